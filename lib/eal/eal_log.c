@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dvp_errno.h"
+#include "dvp_log.h"
+
+struct log_type {
+	char name[DVP_LOG_TYPE_NAMESIZE];
+	_Atomic uint32_t level;
+};
+
+/* A --log-level pattern, kept so that types registered later obey it too. */
+struct log_pattern {
+	struct log_pattern *next;
+	bool is_regex;
+	regex_t regex;
+	char *glob;
+	uint32_t level;
+};
+
+#define LOG_DEFAULT_LEVEL DVP_LOG_INFO
+
+/*
+ * Registration and level changes take the mutex; the per-message check reads
+ * levels with relaxed loads: a level change has no data to publish with it,
+ * and seeing it a few messages late is harmless.
+ */
+static struct {
+	pthread_mutex_t lock;
+	struct log_type types[DVP_LOG_MAX_TYPES];
+	_Atomic uint32_t ntypes;
+	_Atomic uint32_t global_level;
+	struct log_pattern *patterns; /* oldest first: later ones win */
+	FILE *_Atomic stream;
+} logs = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.types = {
+		[0] = { .name = "eal", .level = LOG_DEFAULT_LEVEL },
+		[1] = { .name = "user", .level = LOG_DEFAULT_LEVEL },
+	},
+	.ntypes = 2,
+	.global_level = DVP_LOG_DEBUG,
+};
+
+int dvp_logtype_eal = 0;
+int dvp_logtype_user = 1;
+
+static const char *const level_names[] = {
+	[DVP_LOG_EMERG] = "emergency", [DVP_LOG_ALERT] = "alert",     [DVP_LOG_CRIT] = "critical",
+	[DVP_LOG_ERR] = "error",       [DVP_LOG_WARNING] = "warning", [DVP_LOG_NOTICE] = "notice",
+	[DVP_LOG_INFO] = "info",       [DVP_LOG_DEBUG] = "debug",
+};
+
+static const struct {
+	const char *name;
+	uint32_t level;
+} level_aliases[] = {
+	{ "emerg", DVP_LOG_EMERG },
+	{ "crit", DVP_LOG_CRIT },
+	{ "err", DVP_LOG_ERR },
+	{ "warn", DVP_LOG_WARNING },
+};
+
+#define LEVEL_CHOICES \
+	"a number 1-8 or one of emergency, alert, critical, error, warning, notice, info, debug"
+
+static bool level_valid(uint32_t level)
+{
+	return level >= DVP_LOG_EMERG && level <= DVP_LOG_MAX;
+}
+
+const char *dvp_log_level_name(uint32_t level)
+{
+	return level_valid(level) ? level_names[level] : "unknown";
+}
+
+int dvp_log_parse_level(const char *text)
+{
+	char *end;
+	unsigned long n;
+	size_t i;
+
+	if (text == NULL || *text == '\0')
+		return -EINVAL;
+	if (isdigit((unsigned char)*text)) {
+		errno = 0;
+		n = strtoul(text, &end, 10);
+		if (errno || *end != '\0' || !level_valid((uint32_t)n))
+			return -EINVAL;
+		return (int)n;
+	}
+	for (i = DVP_LOG_EMERG; i <= DVP_LOG_MAX; i++)
+		if (strcasecmp(text, level_names[i]) == 0)
+			return (int)i;
+	for (i = 0; i < DVP_DIM(level_aliases); i++)
+		if (strcasecmp(text, level_aliases[i].name) == 0)
+			return (int)level_aliases[i].level;
+	return -EINVAL;
+}
+
+static bool pattern_matches(const struct log_pattern *p, const char *name)
+{
+	if (p->is_regex)
+		return regexec(&p->regex, name, 0, NULL, 0) == 0;
+	return fnmatch(p->glob, name, 0) == 0;
+}
+
+static bool type_name_valid(const char *name)
+{
+	size_t len = name ? strlen(name) : 0;
+	const char *c;
+
+	if (len == 0 || len >= DVP_LOG_TYPE_NAMESIZE)
+		return false;
+	for (c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
+			return false;
+	return true;
+}
+
+static int lookup_locked(const char *name)
+{
+	uint32_t i, n = atomic_load_explicit(&logs.ntypes, memory_order_relaxed);
+
+	for (i = 0; i < n; i++)
+		if (strcmp(logs.types[i].name, name) == 0)
+			return (int)i;
+	return -ENOENT;
+}
+
+int dvp_log_lookup(const char *name)
+{
+	int ret;
+
+	if (name == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&logs.lock);
+	ret = lookup_locked(name);
+	pthread_mutex_unlock(&logs.lock);
+	return ret;
+}
+
+int dvp_log_register(const char *name, uint32_t default_level)
+{
+	struct log_pattern *p;
+	uint32_t id, level = default_level;
+	int ret;
+
+	if (!type_name_valid(name) || !level_valid(default_level))
+		return -EINVAL;
+
+	pthread_mutex_lock(&logs.lock);
+	ret = lookup_locked(name);
+	if (ret >= 0)
+		goto out;
+	id = atomic_load_explicit(&logs.ntypes, memory_order_relaxed);
+	if (id >= DVP_LOG_MAX_TYPES) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	for (p = logs.patterns; p != NULL; p = p->next)
+		if (pattern_matches(p, name))
+			level = p->level;
+	strcpy(logs.types[id].name, name);
+	atomic_store_explicit(&logs.types[id].level, level, memory_order_relaxed);
+	/* Release: a reader that sees the new count also sees the name. */
+	atomic_store_explicit(&logs.ntypes, id + 1, memory_order_release);
+	ret = (int)id;
+out:
+	pthread_mutex_unlock(&logs.lock);
+	return ret;
+}
+
+static bool type_valid(uint32_t type)
+{
+	return type < atomic_load_explicit(&logs.ntypes, memory_order_acquire);
+}
+
+const char *dvp_log_type_name(uint32_t type)
+{
+	return type_valid(type) ? logs.types[type].name : NULL;
+}
+
+int dvp_log_set_level(uint32_t type, uint32_t level)
+{
+	if (!type_valid(type) || !level_valid(level))
+		return dvp_err(EINVAL);
+	atomic_store_explicit(&logs.types[type].level, level, memory_order_relaxed);
+	return 0;
+}
+
+int dvp_log_get_level(uint32_t type)
+{
+	if (!type_valid(type))
+		return dvp_err(EINVAL);
+	return (int)atomic_load_explicit(&logs.types[type].level, memory_order_relaxed);
+}
+
+void dvp_log_set_global_level(uint32_t level)
+{
+	if (level_valid(level))
+		atomic_store_explicit(&logs.global_level, level, memory_order_relaxed);
+}
+
+uint32_t dvp_log_get_global_level(void)
+{
+	return atomic_load_explicit(&logs.global_level, memory_order_relaxed);
+}
+
+/* Append @p p to the saved patterns and apply it to every existing type. */
+static int pattern_add(struct log_pattern *p)
+{
+	struct log_pattern **tail;
+	uint32_t i, n;
+	int changed = 0;
+
+	pthread_mutex_lock(&logs.lock);
+	for (tail = &logs.patterns; *tail != NULL; tail = &(*tail)->next)
+		;
+	*tail = p;
+	n = atomic_load_explicit(&logs.ntypes, memory_order_relaxed);
+	for (i = 0; i < n; i++) {
+		if (!pattern_matches(p, logs.types[i].name))
+			continue;
+		atomic_store_explicit(&logs.types[i].level, p->level, memory_order_relaxed);
+		changed++;
+	}
+	pthread_mutex_unlock(&logs.lock);
+	return changed;
+}
+
+int dvp_log_set_level_pattern(const char *pattern, uint32_t level)
+{
+	struct log_pattern *p;
+
+	if (pattern == NULL || *pattern == '\0' || !level_valid(level))
+		return dvp_err(EINVAL);
+	p = calloc(1, sizeof(*p));
+	if (p == NULL || (p->glob = strdup(pattern)) == NULL) {
+		free(p);
+		return dvp_err(ENOMEM);
+	}
+	p->level = level;
+	return pattern_add(p);
+}
+
+int dvp_log_set_level_regexp(const char *regex, uint32_t level)
+{
+	struct log_pattern *p;
+
+	if (regex == NULL || *regex == '\0' || !level_valid(level))
+		return dvp_err(EINVAL);
+	p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		return dvp_err(ENOMEM);
+	if (regcomp(&p->regex, regex, REG_EXTENDED | REG_NOSUB) != 0) {
+		free(p);
+		return dvp_err(EINVAL);
+	}
+	p->is_regex = true;
+	p->level = level;
+	return pattern_add(p);
+}
+
+static int bad_log_arg(const char *arg, const char *token, const char *why)
+{
+	dvp_log(DVP_LOG_ERR, (uint32_t)dvp_logtype_eal,
+		"EAL: --log-level '%s': %s '%s'; expected LEVEL, GLOB:LEVEL or REGEX,LEVEL with LEVEL %s\n",
+		arg, why, token, LEVEL_CHOICES);
+	return dvp_err(EINVAL);
+}
+
+int dvp_log_apply_arg(const char *arg)
+{
+	const char *sep, *level_text;
+	char *match;
+	int level, ret;
+	bool is_regex;
+
+	if (arg == NULL || *arg == '\0')
+		return bad_log_arg("", "", "empty value");
+
+	/* A regular expression may contain ':', so the ',' form is tried first. */
+	sep = strrchr(arg, ',');
+	is_regex = sep != NULL;
+	if (!is_regex)
+		sep = strrchr(arg, ':');
+
+	if (sep == NULL) {
+		level = dvp_log_parse_level(arg);
+		if (level < 0)
+			return bad_log_arg(arg, arg, "unknown level");
+		/* Every type, including those registered later (drivers). */
+		ret = dvp_log_set_level_pattern("*", (uint32_t)level);
+		if (ret < 0)
+			return ret;
+		dvp_log_set_global_level((uint32_t)level);
+		return 0;
+	}
+
+	level_text = sep + 1;
+	level = dvp_log_parse_level(level_text);
+	if (level < 0)
+		return bad_log_arg(arg, level_text, "unknown level");
+	if (sep == arg)
+		return bad_log_arg(arg, arg, "no log type pattern before the separator in");
+
+	match = strndup(arg, (size_t)(sep - arg));
+	if (match == NULL)
+		return dvp_err(ENOMEM);
+	if (is_regex)
+		ret = dvp_log_set_level_regexp(match, (uint32_t)level);
+	else
+		ret = dvp_log_set_level_pattern(match, (uint32_t)level);
+	if (ret < 0 && dvp_errno == EINVAL)
+		ret = bad_log_arg(arg, match, "invalid regular expression");
+	free(match);
+	return ret < 0 ? ret : 0;
+}
+
+int dvp_log_open_stream(FILE *stream)
+{
+	atomic_store_explicit(&logs.stream, stream, memory_order_release);
+	return 0;
+}
+
+FILE *dvp_log_get_stream(void)
+{
+	FILE *f = atomic_load_explicit(&logs.stream, memory_order_acquire);
+
+	return f != NULL ? f : stderr;
+}
+
+bool dvp_log_can_log(uint32_t type, uint32_t level)
+{
+	if (level > atomic_load_explicit(&logs.global_level, memory_order_relaxed))
+		return false;
+	if (!type_valid(type))
+		return false;
+	return level <= atomic_load_explicit(&logs.types[type].level, memory_order_relaxed);
+}
+
+int dvp_vlog(uint32_t level, uint32_t type, const char *format, va_list ap)
+{
+	char buf[1024];
+	FILE *f;
+	int len;
+
+	if (!dvp_log_can_log(type, level))
+		return 0;
+	len = vsnprintf(buf, sizeof(buf), format, ap);
+	if (len < 0)
+		return -EINVAL;
+	if ((size_t)len >= sizeof(buf)) {
+		/* Keep the line whole even if cut: end it as the caller did. */
+		len = sizeof(buf) - 1;
+		if (format[strlen(format) - 1] == '\n')
+			buf[len - 1] = '\n';
+	}
+	f = dvp_log_get_stream();
+	fwrite(buf, 1, (size_t)len, f);
+	fflush(f);
+	return len;
+}
+
+int dvp_log(uint32_t level, uint32_t type, const char *format, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, format);
+	ret = dvp_vlog(level, type, format, ap);
+	va_end(ap);
+	return ret;
+}
+
+void dvp_log_dump(FILE *f)
+{
+	uint32_t i, n, level;
+
+	pthread_mutex_lock(&logs.lock);
+	level = atomic_load_explicit(&logs.global_level, memory_order_relaxed);
+	fprintf(f, "global log level is %s\n", dvp_log_level_name(level));
+	n = atomic_load_explicit(&logs.ntypes, memory_order_relaxed);
+	for (i = 0; i < n; i++) {
+		level = atomic_load_explicit(&logs.types[i].level, memory_order_relaxed);
+		fprintf(f, "id %u: %s, level is %s\n", i, logs.types[i].name,
+			dvp_log_level_name(level));
+	}
+	pthread_mutex_unlock(&logs.lock);
+}
+
+/* Free saved patterns at exit so leak checkers see a clean process. */
+static void __attribute__((destructor)) log_patterns_free(void)
+{
+	struct log_pattern *p, *next;
+
+	pthread_mutex_lock(&logs.lock);
+	for (p = logs.patterns; p != NULL; p = next) {
+		next = p->next;
+		if (p->is_regex)
+			regfree(&p->regex);
+		free(p->glob);
+		free(p);
+	}
+	logs.patterns = NULL;
+	pthread_mutex_unlock(&logs.lock);
+}
