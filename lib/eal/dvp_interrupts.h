@@ -26,7 +26,8 @@ typedef void (*dvp_intr_callback_fn)(int fd, void *arg);
  * the callback reads until EAGAIN). Several callbacks may share one fd.
  * An fd that reports HUP or ERR is unregistered with a log line rather than
  * woken forever.
- * @return 0, or -EINVAL, -EEXIST (same fd, cb and arg already), -ENOMEM.
+ * @return 0, or -EINVAL, -EEXIST (same fd, cb and arg already), -ENOMEM,
+ *   -E_DVP_NO_INIT (no EAL), or epoll's error for an fd it cannot watch.
  */
 int dvp_intr_callback_register(int fd, dvp_intr_callback_fn cb, void *arg);
 

@@ -53,7 +53,10 @@ struct dvp_malloc_socket_stats {
 	size_t hugepage_sz; /**< page size behind it (4 KiB with --no-huge) */
 };
 
-/** @return 0, or -EINVAL for a node the EAL has no memory on. */
+/**
+ * @return 0 (all zero for a node whose heap has not grown yet), -EINVAL for
+ *   a node that does not exist, -E_DVP_NO_INIT before dvp_eal_init().
+ */
 int dvp_malloc_get_socket_stats(int socket_id, struct dvp_malloc_socket_stats *stats);
 
 #ifdef __cplusplus

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The driver registry and the device list both buses share: probing (vdevs
+ * first, since their probe may add ib devices, then the allowed ib devices
+ * to the driver that matches best), lookup and removal.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eal_bus.h"
+
+pthread_mutex_t eal_bus_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+static struct {
+	struct dvp_driver *drivers; /* registration order */
+	struct eal_dev *devs; /* creation order */
+	const struct eal_cfg *cfg; /* allow and block lists */
+	bool probed;
+} bus;
+
+void dvp_driver_register(struct dvp_driver *drv)
+{
+	struct dvp_driver **l;
+
+	if (drv == NULL || drv->name == NULL || drv->probe == NULL) {
+		EAL_LOG(ERR, "driver registration without a name or a probe function: ignored");
+		return;
+	}
+	pthread_mutex_lock(&eal_bus_lock);
+	for (l = &bus.drivers; *l != NULL; l = &(*l)->next) {
+		if (*l == drv || strcmp((*l)->name, drv->name) == 0) {
+			pthread_mutex_unlock(&eal_bus_lock);
+			EAL_LOG(ERR, "driver %s is registered twice: the second is ignored",
+				drv->name);
+			return;
+		}
+	}
+	drv->next = NULL;
+	*l = drv;
+	pthread_mutex_unlock(&eal_bus_lock);
+}
+
+const struct dvp_driver *dvp_driver_find(const char *name)
+{
+	const struct dvp_driver *d;
+
+	if (name == NULL)
+		return NULL;
+	pthread_mutex_lock(&eal_bus_lock);
+	for (d = bus.drivers; d != NULL; d = d->next)
+		if (strcmp(d->name, name) == 0)
+			break;
+	pthread_mutex_unlock(&eal_bus_lock);
+	return d;
+}
+
+void dvp_driver_foreach(void (*fn)(const struct dvp_driver *drv, void *arg), void *arg)
+{
+	const struct dvp_driver *d;
+
+	if (fn == NULL)
+		return;
+	pthread_mutex_lock(&eal_bus_lock);
+	for (d = bus.drivers; d != NULL; d = d->next)
+		fn(d, arg);
+	pthread_mutex_unlock(&eal_bus_lock);
+}
+
+bool eal_bus_probed(void)
+{
+	return bus.probed;
+}
+
+struct eal_dev *eal_dev_find_locked(const char *name)
+{
+	struct eal_dev *d;
+
+	for (d = bus.devs; d != NULL; d = d->next)
+		if (strcmp(d->dev.name, name) == 0)
+			return d;
+	return NULL;
+}
+
+void eal_dev_link_locked(struct eal_dev *d)
+{
+	struct eal_dev **l;
+
+	d->dev.devargs = d->devargs.name[0] ? &d->devargs : NULL;
+	if (d->dev.bus == DVP_BUS_IB)
+		d->dev.ib = &d->ib;
+	for (l = &bus.devs; *l != NULL; l = &(*l)->next)
+		;
+	d->next = NULL;
+	*l = d;
+}
+
+void eal_dev_free_locked(struct eal_dev *d)
+{
+	struct eal_dev **l;
+
+	for (l = &bus.devs; *l != NULL; l = &(*l)->next) {
+		if (*l == d) {
+			*l = d->next;
+			break;
+		}
+	}
+	dvp_devargs_free(&d->devargs);
+	free(d);
+}
+
+static bool in_list(const struct eal_strlist *l, const char *name, const char **entry)
+{
+	size_t len = strlen(name);
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++) {
+		if (strncmp(l->s[i], name, len) == 0 &&
+		    (l->s[i][len] == '\0' || l->s[i][len] == ',')) {
+			if (entry != NULL)
+				*entry = l->s[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The ib driver that fits @p d best, or NULL. */
+static const struct dvp_driver *ib_match(const struct eal_dev *d)
+{
+	const struct dvp_driver *drv, *best = NULL;
+	int score, best_score = 0;
+
+	for (drv = bus.drivers; drv != NULL; drv = drv->next) {
+		if (drv->bus != DVP_BUS_IB || drv->match == NULL)
+			continue;
+		score = drv->match(&d->dev);
+		if (score > best_score) {
+			best = drv;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+static __dvp_cold int probe_failed(struct eal_dev *d, const struct dvp_driver *drv, int ret)
+{
+	EAL_LOG(ERR, "probe of %s device %s by driver %s failed: %s",
+		d->dev.bus == DVP_BUS_IB ? "ib" : "virtual", d->dev.name, drv->name,
+		dvp_strerror(ret));
+	d->dev.driver = NULL;
+	return dvp_err(-ret);
+}
+
+int eal_dev_probe_locked(struct eal_dev *d)
+{
+	const struct dvp_driver *drv = d->vdev_drv;
+	int ret;
+
+	if (d->dev.driver != NULL)
+		return 0;
+	if (d->dev.bus == DVP_BUS_IB) {
+		drv = ib_match(d);
+		if (drv == NULL) {
+			EAL_LOG(INFO, "ib device %s (provider %s): no driver for it", d->dev.name,
+				d->ib.provider);
+			return 0;
+		}
+		if (d->dev.devargs != NULL && dvp_devargs_check_keys(&d->devargs, drv->keys) < 0)
+			return dvp_err(EINVAL);
+	}
+	d->dev.driver = drv;
+	ret = drv->probe(&d->dev);
+	if (ret < 0)
+		return probe_failed(d, drv, ret);
+	EAL_LOG(DEBUG, "device %s probed by driver %s", d->dev.name, drv->name);
+	return 0;
+}
+
+int eal_dev_remove_locked(struct eal_dev *d)
+{
+	const struct dvp_driver *drv = d->dev.driver;
+	int ret = 0;
+
+	if (drv != NULL && drv->remove != NULL) {
+		ret = drv->remove(&d->dev);
+		if (ret < 0)
+			EAL_LOG(ERR, "remove of device %s by driver %s failed: %s", d->dev.name,
+				drv->name, dvp_strerror(ret));
+	}
+	d->dev.driver = NULL;
+	eal_dev_free_locked(d);
+	return ret < 0 ? dvp_err(-ret) : 0;
+}
+
+/* The next device of @p type not yet offered to a driver in this round. */
+static struct eal_dev *next_untried(enum dvp_bus_type type)
+{
+	struct eal_dev *d;
+
+	for (d = bus.devs; d != NULL; d = d->next)
+		if (d->dev.bus == type && !d->tried && d->dev.driver == NULL)
+			return d;
+	return NULL;
+}
+
+/* Apply -a / -b to @p d; false when it must not be probed. */
+static int ib_allowed(struct eal_dev *d, bool *explicit)
+{
+	const char *entry = NULL;
+	int ret;
+
+	*explicit = false;
+	if (bus.cfg == NULL)
+		return 1;
+	if (in_list(&bus.cfg->block, d->dev.name, NULL)) {
+		EAL_LOG(INFO, "ib device %s is blocked (-b)", d->dev.name);
+		return 0;
+	}
+	if (bus.cfg->allow.n == 0)
+		return 1;
+	if (!in_list(&bus.cfg->allow, d->dev.name, &entry))
+		return 0;
+	*explicit = true;
+	if (d->devargs.name[0] == '\0') {
+		ret = eal_devargs_parse_ctx("-a", entry, &d->devargs);
+		if (ret < 0)
+			return ret;
+		d->dev.devargs = &d->devargs;
+	}
+	return 1;
+}
+
+int dvp_dev_probe_all(void)
+{
+	struct eal_dev *d;
+	bool explicit;
+	int ret, first = 0;
+
+	if (!eal_is_initialised() && bus.cfg == NULL)
+		return dvp_err(E_DVP_NO_INIT);
+	pthread_mutex_lock(&eal_bus_lock);
+	for (d = bus.devs; d != NULL; d = d->next)
+		d->tried = false;
+	/* Virtual devices were asked for by name: any failure is the caller's error. */
+	while ((d = next_untried(DVP_BUS_VDEV)) != NULL) {
+		d->tried = true;
+		ret = eal_dev_probe_locked(d);
+		if (ret < 0) {
+			eal_dev_free_locked(d);
+			first = first ? first : ret;
+		}
+	}
+	while ((d = next_untried(DVP_BUS_IB)) != NULL) {
+		d->tried = true;
+		ret = ib_allowed(d, &explicit);
+		if (ret <= 0) {
+			first = first ? first : ret;
+			continue;
+		}
+		ret = eal_dev_probe_locked(d);
+		/* A device found by the scan is not worth failing for unless it was asked for. */
+		if (ret < 0 && explicit)
+			first = first ? first : ret;
+	}
+	pthread_mutex_unlock(&eal_bus_lock);
+	return first < 0 ? dvp_err(-first) : 0;
+}
+
+struct dvp_device *dvp_dev_find(const char *name)
+{
+	struct eal_dev *d;
+
+	if (name == NULL)
+		return NULL;
+	pthread_mutex_lock(&eal_bus_lock);
+	d = eal_dev_find_locked(name);
+	pthread_mutex_unlock(&eal_bus_lock);
+	return d ? &d->dev : NULL;
+}
+
+void dvp_dev_foreach(void (*fn)(struct dvp_device *dev, void *arg), void *arg)
+{
+	struct eal_dev *d;
+
+	if (fn == NULL)
+		return;
+	pthread_mutex_lock(&eal_bus_lock);
+	for (d = bus.devs; d != NULL; d = d->next)
+		fn(&d->dev, arg);
+	pthread_mutex_unlock(&eal_bus_lock);
+}
+
+int dvp_dev_remove(const char *name)
+{
+	struct eal_dev *d;
+	int ret;
+
+	if (name == NULL)
+		return dvp_err(EINVAL);
+	pthread_mutex_lock(&eal_bus_lock);
+	d = eal_dev_find_locked(name);
+	if (d == NULL) {
+		pthread_mutex_unlock(&eal_bus_lock);
+		EAL_LOG(ERR, "remove device %s: no such device", name);
+		return dvp_err(ENOENT);
+	}
+	ret = eal_dev_remove_locked(d);
+	pthread_mutex_unlock(&eal_bus_lock);
+	return ret;
+}
+
+static void allow_unmatched_warn(void)
+{
+	unsigned int i;
+	char name[DVP_DEV_NAME_MAX_LEN];
+
+	for (i = 0; i < bus.cfg->allow.n; i++) {
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(bus.cfg->allow.s[i], ","),
+			 bus.cfg->allow.s[i]);
+		if (eal_dev_find_locked(name) == NULL)
+			EAL_LOG(WARNING, "-a %s: no ib device of this name was found", name);
+	}
+}
+
+int eal_bus_init(const struct eal_cfg *cfg)
+{
+	struct eal_dev *d;
+	unsigned int i;
+	int ret;
+
+	pthread_mutex_lock(&eal_bus_lock);
+	bus.cfg = cfg;
+	bus.probed = false;
+	ret = eal_ib_scan();
+	for (i = 0; i < cfg->vdev.n && ret == 0; i++)
+		ret = eal_vdev_add_locked("--vdev", cfg->vdev.s[i], &d);
+	if (ret == 0)
+		ret = dvp_dev_probe_all();
+	if (ret == 0) {
+		allow_unmatched_warn();
+		bus.probed = true;
+	}
+	pthread_mutex_unlock(&eal_bus_lock);
+	if (ret < 0)
+		eal_bus_cleanup();
+	return ret;
+}
+
+void eal_bus_cleanup(void)
+{
+	struct eal_dev *d;
+
+	pthread_mutex_lock(&eal_bus_lock);
+	/* Newest first: an ib device a vdev added goes before that vdev. */
+	while (bus.devs != NULL) {
+		for (d = bus.devs; d->next != NULL; d = d->next)
+			;
+		eal_dev_remove_locked(d);
+	}
+	eal_ib_cleanup();
+	bus.cfg = NULL;
+	bus.probed = false;
+	pthread_mutex_unlock(&eal_bus_lock);
+}

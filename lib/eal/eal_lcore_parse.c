@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The lcore map from -l and --lcores (DPDK's grammars), the default map,
+ * and the checks that every CPU named exists and is ours to run on.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <numa.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+
+#include "eal_private.h"
+
+#define CORELIST_SYNTAX "expected CPU numbers and ranges such as 0-3,5"
+#define LCORES_SYNTAX "expected LCORES[@CPUS],... such as 0@1,1@(2-3) or (0-3)@0"
+
+cpu_set_t eal_process_cpus;
+
+static __dvp_cold int lcore_error(const char *opt, const char *arg, const char *fmt, ...)
+	__dvp_format_printf(3, 4);
+
+static int lcore_error(const char *opt, const char *arg, const char *fmt, ...)
+{
+	char why[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	EAL_LOG(ERR, "%s '%s': %s", opt, arg, why);
+	return dvp_err(EINVAL);
+}
+
+void eal_format_cpuset(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i, first = -1;
+
+	buf[0] = '\0';
+	for (i = 0; i <= CPU_SETSIZE && off < len; i++) {
+		bool in = i < CPU_SETSIZE && CPU_ISSET(i, set);
+
+		if (in && first < 0)
+			first = i;
+		if (in || first < 0)
+			continue;
+		if (first == i - 1)
+			off += (size_t)snprintf(buf + off, len - off, "%s%d", off ? "," : "",
+						first);
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s%d-%d", off ? "," : "",
+						first, i - 1);
+		first = -1;
+	}
+	if (buf[0] == '\0')
+		snprintf(buf, len, "none");
+}
+
+unsigned int eal_numa_nodes(void)
+{
+	int max;
+
+	if (numa_available() < 0)
+		return 1;
+	max = numa_max_node();
+	if (max < 0)
+		return 1;
+	return DVP_MIN((unsigned int)max + 1, (unsigned int)DVP_MAX_NUMA_NODES);
+}
+
+int eal_cpu_socket(unsigned int cpu)
+{
+	int node;
+
+	if (numa_available() < 0)
+		return 0;
+	node = numa_node_of_cpu((int)cpu);
+	return node < 0 ? 0 : node;
+}
+
+int eal_cfg_lcore_socket(const struct eal_cfg *cfg, unsigned int lcore)
+{
+	int i;
+
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &cfg->lcore_cpus[lcore]))
+			return DVP_MIN(eal_cpu_socket((unsigned int)i), DVP_MAX_NUMA_NODES - 1);
+	return 0;
+}
+
+/* A CPU named on the command line must exist and be in our affinity mask. */
+static int check_cpu(const char *opt, const char *arg, unsigned long cpu)
+{
+	char usable[256];
+	int ncpus = get_nprocs_conf();
+
+	eal_format_cpuset(&eal_process_cpus, usable, sizeof(usable));
+	if (cpu >= (unsigned long)ncpus || cpu >= CPU_SETSIZE)
+		return lcore_error(
+			opt, arg,
+			"CPU %lu does not exist: this system has CPUs 0-%d; usable CPUs: %s", cpu,
+			ncpus - 1, usable);
+	if (!CPU_ISSET(cpu, &eal_process_cpus))
+		return lcore_error(opt, arg,
+				   "CPU %lu is not in this process's CPU affinity; usable CPUs: %s",
+				   cpu, usable);
+	return 0;
+}
+
+static int check_lcore(const char *opt, const char *arg, unsigned long lcore)
+{
+	if (lcore >= DVP_MAX_LCORE)
+		return lcore_error(
+			opt, arg,
+			"lcore id %lu is out of range: lcore ids go from 0 to %d (build option max_lcores)",
+			lcore, DVP_MAX_LCORE - 1);
+	return 0;
+}
+
+/* A number at *p; advances *p past it. */
+static bool parse_num(const char **p, unsigned long *out)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return false;
+	errno = 0;
+	*out = strtoul(*p, &end, 10);
+	if (errno != 0 || *out > INT32_MAX)
+		return false;
+	*p = end;
+	return true;
+}
+
+/* "N" or "N-M" at *p; advances past it. */
+static int parse_range(const char *opt, const char *arg, const char *syntax, const char **p,
+		       unsigned long *lo, unsigned long *hi)
+{
+	const char *start = *p;
+
+	if (!parse_num(p, lo))
+		return lcore_error(opt, arg, "'%s' is not a number or range; %s", start, syntax);
+	*hi = *lo;
+	if (**p == '-') {
+		(*p)++;
+		if (!parse_num(p, hi))
+			return lcore_error(opt, arg, "range at '%s' has no end; %s", start, syntax);
+		if (*hi < *lo)
+			return lcore_error(opt, arg, "range '%.*s' goes backwards; %s",
+					   (int)(*p - start), start, syntax);
+	}
+	return 0;
+}
+
+static void map_clear(struct eal_cfg *cfg)
+{
+	memset(cfg->lcore_enabled, 0, sizeof(cfg->lcore_enabled));
+	memset(cfg->lcore_cpus, 0, sizeof(cfg->lcore_cpus));
+}
+
+static int map_set(const char *opt, const char *arg, struct eal_cfg *cfg, unsigned long lcore,
+		   const cpu_set_t *cpus)
+{
+	int ret = check_lcore(opt, arg, lcore);
+
+	if (ret < 0)
+		return ret;
+	if (cfg->lcore_enabled[lcore])
+		return lcore_error(opt, arg, "lcore %lu is given twice", lcore);
+	cfg->lcore_enabled[lcore] = true;
+	cfg->lcore_cpus[lcore] = *cpus;
+	return 0;
+}
+
+int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg)
+{
+	const char *p = arg;
+	unsigned long lo, hi, i;
+	cpu_set_t one;
+	int ret;
+
+	if (cfg->lcores_given)
+		return lcore_error(
+			opt, arg,
+			"the lcore map is already given; use one of -l and --lcores, once");
+	map_clear(cfg);
+	if (*p == '\0')
+		return lcore_error(opt, arg, "empty list; %s", CORELIST_SYNTAX);
+	for (;;) {
+		ret = parse_range(opt, arg, CORELIST_SYNTAX, &p, &lo, &hi);
+		if (ret < 0)
+			return ret;
+		for (i = lo; i <= hi; i++) {
+			ret = check_cpu(opt, arg, i);
+			if (ret == 0)
+				ret = check_lcore(opt, arg, i);
+			if (ret < 0)
+				return ret;
+			CPU_ZERO(&one);
+			CPU_SET(i, &one);
+			ret = map_set(opt, arg, cfg, i, &one);
+			if (ret < 0)
+				return ret;
+		}
+		if (*p == '\0')
+			break;
+		if (*p != ',' || p[1] == '\0')
+			return lcore_error(opt, arg, "unexpected '%s'; %s", p, CORELIST_SYNTAX);
+		p++;
+	}
+	cfg->lcores_given = true;
+	return 0;
+}
+
+/* Check one lcore id, or one CPU, of a set. */
+static int check_member(const char *opt, const char *arg, bool is_cpu, unsigned long v)
+{
+	return is_cpu ? check_cpu(opt, arg, v) : check_lcore(opt, arg, v);
+}
+
+/* "(a,b-c)" or "N" or "N-M" at *p into @p set; *grouped says whether in brackets. */
+static int parse_set(const char *opt, const char *arg, bool is_cpu, const char **p, cpu_set_t *set,
+		     bool *grouped)
+{
+	unsigned long lo, hi, i;
+	int ret;
+
+	CPU_ZERO(set);
+	*grouped = **p == '(';
+	if (*grouped)
+		(*p)++;
+	for (;;) {
+		ret = parse_range(opt, arg, LCORES_SYNTAX, p, &lo, &hi);
+		if (ret < 0)
+			return ret;
+		for (i = lo; i <= hi; i++) {
+			ret = check_member(opt, arg, is_cpu, i);
+			if (ret < 0)
+				return ret;
+			CPU_SET(i, set);
+		}
+		if (!*grouped || **p == ')')
+			break;
+		if (**p != ',')
+			return lcore_error(opt, arg, "'(' is not closed at '%s'; %s", *p,
+					   LCORES_SYNTAX);
+		(*p)++;
+	}
+	if (*grouped)
+		(*p)++;
+	return 0;
+}
+
+int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg)
+{
+	cpu_set_t lcores, cpus, one;
+	const char *p = arg;
+	bool grouped, cpus_grouped, has_at;
+	unsigned long i;
+	int ret;
+
+	if (cfg->lcores_given)
+		return lcore_error(
+			opt, arg,
+			"the lcore map is already given; use one of -l and --lcores, once");
+	map_clear(cfg);
+	if (*p == '\0')
+		return lcore_error(opt, arg, "empty list; %s", LCORES_SYNTAX);
+	for (;;) {
+		ret = parse_set(opt, arg, false, &p, &lcores, &grouped);
+		if (ret < 0)
+			return ret;
+		has_at = *p == '@';
+		if (has_at) {
+			p++;
+			ret = parse_set(opt, arg, true, &p, &cpus, &cpus_grouped);
+			if (ret < 0)
+				return ret;
+		} else {
+			/* "(0-3)": the group floats on its own CPUs; "0-3": each on its own. */
+			cpus = lcores;
+		}
+		for (i = 0; i < CPU_SETSIZE; i++) {
+			if (!CPU_ISSET(i, &cpus))
+				continue;
+			ret = check_cpu(opt, arg, i);
+			if (ret < 0)
+				return ret;
+		}
+		for (i = 0; i < CPU_SETSIZE; i++) {
+			if (!CPU_ISSET(i, &lcores))
+				continue;
+			if (!grouped && !has_at) {
+				CPU_ZERO(&one);
+				CPU_SET(i, &one);
+				ret = map_set(opt, arg, cfg, i, &one);
+			} else {
+				ret = map_set(opt, arg, cfg, i, &cpus);
+			}
+			if (ret < 0)
+				return ret;
+		}
+		if (*p == '\0')
+			break;
+		if (*p != ',' || p[1] == '\0')
+			return lcore_error(opt, arg, "unexpected '%s'; %s", p, LCORES_SYNTAX);
+		p++;
+	}
+	cfg->lcores_given = true;
+	return 0;
+}
+
+int eal_lcore_map_finish(struct eal_cfg *cfg)
+{
+	char list[256];
+	cpu_set_t enabled;
+	unsigned int i, n = 0;
+
+	if (!cfg->lcores_given) {
+		/* Default: one lcore per CPU we may run on, lcore id = CPU id. */
+		for (i = 0; i < DVP_MAX_LCORE; i++) {
+			if (!CPU_ISSET(i, &eal_process_cpus))
+				continue;
+			cfg->lcore_enabled[i] = true;
+			CPU_ZERO(&cfg->lcore_cpus[i]);
+			CPU_SET(i, &cfg->lcore_cpus[i]);
+		}
+	}
+	CPU_ZERO(&enabled);
+	for (i = 0; i < DVP_MAX_LCORE; i++) {
+		if (cfg->lcore_enabled[i]) {
+			CPU_SET(i, &enabled);
+			n++;
+		}
+	}
+	if (n == 0) {
+		eal_format_cpuset(&eal_process_cpus, list, sizeof(list));
+		EAL_LOG(ERR,
+			"no lcore: none of this process's CPUs (%s) is below max_lcores %d; give -l or --lcores",
+			list, DVP_MAX_LCORE);
+		return dvp_err(EINVAL);
+	}
+	if (!cfg->main_lcore_given) {
+		for (i = 0; !cfg->lcore_enabled[i]; i++)
+			;
+		cfg->main_lcore = i;
+	} else if (cfg->main_lcore >= DVP_MAX_LCORE || !cfg->lcore_enabled[cfg->main_lcore]) {
+		eal_format_cpuset(&enabled, list, sizeof(list));
+		EAL_LOG(ERR, "--main-lcore '%u': lcore %u is not enabled; enabled lcores: %s",
+			cfg->main_lcore, cfg->main_lcore, list);
+		return dvp_err(EINVAL);
+	}
+	return 0;
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * EAL memory: segments bound to a NUMA node, from hugepages (eal_hugepages.c)
+ * or, with --no-huge, anonymous memory. Binding happens before the first
+ * touch, so every page is allocated on its node or not at all: a node that
+ * runs out makes the fault fail rather than silently land elsewhere.
+ */
+
+#include <errno.h>
+#include <numa.h>
+#include <numaif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "dvp_lcore.h"
+#include "eal_private.h"
+
+static struct {
+	bool up;
+	bool huge;
+	size_t page_sz;
+} mem;
+
+size_t eal_memory_page_size(void)
+{
+	return mem.page_sz ? mem.page_sz : (size_t)sysconf(_SC_PAGESIZE);
+}
+
+bool eal_memory_has_hugepages(void)
+{
+	return mem.up && mem.huge;
+}
+
+bool eal_socket_valid(int socket)
+{
+	if (socket < 0 || (unsigned int)socket >= eal_numa_nodes())
+		return false;
+	if (numa_available() < 0)
+		return socket == 0;
+	/* Nodes this process may allocate on (memoryless nodes are not among them). */
+	return numa_bitmask_isbitset(numa_all_nodes_ptr, (unsigned int)socket);
+}
+
+bool eal_mem_bind(void *addr, size_t len, int socket, char *why, size_t wlen)
+{
+	unsigned long mask[(DVP_MAX_NUMA_NODES + 63) / 64 + 1] = { 0 };
+
+	if (numa_available() < 0)
+		return true;
+	mask[socket / 64] |= 1ul << (socket % 64);
+	if (mbind(addr, len, MPOL_BIND, mask, sizeof(mask) * 8, MPOL_MF_STRICT) != 0) {
+		snprintf(why, wlen, "cannot bind memory to node %d: %s", socket,
+			 dvp_strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static struct eal_memseg *anon_map(int socket, size_t len, char *why, size_t wlen)
+{
+	struct eal_memseg *seg = calloc(1, sizeof(*seg));
+	void *addr;
+
+	if (seg == NULL) {
+		snprintf(why, wlen, "out of process memory");
+		return NULL;
+	}
+	/* Pages come on first touch, under the binding set just below. */
+	addr = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		    -1, 0);
+	if (addr == MAP_FAILED) {
+		snprintf(why, wlen, "cannot map %zu KB of anonymous memory: %s", len >> 10,
+			 dvp_strerror(errno));
+		free(seg);
+		return NULL;
+	}
+	if (!eal_mem_bind(addr, len, socket, why, wlen)) {
+		munmap(addr, len);
+		free(seg);
+		return NULL;
+	}
+	seg->addr = addr;
+	seg->len = len;
+	seg->page_sz = mem.page_sz;
+	seg->socket = socket;
+	seg->fd = -1;
+	return seg;
+}
+
+struct eal_memseg *eal_memseg_map(int socket, size_t len, char *why, size_t wlen)
+{
+	if (!mem.up) {
+		snprintf(why, wlen, "EAL memory is not initialised");
+		return NULL;
+	}
+	if (!eal_socket_valid(socket)) {
+		snprintf(why, wlen, "node %d does not exist or has no memory", socket);
+		return NULL;
+	}
+	if (len == 0 || len > SIZE_MAX - mem.page_sz) {
+		snprintf(why, wlen, "bad size %zu", len);
+		return NULL;
+	}
+	len = DVP_ALIGN_CEIL(len, mem.page_sz);
+	if (mem.huge)
+		return eal_huge_map(socket, len, why, wlen);
+	return anon_map(socket, len, why, wlen);
+}
+
+void eal_memseg_unmap(struct eal_memseg *seg)
+{
+	if (seg == NULL)
+		return;
+	munmap(seg->addr, seg->len);
+	if (seg->fd >= 0)
+		close(seg->fd);
+	if (seg->path != NULL && unlink(seg->path) != 0 && errno != ENOENT)
+		EAL_LOG(WARNING, "cannot remove hugepage file %s: %s", seg->path,
+			dvp_strerror(errno));
+	free(seg->path);
+	free(seg);
+}
+
+int eal_memory_init(const struct eal_cfg *cfg)
+{
+	int ret;
+
+	memset(&mem, 0, sizeof(mem));
+	if (cfg->no_huge) {
+		mem.page_sz = (size_t)sysconf(_SC_PAGESIZE);
+		EAL_LOG(WARNING,
+			"--no-huge: datapath memory is anonymous %zu KB pages (still bound per node); expect more TLB misses than with hugepages",
+			mem.page_sz >> 10);
+	} else {
+		ret = eal_huge_init(cfg, &mem.page_sz);
+		if (ret < 0)
+			return ret;
+		mem.huge = true;
+	}
+	mem.up = true;
+	return 0;
+}
+
+void eal_memory_cleanup(void)
+{
+	if (mem.up && mem.huge)
+		eal_huge_cleanup();
+	memset(&mem, 0, sizeof(mem));
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * What the EAL's files share with each other and nobody else (not
+ * installed): the configuration the arguments produce, and the entry points
+ * dvp_eal_init() and dvp_eal_cleanup() call in order.
+ */
+
+#ifndef EAL_PRIVATE_H
+#define EAL_PRIVATE_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dvp_common.h"
+#include "dvp_errno.h"
+#include "dvp_log.h"
+
+#define EAL_LOG(level, fmt, ...) DVP_LOG_LINE(level, dvp_logtype_eal, "EAL: ", fmt, ##__VA_ARGS__)
+
+#define EAL_FILE_PREFIX_MAX 64
+/* Anonymous memory per node with --no-huge when neither -m nor --socket-mem says. */
+#define EAL_NO_HUGE_DEFAULT_MB 64
+
+/* A list of strings given by repeated options (-a, -b, --vdev). */
+struct eal_strlist {
+	char **s;
+	unsigned int n;
+};
+
+/* What the command line asked for; filled by eal_args_parse(). */
+struct eal_cfg {
+	/* lcores: lcore id -> the CPUs its thread may run on */
+	bool lcore_enabled[DVP_MAX_LCORE];
+	cpu_set_t lcore_cpus[DVP_MAX_LCORE];
+	unsigned int main_lcore;
+	bool main_lcore_given;
+	bool lcores_given;
+
+	/* memory, in MB */
+	uint64_t mem_mb; /* -m; 0: not given */
+	uint64_t socket_mem_mb[DVP_MAX_NUMA_NODES];
+	bool socket_mem_given;
+	uint64_t socket_limit_mb[DVP_MAX_NUMA_NODES]; /* 0: no limit */
+	bool socket_limit_given;
+	char *huge_dir; /* NULL: the default mount */
+	bool no_huge;
+	bool in_memory;
+	bool huge_unlink;
+	char file_prefix[EAL_FILE_PREFIX_MAX];
+
+	/* devices */
+	struct eal_strlist allow;
+	struct eal_strlist block;
+	struct eal_strlist vdev;
+
+	bool no_telemetry;
+	bool help_shown;
+};
+
+/* The configuration of the current (or last) dvp_eal_init(). */
+extern struct eal_cfg eal_cfg;
+
+/* CPUs this process may run on, as found before the EAL pinned anything. */
+extern cpu_set_t eal_process_cpus;
+
+/* eal_args.c */
+int eal_args_parse(int argc, char **argv, struct eal_cfg *cfg);
+void eal_cfg_free(struct eal_cfg *cfg);
+/* Parse a decimal number with no sign and no junk; false when it is not one. */
+bool eal_parse_u64(const char *s, uint64_t *out);
+
+/* eal_devargs.c: dvp_devargs_parse() with @p ctx (the option) opening its errors */
+struct dvp_devargs;
+int eal_devargs_parse_ctx(const char *ctx, const char *str, struct dvp_devargs *da);
+
+/* eal_lcore_parse.c: -l, --lcores, the default map, and their checks */
+int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg);
+int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg);
+int eal_lcore_map_finish(struct eal_cfg *cfg);
+/* "0-3,5": @p set as a CPU list, into @p buf. */
+void eal_format_cpuset(const cpu_set_t *set, char *buf, size_t len);
+/* The NUMA node of lcore @p lcore's first CPU in @p cfg. */
+int eal_cfg_lcore_socket(const struct eal_cfg *cfg, unsigned int lcore);
+/* The NUMA node of @p cpu, 0 without NUMA. */
+int eal_cpu_socket(unsigned int cpu);
+/* Highest NUMA node id + 1 (1 without NUMA), capped to DVP_MAX_NUMA_NODES. */
+unsigned int eal_numa_nodes(void);
+
+/* eal_lcore.c */
+int eal_lcore_init(const struct eal_cfg *cfg);
+void eal_lcore_cleanup(void);
+/* CPUs that no lcore runs on, or every CPU of the process when all are taken. */
+void eal_control_cpus(cpu_set_t *set);
+
+/* eal_memory.c: segments of memory bound to a node */
+struct eal_memseg {
+	struct eal_memseg *next;
+	void *addr;
+	size_t len;
+	size_t page_sz;
+	int socket;
+	int fd; /* hugepage file or memfd; -1 for anonymous memory */
+	char *path; /* hugepage file, NULL when none is left on disk */
+};
+int eal_memory_init(const struct eal_cfg *cfg);
+void eal_memory_cleanup(void);
+/*
+ * Map @p len bytes (rounded up to pages) bound to @p socket. On failure,
+ * NULL with the reason in @p why (the caller logs one line with it).
+ */
+struct eal_memseg *eal_memseg_map(int socket, size_t len, char *why, size_t wlen);
+void eal_memseg_unmap(struct eal_memseg *seg);
+/* Bind [addr, addr+len) to @p socket before it is touched; false with @p why. */
+bool eal_mem_bind(void *addr, size_t len, int socket, char *why, size_t wlen);
+/* Page size of EAL memory: 4 KiB with --no-huge. */
+size_t eal_memory_page_size(void);
+bool eal_memory_has_hugepages(void);
+/* Whether @p socket is a node this system has. */
+bool eal_socket_valid(int socket);
+
+/* eal_hugepages.c */
+int eal_huge_init(const struct eal_cfg *cfg, size_t *page_sz);
+void eal_huge_cleanup(void);
+struct eal_memseg *eal_huge_map(int socket, size_t len, char *why, size_t wlen);
+
+/* eal_malloc.c */
+/* MB to map at start on each node, from -m, --socket-mem or the --no-huge default. */
+void eal_heap_start_amounts(const struct eal_cfg *cfg, uint64_t *mb);
+int eal_heap_init(const struct eal_cfg *cfg);
+void eal_heap_cleanup(void);
+
+/* eal_memzone.c */
+int eal_memzone_init(void);
+void eal_memzone_cleanup(void);
+
+/* eal_intr.c */
+int eal_intr_init(void);
+void eal_intr_cleanup(void);
+
+/* eal_cycles.c */
+void eal_cycles_init(void);
+
+/* eal_bus.c, eal_bus_ib.c, eal_bus_vdev.c */
+int eal_bus_init(const struct eal_cfg *cfg);
+void eal_bus_cleanup(void);
+
+/* Whether dvp_eal_init() has finished (memory, threads and buses are up). */
+bool eal_is_initialised(void);
+
+#endif /* EAL_PRIVATE_H */

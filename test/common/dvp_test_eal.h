@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/* Helpers for tests that bring the EAL up: init from a literal argument list. */
+
+#ifndef DVP_TEST_EAL_H
+#define DVP_TEST_EAL_H
+
+#include <sched.h>
+
+#include "dvp_test.h"
+
+#include <dvp_eal.h>
+
+static inline int dvp_test_eal_init_argv(const char **args)
+{
+	int n = 0;
+
+	while (args[n] != NULL)
+		n++;
+	return dvp_eal_init(n, (char **)args);
+}
+
+/* dvp_test_eal_init("--no-huge", "-l", "0"): argv[0] is "test". */
+#define dvp_test_eal_init(...) dvp_test_eal_init_argv((const char *[]){ "test", __VA_ARGS__, NULL })
+
+/* Number of lines in @p text. */
+static inline int dvp_test_count_lines(const char *text)
+{
+	int n = 0;
+
+	for (; text != NULL && *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* The first CPU of this process's affinity mask, as a string for -l / --lcores. */
+static inline int dvp_test_first_cpu(void)
+{
+	cpu_set_t set;
+	int i;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 0;
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			return i;
+	return 0;
+}
+
+#endif /* DVP_TEST_EAL_H */

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * lib/eal init, cleanup and the argument table: every option in a good and
+ * a bad form, the count of arguments consumed, and one error line naming
+ * the offending token for each bad form.
+ */
+
+#include "dvp_test_eal.h"
+
+#include <unistd.h>
+
+#include <dvp_lcore.h>
+#include <dvp_malloc.h>
+
+static char cpu0[16], cpu0_at[32];
+
+/* One init that must fail; the log must be one line containing @p needle. */
+static void expect_bad(const char **args, const char *needle)
+{
+	struct dvp_log_capture cap;
+	const char *log;
+	int ret;
+
+	dvp_log_capture_begin(&cap);
+	ret = dvp_test_eal_init_argv(args);
+	log = dvp_log_capture_end(&cap);
+	if (ret != -1)
+		fail_msg("init with %s ... succeeded (returned %d)", args[1], ret);
+	assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_FAILED);
+	assert_true(dvp_errno != 0);
+	assert_contains(log, needle);
+	if (dvp_test_count_lines(log) != 1)
+		fail_msg("expected one error line, got:\n%s", log);
+	dvp_log_capture_free(&cap);
+}
+
+#define BAD(needle, ...) expect_bad((const char *[]){ "test", __VA_ARGS__, NULL }, needle)
+
+static void test_bad_lcore_options(void **state)
+{
+	(void)state;
+	BAD("'9999'", "-l", "9999");
+	BAD("CPU 9999 does not exist", "-l", "9999");
+	BAD("has no end", "-l", "0-x");
+	BAD("goes backwards", "-l", "1-0");
+	BAD("empty list", "-l", "");
+	BAD("',1' is not a number", "-l", "0,,1");
+	BAD("unexpected ','", "-l", "0,");
+	BAD("not closed", "--lcores", "0@(0");
+	BAD("CPU 9999 does not exist", "--lcores", "0@9999");
+	BAD("lcore id 5000 is out of range", "--lcores", "5000@0");
+	BAD("lcore 0 is given twice", "--lcores", "0@0,0@0");
+	BAD("already given", "-l", cpu0, "--lcores", cpu0_at);
+	BAD("lcore 127 is not enabled", "-l", cpu0, "--main-lcore", "127");
+	BAD("expected an lcore id", "--main-lcore", "x");
+	BAD("needs a value: -l CORELIST", "-l");
+}
+
+static void test_bad_memory_options(void **state)
+{
+	char toomany[128] = "";
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i <= dvp_socket_count(); i++)
+		strcat(toomany, i ? ",16" : "16");
+	BAD("-m '0': expected a size in MB", "-m", "0");
+	BAD("-m '12x'", "-m", "12x");
+	BAD("NUMA node", "--socket-mem", toomany);
+	BAD("'' is not a size in MB", "--socket-mem", "16,");
+	BAD("'abc' is not a size", "--socket-mem", "abc");
+	BAD("'-1' is not a size", "--socket-limit", "-1");
+	BAD("given twice", "--socket-mem", "16", "--socket-mem", "16");
+	BAD("not both", "-m", "64", "--socket-mem", "64");
+	BAD("hugepages are off (--no-huge)", "--no-huge", "--huge-dir", "/mnt/huge");
+	BAD("no files to unlink", "--no-huge", "--huge-unlink");
+	BAD("bad character '/'", "--file-prefix", "a/b");
+	BAD("expected 1 to 63 characters", "--file-prefix", "");
+	BAD("expected a number of memory channels", "-n", "0");
+	BAD("takes no value", "--no-huge=1");
+}
+
+static void test_bad_device_and_misc_options(void **state)
+{
+	(void)state;
+	BAD("-a 'mlx5_0,k': 'k' has no value", "-a", "mlx5_0,k");
+	BAD("key 'k' is given twice", "--vdev", "net_x0,k=1,k=2");
+	BAD("cannot be combined", "-a", "mlx5_0", "-b", "mlx5_1");
+	BAD("a device name alone", "-b", "mlx5_0,k=v");
+	BAD("--log-level 'loud'", "--log-level", "loud");
+	BAD("--bogus: unknown EAL option", "--bogus");
+	BAD("-z: unknown EAL option", "-z");
+}
+
+static void test_vdev_without_driver_fails_init(void **state)
+{
+	struct dvp_log_capture cap;
+	const char *log;
+
+	(void)state;
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_test_eal_init("--no-huge", "--vdev", "net_nodriver0"), -1);
+	log = dvp_log_capture_end(&cap);
+	assert_contains(log, "--vdev 'net_nodriver0': no virtual device driver for net_nodriver0");
+	assert_int_equal(dvp_errno, ENODEV);
+	dvp_log_capture_free(&cap);
+	/* Everything init did is undone: it can run again. */
+	assert_int_equal(dvp_test_eal_init("--no-huge"), 2);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+static void test_consumed_count(void **state)
+{
+	(void)state;
+	assert_int_equal(dvp_test_eal_init("--no-huge"), 2);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+	/* "--" is consumed; the application's options follow. */
+	assert_int_equal(dvp_test_eal_init("-l", cpu0, "--no-huge", "--", "-p", "1"), 5);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+	/* The first argument that is not an option ends the EAL's. */
+	assert_int_equal(dvp_test_eal_init("--no-huge", "run", "-l", "9999"), 2);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+static void test_good_forms(void **state)
+{
+	char inline_l[24], eq_lcores[48];
+
+	(void)state;
+	snprintf(inline_l, sizeof(inline_l), "-l%s", cpu0);
+	snprintf(eq_lcores, sizeof(eq_lcores), "--lcores=%s", cpu0_at);
+	assert_int_equal(dvp_test_eal_init(inline_l, "--no-huge", "-m", "8"), 5);
+	assert_int_equal(dvp_lcore_count(), 1);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+
+	assert_int_equal(dvp_test_eal_init(eq_lcores, "--main-lcore", "0", "--no-huge",
+					   "--socket-mem=8", "--socket-limit", "64",
+					   "--file-prefix", "t_eal", "-n", "4", "--no-telemetry",
+					   "--in-memory"),
+			 14);
+	assert_string_equal(dvp_eal_file_prefix(), "t_eal");
+	assert_false(dvp_eal_has_hugepages());
+	assert_int_equal(dvp_get_main_lcore(), 0);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+
+	assert_int_equal(dvp_test_eal_init("--no-huge", "--log-level", "eal:notice", "-b", "mlx5_9",
+					   "--log-level=eal:info"),
+			 7);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+
+	assert_int_equal(dvp_test_eal_init("--no-huge", "-a", "mlx5_9,k=v", "--allow", "mlx5_8"),
+			 6);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+static void test_default_lcores_are_the_affinity_mask(void **state)
+{
+	cpu_set_t set;
+	unsigned int i, n = 0;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	assert_int_equal(dvp_test_eal_init("--no-huge"), 2);
+	for (i = 0; i < DVP_MAX_LCORE && i < CPU_SETSIZE; i++) {
+		assert_int_equal(dvp_lcore_is_enabled(i), CPU_ISSET(i, &set) != 0);
+		n += CPU_ISSET(i, &set) != 0;
+	}
+	assert_int_equal(dvp_lcore_count(), n);
+	assert_int_equal(dvp_get_main_lcore(), (unsigned int)dvp_test_first_cpu());
+	assert_int_equal(dvp_lcore_id(), dvp_get_main_lcore());
+	assert_int_equal(dvp_eal_cleanup(), 0);
+	assert_int_equal(dvp_lcore_id(), DVP_LCORE_ID_ANY);
+	/* Cleanup gives the main thread its whole mask back. */
+	{
+		cpu_set_t after;
+
+		assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
+		assert_true(CPU_EQUAL(&set, &after));
+	}
+}
+
+static void test_help_and_version(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	static const char *const every[] = {
+		"-l CORELIST",	"--lcores MAP",	      "--main-lcore ID", "-m MB",
+		"--socket-mem", "--socket-limit",     "--huge-dir DIR",	 "--no-huge",
+		"--in-memory",	"--file-prefix NAME", "--huge-unlink",	 "-a, --allow",
+		"-b, --block",	"--vdev DEVARGS",     "--log-level",	 "--no-telemetry",
+		"-h, --help",	"-v, --version"
+	};
+	size_t i;
+
+	(void)state;
+	f = open_memstream(&buf, &len);
+	dvp_eal_usage(f, "prog");
+	fclose(f);
+	assert_contains(buf, "Usage: prog [EAL options]");
+	for (i = 0; i < DVP_DIM(every); i++)
+		assert_contains(buf, every[i]);
+	free(buf);
+
+	/* -h after a bad option is never reached; before it, help wins. */
+	fflush(stdout);
+	assert_int_equal(dvp_test_eal_init("-h", "-l", "9999"), -1);
+	assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_HELP_SHOWN);
+	assert_int_equal(dvp_test_eal_init("-v"), -1);
+	assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_HELP_SHOWN);
+	assert_int_equal(dvp_eal_cleanup(), -E_DVP_NO_INIT);
+}
+
+static void test_init_twice_and_cleanup_twice(void **state)
+{
+	struct dvp_log_capture cap;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(dvp_test_eal_init("--no-huge"), 2);
+		assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_DONE);
+		dvp_log_capture_begin(&cap);
+		assert_int_equal(dvp_test_eal_init("--no-huge"), -1);
+		assert_contains(dvp_log_capture_end(&cap), "already initialised");
+		dvp_log_capture_free(&cap);
+		assert_int_equal(dvp_errno, EALREADY);
+		assert_int_equal(dvp_eal_cleanup(), 0);
+		assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_NONE);
+		assert_int_equal(dvp_eal_cleanup(), -E_DVP_NO_INIT);
+	}
+}
+
+static void test_bad_arg_errno(void **state)
+{
+	struct dvp_log_capture cap;
+
+	(void)state;
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_test_eal_init("-l", "9999"), -1);
+	dvp_log_capture_end(&cap);
+	dvp_log_capture_free(&cap);
+	assert_int_equal(dvp_errno, E_DVP_BAD_ARG);
+	assert_int_equal(dvp_eal_init(0, NULL), -1);
+	assert_int_equal(dvp_errno, EINVAL);
+}
+
+static void test_memory_default_needs_hugepages_or_no_huge(void **state)
+{
+	struct dvp_log_capture cap;
+	const char *log;
+	int ret;
+
+	(void)state;
+	/* Hugepages are the default: either they work, or the error says what to do. */
+	dvp_log_capture_begin(&cap);
+	ret = dvp_test_eal_init("-m", "2", "--file-prefix", "t_eal_default");
+	log = dvp_log_capture_end(&cap);
+	if (ret >= 0) {
+		assert_true(dvp_eal_has_hugepages());
+		assert_int_equal(dvp_eal_cleanup(), 0);
+	} else {
+		assert_int_equal(dvp_errno, E_DVP_NO_HUGEPAGES);
+		assert_contains(log, "needed");
+		assert_contains(log, "found");
+		assert_contains(log, "usertools/dvp-hugepages");
+		assert_contains(log, "--no-huge");
+	}
+	dvp_log_capture_free(&cap);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_lcore_options),
+		cmocka_unit_test(test_bad_memory_options),
+		cmocka_unit_test(test_bad_device_and_misc_options),
+		cmocka_unit_test(test_vdev_without_driver_fails_init),
+		cmocka_unit_test(test_consumed_count),
+		cmocka_unit_test(test_good_forms),
+		cmocka_unit_test(test_default_lcores_are_the_affinity_mask),
+		cmocka_unit_test(test_help_and_version),
+		cmocka_unit_test(test_init_twice_and_cleanup_twice),
+		cmocka_unit_test(test_bad_arg_errno),
+		cmocka_unit_test(test_memory_default_needs_hugepages_or_no_huge),
+	};
+
+	snprintf(cpu0, sizeof(cpu0), "%d", dvp_test_first_cpu());
+	snprintf(cpu0_at, sizeof(cpu0_at), "0@%d", dvp_test_first_cpu());
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
