@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/**
+ * @file
+ * For drivers: the completion-event protocol, written once (lib/intr).
+ *
+ * A driver that offers rx interrupts embeds a struct dvp_intr_queue in each
+ * rx queue and supplies four hooks; lib/intr applies the libibverbs rules
+ * (ibv_req_notify_cq(3), ibv_get_cq_event(3), ibv_ack_cq_events(3)):
+ *
+ *  - arm before the final poll that decides to sleep, and poll once more;
+ *  - one event per arm (one-shot): lib/intr re-arms only after it has read
+ *    the event of the previous arm;
+ *  - the event fd is non-blocking, read until EAGAIN, and an event with no
+ *    completion behind it is normal (counted as spurious);
+ *  - every event read is acked, in batches (the ack takes a mutex in
+ *    libibverbs), and dvp_intr_queue_fini() flushes them: call it before
+ *    destroying the CQ, whose destruction waits for every ack.
+ *
+ * Each rx queue needs its own event fd (one completion channel per CQ for
+ * verbs and mlx5, one eventfd per ring for memif and net_ring), because the
+ * epoll data of a wait set names the queue.
+ *
+ * Async events (ibv_get_async_event(3)) are read on the EAL interrupt
+ * thread by a dvp_intr_async source: the driver's get hook reads one event
+ * and names the port and queue it concerns; lib/intr maps its type to an
+ * action (link change, queue error, removal -- reported once per port),
+ * hands the action to a sink (lib/port's dvp_port_async_sink()), then acks.
+ *
+ * Hook threads: arm, consume and has_work run on the lcore that polls the
+ * queue (they may touch what the rx burst touches); ack runs there too, and
+ * from dvp_intr_queue_fini() on the control thread once the queue is no
+ * longer polled. Async hooks run on the EAL interrupt thread.
+ */
+
+#ifndef DVP_INTR_DRIVER_H
+#define DVP_INTR_DRIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include <dvp_common.h>
+#include <dvp_intr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------
+ * Rx queue completion events
+ */
+
+/** What a driver supplies per rx queue; @c ctx is the driver's queue. */
+struct dvp_intr_queue_ops {
+	/**
+	 * Request one event for the next completion (ibv_req_notify_cq, the
+	 * mlx5 arm doorbell with the driver's own sn and ci, or unmasking a
+	 * memif ring). With @p solicited, only for a solicited completion.
+	 * @return 0 or a negative errno (logged by the driver).
+	 */
+	int (*arm)(void *ctx, bool solicited);
+	/**
+	 * Read every pending event from the fd without blocking, until EAGAIN
+	 * (ibv_get_cq_event on a non-blocking channel; read(2) of an eventfd).
+	 * A driver that counts arms (mlx5's arm_sn) advances them here.
+	 * @return the number of events read (0: none), or a negative errno.
+	 */
+	int (*consume)(void *ctx);
+	/**
+	 * Acknowledge @p n events read by consume (ibv_ack_cq_events(cq, n)).
+	 * NULL when the event source needs no acks (an eventfd).
+	 */
+	void (*ack)(void *ctx, unsigned int n);
+	/**
+	 * Whether an rx burst would return something now, without taking it:
+	 * the CQE at the consumer index is owned by software, the ring is not
+	 * empty. A driver that cannot peek (plain verbs) polls into a stash
+	 * its rx burst returns first.
+	 */
+	bool (*has_work)(void *ctx);
+	/** DVP_INTR_QUEUE_F_*: what the driver can do. */
+	uint32_t flags;
+};
+
+/** The driver can arm for solicited completions only. */
+#define DVP_INTR_QUEUE_F_SOLICITED (1u << 0)
+
+struct dvp_intr_queue_conf {
+	int fd; /**< the event fd: non-blocking (O_NONBLOCK is checked) */
+	uint32_t ack_batch; /**< events per ack call; 0: DVP_INTR_ACK_BATCH_DEFAULT */
+	bool solicited; /**< arm for solicited completions only */
+	uint16_t port_id; /**< labels for logs and dvp_rx_wait() results */
+	uint16_t queue_id;
+};
+
+/**
+ * One rx queue's interrupt state, embedded in the driver's queue. Fields
+ * are lib/intr's; drivers use the functions below.
+ */
+struct dvp_intr_queue {
+	const struct dvp_intr_queue_ops *ops;
+	void *ctx;
+	int fd;
+	uint32_t ack_batch;
+	uint32_t pending_acks; /**< events read and not acked yet */
+	bool solicited;
+	bool armed; /**< armed and its event not read yet */
+	bool initialized;
+	uint16_t port_id;
+	uint16_t queue_id;
+	struct dvp_intr_set *set; /**< the set holding it, or NULL */
+	void *set_data;
+	unsigned int set_slot;
+	/** Written by the polling lcore only, read by anyone: relaxed atomics. */
+	struct dvp_intr_queue_stats stats;
+	/** Snapshot taken by the last reset (control thread). */
+	struct dvp_intr_queue_stats base;
+};
+
+/**
+ * Set up @p iq for the queue @p ctx with @p ops (which must outlive it).
+ * @return 0, or -EINVAL after a log line (a hook missing, fd negative or
+ *   blocking, solicited asked of a driver without
+ *   DVP_INTR_QUEUE_F_SOLICITED).
+ */
+int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_ops *ops, void *ctx,
+			const struct dvp_intr_queue_conf *conf);
+
+/**
+ * Before the driver destroys the queue's CQ (or closes its fd): take the
+ * queue out of its wait set (kicking a waiter and waiting for it to leave),
+ * read the events still pending, and ack every event read. Never blocks on
+ * the fd. Safe on a zeroed or already finished @p iq.
+ * @return the number of events acked by this call.
+ */
+unsigned int dvp_intr_queue_fini(struct dvp_intr_queue *iq);
+
+/** Whether dvp_intr_queue_init() succeeded and fini has not run. */
+static inline bool dvp_intr_queue_active(const struct dvp_intr_queue *iq)
+{
+	return iq != NULL && iq->initialized;
+}
+
+/**
+ * Arm @p iq unless it is armed already (one-shot: its previous event has
+ * not been read). @return 0 or the arm hook's negative errno.
+ */
+int dvp_intr_queue_arm(struct dvp_intr_queue *iq);
+
+/**
+ * Read @p iq's pending events (non-blocking), count them and ack in
+ * batches. @return the number read, or the hook's negative errno.
+ */
+int dvp_intr_queue_consume(struct dvp_intr_queue *iq);
+
+/** Ack every event read and not acked yet. @return how many. */
+unsigned int dvp_intr_queue_ack_flush(struct dvp_intr_queue *iq);
+
+/** Change the ack batch (0: default). Takes effect at the next event. */
+void dvp_intr_queue_set_ack_batch(struct dvp_intr_queue *iq, uint32_t ack_batch);
+
+/** Counters since the last reset (any thread). */
+void dvp_intr_queue_stats_get(const struct dvp_intr_queue *iq, struct dvp_intr_queue_stats *stats);
+/** Reset the counters seen by dvp_intr_queue_stats_get() (control thread). */
+void dvp_intr_queue_stats_reset(struct dvp_intr_queue *iq);
+
+/** Names of the fields of struct dvp_intr_queue_stats, in order ("polls", ...). */
+extern const char *const dvp_intr_queue_stats_names[];
+#define DVP_INTR_QUEUE_STATS_N (sizeof(struct dvp_intr_queue_stats) / sizeof(uint64_t))
+
+/**
+ * Add @p iq to @p set with @p data returned by dvp_rx_wait() (what
+ * dvp_rx_intr_ctl() of lib/port does).
+ * @return 0, or -EINVAL (not initialised), -EEXIST (in a set already),
+ *   -ENOSPC (set full), -EBUSY (another thread waits on the set), or the
+ *   errno of epoll_ctl, after a log line.
+ */
+int dvp_intr_set_add(struct dvp_intr_set *set, struct dvp_intr_queue *iq, void *data);
+
+/**
+ * Remove @p iq from its set. From a thread other than the waiter's it kicks
+ * the waiter and waits for it to leave dvp_rx_wait().
+ * @return 0, or -ENOENT when it is in no set (or in another than @p set).
+ */
+int dvp_intr_set_del(struct dvp_intr_set *set, struct dvp_intr_queue *iq);
+
+/* ------------------------------------------------------------------------
+ * Async events
+ */
+
+/** A port_id meaning every port of the device. */
+#define DVP_INTR_PORT_ALL UINT16_MAX
+
+/** One async event, as the driver's get hook fills it. */
+struct dvp_intr_async_event {
+	/** As ibv_get_async_event() returned it; given back to the ack hook. */
+	struct ibv_async_event ibv;
+	/** The port it concerns, or DVP_INTR_PORT_ALL (device fatal). */
+	uint16_t port_id;
+	/** For a CQ, QP or WQ event: the queue behind it. */
+	uint16_t queue_id;
+	bool tx; /**< that queue is a tx queue */
+	bool queue_known; /**< queue_id and tx are set */
+};
+
+struct dvp_intr_async_ops {
+	/**
+	 * Read one event without blocking (ibv_get_async_event on the
+	 * non-blocking async fd) and resolve its element to a port and queue.
+	 * @return 0, -EAGAIN when there is none, or another negative errno.
+	 */
+	int (*get)(void *ctx, struct dvp_intr_async_event *ev);
+	/** Ack @p ev (ibv_ack_async_event(&ev->ibv)); NULL if not needed. */
+	void (*ack)(void *ctx, struct dvp_intr_async_event *ev);
+};
+
+/** What an async event means for a port. */
+enum dvp_intr_async_kind {
+	DVP_INTR_ASYNC_NONE = 0, /**< informational: logged and acked */
+	DVP_INTR_ASYNC_LINK, /**< PORT_ACTIVE, PORT_ERR: re-read the link state */
+	/** CQ_ERR, QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR, WQ_FATAL: restart the queue */
+	DVP_INTR_ASYNC_QUEUE_ERROR,
+	DVP_INTR_ASYNC_REMOVAL, /**< DEVICE_FATAL: the device is gone */
+};
+
+/** The kind of @p type (the fixed table of doc/interrupt-mode.md). */
+enum dvp_intr_async_kind dvp_intr_async_kind_of(enum ibv_event_type type);
+
+/** What the sink is told: one per port concerned. */
+struct dvp_intr_async_action {
+	enum dvp_intr_async_kind kind; /**< never NONE */
+	enum ibv_event_type cause;
+	uint16_t port_id;
+	uint16_t queue_id; /**< QUEUE_ERROR: the queue */
+	bool tx;
+};
+
+/** Receives actions on the thread that processes the source. */
+typedef void (*dvp_intr_async_sink_fn)(void *arg, const struct dvp_intr_async_action *action);
+
+struct dvp_intr_async;
+
+/**
+ * Create an async-event source over @p fd (non-blocking) read with @p ops
+ * and @p ctx; actions go to @p sink(@p sink_arg, ...). Not yet watched:
+ * see dvp_intr_async_start().
+ * @return it, or NULL with dvp_errno set after a log line.
+ */
+struct dvp_intr_async *dvp_intr_async_create(const char *name, int fd,
+					     const struct dvp_intr_async_ops *ops, void *ctx,
+					     dvp_intr_async_sink_fn sink, void *sink_arg);
+
+/**
+ * Declare @p port_id as one of the source's ports (a device-wide event
+ * concerns each). @return 0, -EEXIST, -ENOSPC (DVP_MAX_PORTS), -EINVAL.
+ */
+int dvp_intr_async_add_port(struct dvp_intr_async *src, uint16_t port_id);
+int dvp_intr_async_del_port(struct dvp_intr_async *src, uint16_t port_id);
+
+/**
+ * Watch the fd on the EAL interrupt thread (dvp_intr_callback_register):
+ * from then on events are processed there.
+ */
+int dvp_intr_async_start(struct dvp_intr_async *src);
+
+/**
+ * Read every pending event (until EAGAIN), map each, call the sink for
+ * each port concerned, and ack it. Removal is reported once per port
+ * however often DEVICE_FATAL arrives. What the EAL interrupt thread runs;
+ * callable directly (tests, or a driver that reads on its own thread).
+ * @return the number of events read, or a negative errno from the get hook.
+ */
+int dvp_intr_async_process(struct dvp_intr_async *src);
+
+/**
+ * Stop watching (safe from inside the sink) and free @p src (NULL is
+ * fine). Events not read stay in the fd: the driver acks nothing more.
+ */
+void dvp_intr_async_destroy(struct dvp_intr_async *src);
+
+struct dvp_intr_async_stats {
+	uint64_t events; /**< read */
+	uint64_t acked;
+	uint64_t link; /**< actions delivered, by kind */
+	uint64_t queue_error;
+	uint64_t removal;
+	uint64_t removal_repeated; /**< DEVICE_FATAL for a port already reported */
+	uint64_t ignored; /**< informational events */
+	uint64_t unresolved; /**< queue events the driver could not place */
+};
+
+void dvp_intr_async_stats_get(const struct dvp_intr_async *src, struct dvp_intr_async_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DVP_INTR_DRIVER_H */

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/**
+ * @file
+ * Ports: the device API applications use, modelled on DPDK's rte_ethdev.
+ *
+ * Life of a port:
+ *
+ *     dvp_port_info_get()                      what the device can do
+ *     dvp_port_configure(nb_rxq, nb_txq, conf) queue counts, offloads, RSS, MTU, interrupts
+ *     dvp_rxq_setup() / dvp_txq_setup()        each queue
+ *     dvp_port_start()                         bursts work from here on
+ *     dvp_rx_burst() / dvp_tx_burst()          dvp_port_fp.h: inline, lock-free
+ *     dvp_port_stop()                          every mbuf the port holds goes back to its pool
+ *     dvp_port_close()                         queues released, port id freed
+ *
+ * Wrong use is an error, never a crash: a bad port or queue id is -EINVAL,
+ * setup or configure of a started port is -EBUSY, both with a log line
+ * naming what was wrong; a burst on a stopped port (or a queue that does
+ * not exist) returns 0 and is counted in the xstats dbg_rx_burst_refused /
+ * dbg_tx_burst_refused.
+ *
+ * Control functions may be called from any thread but not concurrently on
+ * the same port, and not while an lcore bursts on it (as with DPDK: stop
+ * the lcores first). Events are delivered on the EAL interrupt thread.
+ */
+
+#ifndef DVP_PORT_H
+#define DVP_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <dvp_common.h>
+#include <dvp_devargs.h>
+#include <dvp_intr.h>
+#include <dvp_mbuf.h>
+#include <dvp_mempool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Queues per direction a port may have. */
+#define DVP_MAX_QUEUES_PER_PORT 128
+/** Per-queue counters kept in struct dvp_port_stats (as RTE_ETHDEV_QUEUE_STAT_CNTRS). */
+#define DVP_PORT_QUEUE_STAT_CNTRS 16
+/** "Every port" for event registration. */
+#define DVP_PORT_ID_ALL UINT16_MAX
+/** Longest xstat name, NUL included. */
+#define DVP_XSTATS_NAMESIZE 64
+/** Longest RSS key. */
+#define DVP_RSS_KEY_MAX_LEN 64
+
+/* ------------------------------------------------------------------------
+ * Offloads and RSS fields (DPDK's bit values, so habits and masks carry over)
+ */
+
+#define DVP_RX_OFFLOAD_VLAN_STRIP (1ULL << 0)
+#define DVP_RX_OFFLOAD_IPV4_CKSUM (1ULL << 1)
+#define DVP_RX_OFFLOAD_UDP_CKSUM (1ULL << 2)
+#define DVP_RX_OFFLOAD_TCP_CKSUM (1ULL << 3)
+#define DVP_RX_OFFLOAD_SCATTER (1ULL << 13)
+#define DVP_RX_OFFLOAD_TIMESTAMP (1ULL << 14)
+#define DVP_RX_OFFLOAD_KEEP_CRC (1ULL << 16)
+#define DVP_RX_OFFLOAD_RSS_HASH (1ULL << 19)
+#define DVP_RX_OFFLOAD_CHECKSUM \
+	(DVP_RX_OFFLOAD_IPV4_CKSUM | DVP_RX_OFFLOAD_UDP_CKSUM | DVP_RX_OFFLOAD_TCP_CKSUM)
+
+#define DVP_TX_OFFLOAD_VLAN_INSERT (1ULL << 0)
+#define DVP_TX_OFFLOAD_IPV4_CKSUM (1ULL << 1)
+#define DVP_TX_OFFLOAD_UDP_CKSUM (1ULL << 2)
+#define DVP_TX_OFFLOAD_TCP_CKSUM (1ULL << 3)
+#define DVP_TX_OFFLOAD_TCP_TSO (1ULL << 5)
+#define DVP_TX_OFFLOAD_MT_LOCKFREE (1ULL << 14)
+#define DVP_TX_OFFLOAD_MULTI_SEGS (1ULL << 15)
+#define DVP_TX_OFFLOAD_MBUF_FAST_FREE (1ULL << 16)
+
+#define DVP_RSS_IPV4 (1ULL << 2)
+#define DVP_RSS_FRAG_IPV4 (1ULL << 3)
+#define DVP_RSS_NONFRAG_IPV4_TCP (1ULL << 4)
+#define DVP_RSS_NONFRAG_IPV4_UDP (1ULL << 5)
+#define DVP_RSS_NONFRAG_IPV4_OTHER (1ULL << 7)
+#define DVP_RSS_IPV6 (1ULL << 8)
+#define DVP_RSS_FRAG_IPV6 (1ULL << 9)
+#define DVP_RSS_NONFRAG_IPV6_TCP (1ULL << 10)
+#define DVP_RSS_NONFRAG_IPV6_UDP (1ULL << 11)
+#define DVP_RSS_NONFRAG_IPV6_OTHER (1ULL << 13)
+#define DVP_RSS_L2_PAYLOAD (1ULL << 14)
+#define DVP_RSS_L4_DST_ONLY (1ULL << 60)
+#define DVP_RSS_L4_SRC_ONLY (1ULL << 61)
+#define DVP_RSS_L3_DST_ONLY (1ULL << 62)
+#define DVP_RSS_L3_SRC_ONLY (1ULL << 63)
+#define DVP_RSS_IP                                                                      \
+	(DVP_RSS_IPV4 | DVP_RSS_FRAG_IPV4 | DVP_RSS_NONFRAG_IPV4_OTHER | DVP_RSS_IPV6 | \
+	 DVP_RSS_FRAG_IPV6 | DVP_RSS_NONFRAG_IPV6_OTHER)
+#define DVP_RSS_TCP (DVP_RSS_NONFRAG_IPV4_TCP | DVP_RSS_NONFRAG_IPV6_TCP)
+#define DVP_RSS_UDP (DVP_RSS_NONFRAG_IPV4_UDP | DVP_RSS_NONFRAG_IPV6_UDP)
+
+/** Interrupt capabilities (struct dvp_port_info::intr_capa). */
+#define DVP_PORT_INTR_RXQ (1u << 0) /**< rx queue interrupts */
+#define DVP_PORT_INTR_RXQ_SOLICITED (1u << 1) /**< solicited-only arming */
+#define DVP_PORT_INTR_LSC (1u << 2) /**< link status change events */
+#define DVP_PORT_INTR_RMV (1u << 3) /**< removal events */
+#define DVP_PORT_INTR_QUEUE_ERROR (1u << 4) /**< queue error events */
+
+/* ------------------------------------------------------------------------
+ * Port information and configuration
+ */
+
+struct dvp_ether_addr {
+	uint8_t addr_bytes[6];
+} __dvp_aligned(2);
+
+struct dvp_desc_lim {
+	uint16_t nb_max;
+	uint16_t nb_min;
+	uint16_t nb_align; /**< descriptor counts must be a multiple of this */
+};
+
+struct dvp_port_info {
+	const char *driver_name; /**< "net_ring", "net_mlx5" */
+	char device_name[64]; /**< the device: "net_ring0", "mlx5_0" */
+	int numa_node; /**< of the device, or -1 when unknown */
+	uint16_t max_rx_queues;
+	uint16_t max_tx_queues;
+	uint16_t nb_rx_queues; /**< as configured */
+	uint16_t nb_tx_queues;
+	struct dvp_desc_lim rx_desc_lim;
+	struct dvp_desc_lim tx_desc_lim;
+	uint16_t default_rxq_size; /**< what setup uses for nb_desc 0 */
+	uint16_t default_txq_size;
+	uint64_t rx_offload_capa; /**< DVP_RX_OFFLOAD_* */
+	uint64_t tx_offload_capa; /**< DVP_TX_OFFLOAD_* */
+	uint64_t rss_hf_capa; /**< DVP_RSS_* the device can hash on */
+	uint8_t hash_key_size; /**< RSS key bytes (0: no RSS) */
+	uint16_t reta_size; /**< RSS indirection entries */
+	uint16_t min_mtu;
+	uint16_t max_mtu;
+	uint32_t max_rx_pktlen;
+	uint32_t intr_capa; /**< DVP_PORT_INTR_* */
+	uint32_t speed_capa_mbps; /**< the fastest link speed, Mb/s */
+};
+
+struct dvp_port_rss_conf {
+	const uint8_t *rss_key; /**< NULL: the driver's default key */
+	uint8_t rss_key_len; /**< must be info.hash_key_size when a key is given */
+	uint64_t rss_hf; /**< DVP_RSS_*; 0 disables RSS */
+};
+
+struct dvp_port_intr_conf {
+	uint32_t lsc : 1; /**< deliver LINK_STATUS_CHANGE events */
+	uint32_t rmv : 1; /**< deliver REMOVAL events */
+	uint32_t rxq : 1; /**< rx queues can be armed and waited on */
+	uint32_t rxq_solicited : 1; /**< arm for solicited completions only */
+	uint32_t reserved : 28;
+	/** Events acked per call in lib/intr (0: DVP_INTR_ACK_BATCH_DEFAULT). */
+	uint32_t rxq_ack_batch;
+};
+
+struct dvp_port_conf {
+	struct {
+		uint32_t mtu; /**< 0: keep the current MTU (1500 at first) */
+		uint64_t offloads; /**< DVP_RX_OFFLOAD_* for every queue */
+	} rxmode;
+	struct {
+		uint64_t offloads; /**< DVP_TX_OFFLOAD_* for every queue */
+	} txmode;
+	struct dvp_port_rss_conf rss_conf; /**< used with more than one rx queue */
+	struct dvp_port_intr_conf intr_conf;
+};
+
+struct dvp_rxq_conf {
+	uint64_t offloads; /**< added to the port's for this queue */
+};
+
+struct dvp_txq_conf {
+	uint64_t offloads;
+	uint16_t tx_free_thresh; /**< free completed mbufs beyond this (0: driver default) */
+};
+
+/* ------------------------------------------------------------------------
+ * Ports: lookup and information
+ */
+
+/** Ports in use (probed and not closed). */
+uint16_t dvp_port_count(void);
+
+/** Whether @p port_id names a port in use. */
+bool dvp_port_is_valid(uint16_t port_id);
+
+/** The next port in use at or after @p port_id, or DVP_MAX_PORTS. */
+uint16_t dvp_port_find_next(uint16_t port_id);
+
+#define DVP_PORT_FOREACH(p) \
+	for ((p) = dvp_port_find_next(0); (p) < DVP_MAX_PORTS; (p) = dvp_port_find_next((p) + 1))
+
+/**
+ * Find a port by name ("net_ring0").
+ * @return 0 with *@p port_id set, or -ENODEV (no log line: looking is not wrong),
+ *   -EINVAL for NULL arguments.
+ */
+int dvp_port_get_by_name(const char *name, uint16_t *port_id);
+
+/** Copy the port's name into @p name (@p len bytes). @return 0 or -EINVAL. */
+int dvp_port_get_name(uint16_t port_id, char *name, size_t len);
+
+/** @return 0 or -EINVAL (bad id, NULL @p info). */
+int dvp_port_info_get(uint16_t port_id, struct dvp_port_info *info);
+
+/**
+ * Set queue counts, offloads, RSS, MTU and interrupt use. A port may be
+ * reconfigured while stopped; queues beyond the new counts are released.
+ * @return 0, or a negative errno after a log line naming the field: -EINVAL
+ *   (bad id, counts above the driver's maximum or both 0, an offload, RSS
+ *   field or interrupt the driver lacks, a key of the wrong length, an MTU
+ *   out of range), -EBUSY (started), or the driver's error.
+ */
+int dvp_port_configure(uint16_t port_id, uint16_t nb_rx_queues, uint16_t nb_tx_queues,
+		       const struct dvp_port_conf *conf);
+
+/**
+ * Set up rx queue @p queue_id with @p nb_desc descriptors (0: the driver's
+ * default) on NUMA node @p socket_id (DVP_SOCKET_ANY: the port's), filled
+ * from @p mp. Setting up a queue again releases the old one first.
+ * @param conf  NULL for defaults
+ * @return 0, or -EINVAL (bad id or queue, NULL @p mp, @p nb_desc outside
+ *   the limits, offloads the driver lacks), -EBUSY (started), -ENOMEM, or
+ *   the driver's error, after a log line.
+ */
+int dvp_rxq_setup(uint16_t port_id, uint16_t queue_id, uint16_t nb_desc, int socket_id,
+		  const struct dvp_rxq_conf *conf, struct dvp_mempool *mp);
+
+/** Same for tx queue @p queue_id. */
+int dvp_txq_setup(uint16_t port_id, uint16_t queue_id, uint16_t nb_desc, int socket_id,
+		  const struct dvp_txq_conf *conf);
+
+/**
+ * Start the port: every configured queue must be set up.
+ * @return 0 (also when already started), -EINVAL (bad id, not configured,
+ *   a queue not set up: the log names it), or the driver's error.
+ */
+int dvp_port_start(uint16_t port_id);
+
+/**
+ * Stop the port: bursts return 0 from now on, rx queues leave their wait
+ * sets, and every mbuf the port holds (posted for receive, received and
+ * not yet taken, sent and not yet completed) goes back to its pool.
+ * @return 0 (also when already stopped), -EINVAL (bad id), -EIO when the
+ *   driver still holds mbufs afterwards (a driver bug; the log says how many).
+ */
+int dvp_port_stop(uint16_t port_id);
+
+/**
+ * Stop if needed, release every queue and the device's resources, and free
+ * the port id (a DESTROY event follows). @return 0 or -EINVAL.
+ */
+int dvp_port_close(uint16_t port_id);
+
+/**
+ * Stop the port and re-initialise the device (after a removal or an error
+ * the driver could not recover); the port must be configured again.
+ * @return 0, -EINVAL, -ENOTSUP (the driver cannot), or the driver's error.
+ */
+int dvp_port_reset(uint16_t port_id);
+
+/** Whether the port is started. @return 1, 0, or -EINVAL. */
+int dvp_port_is_started(uint16_t port_id);
+
+/**
+ * Mbufs the port holds now (rx rings, received and not taken, tx not
+ * completed). 0 after dvp_port_stop(). @return the count or -EINVAL.
+ */
+int dvp_port_mbufs_held(uint16_t port_id);
+
+/* ------------------------------------------------------------------------
+ * MAC address, promiscuous mode, MTU
+ */
+
+int dvp_macaddr_get(uint16_t port_id, struct dvp_ether_addr *mac);
+/** @return 0, -EINVAL (bad id, a multicast or zero address), -ENOTSUP. */
+int dvp_macaddr_set(uint16_t port_id, const struct dvp_ether_addr *mac);
+/** Format @p mac as "02:00:00:00:00:01" into @p buf (at least 18 bytes). */
+void dvp_ether_format_addr(char *buf, size_t len, const struct dvp_ether_addr *mac);
+
+int dvp_promiscuous_enable(uint16_t port_id);
+int dvp_promiscuous_disable(uint16_t port_id);
+/** @return 1, 0, or -EINVAL. */
+int dvp_promiscuous_get(uint16_t port_id);
+
+/** @return 0, -EINVAL (bad id, outside [min_mtu, max_mtu]), -ENOTSUP. */
+int dvp_port_mtu_set(uint16_t port_id, uint16_t mtu);
+int dvp_port_mtu_get(uint16_t port_id, uint16_t *mtu);
+
+/* ------------------------------------------------------------------------
+ * Statistics
+ */
+
+struct dvp_port_stats {
+	uint64_t ipackets; /**< packets received */
+	uint64_t opackets; /**< packets sent */
+	uint64_t ibytes;
+	uint64_t obytes;
+	uint64_t imissed; /**< dropped by the device: no room in an rx queue */
+	uint64_t ierrors; /**< bad packets received */
+	uint64_t oerrors; /**< packets that failed to be sent */
+	uint64_t rx_nombuf; /**< rx buffer allocations that failed */
+	uint64_t q_ipackets[DVP_PORT_QUEUE_STAT_CNTRS];
+	uint64_t q_opackets[DVP_PORT_QUEUE_STAT_CNTRS];
+	uint64_t q_ibytes[DVP_PORT_QUEUE_STAT_CNTRS];
+	uint64_t q_obytes[DVP_PORT_QUEUE_STAT_CNTRS];
+	uint64_t q_errors[DVP_PORT_QUEUE_STAT_CNTRS]; /**< rx errors per queue */
+};
+
+/** @return 0, -EINVAL, or the driver's error. */
+int dvp_stats_get(uint16_t port_id, struct dvp_port_stats *stats);
+int dvp_stats_reset(uint16_t port_id);
+
+struct dvp_xstat_name {
+	char name[DVP_XSTATS_NAMESIZE];
+};
+
+struct dvp_xstat {
+	uint64_t id; /**< index in the names array */
+	uint64_t value;
+};
+
+/**
+ * Names of the extended statistics: the basic ones (rx_good_packets, ...,
+ * rx_q0_packets, ...), the port's debug counters (dbg_*), each rx queue's
+ * interrupt counters (rx_q0_intr_sleeps, ...), then the driver's own.
+ * @return the number of xstats; when above @p size nothing past @p size
+ *   is written (call with NULL, 0 to size the array). -EINVAL for a bad id.
+ */
+int dvp_xstats_get_names(uint16_t port_id, struct dvp_xstat_name *names, unsigned int size);
+
+/** Values in the same order. Same return convention. */
+int dvp_xstats_get(uint16_t port_id, struct dvp_xstat *xstats, unsigned int size);
+
+/**
+ * Find one xstat by name. @return 0 with *@p value set, -ENOENT (with a log
+ * line: asking for a name that does not exist is a mistake), -EINVAL.
+ */
+int dvp_xstats_get_by_name(uint16_t port_id, const char *name, uint64_t *value);
+
+/** Reset the basic stats, the debug and interrupt counters and the driver's. */
+int dvp_xstats_reset(uint16_t port_id);
+
+/* ------------------------------------------------------------------------
+ * Link
+ */
+
+#define DVP_LINK_SPEED_NONE 0
+#define DVP_LINK_SPEED_10G 10000
+#define DVP_LINK_SPEED_25G 25000
+#define DVP_LINK_SPEED_100G 100000
+#define DVP_LINK_SPEED_UNKNOWN UINT32_MAX
+
+#define DVP_LINK_HALF_DUPLEX 0
+#define DVP_LINK_FULL_DUPLEX 1
+#define DVP_LINK_DOWN 0
+#define DVP_LINK_UP 1
+#define DVP_LINK_FIXED 0
+#define DVP_LINK_AUTONEG 1
+
+/** Link state: 8 bytes, read and written whole (atomically). */
+struct dvp_link {
+	uint32_t link_speed; /**< Mb/s, DVP_LINK_SPEED_UNKNOWN when not known */
+	uint16_t link_duplex : 1; /**< DVP_LINK_*_DUPLEX */
+	uint16_t link_autoneg : 1; /**< DVP_LINK_FIXED / AUTONEG */
+	uint16_t link_status : 1; /**< DVP_LINK_DOWN / UP */
+	uint16_t reserved : 13;
+	uint16_t reserved2;
+} __dvp_aligned(8);
+
+/**
+ * Ask the driver for the link state, waiting up to 9 s for a link that is
+ * coming up to complete (as rte_eth_link_get). @return 0 or a negative errno.
+ */
+int dvp_link_get(uint16_t port_id, struct dvp_link *link);
+
+/** The last state the driver reported, without asking it. Lock-free. */
+int dvp_link_get_nowait(uint16_t port_id, struct dvp_link *link);
+
+/** "Link up at 10 Gbps FDX Autoneg" / "Link down" into @p buf. */
+int dvp_link_to_str(char *buf, size_t len, const struct dvp_link *link);
+
+/* ------------------------------------------------------------------------
+ * Events (callbacks run on the EAL interrupt thread)
+ */
+
+enum dvp_port_event {
+	DVP_PORT_EVENT_LINK_STATUS_CHANGE = 0, /**< needs intr_conf.lsc */
+	DVP_PORT_EVENT_REMOVAL, /**< the device is gone; needs intr_conf.rmv */
+	DVP_PORT_EVENT_QUEUE_ERROR, /**< a queue was restarted after an error */
+	DVP_PORT_EVENT_NEW, /**< a port was probed */
+	DVP_PORT_EVENT_DESTROY, /**< a port was closed */
+	DVP_PORT_EVENT_MAX,
+};
+
+struct dvp_port_event_info {
+	enum dvp_port_event event;
+	uint16_t port_id;
+	union {
+		struct dvp_link link; /**< LINK_STATUS_CHANGE: the new state */
+		struct {
+			uint16_t queue_id;
+			bool tx;
+			/** The enum ibv_event_type behind it, or -1 for the driver's own finding. */
+			int cause;
+			char reason[96]; /**< what happened, in words */
+		} queue; /**< QUEUE_ERROR */
+	};
+};
+
+typedef void (*dvp_port_event_cb)(uint16_t port_id, enum dvp_port_event event,
+				  const struct dvp_port_event_info *info, void *cb_arg);
+
+/**
+ * Call @p cb(@p port_id, @p event, info, @p cb_arg) on the EAL interrupt
+ * thread whenever @p event happens on @p port_id (DVP_PORT_ID_ALL: any port).
+ * @return 0, -EINVAL (bad id or event, NULL @p cb), -EEXIST (same
+ *   port, event, cb and arg), -ENOMEM.
+ */
+int dvp_port_event_register(uint16_t port_id, enum dvp_port_event event, dvp_port_event_cb cb,
+			    void *cb_arg);
+
+/**
+ * Remove a callback registered with the same four values (@p cb_arg
+ * (void *)-1 matches any). Safe from inside a callback (the callback may
+ * remove itself); from another thread it returns once the callback is not
+ * running, so @p cb_arg may be freed then.
+ * @return 0, -ENOENT (none matched), -EINVAL.
+ */
+int dvp_port_event_unregister(uint16_t port_id, enum dvp_port_event event, dvp_port_event_cb cb,
+			      void *cb_arg);
+
+/** "LINK_STATUS_CHANGE", ... */
+const char *dvp_port_event_name(enum dvp_port_event event);
+
+/* ------------------------------------------------------------------------
+ * Rx interrupts (as rte_eth_dev_rx_intr_*), over lib/intr
+ */
+
+/**
+ * Arm rx queue @p queue_id: one event at its next packet (one-shot). Poll
+ * the queue once more after this before sleeping.
+ * @return 0, -EINVAL (bad id, queue), -ENOTSUP (intr_conf.rxq not set),
+ *   -EIO (stopped), or the driver's error.
+ */
+int dvp_rx_intr_enable(uint16_t port_id, uint16_t queue_id);
+
+/**
+ * Read (and ack, batched) the queue's pending events without blocking.
+ * @return the number read, or as above.
+ */
+int dvp_rx_intr_disable(uint16_t port_id, uint16_t queue_id);
+
+/** The queue's event fd, for an application's own epoll. @return it, or as above. */
+int dvp_rx_intr_fd(uint16_t port_id, uint16_t queue_id);
+
+enum dvp_rx_intr_op {
+	DVP_RX_INTR_CTL_ADD = 1, /**< add the queue to the set */
+	DVP_RX_INTR_CTL_DEL, /**< remove it */
+};
+
+/**
+ * Add rx queue @p queue_id of @p port_id to @p set (its dvp_rx_wait()
+ * results carry @p data) or remove it.
+ * @return 0, -EINVAL, -ENOTSUP, -EIO (stopped), -EEXIST, -ENOENT, -ENOSPC.
+ */
+int dvp_rx_intr_ctl(uint16_t port_id, uint16_t queue_id, struct dvp_intr_set *set,
+		    enum dvp_rx_intr_op op, void *data);
+
+/** Every rx queue of the port, to @p set (data: NULL). */
+int dvp_rx_intr_ctl_all(uint16_t port_id, struct dvp_intr_set *set, enum dvp_rx_intr_op op);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include <dvp_port_fp.h>
+
+#endif /* DVP_PORT_H */

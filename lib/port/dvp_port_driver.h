@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/**
+ * @file
+ * For drivers only (as DPDK's ethdev_driver.h): the port structure, the
+ * operations a driver implements, and what lib/port offers drivers. It is
+ * installed so that drivers can be built outside the tree, but it is not
+ * an application API: applications use dvp_port.h.
+ *
+ * How a driver fits in (doc/driver-guide.md walks through drivers/net/ring):
+ *
+ *  - probe: dvp_port_allocate(), fill mac, mtu, numa_node, then
+ *    dvp_port_probing_finish() (the port becomes visible; NEW event);
+ *  - lib/port checks every argument against what info_get reports before
+ *    calling an op, so ops see only valid ids, counts and offloads, and
+ *    only in the states that allow them (setup while stopped, ...);
+ *  - rxq_setup stores the driver's queue in port->rxqs[q] and, when
+ *    port->conf.intr_conf.rxq is set, initialises a struct dvp_intr_queue
+ *    in it (dvp_intr_driver.h) and stores it in port->rxq_intr[q];
+ *    txq_setup stores port->txqs[q];
+ *  - start sets port->rx_pkt_burst and port->tx_pkt_burst; lib/port then
+ *    publishes them in the fast-path table;
+ *  - stop returns every mbuf the port holds to its pool: after it,
+ *    mbufs_held must answer 0 (lib/port checks and reports a leak);
+ *  - rxq_release calls dvp_intr_queue_fini() before destroying the CQ;
+ *  - link changes: dvp_port_link_set(); errors on a queue: restart it, then
+ *    dvp_port_queue_error_report(); async events: a dvp_intr_async source
+ *    with dvp_port_async_sink() as its sink.
+ *
+ * Ops run on the control thread (the caller of the dvp_port_* function)
+ * except link_update and queue_error, which also run on the EAL interrupt
+ * thread. lib/port never calls two ops of one port at once.
+ */
+
+#ifndef DVP_PORT_DRIVER_H
+#define DVP_PORT_DRIVER_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include <dvp_bus.h>
+#include <dvp_intr_driver.h>
+#include <dvp_port.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct dvp_port;
+
+/**
+ * What a driver implements. Ops marked (required) must be set; for the
+ * others NULL means "not supported" (-ENOTSUP to the application) or, where
+ * said, a default.
+ */
+struct dvp_port_ops {
+	/**
+	 * (required) Fill the capabilities: queue and descriptor limits,
+	 * offloads, RSS, MTU range, intr_capa. lib/port fills the names, node
+	 * and current queue counts.
+	 */
+	int (*info_get)(struct dvp_port *port, struct dvp_port_info *info);
+	/** (required) Apply port->conf (validated against info_get). */
+	int (*configure)(struct dvp_port *port);
+	/** (required) Create rx queue @p q: set port->rxqs[q] (and rxq_intr[q]). */
+	int (*rxq_setup)(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+			 const struct dvp_rxq_conf *conf, struct dvp_mempool *mp);
+	/** (required) Free rx queue @p q and every mbuf it holds; clear the pointers. */
+	void (*rxq_release)(struct dvp_port *port, uint16_t q);
+	/** (required) Same for tx queues. */
+	int (*txq_setup)(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+			 const struct dvp_txq_conf *conf);
+	void (*txq_release)(struct dvp_port *port, uint16_t q);
+	/** (required) Start: set port->rx_pkt_burst and port->tx_pkt_burst. */
+	int (*start)(struct dvp_port *port);
+	/**
+	 * (required) Stop: no burst runs (lib/port has emptied the fast-path
+	 * entry); return every mbuf to its pool, keep the queues.
+	 */
+	int (*stop)(struct dvp_port *port);
+	/** Release the device's resources (queues are released already). */
+	int (*close)(struct dvp_port *port);
+	/** Re-initialise the device after an error; the port is stopped. */
+	int (*reset)(struct dvp_port *port);
+	/**
+	 * Read the link state and report it with dvp_port_link_set(); with
+	 * @p wait, wait (up to 9 s) for a link that is coming up.
+	 * NULL: the link is whatever the driver last set.
+	 */
+	int (*link_update)(struct dvp_port *port, bool wait);
+	int (*promiscuous_enable)(struct dvp_port *port);
+	int (*promiscuous_disable)(struct dvp_port *port);
+	int (*mac_addr_set)(struct dvp_port *port, const struct dvp_ether_addr *mac);
+	int (*mtu_set)(struct dvp_port *port, uint16_t mtu);
+	/** (required) Basic counters, per queue included. */
+	int (*stats_get)(struct dvp_port *port, struct dvp_port_stats *stats);
+	int (*stats_reset)(struct dvp_port *port);
+	/**
+	 * The driver's own xstats: names (up to @p size) and values in the same
+	 * order. @return how many it has, or a negative errno.
+	 */
+	int (*xstats_get_names)(struct dvp_port *port, struct dvp_xstat_name *names,
+				unsigned int size);
+	int (*xstats_get)(struct dvp_port *port, uint64_t *values, unsigned int size);
+	int (*xstats_reset)(struct dvp_port *port);
+	/**
+	 * (required) Mbufs the port holds now: posted to rx rings, received and
+	 * not yet taken, accepted for tx and not yet freed. Must be 0 after
+	 * stop (contract 5). Not called concurrently with bursts.
+	 */
+	unsigned int (*mbufs_held)(struct dvp_port *port);
+	/**
+	 * An async event says queue @p q is broken (@p cause: the ibv event):
+	 * restart it -- now if the port is stopped, else by marking it for the
+	 * lcore that polls it -- and call dvp_port_queue_error_report() once
+	 * it is restarted. Runs on the EAL interrupt thread. NULL: the error
+	 * is only reported.
+	 */
+	void (*queue_error)(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event_type cause);
+};
+
+enum dvp_port_state {
+	DVP_PORT_UNUSED = 0,
+	DVP_PORT_PROBING, /**< allocated, not visible yet */
+	DVP_PORT_ATTACHED, /**< visible to applications */
+};
+
+/**
+ * A port. The driver sets the fields marked (driver); lib/port owns the
+ * rest, which drivers may read.
+ */
+struct dvp_port {
+	uint16_t port_id;
+	enum dvp_port_state state;
+	char name[DVP_DEV_NAME_MAX_LEN];
+	const char *driver_name; /**< (driver, at allocate) */
+	const struct dvp_port_ops *ops;
+	struct dvp_device *device; /**< the bus device, or NULL for an API-created port */
+	void *priv; /**< (driver) its private data, priv_size bytes, zeroed */
+	int numa_node; /**< (driver) */
+	struct dvp_ether_addr mac; /**< (driver at probe; then lib/port) */
+	uint16_t mtu; /**< (driver at probe: the initial MTU; then lib/port) */
+
+	/** (driver, by start) The burst functions published at start. */
+	dvp_rx_burst_fn rx_pkt_burst;
+	dvp_tx_burst_fn tx_pkt_burst;
+	/** (driver, by setup) Queues; NULL when not set up. */
+	void *rxqs[DVP_MAX_QUEUES_PER_PORT];
+	void *txqs[DVP_MAX_QUEUES_PER_PORT];
+	/** (driver, by rxq_setup with intr_conf.rxq) Interrupt state of rx queues. */
+	struct dvp_intr_queue *rxq_intr[DVP_MAX_QUEUES_PER_PORT];
+
+	/* lib/port's, readable by the driver. */
+	struct dvp_port_conf conf; /**< as configured (rss_key points to rss_key below) */
+	uint8_t rss_key[DVP_RSS_KEY_MAX_LEN];
+	uint16_t nb_rx_queues;
+	uint16_t nb_tx_queues;
+	bool configured;
+	bool started;
+	bool promiscuous;
+	bool removed; /**< a removal was reported */
+	struct dvp_link link; /**< access with dvp_port_link_set / _get_nowait */
+
+	/* lib/port's only. */
+	uint64_t dbg_rx_burst_refused; /**< atomic */
+	uint64_t dbg_tx_burst_refused; /**< atomic */
+	uint64_t dbg_mbufs_leaked; /**< held by the driver after a stop */
+	uint64_t dbg_queue_errors; /**< queue errors reported */
+};
+
+/**
+ * Allocate a port named @p name (unique among ports) for a driver.
+ * @param dev  the bus device, or NULL for a port created through a
+ *   driver's API (dvp_net_ring_create())
+ * @param priv_size  bytes of zeroed private data at port->priv
+ * @return the port (state PROBING), or NULL with dvp_errno set after a log
+ *   line: EINVAL, EEXIST (name taken), ENOSPC (DVP_MAX_PORTS in use), ENOMEM.
+ */
+struct dvp_port *dvp_port_allocate(const char *name, const char *driver_name,
+				   const struct dvp_port_ops *ops, struct dvp_device *dev,
+				   size_t priv_size);
+
+/** Make the port visible to applications and raise NEW. @return 0 or -EINVAL. */
+int dvp_port_probing_finish(struct dvp_port *port);
+
+/**
+ * Undo dvp_port_allocate() for a port whose probe failed (no op is
+ * called, no event raised); for a visible port use dvp_port_close().
+ */
+void dvp_port_release(struct dvp_port *port);
+
+/** The port behind @p port_id (probing or attached), or NULL. */
+struct dvp_port *dvp_port_get(uint16_t port_id);
+
+/** Call @p fn for each port (probing or attached) whose device is @p dev. */
+void dvp_port_foreach_of_device(const struct dvp_device *dev,
+				void (*fn)(struct dvp_port *port, void *arg), void *arg);
+
+/**
+ * Record the link state. If it changed and the port was configured with
+ * intr_conf.lsc, a LINK_STATUS_CHANGE event follows. Any thread.
+ * @return 1 when it changed, 0 when not.
+ */
+int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link);
+
+/**
+ * Queue @p info for delivery to the callbacks registered for it, on the EAL
+ * interrupt thread. Any thread; never blocks on a callback.
+ * @return 0 or -ENOMEM (after a log line).
+ */
+int dvp_port_event_raise(uint16_t port_id, const struct dvp_port_event_info *info);
+
+/**
+ * Report that queue @p q was restarted after an error (@p cause: an enum
+ * ibv_event_type, or -1 for one the driver found itself, such as an error
+ * completion): logs a line and raises QUEUE_ERROR. Any thread, cold path.
+ */
+void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx, int cause,
+				 const char *fmt, ...) __dvp_format_printf(5, 6);
+
+/**
+ * Report that the device of @p port is gone: bursts keep returning 0 until
+ * the application closes or resets the port, and a REMOVAL event follows
+ * (with intr_conf.rmv), once however often it is called.
+ */
+void dvp_port_removal_report(struct dvp_port *port);
+
+/**
+ * The sink for a driver's dvp_intr_async source (@p arg unused): LINK ->
+ * link_update and LINK_STATUS_CHANGE if it changed; QUEUE_ERROR -> the
+ * queue_error op (which restarts the queue and reports it); REMOVAL ->
+ * dvp_port_removal_report().
+ */
+void dvp_port_async_sink(void *arg, const struct dvp_intr_async_action *action);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DVP_PORT_DRIVER_H */
