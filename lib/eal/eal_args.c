@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dvp_bus.h"
 #include "dvp_devargs.h"
 #include "dvp_eal.h"
 #include "eal_private.h"
@@ -139,8 +140,26 @@ static void opt_name(const struct eal_opt *o, char *buf, size_t len)
 		snprintf(buf, len, "-%c", o->shrt);
 }
 
+static void usage_driver(const struct dvp_driver *drv, void *arg)
+{
+	const struct dvp_devargs_key *k;
+	FILE *f = arg;
+
+	fprintf(f, "  %s (%s bus)%s\n", drv->name, drv->bus == DVP_BUS_IB ? "ib" : "vdev",
+		drv->keys == NULL || drv->keys[0].key == NULL ? ": no keys" : "");
+	for (k = drv->keys; k != NULL && k->key != NULL; k++)
+		fprintf(f, "        %-20s %s\n", k->key, k->help ? k->help : "");
+}
+
+static void count_driver(const struct dvp_driver *drv, void *arg)
+{
+	(void)drv;
+	(*(unsigned int *)arg)++;
+}
+
 void dvp_eal_usage(FILE *f, const char *prgname)
 {
+	unsigned int ndrv = 0;
 	char left[64], name[32];
 	const char *h, *nl;
 	size_t i;
@@ -166,6 +185,11 @@ void dvp_eal_usage(FILE *f, const char *prgname)
 			fprintf(f, "        %.*s\n", (int)(nl - h), h);
 		}
 	}
+	fprintf(f, "\nDrivers linked in, with the devargs keys each takes (-a, --vdev):\n");
+	dvp_driver_foreach(count_driver, &ndrv);
+	if (ndrv == 0)
+		fprintf(f, "  none\n");
+	dvp_driver_foreach(usage_driver, f);
 	fprintf(f, "\nSee doc/eal.md for the errors each option can give.\n");
 }
 

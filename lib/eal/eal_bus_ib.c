@@ -96,7 +96,7 @@ static int num_sort(const struct dirent **a, const struct dirent **b)
 	return atoi((*a)->d_name) - atoi((*b)->d_name);
 }
 
-/* The kernel driver behind the device ("mlx5_core" -> "mlx5"), else its name's letters. */
+/* The kernel driver behind the device ("mlx5_core" -> "mlx5"), else its name's stem. */
 static void read_provider(const char *dir, const char *name, char *out, size_t len)
 {
 	char path[PATH_MAX], link[PATH_MAX];
@@ -116,9 +116,12 @@ static void read_provider(const char *dir, const char *name, char *out, size_t l
 			out[l - 5] = '\0';
 		return;
 	}
-	for (l = 0; l + 1 < len && isalpha((unsigned char)name[l]); l++)
-		out[l] = name[l];
-	out[l] = '\0';
+	/* No device link (software devices): the name without its index, rxe0 -> rxe. */
+	copy_str(out, len, name);
+	for (l = strlen(out); l > 1 && isdigit((unsigned char)out[l - 1]); l--)
+		out[l - 1] = '\0';
+	if (l > 1 && out[l - 1] == '_')
+		out[l - 1] = '\0';
 }
 
 static void read_netdev(const char *dir, unsigned int port, char *out, size_t len)
@@ -227,7 +230,8 @@ int eal_ib_scan(void)
 		EAL_LOG(DEBUG, "no %s (%s): no RDMA devices", base, dvp_strerror(errno));
 		return 0;
 	}
-	if (n > 0) {
+	/* A fake tree's devices are not libibverbs' (whose names may clash with them). */
+	if (n > 0 && strcmp(sysfs_root(), "/sys") == 0) {
 		ibv_list = ibv_get_device_list(NULL);
 		if (ibv_list == NULL)
 			EAL_LOG(WARNING, "libibverbs lists no devices (%s): sysfs shows %d",

@@ -124,7 +124,19 @@ static void reset_counts(void)
 
 static void test_registry(void **state)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
 	(void)state;
+	/* The usage text lists each driver and the keys it takes, with their help. */
+	f = open_memstream(&buf, &len);
+	dvp_eal_usage(f, "t");
+	fclose(f);
+	assert_contains(buf, "  net_tvdev (vdev bus)\n");
+	assert_contains(buf, "addib                add a software ib device of this name");
+	assert_contains(buf, "  ib_generic (ib bus): no keys\n");
+	free(buf);
 	assert_ptr_equal(dvp_driver_find("net_tvdev"), &tvdev);
 	assert_ptr_equal(dvp_driver_find("ib_tsw"), &ib_tsw);
 	assert_null(dvp_driver_find("nope"));
