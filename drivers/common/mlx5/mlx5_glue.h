@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/**
+ * @file
+ * The glue seam of the mlx5 family (design contract 2): every call the mlx5
+ * PMD makes into rdma-core, as a table of function pointers.
+ *
+ * Two tables implement it:
+ *  - mlx5_glue_verbs (mlx5_glue_verbs.c) calls libibverbs and libmlx5;
+ *  - the simulated HCA (drivers/sim/mlx5) implements the same calls with a
+ *    software device. Its objects embed the verbs structs and fill them as
+ *    libibverbs does (ibv_cq->context, channel, cq_context, cqe; ibv_qp->qp_num,
+ *    state; ibv_context->async_fd ...), and mlx5dv_init_obj on them gives CQ
+ *    buffers, doorbell records, WQ buffers and UAR registers that are plain
+ *    memory in exactly the mlx5 layouts.
+ * A PMD never calls ibv_* or mlx5dv_* itself: it takes the table from the ib
+ * bus device (dvp_ib_device.sw_ops for a software device, else
+ * mlx5_glue_verbs) and its datapath is then the same on both.
+ *
+ * The functions keep libibverbs' conventions: NULL or -1 with errno set, or
+ * a positive errno, exactly as the verbs call they stand for (see each one).
+ *
+ * Facts a PMD must honour on both (see also mlx5_db.h):
+ *  - A freshly created CQ, WQ or SQ's doorbell record holds its starting
+ *    index: 0 on hardware, near a wrap point when the simulator is asked to.
+ *    Take the initial consumer index of a CQ and the producer counters of a
+ *    WQ/SQ from the record after dv_init_obj, and again after moving a WQ
+ *    to ready or a QP through reset.
+ *  - ibv_req_notify_cq is deliberately absent: a CQ polled through mlx5dv
+ *    must be armed directly (mlx5_cq_arm), with the caller's own sn and ci.
+ *  - get_cq_event/get_async_event block unless O_NONBLOCK is set on the fd
+ *    (channel->fd, context->async_fd); every event got must be acked, and
+ *    destroy_cq fails (the simulator) or hangs (libibverbs) otherwise.
+ */
+
+#ifndef MLX5_GLUE_H
+#define MLX5_GLUE_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What the PMD needs to know of the Ethernet side of a port. */
+struct mlx5_glue_port_net {
+	char ifname[IF_NAMESIZE]; /**< kernel netdev, "" for a simulated port */
+	uint8_t mac[6]; /**< the port's permanent MAC address */
+	uint32_t mtu; /**< L3 MTU (1500 for a standard frame) */
+	bool link_up; /**< carrier present and interface running */
+	uint32_t speed_mbps; /**< 0 when unknown */
+};
+
+struct mlx5_glue {
+	/** "verbs" (libibverbs + libmlx5) or "sim_mlx5". */
+	const char *name;
+
+	/* Devices: ibv_get_device_list / ibv_free_device_list / mlx5dv_is_supported. */
+	struct ibv_device **(*get_device_list)(int *num_devices);
+	void (*free_device_list)(struct ibv_device **list);
+	const char *(*get_device_name)(struct ibv_device *device);
+	bool (*dv_is_supported)(struct ibv_device *device);
+	struct ibv_context *(*open_device)(struct ibv_device *device);
+	int (*close_device)(struct ibv_context *context);
+	int (*query_device)(struct ibv_context *context, struct ibv_device_attr *attr);
+	int (*query_device_ex)(struct ibv_context *context,
+			       const struct ibv_query_device_ex_input *input,
+			       struct ibv_device_attr_ex *attr);
+	int (*dv_query_device)(struct ibv_context *context, struct mlx5dv_context *attr);
+	int (*query_port)(struct ibv_context *context, uint8_t port_num,
+			  struct ibv_port_attr *attr);
+	const char *(*port_state_str)(enum ibv_port_state state);
+	/**
+	 * MAC, MTU and link of port @p port_num. On hardware this comes from
+	 * the port's netdev (sysfs), as DPDK takes link state from the kernel
+	 * rather than from IBV_EVENT_PORT_ACTIVE. @return 0 or a positive errno.
+	 */
+	int (*get_port_net)(struct ibv_context *context, uint8_t port_num,
+			    struct mlx5_glue_port_net *net);
+
+	/* Protection domain and memory regions. */
+	struct ibv_pd *(*alloc_pd)(struct ibv_context *context);
+	int (*dealloc_pd)(struct ibv_pd *pd);
+	struct ibv_mr *(*reg_mr)(struct ibv_pd *pd, void *addr, size_t length, int access);
+	int (*dereg_mr)(struct ibv_mr *mr);
+
+	/* Completions. */
+	struct ibv_comp_channel *(*create_comp_channel)(struct ibv_context *context);
+	int (*destroy_comp_channel)(struct ibv_comp_channel *channel);
+	struct ibv_cq *(*create_cq)(struct ibv_context *context, int cqe, void *cq_context,
+				    struct ibv_comp_channel *channel, int comp_vector);
+	int (*destroy_cq)(struct ibv_cq *cq);
+	int (*get_cq_event)(struct ibv_comp_channel *channel, struct ibv_cq **cq,
+			    void **cq_context);
+	void (*ack_cq_events)(struct ibv_cq *cq, unsigned int nevents);
+
+	/* Receive queues (IBV_WQT_RQ), their indirection table. */
+	struct ibv_wq *(*create_wq)(struct ibv_context *context, struct ibv_wq_init_attr *attr);
+	int (*modify_wq)(struct ibv_wq *wq, struct ibv_wq_attr *attr);
+	int (*destroy_wq)(struct ibv_wq *wq);
+	struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *context,
+							  struct ibv_rwq_ind_table_init_attr *attr);
+	int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *table);
+
+	/*
+	 * Queue pairs: IBV_QPT_RAW_PACKET send queues (send_cq, cap.max_send_wr,
+	 * max_send_sge, max_inline_data), moved RESET -> INIT (with port_num) ->
+	 * RTR -> RTS; and hashing QPs for RSS (IBV_QP_INIT_ATTR_IND_TABLE |
+	 * IBV_QP_INIT_ATTR_RX_HASH: Toeplitz, 40-byte key, IBV_RX_HASH_* fields),
+	 * which take traffic from creation on.
+	 */
+	struct ibv_qp *(*create_qp_ex)(struct ibv_context *context,
+				       struct ibv_qp_init_attr_ex *attr);
+	int (*modify_qp)(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
+	int (*destroy_qp)(struct ibv_qp *qp);
+
+	/*
+	 * Steering: ibv_create_flow on a QP. IBV_FLOW_ATTR_NORMAL with one
+	 * IBV_FLOW_SPEC_ETH (destination MAC under a mask: a unicast MAC,
+	 * broadcast, or the multicast bit) and optionally an
+	 * IBV_FLOW_SPEC_ACTION_TAG; IBV_FLOW_ATTR_MC_DEFAULT (all multicast);
+	 * IBV_FLOW_ATTR_ALL_DEFAULT (promiscuous).
+	 */
+	struct ibv_flow *(*create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *attr);
+	int (*destroy_flow)(struct ibv_flow *flow);
+
+	/** mlx5dv_init_obj for MLX5DV_OBJ_CQ, MLX5DV_OBJ_QP and MLX5DV_OBJ_RWQ. */
+	int (*dv_init_obj)(struct mlx5dv_obj *obj, uint64_t obj_type);
+
+	/* Asynchronous events, read from context->async_fd. */
+	int (*get_async_event)(struct ibv_context *context, struct ibv_async_event *event);
+	void (*ack_async_event)(struct ibv_async_event *event);
+};
+
+/** The table that calls libibverbs and libmlx5. */
+extern const struct mlx5_glue mlx5_glue_verbs;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLX5_GLUE_H */

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/**
+ * @file
+ * mlx5 layouts and constants that <infiniband/mlx5dv.h> does not carry.
+ *
+ * Everything mlx5dv.h has (struct mlx5_cqe64, mlx5_err_cqe, mlx5_wqe_ctrl_seg,
+ * mlx5_wqe_eth_seg, mlx5_wqe_data_seg, mlx5dv_cq/qp/rwq, MLX5_CQE_* opcodes,
+ * MLX5_CQ_DOORBELL, MLX5_SND_DBR/MLX5_RCV_DBR ...) is used from there. This
+ * header adds what the Ethernet datapath needs on top: the doorbell-record
+ * slots of a CQ (rdma-core keeps them in its private mlx5.h), the responder
+ * CQE fields that mlx5_cqe64 folds into reserved bytes (RSS hash result),
+ * the L4 header types, and the Ethernet-segment sizes of a send WQE.
+ *
+ * Shared by the mlx5 PMD (drivers/net/mlx5) and the simulated HCA
+ * (drivers/sim/mlx5), so both sides read the same bits.
+ */
+
+#ifndef MLX5_PRM_H
+#define MLX5_PRM_H
+
+#include <endian.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <infiniband/mlx5dv.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CQ doorbell record: two big-endian words (rdma-core providers/mlx5/mlx5.h). */
+#ifndef MLX5_CQ_SET_CI
+#define MLX5_CQ_SET_CI 0 /**< [23:0] consumer index */
+#define MLX5_CQ_ARM_DB 1 /**< [29:28] arm sn, [24] solicited-only, [23:0] arm ci */
+#endif
+
+/** The hardware counts CQEs with 24 bits; the arm and set-ci fields are that wide. */
+#define MLX5_CQ_INDEX_MASK 0xffffffu
+/** WQ counters (doorbell records, CQE wqe_counter, WQE index) are 16 bits. */
+#define MLX5_WQ_INDEX_MASK 0xffffu
+
+/* Arm doorbell word: dbrec[MLX5_CQ_ARM_DB] and the upper half of the UAR write. */
+#define MLX5_CQ_ARM_SN_SHIFT 28
+#define MLX5_CQ_ARM_SN_MASK 0x3u
+#define MLX5_CQ_ARM_CMD_MASK (1u << 24) /**< MLX5_CQ_DB_REQ_NOT_SOL or MLX5_CQ_DB_REQ_NOT */
+
+/** Initial op_own of every CQE: opcode invalid, owner bit set (as DPDK's mlx5_cq_init). */
+#define MLX5_CQE_OP_OWN_INIT ((MLX5_CQE_INVALID << 4) | MLX5_CQE_OWNER_MASK)
+
+/** CQE sizes: dvpmd's datapath only takes 64-byte CQEs (cqe_size of mlx5dv_cq). */
+#define MLX5_CQE_SIZE 64u
+#define MLX5_CQE_SIZE_SHIFT 6
+
+/*
+ * Responder (receive) CQE of an Ethernet queue. struct mlx5_cqe64 names the
+ * fields shared with RDMA; these live in what it calls rsvd4[] and in the
+ * two bytes it calls hds_ip_ext and l4_hdr_type_etc.
+ */
+#define MLX5_CQE_RX_HASH_RES_OFF 12 /**< __be32: Toeplitz result of the RSS hash */
+
+/* hds_ip_ext: MLX5_CQE_L2_OK / L3_OK / L4_OK (mlx5dv.h) say the checksum verified. */
+/* l4_hdr_type_etc: [3:2] L3 header type (MLX5_CQE_L3_HDR_TYPE_*), [6:4] L4 type. */
+#define MLX5_CQE_L3_HDR_TYPE_SHIFT 2
+#define MLX5_CQE_L3_HDR_TYPE_MASK 0x3u
+#define MLX5_CQE_L4_HDR_TYPE_SHIFT 4
+#define MLX5_CQE_L4_HDR_TYPE_MASK 0x7u
+#define MLX5_CQE_IP_FRAG (1u << 7) /**< l4_hdr_type_etc bit 7: IP fragment */
+
+enum {
+	MLX5_CQE_L4_HDR_TYPE_NONE = 0,
+	MLX5_CQE_L4_HDR_TYPE_TCP = 1,
+	MLX5_CQE_L4_HDR_TYPE_UDP = 2,
+	MLX5_CQE_L4_HDR_TYPE_TCP_EMP_ACK = 3,
+	MLX5_CQE_L4_HDR_TYPE_TCP_ACK = 4,
+};
+
+/** sop_drop_qpn of a receive CQE carries the flow tag of the matching rule ([23:0]). */
+#define MLX5_CQE_FLOW_TAG_MASK 0xffffffu
+/** sop_drop_qpn / s_wqe_opcode_qpn of a send or error CQE: [31:24] WQE opcode, [23:0] QPN. */
+#define MLX5_CQE_QPN_MASK 0xffffffu
+#define MLX5_CQE_WQE_OPCODE_SHIFT 24
+
+/* Send WQE: 16-byte units ("ds"), 64-byte basic blocks (MLX5_SEND_WQE_BB). */
+#define MLX5_WSEG_SIZE 16u
+#define MLX5_WQE_DS_MASK 0x3fu
+/** Largest WQE a raw packet SQ takes: ds is 6 bits. */
+#define MLX5_WQE_MAX_DS 63u
+/** opmod_idx_opcode: [31:24] opmod, [23:8] WQE index, [7:0] opcode. */
+#define MLX5_WQE_IDX_SHIFT 8
+/** qpn_ds: [31:8] SQ number, [5:0] ds. */
+#define MLX5_WQE_QPN_SHIFT 8
+
+/*
+ * Ethernet segment: the first bytes of the frame are inlined, starting at
+ * inline_hdr_start (2 bytes inside the segment's first 16) and running on
+ * through the 16 bytes of inline_hdr and further 16-byte units. 18 bytes
+ * (Ethernet + VLAN) is the minimum ConnectX-4/5 accept.
+ */
+#define MLX5_ESEG_MIN_INLINE_SIZE 18u
+#define MLX5_ESEG_INLINE_IN_FIRST_DS 2u
+
+/** Offset of the UAR register a send doorbell writes in the page mlx5dv_qp.bf.reg is on. */
+#define MLX5_BF_OFFSET 0x800u
+
+/** RSS hash key length of ConnectX (Toeplitz, 40 bytes). */
+#define MLX5_RSS_HASH_KEY_LEN 40u
+
+/** Basic blocks (64 bytes) a WQE of @p ds 16-byte units spans. */
+static inline unsigned int mlx5_wqe_ds_to_bbs(unsigned int ds)
+{
+	return (ds * MLX5_WSEG_SIZE + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
+}
+
+/** ds units of an Ethernet segment inlining @p inline_sz header bytes. */
+static inline unsigned int mlx5_eseg_ds(unsigned int inline_sz)
+{
+	unsigned int rest = inline_sz > MLX5_ESEG_INLINE_IN_FIRST_DS ?
+				    inline_sz - MLX5_ESEG_INLINE_IN_FIRST_DS :
+				    0;
+
+	return 1 + (rest + MLX5_WSEG_SIZE - 1) / MLX5_WSEG_SIZE;
+}
+
+/** The RSS hash result of a receive CQE (host order). */
+static inline uint32_t mlx5_cqe_rx_hash(const struct mlx5_cqe64 *cqe)
+{
+	uint32_t v;
+
+	memcpy(&v, (const uint8_t *)cqe + MLX5_CQE_RX_HASH_RES_OFF, sizeof(v));
+	return be32toh(v);
+}
+
+static inline unsigned int mlx5_cqe_l3_type(const struct mlx5_cqe64 *cqe)
+{
+	return (cqe->l4_hdr_type_etc >> MLX5_CQE_L3_HDR_TYPE_SHIFT) & MLX5_CQE_L3_HDR_TYPE_MASK;
+}
+
+static inline unsigned int mlx5_cqe_l4_type(const struct mlx5_cqe64 *cqe)
+{
+	return (cqe->l4_hdr_type_etc >> MLX5_CQE_L4_HDR_TYPE_SHIFT) & MLX5_CQE_L4_HDR_TYPE_MASK;
+}
+
+/* The layouts this header and the datapath rely on, checked against mlx5dv.h. */
+_Static_assert(sizeof(struct mlx5_cqe64) == 64, "64-byte CQE");
+_Static_assert(offsetof(struct mlx5_cqe64, hds_ip_ext) == 28, "hds_ip_ext at 28");
+_Static_assert(offsetof(struct mlx5_cqe64, l4_hdr_type_etc) == 29, "l4_hdr_type_etc at 29");
+_Static_assert(offsetof(struct mlx5_cqe64, srqn_uidx) == 32, "srqn_uidx at 32");
+_Static_assert(offsetof(struct mlx5_cqe64, byte_cnt) == 44, "byte_cnt at 44");
+_Static_assert(offsetof(struct mlx5_cqe64, timestamp) == 48, "timestamp at 48");
+_Static_assert(offsetof(struct mlx5_cqe64, sop_drop_qpn) == 56, "sop_drop_qpn at 56");
+_Static_assert(offsetof(struct mlx5_cqe64, wqe_counter) == 60, "wqe_counter at 60");
+_Static_assert(offsetof(struct mlx5_cqe64, op_own) == 63, "op_own last");
+_Static_assert(sizeof(struct mlx5_err_cqe) == 64, "64-byte error CQE");
+_Static_assert(offsetof(struct mlx5_err_cqe, syndrome) == 55, "syndrome at 55");
+_Static_assert(offsetof(struct mlx5_err_cqe, s_wqe_opcode_qpn) == 56, "qpn at 56");
+_Static_assert(sizeof(struct mlx5_wqe_ctrl_seg) == 16, "one ds");
+_Static_assert(sizeof(struct mlx5_wqe_eth_seg) == 32, "two ds");
+_Static_assert(offsetof(struct mlx5_wqe_eth_seg, inline_hdr_start) == 14, "inline start");
+_Static_assert(sizeof(struct mlx5_wqe_data_seg) == 16, "one ds");
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLX5_PRM_H */
