@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The receive engine: a frame arrives on a port (from a cable's FIFO, the
+ * port's traffic source, or sim_mlx5_inject), is steered by the port's flow
+ * rules to a hashing QP, spread by its Toeplitz hash over the indirection
+ * table to a WQ, scattered into that WQ's next posted WQE after every
+ * segment's lkey and range is checked against the MRs, and completed with
+ * a CQE in the order hardware writes it. All under dev->lock.
+ */
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dvp_errno.h>
+
+#include "sim_mlx5.h"
+
+/* --- Cable FIFO: one producer (the peer's engine), one consumer ----------- */
+
+int sim_fifo_init(struct sim_fifo *f, uint32_t depth, uint32_t frame_max)
+{
+	f->depth = depth;
+	f->slot_size = DVP_ALIGN_CEIL(4u + frame_max, 64u);
+	f->slots = malloc((size_t)depth * f->slot_size);
+	f->head = f->tail = 0;
+	return f->slots != NULL ? 0 : -ENOMEM;
+}
+
+void sim_fifo_fini(struct sim_fifo *f)
+{
+	free(f->slots);
+	f->slots = NULL;
+}
+
+static bool fifo_full(struct sim_fifo *f)
+{
+	/* Acquire on head: the consumer is done with the slot before it is reused. */
+	return __atomic_load_n(&f->tail, __ATOMIC_RELAXED) -
+		       __atomic_load_n(&f->head, __ATOMIC_ACQUIRE) ==
+	       f->depth;
+}
+
+int sim_fifo_put(struct sim_fifo *f, const uint8_t *frame, uint32_t len)
+{
+	uint32_t tail = __atomic_load_n(&f->tail, __ATOMIC_RELAXED);
+	uint8_t *slot;
+
+	if (fifo_full(f))
+		return -ENOSPC;
+	if (len + 4u > f->slot_size)
+		len = f->slot_size - 4u; /* longer than the receiver's MRU: it drops it anyway */
+	slot = f->slots + (size_t)(tail & (f->depth - 1)) * f->slot_size;
+	memcpy(slot, &len, 4);
+	memcpy(slot + 4, frame, len);
+	/* Release: the frame is in the slot before the consumer can see it. */
+	__atomic_store_n(&f->tail, tail + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Whether the port's cable can take a frame now (flow control holds the sender). */
+bool sim_fifo_has_room(struct sim_fifo *f)
+{
+	return !fifo_full(f);
+}
+
+/* --- Receive path ------------------------------------------------------------ */
+
+static uint8_t l4_type(const struct sim_pkt *p)
+{
+	const uint8_t *tcp;
+	uint32_t hlen;
+
+	if (p->l4_proto == IPPROTO_UDP)
+		return MLX5_CQE_L4_HDR_TYPE_UDP;
+	if (p->l4_proto != IPPROTO_TCP)
+		return MLX5_CQE_L4_HDR_TYPE_NONE;
+	tcp = p->data + p->l4_off;
+	hlen = (uint32_t)(tcp[12] >> 4) * 4u;
+	if (!(tcp[13] & 0x10)) /* no ACK */
+		return MLX5_CQE_L4_HDR_TYPE_TCP;
+	return p->l4_off + hlen >= p->l3_end ? MLX5_CQE_L4_HDR_TYPE_TCP_EMP_ACK :
+					       MLX5_CQE_L4_HDR_TYPE_TCP_ACK;
+}
+
+/* The offload fields of a receive CQE: header types and checksum verdicts. */
+static void cqe_offloads(struct mlx5_cqe64 *cqe, const struct sim_pkt *p)
+{
+	uint8_t ok = p->len >= 14 ? MLX5_CQE_L2_OK : 0, l3 = MLX5_CQE_L3_HDR_TYPE_NONE;
+
+	if (p->l3 == 4) {
+		l3 = MLX5_CQE_L3_HDR_TYPE_IPV4;
+		if (sim_pkt_ipv4_csum_ok(p))
+			ok |= MLX5_CQE_L3_OK;
+	} else if (p->l3 == 6) {
+		l3 = MLX5_CQE_L3_HDR_TYPE_IPV6;
+		ok |= MLX5_CQE_L3_OK; /* IPv6 has no header checksum */
+	}
+	if (p->l4_proto != 0 && sim_pkt_l4_csum_ok(p))
+		ok |= MLX5_CQE_L4_OK;
+	cqe->hds_ip_ext = ok;
+	cqe->l4_hdr_type_etc = (uint8_t)(l3 << MLX5_CQE_L3_HDR_TYPE_SHIFT |
+					 l4_type(p) << MLX5_CQE_L4_HDR_TYPE_SHIFT |
+					 (p->frag ? MLX5_CQE_IP_FRAG : 0));
+}
+
+/*
+ * Scatter the frame into WQE @p wqe of @p wq. @return 0, or the error
+ * syndrome (MLX5_CQE_SYNDROME_*) the hardware would report.
+ */
+static uint8_t scatter(struct sim_wq *wq, const uint8_t *wqe, const uint8_t *frame, uint32_t len)
+{
+	struct sim_mlx5_dev *dev = wq->ctx->dev;
+	uint32_t done = 0;
+
+	if (sim_fault_bad_lkey_take(dev, wq->ibv.wq_num))
+		return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+	for (uint32_t i = 0; i < wq->max_sge && done < len; i++) {
+		struct mlx5_wqe_data_seg ds;
+		uint32_t bc, lkey, n;
+		struct sim_mr *mr;
+		uintptr_t addr, lo, hi;
+
+		memcpy(&ds, wqe + i * sizeof(ds), sizeof(ds));
+		lkey = be32toh(ds.lkey);
+		if (lkey == MLX5_INVALID_LKEY)
+			break;
+		bc = be32toh(ds.byte_count);
+		if (bc == 0)
+			return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+		mr = sim_mr_lookup(dev, lkey);
+		if (mr == NULL || mr->pd != wq->pd || !(mr->access & IBV_ACCESS_LOCAL_WRITE))
+			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		n = DVP_MIN(bc, len - done);
+		addr = (uintptr_t)be64toh(ds.addr);
+		lo = (uintptr_t)mr->ibv.addr;
+		hi = lo + mr->ibv.length;
+		if (addr < lo || addr > hi || n > hi - addr)
+			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		memcpy((void *)addr, frame + done, n);
+		done += n;
+	}
+	return done < len ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : 0;
+}
+
+/* WQEs the driver has posted and the device not consumed; -1 when the record is garbage. */
+static int wq_posted(struct sim_wq *wq)
+{
+	/* Acquire: the data segments written before the record are visible. */
+	uint32_t pi = be32toh(__atomic_load_n(&wq->dbrec[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) &
+		      MLX5_WQ_INDEX_MASK;
+	uint32_t n = (pi - wq->ci) & MLX5_WQ_INDEX_MASK;
+
+	if (n > wq->wqe_cnt) {
+		if (pi != wq->bad_pi)
+			sim_invalid(wq->ctx->dev, SIM_MLX5_INV_RING_OVERRUN,
+				    "WQ %u: producer counter 0x%04x is %u WQEs ahead of the device "
+				    "(0x%04x) in a ring of %u",
+				    wq->ibv.wq_num, pi, n, wq->ci, wq->wqe_cnt);
+		wq->bad_pi = pi;
+		return -1;
+	}
+	return (int)n;
+}
+
+static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_flow *flow,
+		    const struct sim_pkt *pkt, uint32_t hash, bool hold_ok)
+{
+	struct sim_mlx5_dev *dev = port->dev;
+	struct mlx5_cqe64 cqe;
+	uint16_t counter;
+	uint8_t synd;
+	int posted, room;
+
+	if (wq->ibv.state != IBV_WQS_RDY || wq->cq->error) {
+		port->st.rx_dropped++;
+		return SIM_MLX5_RX_QUEUE_DOWN;
+	}
+	posted = wq_posted(wq);
+	if (posted < 0) {
+		port->st.rx_dropped++;
+		return SIM_MLX5_RX_QUEUE_DOWN;
+	}
+	if (posted == 0) {
+		if (hold_ok && port->pause)
+			return SIM_RX_HOLD;
+		port->st.rx_out_of_buffer++;
+		return SIM_MLX5_RX_NO_WQE;
+	}
+	room = sim_cq_room(wq->cq);
+	if (room <= 0) {
+		if (room == 0)
+			sim_cq_overrun(wq->cq);
+		wq->ibv.state = IBV_WQS_ERR;
+		port->st.rx_dropped++;
+		return SIM_MLX5_RX_CQ_OVERRUN;
+	}
+	counter = (uint16_t)wq->ci;
+	synd = scatter(wq, wq->buf + (size_t)(wq->ci & (wq->wqe_cnt - 1)) * wq->stride, pkt->data,
+		       pkt->len);
+	wq->ci = (wq->ci + 1) & MLX5_WQ_INDEX_MASK;
+	if (synd != 0) {
+		/* The WQE is consumed, the WQ stops until the driver resets it. */
+		sim_cq_write_error(wq->cq, false, synd, wq->ibv.wq_num, 0, counter);
+		wq->ibv.state = IBV_WQS_ERR;
+		SIM_LOG(DEBUG, dev, "WQ %u: error CQE, syndrome 0x%02x, WQE 0x%04x", wq->ibv.wq_num,
+			synd, counter);
+		return SIM_MLX5_RX_ERROR_CQE;
+	}
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.byte_cnt = htobe32(pkt->len);
+	cqe.wqe_counter = htobe16(counter);
+	cqe.sop_drop_qpn = htobe32(flow->has_tag ? flow->tag : 0);
+	cqe.timestamp = htobe64(sim_now(dev));
+	hash = htobe32(hash);
+	memcpy((uint8_t *)&cqe + MLX5_CQE_RX_HASH_RES_OFF, &hash, sizeof(hash));
+	cqe_offloads(&cqe, pkt);
+	sim_cq_write(wq->cq, &cqe, MLX5_CQE_RESP_SEND, false);
+	port->st.rx_frames++;
+	port->st.rx_bytes += pkt->len;
+	return SIM_MLX5_RX_DELIVERED;
+}
+
+/*
+ * Receive one frame on @p port. @p hold_ok: the sender can wait (flow
+ * control), so an RQ without a WQE answers SIM_RX_HOLD instead of dropping.
+ * @return an enum sim_mlx5_rx_result, or SIM_RX_HOLD.
+ */
+int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool hold_ok)
+{
+	struct sim_flow *flow;
+	struct sim_pkt pkt;
+	struct sim_qp *qp;
+	uint32_t hash;
+
+	if (port->dev->fatal)
+		return SIM_MLX5_RX_DEVICE_FATAL;
+	if (!port->link_up) {
+		port->st.rx_dropped++;
+		return SIM_MLX5_RX_LINK_DOWN;
+	}
+	if (len > port->mtu + 18u) {
+		port->st.rx_dropped++;
+		return SIM_MLX5_RX_OVERSIZE;
+	}
+	sim_pkt_parse(frame, len, &pkt);
+	flow = sim_flow_match(port, &pkt);
+	if (flow == NULL) {
+		port->st.rx_no_flow++;
+		return SIM_MLX5_RX_NO_FLOW;
+	}
+	if (flow->drop) {
+		port->st.rx_dropped++;
+		return SIM_MLX5_RX_FLOW_DROP;
+	}
+	qp = flow->qp;
+	hash = qp->fields != 0 ? sim_rss_hash(qp, &pkt) : 0;
+	return rx_to_wq(port, qp->ind->wqs[hash & (qp->ind->size - 1)], flow, &pkt, hash, hold_ok);
+}
+
+/* Frames waiting on the port's cable. @return how many were taken. */
+int sim_rx_poll_fifo(struct sim_port *port)
+{
+	struct sim_fifo *f = &port->fifo;
+	uint32_t head = __atomic_load_n(&f->head, __ATOMIC_RELAXED);
+	int n = 0;
+
+	/* Acquire on tail: the producer's frame is in the slot. */
+	while (n < 256 && head != __atomic_load_n(&f->tail, __ATOMIC_ACQUIRE)) {
+		const uint8_t *slot = f->slots + (size_t)(head & (f->depth - 1)) * f->slot_size;
+		uint32_t len;
+
+		memcpy(&len, slot, 4);
+		if (sim_rx_frame(port, slot + 4, len, true) == SIM_RX_HOLD)
+			break;
+		head++;
+		/* Release: done reading the slot before the producer may refill it. */
+		__atomic_store_n(&f->head, head, __ATOMIC_RELEASE);
+		n++;
+	}
+	return n;
+}
+
+int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *frame, size_t len)
+{
+	struct sim_port *p = sim_port_get(dev, port, __func__);
+	int ret;
+
+	if (p == NULL)
+		return -dvp_errno;
+	if (frame == NULL || len < 14 || len > SIM_FRAME_MAX) {
+		SIM_LOG(ERR, dev, "inject: frame of %zu bytes; valid is 14..%u", len,
+			SIM_FRAME_MAX);
+		return dvp_err(EINVAL);
+	}
+	pthread_mutex_lock(&dev->lock);
+	ret = sim_rx_frame(p, frame, (uint32_t)len, false);
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The send engine: take the send doorbells written to an SQ's UAR register,
+ * read WQEs up to the producer index of the SQ's doorbell record, check
+ * each one as the hardware would (control segment, ds count, Ethernet
+ * segment with its inline headers, data segments against the MRs), gather
+ * the frame, fill the checksums it asks for, put it on the port's cable and
+ * write the completion it asks for. All under dev->lock.
+ *
+ * A driver bug is logged and counted (sim_invalid) as well as answered the
+ * way the hardware answers it: an error CQE and the SQ in error, or, for a
+ * WQE that runs past the producer index, nothing at all.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "sim_mlx5.h"
+
+/* What became of one WQE. */
+enum tx_result {
+	TX_DONE, /* consumed */
+	TX_HOLD, /* the cable is full and flow-controlled: try again next step */
+	TX_STOP, /* the SQ went to error, or the driver must ring again */
+};
+
+/* Read @p len bytes of the SQ ring from basic block counter @p bb, wrapping. */
+static void sq_read(const struct sim_qp *qp, uint32_t bb, uint8_t *dst, uint32_t len)
+{
+	uint32_t size = qp->wqe_cnt * MLX5_SEND_WQE_BB;
+	uint32_t off = (bb & (qp->wqe_cnt - 1)) * MLX5_SEND_WQE_BB;
+	uint32_t first = DVP_MIN(len, size - off);
+
+	memcpy(dst, qp->sq_buf + off, first);
+	memcpy(dst + first, qp->sq_buf, len - first);
+}
+
+static enum tx_result tx_error(struct sim_qp *qp, uint8_t syndrome, uint8_t opcode, uint16_t idx)
+{
+	int room = sim_cq_room(qp->cq);
+
+	if (room == 0)
+		sim_cq_overrun(qp->cq);
+	else if (room > 0)
+		sim_cq_write_error(qp->cq, true, syndrome, qp->ibv.qp_num, opcode, idx);
+	qp->ibv.state = IBV_QPS_ERR;
+	qp->rung = false;
+	SIM_LOG(DEBUG, qp->ctx->dev, "SQ %u: error CQE, syndrome 0x%02x, WQE 0x%04x",
+		qp->ibv.qp_num, syndrome, idx);
+	return TX_STOP;
+}
+
+/* Gather the data segments of a send WQE after its Ethernet segment. @return a syndrome or 0. */
+static uint8_t gather(struct sim_qp *qp, const uint8_t *wqe, uint32_t off, uint32_t end,
+		      uint8_t *frame, uint32_t *len, bool bad_lkey)
+{
+	struct sim_mlx5_dev *dev = qp->ctx->dev;
+
+	while (off < end) {
+		struct mlx5_wqe_data_seg ds;
+		uint32_t bc, lkey;
+		uintptr_t addr, lo, hi;
+		struct sim_mr *mr;
+
+		memcpy(&ds, wqe + off, sizeof(ds));
+		bc = be32toh(ds.byte_count);
+		if (bc & MLX5_INLINE_SEG) {
+			uint32_t n = bc & ~MLX5_INLINE_SEG;
+			uint32_t seg = DVP_ALIGN_CEIL(4u + n, MLX5_WSEG_SIZE);
+
+			if (off + seg > end) {
+				sim_invalid(dev, SIM_MLX5_INV_DS,
+					    "SQ %u: inline data of %u bytes runs past the WQE's ds",
+					    qp->ibv.qp_num, n);
+				return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+			}
+			if (*len + n > SIM_FRAME_MAX)
+				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+			memcpy(frame + *len, wqe + off + 4, n);
+			*len += n;
+			off += seg;
+			continue;
+		}
+		if (bc == 0 || *len + bc > SIM_FRAME_MAX)
+			return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+		lkey = be32toh(ds.lkey);
+		mr = bad_lkey ? NULL : sim_mr_lookup(dev, lkey);
+		if (mr == NULL || mr->pd != qp->pd)
+			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		addr = (uintptr_t)be64toh(ds.addr);
+		lo = (uintptr_t)mr->ibv.addr;
+		hi = lo + mr->ibv.length;
+		if (addr < lo || addr > hi || bc > hi - addr)
+			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		memcpy(frame + *len, (const void *)addr, bc);
+		*len += bc;
+		off += MLX5_WSEG_SIZE;
+	}
+	return 0;
+}
+
+/* Build the frame of a SEND WQE of @p ds units into dev->frame. @return a syndrome or 0. */
+static uint8_t build_send(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uint32_t *len)
+{
+	struct sim_mlx5_dev *dev = qp->ctx->dev;
+	const struct mlx5_wqe_eth_seg *es = (const void *)(wqe + MLX5_WSEG_SIZE);
+	uint32_t inl = be16toh(es->inline_hdr_sz), eds = mlx5_eseg_ds(inl);
+	uint8_t synd;
+
+	if (ds < 2 || 1 + eds > ds) {
+		sim_invalid(dev, SIM_MLX5_INV_DS,
+			    "SQ %u: ds %u cannot hold the control and Ethernet segments with %u "
+			    "inline header bytes (%u needed)",
+			    qp->ibv.qp_num, ds, inl, 1 + eds);
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	}
+	*len = inl;
+	memcpy(dev->frame, es->inline_hdr_start, inl);
+	synd = gather(qp, wqe, (1 + eds) * MLX5_WSEG_SIZE, ds * MLX5_WSEG_SIZE, dev->frame, len,
+		      sim_fault_bad_lkey_take(dev, qp->ibv.qp_num));
+	if (synd != 0)
+		return synd;
+	if (*len < 14 || *len > dev->ports[qp->port].mtu + 18u)
+		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	if (es->cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM)) {
+		struct sim_pkt p;
+
+		sim_pkt_parse(dev->frame, *len, &p);
+		if (es->cs_flags & MLX5_ETH_WQE_L3_CSUM)
+			sim_pkt_fill_ipv4_csum(dev->frame, &p);
+		if (es->cs_flags & MLX5_ETH_WQE_L4_CSUM)
+			sim_pkt_fill_l4_csum(dev->frame, &p);
+	}
+	return 0;
+}
+
+static bool cable_holds(const struct sim_port *port)
+{
+	return port->link_up && port->cable == SIM_CABLE_PORT && port->peer->pause &&
+	       !sim_fifo_has_room(&port->peer->fifo);
+}
+
+static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
+{
+	struct sim_mlx5_dev *dev = qp->ctx->dev;
+	struct sim_port *port = &dev->ports[qp->port];
+	uint8_t wqe[MLX5_WQE_MAX_DS * MLX5_WSEG_SIZE];
+	struct mlx5_wqe_ctrl_seg ctrl;
+	uint32_t w0, w1, ds, idx, qpn, len = 0;
+	uint8_t opcode, synd = 0;
+
+	sq_read(qp, qp->sq_ci, (uint8_t *)&ctrl, sizeof(ctrl));
+	w0 = be32toh(ctrl.opmod_idx_opcode);
+	w1 = be32toh(ctrl.qpn_ds);
+	opcode = (uint8_t)w0;
+	idx = (w0 >> MLX5_WQE_IDX_SHIFT) & MLX5_WQ_INDEX_MASK;
+	ds = w1 & MLX5_WQE_DS_MASK;
+	qpn = w1 >> MLX5_WQE_QPN_SHIFT;
+	if (idx != (qp->sq_ci & MLX5_WQ_INDEX_MASK) || qpn != qp->ibv.qp_num) {
+		sim_invalid(dev, SIM_MLX5_INV_WQE_CTRL,
+			    "SQ %u: the WQE at counter 0x%04x says index 0x%04x, QP %u",
+			    qp->ibv.qp_num, qp->sq_ci, idx, qpn);
+		return tx_error(qp, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, opcode, (uint16_t)qp->sq_ci);
+	}
+	if (ds == 0) {
+		sim_invalid(dev, SIM_MLX5_INV_DS, "SQ %u: WQE 0x%04x has ds 0", qp->ibv.qp_num,
+			    idx);
+		return tx_error(qp, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, opcode, (uint16_t)idx);
+	}
+	*bbs = mlx5_wqe_ds_to_bbs(ds);
+	if (*bbs > avail) {
+		sim_invalid(dev, SIM_MLX5_INV_WQE_PAST_PI,
+			    "SQ %u: WQE 0x%04x spans %u basic blocks but the producer index "
+			    "covers %u",
+			    qp->ibv.qp_num, idx, *bbs, avail);
+		qp->rung = false;
+		return TX_STOP;
+	}
+	if (opcode == MLX5_OPCODE_SEND && cable_holds(port))
+		return TX_HOLD;
+	sq_read(qp, qp->sq_ci, wqe, ds * MLX5_WSEG_SIZE);
+	if (opcode == MLX5_OPCODE_SEND) {
+		synd = build_send(qp, wqe, ds, &len);
+	} else if (opcode != MLX5_OPCODE_NOP) {
+		sim_invalid(
+			dev, SIM_MLX5_INV_WQE_CTRL,
+			"SQ %u: WQE 0x%04x has opcode 0x%02x; a raw packet SQ takes SEND (0x0a) "
+			"and NOP (0x00)",
+			qp->ibv.qp_num, idx, opcode);
+		synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	}
+	if (synd != 0)
+		return tx_error(qp, synd, opcode, (uint16_t)idx);
+	if (opcode == MLX5_OPCODE_SEND)
+		sim_tx_deliver(port, dev->frame, len);
+	if (ctrl.fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE) {
+		struct mlx5_cqe64 cqe;
+		int room = sim_cq_room(qp->cq);
+
+		if (room <= 0) {
+			if (room == 0)
+				sim_cq_overrun(qp->cq);
+			qp->ibv.state = IBV_QPS_ERR;
+			qp->rung = false;
+			return TX_STOP;
+		}
+		memset(&cqe, 0, sizeof(cqe));
+		cqe.wqe_counter = htobe16((uint16_t)idx);
+		cqe.sop_drop_qpn = htobe32((uint32_t)opcode << MLX5_CQE_WQE_OPCODE_SHIFT | qpn);
+		cqe.byte_cnt = htobe32(len);
+		cqe.timestamp = htobe64(sim_now(dev));
+		sim_cq_write(qp->cq, &cqe, MLX5_CQE_REQ, ctrl.fm_ce_se & MLX5_WQE_CTRL_SOLICITED);
+		port->st.tx_completions++;
+	}
+	return TX_DONE;
+}
+
+/*
+ * Take a send doorbell from one of the two registers of the SQ's UAR page
+ * (libmlx5 alternates between them) and check the record was written first.
+ */
+static void take_doorbell(struct sim_qp *qp, uint32_t off)
+{
+	uint64_t *reg = sim_uar_reg(qp->uar, off);
+	uint32_t w[2], idx, qpn, pi, base;
+	uint64_t v;
+
+	/* Relaxed peek: most steps find no doorbell. */
+	if (__atomic_load_n(reg, __ATOMIC_RELAXED) == 0)
+		return;
+	/* Acquire: pairs with the driver's release store, made after the record's. */
+	v = __atomic_exchange_n(reg, 0, __ATOMIC_ACQUIRE);
+	memcpy(w, &v, sizeof(w));
+	idx = (be32toh(w[0]) >> MLX5_WQE_IDX_SHIFT) & MLX5_WQ_INDEX_MASK;
+	qpn = be32toh(w[1]) >> MLX5_WQE_QPN_SHIFT;
+	if (qpn != qp->ibv.qp_num) {
+		sim_invalid(qp->ctx->dev, SIM_MLX5_INV_WQE_CTRL,
+			    "send doorbell for QP %u written to the register of SQ %u", qpn,
+			    qp->ibv.qp_num);
+		return;
+	}
+	pi = be32toh(__atomic_load_n(&qp->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) &
+	     MLX5_WQ_INDEX_MASK;
+	/*
+	 * The WQE rung must be below the record's producer index. Counted from
+	 * a ring before the device's position, so WQEs the device already took
+	 * (it reads up to the record, which may run ahead of the doorbells)
+	 * still compare right.
+	 */
+	base = (qp->sq_ci - qp->wqe_cnt) & MLX5_WQ_INDEX_MASK;
+	if (((idx - base) & MLX5_WQ_INDEX_MASK) >= ((pi - base) & MLX5_WQ_INDEX_MASK))
+		sim_invalid(qp->ctx->dev, SIM_MLX5_INV_DB_ORDER,
+			    "SQ %u: doorbell rung for WQE 0x%04x while the doorbell record says "
+			    "0x%04x; write the record before the doorbell",
+			    qp->ibv.qp_num, idx, pi);
+	qp->rung = true;
+}
+
+/* Run one SQ: its doorbells, then its WQEs. @return WQEs consumed (+1 per doorbell). */
+int sim_tx_poll(struct sim_qp *qp)
+{
+	bool was = qp->rung;
+	uint32_t pi, avail;
+	int n = 0;
+
+	take_doorbell(qp, MLX5_BF_OFFSET);
+	take_doorbell(qp, MLX5_BF_OFFSET + SIM_BF_SIZE);
+	n += qp->rung && !was;
+	if (!qp->rung)
+		return n;
+	if (qp->ibv.state != IBV_QPS_RTS) {
+		/* Doorbells of a queue not ready to send are ignored, as by the hardware. */
+		qp->rung = false;
+		return n;
+	}
+	pi = be32toh(__atomic_load_n(&qp->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) &
+	     MLX5_WQ_INDEX_MASK;
+	avail = (pi - qp->sq_ci) & MLX5_WQ_INDEX_MASK;
+	if (avail > qp->wqe_cnt) {
+		if (pi != qp->bad_pi)
+			sim_invalid(
+				qp->ctx->dev, SIM_MLX5_INV_RING_OVERRUN,
+				"SQ %u: producer counter 0x%04x is %u basic blocks ahead of the "
+				"device (0x%04x) in a ring of %u",
+				qp->ibv.qp_num, pi, avail, qp->sq_ci, qp->wqe_cnt);
+		qp->bad_pi = pi;
+		qp->rung = false;
+		return n;
+	}
+	while (avail > 0 && n < 256) {
+		uint32_t bbs = 0;
+		enum tx_result r = tx_one(qp, avail, &bbs);
+
+		if (r != TX_DONE)
+			return n;
+		qp->sq_ci = (qp->sq_ci + bbs) & MLX5_WQ_INDEX_MASK;
+		avail -= bbs;
+		n++;
+	}
+	/* WQEs left for the next step, or a new doorbell brings more. */
+	qp->rung = avail > 0;
+	return n;
+}
+
+/* A frame leaves @p port: capture, link, cable. */
+int sim_tx_deliver(struct sim_port *port, uint8_t *frame, uint32_t len)
+{
+	struct sim_port *peer = port->peer;
+
+	port->st.tx_frames++;
+	port->st.tx_bytes += len;
+	if (port->cap.depth)
+		sim_capture_frame(port, frame, len);
+	if (!port->link_up || port->cable == SIM_CABLE_NONE) {
+		port->st.tx_dropped++;
+		return 0;
+	}
+	if (port->cable == SIM_CABLE_TRAFFIC) {
+		sim_sink_frame(port, frame, len);
+		return 0;
+	}
+	if (!sim_wire_pass(port->dev, peer, frame, len))
+		return 0;
+	if (sim_fifo_put(&peer->fifo, frame, len) != 0) {
+		/* Without flow control a full receiver loses the frame. */
+		__atomic_fetch_add(&peer->wire_drops, 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}

@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The glue table of the simulated HCA (mlx5_glue.h): devices and contexts,
+ * queries, async events and mlx5dv_init_obj. The objects themselves are in
+ * sim_objects.c (PD, MR, channels, CQs), sim_queues.c (WQs, indirection
+ * tables, QPs) and sim_flow.c.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dvp_errno.h>
+
+#include "sim_mlx5.h"
+
+struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn)
+{
+	struct sim_ctx *ctx;
+
+	if (ibv == NULL) {
+		DVP_LOG_LINE(ERR, sim_logtype, "", "sim_mlx5: %s: NULL context", fn);
+		return NULL;
+	}
+	ctx = dvp_container_of(ibv, struct sim_ctx, ibv);
+	if (ctx->magic != SIM_MAGIC_CTX) {
+		DVP_LOG_LINE(ERR, sim_logtype, "",
+			     "sim_mlx5: %s: context %p is not an open sim_mlx5 context", fn,
+			     (void *)ibv);
+		return NULL;
+	}
+	return ctx;
+}
+
+static struct ibv_device **sim_get_device_list(int *num)
+{
+	struct ibv_device **list;
+	struct sim_mlx5_dev *dev;
+	int n = 0;
+
+	sim_dev_list_lock();
+	for (dev = sim_dev_first(); dev != NULL; dev = dev->reg_next)
+		n++;
+	list = calloc((size_t)n + 1, sizeof(*list));
+	if (list != NULL) {
+		n = 0;
+		for (dev = sim_dev_first(); dev != NULL; dev = dev->reg_next)
+			list[n++] = &dev->ibv_dev;
+	}
+	sim_dev_list_unlock();
+	if (list == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (num != NULL)
+		*num = n;
+	return list;
+}
+
+static void sim_free_device_list(struct ibv_device **list)
+{
+	free(list);
+}
+
+static const char *sim_get_device_name(struct ibv_device *device)
+{
+	return device != NULL ? device->name : NULL;
+}
+
+static bool sim_dv_is_supported(struct ibv_device *device)
+{
+	bool ok;
+
+	sim_dev_list_lock();
+	ok = device != NULL &&
+	     sim_dev_registered(dvp_container_of(device, struct sim_mlx5_dev, ibv_dev));
+	sim_dev_list_unlock();
+	return ok;
+}
+
+static struct ibv_context *sim_open_device(struct ibv_device *device)
+{
+	struct sim_mlx5_dev *dev = NULL;
+	struct sim_ctx *ctx;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (ctx == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (sim_evq_init(&ctx->async) != 0) {
+		free(ctx);
+		errno = EMFILE;
+		return NULL;
+	}
+	/* The list lock keeps the device alive until the context is on it. */
+	sim_dev_list_lock();
+	if (device != NULL &&
+	    sim_dev_registered(dvp_container_of(device, struct sim_mlx5_dev, ibv_dev)))
+		dev = dvp_container_of(device, struct sim_mlx5_dev, ibv_dev);
+	if (dev == NULL) {
+		sim_dev_list_unlock();
+		sim_evq_fini(&ctx->async);
+		free(ctx);
+		DVP_LOG_LINE(ERR, sim_logtype, "",
+			     "sim_mlx5: open_device: %s is not a live "
+			     "sim_mlx5 device",
+			     device != NULL ? device->name : "NULL");
+		errno = ENODEV;
+		return NULL;
+	}
+	ctx->magic = SIM_MAGIC_CTX;
+	ctx->dev = dev;
+	ctx->ibv.device = device;
+	ctx->ibv.cmd_fd = -1;
+	ctx->ibv.async_fd = ctx->async.fd;
+	ctx->ibv.num_comp_vectors = 8;
+	pthread_mutex_init(&ctx->ibv.mutex, NULL);
+	TAILQ_INIT(&ctx->uars);
+	pthread_mutex_lock(&dev->lock);
+	TAILQ_INSERT_TAIL(&dev->ctxs, ctx, next);
+	pthread_mutex_unlock(&dev->lock);
+	sim_dev_list_unlock();
+	return &ctx->ibv;
+}
+
+static int sim_close_device(struct ibv_context *context)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_mlx5_dev *dev;
+	struct sim_uar *uar;
+
+	if (ctx == NULL)
+		return EINVAL;
+	dev = ctx->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (ctx->objs > 0) {
+		pthread_mutex_unlock(&dev->lock);
+		SIM_LOG(ERR, dev,
+			"close_device: %u object(s) of this context still exist; "
+			"destroy them first (the kernel would reclaim them, hiding the leak)",
+			ctx->objs);
+		return EBUSY;
+	}
+	TAILQ_REMOVE(&dev->ctxs, ctx, next);
+	while ((uar = TAILQ_FIRST(&ctx->uars)) != NULL) {
+		TAILQ_REMOVE(&ctx->uars, uar, ctx_next);
+		if (uar->dead)
+			TAILQ_REMOVE(&dev->dead_uars, uar, dead_next);
+		free(uar->page);
+		free(uar);
+	}
+	pthread_mutex_unlock(&dev->lock);
+	ctx->magic = SIM_MAGIC_DEAD;
+	pthread_mutex_destroy(&ctx->ibv.mutex);
+	sim_evq_fini(&ctx->async);
+	free(ctx);
+	return 0;
+}
+
+static void fill_device_attr(struct sim_mlx5_dev *dev, struct ibv_device_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	snprintf(a->fw_ver, sizeof(a->fw_ver), "sim_mlx5 %s", "1.0");
+	a->node_guid = htobe64(0x0253494d00000000ull | (uint64_t)dev->ports[0].mac[4] << 8);
+	a->sys_image_guid = a->node_guid;
+	a->max_mr_size = UINT64_MAX;
+	a->page_size_cap = 0xfffff000u;
+	a->vendor_id = 0x02c9; /* Mellanox */
+	a->vendor_part_id = 4119; /* ConnectX-5 */
+	a->max_qp = 1 << 16;
+	a->max_qp_wr = SIM_MAX_WQE;
+	a->device_cap_flags = IBV_DEVICE_RAW_IP_CSUM | IBV_DEVICE_PORT_ACTIVE_EVENT;
+	a->max_sge = SIM_MAX_SGE;
+	a->max_cq = 1 << 16;
+	a->max_cqe = (int)(SIM_MAX_CQE - 1);
+	a->max_mr = (int)SIM_MAX_MR - 1;
+	a->max_pd = 1 << 16;
+	a->phys_port_cnt = (uint8_t)dev->nports;
+}
+
+static int sim_query_device(struct ibv_context *context, struct ibv_device_attr *attr)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+
+	if (ctx == NULL || attr == NULL)
+		return EINVAL;
+	fill_device_attr(ctx->dev, attr);
+	return 0;
+}
+
+static int sim_query_device_ex(struct ibv_context *context,
+			       const struct ibv_query_device_ex_input *input,
+			       struct ibv_device_attr_ex *attr)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+
+	(void)input;
+	if (ctx == NULL || attr == NULL)
+		return EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	fill_device_attr(ctx->dev, &attr->orig_attr);
+	attr->rss_caps.supported_qpts = 1u << IBV_QPT_RAW_PACKET;
+	attr->rss_caps.max_rwq_indirection_tables = 1u << 10;
+	attr->rss_caps.max_rwq_indirection_table_size = 1u << SIM_MAX_IND_LOG;
+	attr->rss_caps.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
+	attr->rss_caps.rx_hash_fields_mask = IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4 |
+					     IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6 |
+					     IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP |
+					     IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP;
+	attr->max_wq_type_rq = 1 << 16;
+	return 0;
+}
+
+static int sim_dv_query_device(struct ibv_context *context, struct mlx5dv_context *attr)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+
+	if (ctx == NULL || attr == NULL)
+		return EINVAL;
+	/* No CQE compression, multi-packet WQEs or striding RQ: comp_mask answers none. */
+	memset(attr, 0, sizeof(*attr));
+	return 0;
+}
+
+static int sim_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *attr)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_mlx5_dev *dev;
+	bool up;
+
+	if (ctx == NULL || attr == NULL)
+		return EINVAL;
+	dev = ctx->dev;
+	if (port_num < 1 || port_num > dev->nports) {
+		SIM_LOG(ERR, dev, "query_port: port %u does not exist; valid ports are 1..%u",
+			port_num, dev->nports);
+		return EINVAL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	up = dev->ports[port_num - 1].link_up && !dev->fatal;
+	memset(attr, 0, sizeof(*attr));
+	attr->state = up ? IBV_PORT_ACTIVE : IBV_PORT_DOWN;
+	attr->max_mtu = IBV_MTU_4096;
+	attr->active_mtu = IBV_MTU_4096;
+	attr->gid_tbl_len = 1;
+	attr->max_msg_sz = 1u << 30;
+	attr->pkey_tbl_len = 1;
+	attr->active_width = 2; /* 4x */
+	attr->active_speed = 32; /* EDR-like 25 Gb/s per lane */
+	attr->phys_state = up ? 5 : 3; /* LinkUp : Disabled */
+	attr->link_layer = IBV_LINK_LAYER_ETHERNET;
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
+static const char *sim_port_state_str(enum ibv_port_state state)
+{
+	switch (state) {
+	case IBV_PORT_NOP:
+		return "NOP";
+	case IBV_PORT_DOWN:
+		return "DOWN";
+	case IBV_PORT_INIT:
+		return "INIT";
+	case IBV_PORT_ARMED:
+		return "ARMED";
+	case IBV_PORT_ACTIVE:
+		return "ACTIVE";
+	case IBV_PORT_ACTIVE_DEFER:
+		return "ACTIVE_DEFER";
+	}
+	return "invalid state";
+}
+
+static int sim_get_port_net(struct ibv_context *context, uint8_t port_num,
+			    struct mlx5_glue_port_net *net)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_port *p;
+
+	if (ctx == NULL || net == NULL)
+		return EINVAL;
+	if (port_num < 1 || port_num > ctx->dev->nports) {
+		SIM_LOG(ERR, ctx->dev,
+			"get_port_net: port %u does not exist; valid ports are 1..%u", port_num,
+			ctx->dev->nports);
+		return EINVAL;
+	}
+	p = &ctx->dev->ports[port_num - 1];
+	memset(net, 0, sizeof(*net));
+	pthread_mutex_lock(&ctx->dev->lock);
+	memcpy(net->mac, p->mac, 6);
+	net->mtu = p->mtu;
+	net->link_up = p->link_up && !ctx->dev->fatal;
+	net->speed_mbps = net->link_up ? 100000 : 0;
+	pthread_mutex_unlock(&ctx->dev->lock);
+	return 0;
+}
+
+/*
+ * The object an async event is about, if any: its count of events got (the
+ * sim's) and the verbs fields that count acks (libibverbs'), which destroy
+ * compares.
+ */
+struct async_obj {
+	uint32_t *got;
+	uint32_t *acked;
+	pthread_mutex_t *mutex;
+	pthread_cond_t *cond;
+};
+
+static bool async_obj_of(struct ibv_async_event *ev, struct async_obj *o)
+{
+	switch (ev->event_type) {
+	case IBV_EVENT_CQ_ERR: {
+		struct sim_cq *cq = dvp_container_of(ev->element.cq, struct sim_cq, ibv);
+
+		*o = (struct async_obj){ &cq->async_got, &cq->ibv.async_events_completed,
+					 &cq->ibv.mutex, &cq->ibv.cond };
+		return true;
+	}
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR: {
+		struct sim_qp *qp = dvp_container_of(ev->element.qp, struct sim_qp, ibv);
+
+		*o = (struct async_obj){ &qp->async_got, &qp->ibv.events_completed, &qp->ibv.mutex,
+					 &qp->ibv.cond };
+		return true;
+	}
+	case IBV_EVENT_WQ_FATAL: {
+		struct sim_wq *wq = dvp_container_of(ev->element.wq, struct sim_wq, ibv);
+
+		*o = (struct async_obj){ &wq->async_got, &wq->ibv.events_completed, &wq->ibv.mutex,
+					 &wq->ibv.cond };
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+static int sim_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct async_obj o;
+	struct sim_ev ev;
+
+	if (ctx == NULL || event == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sim_evq_pop(&ctx->async, &ev) != 0)
+		return -1;
+	*event = ev.async;
+	/* Relaxed: only destroy compares it with the acks, on the application's side. */
+	if (async_obj_of(event, &o))
+		__atomic_fetch_add(o.got, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void sim_ack_async_event(struct ibv_async_event *event)
+{
+	struct async_obj o;
+
+	if (event == NULL || !async_obj_of(event, &o))
+		return;
+	pthread_mutex_lock(o.mutex);
+	(*o.acked)++;
+	pthread_cond_signal(o.cond);
+	pthread_mutex_unlock(o.mutex);
+}
+
+static int init_cq(struct mlx5dv_obj *obj)
+{
+	struct sim_cq *cq = sim_cq_of(obj->cq.in, "dv_init_obj");
+	struct mlx5dv_cq *out = obj->cq.out;
+
+	if (cq == NULL || out == NULL)
+		return EINVAL;
+	out->buf = cq->buf;
+	out->dbrec = cq->dbrec;
+	out->cqe_cnt = cq->cqe_cnt;
+	out->cqe_size = MLX5_CQE_SIZE;
+	out->cq_uar = cq->uar->page;
+	out->cqn = cq->cqn;
+	out->comp_mask = 0;
+	return 0;
+}
+
+static int init_qp(struct mlx5dv_obj *obj)
+{
+	struct sim_qp *qp = sim_qp_of(obj->qp.in, "dv_init_obj");
+	struct mlx5dv_qp *out = obj->qp.out;
+	uint64_t asked;
+
+	if (qp == NULL || out == NULL)
+		return EINVAL;
+	asked = out->comp_mask;
+	memset(out, 0, sizeof(*out));
+	if (!qp->hash) {
+		out->dbrec = qp->dbrec;
+		out->sq.buf = qp->sq_buf;
+		out->sq.wqe_cnt = qp->wqe_cnt;
+		out->sq.stride = MLX5_SEND_WQE_BB;
+		out->bf.reg = qp->uar->page + MLX5_BF_OFFSET;
+		out->bf.size = SIM_BF_SIZE;
+	}
+	if (asked & MLX5DV_QP_MASK_RAW_QP_HANDLES) {
+		out->comp_mask |= MLX5DV_QP_MASK_RAW_QP_HANDLES;
+		if (qp->hash)
+			out->tirn = qp->ibv.qp_num;
+		else
+			out->sqn = out->tisn = qp->ibv.qp_num;
+	}
+	return 0;
+}
+
+static int init_rwq(struct mlx5dv_obj *obj)
+{
+	struct sim_wq *wq = sim_wq_of(obj->rwq.in, "dv_init_obj");
+	struct mlx5dv_rwq *out = obj->rwq.out;
+
+	if (wq == NULL || out == NULL)
+		return EINVAL;
+	out->buf = wq->buf;
+	out->dbrec = wq->dbrec;
+	out->wqe_cnt = wq->wqe_cnt;
+	out->stride = wq->stride;
+	out->comp_mask = 0;
+	return 0;
+}
+
+static int sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t type)
+{
+	const uint64_t known = MLX5DV_OBJ_CQ | MLX5DV_OBJ_QP | MLX5DV_OBJ_RWQ;
+	int ret = 0;
+
+	if (obj == NULL)
+		return EINVAL;
+	if (type & ~known) {
+		DVP_LOG_LINE(ERR, sim_logtype, "",
+			     "sim_mlx5: dv_init_obj: object types 0x%" PRIx64
+			     " not supported; the simulator gives CQ, QP and RWQ",
+			     type & ~known);
+		return EOPNOTSUPP;
+	}
+	if (type & MLX5DV_OBJ_CQ)
+		ret = init_cq(obj);
+	if (ret == 0 && (type & MLX5DV_OBJ_QP))
+		ret = init_qp(obj);
+	if (ret == 0 && (type & MLX5DV_OBJ_RWQ))
+		ret = init_rwq(obj);
+	return ret;
+}
+
+const struct mlx5_glue sim_glue_ops = {
+	.name = "sim_mlx5",
+	.get_device_list = sim_get_device_list,
+	.free_device_list = sim_free_device_list,
+	.get_device_name = sim_get_device_name,
+	.dv_is_supported = sim_dv_is_supported,
+	.open_device = sim_open_device,
+	.close_device = sim_close_device,
+	.query_device = sim_query_device,
+	.query_device_ex = sim_query_device_ex,
+	.dv_query_device = sim_dv_query_device,
+	.query_port = sim_query_port,
+	.port_state_str = sim_port_state_str,
+	.get_port_net = sim_get_port_net,
+	.alloc_pd = sim_alloc_pd,
+	.dealloc_pd = sim_dealloc_pd,
+	.reg_mr = sim_reg_mr,
+	.dereg_mr = sim_dereg_mr,
+	.create_comp_channel = sim_create_comp_channel,
+	.destroy_comp_channel = sim_destroy_comp_channel,
+	.create_cq = sim_create_cq,
+	.destroy_cq = sim_destroy_cq,
+	.get_cq_event = sim_get_cq_event,
+	.ack_cq_events = sim_ack_cq_events,
+	.create_wq = sim_create_wq,
+	.modify_wq = sim_modify_wq,
+	.destroy_wq = sim_destroy_wq,
+	.create_rwq_ind_table = sim_create_rwq_ind_table,
+	.destroy_rwq_ind_table = sim_destroy_rwq_ind_table,
+	.create_qp_ex = sim_create_qp_ex,
+	.modify_qp = sim_modify_qp,
+	.destroy_qp = sim_destroy_qp,
+	.create_flow = sim_create_flow,
+	.destroy_flow = sim_destroy_flow,
+	.dv_init_obj = sim_dv_init_obj,
+	.get_async_event = sim_get_async_event,
+	.ack_async_event = sim_ack_async_event,
+};

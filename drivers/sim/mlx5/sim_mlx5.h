@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Private header of the simulated mlx5 HCA: its objects and the functions
+ * its files share. Not installed.
+ *
+ * Locking. One mutex per device (dev->lock) serialises the engine (a step,
+ * on the device thread or in sim_mlx5_step()) with the control path (every
+ * glue call that creates, modifies or destroys an object, and the public
+ * API). The driver's datapath never takes it: it shares only memory with the
+ * device, the CQ buffers, doorbell records, WQ buffers and UAR registers,
+ * accessed on the device side with acquire loads and release stores (see
+ * mlx5_db.h for the driver side). Event queues (completion channels, async
+ * events) have their own mutex, taken after dev->lock when both are needed.
+ */
+
+#ifndef SIM_MLX5_H
+#define SIM_MLX5_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+#include <dvp_common.h>
+#include <dvp_devargs.h>
+#include <dvp_log.h>
+
+#include "dvp_sim_mlx5.h"
+#include "mlx5_glue.h"
+#include "mlx5_prm.h"
+
+extern int sim_logtype;
+
+#define SIM_LOG(level, dev, fmt, ...) \
+	DVP_LOG_LINE(level, sim_logtype, "", "%s: " fmt, (dev)->name, ##__VA_ARGS__)
+
+/* Object magics: every glue call checks the object is one of ours and alive. */
+enum {
+	SIM_MAGIC_CTX = 0x53430001,
+	SIM_MAGIC_PD,
+	SIM_MAGIC_MR,
+	SIM_MAGIC_CHANNEL,
+	SIM_MAGIC_CQ,
+	SIM_MAGIC_WQ,
+	SIM_MAGIC_IND,
+	SIM_MAGIC_QP,
+	SIM_MAGIC_FLOW,
+	SIM_MAGIC_DEAD = 0x64656164,
+};
+
+#define SIM_PAGE_SIZE 4096u
+#define SIM_MAX_CQE (1u << 22)
+#define SIM_MAX_WQE (1u << 15)
+#define SIM_MAX_SGE 30u
+#define SIM_MAX_MR 65536u
+#define SIM_MAX_IND_LOG 9u
+#define SIM_BF_SIZE 256u
+#define SIM_FIFO_DEPTH 256u
+#define SIM_MAX_FLOWS_PER_SOURCE 65536u
+/** Longest frame the engine handles: a 9000-byte MTU plus Ethernet and VLAN headers. */
+#define SIM_FRAME_MAX (9000u + 18u)
+#define SIM_MTU_MAX 9000u
+#define SIM_MTU_MIN 68u
+#define SIM_FRAME_MIN 60u
+
+/* --- Events ------------------------------------------------------------- */
+
+struct sim_cq;
+
+struct sim_ev {
+	struct ibv_async_event async; /* async queues */
+	struct sim_cq *cq; /* completion channels */
+};
+
+/*
+ * A queue of events behind an fd that is readable while the queue is not
+ * empty: an EFD_SEMAPHORE eventfd whose count equals the queue length,
+ * both changed under the queue's mutex, so a reader that finds an event
+ * under the mutex can always read its count without blocking.
+ */
+struct sim_evq {
+	int fd;
+	pthread_mutex_t lock;
+	struct sim_ev *ring;
+	unsigned int head, count, cap;
+};
+
+int sim_evq_init(struct sim_evq *q);
+void sim_evq_fini(struct sim_evq *q);
+int sim_evq_push(struct sim_evq *q, const struct sim_ev *ev);
+/* Pop one event, blocking unless the fd is O_NONBLOCK: 0, or -1 with errno (libibverbs' way). */
+int sim_evq_pop(struct sim_evq *q, struct sim_ev *ev);
+/* Drop the queued events about verbs object @p obj (a CQ, QP or WQ). @return how many. */
+unsigned int sim_evq_remove(struct sim_evq *q, const void *obj);
+
+/* --- Objects ------------------------------------------------------------- */
+
+struct sim_mlx5_dev;
+struct sim_ctx;
+
+/* A UAR page: CQ arm doorbell at +MLX5_CQ_DOORBELL, send doorbells at +MLX5_BF_OFFSET. */
+struct sim_uar {
+	uint8_t *page;
+	uint32_t num; /* the CQN or SQN it belongs to */
+	bool is_sq;
+	bool dead; /* its object is destroyed: any write is invalid use */
+	TAILQ_ENTRY(sim_uar) ctx_next;
+	TAILQ_ENTRY(sim_uar) dead_next;
+};
+TAILQ_HEAD(sim_uar_list, sim_uar);
+
+/* The 64-bit doorbell register at @p off of a UAR page (the page is page-aligned). */
+static inline uint64_t *sim_uar_reg(const struct sim_uar *uar, uint32_t off)
+{
+	return (uint64_t *)(void *)(uar->page + off);
+}
+
+struct sim_ctx {
+	struct ibv_context ibv;
+	uint32_t magic;
+	struct sim_mlx5_dev *dev;
+	struct sim_evq async;
+	struct sim_uar_list uars; /* freed at close: late doorbells stay detectable */
+	unsigned int objs;
+	TAILQ_ENTRY(sim_ctx) next;
+};
+
+struct sim_pd {
+	struct ibv_pd ibv;
+	uint32_t magic;
+	struct sim_ctx *ctx;
+	unsigned int users;
+};
+
+struct sim_mr {
+	struct ibv_mr ibv;
+	uint32_t magic;
+	struct sim_pd *pd;
+	int access;
+	uint32_t index;
+};
+
+struct sim_channel {
+	struct ibv_comp_channel ibv;
+	uint32_t magic;
+	struct sim_ctx *ctx;
+	struct sim_evq q;
+	unsigned int cqs;
+};
+
+/* Per-slot shadow of the CQEs written, for arm decisions without reading back. */
+#define SIM_CQE_SOLICITED 0x1
+#define SIM_CQE_ERROR 0x2
+
+struct sim_cq {
+	struct ibv_cq ibv;
+	uint32_t magic;
+	struct sim_ctx *ctx;
+	struct sim_channel *ch;
+	uint32_t cqn;
+	uint32_t cqe_cnt;
+	struct mlx5_cqe64 *buf;
+	__be32 *dbrec;
+	struct sim_uar *uar;
+	uint8_t *slot_flags;
+	uint32_t pi; /* 24-bit index of the next CQE the device writes */
+	uint32_t ci; /* consumer index as last read from the record */
+	uint32_t bad_ci; /* last invalid consumer index reported */
+	bool armed, arm_sol;
+	uint32_t arm_ci;
+	uint32_t sn; /* the arm sn the device accepts: events raised, mod 4 */
+	bool error; /* overrun: no more CQEs */
+	bool stall;
+	unsigned int users; /* WQs and QPs on it */
+	/* Written by the application's threads (get/ack), read at destroy. */
+	uint32_t events_got; /* acks: ibv.comp_events_completed, as libibverbs */
+	uint32_t async_got; /* acks: ibv.async_events_completed */
+	TAILQ_ENTRY(sim_cq) next;
+};
+
+struct sim_wq {
+	struct ibv_wq ibv;
+	uint32_t magic;
+	struct sim_ctx *ctx;
+	struct sim_pd *pd;
+	struct sim_cq *cq;
+	uint32_t wqe_cnt, stride, max_sge;
+	uint8_t *buf;
+	__be32 *dbrec;
+	uint32_t ci; /* 16-bit counter of the next WQE the device consumes */
+	uint32_t bad_pi; /* last invalid producer index reported */
+	unsigned int ind_refs;
+	uint32_t async_got; /* acks: ibv.events_completed */
+};
+
+struct sim_ind {
+	struct ibv_rwq_ind_table ibv;
+	uint32_t magic;
+	struct sim_ctx *ctx;
+	uint32_t size;
+	struct sim_wq **wqs;
+	unsigned int users;
+};
+
+struct sim_flow;
+TAILQ_HEAD(sim_flow_list, sim_flow);
+
+struct sim_qp {
+	struct ibv_qp ibv;
+	uint32_t magic;
+	struct sim_ctx *ctx;
+	struct sim_pd *pd;
+	bool hash; /* an RSS QP (TIR) rather than a send queue */
+	/* Send queue. */
+	struct sim_cq *cq;
+	unsigned int port; /* 0-based, set by the move to INIT */
+	uint8_t *sq_buf;
+	uint32_t wqe_cnt; /* basic blocks */
+	uint32_t max_inline;
+	__be32 *dbrec;
+	struct sim_uar *uar;
+	uint32_t sq_ci; /* 16-bit counter of the next basic block the device reads */
+	bool rung; /* a doorbell was seen and WQEs may be waiting */
+	uint32_t bad_pi; /* last invalid producer index reported */
+	TAILQ_ENTRY(sim_qp) sq_next;
+	/* RSS. */
+	struct sim_ind *ind;
+	uint8_t key[MLX5_RSS_HASH_KEY_LEN];
+	uint32_t key_len;
+	uint64_t fields;
+	unsigned int flows;
+	uint32_t async_got; /* acks: ibv.events_completed */
+};
+
+struct sim_match {
+	bool eth;
+	struct ibv_flow_eth_filter eth_val, eth_mask;
+	bool ipv4;
+	struct ibv_flow_ipv4_filter ip_val, ip_mask;
+	int l4; /* 0, IPPROTO_TCP or IPPROTO_UDP */
+	struct ibv_flow_tcp_udp_filter l4_val, l4_mask;
+};
+
+struct sim_flow {
+	struct ibv_flow ibv;
+	uint32_t magic;
+	struct sim_qp *qp;
+	unsigned int port;
+	uint16_t priority;
+	int type; /* enum ibv_flow_attr_type */
+	uint64_t seq;
+	struct sim_match m;
+	bool has_tag, drop;
+	uint32_t tag;
+	TAILQ_ENTRY(sim_flow) next;
+};
+
+/* --- Ports, cables, traffic -------------------------------------------- */
+
+/* Frames on the way from a peer port: single producer (the peer's engine), single consumer. */
+struct sim_fifo {
+	uint32_t depth; /* power of two */
+	uint32_t slot_size;
+	uint8_t *slots; /* depth x (uint32_t length + frame) */
+	uint32_t head; /* consumer's, atomic */
+	uint32_t tail; /* producer's, atomic */
+};
+
+struct sim_source {
+	struct sim_mlx5_source_conf conf;
+	bool running;
+	uint64_t next; /* frames built so far: frame k is flow k % flows, number k / flows */
+	uint64_t start_ns; /* of the current run */
+	uint64_t phase_start, phase_sent; /* the current on-phase and what it sent */
+	uint8_t *frame; /* the frame on the wire, kept while flow control holds it */
+	uint32_t frame_len;
+	bool pending;
+	struct sim_mlx5_source_stats st;
+};
+
+struct sim_sink_flow {
+	uint64_t next; /* one past the highest sequence seen */
+	uint64_t window; /* bit i: next - 1 - i seen */
+	uint64_t unique;
+};
+
+struct sim_sink {
+	struct sim_sink_flow *flows; /* grown to the highest flow seen */
+	uint32_t nflows;
+	struct sim_mlx5_sink_stats st;
+};
+
+struct sim_capture {
+	uint32_t depth, head, count;
+	uint8_t *frames; /* depth x (uint32_t length + SIM_FRAME_MAX) */
+};
+
+enum sim_cable {
+	SIM_CABLE_NONE,
+	SIM_CABLE_PORT,
+	SIM_CABLE_TRAFFIC,
+};
+
+struct sim_port {
+	struct sim_mlx5_dev *dev;
+	unsigned int idx;
+	uint8_t mac[6];
+	uint32_t mtu;
+	bool link_up;
+	bool pause;
+	enum sim_cable cable;
+	struct sim_port *peer;
+	struct sim_fifo fifo;
+	struct sim_source source;
+	struct sim_sink sink;
+	struct sim_capture cap;
+	struct sim_flow_list flows; /* by priority, then kind, then age */
+	uint32_t drop_ppm, corrupt_ppm; /* atomic: read by the sending side's engine */
+	uint64_t wire_drops, wire_corrupt; /* atomic: counted by the sending side's engine */
+	uint64_t flap_at, flap_up_at; /* clock of the link going down, up; UINT64_MAX: none */
+	struct sim_mlx5_port_stats st;
+};
+
+/* --- The device ------------------------------------------------------------ */
+
+struct sim_cfg {
+	unsigned int ports;
+	enum sim_cable cable; /* SIM_CABLE_PORT: ports paired 0-1, 2-3... */
+	bool thread;
+	uint32_t mtu;
+	int numa;
+	bool pause;
+	uint32_t idle_us;
+	bool clock_virtual;
+	uint64_t seed;
+	uint32_t cq_start, wq_start;
+	uint8_t mac[6];
+	bool mac_set;
+	struct sim_mlx5_source_conf src;
+	bool src_on;
+	uint32_t drop_ppm, corrupt_ppm; /* atomic: read by the sending side's engine */
+	uint64_t wire_drops, wire_corrupt; /* atomic: counted by the sending side's engine */
+	uint64_t flap_at, flap_down;
+	uint64_t fatal_at;
+	uint64_t bad_lkey_nth;
+	uint32_t cq_stall_cqn;
+};
+
+TAILQ_HEAD(sim_ctx_list, sim_ctx);
+TAILQ_HEAD(sim_cq_list, sim_cq);
+TAILQ_HEAD(sim_qp_list, sim_qp);
+
+struct sim_mlx5_dev {
+	char name[64];
+	struct ibv_device ibv_dev;
+	struct sim_cfg cfg;
+	unsigned int nports;
+	struct sim_port ports[SIM_MLX5_MAX_PORTS];
+	pthread_mutex_t lock;
+	bool fatal;
+	bool on_bus;
+	struct sim_ctx_list ctxs;
+	struct sim_cq_list cqs;
+	struct sim_qp_list sqs;
+	struct sim_uar_list dead_uars;
+	uint32_t next_cqn, next_qpn, next_key;
+	struct sim_mr **mrs; /* by lkey index */
+	uint64_t flow_seq;
+	struct sim_mlx5_dev_stats st;
+	/* Faults. */
+	uint32_t bad_lkey_qn;
+	unsigned int bad_lkey_count;
+	uint64_t wqes_seen;
+	uint64_t fatal_at;
+	uint64_t rng;
+	/* Clock. */
+	uint64_t clock_virt_ns, clock_base_ns;
+	/* Thread. */
+	pthread_t thread;
+	bool thread_started;
+	bool thread_stop; /* atomic */
+	uint8_t *frame; /* scratch: the frame being sent */
+	struct sim_mlx5_dev *reg_next;
+};
+
+/* sim_dev.c */
+extern const struct dvp_devargs_key sim_devargs_keys[];
+int sim_dev_registered(const struct sim_mlx5_dev *dev);
+void sim_dev_list_lock(void);
+void sim_dev_list_unlock(void);
+struct sim_mlx5_dev *sim_dev_first(void);
+struct sim_port *sim_port_get(struct sim_mlx5_dev *dev, unsigned int port, const char *fn);
+void sim_async_event_all(struct sim_mlx5_dev *dev, enum ibv_event_type type, unsigned int port);
+void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev);
+void sim_invalid(struct sim_mlx5_dev *dev, enum sim_mlx5_invalid kind, const char *fmt, ...)
+	__dvp_format_printf(3, 4);
+void sim_link_change(struct sim_port *port, bool up);
+
+/* sim_devargs.c */
+int sim_cfg_parse(const char *name, const struct dvp_devargs *da, struct sim_cfg *cfg);
+void sim_cfg_defaults(struct sim_cfg *cfg);
+
+/* sim_glue.c */
+extern const struct mlx5_glue sim_glue_ops;
+struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn);
+
+/* sim_objects.c */
+struct sim_uar *sim_uar_alloc(struct sim_ctx *ctx, bool is_sq, uint32_t num);
+void sim_uar_kill(struct sim_mlx5_dev *dev, struct sim_uar *uar);
+void *sim_buf_alloc(size_t size);
+struct sim_mr *sim_mr_lookup(struct sim_mlx5_dev *dev, uint32_t lkey);
+struct sim_pd *sim_pd_of(struct ibv_pd *pd, const char *fn);
+struct sim_cq *sim_cq_of(struct ibv_cq *cq, const char *fn);
+struct sim_wq *sim_wq_of(struct ibv_wq *wq, const char *fn);
+struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn);
+struct ibv_pd *sim_alloc_pd(struct ibv_context *context);
+int sim_dealloc_pd(struct ibv_pd *pd);
+struct ibv_mr *sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);
+int sim_dereg_mr(struct ibv_mr *mr);
+struct ibv_comp_channel *sim_create_comp_channel(struct ibv_context *context);
+int sim_destroy_comp_channel(struct ibv_comp_channel *channel);
+struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_context,
+			     struct ibv_comp_channel *channel, int comp_vector);
+int sim_destroy_cq(struct ibv_cq *cq);
+int sim_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context);
+void sim_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
+
+/* sim_queues.c */
+struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr);
+int sim_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr);
+int sim_destroy_wq(struct ibv_wq *wq);
+struct ibv_rwq_ind_table *sim_create_rwq_ind_table(struct ibv_context *context,
+						   struct ibv_rwq_ind_table_init_attr *attr);
+int sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table);
+struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr);
+int sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
+int sim_destroy_qp(struct ibv_qp *qp);
+
+/* sim_flow.c */
+struct ibv_flow *sim_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *attr);
+int sim_destroy_flow(struct ibv_flow *flow);
+struct sim_pkt;
+struct sim_flow *sim_flow_match(struct sim_port *port, const struct sim_pkt *pkt);
+
+/* sim_cq.c: the device side of a CQ (dev->lock held). */
+struct mlx5_cqe64;
+int sim_cq_room(struct sim_cq *cq);
+void sim_cq_write(struct sim_cq *cq, struct mlx5_cqe64 *cqe, uint8_t opcode, bool solicited);
+void sim_cq_write_error(struct sim_cq *cq, bool send, uint8_t syndrome, uint32_t qpn,
+			uint8_t wqe_opcode, uint16_t wqe_counter);
+void sim_cq_overrun(struct sim_cq *cq);
+void sim_cq_init_ring(struct sim_cq *cq, uint32_t start);
+int sim_cq_poll_arm(struct sim_cq *cq);
+int sim_uar_poll_dead(struct sim_mlx5_dev *dev);
+
+/* sim_pkt.c */
+struct sim_pkt {
+	const uint8_t *data;
+	uint32_t len;
+	uint32_t l3_off, l4_off;
+	uint8_t l3; /* 0, 4 or 6 */
+	uint8_t l4_proto; /* IPPROTO_* when the L4 header is present, else 0 */
+	bool frag;
+	uint32_t l3_end; /* end of the IP datagram in the frame */
+};
+void sim_pkt_parse(const uint8_t *data, uint32_t len, struct sim_pkt *p);
+bool sim_pkt_ipv4_csum_ok(const struct sim_pkt *p);
+bool sim_pkt_l4_csum_ok(const struct sim_pkt *p);
+void sim_pkt_fill_ipv4_csum(uint8_t *frame, const struct sim_pkt *p);
+void sim_pkt_fill_l4_csum(uint8_t *frame, const struct sim_pkt *p);
+uint16_t sim_csum_fold(uint32_t sum);
+uint32_t sim_csum_add(uint32_t sum, const uint8_t *data, size_t len);
+
+/* sim_rss.c */
+uint32_t sim_rss_hash(const struct sim_qp *qp, const struct sim_pkt *p);
+
+/* sim_engine_rx.c */
+int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool hold_ok);
+int sim_rx_poll_fifo(struct sim_port *port);
+int sim_fifo_init(struct sim_fifo *f, uint32_t depth, uint32_t frame_max);
+void sim_fifo_fini(struct sim_fifo *f);
+/* @return 0, or -ENOSPC when full. */
+int sim_fifo_put(struct sim_fifo *f, const uint8_t *frame, uint32_t len);
+bool sim_fifo_has_room(struct sim_fifo *f);
+/* Sentinel for sim_rx_frame: the frame must wait (flow control), nothing was done. */
+#define SIM_RX_HOLD (-1000)
+
+/* sim_engine_tx.c */
+int sim_tx_poll(struct sim_qp *qp);
+int sim_tx_deliver(struct sim_port *port, uint8_t *frame, uint32_t len);
+
+/* sim_traffic.c */
+int sim_traffic_init(struct sim_port *port);
+void sim_traffic_fini(struct sim_port *port);
+int sim_source_poll(struct sim_port *port, uint64_t now);
+void sim_sink_frame(struct sim_port *port, const uint8_t *frame, uint32_t len);
+void sim_capture_frame(struct sim_port *port, const uint8_t *frame, uint32_t len);
+void sim_capture_fini(struct sim_port *port);
+
+/* sim_fault.c */
+uint32_t sim_rand(struct sim_mlx5_dev *dev);
+bool sim_chance_ppm(struct sim_mlx5_dev *dev, uint32_t ppm);
+/* The drop and corrupt faults of the wire into @p to. @return false if the frame is lost. */
+bool sim_wire_pass(struct sim_mlx5_dev *dev, struct sim_port *to, uint8_t *frame, uint32_t len);
+bool sim_fault_bad_lkey_take(struct sim_mlx5_dev *dev, uint32_t qn);
+int sim_fault_poll(struct sim_mlx5_dev *dev, uint64_t now);
+void sim_fatal_locked(struct sim_mlx5_dev *dev);
+
+/* sim_thread.c */
+uint64_t sim_mono_ns(void);
+uint64_t sim_now(struct sim_mlx5_dev *dev);
+int sim_step_locked(struct sim_mlx5_dev *dev);
+
+#endif /* SIM_MLX5_H */

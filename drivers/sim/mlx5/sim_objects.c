@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Protection domains, memory regions, completion channels and CQs of the
+ * simulated HCA, as libibverbs + libmlx5 present them: verbs structs filled
+ * as the library fills them, errors returned as it returns them (NULL with
+ * errno, or a positive errno), and the CQ's buffer, doorbell record and UAR
+ * page in the mlx5 layouts.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_mlx5.h"
+
+void *sim_buf_alloc(size_t size)
+{
+	void *p = NULL;
+
+	size = DVP_ALIGN_CEIL(size, (size_t)64);
+	if (posix_memalign(&p, SIM_PAGE_SIZE, size) != 0)
+		return NULL;
+	memset(p, 0, size);
+	return p;
+}
+
+/*
+ * A UAR page per CQ and per SQ, so every doorbell register has one writer
+ * and the device can take each write whole. Pages live as long as their
+ * context: a doorbell rung after its object is destroyed stays detectable.
+ */
+struct sim_uar *sim_uar_alloc(struct sim_ctx *ctx, bool is_sq, uint32_t num)
+{
+	struct sim_uar *uar = calloc(1, sizeof(*uar));
+
+	if (uar == NULL)
+		return NULL;
+	uar->page = sim_buf_alloc(SIM_PAGE_SIZE);
+	if (uar->page == NULL) {
+		free(uar);
+		return NULL;
+	}
+	uar->is_sq = is_sq;
+	uar->num = num;
+	TAILQ_INSERT_TAIL(&ctx->uars, uar, ctx_next);
+	return uar;
+}
+
+/* The object is gone: its page stays mapped and watched until its context closes. */
+void sim_uar_kill(struct sim_mlx5_dev *dev, struct sim_uar *uar)
+{
+	uar->dead = true;
+	TAILQ_INSERT_TAIL(&dev->dead_uars, uar, dead_next);
+}
+
+#define OBJ_OF(type, ptr, member_magic, what, fn)                                              \
+	({                                                                                     \
+		type *o_ = NULL;                                                               \
+		if ((ptr) == NULL)                                                             \
+			DVP_LOG_LINE(ERR, sim_logtype, "", "sim_mlx5: %s: NULL %s", fn, what); \
+		else {                                                                         \
+			o_ = dvp_container_of((ptr), type, ibv);                               \
+			if (o_->magic != (member_magic)) {                                     \
+				DVP_LOG_LINE(ERR, sim_logtype, "",                             \
+					     "sim_mlx5: %s: %p is not a live sim_mlx5 %s", fn, \
+					     (void *)(ptr), what);                             \
+				o_ = NULL;                                                     \
+			}                                                                      \
+		}                                                                              \
+		o_;                                                                            \
+	})
+
+struct sim_pd *sim_pd_of(struct ibv_pd *pd, const char *fn)
+{
+	return OBJ_OF(struct sim_pd, pd, SIM_MAGIC_PD, "protection domain", fn);
+}
+
+struct sim_cq *sim_cq_of(struct ibv_cq *cq, const char *fn)
+{
+	return OBJ_OF(struct sim_cq, cq, SIM_MAGIC_CQ, "CQ", fn);
+}
+
+struct sim_wq *sim_wq_of(struct ibv_wq *wq, const char *fn)
+{
+	return OBJ_OF(struct sim_wq, wq, SIM_MAGIC_WQ, "WQ", fn);
+}
+
+struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn)
+{
+	return OBJ_OF(struct sim_qp, qp, SIM_MAGIC_QP, "QP", fn);
+}
+
+static struct sim_channel *channel_of(struct ibv_comp_channel *ch, const char *fn)
+{
+	return OBJ_OF(struct sim_channel, ch, SIM_MAGIC_CHANNEL, "completion channel", fn);
+}
+
+static struct sim_mr *mr_of(struct ibv_mr *mr, const char *fn)
+{
+	return OBJ_OF(struct sim_mr, mr, SIM_MAGIC_MR, "memory region", fn);
+}
+
+struct ibv_pd *sim_alloc_pd(struct ibv_context *context)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_pd *pd;
+
+	if (ctx == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	pd = calloc(1, sizeof(*pd));
+	if (pd == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	pd->magic = SIM_MAGIC_PD;
+	pd->ctx = ctx;
+	pd->ibv.context = context;
+	pthread_mutex_lock(&ctx->dev->lock);
+	pd->ibv.handle = ctx->dev->next_key++;
+	ctx->objs++;
+	pthread_mutex_unlock(&ctx->dev->lock);
+	return &pd->ibv;
+}
+
+int sim_dealloc_pd(struct ibv_pd *ibv)
+{
+	struct sim_pd *pd = sim_pd_of(ibv, __func__);
+	struct sim_mlx5_dev *dev;
+
+	if (pd == NULL)
+		return EINVAL;
+	dev = pd->ctx->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (pd->users > 0) {
+		pthread_mutex_unlock(&dev->lock);
+		SIM_LOG(ERR, dev, "dealloc_pd: %u MR(s), WQ(s) or QP(s) still use it", pd->users);
+		return EBUSY;
+	}
+	pd->ctx->objs--;
+	pthread_mutex_unlock(&dev->lock);
+	pd->magic = SIM_MAGIC_DEAD;
+	free(pd);
+	return 0;
+}
+
+struct ibv_mr *sim_reg_mr(struct ibv_pd *ibv, void *addr, size_t length, int access)
+{
+	struct sim_pd *pd = sim_pd_of(ibv, __func__);
+	struct sim_mlx5_dev *dev;
+	struct sim_mr *mr;
+	uint32_t idx, tries;
+
+	if (pd == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dev = pd->ctx->dev;
+	if (addr == NULL || length == 0) {
+		SIM_LOG(ERR, dev, "reg_mr: empty region (addr %p, length %zu)", addr, length);
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & IBV_ACCESS_LOCAL_WRITE)) {
+		SIM_LOG(ERR, dev,
+			"reg_mr: remote write or atomic access needs IBV_ACCESS_LOCAL_WRITE");
+		errno = EINVAL;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	if (mr == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	/* Index 0 unused; lkey = index << 8 | a nonzero variant, never MLX5_INVALID_LKEY. */
+	for (tries = 0, idx = 0; tries < SIM_MAX_MR; tries++) {
+		idx = dev->next_key++ % SIM_MAX_MR;
+		if (idx != 0 && dev->mrs[idx] == NULL)
+			break;
+	}
+	if (tries == SIM_MAX_MR) {
+		pthread_mutex_unlock(&dev->lock);
+		free(mr);
+		SIM_LOG(ERR, dev, "reg_mr: all %u memory regions in use", SIM_MAX_MR - 1);
+		errno = ENOMEM;
+		return NULL;
+	}
+	mr->magic = SIM_MAGIC_MR;
+	mr->pd = pd;
+	mr->access = access;
+	mr->index = idx;
+	mr->ibv.context = pd->ibv.context;
+	mr->ibv.pd = ibv;
+	mr->ibv.addr = addr;
+	mr->ibv.length = length;
+	mr->ibv.handle = idx;
+	mr->ibv.lkey = idx << 8 | (1u + (dev->next_key % 255u));
+	mr->ibv.rkey = mr->ibv.lkey;
+	dev->mrs[idx] = mr;
+	pd->users++;
+	pd->ctx->objs++;
+	pthread_mutex_unlock(&dev->lock);
+	return &mr->ibv;
+}
+
+int sim_dereg_mr(struct ibv_mr *ibv)
+{
+	struct sim_mr *mr = mr_of(ibv, __func__);
+	struct sim_mlx5_dev *dev;
+
+	if (mr == NULL)
+		return EINVAL;
+	dev = mr->pd->ctx->dev;
+	pthread_mutex_lock(&dev->lock);
+	dev->mrs[mr->index] = NULL;
+	mr->pd->users--;
+	mr->pd->ctx->objs--;
+	pthread_mutex_unlock(&dev->lock);
+	mr->magic = SIM_MAGIC_DEAD;
+	free(mr);
+	return 0;
+}
+
+/* dev->lock held: the engine looks keys up on every data segment. */
+struct sim_mr *sim_mr_lookup(struct sim_mlx5_dev *dev, uint32_t lkey)
+{
+	uint32_t idx = lkey >> 8;
+	struct sim_mr *mr;
+
+	if (idx >= SIM_MAX_MR)
+		return NULL;
+	mr = dev->mrs[idx];
+	return mr != NULL && mr->ibv.lkey == lkey ? mr : NULL;
+}
+
+struct ibv_comp_channel *sim_create_comp_channel(struct ibv_context *context)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_channel *ch;
+
+	if (ctx == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ch = calloc(1, sizeof(*ch));
+	if (ch == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (sim_evq_init(&ch->q) != 0) {
+		free(ch);
+		errno = EMFILE;
+		return NULL;
+	}
+	ch->magic = SIM_MAGIC_CHANNEL;
+	ch->ctx = ctx;
+	ch->ibv.context = context;
+	ch->ibv.fd = ch->q.fd;
+	pthread_mutex_lock(&ctx->dev->lock);
+	ctx->objs++;
+	pthread_mutex_unlock(&ctx->dev->lock);
+	return &ch->ibv;
+}
+
+int sim_destroy_comp_channel(struct ibv_comp_channel *ibv)
+{
+	struct sim_channel *ch = channel_of(ibv, __func__);
+	struct sim_mlx5_dev *dev;
+
+	if (ch == NULL)
+		return EINVAL;
+	dev = ch->ctx->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (ch->cqs > 0) {
+		pthread_mutex_unlock(&dev->lock);
+		SIM_LOG(ERR, dev, "destroy_comp_channel: %u CQ(s) still use it", ch->cqs);
+		return EBUSY;
+	}
+	ch->ctx->objs--;
+	pthread_mutex_unlock(&dev->lock);
+	ch->magic = SIM_MAGIC_DEAD;
+	sim_evq_fini(&ch->q);
+	free(ch);
+	return 0;
+}
+
+static void cq_free(struct sim_cq *cq)
+{
+	free(cq->buf);
+	free(cq->dbrec);
+	free(cq->slot_flags);
+	pthread_mutex_destroy(&cq->ibv.mutex);
+	pthread_cond_destroy(&cq->ibv.cond);
+	free(cq);
+}
+
+struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_context,
+			     struct ibv_comp_channel *channel, int comp_vector)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_channel *ch = NULL;
+	struct sim_mlx5_dev *dev;
+	struct sim_cq *cq;
+	uint32_t cnt;
+
+	if (ctx == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dev = ctx->dev;
+	if (cqe < 1 || (uint32_t)cqe > SIM_MAX_CQE - 1) {
+		SIM_LOG(ERR, dev, "create_cq: %d CQEs asked; valid is 1..%u", cqe, SIM_MAX_CQE - 1);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (comp_vector < 0 || comp_vector >= context->num_comp_vectors) {
+		SIM_LOG(ERR, dev, "create_cq: completion vector %d; valid is 0..%d", comp_vector,
+			context->num_comp_vectors - 1);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (channel != NULL) {
+		ch = channel_of(channel, __func__);
+		if (ch == NULL || ch->ctx != ctx) {
+			if (ch != NULL)
+				sim_invalid(dev, SIM_MLX5_INV_BAD_OBJECT,
+					    "create_cq with a channel of another context");
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	cq = calloc(1, sizeof(*cq));
+	if (cq == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* As libmlx5: a power of two above the count asked, one slot kept empty. */
+	cnt = dvp_align32pow2((uint32_t)cqe + 1);
+	cq->cqe_cnt = cnt;
+	cq->buf = sim_buf_alloc((size_t)cnt * MLX5_CQE_SIZE);
+	cq->dbrec = sim_buf_alloc(64);
+	cq->slot_flags = calloc(cnt, 1);
+	pthread_mutex_init(&cq->ibv.mutex, NULL);
+	pthread_cond_init(&cq->ibv.cond, NULL);
+	if (cq->buf == NULL || cq->dbrec == NULL || cq->slot_flags == NULL) {
+		cq_free(cq);
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	if (dev->fatal) {
+		pthread_mutex_unlock(&dev->lock);
+		cq_free(cq);
+		errno = EIO;
+		return NULL;
+	}
+	cq->cqn = dev->next_cqn++ & MLX5_CQ_INDEX_MASK;
+	cq->uar = sim_uar_alloc(ctx, false, cq->cqn);
+	if (cq->uar == NULL) {
+		pthread_mutex_unlock(&dev->lock);
+		cq_free(cq);
+		errno = ENOMEM;
+		return NULL;
+	}
+	cq->magic = SIM_MAGIC_CQ;
+	cq->ctx = ctx;
+	cq->ch = ch;
+	cq->ibv.context = context;
+	cq->ibv.channel = channel;
+	cq->ibv.cq_context = cq_context;
+	cq->ibv.handle = cq->cqn;
+	cq->ibv.cqe = (int)cnt - 1;
+	cq->stall = dev->cfg.cq_stall_cqn == cq->cqn;
+	sim_cq_init_ring(cq, dev->cfg.cq_start);
+	TAILQ_INSERT_TAIL(&dev->cqs, cq, next);
+	if (ch != NULL) {
+		ch->cqs++;
+		channel->refcnt++;
+	}
+	ctx->objs++;
+	pthread_mutex_unlock(&dev->lock);
+	return &cq->ibv;
+}
+
+int sim_destroy_cq(struct ibv_cq *ibv)
+{
+	struct sim_cq *cq = sim_cq_of(ibv, __func__);
+	uint32_t got, acked, agot, aacked;
+	struct sim_mlx5_dev *dev;
+
+	if (cq == NULL)
+		return EINVAL;
+	dev = cq->ctx->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (cq->users > 0) {
+		pthread_mutex_unlock(&dev->lock);
+		SIM_LOG(ERR, dev, "destroy_cq: CQ %u is still used by %u WQ(s) or QP(s)", cq->cqn,
+			cq->users);
+		return EBUSY;
+	}
+	got = __atomic_load_n(&cq->events_got, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&cq->ibv.mutex);
+	acked = cq->ibv.comp_events_completed;
+	aacked = cq->ibv.async_events_completed;
+	pthread_mutex_unlock(&cq->ibv.mutex);
+	agot = __atomic_load_n(&cq->async_got, __ATOMIC_RELAXED);
+	if (got != acked || agot != aacked) {
+		pthread_mutex_unlock(&dev->lock);
+		sim_invalid(dev, SIM_MLX5_INV_DESTROY_UNACKED,
+			    "destroy_cq: CQ %u has %u completion and %u async event(s) got but not "
+			    "acked; libibverbs would wait for them forever",
+			    cq->cqn, got - acked, agot - aacked);
+		return EBUSY;
+	}
+	/* Events raised but not yet read vanish with the CQ, as the kernel drops them. */
+	if (cq->ch != NULL) {
+		sim_evq_remove(&cq->ch->q, &cq->ibv);
+		cq->ch->cqs--;
+		cq->ch->ibv.refcnt--;
+	}
+	sim_evq_remove(&cq->ctx->async, &cq->ibv);
+	TAILQ_REMOVE(&dev->cqs, cq, next);
+	sim_uar_kill(dev, cq->uar);
+	cq->ctx->objs--;
+	cq->magic = SIM_MAGIC_DEAD;
+	pthread_mutex_unlock(&dev->lock);
+	cq_free(cq);
+	return 0;
+}
+
+int sim_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cqp, void **cq_context)
+{
+	struct sim_channel *ch = channel_of(channel, __func__);
+	struct sim_ev ev;
+
+	if (ch == NULL || cqp == NULL || cq_context == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sim_evq_pop(&ch->q, &ev) != 0)
+		return -1;
+	*cqp = &ev.cq->ibv;
+	*cq_context = ev.cq->ibv.cq_context;
+	/* Relaxed: compared with the acks only by destroy_cq, on the application's side. */
+	__atomic_fetch_add(&ev.cq->events_got, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* As libibverbs: the ack count is kept in the verbs CQ under its mutex. */
+void sim_ack_cq_events(struct ibv_cq *ibv, unsigned int nevents)
+{
+	struct sim_cq *cq = sim_cq_of(ibv, __func__);
+
+	if (cq == NULL || nevents == 0)
+		return;
+	pthread_mutex_lock(&cq->ibv.mutex);
+	cq->ibv.comp_events_completed += nevents;
+	pthread_cond_signal(&cq->ibv.cond);
+	pthread_mutex_unlock(&cq->ibv.mutex);
+}

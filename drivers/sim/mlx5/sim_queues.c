@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Work queues of the simulated HCA: receive WQs (IBV_WQT_RQ), their RSS
+ * indirection tables, the hashing QPs over them, and raw packet send QPs,
+ * with the state machines verbs gives them. Buffers and doorbell records
+ * are sized and laid out as libmlx5 does (mlx5_calc_rwq_size,
+ * mlx5_calc_sq_size), so mlx5dv_init_obj answers what a ConnectX would.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_mlx5.h"
+
+static struct sim_ind *ind_of(struct ibv_rwq_ind_table *t, const char *fn)
+{
+	struct sim_ind *ind;
+
+	if (t == NULL) {
+		DVP_LOG_LINE(ERR, sim_logtype, "", "sim_mlx5: %s: NULL indirection table", fn);
+		return NULL;
+	}
+	ind = dvp_container_of(t, struct sim_ind, ibv);
+	if (ind->magic != SIM_MAGIC_IND) {
+		DVP_LOG_LINE(ERR, sim_logtype, "",
+			     "sim_mlx5: %s: %p is not a live indirection table", fn, (void *)t);
+		return NULL;
+	}
+	return ind;
+}
+
+/* Check @p pd and @p cq belong to @p ctx; a mix is the driver's bug. */
+static bool same_ctx(struct sim_ctx *ctx, struct sim_pd *pd, struct sim_cq *cq, const char *fn)
+{
+	if ((pd != NULL && pd->ctx != ctx) || (cq != NULL && cq->ctx != ctx)) {
+		sim_invalid(ctx->dev, SIM_MLX5_INV_BAD_OBJECT,
+			    "%s: a PD or CQ of another context was given", fn);
+		return false;
+	}
+	return true;
+}
+
+static void wq_free(struct sim_wq *wq)
+{
+	free(wq->buf);
+	free(wq->dbrec);
+	pthread_mutex_destroy(&wq->ibv.mutex);
+	pthread_cond_destroy(&wq->ibv.cond);
+	free(wq);
+}
+
+struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_mlx5_dev *dev;
+	struct sim_pd *pd;
+	struct sim_cq *cq;
+	struct sim_wq *wq;
+	uint32_t stride, cnt;
+
+	if (ctx == NULL || attr == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dev = ctx->dev;
+	if (attr->wq_type != IBV_WQT_RQ) {
+		SIM_LOG(ERR, dev, "create_wq: type %d; only IBV_WQT_RQ exists", attr->wq_type);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (attr->max_wr < 1 || attr->max_wr > SIM_MAX_WQE || attr->max_sge < 1 ||
+	    attr->max_sge > SIM_MAX_SGE) {
+		SIM_LOG(ERR, dev, "create_wq: max_wr %u, max_sge %u; valid are 1..%u and 1..%u",
+			attr->max_wr, attr->max_sge, SIM_MAX_WQE, SIM_MAX_SGE);
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) && attr->create_flags != 0) {
+		SIM_LOG(ERR, dev,
+			"create_wq: create_flags 0x%x not supported (no VLAN stripping, "
+			"FCS scatter or padding)",
+			attr->create_flags);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	pd = sim_pd_of(attr->pd, __func__);
+	cq = sim_cq_of(attr->cq, __func__);
+	if (pd == NULL || cq == NULL || !same_ctx(ctx, pd, cq, __func__)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	wq = calloc(1, sizeof(*wq));
+	if (wq == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	stride = dvp_align32pow2(attr->max_sge * (uint32_t)sizeof(struct mlx5_wqe_data_seg));
+	cnt = dvp_align32pow2(attr->max_wr);
+	if (cnt * stride < MLX5_SEND_WQE_BB)
+		cnt = MLX5_SEND_WQE_BB / stride;
+	wq->stride = stride;
+	wq->wqe_cnt = cnt;
+	wq->max_sge = stride / (uint32_t)sizeof(struct mlx5_wqe_data_seg);
+	wq->buf = sim_buf_alloc((size_t)cnt * stride);
+	wq->dbrec = sim_buf_alloc(64);
+	pthread_mutex_init(&wq->ibv.mutex, NULL);
+	pthread_cond_init(&wq->ibv.cond, NULL);
+	if (wq->buf == NULL || wq->dbrec == NULL) {
+		wq_free(wq);
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	if (dev->fatal) {
+		pthread_mutex_unlock(&dev->lock);
+		wq_free(wq);
+		errno = EIO;
+		return NULL;
+	}
+	wq->magic = SIM_MAGIC_WQ;
+	wq->ctx = ctx;
+	wq->pd = pd;
+	wq->cq = cq;
+	wq->ci = dev->cfg.wq_start;
+	wq->dbrec[MLX5_RCV_DBR] = htobe32(wq->ci);
+	wq->ibv.context = context;
+	wq->ibv.wq_context = attr->wq_context;
+	wq->ibv.pd = attr->pd;
+	wq->ibv.cq = attr->cq;
+	wq->ibv.wq_num = dev->next_qpn++ & MLX5_CQE_QPN_MASK;
+	wq->ibv.handle = wq->ibv.wq_num;
+	wq->ibv.state = IBV_WQS_RESET;
+	wq->ibv.wq_type = IBV_WQT_RQ;
+	attr->max_wr = cnt;
+	attr->max_sge = wq->max_sge;
+	pd->users++;
+	cq->users++;
+	ctx->objs++;
+	pthread_mutex_unlock(&dev->lock);
+	return &wq->ibv;
+}
+
+static const char *wq_state_name(enum ibv_wq_state s)
+{
+	switch (s) {
+	case IBV_WQS_RESET:
+		return "RESET";
+	case IBV_WQS_RDY:
+		return "RDY";
+	case IBV_WQS_ERR:
+		return "ERR";
+	default:
+		return "UNKNOWN";
+	}
+}
+
+int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
+{
+	struct sim_wq *wq = sim_wq_of(ibv, __func__);
+	enum ibv_wq_state cur, next;
+	struct sim_mlx5_dev *dev;
+	bool ok;
+
+	if (wq == NULL || attr == NULL)
+		return EINVAL;
+	dev = wq->ctx->dev;
+	if (attr->attr_mask & ~(uint32_t)(IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_CURR_STATE)) {
+		SIM_LOG(ERR, dev, "modify_wq: only the state can change (attr_mask 0x%x)",
+			attr->attr_mask);
+		return EOPNOTSUPP;
+	}
+	if (!(attr->attr_mask & IBV_WQ_ATTR_STATE))
+		return 0;
+	pthread_mutex_lock(&dev->lock);
+	cur = wq->ibv.state;
+	next = attr->wq_state;
+	if ((attr->attr_mask & IBV_WQ_ATTR_CURR_STATE) && attr->curr_wq_state != cur) {
+		pthread_mutex_unlock(&dev->lock);
+		SIM_LOG(ERR, dev, "modify_wq: WQ %u is %s, not %s as given", wq->ibv.wq_num,
+			wq_state_name(cur), wq_state_name(attr->curr_wq_state));
+		return EINVAL;
+	}
+	ok = next == IBV_WQS_RESET || (next == IBV_WQS_RDY && cur != IBV_WQS_ERR) ||
+	     (next == IBV_WQS_ERR && cur != IBV_WQS_RESET);
+	if (!ok || dev->fatal) {
+		pthread_mutex_unlock(&dev->lock);
+		if (dev->fatal)
+			return EIO;
+		SIM_LOG(ERR, dev,
+			"modify_wq: WQ %u cannot go from %s to %s (RESET -> RDY -> ERR "
+			"-> RESET)",
+			wq->ibv.wq_num, wq_state_name(cur), wq_state_name(next));
+		return EINVAL;
+	}
+	if (cur == IBV_WQS_RESET && next == IBV_WQS_RDY) {
+		/* As libmlx5: counters restart, the record says where. */
+		wq->ci = dev->cfg.wq_start;
+		__atomic_store_n(&wq->dbrec[MLX5_RCV_DBR], htobe32(wq->ci), __ATOMIC_RELEASE);
+	}
+	wq->ibv.state = next;
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
+int sim_destroy_wq(struct ibv_wq *ibv)
+{
+	struct sim_wq *wq = sim_wq_of(ibv, __func__);
+	struct sim_mlx5_dev *dev;
+	uint32_t got, acked;
+
+	if (wq == NULL)
+		return EINVAL;
+	dev = wq->ctx->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (wq->ind_refs > 0) {
+		pthread_mutex_unlock(&dev->lock);
+		SIM_LOG(ERR, dev, "destroy_wq: WQ %u is in %u indirection table(s)", wq->ibv.wq_num,
+			wq->ind_refs);
+		return EBUSY;
+	}
+	got = __atomic_load_n(&wq->async_got, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&wq->ibv.mutex);
+	acked = wq->ibv.events_completed;
+	pthread_mutex_unlock(&wq->ibv.mutex);
+	if (got != acked) {
+		pthread_mutex_unlock(&dev->lock);
+		sim_invalid(dev, SIM_MLX5_INV_DESTROY_UNACKED,
+			    "destroy_wq: WQ %u has %u async event(s) not acked", wq->ibv.wq_num,
+			    got - acked);
+		return EBUSY;
+	}
+	sim_evq_remove(&wq->ctx->async, &wq->ibv);
+	wq->pd->users--;
+	wq->cq->users--;
+	wq->ctx->objs--;
+	wq->magic = SIM_MAGIC_DEAD;
+	pthread_mutex_unlock(&dev->lock);
+	wq_free(wq);
+	return 0;
+}
+
+struct ibv_rwq_ind_table *sim_create_rwq_ind_table(struct ibv_context *context,
+						   struct ibv_rwq_ind_table_init_attr *attr)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_mlx5_dev *dev;
+	struct sim_ind *ind;
+	uint32_t n;
+
+	if (ctx == NULL || attr == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dev = ctx->dev;
+	if (attr->log_ind_tbl_size > SIM_MAX_IND_LOG || attr->ind_tbl == NULL) {
+		SIM_LOG(ERR, dev, "create_rwq_ind_table: log size %u; valid is 0..%u with a table",
+			attr->log_ind_tbl_size, SIM_MAX_IND_LOG);
+		errno = EINVAL;
+		return NULL;
+	}
+	n = 1u << attr->log_ind_tbl_size;
+	ind = calloc(1, sizeof(*ind));
+	if (ind != NULL)
+		ind->wqs = calloc(n, sizeof(*ind->wqs));
+	if (ind == NULL || ind->wqs == NULL) {
+		free(ind);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		ind->wqs[i] = sim_wq_of(attr->ind_tbl[i], __func__);
+		if (ind->wqs[i] == NULL || ind->wqs[i]->ctx != ctx) {
+			if (ind->wqs[i] != NULL)
+				sim_invalid(dev, SIM_MLX5_INV_BAD_OBJECT,
+					    "create_rwq_ind_table: entry %u is a WQ of another "
+					    "context",
+					    i);
+			free(ind->wqs);
+			free(ind);
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	pthread_mutex_lock(&dev->lock);
+	ind->magic = SIM_MAGIC_IND;
+	ind->ctx = ctx;
+	ind->size = n;
+	ind->ibv.context = context;
+	ind->ibv.ind_tbl_num = dev->next_qpn++ & MLX5_CQE_QPN_MASK;
+	ind->ibv.ind_tbl_handle = (int)ind->ibv.ind_tbl_num;
+	for (uint32_t i = 0; i < n; i++)
+		ind->wqs[i]->ind_refs++;
+	ctx->objs++;
+	pthread_mutex_unlock(&dev->lock);
+	return &ind->ibv;
+}
+
+int sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *t)
+{
+	struct sim_ind *ind = ind_of(t, __func__);
+	struct sim_mlx5_dev *dev;
+
+	if (ind == NULL)
+		return EINVAL;
+	dev = ind->ctx->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (ind->users > 0) {
+		pthread_mutex_unlock(&dev->lock);
+		SIM_LOG(ERR, dev, "destroy_rwq_ind_table: %u hashing QP(s) still use it",
+			ind->users);
+		return EBUSY;
+	}
+	for (uint32_t i = 0; i < ind->size; i++)
+		ind->wqs[i]->ind_refs--;
+	ind->ctx->objs--;
+	ind->magic = SIM_MAGIC_DEAD;
+	pthread_mutex_unlock(&dev->lock);
+	free(ind->wqs);
+	free(ind);
+	return 0;
+}
+
+static int check_hash_qp(struct sim_mlx5_dev *dev, const struct ibv_qp_init_attr_ex *attr)
+{
+	const uint64_t fields = IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4 | IBV_RX_HASH_SRC_IPV6 |
+				IBV_RX_HASH_DST_IPV6 | IBV_RX_HASH_SRC_PORT_TCP |
+				IBV_RX_HASH_DST_PORT_TCP | IBV_RX_HASH_SRC_PORT_UDP |
+				IBV_RX_HASH_DST_PORT_UDP;
+	const struct ibv_rx_hash_conf *h = &attr->rx_hash_conf;
+
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_IND_TABLE) ||
+	    !(attr->comp_mask & IBV_QP_INIT_ATTR_RX_HASH)) {
+		SIM_LOG(ERR, dev,
+			"create_qp_ex: a hashing QP needs both IBV_QP_INIT_ATTR_IND_TABLE "
+			"and IBV_QP_INIT_ATTR_RX_HASH");
+		return EINVAL;
+	}
+	if (h->rx_hash_function != IBV_RX_HASH_FUNC_TOEPLITZ ||
+	    h->rx_hash_key_len != MLX5_RSS_HASH_KEY_LEN || h->rx_hash_key == NULL) {
+		SIM_LOG(ERR, dev,
+			"create_qp_ex: RSS needs the Toeplitz function and a %u-byte key "
+			"(function 0x%x, key length %u)",
+			MLX5_RSS_HASH_KEY_LEN, h->rx_hash_function, h->rx_hash_key_len);
+		return EINVAL;
+	}
+	if (h->rx_hash_fields_mask & ~fields) {
+		SIM_LOG(ERR, dev,
+			"create_qp_ex: hash fields 0x%" PRIx64 " not supported; valid are "
+			"the IPv4/IPv6 addresses and TCP/UDP ports (0x%" PRIx64 ")",
+			(uint64_t)h->rx_hash_fields_mask, fields);
+		return EOPNOTSUPP;
+	}
+	if (attr->cap.max_send_wr || attr->cap.max_recv_wr) {
+		SIM_LOG(ERR, dev, "create_qp_ex: a hashing QP has no work requests of its own");
+		return EINVAL;
+	}
+	return 0;
+}
+
+static int check_send_qp(struct sim_mlx5_dev *dev, const struct ibv_qp_init_attr_ex *attr)
+{
+	if (attr->comp_mask & ~(uint32_t)IBV_QP_INIT_ATTR_PD) {
+		SIM_LOG(ERR, dev,
+			"create_qp_ex: comp_mask 0x%x not supported for a send queue "
+			"(no TSO, no send ops flags)",
+			attr->comp_mask);
+		return EOPNOTSUPP;
+	}
+	if (attr->cap.max_recv_wr || attr->srq != NULL) {
+		SIM_LOG(ERR, dev,
+			"create_qp_ex: a raw packet QP receives through WQs; give "
+			"max_recv_wr 0 and no SRQ");
+		return EOPNOTSUPP;
+	}
+	if (attr->cap.max_send_wr < 1 || attr->cap.max_send_wr > SIM_MAX_WQE ||
+	    attr->cap.max_send_sge > SIM_MAX_SGE || attr->cap.max_inline_data > 512) {
+		SIM_LOG(ERR, dev,
+			"create_qp_ex: max_send_wr %u, max_send_sge %u, max_inline_data "
+			"%u; valid are 1..%u, 0..%u and 0..512",
+			attr->cap.max_send_wr, attr->cap.max_send_sge, attr->cap.max_inline_data,
+			SIM_MAX_WQE, SIM_MAX_SGE);
+		return EINVAL;
+	}
+	return 0;
+}
+
+static void qp_free(struct sim_qp *qp)
+{
+	free(qp->sq_buf);
+	free(qp->dbrec);
+	pthread_mutex_destroy(&qp->ibv.mutex);
+	pthread_cond_destroy(&qp->ibv.cond);
+	free(qp);
+}
+
+/* Size the send queue as libmlx5 does for a raw packet QP. */
+static int sq_setup(struct sim_qp *qp, struct ibv_qp_init_attr_ex *attr)
+{
+	const uint32_t overhead =
+		sizeof(struct mlx5_wqe_ctrl_seg) + sizeof(struct mlx5_wqe_eth_seg);
+	uint32_t size = overhead + attr->cap.max_send_sge * MLX5_WSEG_SIZE;
+	uint32_t inl = overhead + DVP_ALIGN_CEIL(4u + attr->cap.max_inline_data, MLX5_WSEG_SIZE);
+	uint32_t wqe = DVP_ALIGN_CEIL(DVP_MAX(size, inl), MLX5_SEND_WQE_BB);
+	uint32_t bytes = dvp_align32pow2(attr->cap.max_send_wr * wqe);
+
+	qp->wqe_cnt = bytes / MLX5_SEND_WQE_BB;
+	qp->max_inline = wqe - overhead - 4u;
+	qp->sq_buf = sim_buf_alloc(bytes);
+	qp->dbrec = sim_buf_alloc(64);
+	if (qp->sq_buf == NULL || qp->dbrec == NULL)
+		return ENOMEM;
+	attr->cap.max_send_wr = bytes / wqe;
+	attr->cap.max_inline_data = qp->max_inline;
+	return 0;
+}
+
+struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_ind *ind = NULL;
+	struct sim_cq *cq = NULL;
+	struct sim_mlx5_dev *dev;
+	struct sim_pd *pd;
+	struct sim_qp *qp;
+	bool hash;
+	int ret;
+
+	if (ctx == NULL || attr == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dev = ctx->dev;
+	if (attr->qp_type != IBV_QPT_RAW_PACKET || !(attr->comp_mask & IBV_QP_INIT_ATTR_PD)) {
+		SIM_LOG(ERR, dev,
+			"create_qp_ex: only IBV_QPT_RAW_PACKET QPs with a PD "
+			"(IBV_QP_INIT_ATTR_PD) exist here (qp_type %d)",
+			attr->qp_type);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	hash = attr->comp_mask & (IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH);
+	ret = hash ? check_hash_qp(dev, attr) : check_send_qp(dev, attr);
+	if (ret != 0) {
+		errno = ret;
+		return NULL;
+	}
+	pd = sim_pd_of(attr->pd, __func__);
+	if (hash)
+		ind = ind_of(attr->rwq_ind_tbl, __func__);
+	else
+		cq = sim_cq_of(attr->send_cq, __func__);
+	if (pd == NULL || (hash ? ind == NULL : cq == NULL) || !same_ctx(ctx, pd, cq, __func__) ||
+	    (ind != NULL && ind->ctx != ctx) ||
+	    (!hash && attr->recv_cq != NULL && attr->recv_cq != attr->send_cq)) {
+		if (!hash && attr->recv_cq != NULL && attr->recv_cq != attr->send_cq)
+			SIM_LOG(ERR, dev,
+				"create_qp_ex: a send queue's recv_cq must be NULL or "
+				"its send_cq");
+		errno = EINVAL;
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp));
+	if (qp == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_init(&qp->ibv.mutex, NULL);
+	pthread_cond_init(&qp->ibv.cond, NULL);
+	qp->hash = hash;
+	if (!hash && sq_setup(qp, attr) != 0) {
+		qp_free(qp);
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	if (dev->fatal) {
+		pthread_mutex_unlock(&dev->lock);
+		qp_free(qp);
+		errno = EIO;
+		return NULL;
+	}
+	qp->ibv.qp_num = dev->next_qpn++ & MLX5_CQE_QPN_MASK;
+	if (!hash) {
+		qp->uar = sim_uar_alloc(ctx, true, qp->ibv.qp_num);
+		if (qp->uar == NULL) {
+			pthread_mutex_unlock(&dev->lock);
+			qp_free(qp);
+			errno = ENOMEM;
+			return NULL;
+		}
+		qp->cq = cq;
+		qp->sq_ci = dev->cfg.wq_start;
+		qp->dbrec[MLX5_SND_DBR] = htobe32(qp->sq_ci);
+		cq->users++;
+		TAILQ_INSERT_TAIL(&dev->sqs, qp, sq_next);
+	} else {
+		qp->ind = ind;
+		qp->key_len = attr->rx_hash_conf.rx_hash_key_len;
+		memcpy(qp->key, attr->rx_hash_conf.rx_hash_key, qp->key_len);
+		qp->fields = attr->rx_hash_conf.rx_hash_fields_mask;
+		ind->users++;
+	}
+	qp->magic = SIM_MAGIC_QP;
+	qp->ctx = ctx;
+	qp->pd = pd;
+	qp->ibv.context = context;
+	qp->ibv.qp_context = attr->qp_context;
+	qp->ibv.pd = attr->pd;
+	qp->ibv.send_cq = hash ? NULL : attr->send_cq;
+	qp->ibv.recv_cq = hash ? NULL : attr->recv_cq;
+	qp->ibv.handle = qp->ibv.qp_num;
+	qp->ibv.state = IBV_QPS_RESET;
+	qp->ibv.qp_type = IBV_QPT_RAW_PACKET;
+	pd->users++;
+	ctx->objs++;
+	pthread_mutex_unlock(&dev->lock);
+	return &qp->ibv;
+}
+
+static const char *qp_state_name(enum ibv_qp_state s)
+{
+	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
+
+	return (unsigned int)s < DVP_DIM(names) ? names[s] : "UNKNOWN";
+}
+
+int sim_modify_qp(struct ibv_qp *ibv, struct ibv_qp_attr *attr, int mask)
+{
+	struct sim_qp *qp = sim_qp_of(ibv, __func__);
+	enum ibv_qp_state cur, next;
+	struct sim_mlx5_dev *dev;
+	bool ok;
+
+	if (qp == NULL || attr == NULL)
+		return EINVAL;
+	dev = qp->ctx->dev;
+	if (qp->hash) {
+		SIM_LOG(ERR, dev,
+			"modify_qp: hashing QP %u takes traffic from creation and has "
+			"no states to move through",
+			qp->ibv.qp_num);
+		return EINVAL;
+	}
+	if (!(mask & IBV_QP_STATE) || (mask & ~(IBV_QP_STATE | IBV_QP_CUR_STATE | IBV_QP_PORT))) {
+		SIM_LOG(ERR, dev,
+			"modify_qp: attr_mask 0x%x; a raw packet SQ takes IBV_QP_STATE, "
+			"IBV_QP_CUR_STATE and IBV_QP_PORT",
+			mask);
+		return EINVAL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	cur = qp->ibv.state;
+	next = attr->qp_state;
+	if ((mask & IBV_QP_CUR_STATE) && attr->cur_qp_state != cur) {
+		pthread_mutex_unlock(&dev->lock);
+		SIM_LOG(ERR, dev, "modify_qp: QP %u is %s, not %s as given", qp->ibv.qp_num,
+			qp_state_name(cur), qp_state_name(attr->cur_qp_state));
+		return EINVAL;
+	}
+	ok = next == IBV_QPS_RESET || next == IBV_QPS_ERR ||
+	     (next == IBV_QPS_INIT && (cur == IBV_QPS_RESET || cur == IBV_QPS_INIT)) ||
+	     (next == IBV_QPS_RTR && cur == IBV_QPS_INIT) ||
+	     (next == IBV_QPS_RTS && (cur == IBV_QPS_RTR || cur == IBV_QPS_RTS));
+	if (ok && cur == IBV_QPS_RESET && next == IBV_QPS_INIT &&
+	    (!(mask & IBV_QP_PORT) || attr->port_num < 1 || attr->port_num > dev->nports)) {
+		pthread_mutex_unlock(&dev->lock);
+		SIM_LOG(ERR, dev, "modify_qp: RESET -> INIT needs IBV_QP_PORT with a port 1..%u",
+			dev->nports);
+		return EINVAL;
+	}
+	if (!ok || dev->fatal) {
+		pthread_mutex_unlock(&dev->lock);
+		if (dev->fatal)
+			return EIO;
+		SIM_LOG(ERR, dev,
+			"modify_qp: QP %u cannot go from %s to %s (RESET -> INIT -> RTR "
+			"-> RTS, any -> ERR or RESET)",
+			qp->ibv.qp_num, qp_state_name(cur), qp_state_name(next));
+		return EINVAL;
+	}
+	if (mask & IBV_QP_PORT)
+		qp->port = attr->port_num - 1u;
+	if (next == IBV_QPS_RESET) {
+		/* As libmlx5 and the hardware: counters restart, the record says where. */
+		qp->sq_ci = dev->cfg.wq_start;
+		qp->rung = false;
+		__atomic_store_n(&qp->dbrec[MLX5_SND_DBR], htobe32(qp->sq_ci), __ATOMIC_RELEASE);
+		__atomic_store_n(sim_uar_reg(qp->uar, MLX5_BF_OFFSET), 0, __ATOMIC_RELAXED);
+		__atomic_store_n(sim_uar_reg(qp->uar, MLX5_BF_OFFSET + SIM_BF_SIZE), 0,
+				 __ATOMIC_RELAXED);
+	}
+	qp->ibv.state = next;
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
+int sim_destroy_qp(struct ibv_qp *ibv)
+{
+	struct sim_qp *qp = sim_qp_of(ibv, __func__);
+	struct sim_mlx5_dev *dev;
+	uint32_t got, acked;
+
+	if (qp == NULL)
+		return EINVAL;
+	dev = qp->ctx->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (qp->flows > 0) {
+		pthread_mutex_unlock(&dev->lock);
+		SIM_LOG(ERR, dev, "destroy_qp: QP %u still has %u flow rule(s)", qp->ibv.qp_num,
+			qp->flows);
+		return EBUSY;
+	}
+	got = __atomic_load_n(&qp->async_got, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&qp->ibv.mutex);
+	acked = qp->ibv.events_completed;
+	pthread_mutex_unlock(&qp->ibv.mutex);
+	if (got != acked) {
+		pthread_mutex_unlock(&dev->lock);
+		sim_invalid(dev, SIM_MLX5_INV_DESTROY_UNACKED,
+			    "destroy_qp: QP %u has %u async event(s) not acked", qp->ibv.qp_num,
+			    got - acked);
+		return EBUSY;
+	}
+	sim_evq_remove(&qp->ctx->async, &qp->ibv);
+	if (qp->hash) {
+		qp->ind->users--;
+	} else {
+		qp->cq->users--;
+		TAILQ_REMOVE(&dev->sqs, qp, sq_next);
+		sim_uar_kill(dev, qp->uar);
+	}
+	qp->pd->users--;
+	qp->ctx->objs--;
+	qp->magic = SIM_MAGIC_DEAD;
+	pthread_mutex_unlock(&dev->lock);
+	qp_free(qp);
+	return 0;
+}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Running the device: one step does everything due (timed faults, send
+ * queues, cables, sources, arm doorbells, late doorbells on destroyed
+ * objects); the device thread repeats steps like hardware beside the
+ * application, sleeping after a spell of idle steps; sim_mlx5_step() runs
+ * one from the caller for deterministic tests and benchmarks. The clock is
+ * monotonic time since creation, or a virtual one moved by the caller.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dvp_common.h>
+#include <dvp_errno.h>
+
+#include "sim_mlx5.h"
+
+/* Idle steps before the thread starts sleeping: a doorbell is seen at once while busy. */
+#define IDLE_SPIN_STEPS 512
+
+uint64_t sim_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sim_now(struct sim_mlx5_dev *dev)
+{
+	if (dev->cfg.clock_virtual)
+		return __atomic_load_n(&dev->clock_virt_ns, __ATOMIC_RELAXED);
+	return sim_mono_ns() - dev->clock_base_ns;
+}
+
+uint64_t sim_mlx5_clock_ns(struct sim_mlx5_dev *dev)
+{
+	return dev != NULL ? sim_now(dev) : 0;
+}
+
+int sim_mlx5_clock_advance(struct sim_mlx5_dev *dev, uint64_t ns)
+{
+	if (dev == NULL)
+		return dvp_err(EINVAL);
+	if (!dev->cfg.clock_virtual) {
+		SIM_LOG(ERR, dev,
+			"clock_advance: the clock is real time; create the device with "
+			"clock=virtual");
+		return dvp_err(EINVAL);
+	}
+	/* Relaxed: the engine reads it under the lock taken below or in the next step. */
+	pthread_mutex_lock(&dev->lock);
+	__atomic_fetch_add(&dev->clock_virt_ns, ns, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
+int sim_step_locked(struct sim_mlx5_dev *dev)
+{
+	uint64_t now = sim_now(dev);
+	struct sim_qp *qp;
+	struct sim_cq *cq;
+	int n;
+
+	n = sim_fault_poll(dev, now);
+	n += sim_uar_poll_dead(dev);
+	if (dev->fatal)
+		return n;
+	/* Sends first, so a frame crosses a cable and is received in the same step. */
+	TAILQ_FOREACH(qp, &dev->sqs, sq_next)
+		n += sim_tx_poll(qp);
+	for (unsigned int i = 0; i < dev->nports; i++) {
+		n += sim_rx_poll_fifo(&dev->ports[i]);
+		n += sim_source_poll(&dev->ports[i], now);
+	}
+	TAILQ_FOREACH(cq, &dev->cqs, next)
+		n += sim_cq_poll_arm(cq);
+	return n;
+}
+
+int sim_mlx5_step(struct sim_mlx5_dev *dev)
+{
+	int n;
+
+	if (dev == NULL)
+		return dvp_err(EINVAL);
+	pthread_mutex_lock(&dev->lock);
+	n = sim_step_locked(dev);
+	pthread_mutex_unlock(&dev->lock);
+	return n;
+}
+
+int sim_mlx5_step_idle(struct sim_mlx5_dev *dev, unsigned int max_steps)
+{
+	unsigned int i;
+
+	for (i = 0; i < max_steps; i++) {
+		int n = sim_mlx5_step(dev);
+
+		if (n < 0)
+			return n;
+		if (n == 0)
+			return (int)i + 1;
+	}
+	return (int)i;
+}
+
+static void *sim_thread_main(void *arg)
+{
+	struct sim_mlx5_dev *dev = arg;
+	unsigned int idle = 0;
+
+	/* Acquire: pairs with the release store of thread_stop. */
+	while (!__atomic_load_n(&dev->thread_stop, __ATOMIC_ACQUIRE)) {
+		int n;
+
+		pthread_mutex_lock(&dev->lock);
+		n = sim_step_locked(dev);
+		pthread_mutex_unlock(&dev->lock);
+		if (n > 0) {
+			idle = 0;
+			continue;
+		}
+		if (++idle < IDLE_SPIN_STEPS || dev->cfg.idle_us == 0)
+			dvp_pause();
+		else
+			usleep(dev->cfg.idle_us);
+	}
+	return NULL;
+}
+
+int sim_mlx5_thread_start(struct sim_mlx5_dev *dev)
+{
+	char name[16];
+	int ret;
+
+	if (dev == NULL)
+		return dvp_err(EINVAL);
+	if (dev->thread_started)
+		return 0;
+	__atomic_store_n(&dev->thread_stop, false, __ATOMIC_RELAXED);
+	ret = pthread_create(&dev->thread, NULL, sim_thread_main, dev);
+	if (ret != 0) {
+		SIM_LOG(ERR, dev, "cannot start the device thread: %s", strerror(ret));
+		return dvp_err(ret);
+	}
+	/* "dvp-sim_mlx5_0": the kernel keeps 15 characters. */
+	memcpy(name, "dvp-", 4);
+	memcpy(name + 4, dev->name, sizeof(name) - 5);
+	name[sizeof(name) - 1] = '\0';
+	pthread_setname_np(dev->thread, name);
+	dev->thread_started = true;
+	return 0;
+}
+
+int sim_mlx5_thread_stop(struct sim_mlx5_dev *dev)
+{
+	if (dev == NULL)
+		return dvp_err(EINVAL);
+	if (!dev->thread_started)
+		return 0;
+	/* Release: what the caller did before stopping is visible to the thread's last step. */
+	__atomic_store_n(&dev->thread_stop, true, __ATOMIC_RELEASE);
+	pthread_join(dev->thread, NULL);
+	dev->thread_started = false;
+	return 0;
+}
