@@ -92,10 +92,11 @@ int main(int argc, char **argv)
 			dvp_strerror(dvp_errno));
 		return 1;
 	}
-	if (n < argc) {
+	/* argv[n] is the program name again; what follows is ours. */
+	if (n + 1 < argc) {
 		fprintf(stderr,
 			"dvp-info: unexpected argument '%s'; dvp-info takes EAL options only (see -h)\n",
-			argv[n]);
+			argv[n + 1]);
 		dvp_eal_cleanup();
 		return 2;
 	}

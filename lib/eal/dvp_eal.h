@@ -33,8 +33,10 @@ extern "C" {
  * or the first argument that is not an EAL option, as rte_eal_init does;
  * argv[0] is the program name used in messages.
  *
- * @return the number of arguments consumed (argv[0] and "--" included), so
- *   the application parses argv + ret; or -1 with dvp_errno set, after one
+ * @return the number of EAL arguments consumed ("--" included, argv[0] not),
+ *   as rte_eal_init: argv[ret] is set to the program name, so after
+ *   `argc -= ret; argv += ret;` the application parses its own options
+ *   with getopt as usual; or -1 with dvp_errno set, after one
  *   log line naming the bad argument and what would be valid. `-h` and `-v`
  *   print and return -1 with dvp_eal_init_status() ==
  *   DVP_EAL_INIT_HELP_SHOWN, so the application can exit with status 0.

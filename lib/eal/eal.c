@@ -100,7 +100,13 @@ int dvp_eal_init(int argc, char **argv)
 	pthread_mutex_unlock(&eal_lock);
 	EAL_LOG(DEBUG, "initialised: %u lcore(s), main lcore %u, %s memory", dvp_lcore_count(),
 		dvp_get_main_lcore(), eal_memory_has_hugepages() ? "hugepage" : "anonymous");
-	return consumed;
+	/*
+	 * As rte_eal_init: the program name moves to the last consumed slot,
+	 * so `argc -= ret; argv += ret;` leaves the application an argv whose
+	 * argv[0] is still the program name, ready for getopt.
+	 */
+	argv[consumed - 1] = argv[0];
+	return consumed - 1;
 
 fail_intr:
 	eal_intr_cleanup();

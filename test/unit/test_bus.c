@@ -153,7 +153,7 @@ static void test_vdev_probe_and_remove(void **state)
 	(void)state;
 	reset_counts();
 	assert_int_equal(dvp_test_eal_init("--no-huge", "-m", "4", "--vdev", "net_tvdev0,size=4"),
-			 6);
+			 5);
 	assert_int_equal(vdev_probes, 1);
 	d = dvp_dev_find("net_tvdev0");
 	assert_non_null(d);

@@ -108,20 +108,30 @@ static void test_vdev_without_driver_fails_init(void **state)
 	assert_int_equal(dvp_errno, ENODEV);
 	dvp_log_capture_free(&cap);
 	/* Everything init did is undone: it can run again. */
-	assert_int_equal(dvp_test_eal_init("--no-huge"), 2);
+	assert_int_equal(dvp_test_eal_init("--no-huge"), 1);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
 static void test_consumed_count(void **state)
 {
 	(void)state;
-	assert_int_equal(dvp_test_eal_init("--no-huge"), 2);
+	assert_int_equal(dvp_test_eal_init("--no-huge"), 1);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 	/* "--" is consumed; the application's options follow. */
-	assert_int_equal(dvp_test_eal_init("-l", cpu0, "--no-huge", "--", "-p", "1"), 5);
+	assert_int_equal(dvp_test_eal_init("-l", cpu0, "--no-huge", "--", "-p", "1"), 4);
 	assert_int_equal(dvp_eal_cleanup(), 0);
+	/* As rte_eal_init: argv[ret] holds the program name for the app's getopt. */
+	{
+		const char *args[] = { "prog", "--no-huge", "--", "-p", "1", NULL };
+		int ret = dvp_eal_init(5, (char **)args);
+
+		assert_int_equal(ret, 2);
+		assert_string_equal(args[ret], "prog");
+		assert_string_equal(args[ret + 1], "-p");
+		assert_int_equal(dvp_eal_cleanup(), 0);
+	}
 	/* The first argument that is not an option ends the EAL's. */
-	assert_int_equal(dvp_test_eal_init("--no-huge", "run", "-l", "9999"), 2);
+	assert_int_equal(dvp_test_eal_init("--no-huge", "run", "-l", "9999"), 1);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
@@ -132,7 +142,7 @@ static void test_good_forms(void **state)
 	(void)state;
 	snprintf(inline_l, sizeof(inline_l), "-l%s", cpu0);
 	snprintf(eq_lcores, sizeof(eq_lcores), "--lcores=%s", cpu0_at);
-	assert_int_equal(dvp_test_eal_init(inline_l, "--no-huge", "-m", "8"), 5);
+	assert_int_equal(dvp_test_eal_init(inline_l, "--no-huge", "-m", "8"), 4);
 	assert_int_equal(dvp_lcore_count(), 1);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 
@@ -140,7 +150,7 @@ static void test_good_forms(void **state)
 					   "--socket-mem=8", "--socket-limit", "64",
 					   "--file-prefix", "t_eal", "-n", "4", "--no-telemetry",
 					   "--in-memory"),
-			 14);
+			 13);
 	assert_string_equal(dvp_eal_file_prefix(), "t_eal");
 	assert_false(dvp_eal_has_hugepages());
 	assert_int_equal(dvp_get_main_lcore(), 0);
@@ -148,11 +158,11 @@ static void test_good_forms(void **state)
 
 	assert_int_equal(dvp_test_eal_init("--no-huge", "--log-level", "eal:notice", "-b", "mlx5_9",
 					   "--log-level=eal:info"),
-			 7);
+			 6);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 
 	assert_int_equal(dvp_test_eal_init("--no-huge", "-a", "mlx5_9,k=v", "--allow", "mlx5_8"),
-			 6);
+			 5);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
@@ -163,7 +173,7 @@ static void test_default_lcores_are_the_affinity_mask(void **state)
 
 	(void)state;
 	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
-	assert_int_equal(dvp_test_eal_init("--no-huge"), 2);
+	assert_int_equal(dvp_test_eal_init("--no-huge"), 1);
 	for (i = 0; i < DVP_MAX_LCORE && i < CPU_SETSIZE; i++) {
 		assert_int_equal(dvp_lcore_is_enabled(i), CPU_ISSET(i, &set) != 0);
 		n += CPU_ISSET(i, &set) != 0;
@@ -221,7 +231,7 @@ static void test_init_twice_and_cleanup_twice(void **state)
 
 	(void)state;
 	for (i = 0; i < 3; i++) {
-		assert_int_equal(dvp_test_eal_init("--no-huge"), 2);
+		assert_int_equal(dvp_test_eal_init("--no-huge"), 1);
 		assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_DONE);
 		dvp_log_capture_begin(&cap);
 		assert_int_equal(dvp_test_eal_init("--no-huge"), -1);

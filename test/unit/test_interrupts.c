@@ -22,7 +22,7 @@
 static int setup(void **state)
 {
 	(void)state;
-	return dvp_test_eal_init("--no-huge", "-m", "4") == 4 ? 0 : -1;
+	return dvp_test_eal_init("--no-huge", "-m", "4") == 3 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -284,7 +284,7 @@ static void test_cleanup_with_callbacks_left(void **state)
 	assert_int_equal(dvp_intr_callback_register(c.fd, cb, &c), 0);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 	assert_int_equal(dvp_intr_callback_register(c.fd, cb, &c), -E_DVP_NO_INIT);
-	assert_int_equal(dvp_test_eal_init("--no-huge", "-m", "4"), 4);
+	assert_int_equal(dvp_test_eal_init("--no-huge", "-m", "4"), 3);
 	ctx_fini(&c);
 }
 
