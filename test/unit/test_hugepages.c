@@ -458,8 +458,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_placement_on_every_node, eal_down),
 		cmocka_unit_test_teardown(test_not_enough_hugepages, eal_down),
 		cmocka_unit_test_teardown(test_exhaustion_then_reuse, eal_down),
-		cmocka_unit_test_teardown(test_stale_files_of_a_crashed_run_are_reclaimed, eal_down),
-		cmocka_unit_test_teardown(test_second_process_with_same_prefix_is_refused, eal_down),
+		cmocka_unit_test_teardown(test_stale_files_of_a_crashed_run_are_reclaimed,
+					  eal_down),
+		cmocka_unit_test_teardown(test_second_process_with_same_prefix_is_refused,
+					  eal_down),
 		cmocka_unit_test_teardown(test_huge_unlink_leaves_no_map_files, eal_down),
 		cmocka_unit_test_teardown(test_in_memory_uses_memfd, eal_down),
 	};
