@@ -332,6 +332,8 @@ static int server_init(struct memif_cc *cc, const struct memif_msg *m, struct me
 			why_set(why, "ID not found");
 		return cc_fail(cc, why, -EPROTO, out);
 	}
+	/* Found: a refusal from here on is the interface's to count and log. */
+	cc->cfg = cfg;
 	if (i->mode != MEMIF_INTERFACE_MODE_ETHERNET) {
 		why_set(why, "Only ethernet mode supported (mode %u asked)", i->mode);
 		return cc_fail(cc, why, -EPROTO, out);
@@ -342,7 +344,6 @@ static int server_init(struct memif_cc *cc, const struct memif_msg *m, struct me
 		if (!secret_matches(cfg->secret, i->secret))
 			return cc_fail(cc, "Incorrect secret", -EPROTO, out);
 	}
-	cc->cfg = cfg;
 	memif_sanitize(cc->conn.remote_name, i->name, MEMIF_NAME_SZ - 1);
 	cc->owns_fds = true;
 	cc->state = MEMIF_CC_S_SETUP;

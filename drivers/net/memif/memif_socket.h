@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * memif interfaces and their control sockets, driven from the EAL interrupt
+ * thread: the server's listener and every control channel are fds watched
+ * there (dvp_intr_callback_register), and so is the client's reconnect
+ * timer. Several server interfaces (ids) may share one socket.
+ */
+
+#ifndef MEMIF_SOCKET_H
+#define MEMIF_SOCKET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/un.h>
+
+#include "memif_cc.h"
+#include "memif_rxtx.h"
+
+/* Longest socket name: sun_path less the abstract namespace's leading NUL. */
+#define MEMIF_SOCKET_NAME_MAX (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
+
+/* Client reconnect back-off: from 50 ms, doubling, up to 2 s. */
+#define MEMIF_RECONNECT_MIN_MS 50
+#define MEMIF_RECONNECT_MAX_MS 2000
+
+struct memif_if_params {
+	enum memif_role role;
+	uint32_t id;
+	char secret[MEMIF_SECRET_SZ + 1];
+	char socket[MEMIF_SOCKET_NAME_MAX + 1];
+	bool abstract;
+	uint16_t bsize;
+	uint8_t log2_ring_size;
+	uint16_t nb_rxq;
+	uint16_t nb_txq;
+	char if_name[MEMIF_NAME_SZ];
+	char app_name[MEMIF_NAME_SZ];
+};
+
+/* Called on the interrupt thread when the connection goes up or down. */
+typedef void (*memif_link_cb)(void *arg, bool up);
+
+struct memif_if_stats {
+	uint64_t connects; /* connections made */
+	uint64_t disconnects; /* connections lost, either side */
+	uint64_t connect_attempts; /* client: socket connects tried */
+	uint64_t rejects; /* handshakes refused (ours or the peer's) */
+};
+
+struct memif_if;
+
+/*
+ * Create an interface: a server's listener is created (or shared) now, as
+ * DPDK does at probe. @return it, or NULL with dvp_errno set after a log
+ * line (EADDRINUSE names the socket; EEXIST for an id taken on a socket).
+ */
+struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb cb, void *cb_arg);
+
+/* Start connecting (client) or accepting (server). */
+int memif_if_start(struct memif_if *ifc);
+
+/*
+ * Stop: disconnect the peer (DISCONNECT "Interface stopped"), take every
+ * queue down (waiting for a running burst), unmap. No callback runs for
+ * this interface once it returns.
+ */
+void memif_if_stop(struct memif_if *ifc);
+
+/* Stop, leave the socket (the last user removes the listener), free. */
+void memif_if_destroy(struct memif_if *ifc);
+
+struct memif_queue *memif_if_rxq(struct memif_if *ifc, uint16_t q);
+struct memif_queue *memif_if_txq(struct memif_if *ifc, uint16_t q);
+bool memif_if_connected(const struct memif_if *ifc);
+void memif_if_stats_get(const struct memif_if *ifc, struct memif_if_stats *st);
+/* The last disconnect reason, ours or the peer's ("" if none). */
+void memif_if_last_reason(const struct memif_if *ifc, char *buf, size_t len);
+/* The peer's names from the handshake ("" while not connected). */
+void memif_if_remote(const struct memif_if *ifc, char *app, char *if_name);
+
+#endif /* MEMIF_SOCKET_H */
