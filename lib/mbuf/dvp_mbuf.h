@@ -325,6 +325,17 @@ static __dvp_always_inline uint16_t dvp_mbuf_refcnt_update(struct dvp_mbuf *m, i
 	return (uint16_t)__atomic_add_fetch(&m->refcnt, (uint16_t)value, __ATOMIC_ACQ_REL);
 }
 
+/**
+ * Add @p value to the count of every segment of the packet: how a packet
+ * (chain included) gets a second owner. Each dvp_pktmbuf_free() then drops
+ * one reference of each segment.
+ */
+static inline void dvp_pktmbuf_refcnt_update(struct dvp_mbuf *m, int16_t value)
+{
+	for (; m != NULL; m = m->next)
+		dvp_mbuf_refcnt_update(m, value);
+}
+
 /* ------------------------------------------------------------------------
  * Allocation and freeing
  */

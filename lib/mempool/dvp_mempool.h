@@ -49,8 +49,11 @@
 extern "C" {
 #endif
 
-/** Longest pool name, terminating NUL included (the memzone adds "MP_"). */
-#define DVP_MEMPOOL_NAMESIZE (DVP_MEMZONE_NAMESIZE - 3)
+/**
+ * Longest pool name, terminating NUL included: the pool's ring is named
+ * "MP_<name>" and must fit in a ring name.
+ */
+#define DVP_MEMPOOL_NAMESIZE (DVP_RING_NAMESIZE - 3)
 #define DVP_MEMPOOL_MZ_PREFIX "MP_"
 
 /** Largest per-lcore cache size (objects) a pool may ask for. */
@@ -208,7 +211,7 @@ void dvp_mempool_dump(FILE *f, const struct dvp_mempool *mp);
 /* Out-of-line halves of the debug checks (see the file comment). */
 void __dvp_mempool_debug_put(struct dvp_mempool *mp, void *const *obj_table, unsigned int n,
 			     struct dvp_mempool_cache *cache);
-void __dvp_mempool_debug_got(struct dvp_mempool *mp, void *const *obj_table, unsigned int n);
+void __dvp_mempool_debug_got(struct dvp_mempool *mp, void **obj_table, unsigned int n);
 
 /* ------------------------------------------------------------------------
  * Fast path
@@ -286,7 +289,7 @@ static __dvp_always_inline int __dvp_mempool_do_get(struct dvp_mempool *mp, void
 	cache->len = len;
 	return 0;
 ring:
-	return dvp_ring_dequeue_bulk(mp->ring, obj_table, n, NULL) ? 0 : -ENOENT;
+	return dvp_ring_dequeue_bulk(mp->ring, obj_table, n, NULL) == n ? 0 : -ENOENT;
 }
 
 /**

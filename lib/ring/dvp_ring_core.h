@@ -18,6 +18,18 @@
  * Dequeue is the mirror image on cons.head / cons.tail. Head and tail are
  * apart only while a copy is under way.
  *
+ * Producers keep, in the same 64-bit word as their head, the limit the
+ * head may reach: cons.tail + capacity as last read. Room computed from it
+ * is a lower bound of the truth, so a producer reads the consumers' cache
+ * line only when the limit says there is not enough room: a producer
+ * streaming to a consumer on another core no longer misses on the
+ * consumer's line at every call. Because the limit changes together with
+ * the head (one store, or the same CAS), it is always the one the head was
+ * reserved against, and room computed from the pair never wraps. Consumers
+ * keep no such copy: a consumer that keeps up finds the ring nearly empty
+ * and must read prod.tail anyway, and the copy would cost every dequeue on
+ * one core a few instructions.
+ *
  * Waiting for a preempted peer: with several producers, each must publish
  * its slots in the order they were reserved, so a producer that reserved
  * after a peer spins (with dvp_pause()) until the peer has moved prod.tail
@@ -68,12 +80,40 @@ enum dvp_ring_queue_behavior {
 	DVP_RING_QUEUE_VARIABLE, /**< burst: as many as possible */
 };
 
-/** One side of the ring: producers or consumers. */
-struct dvp_ring_headtail {
-	_Atomic uint32_t head; /**< next slot to reserve */
+/** The producers' side of the ring. */
+struct dvp_ring_prod_headtail {
+	/**
+	 * High 32 bits: the head, next slot to reserve. Low 32 bits: the limit,
+	 * cons.tail + capacity as a producer last read it; the head never
+	 * passes it. (Head on top: adding n << 32 moves the head and wraps it
+	 * modulo 2^32 without touching the limit.)
+	 */
+	_Atomic uint64_t head;
 	_Atomic uint32_t tail; /**< slots up to here are published */
-	uint32_t single; /**< single producer (or consumer) by default */
+	uint32_t single; /**< single producer by default */
 };
+
+/** The consumers' side of the ring. */
+struct dvp_ring_cons_headtail {
+	_Atomic uint32_t head; /**< next slot to reserve */
+	_Atomic uint32_t tail; /**< slots up to here are released */
+	uint32_t single; /**< single consumer by default */
+};
+
+static __dvp_always_inline uint32_t __dvp_ring_word_head(uint64_t w)
+{
+	return (uint32_t)(w >> 32);
+}
+
+static __dvp_always_inline uint32_t __dvp_ring_word_limit(uint64_t w)
+{
+	return (uint32_t)w;
+}
+
+static __dvp_always_inline uint64_t __dvp_ring_word(uint32_t head, uint32_t limit)
+{
+	return (uint64_t)head << 32 | limit;
+}
 
 /**
  * A ring. The first cache line is read-only after creation. Each side's
@@ -94,8 +134,8 @@ struct dvp_ring {
 	const struct dvp_memzone *memzone; /**< NULL for a ring built in caller memory */
 	char name[DVP_RING_NAMESIZE];
 
-	struct dvp_ring_headtail prod __dvp_aligned(2 * DVP_CACHE_LINE_SIZE);
-	struct dvp_ring_headtail cons __dvp_aligned(2 * DVP_CACHE_LINE_SIZE);
+	struct dvp_ring_prod_headtail prod __dvp_aligned(2 * DVP_CACHE_LINE_SIZE);
+	struct dvp_ring_cons_headtail cons __dvp_aligned(2 * DVP_CACHE_LINE_SIZE);
 } __dvp_aligned(2 * DVP_CACHE_LINE_SIZE);
 
 /* ------------------------------------------------------------------------
@@ -108,98 +148,113 @@ static __dvp_always_inline void *__dvp_ring_slots(const struct dvp_ring *r)
 }
 
 /*
- * Reserve up to @n slots for producers. Returns how many were reserved
- * (0 or n for FIXED), the reserved range [*old_head, *new_head) and the free
- * room seen before the reservation.
+ * Reserve up to @n slots for producers. Returns how many were reserved (0
+ * or n for FIXED) and the range [*old_head, *new_head).
  */
 static __dvp_always_inline unsigned int
 __dvp_ring_move_prod_head(struct dvp_ring *r, bool single, unsigned int n,
 			  enum dvp_ring_queue_behavior behavior, uint32_t *old_head,
-			  uint32_t *new_head, uint32_t *free_entries)
+			  uint32_t *new_head)
 {
-	const uint32_t capacity = r->capacity;
 	const unsigned int max = n;
-	uint32_t cons_tail;
+	uint32_t limit, room;
+	uint64_t w, nw;
 	bool ok;
 
 	/*
-	 * Acquire: pairs with the release CAS of the producer that set this
-	 * head. That producer read cons.tail before moving the head, so after
-	 * this load our own read of cons.tail is at least as recent as its
-	 * (read-read coherence). With a relaxed load, an older cons.tail could
-	 * pair with a newer head and "free" would wrap to a huge number.
+	 * Acquire: pairs with the release store or CAS of the thread that set
+	 * this word. Its limit came from an acquire load of cons.tail, so this
+	 * chain makes the consumers' slot reads up to there happen before our
+	 * slot writes. It also orders our own load of cons.tail below after
+	 * this one: by read-read coherence that load returns a tail no older
+	 * than the one behind the limit, so room never wraps.
 	 */
-	*old_head = atomic_load_explicit(&r->prod.head, memory_order_acquire);
+	w = atomic_load_explicit(&r->prod.head, memory_order_acquire);
 	do {
 		n = max;
-		/*
-		 * Acquire: pairs with the consumers' release store of cons.tail,
-		 * so their reads of the slots we are about to overwrite are done
-		 * before our writes.
-		 */
-		cons_tail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
-		/* Modulo 2^32: always in [0, capacity] given the ordering above. */
-		*free_entries = capacity + cons_tail - *old_head;
-		if (dvp_unlikely(n > *free_entries))
-			n = behavior == DVP_RING_QUEUE_FIXED ? 0 : *free_entries;
-		if (dvp_unlikely(n == 0))
-			return 0;
+		*old_head = __dvp_ring_word_head(w);
+		/* Modulo 2^32: in [0, capacity], the limit came with the head. */
+		room = __dvp_ring_word_limit(w) - *old_head;
+		if (dvp_likely(n <= room)) {
+			/* Enough by the limit: the consumers' line is not touched. */
+			nw = w + ((uint64_t)n << 32);
+		} else {
+			/*
+			 * Acquire: pairs with the consumers' release store of
+			 * cons.tail, so their reads of the slots we are about to
+			 * overwrite are done.
+			 */
+			limit = atomic_load_explicit(&r->cons.tail, memory_order_acquire) +
+				r->capacity;
+			room = limit - *old_head;
+			if (dvp_unlikely(n > room)) {
+				n = behavior == DVP_RING_QUEUE_FIXED ? 0 : room;
+				/* Nothing written: a producer facing a full ring keeps
+				 * its line clean for the consumers polling it. */
+				if (n == 0)
+					return 0;
+			}
+			nw = __dvp_ring_word(*old_head + n, limit);
+		}
 		*new_head = *old_head + n;
 		if (single) {
 			/*
-			 * Relaxed: no other producer reads it concurrently; a later
-			 * caller on another thread synchronises by other means.
+			 * Relaxed: no other producer runs concurrently. The next
+			 * call reads the word in program order, or on another
+			 * thread after a handover that synchronises by itself (a
+			 * lock, a thread join), which carries the limit's chain.
 			 */
-			atomic_store_explicit(&r->prod.head, *new_head, memory_order_relaxed);
+			atomic_store_explicit(&r->prod.head, nw, memory_order_relaxed);
 			ok = true;
 		} else {
 			/*
-			 * Release on success: publishes the cons.tail we based the
-			 * reservation on to the next producer (see the acquire load
-			 * above). Acquire on failure: *old_head is reloaded and must
-			 * be ordered before the cons.tail load of the retry, for the
-			 * same reason as the first load.
+			 * Release on success: passes our acquire of cons.tail on to
+			 * the next producer (see the first load). Acquire on
+			 * failure: w is reloaded and must be ordered before the
+			 * retry's load of cons.tail, as above.
 			 */
-			ok = atomic_compare_exchange_weak_explicit(&r->prod.head, old_head,
-								   *new_head, memory_order_release,
-								   memory_order_acquire);
+			ok = atomic_compare_exchange_weak_explicit(
+				&r->prod.head, &w, nw, memory_order_release, memory_order_acquire);
 		}
 	} while (dvp_unlikely(!ok));
 	return n;
 }
 
-/* Mirror image of __dvp_ring_move_prod_head for consumers. */
+/* Reserve up to @n entries for consumers, as __dvp_ring_move_prod_head. */
 static __dvp_always_inline unsigned int
 __dvp_ring_move_cons_head(struct dvp_ring *r, bool single, unsigned int n,
 			  enum dvp_ring_queue_behavior behavior, uint32_t *old_head,
-			  uint32_t *new_head, uint32_t *entries)
+			  uint32_t *new_head)
 {
 	const unsigned int max = n;
-	uint32_t prod_tail;
+	uint32_t entries;
 	bool ok;
 
-	/* Acquire: as for prod.head, so prod.tail is not older than the one the
-	 * consumer that set this head saw (entries would wrap otherwise). */
+	/*
+	 * Acquire: pairs with the release CAS of the consumer that set this
+	 * head, which read prod.tail before; so our prod.tail load below is
+	 * not older than its (read-read coherence), and entries never wrap.
+	 */
 	*old_head = atomic_load_explicit(&r->cons.head, memory_order_acquire);
 	do {
 		n = max;
 		/*
 		 * Acquire: pairs with the producers' release store of prod.tail,
-		 * so the objects they copied into the slots are visible to us.
+		 * so the objects they copied into the slots are visible.
 		 */
-		prod_tail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
-		*entries = prod_tail - *old_head;
-		if (dvp_unlikely(n > *entries))
-			n = behavior == DVP_RING_QUEUE_FIXED ? 0 : *entries;
-		if (dvp_unlikely(n == 0))
-			return 0;
+		entries = atomic_load_explicit(&r->prod.tail, memory_order_acquire) - *old_head;
+		if (dvp_unlikely(n > entries)) {
+			n = behavior == DVP_RING_QUEUE_FIXED ? 0 : entries;
+			if (n == 0)
+				return 0;
+		}
 		*new_head = *old_head + n;
 		if (single) {
-			/* Relaxed: private to the single consumer. */
+			/* Relaxed: no other consumer runs concurrently (see above). */
 			atomic_store_explicit(&r->cons.head, *new_head, memory_order_relaxed);
 			ok = true;
 		} else {
-			/* Release/acquire: as for the producers' CAS. */
+			/* Release/acquire: as the producers' CAS. */
 			ok = atomic_compare_exchange_weak_explicit(&r->cons.head, old_head,
 								   *new_head, memory_order_release,
 								   memory_order_acquire);
@@ -212,9 +267,8 @@ __dvp_ring_move_cons_head(struct dvp_ring *r, bool single, unsigned int n,
  * Publish [old_val, new_val): wait until the peers that reserved before us
  * have published theirs, then move the tail.
  */
-static __dvp_always_inline void __dvp_ring_update_tail(struct dvp_ring_headtail *ht,
-						       uint32_t old_val, uint32_t new_val,
-						       bool single)
+static __dvp_always_inline void __dvp_ring_update_tail(_Atomic uint32_t *tail, uint32_t old_val,
+						       uint32_t new_val, bool single)
 {
 	if (!single) {
 		/*
@@ -226,8 +280,7 @@ static __dvp_always_inline void __dvp_ring_update_tail(struct dvp_ring_headtail 
 		 * The wait is as long as the peer is between its reservation and
 		 * its publication, preempted or not (see the file comment).
 		 */
-		while (dvp_unlikely(atomic_load_explicit(&ht->tail, memory_order_acquire) !=
-				    old_val))
+		while (dvp_unlikely(atomic_load_explicit(tail, memory_order_acquire) != old_val))
 			dvp_pause();
 	}
 	/*
@@ -235,53 +288,61 @@ static __dvp_always_inline void __dvp_ring_update_tail(struct dvp_ring_headtail 
 	 * before the other side sees the new tail and reads (or overwrites)
 	 * those slots.
 	 */
-	atomic_store_explicit(&ht->tail, new_val, memory_order_release);
+	atomic_store_explicit(tail, new_val, memory_order_release);
 }
 
-/* Copy n 64-bit entries into the slots from index idx, wrapping once. */
-static __dvp_always_inline void __dvp_ring_copy_in_64(uint64_t *__restrict ring, uint32_t size,
+/*
+ * Copy @n entries of @w 32-bit words each between the slot array and the
+ * caller's table, starting at slot @idx and wrapping once. A count known at
+ * compile time (a constant bulk size) becomes memcpy, which the compiler
+ * turns into a few vector moves; otherwise a plain loop, which beats a
+ * library call at burst sizes.
+ */
+#define __DVP_RING_COPY(dst, src, cnt)                                        \
+	do {                                                                  \
+		if (__builtin_constant_p(cnt)) {                              \
+			memcpy((dst), (src), (size_t)(cnt) * sizeof(*(dst))); \
+		} else {                                                      \
+			uint32_t i_;                                          \
+			for (i_ = 0; i_ < (cnt); i_++)                        \
+				(dst)[i_] = (src)[i_];                        \
+		}                                                             \
+	} while (0)
+
+static __dvp_always_inline void __dvp_ring_copy_in_64(uint64_t *__restrict ring, uint32_t mask,
 						      uint32_t idx, const uint64_t *__restrict obj,
 						      uint32_t n)
 {
-	uint32_t i;
+	const uint32_t size = mask + 1;
 
-	if (dvp_likely(idx + n <= size)) {
-		for (i = 0; i < (n & ~3u); i += 4) {
-			ring[idx + i] = obj[i];
-			ring[idx + i + 1] = obj[i + 1];
-			ring[idx + i + 2] = obj[i + 2];
-			ring[idx + i + 3] = obj[i + 3];
-		}
-		for (; i < n; i++)
-			ring[idx + i] = obj[i];
+	/*
+	 * No wrap when idx + n - 1 has no bit above the mask (it is below
+	 * 2 x size). Written so, the test folds away for n == 1, since idx is
+	 * head & mask.
+	 */
+	if (dvp_likely(((idx + (n - 1)) & ~mask) == 0)) {
+		__DVP_RING_COPY(ring + idx, obj, n);
 	} else {
-		for (i = 0; idx < size; i++, idx++)
-			ring[idx] = obj[i];
-		for (idx = 0; i < n; i++, idx++)
-			ring[idx] = obj[i];
+		uint32_t first = size - idx;
+
+		__DVP_RING_COPY(ring + idx, obj, first);
+		__DVP_RING_COPY(ring, obj + first, n - first);
 	}
 }
 
 static __dvp_always_inline void __dvp_ring_copy_out_64(const uint64_t *__restrict ring,
-						       uint32_t size, uint32_t idx,
+						       uint32_t mask, uint32_t idx,
 						       uint64_t *__restrict obj, uint32_t n)
 {
-	uint32_t i;
+	const uint32_t size = mask + 1;
 
-	if (dvp_likely(idx + n <= size)) {
-		for (i = 0; i < (n & ~3u); i += 4) {
-			obj[i] = ring[idx + i];
-			obj[i + 1] = ring[idx + i + 1];
-			obj[i + 2] = ring[idx + i + 2];
-			obj[i + 3] = ring[idx + i + 3];
-		}
-		for (; i < n; i++)
-			obj[i] = ring[idx + i];
+	if (dvp_likely(((idx + (n - 1)) & ~mask) == 0)) {
+		__DVP_RING_COPY(obj, ring + idx, n);
 	} else {
-		for (i = 0; idx < size; i++, idx++)
-			obj[i] = ring[idx];
-		for (idx = 0; i < n; i++, idx++)
-			obj[i] = ring[idx];
+		uint32_t first = size - idx;
+
+		__DVP_RING_COPY(obj, ring + idx, first);
+		__DVP_RING_COPY(obj + first, ring, n - first);
 	}
 }
 
@@ -290,14 +351,13 @@ static __dvp_always_inline void __dvp_ring_copy_in_32(uint32_t *__restrict ring,
 						      uint32_t idx, const uint32_t *__restrict obj,
 						      uint32_t n)
 {
-	uint32_t i;
-
 	if (dvp_likely(idx + n <= size)) {
-		memcpy(&ring[idx], obj, (size_t)n * 4);
+		__DVP_RING_COPY(ring + idx, obj, n);
 	} else {
-		i = size - idx;
-		memcpy(&ring[idx], obj, (size_t)i * 4);
-		memcpy(ring, obj + i, (size_t)(n - i) * 4);
+		uint32_t first = size - idx;
+
+		__DVP_RING_COPY(ring + idx, obj, first);
+		__DVP_RING_COPY(ring, obj + first, n - first);
 	}
 }
 
@@ -305,14 +365,13 @@ static __dvp_always_inline void __dvp_ring_copy_out_32(const uint32_t *__restric
 						       uint32_t size, uint32_t idx,
 						       uint32_t *__restrict obj, uint32_t n)
 {
-	uint32_t i;
-
 	if (dvp_likely(idx + n <= size)) {
-		memcpy(obj, &ring[idx], (size_t)n * 4);
+		__DVP_RING_COPY(obj, ring + idx, n);
 	} else {
-		i = size - idx;
-		memcpy(obj, &ring[idx], (size_t)i * 4);
-		memcpy(obj + i, ring, (size_t)(n - i) * 4);
+		uint32_t first = size - idx;
+
+		__DVP_RING_COPY(obj, ring + idx, first);
+		__DVP_RING_COPY(obj + first, ring, n - first);
 	}
 }
 
@@ -320,15 +379,16 @@ static __dvp_always_inline void __dvp_ring_enqueue_elems(struct dvp_ring *r, uin
 							 const void *obj, unsigned int esize,
 							 uint32_t n)
 {
-	uint32_t idx = head & r->mask;
+	const uint32_t mask = r->mask;
+	uint32_t idx = head & mask;
 
 	if (esize == 8) {
-		__dvp_ring_copy_in_64((uint64_t *)__dvp_ring_slots(r), r->size, idx,
+		__dvp_ring_copy_in_64((uint64_t *)__dvp_ring_slots(r), mask, idx,
 				      (const uint64_t *)obj, n);
 	} else {
 		uint32_t w = esize / 4;
 
-		__dvp_ring_copy_in_32((uint32_t *)__dvp_ring_slots(r), r->size * w, idx * w,
+		__dvp_ring_copy_in_32((uint32_t *)__dvp_ring_slots(r), (mask + 1) * w, idx * w,
 				      (const uint32_t *)obj, n * w);
 	}
 }
@@ -336,17 +396,42 @@ static __dvp_always_inline void __dvp_ring_enqueue_elems(struct dvp_ring *r, uin
 static __dvp_always_inline void __dvp_ring_dequeue_elems(struct dvp_ring *r, uint32_t head,
 							 void *obj, unsigned int esize, uint32_t n)
 {
-	uint32_t idx = head & r->mask;
+	const uint32_t mask = r->mask;
+	uint32_t idx = head & mask;
 
 	if (esize == 8) {
-		__dvp_ring_copy_out_64((const uint64_t *)__dvp_ring_slots(r), r->size, idx,
+		__dvp_ring_copy_out_64((const uint64_t *)__dvp_ring_slots(r), mask, idx,
 				       (uint64_t *)obj, n);
 	} else {
 		uint32_t w = esize / 4;
 
-		__dvp_ring_copy_out_32((const uint32_t *)__dvp_ring_slots(r), r->size * w, idx * w,
-				       (uint32_t *)obj, n * w);
+		__dvp_ring_copy_out_32((const uint32_t *)__dvp_ring_slots(r), (mask + 1) * w,
+				       idx * w, (uint32_t *)obj, n * w);
 	}
+}
+
+/*
+ * What the free_space and available outputs report: the room (entries)
+ * left after our reservation, from a fresh read of the other side's tail
+ * (a producer's limit can be older), clamped because other threads may have
+ * moved on since. Relaxed: a snapshot for the caller, no data depends on it.
+ * Callers passing NULL do not pay for the load.
+ */
+static __dvp_always_inline unsigned int __dvp_ring_room_after(const struct dvp_ring *r,
+							      uint32_t prod_next)
+{
+	uint32_t room =
+		r->capacity + atomic_load_explicit(&r->cons.tail, memory_order_relaxed) - prod_next;
+
+	return room > r->capacity ? r->capacity : room;
+}
+
+static __dvp_always_inline unsigned int __dvp_ring_entries_after(const struct dvp_ring *r,
+								 uint32_t cons_next)
+{
+	uint32_t entries = atomic_load_explicit(&r->prod.tail, memory_order_relaxed) - cons_next;
+
+	return entries > r->capacity ? r->capacity : entries;
 }
 
 static __dvp_always_inline unsigned int
@@ -354,15 +439,20 @@ __dvp_ring_do_enqueue_elem(struct dvp_ring *r, const void *obj_table, unsigned i
 			   unsigned int n, enum dvp_ring_queue_behavior behavior, bool single,
 			   unsigned int *free_space)
 {
-	uint32_t head, next, free_entries;
+	uint32_t head, next = 0;
+	const unsigned int want = n;
 
-	n = __dvp_ring_move_prod_head(r, single, n, behavior, &head, &next, &free_entries);
+	n = __dvp_ring_move_prod_head(r, single, n, behavior, &head, &next);
 	if (dvp_likely(n != 0)) {
-		__dvp_ring_enqueue_elems(r, head, obj_table, esize, n);
-		__dvp_ring_update_tail(&r->prod, head, next, single);
+		/* A bulk moves exactly what was asked: keep a constant count constant. */
+		__dvp_ring_enqueue_elems(r, head, obj_table, esize,
+					 behavior == DVP_RING_QUEUE_FIXED ? want : n);
+		__dvp_ring_update_tail(&r->prod.tail, head, next, single);
+	} else {
+		next = head;
 	}
 	if (free_space != NULL)
-		*free_space = free_entries - n;
+		*free_space = __dvp_ring_room_after(r, next);
 	return n;
 }
 
@@ -371,15 +461,19 @@ __dvp_ring_do_dequeue_elem(struct dvp_ring *r, void *obj_table, unsigned int esi
 			   enum dvp_ring_queue_behavior behavior, bool single,
 			   unsigned int *available)
 {
-	uint32_t head, next, entries;
+	uint32_t head, next = 0;
+	const unsigned int want = n;
 
-	n = __dvp_ring_move_cons_head(r, single, n, behavior, &head, &next, &entries);
+	n = __dvp_ring_move_cons_head(r, single, n, behavior, &head, &next);
 	if (dvp_likely(n != 0)) {
-		__dvp_ring_dequeue_elems(r, head, obj_table, esize, n);
-		__dvp_ring_update_tail(&r->cons, head, next, single);
+		__dvp_ring_dequeue_elems(r, head, obj_table, esize,
+					 behavior == DVP_RING_QUEUE_FIXED ? want : n);
+		__dvp_ring_update_tail(&r->cons.tail, head, next, single);
+	} else {
+		next = head;
 	}
 	if (available != NULL)
-		*available = entries - n;
+		*available = __dvp_ring_entries_after(r, next);
 	return n;
 }
 

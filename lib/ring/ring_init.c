@@ -138,7 +138,8 @@ void dvp_ring_test_set_counters(struct dvp_ring *r, uint32_t start)
 {
 	/* Relaxed: callers guarantee no concurrent use; whatever publishes the
 	 * ring to other threads afterwards orders these stores. */
-	atomic_store_explicit(&r->prod.head, start, memory_order_relaxed);
+	atomic_store_explicit(&r->prod.head, __dvp_ring_word(start, start + r->capacity),
+			      memory_order_relaxed);
 	atomic_store_explicit(&r->prod.tail, start, memory_order_relaxed);
 	atomic_store_explicit(&r->cons.head, start, memory_order_relaxed);
 	atomic_store_explicit(&r->cons.tail, start, memory_order_relaxed);
@@ -163,7 +164,7 @@ void dvp_ring_dump(FILE *f, const struct dvp_ring *r)
 	fprintf(f, "  size=%u capacity=%u\n", r->size, r->capacity);
 	fprintf(f, "  prod: %s head=%" PRIu32 " tail=%" PRIu32 "\n",
 		r->prod.single ? "single" : "multi",
-		atomic_load_explicit(&r->prod.head, memory_order_relaxed),
+		__dvp_ring_word_head(atomic_load_explicit(&r->prod.head, memory_order_relaxed)),
 		atomic_load_explicit(&r->prod.tail, memory_order_relaxed));
 	fprintf(f, "  cons: %s head=%" PRIu32 " tail=%" PRIu32 "\n",
 		r->cons.single ? "single" : "multi",

@@ -2,11 +2,18 @@
  * Copyright (c) 2026 The dvpmd authors
  */
 
-/* lib/ring on one thread: geometry, bulk/burst, full/empty, counter wrap. */
+/*
+ * lib/ring: geometry, bulk/burst, full/empty, counter wrap, named rings, and
+ * two lcores moving millions of values through MP/MC and SP/SC rings (this
+ * program is also in suite 'concurrent', run under TSan).
+ */
 
 #include "dvp_test.h"
 
+#include <dvp_eal.h>
 #include <dvp_errno.h>
+#include <dvp_lcore.h>
+#include <dvp_memzone.h>
 #include <dvp_ring.h>
 
 #include "ring_private.h"
@@ -162,13 +169,264 @@ static void test_counter_wrap(void **state)
 	free(r);
 }
 
+static int eal_setup(void **state)
+{
+	char *argv[] = { "test_ring", "--no-huge", "-l", "0-1", "--log-level", "notice", NULL };
+
+	(void)state;
+	if (dvp_eal_init((int)DVP_DIM(argv) - 1, argv) < 0) {
+		fprintf(stderr, "dvp_eal_init failed: %s\n", dvp_strerror(dvp_errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int eal_teardown(void **state)
+{
+	(void)state;
+	return dvp_eal_cleanup();
+}
+
+static void test_create_lookup_free(void **state)
+{
+	struct dvp_ring *r, *r2;
+	struct dvp_log_capture c;
+
+	(void)state;
+	r = dvp_ring_create("t_named", 1024, DVP_SOCKET_ANY, DVP_RING_F_SP_ENQ);
+	assert_non_null(r);
+	assert_ptr_equal(dvp_ring_lookup("t_named"), r);
+	assert_string_equal(dvp_ring_get_name(r), "t_named");
+	assert_int_equal(dvp_ring_get_capacity(r), 1023);
+	assert_true(r->prod.single);
+	assert_false(r->cons.single);
+	assert_true((uintptr_t)r % 128 == 0);
+	/* the slot array lies within the zone */
+	assert_true((char *)__dvp_ring_slots(r) + 1024 * 8 <=
+		    (char *)r->memzone->addr + r->memzone->len);
+
+	dvp_log_capture_begin(&c);
+	r2 = dvp_ring_create("t_named", 64, DVP_SOCKET_ANY, 0);
+	assert_null(r2);
+	assert_int_equal(dvp_errno, EEXIST);
+	assert_null(dvp_ring_create("t_bad", 1000, DVP_SOCKET_ANY, 0));
+	assert_int_equal(dvp_errno, EINVAL);
+	assert_null(dvp_ring_create_elem("t_bad", 64, 3, DVP_SOCKET_ANY, 0));
+	assert_int_equal(dvp_errno, EINVAL);
+	assert_null(dvp_ring_create(NULL, 64, DVP_SOCKET_ANY, 0));
+	assert_int_equal(dvp_errno, EINVAL);
+	dvp_log_capture_end(&c);
+	assert_contains(c.buf, "ring t_named: a ring of that name exists");
+	assert_contains(c.buf, "count 1000 is invalid");
+	assert_contains(c.buf, "element size 3 is invalid");
+	dvp_log_capture_free(&c);
+
+	dvp_ring_free(r);
+	assert_null(dvp_ring_lookup("t_named"));
+	assert_int_equal(dvp_errno, ENOENT);
+	assert_null(dvp_ring_lookup(NULL));
+	dvp_ring_free(NULL);
+
+	/* exact size, elements of 16 bytes */
+	r = dvp_ring_create_elem("t_exact", 1000, 16, DVP_SOCKET_ANY, DVP_RING_F_EXACT_SZ);
+	assert_non_null(r);
+	assert_int_equal(dvp_ring_get_capacity(r), 1000);
+	assert_int_equal(dvp_ring_get_size(r), 1024);
+	{
+		uint64_t v[2] = { 1, 2 }, o[2];
+		unsigned int i;
+
+		for (i = 0; i < 1000; i++)
+			assert_int_equal(dvp_ring_enqueue_elem(r, v, 16), 0);
+		assert_int_equal(dvp_ring_enqueue_elem(r, v, 16), -ENOBUFS);
+		assert_true(dvp_ring_full(r));
+		assert_int_equal(dvp_ring_dequeue_elem(r, o, 16), 0);
+		assert_int_equal(o[1], 2);
+	}
+	dvp_ring_reset(r);
+	assert_true(dvp_ring_empty(r));
+	dvp_ring_free(r);
+}
+
+static void test_free_of_init_ring_is_refused(void **state)
+{
+	struct dvp_ring *r = ring_alloc(8, 8, 0);
+	struct dvp_log_capture c;
+
+	(void)state;
+	dvp_log_capture_begin(&c);
+	dvp_ring_free(r);
+	dvp_log_capture_end(&c);
+	assert_contains(c.buf, "free that memory instead");
+	dvp_log_capture_free(&c);
+	free(r);
+}
+
+static void test_dump(void **state)
+{
+	struct dvp_ring *r = ring_alloc(8, 8, DVP_RING_F_SC_DEQ);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(dvp_ring_enqueue(r, (void *)1), 0);
+	dvp_ring_dump(f, r);
+	fclose(f);
+	assert_contains(buf, "ring <t>");
+	assert_contains(buf, "size=8 capacity=7");
+	assert_contains(buf, "cons: single");
+	assert_contains(buf, "used=1 avail=6");
+	free(buf);
+	free(r);
+}
+
+/* ---------------------------------------------------------------------------
+ * Two lcores. Values are (producer << 56 | sequence); checksums are sums.
+ */
+
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define CONC_VALUES (200u * 1000u) /* sanitizers are 5-20x slower */
+#else
+#define CONC_VALUES (4u * 1000u * 1000u)
+#endif
+
+struct conc {
+	struct dvp_ring *r;
+	bool mp; /* both lcores produce and consume; else lcore 1 produces, main consumes */
+	uint64_t produced[2], consumed[2]; /* counts */
+	uint64_t sum_in[2], sum_out[2]; /* checksums */
+	uint64_t order_errors[2];
+	_Atomic unsigned int producers_done;
+};
+
+static void conc_consume(struct conc *c, unsigned int me, void **buf, unsigned int n,
+			 uint64_t last_seq[2])
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t v = (uint64_t)(uintptr_t)buf[i];
+		unsigned int prod = (unsigned int)(v >> 56);
+		uint64_t seq = v & ((1ull << 56) - 1);
+
+		/* FIFO: each consumer sees each producer's values in order */
+		if (prod > 1 || seq <= last_seq[prod])
+			c->order_errors[me]++;
+		last_seq[prod] = seq;
+		c->sum_out[me] += v;
+	}
+	c->consumed[me] += n;
+}
+
+static int conc_worker(struct conc *c, unsigned int me)
+{
+	void *buf[48];
+	uint64_t seq = 0, last_seq[2] = { 0, 0 };
+	unsigned int i, n, want, burst = 1;
+	bool produce = c->mp || me == 1, consume = c->mp || me == 0;
+
+	while ((produce && seq < CONC_VALUES) || consume) {
+		burst = burst % 47 + 1; /* every size from 1 to 47 */
+		if (produce && seq < CONC_VALUES) {
+			want = (unsigned int)DVP_MIN((uint64_t)burst, CONC_VALUES - seq);
+			for (i = 0; i < want; i++)
+				buf[i] = (void *)(uintptr_t)((uint64_t)me << 56 | (seq + 1 + i));
+			if (burst & 1)
+				n = c->mp ? dvp_ring_mp_enqueue_bulk(c->r, buf, want, NULL) :
+					    dvp_ring_sp_enqueue_bulk(c->r, buf, want, NULL);
+			else
+				n = c->mp ? dvp_ring_mp_enqueue_burst(c->r, buf, want, NULL) :
+					    dvp_ring_sp_enqueue_burst(c->r, buf, want, NULL);
+			for (i = 0; i < n; i++)
+				c->sum_in[me] += (uint64_t)(uintptr_t)buf[i];
+			seq += n;
+			c->produced[me] += n;
+			if (seq == CONC_VALUES)
+				atomic_fetch_add(&c->producers_done, 1);
+		}
+		if (consume) {
+			if (burst & 2)
+				n = c->mp ? dvp_ring_mc_dequeue_bulk(c->r, buf, burst, NULL) :
+					    dvp_ring_sc_dequeue_bulk(c->r, buf, burst, NULL);
+			else
+				n = c->mp ? dvp_ring_mc_dequeue_burst(c->r, buf, burst, NULL) :
+					    dvp_ring_sc_dequeue_burst(c->r, buf, burst, NULL);
+			conc_consume(c, me, buf, n, last_seq);
+			if (n == 0 && atomic_load(&c->producers_done) == (c->mp ? 2u : 1u)) {
+				/* producers are done: drain what is left, then stop */
+				n = c->mp ? dvp_ring_mc_dequeue_burst(c->r, buf, 48, NULL) :
+					    dvp_ring_sc_dequeue_burst(c->r, buf, 48, NULL);
+				conc_consume(c, me, buf, n, last_seq);
+				if (n == 0)
+					consume = false;
+			}
+		}
+	}
+	return 0;
+}
+
+static int conc_lcore1(void *arg)
+{
+	return conc_worker(arg, 1);
+}
+
+static void run_concurrent(unsigned int flags, bool mp)
+{
+	struct conc c;
+	uint64_t expect_sum = 0, k;
+	unsigned int p;
+
+	memset(&c, 0, sizeof(c));
+	c.mp = mp;
+	c.r = dvp_ring_create("t_conc", 512, DVP_SOCKET_ANY, flags);
+	assert_non_null(c.r);
+	/* wrap the 32-bit counters while both lcores are at it */
+	dvp_ring_test_set_counters(c.r, UINT32_MAX - 100000);
+	assert_int_equal(dvp_eal_remote_launch(conc_lcore1, &c, 1), 0);
+	conc_worker(&c, 0);
+	assert_int_equal(dvp_eal_wait_lcore(1), 0);
+
+	for (p = 0; p < (mp ? 2u : 1u); p++)
+		for (k = 1; k <= CONC_VALUES; k++)
+			expect_sum += (uint64_t)(mp ? p : 1) << 56 | k;
+	assert_int_equal(c.produced[0] + c.produced[1], (uint64_t)CONC_VALUES * (mp ? 2 : 1));
+	assert_int_equal(c.consumed[0] + c.consumed[1], c.produced[0] + c.produced[1]);
+	assert_int_equal(c.sum_in[0] + c.sum_in[1], expect_sum);
+	assert_int_equal(c.sum_out[0] + c.sum_out[1], expect_sum);
+	assert_int_equal(c.order_errors[0] + c.order_errors[1], 0);
+	assert_true(dvp_ring_empty(c.r));
+	dvp_ring_free(c.r);
+}
+
+static void test_concurrent_mp_mc(void **state)
+{
+	(void)state;
+	run_concurrent(0, true);
+}
+
+static void test_concurrent_sp_sc(void **state)
+{
+	(void)state;
+	run_concurrent(DVP_RING_F_SP_ENQ | DVP_RING_F_SC_DEQ, false);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	const struct CMUnitTest alone[] = {
 		cmocka_unit_test(test_init_geometry),	    cmocka_unit_test(test_init_bad_args),
 		cmocka_unit_test(test_bulk_burst_pointers), cmocka_unit_test(test_elem_sizes),
-		cmocka_unit_test(test_counter_wrap),
+		cmocka_unit_test(test_counter_wrap),	    cmocka_unit_test(test_dump),
 	};
+	const struct CMUnitTest with_eal[] = {
+		cmocka_unit_test(test_create_lookup_free),
+		cmocka_unit_test(test_free_of_init_ring_is_refused),
+		cmocka_unit_test(test_concurrent_mp_mc),
+		cmocka_unit_test(test_concurrent_sp_sc),
+	};
+	int fails;
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	fails = cmocka_run_group_tests_name("ring", alone, NULL, NULL);
+	fails += cmocka_run_group_tests_name("ring_eal", with_eal, eal_setup, eal_teardown);
+	return fails;
 }
