@@ -40,8 +40,8 @@ extern "C" {
 static __dvp_always_inline struct mlx5_cqe64 *mlx5_cqe_slot(void *buf, uint32_t cqe_cnt,
 							    uint32_t ci)
 {
-	return (struct mlx5_cqe64 *)((uint8_t *)buf +
-				     ((size_t)(ci & (cqe_cnt - 1)) << MLX5_CQE_SIZE_SHIFT));
+	return (struct mlx5_cqe64 *)(void *)((uint8_t *)buf +
+					     ((size_t)(ci & (cqe_cnt - 1)) << MLX5_CQE_SIZE_SHIFT));
 }
 
 /**
@@ -121,7 +121,7 @@ static __dvp_always_inline void mlx5_cq_arm(volatile __be32 *dbrec, void *cq_uar
 
 	__atomic_store_n(&dbrec[MLX5_CQ_ARM_DB], htobe32(hi), __ATOMIC_RELEASE);
 	dvp_mmio_wc_start();
-	__atomic_store_n((volatile uint64_t *)((uint8_t *)cq_uar + MLX5_CQ_DOORBELL), db,
+	__atomic_store_n((volatile uint64_t *)(void *)((uint8_t *)cq_uar + MLX5_CQ_DOORBELL), db,
 			 __ATOMIC_RELEASE);
 	dvp_mmio_flush_writes();
 }

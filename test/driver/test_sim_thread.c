@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * sim_mlx5 on its device thread, beside a consumer in interrupt mode: the
+ * source sends bursts with idle gaps; the consumer echoes what it receives
+ * to the sink and, when it finds nothing, arms the CQ, polls once more and
+ * only then sleeps in epoll on the completion channel (the libibverbs
+ * protocol). Every frame must come back intact and in order, with no
+ * invalid use, and the consumer must have slept between bursts. Two
+ * threads share the CQ, WQ and UAR memory as a driver and an HCA do: this
+ * test is in suite 'concurrent' (TSan).
+ */
+
+#include "dvp_test.h"
+
+#include <endian.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dvp_common.h>
+
+#include "sim_consumer.h"
+
+#define COUNT 20000u
+
+struct fix {
+	struct sc s;
+	struct sc_rxq rx;
+	struct sc_txq tx;
+	struct sc_rss rss;
+	uint8_t mac[6];
+	uint32_t tx_done;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void tx_reap(struct fix *f)
+{
+	f->tx_done += sc_cq_drain(&f->tx.cq);
+}
+
+/* Echo what was received. @return frames. */
+static uint32_t echo(struct fix *f)
+{
+	struct mlx5_cqe64 *cqe;
+	uint32_t n = 0;
+
+	while (n < 64 && (cqe = sc_cq_peek(&f->rx.cq)) != NULL) {
+		uint16_t counter = be16toh(cqe->wqe_counter);
+
+		assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_RESP_SEND);
+		/* Never write over a WQE (or its buffer) the device has not completed. */
+		while (f->tx.pi - f->tx_done >= f->tx.dv.sq.wqe_cnt) {
+			tx_reap(f);
+			dvp_pause();
+		}
+		sc_tx_wqe(&f->s, &f->tx, sc_rxq_buf(&f->rx, counter), be32toh(cqe->byte_cnt),
+			  MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		sc_cq_consume(&f->rx.cq, 1);
+		sc_rxq_post(&f->s, &f->rx, 1);
+		n++;
+	}
+	if (n > 0)
+		sc_tx_ring(&f->tx);
+	tx_reap(f);
+	return n;
+}
+
+static void test_interrupt_mode_beside_device_thread(void **state)
+{
+	struct fix *f = calloc(1, sizeof(*f));
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct sim_mlx5_sink_stats snk;
+	struct sc_rxq *qs[1];
+	unsigned int sleeps = 0, events = 0;
+	double deadline;
+	int ep;
+
+	(void)state;
+	assert_non_null(f);
+	sc_open(&f->s, "mode=thread,cable=traffic,flows=8,count=20000,sizes=[60,256],"
+		       "rate=1000000,pattern=[on:2ms,off:3ms],idle_us=50");
+	assert_int_equal(sim_mlx5_mac_get(f->s.sim, 0, f->mac), 0);
+	sc_rxq_init(&f->s, &f->rx, 512, 2048, 1024, true);
+	sc_rxq_post(&f->s, &f->rx, 512);
+	sc_txq_init(&f->s, &f->tx, 512, 1, 1024, false);
+	qs[0] = &f->rx;
+	sc_rss_init(&f->s, &f->rss, qs, 1, 0, NULL, 1, f->mac, 0);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	assert_true(ep >= 0);
+	ev.data.fd = f->s.ch->fd;
+	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, f->s.ch->fd, &ev), 0);
+	/* A guard against a hang, not a measurement. */
+	deadline = now_s() + 120.0;
+	for (;;) {
+		if (echo(f) > 0)
+			continue;
+		assert_int_equal(sim_mlx5_sink_stats(f->s.sim, 0, &snk), 0);
+		if (snk.received + snk.lost + snk.corrupt >= COUNT)
+			break;
+		assert_true(now_s() < deadline);
+		/* Arm, then poll once more: sleep only if that finds nothing. */
+		sc_cq_arm(&f->rx.cq, false);
+		if (sc_cq_peek(&f->rx.cq) != NULL)
+			continue;
+		if (epoll_wait(ep, &ev, 1, 100) == 1) {
+			events += (unsigned int)sc_cq_events(&f->s, &f->rx.cq);
+			sleeps++;
+		}
+	}
+	/* A frame reaches the sink before its completion is written: reap the last ones. */
+	while (f->tx_done < COUNT && now_s() < deadline)
+		tx_reap(f);
+	assert_int_equal(f->tx_done, COUNT);
+	print_message("%u frames, %u sleeps, %u events\n", COUNT, sleeps, events);
+	assert_int_equal(snk.received, COUNT);
+	assert_int_equal(snk.lost, 0);
+	assert_int_equal(snk.corrupt, 0);
+	assert_int_equal(snk.reordered, 0);
+	assert_int_equal(snk.duplicates, 0);
+	assert_true(sleeps > 0);
+	assert_true(events > 0);
+	assert_int_equal(sim_mlx5_invalid_total(f->s.sim), 0);
+	close(ep);
+	assert_int_equal(sim_mlx5_thread_stop(f->s.sim), 0);
+	sc_rss_fini(&f->s, &f->rss);
+	sc_txq_fini(&f->s, &f->tx);
+	sc_rxq_fini(&f->s, &f->rx);
+	sc_close(&f->s);
+	free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_interrupt_mode_beside_device_thread),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
