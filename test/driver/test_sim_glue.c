@@ -41,6 +41,15 @@ static void test_vdev_on_ib_bus(void **state)
 		assert_int_equal(d->ib->ports[i].state, IBV_PORT_ACTIVE);
 		assert_int_equal(d->ib->ports[i].link_layer, IBV_LINK_LAYER_ETHERNET);
 	}
+	/* Its vdev owns it. */
+	assert_int_equal(sim_mlx5_destroy(sim), -EINVAL);
+	/* At run time too, and removed by its vdev's name. */
+	assert_int_equal(dvp_vdev_create("sim_mlx5_extra,mode=step"), 0);
+	assert_non_null(sim_mlx5_find("sim_mlx5_1"));
+	assert_non_null(dvp_dev_find("sim_mlx5_1"));
+	assert_int_equal(dvp_dev_remove("sim_mlx5_extra"), 0);
+	assert_null(sim_mlx5_find("sim_mlx5_1"));
+	assert_null(dvp_dev_find("sim_mlx5_1"));
 	assert_int_equal(dvp_eal_cleanup(), 0);
 	assert_null(sim_mlx5_find("sim_mlx5_0"));
 }

@@ -23,6 +23,8 @@
 
 DVP_LOG_REGISTER(sim_logtype, "pmd.sim.mlx5", NOTICE);
 
+static int sim_dev_destroy(struct sim_mlx5_dev *dev);
+
 static pthread_mutex_t sim_list_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sim_mlx5_dev *sim_list;
 static unsigned int sim_next_index;
@@ -296,7 +298,7 @@ static int sim_dev_create(const struct sim_cfg *cfg, struct sim_mlx5_dev **out)
 	if (ret == 0 && cfg->thread)
 		ret = sim_mlx5_thread_start(dev);
 	if (ret < 0) {
-		sim_mlx5_destroy(dev);
+		sim_dev_destroy(dev);
 		return dvp_err(-ret);
 	}
 	SIM_LOG(INFO, dev, "%u port(s), mtu %u, %s mode", dev->nports, cfg->mtu,
@@ -386,14 +388,12 @@ static void port_uncable(struct sim_port *p)
 	}
 }
 
-int sim_mlx5_destroy(struct sim_mlx5_dev *dev)
+static int sim_dev_destroy(struct sim_mlx5_dev *dev)
 {
 	struct sim_mlx5_dev **pp;
 	unsigned int nctx = 0;
 	struct sim_ctx *ctx;
 
-	if (dev == NULL)
-		return dvp_err(EINVAL);
 	if (dev->on_bus) {
 		/* The driver that probed it releases its contexts first. */
 		dvp_ib_bus_remove_device(dev->name);
@@ -424,6 +424,19 @@ int sim_mlx5_destroy(struct sim_mlx5_dev *dev)
 	SIM_LOG(INFO, dev, "destroyed");
 	dev_free(dev);
 	return 0;
+}
+
+int sim_mlx5_destroy(struct sim_mlx5_dev *dev)
+{
+	if (dev == NULL)
+		return dvp_err(EINVAL);
+	if (dev->vdev != NULL) {
+		/* Its vdev holds it: freeing it here would leave the vdev dangling. */
+		SIM_LOG(ERR, dev, "was created by --vdev %s; remove it with dvp_dev_remove(\"%s\")",
+			dev->vdev->name, dev->vdev->name);
+		return dvp_err(EINVAL);
+	}
+	return sim_dev_destroy(dev);
 }
 
 struct sim_mlx5_dev *sim_mlx5_find(const char *name)
@@ -529,6 +542,7 @@ int sim_mlx5_dev_stats(struct sim_mlx5_dev *dev, struct sim_mlx5_dev_stats *st)
 	if (dev == NULL || st == NULL)
 		return dvp_err(EINVAL);
 	pthread_mutex_lock(&dev->lock);
+	/* Relaxed: counters, counted where no lock is held; nothing is read through them. */
 	for (unsigned int i = 0; i < SIM_MLX5_INV_MAX; i++)
 		st->invalid[i] = __atomic_load_n(&dev->st.invalid[i], __ATOMIC_RELAXED);
 	st->cqes = dev->st.cqes;
@@ -589,6 +603,7 @@ static int sim_vdev_probe(struct dvp_device *vdev)
 		ret = sim_dev_create(&cfg, &dev);
 	if (ret < 0)
 		return ret;
+	dev->vdev = vdev;
 	vdev->driver_data = dev;
 	SIM_LOG(INFO, dev, "created for %s", vdev->name);
 	return 0;
@@ -596,7 +611,7 @@ static int sim_vdev_probe(struct dvp_device *vdev)
 
 static int sim_vdev_remove(struct dvp_device *vdev)
 {
-	int ret = sim_mlx5_destroy(vdev->driver_data);
+	int ret = sim_dev_destroy(vdev->driver_data);
 
 	if (ret == 0)
 		vdev->driver_data = NULL;

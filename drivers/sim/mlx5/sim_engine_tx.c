@@ -325,7 +325,7 @@ int sim_tx_deliver(struct sim_port *port, uint8_t *frame, uint32_t len)
 	if (!sim_wire_pass(port->dev, peer, frame, len))
 		return 0;
 	if (sim_fifo_put(&peer->fifo, frame, len) != 0) {
-		/* Without flow control a full receiver loses the frame. */
+		/* Without flow control a full receiver loses the frame (relaxed: a counter). */
 		__atomic_fetch_add(&peer->wire_drops, 1, __ATOMIC_RELAXED);
 	}
 	return 0;

@@ -27,6 +27,7 @@
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
 
+#include <dvp_bus.h>
 #include <dvp_common.h>
 #include <dvp_devargs.h>
 #include <dvp_log.h>
@@ -365,6 +366,7 @@ struct sim_mlx5_dev {
 	pthread_mutex_t lock;
 	bool fatal;
 	bool on_bus;
+	const struct dvp_device *vdev; /* the --vdev that owns it, or NULL (API) */
 	struct sim_ctx_list ctxs;
 	struct sim_cq_list cqs;
 	struct sim_qp_list sqs;

@@ -404,6 +404,10 @@ int sim_destroy_cq(struct ibv_cq *ibv)
 			cq->users);
 		return EBUSY;
 	}
+	/*
+	 * Relaxed: counts of the application's own get calls, which a correct
+	 * caller has finished (on this thread or joined) before destroying.
+	 */
 	got = __atomic_load_n(&cq->events_got, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&cq->ibv.mutex);
 	acked = cq->ibv.comp_events_completed;

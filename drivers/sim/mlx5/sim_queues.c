@@ -200,6 +200,7 @@ int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
 	if (cur == IBV_WQS_RESET && next == IBV_WQS_RDY) {
 		/* As libmlx5: counters restart, the record says where. */
 		wq->ci = dev->cfg.wq_start;
+		/* Atomic like every access to a record; release, as the driver reads it next. */
 		__atomic_store_n(&wq->dbrec[MLX5_RCV_DBR], htobe32(wq->ci), __ATOMIC_RELEASE);
 	}
 	wq->ibv.state = next;
@@ -223,7 +224,7 @@ int sim_destroy_wq(struct ibv_wq *ibv)
 			wq->ind_refs);
 		return EBUSY;
 	}
-	got = __atomic_load_n(&wq->async_got, __ATOMIC_RELAXED);
+	got = __atomic_load_n(&wq->async_got, __ATOMIC_RELAXED); /* as in sim_destroy_cq */
 	pthread_mutex_lock(&wq->ibv.mutex);
 	acked = wq->ibv.events_completed;
 	pthread_mutex_unlock(&wq->ibv.mutex);
@@ -590,6 +591,7 @@ int sim_modify_qp(struct ibv_qp *ibv, struct ibv_qp_attr *attr, int mask)
 		qp->sq_ci = dev->cfg.wq_start;
 		qp->rung = false;
 		__atomic_store_n(&qp->dbrec[MLX5_SND_DBR], htobe32(qp->sq_ci), __ATOMIC_RELEASE);
+		/* Relaxed: doorbells of the queue before reset are dropped; nothing rides on them. */
 		__atomic_store_n(sim_uar_reg(qp->uar, MLX5_BF_OFFSET), 0, __ATOMIC_RELAXED);
 		__atomic_store_n(sim_uar_reg(qp->uar, MLX5_BF_OFFSET + SIM_BF_SIZE), 0,
 				 __ATOMIC_RELAXED);
@@ -615,7 +617,7 @@ int sim_destroy_qp(struct ibv_qp *ibv)
 			qp->flows);
 		return EBUSY;
 	}
-	got = __atomic_load_n(&qp->async_got, __ATOMIC_RELAXED);
+	got = __atomic_load_n(&qp->async_got, __ATOMIC_RELAXED); /* as in sim_destroy_cq */
 	pthread_mutex_lock(&qp->ibv.mutex);
 	acked = qp->ibv.events_completed;
 	pthread_mutex_unlock(&qp->ibv.mutex);
