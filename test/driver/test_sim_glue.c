@@ -267,6 +267,51 @@ static void test_wq_qp_errors(void **state)
 	sc_close(&s);
 }
 
+static unsigned int allocs, frees;
+
+static void *count_alloc(size_t size, void *priv)
+{
+	void *p = NULL;
+
+	assert_ptr_equal(priv, &allocs);
+	if (posix_memalign(&p, 4096, size) != 0)
+		return NULL;
+	allocs++;
+	return p;
+}
+
+static void count_free(void *ptr, void *priv)
+{
+	assert_ptr_equal(priv, &allocs);
+	frees++;
+	free(ptr);
+}
+
+static void test_buf_allocators(void **state)
+{
+	struct mlx5dv_ctx_allocators a = { count_alloc, count_free, &allocs };
+	struct mlx5dv_ctx_allocators half = { count_alloc, NULL, &allocs };
+	struct sc_rxq rx;
+	struct sc_txq tx;
+	struct sc s;
+
+	(void)state;
+	sc_open(&s, "mode=step");
+	assert_int_equal(s.g->dv_set_context_attr(s.ctx, MLX5DV_CTX_ATTR_BUF_ALLOCATORS, &half),
+			 EINVAL);
+	assert_int_equal(s.g->dv_set_context_attr(s.ctx, 99, &a), EOPNOTSUPP);
+	assert_int_equal(s.g->dv_set_context_attr(s.ctx, MLX5DV_CTX_ATTR_BUF_ALLOCATORS, &a), 0);
+	sc_rxq_init(&s, &rx, 16, 256, 32, false); /* CQ and WQ: buffer and record each */
+	sc_txq_init(&s, &tx, 16, 1, 32, false);
+	assert_int_equal(allocs, 8);
+	assert_int_equal(frees, 0);
+	sc_rxq_post(&s, &rx, 16);
+	sc_txq_fini(&s, &tx);
+	sc_rxq_fini(&s, &rx);
+	assert_int_equal(frees, 8);
+	sc_close(&s);
+}
+
 static void test_destroy_busy_device(void **state)
 {
 	struct sc s;
@@ -301,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_cq_and_channel_errors),
 		cmocka_unit_test(test_mr_pd_errors),
 		cmocka_unit_test(test_wq_qp_errors),
+		cmocka_unit_test(test_buf_allocators),
 		cmocka_unit_test(test_destroy_busy_device),
 		cmocka_unit_test(test_thread_mode_starts_and_stops),
 	};

@@ -131,6 +131,15 @@ struct mlx5_glue {
 	struct ibv_flow *(*create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *attr);
 	int (*destroy_flow)(struct ibv_flow *flow);
 
+	/**
+	 * mlx5dv_set_context_attr: MLX5DV_CTX_ATTR_BUF_ALLOCATORS makes CQ, WQ
+	 * and SQ buffers and doorbell records of later objects come from the
+	 * caller's allocator (EAL memory on the device's node, as DPDK does).
+	 * @return 0 or a positive errno.
+	 */
+	int (*dv_set_context_attr)(struct ibv_context *context, enum mlx5dv_set_ctx_attr_type type,
+				   void *attr);
+
 	/** mlx5dv_init_obj for MLX5DV_OBJ_CQ, MLX5DV_OBJ_QP and MLX5DV_OBJ_RWQ. */
 	int (*dv_init_obj)(struct mlx5dv_obj *obj, uint64_t obj_type);
 

@@ -287,6 +287,12 @@ static int glue_destroy_flow(struct ibv_flow *flow)
 	return ibv_destroy_flow(flow);
 }
 
+static int glue_dv_set_context_attr(struct ibv_context *context, enum mlx5dv_set_ctx_attr_type type,
+				    void *attr)
+{
+	return mlx5dv_set_context_attr(context, type, attr);
+}
+
 static int glue_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 {
 	return mlx5dv_init_obj(obj, obj_type);
@@ -336,6 +342,7 @@ const struct mlx5_glue mlx5_glue_verbs = {
 	.destroy_qp = glue_destroy_qp,
 	.create_flow = glue_create_flow,
 	.destroy_flow = glue_destroy_flow,
+	.dv_set_context_attr = glue_dv_set_context_attr,
 	.dv_init_obj = glue_dv_init_obj,
 	.get_async_event = glue_get_async_event,
 	.ack_async_event = glue_ack_async_event,

@@ -377,6 +377,31 @@ static void sim_ack_async_event(struct ibv_async_event *event)
 	pthread_mutex_unlock(o.mutex);
 }
 
+static int sim_dv_set_context_attr(struct ibv_context *context, enum mlx5dv_set_ctx_attr_type type,
+				   void *attr)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	const struct mlx5dv_ctx_allocators *a = attr;
+
+	if (ctx == NULL)
+		return EINVAL;
+	if (type != MLX5DV_CTX_ATTR_BUF_ALLOCATORS) {
+		SIM_LOG(ERR, ctx->dev,
+			"dv_set_context_attr: type %d not supported; valid is "
+			"MLX5DV_CTX_ATTR_BUF_ALLOCATORS",
+			(int)type);
+		return EOPNOTSUPP;
+	}
+	if (a == NULL || (a->alloc == NULL) != (a->free == NULL)) {
+		SIM_LOG(ERR, ctx->dev, "dv_set_context_attr: give both alloc and free, or neither");
+		return EINVAL;
+	}
+	pthread_mutex_lock(&ctx->dev->lock);
+	ctx->alloc = *a;
+	pthread_mutex_unlock(&ctx->dev->lock);
+	return 0;
+}
+
 static int init_cq(struct mlx5dv_obj *obj)
 {
 	struct sim_cq *cq = sim_cq_of(obj->cq.in, "dv_init_obj");
@@ -494,6 +519,7 @@ const struct mlx5_glue sim_glue_ops = {
 	.destroy_qp = sim_destroy_qp,
 	.create_flow = sim_create_flow,
 	.destroy_flow = sim_destroy_flow,
+	.dv_set_context_attr = sim_dv_set_context_attr,
 	.dv_init_obj = sim_dv_init_obj,
 	.get_async_event = sim_get_async_event,
 	.ack_async_event = sim_ack_async_event,

@@ -122,10 +122,22 @@ static inline uint64_t *sim_uar_reg(const struct sim_uar *uar, uint32_t off)
 	return (uint64_t *)(void *)(uar->page + off);
 }
 
+/*
+ * A queue buffer or doorbell record: from the application's allocator when
+ * it set one (mlx5dv_set_context_attr, MLX5DV_CTX_ATTR_BUF_ALLOCATORS, as
+ * DPDK does to place rings on the device's node), else from the sim.
+ */
+struct sim_mem {
+	void *addr;
+	void (*free)(void *ptr, void *priv); /* NULL: the sim's own (free()) */
+	void *priv;
+};
+
 struct sim_ctx {
 	struct ibv_context ibv;
 	uint32_t magic;
 	struct sim_mlx5_dev *dev;
+	struct mlx5dv_ctx_allocators alloc; /* from dv_set_context_attr, or all NULL */
 	struct sim_evq async;
 	struct sim_uar_list uars; /* freed at close: late doorbells stay detectable */
 	unsigned int objs;
@@ -168,6 +180,7 @@ struct sim_cq {
 	uint32_t cqe_cnt;
 	struct mlx5_cqe64 *buf;
 	__be32 *dbrec;
+	struct sim_mem buf_mem, db_mem;
 	struct sim_uar *uar;
 	uint8_t *slot_flags;
 	uint32_t pi; /* 24-bit index of the next CQE the device writes */
@@ -194,6 +207,7 @@ struct sim_wq {
 	uint32_t wqe_cnt, stride, max_sge;
 	uint8_t *buf;
 	__be32 *dbrec;
+	struct sim_mem buf_mem, db_mem;
 	uint32_t ci; /* 16-bit counter of the next WQE the device consumes */
 	uint32_t bad_pi; /* last invalid producer index reported */
 	unsigned int ind_refs;
@@ -225,6 +239,7 @@ struct sim_qp {
 	uint32_t wqe_cnt; /* basic blocks */
 	uint32_t max_inline;
 	__be32 *dbrec;
+	struct sim_mem buf_mem, db_mem;
 	struct sim_uar *uar;
 	uint32_t sq_ci; /* 16-bit counter of the next basic block the device reads */
 	bool rung; /* a doorbell was seen and WQEs may be waiting */
@@ -416,6 +431,8 @@ struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn);
 struct sim_uar *sim_uar_alloc(struct sim_ctx *ctx, bool is_sq, uint32_t num);
 void sim_uar_kill(struct sim_mlx5_dev *dev, struct sim_uar *uar);
 void *sim_buf_alloc(size_t size);
+void *sim_mem_alloc(struct sim_ctx *ctx, size_t size, struct sim_mem *m);
+void sim_mem_free(struct sim_mem *m);
 struct sim_mr *sim_mr_lookup(struct sim_mlx5_dev *dev, uint32_t lkey);
 struct sim_pd *sim_pd_of(struct ibv_pd *pd, const char *fn);
 struct sim_cq *sim_cq_of(struct ibv_cq *cq, const char *fn);

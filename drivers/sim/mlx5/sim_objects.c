@@ -27,6 +27,44 @@ void *sim_buf_alloc(size_t size)
 	return p;
 }
 
+void *sim_mem_alloc(struct sim_ctx *ctx, size_t size, struct sim_mem *m)
+{
+	const struct mlx5dv_ctx_allocators *a = &ctx->alloc;
+
+	memset(m, 0, sizeof(*m));
+	size = DVP_ALIGN_CEIL(size, (size_t)64);
+	if (a->alloc == NULL) {
+		m->addr = sim_buf_alloc(size);
+		return m->addr;
+	}
+	m->addr = a->alloc(size, a->data);
+	if (m->addr == NULL)
+		return NULL;
+	m->free = a->free;
+	m->priv = a->data;
+	if ((uintptr_t)m->addr & 63) {
+		SIM_LOG(ERR, ctx->dev,
+			"the application's buffer allocator returned %p, not "
+			"64-byte aligned; CQEs and WQEs need it",
+			m->addr);
+		sim_mem_free(m);
+		return NULL;
+	}
+	memset(m->addr, 0, size);
+	return m->addr;
+}
+
+void sim_mem_free(struct sim_mem *m)
+{
+	if (m->addr == NULL)
+		return;
+	if (m->free != NULL)
+		m->free(m->addr, m->priv);
+	else
+		free(m->addr);
+	m->addr = NULL;
+}
+
 /*
  * A UAR page per CQ and per SQ, so every doorbell register has one writer
  * and the device can take each write whole. Pages live as long as their
@@ -292,8 +330,8 @@ int sim_destroy_comp_channel(struct ibv_comp_channel *ibv)
 
 static void cq_free(struct sim_cq *cq)
 {
-	free(cq->buf);
-	free(cq->dbrec);
+	sim_mem_free(&cq->buf_mem);
+	sim_mem_free(&cq->db_mem);
 	free(cq->slot_flags);
 	pthread_mutex_destroy(&cq->ibv.mutex);
 	pthread_cond_destroy(&cq->ibv.cond);
@@ -343,8 +381,8 @@ struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_cont
 	/* As libmlx5: a power of two above the count asked, one slot kept empty. */
 	cnt = dvp_align32pow2((uint32_t)cqe + 1);
 	cq->cqe_cnt = cnt;
-	cq->buf = sim_buf_alloc((size_t)cnt * MLX5_CQE_SIZE);
-	cq->dbrec = sim_buf_alloc(64);
+	cq->buf = sim_mem_alloc(ctx, (size_t)cnt * MLX5_CQE_SIZE, &cq->buf_mem);
+	cq->dbrec = sim_mem_alloc(ctx, 64, &cq->db_mem);
 	cq->slot_flags = calloc(cnt, 1);
 	pthread_mutex_init(&cq->ibv.mutex, NULL);
 	pthread_cond_init(&cq->ibv.cond, NULL);

@@ -47,8 +47,8 @@ static bool same_ctx(struct sim_ctx *ctx, struct sim_pd *pd, struct sim_cq *cq, 
 
 static void wq_free(struct sim_wq *wq)
 {
-	free(wq->buf);
-	free(wq->dbrec);
+	sim_mem_free(&wq->buf_mem);
+	sim_mem_free(&wq->db_mem);
 	pthread_mutex_destroy(&wq->ibv.mutex);
 	pthread_cond_destroy(&wq->ibv.cond);
 	free(wq);
@@ -106,8 +106,8 @@ struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_att
 	wq->stride = stride;
 	wq->wqe_cnt = cnt;
 	wq->max_sge = stride / (uint32_t)sizeof(struct mlx5_wqe_data_seg);
-	wq->buf = sim_buf_alloc((size_t)cnt * stride);
-	wq->dbrec = sim_buf_alloc(64);
+	wq->buf = sim_mem_alloc(ctx, (size_t)cnt * stride, &wq->buf_mem);
+	wq->dbrec = sim_mem_alloc(ctx, 64, &wq->db_mem);
 	pthread_mutex_init(&wq->ibv.mutex, NULL);
 	pthread_cond_init(&wq->ibv.cond, NULL);
 	if (wq->buf == NULL || wq->dbrec == NULL) {
@@ -392,15 +392,15 @@ static int check_send_qp(struct sim_mlx5_dev *dev, const struct ibv_qp_init_attr
 
 static void qp_free(struct sim_qp *qp)
 {
-	free(qp->sq_buf);
-	free(qp->dbrec);
+	sim_mem_free(&qp->buf_mem);
+	sim_mem_free(&qp->db_mem);
 	pthread_mutex_destroy(&qp->ibv.mutex);
 	pthread_cond_destroy(&qp->ibv.cond);
 	free(qp);
 }
 
 /* Size the send queue as libmlx5 does for a raw packet QP. */
-static int sq_setup(struct sim_qp *qp, struct ibv_qp_init_attr_ex *attr)
+static int sq_setup(struct sim_ctx *ctx, struct sim_qp *qp, struct ibv_qp_init_attr_ex *attr)
 {
 	const uint32_t overhead =
 		sizeof(struct mlx5_wqe_ctrl_seg) + sizeof(struct mlx5_wqe_eth_seg);
@@ -411,8 +411,8 @@ static int sq_setup(struct sim_qp *qp, struct ibv_qp_init_attr_ex *attr)
 
 	qp->wqe_cnt = bytes / MLX5_SEND_WQE_BB;
 	qp->max_inline = wqe - overhead - 4u;
-	qp->sq_buf = sim_buf_alloc(bytes);
-	qp->dbrec = sim_buf_alloc(64);
+	qp->sq_buf = sim_mem_alloc(ctx, bytes, &qp->buf_mem);
+	qp->dbrec = sim_mem_alloc(ctx, 64, &qp->db_mem);
 	if (qp->sq_buf == NULL || qp->dbrec == NULL)
 		return ENOMEM;
 	attr->cap.max_send_wr = bytes / wqe;
@@ -473,7 +473,7 @@ struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 	pthread_mutex_init(&qp->ibv.mutex, NULL);
 	pthread_cond_init(&qp->ibv.cond, NULL);
 	qp->hash = hash;
-	if (!hash && sq_setup(qp, attr) != 0) {
+	if (!hash && sq_setup(ctx, qp, attr) != 0) {
 		qp_free(qp);
 		errno = ENOMEM;
 		return NULL;
