@@ -50,6 +50,12 @@ static void test_vdev_on_ib_bus(void **state)
 	assert_int_equal(dvp_dev_remove("sim_mlx5_extra"), 0);
 	assert_null(sim_mlx5_find("sim_mlx5_1"));
 	assert_null(dvp_dev_find("sim_mlx5_1"));
+	/* A vdev named like the next device: the device takes the name after. */
+	assert_int_equal(dvp_vdev_create("sim_mlx5_2,mode=step"), 0);
+	assert_non_null(sim_mlx5_find("sim_mlx5_3"));
+	assert_int_equal(dvp_dev_find("sim_mlx5_3")->bus, DVP_BUS_IB);
+	assert_int_equal(dvp_dev_remove("sim_mlx5_2"), 0);
+	assert_null(sim_mlx5_find("sim_mlx5_3"));
 	assert_int_equal(dvp_eal_cleanup(), 0);
 	assert_null(sim_mlx5_find("sim_mlx5_0"));
 }

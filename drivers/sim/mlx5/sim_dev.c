@@ -244,10 +244,15 @@ static int dev_create(const struct sim_cfg *cfg, struct sim_mlx5_dev **out)
 		return dvp_err(ENOMEM);
 	}
 
-	sim_dev_list_lock();
-	index = sim_next_index++;
-	sim_dev_list_unlock();
-	snprintf(dev->name, sizeof(dev->name), "sim_mlx5_%u", index);
+	/* The next free name: a vdev may already be called sim_mlx5_0. */
+	for (unsigned int tries = 0; tries < 64; tries++) {
+		sim_dev_list_lock();
+		index = sim_next_index++;
+		sim_dev_list_unlock();
+		snprintf(dev->name, sizeof(dev->name), "sim_mlx5_%u", index);
+		if (dvp_dev_find(dev->name) == NULL)
+			break;
+	}
 	dev->ibv_dev.node_type = IBV_NODE_CA;
 	dev->ibv_dev.transport_type = IBV_TRANSPORT_IB;
 	snprintf(dev->ibv_dev.name, sizeof(dev->ibv_dev.name), "%s", dev->name);
