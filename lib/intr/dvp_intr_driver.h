@@ -123,8 +123,8 @@ struct dvp_intr_queue {
 
 /**
  * Set up @p iq for the queue @p ctx with @p ops (which must outlive it).
- * @return 0, or -EINVAL after a log line (a hook missing, fd negative or
- *   blocking, solicited asked of a driver without
+ * @return 0, or after a log line -EINVAL (a hook missing, fd negative or
+ *   blocking) or -ENOTSUP (solicited asked of a driver without
  *   DVP_INTR_QUEUE_F_SOLICITED).
  */
 int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_ops *ops, void *ctx,
@@ -268,8 +268,10 @@ int dvp_intr_async_del_port(struct dvp_intr_async *src, uint16_t port_id);
 int dvp_intr_async_start(struct dvp_intr_async *src);
 
 /**
- * Read every pending event (until EAGAIN), map each, call the sink for
- * each port concerned, and ack it. Removal is reported once per port
+ * Read every pending event (until EAGAIN); for each, ack it (after the get
+ * hook has resolved its element: a CQ or QP being destroyed waits for the
+ * ack, so it never waits on the sink), map it and call the sink for each
+ * port concerned. Removal is reported once per port
  * however often DEVICE_FATAL arrives. What the EAL interrupt thread runs;
  * callable directly (tests, or a driver that reads on its own thread).
  * @return the number of events read, or a negative errno from the get hook.

@@ -246,9 +246,10 @@ int dvp_txq_setup(uint16_t port_id, uint16_t queue_id, uint16_t nb_desc, int soc
 int dvp_port_start(uint16_t port_id);
 
 /**
- * Stop the port: bursts return 0 from now on, rx queues leave their wait
- * sets, and every mbuf the port holds (posted for receive, received and
- * not yet taken, sent and not yet completed) goes back to its pool.
+ * Stop the port: bursts return 0 from now on, and every mbuf the port holds
+ * (posted for receive, received and not yet taken, sent and not yet
+ * completed) goes back to its pool. Queues stay set up (and in their wait
+ * sets); a stopped queue raises no events.
  * @return 0 (also when already stopped), -EINVAL (bad id), -EIO when the
  *   driver still holds mbufs afterwards (a driver bug; the log says how many).
  */
@@ -469,8 +470,9 @@ enum dvp_rx_intr_op {
 
 /**
  * Add rx queue @p queue_id of @p port_id to @p set (its dvp_rx_wait()
- * results carry @p data) or remove it.
- * @return 0, -EINVAL, -ENOTSUP, -EIO (stopped), -EEXIST, -ENOENT, -ENOSPC.
+ * results carry @p data) or remove it. The queue must be set up (started
+ * or not); releasing it (close, configure, setup again) removes it.
+ * @return 0, -EINVAL, -ENOTSUP, -EEXIST, -ENOENT, -ENOSPC.
  */
 int dvp_rx_intr_ctl(uint16_t port_id, uint16_t queue_id, struct dvp_intr_set *set,
 		    enum dvp_rx_intr_op op, void *data);

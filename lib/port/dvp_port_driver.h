@@ -29,9 +29,13 @@
  *    dvp_port_queue_error_report(); async events: a dvp_intr_async source
  *    with dvp_port_async_sink() as its sink.
  *
- * Ops run on the control thread (the caller of the dvp_port_* function)
- * except link_update and queue_error, which also run on the EAL interrupt
- * thread. lib/port never calls two ops of one port at once.
+ * Ops run on the control thread (the caller of the dvp_port_* function),
+ * one at a time per port, except link_update and queue_error, which also
+ * run on the EAL interrupt thread (from dvp_port_async_sink()). Those two
+ * never overlap an op that creates, releases, starts or stops queues
+ * (lib/port holds a per-port lock around both), so they may look at the
+ * queues; they must not wait on the interrupt thread themselves, and the
+ * queue ops must not either (destroy the async source in close).
  */
 
 #ifndef DVP_PORT_DRIVER_H
@@ -167,6 +171,7 @@ struct dvp_port {
 	struct dvp_link link; /**< access with dvp_port_link_set / _get_nowait */
 
 	/* lib/port's only. */
+	uint32_t event_flags; /**< atomic: DVP_PORT_INTR_LSC / _RMV events to raise */
 	uint64_t dbg_rx_burst_refused; /**< atomic */
 	uint64_t dbg_tx_burst_refused; /**< atomic */
 	uint64_t dbg_mbufs_leaked; /**< held by the driver after a stop */

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * net_ring internals (not installed).
+ *
+ * An inbox is one dvp ring with what its consumer needs to sleep: an
+ * eventfd the producers write when (and only when) the consumer armed it,
+ * and the gate that keeps frames out while the consumer port is stopped.
+ * Ports hold references on inboxes: their rx queues read their own, their
+ * tx queues write their peer's (or, looped back, their own).
+ */
+
+#ifndef NET_RING_PRIVATE_H
+#define NET_RING_PRIVATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <dvp_errno.h>
+#include <dvp_intr_driver.h>
+#include <dvp_log.h>
+#include <dvp_mbuf.h>
+#include <dvp_port_driver.h>
+#include <dvp_ring.h>
+
+#include "dvp_net_ring.h"
+
+extern int nr_logtype;
+
+#define NR_LOG(level, fmt, ...) DVP_LOG_LINE(level, nr_logtype, "NET_RING: ", fmt, ##__VA_ARGS__)
+
+#define NR_DRIVER_NAME "net_ring"
+
+struct nr_port;
+
+struct nr_inbox {
+	struct dvp_ring *ring;
+	int efd; /* non-blocking eventfd: the consumer's wake-up */
+	/*
+	 * The consumer armed and has not been woken yet. Set by the consumer,
+	 * taken (exchanged to 0) by the one producer that writes the event.
+	 */
+	uint32_t armed;
+	/* Frames are accepted: the consumer port is started (or the consumer is the application). */
+	uint32_t open;
+	/* Producers between their check of open and the end of their enqueue. */
+	uint32_t producers;
+	uint64_t events_written; /* atomic */
+
+	/* Control path, under nr_lock. */
+	struct nr_port *consumer; /* the port whose rx queue reads it, or NULL */
+	bool own_ring; /* created by the driver: freed with the inbox */
+	unsigned int refs;
+	struct nr_inbox *next; /* the driver's list, to find an inbox by ring */
+	void (*arm_hook)(void *arg); /* tests: runs right after arming */
+	void *arm_hook_arg;
+};
+
+/* Counters with one writer (the lcore) and readers anywhere. */
+struct nr_qstats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;
+};
+
+struct nr_rxq {
+	struct nr_inbox *in;
+	uint16_t port_id;
+	uint16_t queue_id;
+	/* Set (to the ibv cause + 1) by queue_error; the polling lcore restarts the queue. */
+	uint32_t error;
+	struct nr_port *np;
+	struct nr_qstats st;
+	struct nr_qstats base; /* reset snapshot */
+	/* Events read and acked: acked must catch up before release, as a CQ's destroy needs. */
+	uint64_t events_got;
+	uint64_t events_acked;
+	struct dvp_intr_queue intr;
+} __dvp_cache_aligned;
+
+struct nr_txq {
+	struct nr_inbox *out; /* bound at start */
+	uint16_t queue_id;
+	uint32_t error;
+	struct nr_port *np;
+	struct nr_qstats st;
+	struct nr_qstats base;
+	uint64_t peer_stopped_drops;
+} __dvp_cache_aligned;
+
+/* One injected async event waiting to be read. */
+struct nr_async_ev {
+	enum ibv_event_type type;
+	uint16_t port_id;
+	uint16_t queue_id;
+	bool tx;
+	bool queue;
+};
+
+#define NR_ASYNC_DEPTH 64
+
+struct nr_port {
+	struct dvp_port *port;
+	unsigned int nb_rx_rings;
+	unsigned int nb_tx_rings;
+	struct nr_inbox *rx[DVP_NET_RING_MAX_QUEUES];
+	struct nr_inbox *tx[DVP_NET_RING_MAX_QUEUES];
+	struct nr_port *peer; /* cabled vdev peer; self when looped back; NULL for API rings */
+	uint32_t carrier; /* atomic: the cable is plugged */
+	uint32_t running; /* atomic: between start and stop (what the peer's link sees) */
+	struct nr_port *next; /* the driver's list */
+
+	/* The simulated device's async-event queue, read on the EAL interrupt thread. */
+	pthread_mutex_t async_lock;
+	int async_fd;
+	struct nr_async_ev async_q[NR_ASYNC_DEPTH];
+	unsigned int async_head, async_len;
+	struct dvp_intr_async *async_src;
+	uint64_t async_acked; /* atomic */
+
+	uint64_t queue_restarts; /* atomic */
+	uint64_t unacked_at_release; /* atomic */
+};
+
+extern pthread_mutex_t nr_lock;
+extern const struct dvp_port_ops nr_ops;
+
+/* ring_rxtx.c */
+uint16_t nr_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
+uint16_t nr_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
+void nr_inbox_notify(struct nr_inbox *in);
+unsigned int nr_inbox_drain(struct nr_inbox *in);
+void nr_inbox_close(struct nr_inbox *in);
+extern const struct dvp_intr_queue_ops nr_intr_ops;
+void nr_rxq_restart(struct nr_rxq *rxq, int cause);
+void nr_txq_restart(struct nr_txq *txq, int cause);
+
+/* ring_ethdev.c */
+struct nr_port *nr_port_of(uint16_t port_id);
+
+/* ring_async.c */
+int nr_async_init(struct nr_port *np);
+void nr_async_fini(struct nr_port *np);
+int nr_async_push(struct nr_port *np, const struct nr_async_ev *ev);
+
+/* Relaxed counter helpers: see lib/intr (one writer, readers anywhere). */
+static inline void nr_ctr_add(uint64_t *c, uint64_t v)
+{
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t nr_ctr_read(const uint64_t *c)
+{
+	return __atomic_load_n(c, __ATOMIC_RELAXED);
+}
+
+#endif /* NET_RING_PRIVATE_H */

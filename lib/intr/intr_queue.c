@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * One rx queue's completion events: arm once per event, read until EAGAIN,
+ * ack in batches, flush before the CQ goes. The thread that polls the queue
+ * owns this state (arm, consume and the counters); fini runs on the control
+ * thread once nobody polls the queue any more.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <time.h>
+
+#include "intr_private.h"
+
+DVP_LOG_REGISTER(dvp_logtype_intr, "intr", NOTICE);
+
+const char *const dvp_intr_queue_stats_names[] = {
+	"polls",     "empty_polls", "arms",    "events",   "acks",
+	"ack_calls", "sleeps",	    "wakeups", "spurious", "asleep_ns",
+};
+_Static_assert(DVP_DIM(dvp_intr_queue_stats_names) == DVP_INTR_QUEUE_STATS_N,
+	       "a name for every counter of struct dvp_intr_queue_stats");
+
+uint64_t intr_clock_monotonic_ns(void *arg)
+{
+	struct timespec ts;
+
+	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_ops *ops, void *ctx,
+			const struct dvp_intr_queue_conf *conf)
+{
+	int fl;
+
+	if (iq == NULL || ops == NULL || conf == NULL) {
+		INTR_LOG(ERR, "queue init: %s is NULL",
+			 iq == NULL  ? "the queue" :
+			 ops == NULL ? "ops" :
+				       "conf");
+		return dvp_err(EINVAL);
+	}
+	if (ops->arm == NULL || ops->consume == NULL || ops->has_work == NULL) {
+		INTR_LOG(
+			ERR,
+			"port %u rx queue %u: the driver gives no %s hook (arm, consume and has_work are required)",
+			conf->port_id, conf->queue_id,
+			ops->arm == NULL     ? "arm" :
+			ops->consume == NULL ? "consume" :
+					       "has_work");
+		return dvp_err(EINVAL);
+	}
+	fl = conf->fd < 0 ? -1 : fcntl(conf->fd, F_GETFL);
+	if (fl < 0) {
+		INTR_LOG(ERR, "port %u rx queue %u: event fd %d is not an open file descriptor",
+			 conf->port_id, conf->queue_id, conf->fd);
+		return dvp_err(EINVAL);
+	}
+	if (!(fl & O_NONBLOCK)) {
+		INTR_LOG(
+			ERR,
+			"port %u rx queue %u: event fd %d is blocking; it must be O_NONBLOCK so that reading events can never hang",
+			conf->port_id, conf->queue_id, conf->fd);
+		return dvp_err(EINVAL);
+	}
+	if (conf->solicited && !(ops->flags & DVP_INTR_QUEUE_F_SOLICITED)) {
+		INTR_LOG(ERR,
+			 "port %u rx queue %u: the driver cannot arm for solicited events only",
+			 conf->port_id, conf->queue_id);
+		return dvp_err(ENOTSUP);
+	}
+	memset(iq, 0, sizeof(*iq));
+	iq->ops = ops;
+	iq->ctx = ctx;
+	iq->fd = conf->fd;
+	iq->ack_batch = conf->ack_batch ? conf->ack_batch : DVP_INTR_ACK_BATCH_DEFAULT;
+	iq->solicited = conf->solicited;
+	iq->port_id = conf->port_id;
+	iq->queue_id = conf->queue_id;
+	iq->initialized = true;
+	return 0;
+}
+
+static unsigned int queue_ack(struct dvp_intr_queue *iq)
+{
+	unsigned int n = iq->pending_acks;
+
+	if (n == 0)
+		return 0;
+	if (iq->ops->ack != NULL)
+		iq->ops->ack(iq->ctx, n);
+	iq->pending_acks = 0;
+	intr_ctr_add(&iq->stats.acks, n);
+	intr_ctr_add(&iq->stats.ack_calls, 1);
+	return n;
+}
+
+unsigned int dvp_intr_queue_ack_flush(struct dvp_intr_queue *iq)
+{
+	if (!dvp_intr_queue_active(iq))
+		return 0;
+	return queue_ack(iq);
+}
+
+void dvp_intr_queue_set_ack_batch(struct dvp_intr_queue *iq, uint32_t ack_batch)
+{
+	if (iq != NULL)
+		iq->ack_batch = ack_batch ? ack_batch : DVP_INTR_ACK_BATCH_DEFAULT;
+}
+
+int dvp_intr_queue_arm(struct dvp_intr_queue *iq)
+{
+	int ret;
+
+	if (!dvp_intr_queue_active(iq))
+		return dvp_err(EINVAL);
+	/*
+	 * One-shot: an armed queue whose event has not been read gets no
+	 * second arm; that event is either on its way or in the fd already,
+	 * and reading it is what clears the flag.
+	 */
+	if (iq->armed)
+		return 0;
+	ret = iq->ops->arm(iq->ctx, iq->solicited);
+	if (dvp_unlikely(ret < 0))
+		return dvp_err(-ret);
+	iq->armed = true;
+	intr_ctr_add(&iq->stats.arms, 1);
+	return 0;
+}
+
+int dvp_intr_queue_consume(struct dvp_intr_queue *iq)
+{
+	int n;
+
+	if (!dvp_intr_queue_active(iq))
+		return dvp_err(EINVAL);
+	n = iq->ops->consume(iq->ctx);
+	if (dvp_unlikely(n < 0))
+		return dvp_err(-n);
+	if (n == 0)
+		return 0;
+	/* The arm fired (or an extra event came): the next wait arms again. */
+	iq->armed = false;
+	intr_ctr_add(&iq->stats.events, (uint64_t)n);
+	iq->pending_acks += (unsigned int)n;
+	if (iq->pending_acks >= iq->ack_batch)
+		queue_ack(iq);
+	return n;
+}
+
+unsigned int dvp_intr_queue_fini(struct dvp_intr_queue *iq)
+{
+	unsigned int acked;
+	int n;
+
+	if (!dvp_intr_queue_active(iq))
+		return 0;
+	if (iq->set != NULL)
+		dvp_intr_set_del(iq->set, iq);
+	/*
+	 * Events still in the fd were never got, so they need no ack; reading
+	 * them anyway leaves an eventfd clean for a queue set up again.
+	 */
+	n = iq->ops->consume(iq->ctx);
+	if (n > 0) {
+		intr_ctr_add(&iq->stats.events, (uint64_t)n);
+		iq->pending_acks += (unsigned int)n;
+	}
+	acked = queue_ack(iq);
+	iq->armed = false;
+	iq->initialized = false;
+	return acked;
+}
+
+void dvp_intr_queue_stats_get(const struct dvp_intr_queue *iq, struct dvp_intr_queue_stats *stats)
+{
+	const uint64_t *cur = (const uint64_t *)&iq->stats;
+	const uint64_t *base = (const uint64_t *)&iq->base;
+	uint64_t *out = (uint64_t *)stats;
+	size_t i;
+
+	for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++)
+		out[i] = intr_ctr_read(&cur[i]) - __atomic_load_n(&base[i], __ATOMIC_RELAXED);
+}
+
+void dvp_intr_queue_stats_reset(struct dvp_intr_queue *iq)
+{
+	const uint64_t *cur = (const uint64_t *)&iq->stats;
+	uint64_t *base = (uint64_t *)&iq->base;
+	size_t i;
+
+	/*
+	 * The polling lcore owns the counters, so a reset from here cannot
+	 * write them without losing its updates: it moves the zero instead.
+	 */
+	for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++)
+		__atomic_store_n(&base[i], intr_ctr_read(&cur[i]), __ATOMIC_RELAXED);
+}

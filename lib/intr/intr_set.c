@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Wait sets and dvp_rx_wait(): arm all, poll once more, sleep only if all
+ * are empty, read and ack what fired, return what has work.
+ *
+ * A set is an epoll instance whose entries carry the struct dvp_intr_queue
+ * pointer (the kick eventfd carries NULL). One thread waits at a time. A
+ * queue leaves a set from any thread (a port stop does it) while the
+ * waiter may be asleep: the remover raises ctl_pending, kicks, and waits on
+ * the condition variable until the waiter has left dvp_rx_wait(); a waiter
+ * entering while ctl_pending is raised returns 0 at once. So the waiter
+ * never sees an entry freed under it, and holds no lock while it runs.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "intr_private.h"
+
+struct dvp_intr_set {
+	int epfd;
+	int kickfd;
+	unsigned int max;
+	unsigned int count;
+	struct dvp_intr_queue **queues; /* [max], dense */
+	struct epoll_event *evs; /* [max + 1]: the waiter's */
+	dvp_intr_clock_fn clock;
+	void *clock_arg;
+	bool clock_own; /* set by dvp_intr_set_clock(): the governor keeps it */
+
+	pthread_mutex_t lock;
+	pthread_cond_t left; /* broadcast when the waiter leaves */
+	bool busy; /* a thread is inside dvp_rx_wait() */
+	pthread_t waiter;
+	unsigned int ctl_pending; /* threads waiting to change membership */
+};
+
+struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	struct dvp_intr_set *set;
+	int err;
+
+	if (max_queues == 0 || max_queues > DVP_INTR_SET_MAX_QUEUES) {
+		INTR_LOG(ERR, "wait set create: max_queues %u is out of range [1, %u]", max_queues,
+			 DVP_INTR_SET_MAX_QUEUES);
+		dvp_errno = EINVAL;
+		return NULL;
+	}
+	set = calloc(1, sizeof(*set));
+	if (set == NULL)
+		goto nomem;
+	set->queues = calloc(max_queues, sizeof(*set->queues));
+	set->evs = calloc(max_queues + 1, sizeof(*set->evs));
+	if (set->queues == NULL || set->evs == NULL)
+		goto nomem_free;
+	set->max = max_queues;
+	set->clock = intr_clock_monotonic_ns;
+	pthread_mutex_init(&set->lock, NULL);
+	pthread_cond_init(&set->left, NULL);
+	set->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (set->epfd < 0) {
+		err = errno;
+		INTR_LOG(ERR, "wait set create: epoll_create1: %s", dvp_strerror(err));
+		goto fail_free;
+	}
+	set->kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (set->kickfd < 0) {
+		err = errno;
+		INTR_LOG(ERR, "wait set create: eventfd: %s", dvp_strerror(err));
+		goto fail_epfd;
+	}
+	if (epoll_ctl(set->epfd, EPOLL_CTL_ADD, set->kickfd, &ev) != 0) {
+		err = errno;
+		INTR_LOG(ERR, "wait set create: epoll_ctl: %s", dvp_strerror(err));
+		goto fail_kick;
+	}
+	return set;
+
+fail_kick:
+	close(set->kickfd);
+fail_epfd:
+	close(set->epfd);
+fail_free:
+	pthread_cond_destroy(&set->left);
+	pthread_mutex_destroy(&set->lock);
+	free(set->evs);
+	free(set->queues);
+	free(set);
+	dvp_errno = err;
+	return NULL;
+nomem_free:
+	free(set->evs);
+	free(set->queues);
+	free(set);
+nomem:
+	INTR_LOG(ERR, "wait set create: out of memory for %u queues", max_queues);
+	dvp_errno = ENOMEM;
+	return NULL;
+}
+
+int dvp_intr_set_free(struct dvp_intr_set *set)
+{
+	unsigned int i;
+
+	if (set == NULL)
+		return 0;
+	pthread_mutex_lock(&set->lock);
+	if (set->busy) {
+		pthread_mutex_unlock(&set->lock);
+		INTR_LOG(
+			ERR,
+			"wait set free: a thread is waiting on it; kick it and let it return first");
+		return dvp_err(EBUSY);
+	}
+	for (i = 0; i < set->count; i++)
+		set->queues[i]->set = NULL;
+	pthread_mutex_unlock(&set->lock);
+	close(set->kickfd);
+	close(set->epfd);
+	pthread_cond_destroy(&set->left);
+	pthread_mutex_destroy(&set->lock);
+	free(set->evs);
+	free(set->queues);
+	free(set);
+	return 0;
+}
+
+unsigned int dvp_intr_set_count(const struct dvp_intr_set *set)
+{
+	return set == NULL ? 0 : __atomic_load_n(&set->count, __ATOMIC_RELAXED);
+}
+
+unsigned int intr_set_max_queues(const struct dvp_intr_set *set)
+{
+	return set->max;
+}
+
+void dvp_intr_set_clock(struct dvp_intr_set *set, dvp_intr_clock_fn clock, void *arg)
+{
+	if (set == NULL)
+		return;
+	set->clock = clock != NULL ? clock : intr_clock_monotonic_ns;
+	set->clock_arg = clock != NULL ? arg : NULL;
+	set->clock_own = clock != NULL;
+}
+
+void intr_set_clock_default(struct dvp_intr_set *set, dvp_intr_clock_fn clock, void *arg)
+{
+	if (!set->clock_own && clock != NULL) {
+		set->clock = clock;
+		set->clock_arg = arg;
+	}
+}
+
+uint64_t intr_set_now(const struct dvp_intr_set *set)
+{
+	return set->clock(set->clock_arg);
+}
+
+int dvp_rx_wait_kick(struct dvp_intr_set *set)
+{
+	uint64_t one = 1;
+	ssize_t r;
+
+	if (set == NULL)
+		return dvp_err(EINVAL);
+	/*
+	 * The eventfd stays readable until the waiter drains it, so a kick
+	 * before the waiter sleeps makes its epoll_wait() return at once. The
+	 * write fails only when the counter would overflow, and then a kick
+	 * is pending anyway.
+	 */
+	do {
+		r = write(set->kickfd, &one, sizeof(one));
+	} while (r < 0 && errno == EINTR);
+	return 0;
+}
+
+/* Enter membership change: wait until no thread is inside dvp_rx_wait(). */
+static int set_ctl_begin(struct dvp_intr_set *set, const char *what)
+{
+	pthread_mutex_lock(&set->lock);
+	if (set->busy && pthread_equal(set->waiter, pthread_self())) {
+		pthread_mutex_unlock(&set->lock);
+		INTR_LOG(
+			ERR,
+			"wait set %s: called by the thread waiting on the set, from inside the wait",
+			what);
+		return dvp_err(EBUSY);
+	}
+	set->ctl_pending++;
+	while (set->busy) {
+		dvp_rx_wait_kick(set);
+		pthread_cond_wait(&set->left, &set->lock);
+	}
+	return 0;
+}
+
+static void set_ctl_end(struct dvp_intr_set *set)
+{
+	set->ctl_pending--;
+	pthread_mutex_unlock(&set->lock);
+}
+
+int dvp_intr_set_add(struct dvp_intr_set *set, struct dvp_intr_queue *iq, void *data)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ret;
+
+	if (set == NULL || !dvp_intr_queue_active(iq)) {
+		INTR_LOG(ERR, "wait set add: %s",
+			 set == NULL ? "no set" :
+				       "the queue has no interrupt state (is intr_conf.rxq set?)");
+		return dvp_err(EINVAL);
+	}
+	if (iq->set != NULL) {
+		INTR_LOG(ERR, "wait set add: port %u rx queue %u is in a wait set already",
+			 iq->port_id, iq->queue_id);
+		return dvp_err(EEXIST);
+	}
+	ret = set_ctl_begin(set, "add");
+	if (ret < 0)
+		return ret;
+	if (set->count == set->max) {
+		INTR_LOG(ERR, "wait set add: port %u rx queue %u: the set is full (%u queues)",
+			 iq->port_id, iq->queue_id, set->max);
+		ret = dvp_err(ENOSPC);
+		goto out;
+	}
+	ev.data.ptr = iq;
+	if (epoll_ctl(set->epfd, EPOLL_CTL_ADD, iq->fd, &ev) != 0) {
+		ret = dvp_err(errno);
+		INTR_LOG(ERR, "wait set add: port %u rx queue %u: epoll cannot watch fd %d: %s%s",
+			 iq->port_id, iq->queue_id, iq->fd, dvp_strerror(-ret),
+			 ret == -EEXIST ? " (queues must not share an event fd)" : "");
+		goto out;
+	}
+	iq->set = set;
+	iq->set_data = data;
+	iq->set_slot = set->count;
+	set->queues[set->count] = iq;
+	__atomic_store_n(&set->count, set->count + 1, __ATOMIC_RELAXED);
+out:
+	set_ctl_end(set);
+	return ret;
+}
+
+int dvp_intr_set_del(struct dvp_intr_set *set, struct dvp_intr_queue *iq)
+{
+	struct dvp_intr_queue *last;
+	int ret;
+
+	if (set == NULL || iq == NULL)
+		return dvp_err(EINVAL);
+	if (iq->set != set)
+		return dvp_err(ENOENT);
+	ret = set_ctl_begin(set, "remove");
+	if (ret < 0)
+		return ret;
+	/* The fd may be closed already when a driver got the order wrong: ignore. */
+	epoll_ctl(set->epfd, EPOLL_CTL_DEL, iq->fd, NULL);
+	last = set->queues[set->count - 1];
+	set->queues[iq->set_slot] = last;
+	last->set_slot = iq->set_slot;
+	set->queues[set->count - 1] = NULL;
+	__atomic_store_n(&set->count, set->count - 1, __ATOMIC_RELAXED);
+	iq->set = NULL;
+	iq->set_data = NULL;
+	set_ctl_end(set);
+	return 0;
+}
+
+static void ready_add(struct dvp_rx_wait_event *ready, unsigned int max_ready, unsigned int *n,
+		      const struct dvp_intr_queue *iq)
+{
+	if (*n < max_ready) {
+		ready[*n].port_id = iq->port_id;
+		ready[*n].queue_id = iq->queue_id;
+		ready[*n].data = iq->set_data;
+		(*n)++;
+	}
+}
+
+static int wait_ms_left(int timeout_ms, uint64_t deadline)
+{
+	uint64_t now;
+
+	if (timeout_ms < 0)
+		return -1;
+	now = intr_clock_monotonic_ns(NULL);
+	if (now >= deadline)
+		return 0;
+	/* Round up: a sleep shorter than asked would spin on the last ms. */
+	return (int)((deadline - now + 999999) / 1000000);
+}
+
+static __dvp_cold int wait_hook_failed(const struct dvp_intr_queue *iq, const char *hook, int ret)
+{
+	INTR_LOG(ERR, "rx wait: port %u rx queue %u: the driver's %s failed: %s", iq->port_id,
+		 iq->queue_id, hook, dvp_strerror(-ret));
+	return ret;
+}
+
+int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsigned int max_ready,
+		 int timeout_ms, bool *slept)
+{
+	uint64_t deadline = 0, t0, t1;
+	struct dvp_intr_queue *iq;
+	unsigned int i, n = 0;
+	bool kicked = false;
+	int k, ret = 0, ms;
+
+	*slept = false;
+	if (set == NULL || ready == NULL || max_ready == 0) {
+		INTR_LOG(ERR, "rx wait: %s", set == NULL ? "no set" : "no room for ready queues");
+		return dvp_err(EINVAL);
+	}
+	pthread_mutex_lock(&set->lock);
+	if (set->busy) {
+		pthread_mutex_unlock(&set->lock);
+		INTR_LOG(
+			ERR,
+			"rx wait: another thread is waiting on this set (a set belongs to one lcore)");
+		return dvp_err(EBUSY);
+	}
+	if (set->ctl_pending) {
+		/* A queue is leaving or joining: let it, the caller comes back. */
+		pthread_mutex_unlock(&set->lock);
+		return 0;
+	}
+	set->busy = true;
+	set->waiter = pthread_self();
+	pthread_mutex_unlock(&set->lock);
+
+	if (timeout_ms > 0)
+		deadline = intr_clock_monotonic_ns(NULL) + (uint64_t)timeout_ms * 1000000u;
+	for (;;) {
+		/* 1. Arm every queue whose previous event has been read. */
+		for (i = 0; i < set->count; i++) {
+			iq = set->queues[i];
+			ret = dvp_intr_queue_arm(iq);
+			if (dvp_unlikely(ret < 0)) {
+				wait_hook_failed(iq, "arm", ret);
+				goto out;
+			}
+		}
+		/*
+		 * 2. Poll once more: a completion that landed after the last
+		 * empty poll but before the arm raises no event.
+		 */
+		for (i = 0; i < set->count; i++) {
+			iq = set->queues[i];
+			if (iq->ops->has_work(iq->ctx))
+				ready_add(ready, max_ready, &n, iq);
+		}
+		if (n > 0 || timeout_ms == 0)
+			goto out;
+
+		/* 3. Sleep: every queue is armed and empty. */
+		ms = wait_ms_left(timeout_ms, deadline);
+		if (ms == 0)
+			goto out;
+		t0 = intr_set_now(set);
+		k = epoll_wait(set->epfd, set->evs, (int)set->count + 1, ms);
+		t1 = intr_set_now(set);
+		*slept = true;
+		for (i = 0; i < set->count; i++) {
+			iq = set->queues[i];
+			intr_ctr_add(&iq->stats.sleeps, 1);
+			intr_ctr_add(&iq->stats.asleep_ns, t1 - t0);
+		}
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = dvp_err(errno);
+			INTR_LOG(ERR, "rx wait: epoll_wait: %s", dvp_strerror(-ret));
+			goto out;
+		}
+		if (k == 0)
+			goto out; /* the time is up (whatever the ms rounding) */
+
+		/* 4. Read what fired; keep the queues that really have work. */
+		for (i = 0; i < (unsigned int)k; i++) {
+			uint64_t drain;
+
+			iq = set->evs[i].data.ptr;
+			if (iq == NULL) {
+				while (read(set->kickfd, &drain, sizeof(drain)) > 0)
+					;
+				kicked = true;
+				continue;
+			}
+			ret = dvp_intr_queue_consume(iq);
+			if (dvp_unlikely(ret < 0)) {
+				wait_hook_failed(iq, "consume", ret);
+				goto out;
+			}
+			if (iq->ops->has_work(iq->ctx)) {
+				intr_ctr_add(&iq->stats.wakeups, 1);
+				ready_add(ready, max_ready, &n, iq);
+			} else if (ret > 0) {
+				/* An event with nothing behind it: normal, and harmless. */
+				intr_ctr_add(&iq->stats.spurious, (uint64_t)ret);
+			}
+		}
+		ret = 0;
+		if (n > 0 || kicked || wait_ms_left(timeout_ms, deadline) == 0)
+			goto out;
+	}
+out:
+	pthread_mutex_lock(&set->lock);
+	set->busy = false;
+	pthread_cond_broadcast(&set->left);
+	pthread_mutex_unlock(&set->lock);
+	return ret < 0 ? ret : (int)n;
+}
+
+int dvp_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsigned int max_ready,
+		int timeout_ms)
+{
+	bool slept;
+
+	return intr_rx_wait(set, ready, max_ready, timeout_ms, &slept);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/* lib/port internals: not installed. */
+
+#ifndef PORT_PRIVATE_H
+#define PORT_PRIVATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <dvp_errno.h>
+#include <dvp_log.h>
+#include <dvp_port_driver.h>
+
+extern int dvp_logtype_port;
+
+#define PORT_LOG(level, fmt, ...) \
+	DVP_LOG_LINE(level, dvp_logtype_port, "PORT: ", fmt, ##__VA_ARGS__)
+
+/* A port with what only lib/port sees. */
+struct port_slot {
+	struct dvp_port port;
+	/*
+	 * Held around the ops that create, release, start or stop queues, and
+	 * by the async sink around link_update and queue_error: so those two
+	 * never see a queue come or go under them.
+	 */
+	pthread_mutex_t qlock;
+};
+
+static inline struct port_slot *port_slot_of(struct dvp_port *port)
+{
+	return dvp_container_of(port, struct port_slot, port);
+}
+
+/*
+ * The attached port behind @p port_id, or NULL after a log line naming
+ * @p func and the valid ids (dvp_errno = EINVAL).
+ */
+struct dvp_port *port_get_checked(uint16_t port_id, const char *func);
+
+/* Release every set-up queue (under qlock). */
+void port_release_queues(struct dvp_port *port);
+
+/* Take the port out of the fast-path table / put it in. */
+void port_fp_unpublish(struct dvp_port *port);
+void port_fp_publish(struct dvp_port *port);
+
+/* Free the port id and its memory (registry). */
+void port_free(struct dvp_port *port);
+
+/* Event delivery: make sure the dispatcher is on the interrupt thread. */
+void port_events_attach(bool first_port);
+
+#endif /* PORT_PRIVATE_H */

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Statistics and extended statistics. The xstats are, in this order:
+ * the basic counters under DPDK's names, the per-queue ones, lib/port's
+ * debug counters, each rx queue's interrupt counters (lib/intr), then the
+ * driver's own. Names and values are produced by the same walk, so ids
+ * match as long as the port is not reconfigured in between.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "port_private.h"
+
+struct xstat_walk {
+	struct dvp_xstat_name *names; /* or NULL */
+	uint64_t *values; /* or NULL */
+	unsigned int size;
+	unsigned int n;
+};
+
+static void walk_put(struct xstat_walk *w, const char *name, uint64_t value)
+{
+	if (w->n < w->size) {
+		if (w->names != NULL)
+			snprintf(w->names[w->n].name, sizeof(w->names[w->n].name), "%s", name);
+		if (w->values != NULL)
+			w->values[w->n] = value;
+	}
+	w->n++;
+}
+
+static int stats_read(struct dvp_port *port, struct dvp_port_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	return port->ops->stats_get(port, st);
+}
+
+/* Everything but the driver's xstats. */
+static int walk_port(struct dvp_port *port, struct xstat_walk *w)
+{
+	struct dvp_intr_queue_stats is;
+	struct dvp_port_stats st;
+	char name[DVP_XSTATS_NAMESIZE];
+	uint16_t q, nq;
+	unsigned int i;
+	int ret;
+
+	ret = stats_read(port, &st);
+	if (ret < 0)
+		return ret;
+	walk_put(w, "rx_good_packets", st.ipackets);
+	walk_put(w, "tx_good_packets", st.opackets);
+	walk_put(w, "rx_good_bytes", st.ibytes);
+	walk_put(w, "tx_good_bytes", st.obytes);
+	walk_put(w, "rx_missed_errors", st.imissed);
+	walk_put(w, "rx_errors", st.ierrors);
+	walk_put(w, "tx_errors", st.oerrors);
+	walk_put(w, "rx_mbuf_allocation_errors", st.rx_nombuf);
+	nq = DVP_MIN(port->nb_rx_queues, DVP_PORT_QUEUE_STAT_CNTRS);
+	for (q = 0; q < nq; q++) {
+		snprintf(name, sizeof(name), "rx_q%u_packets", q);
+		walk_put(w, name, st.q_ipackets[q]);
+		snprintf(name, sizeof(name), "rx_q%u_bytes", q);
+		walk_put(w, name, st.q_ibytes[q]);
+		snprintf(name, sizeof(name), "rx_q%u_errors", q);
+		walk_put(w, name, st.q_errors[q]);
+	}
+	nq = DVP_MIN(port->nb_tx_queues, DVP_PORT_QUEUE_STAT_CNTRS);
+	for (q = 0; q < nq; q++) {
+		snprintf(name, sizeof(name), "tx_q%u_packets", q);
+		walk_put(w, name, st.q_opackets[q]);
+		snprintf(name, sizeof(name), "tx_q%u_bytes", q);
+		walk_put(w, name, st.q_obytes[q]);
+	}
+	walk_put(w, "dbg_rx_burst_refused",
+		 __atomic_load_n(&port->dbg_rx_burst_refused, __ATOMIC_RELAXED));
+	walk_put(w, "dbg_tx_burst_refused",
+		 __atomic_load_n(&port->dbg_tx_burst_refused, __ATOMIC_RELAXED));
+	walk_put(w, "dbg_mbufs_leaked", __atomic_load_n(&port->dbg_mbufs_leaked, __ATOMIC_RELAXED));
+	walk_put(w, "dbg_queue_errors", __atomic_load_n(&port->dbg_queue_errors, __ATOMIC_RELAXED));
+	for (q = 0; q < port->nb_rx_queues; q++) {
+		const uint64_t *v = (const uint64_t *)&is;
+
+		if (!dvp_intr_queue_active(port->rxq_intr[q]))
+			continue;
+		dvp_intr_queue_stats_get(port->rxq_intr[q], &is);
+		for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++) {
+			snprintf(name, sizeof(name), "rx_q%u_intr_%s", q,
+				 dvp_intr_queue_stats_names[i]);
+			walk_put(w, name, v[i]);
+		}
+	}
+	return 0;
+}
+
+/* The driver's xstats, after the port's. */
+static int walk_driver(struct dvp_port *port, struct xstat_walk *w)
+{
+	unsigned int room = w->n < w->size ? w->size - w->n : 0;
+	int n;
+
+	if (port->ops->xstats_get_names == NULL)
+		return 0;
+	if (w->names != NULL)
+		n = port->ops->xstats_get_names(port, room ? &w->names[w->n] : NULL, room);
+	else if (port->ops->xstats_get != NULL)
+		n = port->ops->xstats_get(port, room ? &w->values[w->n] : NULL, room);
+	else
+		n = port->ops->xstats_get_names(port, NULL, 0);
+	if (n < 0)
+		return n;
+	w->n += (unsigned int)n;
+	return 0;
+}
+
+static int xstats_walk(uint16_t port_id, struct xstat_walk *w, const char *func)
+{
+	struct dvp_port *port = port_get_checked(port_id, func);
+	int ret;
+
+	if (port == NULL)
+		return -EINVAL;
+	ret = walk_port(port, w);
+	if (ret == 0)
+		ret = walk_driver(port, w);
+	if (ret < 0) {
+		PORT_LOG(ERR, "%s: port %u: %s failed: %s", func, port_id, port->driver_name,
+			 dvp_strerror(-ret));
+		return dvp_err(-ret);
+	}
+	return (int)w->n;
+}
+
+int dvp_xstats_get_names(uint16_t port_id, struct dvp_xstat_name *names, unsigned int size)
+{
+	struct xstat_walk w = { .names = names, .size = names ? size : 0 };
+
+	return xstats_walk(port_id, &w, "xstats get names");
+}
+
+int dvp_xstats_get(uint16_t port_id, struct dvp_xstat *xstats, unsigned int size)
+{
+	struct xstat_walk w = { .size = xstats ? size : 0 };
+	unsigned int i;
+	int n;
+
+	if (w.size > 0) {
+		w.values = calloc(w.size, sizeof(*w.values));
+		if (w.values == NULL) {
+			PORT_LOG(ERR, "xstats get: port %u: out of memory", port_id);
+			return dvp_err(ENOMEM);
+		}
+	}
+	n = xstats_walk(port_id, &w, "xstats get");
+	for (i = 0; n > 0 && i < w.size && i < (unsigned int)n; i++) {
+		xstats[i].id = i;
+		xstats[i].value = w.values[i];
+	}
+	free(w.values);
+	return n;
+}
+
+int dvp_xstats_get_by_name(uint16_t port_id, const char *name, uint64_t *value)
+{
+	struct dvp_xstat_name *names = NULL;
+	struct dvp_xstat *vals = NULL;
+	int n, m, i, ret = -ENOENT;
+
+	if (name == NULL || value == NULL) {
+		PORT_LOG(ERR, "xstats get by name: port %u: %s is NULL", port_id,
+			 name == NULL ? "the name" : "the value");
+		return dvp_err(EINVAL);
+	}
+	n = dvp_xstats_get_names(port_id, NULL, 0);
+	if (n < 0)
+		return n;
+	names = calloc((size_t)n + 1, sizeof(*names));
+	vals = calloc((size_t)n + 1, sizeof(*vals));
+	if (names == NULL || vals == NULL) {
+		ret = dvp_err(ENOMEM);
+		goto out;
+	}
+	m = dvp_xstats_get_names(port_id, names, (unsigned int)n);
+	if (m != n || dvp_xstats_get(port_id, vals, (unsigned int)n) != n) {
+		ret = dvp_err(EAGAIN);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i].name, name) == 0) {
+			*value = vals[i].value;
+			ret = 0;
+			goto out;
+		}
+	}
+	PORT_LOG(
+		ERR,
+		"xstats get by name: port %u has no xstat '%s' (dvp_xstats_get_names lists the %d it has)",
+		port_id, name, n);
+	dvp_errno = ENOENT;
+out:
+	free(names);
+	free(vals);
+	return ret;
+}
+
+int dvp_stats_get(uint16_t port_id, struct dvp_port_stats *stats)
+{
+	struct dvp_port *port = port_get_checked(port_id, "stats get");
+	int ret;
+
+	if (port == NULL)
+		return -EINVAL;
+	if (stats == NULL) {
+		PORT_LOG(ERR, "stats get: port %u: nowhere to put them", port_id);
+		return dvp_err(EINVAL);
+	}
+	ret = stats_read(port, stats);
+	return ret < 0 ? dvp_err(-ret) : 0;
+}
+
+int dvp_stats_reset(uint16_t port_id)
+{
+	struct dvp_port *port = port_get_checked(port_id, "stats reset");
+	int ret;
+
+	if (port == NULL)
+		return -EINVAL;
+	if (port->ops->stats_reset == NULL) {
+		PORT_LOG(ERR, "stats reset: port %u: %s cannot reset its counters", port_id,
+			 port->driver_name);
+		return dvp_err(ENOTSUP);
+	}
+	ret = port->ops->stats_reset(port);
+	return ret < 0 ? dvp_err(-ret) : 0;
+}
+
+int dvp_xstats_reset(uint16_t port_id)
+{
+	struct dvp_port *port = port_get_checked(port_id, "xstats reset");
+	uint16_t q;
+	int ret;
+
+	if (port == NULL)
+		return -EINVAL;
+	ret = dvp_stats_reset(port_id);
+	if (ret < 0 && ret != -ENOTSUP)
+		return ret;
+	__atomic_store_n(&port->dbg_rx_burst_refused, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&port->dbg_tx_burst_refused, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&port->dbg_mbufs_leaked, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&port->dbg_queue_errors, 0, __ATOMIC_RELAXED);
+	for (q = 0; q < port->nb_rx_queues; q++)
+		if (dvp_intr_queue_active(port->rxq_intr[q]))
+			dvp_intr_queue_stats_reset(port->rxq_intr[q]);
+	if (port->ops->xstats_reset != NULL) {
+		ret = port->ops->xstats_reset(port);
+		if (ret < 0)
+			return dvp_err(-ret);
+	}
+	return 0;
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * What the port, interrupt and net_ring tests share: a pool, bringing a
+ * net_ring port up, sending and receiving frames, reading one xstat.
+ */
+
+#ifndef TEST_PORT_HELPERS_H
+#define TEST_PORT_HELPERS_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dvp_test_eal.h"
+
+#include <dvp_bus.h>
+#include <dvp_mbuf.h>
+#include <dvp_net_ring.h>
+#include <dvp_port.h>
+
+#define TP_POOL_SIZE 4095
+
+static struct dvp_mempool *tp_pool;
+
+static inline void tp_pool_create(void)
+{
+	tp_pool = dvp_pktmbuf_pool_create("tp_pool", TP_POOL_SIZE, 0, 0, DVP_MBUF_DEFAULT_BUF_SIZE,
+					  DVP_SOCKET_ANY);
+	assert_non_null(tp_pool);
+}
+
+/* Every mbuf back: the pool's in-use count is 0. */
+static inline void tp_assert_pool_full(void)
+{
+	assert_int_equal(dvp_pktmbuf_pool_in_use(tp_pool), 0);
+}
+
+static inline uint16_t tp_port(const char *name)
+{
+	uint16_t id = UINT16_MAX;
+
+	assert_int_equal(dvp_port_get_by_name(name, &id), 0);
+	return id;
+}
+
+/* Configure @p port with @p nq queues each way and @p conf (NULL: defaults), set them up. */
+static inline void tp_port_setup(uint16_t port, uint16_t nq, const struct dvp_port_conf *conf)
+{
+	uint16_t q;
+
+	if (dvp_port_is_started(port) == 1)
+		assert_int_equal(dvp_port_stop(port), 0);
+	assert_int_equal(dvp_port_configure(port, nq, nq, conf), 0);
+	for (q = 0; q < nq; q++) {
+		assert_int_equal(dvp_rxq_setup(port, q, 0, DVP_SOCKET_ANY, NULL, tp_pool), 0);
+		assert_int_equal(dvp_txq_setup(port, q, 0, DVP_SOCKET_ANY, NULL), 0);
+	}
+}
+
+static inline void tp_port_up(uint16_t port, uint16_t nq, const struct dvp_port_conf *conf)
+{
+	tp_port_setup(port, nq, conf);
+	assert_int_equal(dvp_port_start(port), 0);
+}
+
+/* A port with rx interrupts and the given ack batch (0: default). */
+static inline void tp_port_up_intr(uint16_t port, uint16_t nq, uint32_t ack_batch)
+{
+	struct dvp_port_conf conf = { 0 };
+
+	conf.intr_conf.rxq = 1;
+	conf.intr_conf.rxq_ack_batch = ack_batch;
+	tp_port_up(port, nq, &conf);
+}
+
+/* One 60-byte frame whose first byte is @p tag. */
+static inline struct dvp_mbuf *tp_frame(uint8_t tag)
+{
+	struct dvp_mbuf *m = dvp_pktmbuf_alloc(tp_pool);
+	uint8_t *p;
+	int i;
+
+	assert_non_null(m);
+	assert_non_null(dvp_pktmbuf_append(m, 60));
+	p = dvp_pktmbuf_mtod(m, uint8_t *);
+	for (i = 1; i < 60; i++)
+		p[i] = (uint8_t)i;
+	p[0] = tag;
+	return m;
+}
+
+/* Send @p n frames on tx queue @p q of @p port, all accepted. */
+static inline void tp_send(uint16_t port, uint16_t q, unsigned int n)
+{
+	struct dvp_mbuf *m;
+
+	while (n-- > 0) {
+		m = tp_frame((uint8_t)n);
+		assert_int_equal(dvp_tx_burst(port, q, &m, 1), 1);
+	}
+}
+
+/* Receive and free everything waiting on rx queue @p q. @return how many. */
+static inline unsigned int tp_recv_all(uint16_t port, uint16_t q)
+{
+	struct dvp_mbuf *pkts[32];
+	unsigned int total = 0;
+	uint16_t n;
+
+	while ((n = dvp_rx_burst(port, q, pkts, 32)) > 0) {
+		dvp_pktmbuf_free_bulk(pkts, n);
+		total += n;
+	}
+	return total;
+}
+
+/* One xstat by name (printf-style). */
+static inline uint64_t tp_xstat(uint16_t port, const char *fmt, ...) __dvp_format_printf(2, 3);
+static inline uint64_t tp_xstat(uint16_t port, const char *fmt, ...)
+{
+	char name[DVP_XSTATS_NAMESIZE];
+	uint64_t v = UINT64_MAX;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	if (dvp_xstats_get_by_name(port, name, &v) != 0)
+		fail_msg("port %u has no xstat %s", port, name);
+	return v;
+}
+
+/* An rx queue's interrupt counter: tp_qintr(port, q, "sleeps"). */
+#define tp_qintr(port, q, field) tp_xstat(port, "rx_q%u_intr_%s", (unsigned int)(q), field)
+
+#endif /* TEST_PORT_HELPERS_H */
