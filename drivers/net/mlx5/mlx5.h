@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Private header of the mlx5 PMD (doc/mlx5.md): the device and port
+ * structures and what the driver's files share. Not installed.
+ *
+ * Objects:
+ *  - struct mlx5_dev: one per IB device (a ConnectX function, or a
+ *    sim_mlx5 device): the verbs context, the PD, the MR table and the
+ *    async-event source, shared by the device's ports;
+ *  - struct mlx5_priv: one per IB port (port->priv): steering (the
+ *    indirection table, hashing QPs and flow rules) and the port's view of
+ *    the netdev;
+ *  - struct mlx5_rxq / mlx5_txq (mlx5_rxtx.h): the queues and their fast
+ *    path.
+ *
+ * Every call into rdma-core goes through dev->glue (mlx5_glue.h): the verbs
+ * table for a real HCA, the simulator's for a software device.
+ */
+
+#ifndef MLX5_H
+#define MLX5_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+#include <dvp_bus.h>
+#include <dvp_log.h>
+#include <dvp_port_driver.h>
+
+#include "mlx5_glue.h"
+#include "mlx5_mr.h"
+#include "mlx5_prm.h"
+
+extern int mlx5_logtype;
+
+#define MLX5_LOG(level, fmt, ...) \
+	DVP_LOG_LINE(level, mlx5_logtype, "net_mlx5: ", fmt, ##__VA_ARGS__)
+#define MLX5_PLOG(level, port, fmt, ...) \
+	DVP_LOG_LINE(level, mlx5_logtype, "net_mlx5: ", "%s: " fmt, (port)->name, ##__VA_ARGS__)
+
+#define MLX5_DRIVER_NAME "net_mlx5"
+
+/* Descriptor limits (rings are rounded up to a power of two). */
+#define MLX5_RXQ_DESC_MIN 64u
+#define MLX5_RXQ_DESC_MAX 32768u
+#define MLX5_TXQ_DESC_MIN 64u
+#define MLX5_TXQ_DESC_MAX 32768u
+#define MLX5_RXQ_DESC_DEFAULT 1024u
+#define MLX5_TXQ_DESC_DEFAULT 1024u
+/* A completion is asked for every this many WQEs unless tx_free_thresh says otherwise. */
+#define MLX5_TX_COMP_THRESH 32u
+/* Replenish the RQ once this many slots are empty. */
+#define MLX5_RX_REPLENISH_THRESH 16u
+/* Indirection table entries (RSS reta size). */
+#define MLX5_RSS_RETA_SIZE 512u
+/* Longest whole-packet inline (txq_inline_max), as DPDK's limit. */
+#define MLX5_TXQ_INLINE_MAX_LIMIT 960u
+
+/* Devargs (mlx5_devargs.c), with DPDK net_mlx5's names and meanings. */
+struct mlx5_cfg {
+	bool cqe_comp; /* rxq_cqe_comp_en: asked for, never given (see doc) */
+	uint32_t txq_inline_min; /* bytes of every frame inlined in its WQE */
+	uint32_t txq_inline_max; /* frames up to this many bytes inlined whole ... */
+	uint32_t txqs_min_inline; /* ... when the port has at least this many tx queues */
+};
+
+extern const struct dvp_devargs_key mlx5_devargs_keys[];
+int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct mlx5_cfg *cfg);
+
+/* One IB device. */
+struct mlx5_dev {
+	char name[DVP_DEV_NAME_MAX_LEN];
+	struct dvp_device *bus_dev;
+	const struct mlx5_glue *glue;
+	bool is_sw; /* a software device (the simulator): no OS prerequisites */
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_device_attr_ex attr;
+	struct mlx5_cfg cfg;
+	struct mlx5_mr_table mr;
+	int alloc_socket; /* NUMA node of the queue buffers created next */
+	struct dvp_intr_async *async;
+	unsigned int nports; /* ports probed and not yet closed */
+	struct dvp_port *ports[DVP_IB_MAX_PORTS]; /* by IB port number - 1 */
+	struct mlx5_dev *next; /* the driver's device list (mlx5_mr.c registry) */
+};
+
+/* Traffic classes of RSS: one hashing QP and its flow rules each. */
+enum mlx5_rss_class {
+	MLX5_RSS_IPV4_TCP,
+	MLX5_RSS_IPV4_UDP,
+	MLX5_RSS_IPV4,
+	MLX5_RSS_L2, /* everything else (IPv6 hashed on its addresses) */
+	MLX5_RSS_CLASSES,
+};
+
+/* Flow rules per class: the unicast MAC and multicast, or all (promiscuous). */
+#define MLX5_FLOWS_PER_CLASS 2
+
+struct mlx5_hrxq {
+	struct ibv_qp *qp;
+	struct ibv_flow *flows[MLX5_FLOWS_PER_CLASS];
+};
+
+/* One IB port: port->priv. */
+struct mlx5_priv {
+	struct mlx5_dev *dev;
+	struct dvp_port *port;
+	uint8_t port_num; /* 1-based */
+	struct mlx5_glue_port_net net;
+	/* Steering, created at start, and rebuilt by a queue restart (lock). */
+	pthread_mutex_t steer_lock;
+	bool steering;
+	struct ibv_rwq_ind_table *ind;
+	struct mlx5_hrxq hrxq[MLX5_RSS_CLASSES];
+	/* Counters of queues released since the last reset. */
+	struct dvp_port_stats gone;
+};
+
+static inline struct mlx5_priv *mlx5_priv(const struct dvp_port *port)
+{
+	return (struct mlx5_priv *)port->priv;
+}
+
+/* Who a CQ, WQ or QP belongs to (their cq_context / wq_context / qp_context). */
+struct mlx5_owner {
+	uint16_t port_id;
+	uint16_t queue_id;
+	bool tx;
+};
+
+/* mlx5.c */
+int mlx5_check_prerequisites(const char *devname);
+void mlx5_dev_port_closed(struct mlx5_dev *dev, struct dvp_port *port);
+extern const struct dvp_port_ops mlx5_port_ops;
+
+/* mlx5_ethdev.c */
+int mlx5_link_update(struct dvp_port *port, bool wait);
+
+/* mlx5_flow.c */
+int mlx5_steering_create(struct mlx5_priv *priv);
+void mlx5_steering_destroy(struct mlx5_priv *priv);
+uint64_t mlx5_rss_hf_capa(void);
+
+/* mlx5_rxq.c, mlx5_txq.c */
+int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+		   const struct dvp_rxq_conf *conf, struct dvp_mempool *mp);
+void mlx5_rxq_release(struct dvp_port *port, uint16_t q);
+int mlx5_rxq_start(struct dvp_port *port, uint16_t q);
+void mlx5_rxq_stop(struct dvp_port *port, uint16_t q);
+int mlx5_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+		   const struct dvp_txq_conf *conf);
+void mlx5_txq_release(struct dvp_port *port, uint16_t q);
+int mlx5_txq_start(struct dvp_port *port, uint16_t q);
+void mlx5_txq_stop(struct dvp_port *port, uint16_t q);
+void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event_type cause);
+
+/* mlx5_intr.c */
+int mlx5_async_create(struct mlx5_dev *dev);
+void mlx5_async_destroy(struct mlx5_dev *dev);
+extern const struct dvp_intr_queue_ops mlx5_rxq_intr_ops;
+
+/* File descriptors the PMD reads: non-blocking (the protocol of lib/intr). */
+int mlx5_fd_set_nonblock(int fd);
+
+#endif /* MLX5_H */

@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Port operations of the mlx5 PMD (struct dvp_port_ops): capabilities,
+ * configure, start and stop, link, promiscuous mode and MAC, statistics.
+ * Queues are in mlx5_rxq.c and mlx5_txq.c, steering in mlx5_flow.c.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <dvp_errno.h>
+
+#include "mlx5.h"
+#include "mlx5_rxtx.h"
+
+static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	const struct ibv_device_attr_ex *a = &priv->dev->attr;
+	uint32_t reta = MLX5_RSS_RETA_SIZE;
+
+	if (a->rss_caps.max_rwq_indirection_table_size != 0)
+		reta = DVP_MIN(reta, a->rss_caps.max_rwq_indirection_table_size);
+	info->max_rx_queues = DVP_MAX_QUEUES_PER_PORT;
+	info->max_tx_queues = DVP_MAX_QUEUES_PER_PORT;
+	info->rx_desc_lim = (struct dvp_desc_lim){ MLX5_RXQ_DESC_MAX, MLX5_RXQ_DESC_MIN, 1 };
+	info->tx_desc_lim = (struct dvp_desc_lim){ MLX5_TXQ_DESC_MAX, MLX5_TXQ_DESC_MIN, 1 };
+	info->default_rxq_size = MLX5_RXQ_DESC_DEFAULT;
+	info->default_txq_size = MLX5_TXQ_DESC_DEFAULT;
+	info->rx_offload_capa = DVP_RX_OFFLOAD_CHECKSUM | DVP_RX_OFFLOAD_RSS_HASH;
+	info->tx_offload_capa = DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM |
+				DVP_TX_OFFLOAD_TCP_CKSUM | DVP_TX_OFFLOAD_MULTI_SEGS |
+				DVP_TX_OFFLOAD_MBUF_FAST_FREE;
+	info->rss_hf_capa = mlx5_rss_hf_capa();
+	info->hash_key_size = MLX5_RSS_HASH_KEY_LEN;
+	info->reta_size = (uint16_t)reta;
+	info->min_mtu = 68;
+	/* The netdev's MTU: the PMD cannot change it through verbs. */
+	info->max_mtu = (uint16_t)priv->net.mtu;
+	info->max_rx_pktlen = priv->net.mtu + 18u;
+	info->intr_capa = DVP_PORT_INTR_RXQ | DVP_PORT_INTR_RXQ_SOLICITED | DVP_PORT_INTR_LSC |
+			  DVP_PORT_INTR_RMV | DVP_PORT_INTR_QUEUE_ERROR;
+	info->speed_capa_mbps = priv->net.speed_mbps ? priv->net.speed_mbps : DVP_LINK_SPEED_100G;
+	return 0;
+}
+
+static int mlx5_configure(struct dvp_port *port)
+{
+	const struct dvp_port_rss_conf *rss = &port->conf.rss_conf;
+
+	if (port->nb_rx_queues > 1 && rss->rss_hf == 0)
+		MLX5_PLOG(NOTICE, port,
+			  "%u rx queues without RSS fields: all traffic goes to queue 0",
+			  port->nb_rx_queues);
+	return 0;
+}
+
+static int mlx5_start(struct dvp_port *port)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	uint16_t q, rq = 0, tq = 0;
+	int ret;
+
+	for (rq = 0; rq < port->nb_rx_queues; rq++) {
+		ret = mlx5_rxq_start(port, rq);
+		if (ret < 0)
+			goto err;
+	}
+	for (tq = 0; tq < port->nb_tx_queues; tq++) {
+		ret = mlx5_txq_start(port, tq);
+		if (ret < 0)
+			goto err;
+	}
+	pthread_mutex_lock(&priv->steer_lock);
+	ret = mlx5_steering_create(priv);
+	pthread_mutex_unlock(&priv->steer_lock);
+	if (ret < 0)
+		goto err;
+	port->rx_pkt_burst = mlx5_rx_burst;
+	port->tx_pkt_burst = mlx5_tx_burst;
+	for (q = 0; q < port->nb_tx_queues; q++)
+		if (((struct mlx5_txq *)port->txqs[q])->offloads &
+		    (DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM |
+		     DVP_TX_OFFLOAD_TCP_CKSUM))
+			port->tx_pkt_burst = mlx5_tx_burst_cs;
+	mlx5_link_update(port, false);
+	return 0;
+err:
+	for (q = 0; q < tq; q++)
+		mlx5_txq_stop(port, q);
+	for (q = 0; q < rq; q++)
+		mlx5_rxq_stop(port, q);
+	return ret;
+}
+
+static int mlx5_stop(struct dvp_port *port)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	uint16_t q;
+
+	pthread_mutex_lock(&priv->steer_lock);
+	mlx5_steering_destroy(priv);
+	pthread_mutex_unlock(&priv->steer_lock);
+	for (q = 0; q < port->nb_rx_queues; q++)
+		mlx5_rxq_stop(port, q);
+	for (q = 0; q < port->nb_tx_queues; q++)
+		mlx5_txq_stop(port, q);
+	return 0;
+}
+
+static int mlx5_close(struct dvp_port *port)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+
+	if (priv->dev->async != NULL)
+		dvp_intr_async_del_port(priv->dev->async, port->port_id);
+	pthread_mutex_destroy(&priv->steer_lock);
+	mlx5_dev_port_closed(priv->dev, port);
+	return 0;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int mlx5_link_update(struct dvp_port *port, bool wait)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	const struct mlx5_glue *g = priv->dev->glue;
+	struct dvp_link link;
+	unsigned int waited = 0;
+	int ret;
+
+	for (;;) {
+		struct ibv_port_attr pa;
+
+		ret = g->get_port_net(priv->dev->ctx, priv->port_num, &priv->net);
+		if (ret != 0) {
+			MLX5_PLOG(ERR, port, "cannot read the link state: %s", dvp_strerror(ret));
+			return dvp_err(ret);
+		}
+		if (priv->net.link_up || !wait || waited >= 9000)
+			break;
+		/* Wait only for a port on its way up (INIT, ARMED), as a NIC training its link. */
+		if (g->query_port(priv->dev->ctx, priv->port_num, &pa) != 0 ||
+		    (pa.state != IBV_PORT_INIT && pa.state != IBV_PORT_ARMED))
+			break;
+		sleep_ms(100);
+		waited += 100;
+	}
+	memset(&link, 0, sizeof(link));
+	link.link_status = priv->net.link_up ? DVP_LINK_UP : DVP_LINK_DOWN;
+	link.link_duplex = DVP_LINK_FULL_DUPLEX;
+	link.link_autoneg = DVP_LINK_AUTONEG;
+	link.link_speed = !priv->net.link_up	    ? DVP_LINK_SPEED_NONE :
+			  priv->net.speed_mbps != 0 ? priv->net.speed_mbps :
+						      DVP_LINK_SPEED_UNKNOWN;
+	dvp_port_link_set(port, &link);
+	return 0;
+}
+
+static int mlx5_link_update_op(struct dvp_port *port, bool wait)
+{
+	return mlx5_link_update(port, wait);
+}
+
+/* Rebuild the flow rules of a started port after promiscuous mode or the MAC changed. */
+static int steering_refresh(struct dvp_port *port)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	int ret = 0;
+
+	if (!port->started)
+		return 0;
+	pthread_mutex_lock(&priv->steer_lock);
+	mlx5_steering_destroy(priv);
+	ret = mlx5_steering_create(priv);
+	pthread_mutex_unlock(&priv->steer_lock);
+	return ret;
+}
+
+static int mlx5_promiscuous_enable(struct dvp_port *port)
+{
+	bool was = port->promiscuous;
+	int ret;
+
+	/* lib/port records the mode after the op; the flows read it now. */
+	port->promiscuous = true;
+	ret = steering_refresh(port);
+	port->promiscuous = was;
+	return ret;
+}
+
+static int mlx5_promiscuous_disable(struct dvp_port *port)
+{
+	bool was = port->promiscuous;
+	int ret;
+
+	port->promiscuous = false;
+	ret = steering_refresh(port);
+	port->promiscuous = was;
+	return ret;
+}
+
+static int mlx5_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)
+{
+	struct dvp_ether_addr was = port->mac;
+	int ret;
+
+	/* The device keeps its address; the unicast rule steers the new one. */
+	port->mac = *mac;
+	ret = steering_refresh(port);
+	port->mac = was;
+	return ret;
+}
+
+static int mlx5_stats_get(struct dvp_port *port, struct dvp_port_stats *st)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	uint16_t q;
+
+	*st = priv->gone;
+	for (q = 0; q < port->nb_rx_queues; q++) {
+		const struct mlx5_rxq *rxq = port->rxqs[q];
+		uint64_t p, b, e, nb;
+
+		if (rxq == NULL)
+			continue;
+		p = __atomic_load_n(&rxq->st.ipackets, __ATOMIC_RELAXED);
+		b = __atomic_load_n(&rxq->st.ibytes, __ATOMIC_RELAXED);
+		e = __atomic_load_n(&rxq->st.errors, __ATOMIC_RELAXED);
+		nb = __atomic_load_n(&rxq->st.nombuf, __ATOMIC_RELAXED);
+		st->ipackets += p;
+		st->ibytes += b;
+		st->ierrors += e;
+		st->rx_nombuf += nb;
+		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
+			st->q_ipackets[q] = p;
+			st->q_ibytes[q] = b;
+			st->q_errors[q] = e;
+		}
+	}
+	for (q = 0; q < port->nb_tx_queues; q++) {
+		const struct mlx5_txq *txq = port->txqs[q];
+		uint64_t p, b;
+
+		if (txq == NULL)
+			continue;
+		p = __atomic_load_n(&txq->st.opackets, __ATOMIC_RELAXED);
+		b = __atomic_load_n(&txq->st.obytes, __ATOMIC_RELAXED);
+		st->opackets += p;
+		st->obytes += b;
+		st->oerrors += __atomic_load_n(&txq->st.oerrors, __ATOMIC_RELAXED);
+		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
+			st->q_opackets[q] = p;
+			st->q_obytes[q] = b;
+		}
+	}
+	return 0;
+}
+
+/* Reset: the queues' lcores are not bursting (control-path rule), so plain stores do. */
+static int mlx5_stats_reset(struct dvp_port *port)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	uint16_t q;
+
+	memset(&priv->gone, 0, sizeof(priv->gone));
+	for (q = 0; q < port->nb_rx_queues; q++) {
+		struct mlx5_rxq *rxq = port->rxqs[q];
+
+		if (rxq != NULL)
+			memset(&rxq->st, 0, sizeof(rxq->st));
+	}
+	for (q = 0; q < port->nb_tx_queues; q++) {
+		struct mlx5_txq *txq = port->txqs[q];
+
+		if (txq != NULL)
+			memset(&txq->st, 0, sizeof(txq->st));
+	}
+	return 0;
+}
+
+/* The driver's own xstats: per rx queue, then per tx queue. */
+static const char *const rxq_xstat_names[] = { "cqe_errors", "nombuf", "restarts", "mr_misses" };
+static const char *const txq_xstat_names[] = { "cqe_errors", "mr_miss", "inlined", "restarts" };
+#define RXQ_XSTATS DVP_DIM(rxq_xstat_names)
+#define TXQ_XSTATS DVP_DIM(txq_xstat_names)
+
+static int mlx5_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names,
+				 unsigned int size)
+{
+	unsigned int n = 0, i;
+	uint16_t q;
+
+	for (q = 0; q < port->nb_rx_queues; q++)
+		for (i = 0; i < RXQ_XSTATS; i++, n++)
+			if (names != NULL && n < size)
+				snprintf(names[n].name, sizeof(names[n].name), "rx_q%u_%s", q,
+					 rxq_xstat_names[i]);
+	for (q = 0; q < port->nb_tx_queues; q++)
+		for (i = 0; i < TXQ_XSTATS; i++, n++)
+			if (names != NULL && n < size)
+				snprintf(names[n].name, sizeof(names[n].name), "tx_q%u_%s", q,
+					 txq_xstat_names[i]);
+	return (int)n;
+}
+
+static int mlx5_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
+{
+	unsigned int n = 0;
+	uint16_t q;
+
+	for (q = 0; q < port->nb_rx_queues; q++) {
+		const struct mlx5_rxq *r = port->rxqs[q];
+		uint64_t v[RXQ_XSTATS] = { 0 };
+
+		if (r != NULL) {
+			v[0] = __atomic_load_n(&r->st.errors, __ATOMIC_RELAXED);
+			v[1] = __atomic_load_n(&r->st.nombuf, __ATOMIC_RELAXED);
+			v[2] = __atomic_load_n(&r->st.restarts, __ATOMIC_RELAXED);
+			v[3] = __atomic_load_n(&r->mr.misses, __ATOMIC_RELAXED);
+		}
+		for (unsigned int i = 0; i < RXQ_XSTATS; i++, n++)
+			if (values != NULL && n < size)
+				values[n] = v[i];
+	}
+	for (q = 0; q < port->nb_tx_queues; q++) {
+		const struct mlx5_txq *t = port->txqs[q];
+		uint64_t v[TXQ_XSTATS] = { 0 };
+
+		if (t != NULL) {
+			v[0] = __atomic_load_n(&t->st.errors, __ATOMIC_RELAXED);
+			v[1] = __atomic_load_n(&t->st.mr_miss, __ATOMIC_RELAXED);
+			v[2] = __atomic_load_n(&t->st.inlined, __ATOMIC_RELAXED);
+			v[3] = __atomic_load_n(&t->st.restarts, __ATOMIC_RELAXED);
+		}
+		for (unsigned int i = 0; i < TXQ_XSTATS; i++, n++)
+			if (values != NULL && n < size)
+				values[n] = v[i];
+	}
+	return (int)n;
+}
+
+static unsigned int mlx5_mbufs_held(struct dvp_port *port)
+{
+	unsigned int n = 0;
+	uint16_t q;
+
+	for (q = 0; q < port->nb_rx_queues; q++) {
+		const struct mlx5_rxq *rxq = port->rxqs[q];
+
+		if (rxq != NULL)
+			n += rxq->rq_pi - rxq->rq_ci;
+	}
+	for (q = 0; q < port->nb_tx_queues; q++) {
+		const struct mlx5_txq *txq = port->txqs[q];
+
+		if (txq != NULL)
+			n += txq->elts_head - txq->elts_tail;
+	}
+	return n;
+}
+
+const struct dvp_port_ops mlx5_port_ops = {
+	.info_get = mlx5_info_get,
+	.configure = mlx5_configure,
+	.rxq_setup = mlx5_rxq_setup,
+	.rxq_release = mlx5_rxq_release,
+	.txq_setup = mlx5_txq_setup,
+	.txq_release = mlx5_txq_release,
+	.start = mlx5_start,
+	.stop = mlx5_stop,
+	.close = mlx5_close,
+	.link_update = mlx5_link_update_op,
+	.promiscuous_enable = mlx5_promiscuous_enable,
+	.promiscuous_disable = mlx5_promiscuous_disable,
+	.mac_addr_set = mlx5_mac_addr_set,
+	.stats_get = mlx5_stats_get,
+	.stats_reset = mlx5_stats_reset,
+	.xstats_get_names = mlx5_xstats_get_names,
+	.xstats_get = mlx5_xstats_get,
+	.xstats_reset = mlx5_stats_reset,
+	.mbufs_held = mlx5_mbufs_held,
+	.queue_error = mlx5_queue_error,
+};

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Steering of the mlx5 PMD: an indirection table over the port's receive
+ * WQs, hashing QPs (TIRs) with the user's Toeplitz key and fields, and the
+ * flow rules that send the port's traffic to them.
+ *
+ * A ConnectX hashing QP takes one L3 and at most one L4 protocol (the
+ * kernel refuses TCP and UDP ports in one mask, or IPv4 and IPv6), so RSS
+ * is split into classes as DPDK does: IPv4/TCP, IPv4/UDP and IPv4 rules at
+ * a higher priority than the catch-all L2 rule, each to a QP hashing the
+ * fields of its class. The L2 class hashes IPv6 addresses, so IPv6 traffic
+ * spreads too (by addresses; an IPv6 rule per L4 protocol would need the
+ * IPv6 flow spec, which the simulator lacks).
+ *
+ * Rules per class: the port's unicast MAC and all multicast (broadcast
+ * included), or every frame when promiscuous. Callers hold priv->steer_lock.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <dvp_errno.h>
+
+#include "mlx5.h"
+#include "mlx5_rxtx.h"
+
+/* The Toeplitz key of Microsoft's RSS verification suite, DPDK's default too. */
+static const uint8_t default_rss_key[MLX5_RSS_HASH_KEY_LEN] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
+	0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
+	0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+#define RSS_V4                                                           \
+	(DVP_RSS_IPV4 | DVP_RSS_FRAG_IPV4 | DVP_RSS_NONFRAG_IPV4_OTHER | \
+	 DVP_RSS_NONFRAG_IPV4_TCP | DVP_RSS_NONFRAG_IPV4_UDP)
+#define RSS_V6 (DVP_RSS_IPV6 | DVP_RSS_FRAG_IPV6 | DVP_RSS_NONFRAG_IPV6_OTHER)
+
+uint64_t mlx5_rss_hf_capa(void)
+{
+	return RSS_V4 | RSS_V6 | DVP_RSS_L3_SRC_ONLY | DVP_RSS_L3_DST_ONLY | DVP_RSS_L4_SRC_ONLY |
+	       DVP_RSS_L4_DST_ONLY;
+}
+
+/* The IBV_RX_HASH_* fields of class @p c under @p hf; false when the class is not needed. */
+static bool class_fields(enum mlx5_rss_class c, uint64_t hf, uint64_t *fields)
+{
+	uint64_t v4 = 0, v6 = 0, tcp = 0, udp = 0;
+
+	if (!(hf & DVP_RSS_L3_DST_ONLY)) {
+		v4 |= IBV_RX_HASH_SRC_IPV4;
+		v6 |= IBV_RX_HASH_SRC_IPV6;
+	}
+	if (!(hf & DVP_RSS_L3_SRC_ONLY)) {
+		v4 |= IBV_RX_HASH_DST_IPV4;
+		v6 |= IBV_RX_HASH_DST_IPV6;
+	}
+	if (!(hf & DVP_RSS_L4_DST_ONLY)) {
+		tcp |= IBV_RX_HASH_SRC_PORT_TCP;
+		udp |= IBV_RX_HASH_SRC_PORT_UDP;
+	}
+	if (!(hf & DVP_RSS_L4_SRC_ONLY)) {
+		tcp |= IBV_RX_HASH_DST_PORT_TCP;
+		udp |= IBV_RX_HASH_DST_PORT_UDP;
+	}
+	switch (c) {
+	case MLX5_RSS_IPV4_TCP:
+		*fields = v4 | tcp;
+		return (hf & DVP_RSS_NONFRAG_IPV4_TCP) != 0;
+	case MLX5_RSS_IPV4_UDP:
+		*fields = v4 | udp;
+		return (hf & DVP_RSS_NONFRAG_IPV4_UDP) != 0;
+	case MLX5_RSS_IPV4:
+		*fields = v4;
+		return (hf & RSS_V4) != 0;
+	case MLX5_RSS_L2:
+	default:
+		*fields = (hf & RSS_V6) ? v6 : 0;
+		return true;
+	}
+}
+
+/* A flow rule: the attribute and its specs, contiguous as verbs reads them. */
+struct flow_buf {
+	uint8_t b[sizeof(struct ibv_flow_attr) + sizeof(struct ibv_flow_spec_eth) +
+		  sizeof(struct ibv_flow_spec_ipv4) + sizeof(struct ibv_flow_spec_tcp_udp)];
+	size_t len;
+} __dvp_aligned(8);
+
+static void flow_add(struct flow_buf *fb, const void *spec, size_t size)
+{
+	struct ibv_flow_attr *attr = (struct ibv_flow_attr *)(void *)fb->b;
+
+	memcpy(fb->b + fb->len, spec, size);
+	fb->len += size;
+	attr->num_of_specs++;
+	attr->size = (uint16_t)fb->len;
+}
+
+enum flow_kind { FLOW_UNICAST, FLOW_MULTICAST, FLOW_ALL };
+
+static struct ibv_flow *flow_create(struct mlx5_priv *priv, enum mlx5_rss_class c,
+				    struct ibv_qp *qp, enum flow_kind kind)
+{
+	static const uint8_t mc[6] = { 0x01, 0, 0, 0, 0, 0 };
+	struct ibv_flow_spec_eth eth = { .type = IBV_FLOW_SPEC_ETH, .size = sizeof(eth) };
+	struct ibv_flow_spec_ipv4 ip = { .type = IBV_FLOW_SPEC_IPV4, .size = sizeof(ip) };
+	struct ibv_flow_spec_tcp_udp l4 = { .size = sizeof(l4) };
+	struct ibv_flow_attr *attr;
+	struct flow_buf fb;
+
+	memset(&fb, 0, sizeof(fb));
+	attr = (struct ibv_flow_attr *)(void *)fb.b;
+	attr->type = IBV_FLOW_ATTR_NORMAL;
+	attr->port = priv->port_num;
+	/* Specific classes first: L4 rules, then IPv4, then the L2 catch-all. */
+	attr->priority = c == MLX5_RSS_L2 ? 2 : c == MLX5_RSS_IPV4 ? 1 : 0;
+	fb.len = sizeof(*attr);
+	attr->size = (uint16_t)fb.len;
+	if (kind == FLOW_UNICAST) {
+		memcpy(eth.val.dst_mac, priv->port->mac.addr_bytes, 6);
+		memset(eth.mask.dst_mac, 0xff, 6);
+	} else if (kind == FLOW_MULTICAST) {
+		memcpy(eth.val.dst_mac, mc, 6);
+		memcpy(eth.mask.dst_mac, mc, 6);
+	}
+	flow_add(&fb, &eth, sizeof(eth));
+	if (c != MLX5_RSS_L2)
+		flow_add(&fb, &ip, sizeof(ip));
+	if (c == MLX5_RSS_IPV4_TCP || c == MLX5_RSS_IPV4_UDP) {
+		l4.type = c == MLX5_RSS_IPV4_TCP ? IBV_FLOW_SPEC_TCP : IBV_FLOW_SPEC_UDP;
+		flow_add(&fb, &l4, sizeof(l4));
+	}
+	return priv->dev->glue->create_flow(qp, attr);
+}
+
+void mlx5_steering_destroy(struct mlx5_priv *priv)
+{
+	const struct mlx5_glue *g = priv->dev->glue;
+	int ret;
+
+	for (int c = MLX5_RSS_CLASSES - 1; c >= 0; c--) {
+		struct mlx5_hrxq *h = &priv->hrxq[c];
+
+		for (int f = MLX5_FLOWS_PER_CLASS - 1; f >= 0; f--) {
+			if (h->flows[f] == NULL)
+				continue;
+			ret = g->destroy_flow(h->flows[f]);
+			if (ret != 0)
+				MLX5_PLOG(WARNING, priv->port, "destroy_flow: %s",
+					  dvp_strerror(ret));
+			h->flows[f] = NULL;
+		}
+		if (h->qp != NULL) {
+			ret = g->destroy_qp(h->qp);
+			if (ret != 0)
+				MLX5_PLOG(WARNING, priv->port, "destroy_qp (RSS): %s",
+					  dvp_strerror(ret));
+			h->qp = NULL;
+		}
+	}
+	if (priv->ind != NULL) {
+		ret = g->destroy_rwq_ind_table(priv->ind);
+		if (ret != 0)
+			MLX5_PLOG(WARNING, priv->port, "destroy_rwq_ind_table: %s",
+				  dvp_strerror(ret));
+		priv->ind = NULL;
+	}
+	priv->steering = false;
+}
+
+static int ind_table_create(struct mlx5_priv *priv, bool rss)
+{
+	struct dvp_port *port = priv->port;
+	const struct ibv_device_attr_ex *a = &priv->dev->attr;
+	struct ibv_wq *wqs[MLX5_RSS_RETA_SIZE];
+	struct ibv_rwq_ind_table_init_attr ia;
+	uint32_t size = 1, nb = port->nb_rx_queues;
+
+	if (rss && nb > 1) {
+		size = MLX5_RSS_RETA_SIZE;
+		if (a->rss_caps.max_rwq_indirection_table_size != 0)
+			size = DVP_MIN(size, a->rss_caps.max_rwq_indirection_table_size);
+		size = DVP_MAX(size, dvp_align32pow2(nb));
+		size = DVP_MIN(size, MLX5_RSS_RETA_SIZE);
+	}
+	for (uint32_t i = 0; i < size; i++)
+		wqs[i] = ((struct mlx5_rxq *)port->rxqs[i % nb])->wq;
+	memset(&ia, 0, sizeof(ia));
+	ia.log_ind_tbl_size = dvp_log2_u32(size);
+	ia.ind_tbl = wqs;
+	priv->ind = priv->dev->glue->create_rwq_ind_table(priv->dev->ctx, &ia);
+	if (priv->ind == NULL) {
+		int err = errno ? errno : EINVAL;
+
+		MLX5_PLOG(ERR, port, "create_rwq_ind_table (%u entries over %u queues): %s", size,
+			  nb, dvp_strerror(err));
+		return dvp_err(err);
+	}
+	return 0;
+}
+
+int mlx5_steering_create(struct mlx5_priv *priv)
+{
+	struct dvp_port *port = priv->port;
+	const struct dvp_port_rss_conf *rc = &port->conf.rss_conf;
+	uint64_t hf = port->nb_rx_queues > 1 ? rc->rss_hf : 0;
+	const uint8_t *key = rc->rss_key != NULL ? rc->rss_key : default_rss_key;
+	int ret;
+
+	if (port->nb_rx_queues == 0 || priv->steering)
+		return 0;
+	errno = 0;
+	ret = ind_table_create(priv, hf != 0);
+	if (ret < 0)
+		return ret;
+	for (int c = 0; c < MLX5_RSS_CLASSES; c++) {
+		struct ibv_qp_init_attr_ex qa;
+		struct mlx5_hrxq *h = &priv->hrxq[c];
+		uint64_t fields;
+
+		if (!class_fields((enum mlx5_rss_class)c, hf, &fields))
+			continue;
+		memset(&qa, 0, sizeof(qa));
+		qa.qp_type = IBV_QPT_RAW_PACKET;
+		qa.comp_mask =
+			IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH;
+		qa.pd = priv->dev->pd;
+		qa.rwq_ind_tbl = priv->ind;
+		qa.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
+		qa.rx_hash_conf.rx_hash_key_len = MLX5_RSS_HASH_KEY_LEN;
+		qa.rx_hash_conf.rx_hash_key = (uint8_t *)(uintptr_t)key;
+		qa.rx_hash_conf.rx_hash_fields_mask = fields;
+		h->qp = priv->dev->glue->create_qp_ex(priv->dev->ctx, &qa);
+		if (h->qp == NULL) {
+			ret = -(errno ? errno : EINVAL);
+			MLX5_PLOG(ERR, port, "create_qp_ex (RSS class %d, fields 0x%llx): %s", c,
+				  (unsigned long long)fields, dvp_strerror(-ret));
+			goto err;
+		}
+		for (int f = 0; f < MLX5_FLOWS_PER_CLASS; f++) {
+			enum flow_kind kind = port->promiscuous ? FLOW_ALL :
+					      f == 0		? FLOW_UNICAST :
+								  FLOW_MULTICAST;
+
+			if (port->promiscuous && f > 0)
+				break;
+			h->flows[f] = flow_create(priv, (enum mlx5_rss_class)c, h->qp, kind);
+			if (h->flows[f] == NULL) {
+				ret = -(errno ? errno : EINVAL);
+				MLX5_PLOG(ERR, port, "create_flow (class %d, %s): %s", c,
+					  kind == FLOW_ALL     ? "all" :
+					  kind == FLOW_UNICAST ? "unicast" :
+								 "multicast",
+					  dvp_strerror(-ret));
+				goto err;
+			}
+		}
+	}
+	priv->steering = true;
+	return 0;
+err:
+	mlx5_steering_destroy(priv);
+	return dvp_err(-ret);
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Interrupts of the mlx5 PMD, over lib/intr:
+ *  - rx queues: the hooks of struct dvp_intr_queue_ops. A CQ polled
+ *    through mlx5dv is armed by writing the arm doorbell directly with the
+ *    PMD's own sequence number and consumer index (never
+ *    ibv_req_notify_cq, whose provider-side consumer index never moved);
+ *    events come from the queue's non-blocking completion channel through
+ *    the glue's get_cq_event, each one advancing the sequence number, and
+ *    lib/intr acks them in batches;
+ *  - async events: the device's async fd, non-blocking, read on the EAL
+ *    interrupt thread by a dvp_intr_async source whose get hook names the
+ *    port and queue each event concerns (from the CQ, QP or WQ context)
+ *    and whose sink, lib/port's, turns them into link, queue-error and
+ *    removal events.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <dvp_errno.h>
+
+#include "mlx5.h"
+#include "mlx5_rxtx.h"
+
+static int rxq_arm(void *ctx, bool solicited)
+{
+	struct mlx5_rxq *rxq = ctx;
+
+	/* The next CQE to poll, and one sn per event received so far (mlx5_arm_cq). */
+	mlx5_cq_arm(rxq->cq_db, rxq->dv_cq.cq_uar, rxq->dv_cq.cqn, rxq->arm_sn, rxq->cq_ci,
+		    solicited);
+	return 0;
+}
+
+static int rxq_consume(void *ctx)
+{
+	struct mlx5_rxq *rxq = ctx;
+	const struct mlx5_glue *g = rxq->priv->dev->glue;
+	int n = 0;
+
+	for (;;) {
+		struct ibv_cq *cq;
+		void *cq_ctx;
+
+		if (g->get_cq_event(rxq->channel, &cq, &cq_ctx) != 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			return -errno;
+		}
+		rxq->arm_sn++;
+		n++;
+	}
+	return n;
+}
+
+static void rxq_ack(void *ctx, unsigned int n)
+{
+	struct mlx5_rxq *rxq = ctx;
+
+	rxq->priv->dev->glue->ack_cq_events(rxq->cq, n);
+}
+
+static bool rxq_has_work(void *ctx)
+{
+	return mlx5_rxq_has_cqe(ctx);
+}
+
+const struct dvp_intr_queue_ops mlx5_rxq_intr_ops = {
+	.arm = rxq_arm,
+	.consume = rxq_consume,
+	.ack = rxq_ack,
+	.has_work = rxq_has_work,
+	.flags = DVP_INTR_QUEUE_F_SOLICITED,
+};
+
+static void event_owner(struct dvp_intr_async_event *ev, const struct mlx5_owner *o)
+{
+	if (o == NULL)
+		return;
+	ev->port_id = o->port_id;
+	ev->queue_id = o->queue_id;
+	ev->tx = o->tx;
+	ev->queue_known = true;
+}
+
+static int async_get(void *ctx, struct dvp_intr_async_event *ev)
+{
+	struct mlx5_dev *dev = ctx;
+	const struct ibv_async_event *e = &ev->ibv;
+
+	memset(ev, 0, sizeof(*ev));
+	if (dev->glue->get_async_event(dev->ctx, &ev->ibv) != 0) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return -EAGAIN;
+		return -(errno ? errno : EIO);
+	}
+	ev->port_id = DVP_INTR_PORT_ALL;
+	switch (e->event_type) {
+	case IBV_EVENT_CQ_ERR:
+		event_owner(ev, e->element.cq->cq_context);
+		break;
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR:
+	case IBV_EVENT_QP_LAST_WQE_REACHED:
+	case IBV_EVENT_COMM_EST:
+	case IBV_EVENT_SQ_DRAINED:
+	case IBV_EVENT_PATH_MIG:
+	case IBV_EVENT_PATH_MIG_ERR:
+		event_owner(ev, e->element.qp->qp_context);
+		break;
+	case IBV_EVENT_WQ_FATAL:
+		event_owner(ev, e->element.wq->wq_context);
+		break;
+	case IBV_EVENT_PORT_ACTIVE:
+	case IBV_EVENT_PORT_ERR:
+	case IBV_EVENT_LID_CHANGE:
+	case IBV_EVENT_PKEY_CHANGE:
+	case IBV_EVENT_SM_CHANGE:
+	case IBV_EVENT_CLIENT_REREGISTER:
+	case IBV_EVENT_GID_CHANGE:
+		if (e->element.port_num >= 1 && e->element.port_num <= DVP_IB_MAX_PORTS &&
+		    dev->ports[e->element.port_num - 1] != NULL)
+			ev->port_id = dev->ports[e->element.port_num - 1]->port_id;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static void async_ack(void *ctx, struct dvp_intr_async_event *ev)
+{
+	struct mlx5_dev *dev = ctx;
+
+	dev->glue->ack_async_event(&ev->ibv);
+}
+
+static const struct dvp_intr_async_ops async_ops = {
+	.get = async_get,
+	.ack = async_ack,
+};
+
+int mlx5_async_create(struct mlx5_dev *dev)
+{
+	int ret = mlx5_fd_set_nonblock(dev->ctx->async_fd);
+
+	if (ret < 0) {
+		MLX5_LOG(ERR, "%s: async event fd: %s", dev->name, dvp_strerror(-ret));
+		return dvp_err(-ret);
+	}
+	dev->async = dvp_intr_async_create(dev->name, dev->ctx->async_fd, &async_ops, dev,
+					   dvp_port_async_sink, NULL);
+	if (dev->async == NULL)
+		return -dvp_errno;
+	for (unsigned int i = 0; i < DVP_IB_MAX_PORTS; i++) {
+		if (dev->ports[i] == NULL)
+			continue;
+		ret = dvp_intr_async_add_port(dev->async, dev->ports[i]->port_id);
+		if (ret < 0)
+			goto err;
+	}
+	ret = dvp_intr_async_start(dev->async);
+	if (ret < 0)
+		goto err;
+	return 0;
+err:
+	mlx5_async_destroy(dev);
+	return ret;
+}
+
+void mlx5_async_destroy(struct mlx5_dev *dev)
+{
+	dvp_intr_async_destroy(dev->async);
+	dev->async = NULL;
+}

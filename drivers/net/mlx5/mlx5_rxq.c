@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Receive queues of the mlx5 PMD: per queue a CQ (on its own completion
+ * channel when rx interrupts are configured) and a raw packet receive WQ
+ * of one data segment per WQE, both reached through mlx5dv_init_obj.
+ *
+ * Life: setup creates the objects and the mbuf ring; start fills the ring
+ * and moves the WQ to ready; stop moves it back to reset and frees every
+ * mbuf; release destroys the objects (after lib/intr has acked every
+ * completion event). Recovery after an error CQE resets the WQ and posts
+ * the same mbufs again; a restart (a CQ overrun, an async queue error)
+ * builds CQ and WQ anew, and with them the port's steering.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <dvp_errno.h>
+#include <dvp_malloc.h>
+
+#include "mlx5.h"
+#include "mlx5_rxtx.h"
+
+static void cqe_tbl_build(struct mlx5_rxq *rxq, bool csum, bool rss)
+{
+	for (unsigned int idx = 0; idx < 256; idx++) {
+		unsigned int hdr = idx & 0xfc, ok = idx & 3;
+		unsigned int l3 = (hdr >> MLX5_CQE_L3_HDR_TYPE_SHIFT) & MLX5_CQE_L3_HDR_TYPE_MASK;
+		unsigned int l4 = (hdr >> MLX5_CQE_L4_HDR_TYPE_SHIFT) & MLX5_CQE_L4_HDR_TYPE_MASK;
+		bool frag = hdr & MLX5_CQE_IP_FRAG, tcp, udp;
+		uint32_t ptype = DVP_PTYPE_L2_ETHER;
+		uint64_t flags = rss ? DVP_MBUF_F_RX_RSS_HASH : 0;
+
+		tcp = l4 == MLX5_CQE_L4_HDR_TYPE_TCP || l4 == MLX5_CQE_L4_HDR_TYPE_TCP_EMP_ACK ||
+		      l4 == MLX5_CQE_L4_HDR_TYPE_TCP_ACK;
+		udp = l4 == MLX5_CQE_L4_HDR_TYPE_UDP;
+		if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV4)
+			ptype |= DVP_PTYPE_L3_IPV4_EXT_UNKNOWN;
+		else if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV6)
+			ptype |= DVP_PTYPE_L3_IPV6_EXT_UNKNOWN;
+		if (l3 != MLX5_CQE_L3_HDR_TYPE_NONE)
+			ptype |= frag ? DVP_PTYPE_L4_FRAG :
+				 tcp  ? DVP_PTYPE_L4_TCP :
+				 udp  ? DVP_PTYPE_L4_UDP :
+					DVP_PTYPE_L4_NONFRAG;
+		/* The table index keeps L3_OK in bit 0 and L4_OK in bit 1. */
+		if (csum && l3 != MLX5_CQE_L3_HDR_TYPE_NONE)
+			flags |=
+				(ok & 1) ? DVP_MBUF_F_RX_IP_CKSUM_GOOD : DVP_MBUF_F_RX_IP_CKSUM_BAD;
+		if (csum && l3 != MLX5_CQE_L3_HDR_TYPE_NONE && !frag && (tcp || udp))
+			flags |=
+				(ok & 2) ? DVP_MBUF_F_RX_L4_CKSUM_GOOD : DVP_MBUF_F_RX_L4_CKSUM_BAD;
+		rxq->cqe_flags[idx] = flags;
+		rxq->cqe_ptype[idx] = ptype;
+	}
+}
+
+static uint64_t rearm_template(uint16_t data_off, uint16_t port_id)
+{
+	struct dvp_mbuf t;
+
+	memset(&t, 0, sizeof(t));
+	t.data_off = data_off;
+	t.refcnt = 1;
+	t.nb_segs = 1;
+	t.port = port_id;
+	return t.rearm_data;
+}
+
+void mlx5_rxq_fill_wqe(struct mlx5_rxq *rxq, uint32_t counter, struct dvp_mbuf *m)
+{
+	struct mlx5_wqe_data_seg *w = mlx5_rx_wqe(rxq, counter);
+
+	rxq->elts[counter & rxq->wqe_mask] = m;
+	w->byte_count = htobe32(rxq->buf_len);
+	w->lkey = rxq->lkey_be != 0 ? rxq->lkey_be : mlx5_mr_lkey(&rxq->mr, m);
+	w->addr = htobe64((uintptr_t)m->buf_addr + rxq->data_off);
+}
+
+/* Consume (and drop) every CQE software owns: flushes after an error, leftovers at stop. */
+static uint32_t cq_drain(struct mlx5_rxq *rxq)
+{
+	uint32_t n = 0;
+
+	while (mlx5_rxq_has_cqe(rxq)) {
+		rxq->cq_ci++;
+		n++;
+	}
+	if (n > 0)
+		mlx5_cq_set_ci(rxq->cq_db, rxq->cq_ci);
+	return n;
+}
+
+static int wq_modify(struct mlx5_rxq *rxq, enum ibv_wq_state state)
+{
+	struct ibv_wq_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.attr_mask = IBV_WQ_ATTR_STATE;
+	a.wq_state = state;
+	ret = rxq->priv->dev->glue->modify_wq(rxq->wq, &a);
+	if (ret != 0) {
+		MLX5_PLOG(ERR, rxq->port, "rx queue %u: modify_wq to %s: %s", rxq->owner.queue_id,
+			  state == IBV_WQS_RDY	 ? "RDY" :
+			  state == IBV_WQS_RESET ? "RESET" :
+						   "ERR",
+			  dvp_strerror(ret));
+		return dvp_err(ret);
+	}
+	return 0;
+}
+
+/* Create the CQ and WQ (RESET) and read their mlx5 layouts. */
+static int objs_create(struct mlx5_rxq *rxq)
+{
+	const struct mlx5_glue *g = rxq->priv->dev->glue;
+	struct ibv_context *ctx = rxq->priv->dev->ctx;
+	struct ibv_wq_init_attr wa;
+	struct mlx5dv_obj obj;
+	int ret;
+
+	/* The rings of this queue's objects on its node (mlx5.c's allocator). */
+	rxq->priv->dev->alloc_socket = rxq->socket;
+	errno = 0;
+	rxq->cq = g->create_cq(ctx, (int)rxq->cqe_req, &rxq->owner, rxq->channel, 0);
+	if (rxq->cq == NULL) {
+		ret = errno ? errno : ENOMEM;
+		MLX5_PLOG(ERR, rxq->port, "rx queue %u: create_cq of %u entries: %s",
+			  rxq->owner.queue_id, rxq->cqe_req, dvp_strerror(ret));
+		return dvp_err(ret);
+	}
+	memset(&wa, 0, sizeof(wa));
+	wa.wq_context = &rxq->owner;
+	wa.wq_type = IBV_WQT_RQ;
+	wa.max_wr = rxq->wqe_n;
+	wa.max_sge = 1;
+	wa.pd = rxq->priv->dev->pd;
+	wa.cq = rxq->cq;
+	rxq->wq = g->create_wq(ctx, &wa);
+	if (rxq->wq == NULL) {
+		ret = errno ? errno : ENOMEM;
+		MLX5_PLOG(ERR, rxq->port, "rx queue %u: create_wq of %u WQEs: %s",
+			  rxq->owner.queue_id, rxq->wqe_n, dvp_strerror(ret));
+		goto err_cq;
+	}
+	memset(&obj, 0, sizeof(obj));
+	obj.cq.in = rxq->cq;
+	obj.cq.out = &rxq->dv_cq;
+	obj.rwq.in = rxq->wq;
+	obj.rwq.out = &rxq->dv_wq;
+	ret = g->dv_init_obj(&obj, MLX5DV_OBJ_CQ | MLX5DV_OBJ_RWQ);
+	if (ret != 0) {
+		MLX5_PLOG(ERR, rxq->port, "rx queue %u: mlx5dv_init_obj: %s", rxq->owner.queue_id,
+			  dvp_strerror(ret));
+		goto err_wq;
+	}
+	if (rxq->dv_cq.cqe_size != MLX5_CQE_SIZE || rxq->dv_wq.stride != 16 ||
+	    rxq->dv_wq.wqe_cnt != rxq->wqe_n) {
+		MLX5_PLOG(ERR, rxq->port,
+			  "rx queue %u: the device gave %u-byte CQEs and %u WQEs of %u bytes; the "
+			  "datapath takes 64-byte CQEs and %u WQEs of 16 bytes",
+			  rxq->owner.queue_id, rxq->dv_cq.cqe_size, rxq->dv_wq.wqe_cnt,
+			  rxq->dv_wq.stride, rxq->wqe_n);
+		ret = ENOTSUP;
+		goto err_wq;
+	}
+	rxq->cqes = rxq->dv_cq.buf;
+	rxq->cq_db = rxq->dv_cq.dbrec;
+	rxq->cqe_cnt = rxq->dv_cq.cqe_cnt;
+	rxq->rq_db = rxq->dv_wq.dbrec;
+	rxq->wqes = rxq->dv_wq.buf;
+	/* The record holds the first consumer index: 0 on hardware. */
+	rxq->cq_ci = be32toh(rxq->cq_db[MLX5_CQ_SET_CI]) & MLX5_CQ_INDEX_MASK;
+	rxq->arm_sn = 0;
+	for (uint32_t i = 0; i < rxq->wqe_n; i++) {
+		struct mlx5_wqe_data_seg *w = mlx5_rx_wqe(rxq, i);
+
+		w->byte_count = htobe32(rxq->buf_len);
+		w->lkey = rxq->lkey_be != 0 ? rxq->lkey_be : htobe32(MLX5_INVALID_LKEY);
+	}
+	return 0;
+err_wq:
+	g->destroy_wq(rxq->wq);
+	rxq->wq = NULL;
+err_cq:
+	g->destroy_cq(rxq->cq);
+	rxq->cq = NULL;
+	return dvp_err(ret);
+}
+
+static void objs_destroy(struct mlx5_rxq *rxq)
+{
+	const struct mlx5_glue *g = rxq->priv->dev->glue;
+	int ret;
+
+	if (rxq->wq != NULL) {
+		ret = g->destroy_wq(rxq->wq);
+		if (ret != 0)
+			MLX5_PLOG(ERR, rxq->port, "rx queue %u: destroy_wq: %s",
+				  rxq->owner.queue_id, dvp_strerror(ret));
+		rxq->wq = NULL;
+	}
+	if (rxq->cq != NULL) {
+		/* Every completion event got must be acked first, or destroy waits forever. */
+		if (dvp_intr_queue_active(&rxq->iq)) {
+			dvp_intr_queue_consume(&rxq->iq);
+			dvp_intr_queue_ack_flush(&rxq->iq);
+		}
+		ret = g->destroy_cq(rxq->cq);
+		if (ret != 0)
+			MLX5_PLOG(ERR, rxq->port, "rx queue %u: destroy_cq: %s",
+				  rxq->owner.queue_id, dvp_strerror(ret));
+		rxq->cq = NULL;
+	}
+}
+
+/*
+ * Post the mbufs the queue holds ([rq_ci, rq_pi)) again from counter
+ * @p base (the WQ's record after a move to ready), then fill the rest.
+ */
+static void repost(struct mlx5_rxq *rxq, uint32_t base)
+{
+	uint32_t k = rxq->rq_pi - rxq->rq_ci;
+
+	for (uint32_t t = 0; t < k; t++)
+		rxq->tmp[t] = rxq->elts[(rxq->rq_ci + t) & rxq->wqe_mask];
+	rxq->rq_ci = base;
+	for (uint32_t t = 0; t < k; t++)
+		mlx5_rxq_fill_wqe(rxq, base + t, rxq->tmp[t]);
+	rxq->rq_pi = base + k;
+	mlx5_rq_db(rxq->rq_db, rxq->rq_pi);
+	mlx5_rx_replenish(rxq);
+}
+
+static uint32_t wq_base(const struct mlx5_rxq *rxq)
+{
+	return be32toh(__atomic_load_n(&rxq->rq_db[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) &
+	       MLX5_WQ_INDEX_MASK;
+}
+
+/*
+ * After an error CQE the WQ is in error: reset it, drop what the device
+ * flushed, make it ready and post the same mbufs again.
+ */
+int mlx5_rxq_recover(struct mlx5_rxq *rxq)
+{
+	int ret;
+
+	ret = wq_modify(rxq, IBV_WQS_RESET);
+	if (ret == 0) {
+		cq_drain(rxq);
+		ret = wq_modify(rxq, IBV_WQS_RDY);
+	}
+	if (ret < 0)
+		return ret;
+	repost(rxq, wq_base(rxq));
+	MLX5_STAT_ADD(rxq->st.restarts, 1);
+	return 0;
+}
+
+/*
+ * Build the CQ and WQ anew (the CQ overran or an async event broke the
+ * queue), with the port's steering around them, keeping every mbuf.
+ */
+int mlx5_rxq_restart(struct mlx5_rxq *rxq)
+{
+	struct mlx5_priv *priv = rxq->priv;
+	bool steering, armed;
+	int ret;
+
+	pthread_mutex_lock(&priv->steer_lock);
+	steering = priv->steering;
+	if (steering)
+		mlx5_steering_destroy(priv);
+	/* lib/intr's view: armed and its event not read; the new CQ needs the arm again. */
+	armed = dvp_intr_queue_active(&rxq->iq) && rxq->iq.armed;
+	objs_destroy(rxq);
+	ret = objs_create(rxq);
+	if (ret == 0 && rxq->started) {
+		ret = wq_modify(rxq, IBV_WQS_RDY);
+		if (ret == 0)
+			repost(rxq, wq_base(rxq));
+	}
+	if (ret == 0 && steering)
+		ret = mlx5_steering_create(priv);
+	pthread_mutex_unlock(&priv->steer_lock);
+	if (ret == 0 && armed)
+		mlx5_rxq_intr_ops.arm(rxq, rxq->iq.solicited);
+	MLX5_STAT_ADD(rxq->st.restarts, 1);
+	return ret;
+}
+
+int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+		   const struct dvp_rxq_conf *conf, struct dvp_mempool *mp)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	uint32_t room = dvp_pktmbuf_data_room_size(mp), need = port->mtu + 18u, n;
+	uint16_t data_off = (uint16_t)DVP_MIN((uint32_t)DVP_PKTMBUF_HEADROOM, room);
+	struct mlx5_rxq *rxq;
+	int ret;
+
+	if (room - data_off < need) {
+		MLX5_PLOG(ERR, port,
+			  "rx queue %u: pool %s has %u-byte buffers (%u after the headroom), too "
+			  "small for frames of MTU %u (%u bytes): use a data room of at least %u",
+			  q, mp->name, room, room - data_off, port->mtu, need, need + data_off);
+		return dvp_err(EINVAL);
+	}
+	if (socket_id == DVP_SOCKET_ANY)
+		socket_id = port->numa_node;
+	n = dvp_align32pow2(nb_desc);
+	if (n != nb_desc)
+		MLX5_PLOG(NOTICE, port, "rx queue %u: %u descriptors rounded up to %u", q, nb_desc,
+			  n);
+	ret = mlx5_mr_register_pool(mp);
+	if (ret < 0)
+		return ret;
+	rxq = dvp_zmalloc_socket("mlx5_rxq", sizeof(*rxq), DVP_CACHE_LINE_SIZE, socket_id);
+	if (rxq == NULL)
+		return dvp_err(ENOMEM);
+	rxq->owner = (struct mlx5_owner){ port->port_id, q, false };
+	rxq->port = port;
+	rxq->priv = priv;
+	rxq->mp = mp;
+	rxq->socket = socket_id;
+	rxq->wqe_n = n;
+	rxq->wqe_mask = n - 1;
+	rxq->cqe_req = n;
+	rxq->wqe_stride = 16;
+	rxq->data_off = data_off;
+	rxq->buf_len = room - data_off;
+	rxq->offloads = port->conf.rxmode.offloads | (conf != NULL ? conf->offloads : 0);
+	rxq->mbuf_rearm = rearm_template(data_off, port->port_id);
+	mlx5_mr_cache_init(&rxq->mr, &priv->dev->mr);
+	cqe_tbl_build(rxq, rxq->offloads & DVP_RX_OFFLOAD_CHECKSUM,
+		      (rxq->offloads & DVP_RX_OFFLOAD_RSS_HASH) ||
+			      (port->nb_rx_queues > 1 && port->conf.rss_conf.rss_hf != 0));
+	rxq->lkey_be = mlx5_mr_pool_lkey(&priv->dev->mr, mp);
+	rxq->elts = dvp_calloc_socket("mlx5_rxq", n, sizeof(*rxq->elts), 0, socket_id);
+	rxq->tmp = dvp_calloc_socket("mlx5_rxq", n, sizeof(*rxq->tmp), 0, socket_id);
+	if (rxq->elts == NULL || rxq->tmp == NULL) {
+		ret = dvp_err(ENOMEM);
+		goto err_mem;
+	}
+	if (port->conf.intr_conf.rxq) {
+		rxq->channel = priv->dev->glue->create_comp_channel(priv->dev->ctx);
+		if (rxq->channel == NULL || mlx5_fd_set_nonblock(rxq->channel->fd) < 0) {
+			ret = -(errno ? errno : ENOMEM);
+			MLX5_PLOG(ERR, port, "rx queue %u: completion channel: %s", q,
+				  dvp_strerror(-ret));
+			goto err_chan;
+		}
+	}
+	ret = objs_create(rxq);
+	if (ret < 0)
+		goto err_chan;
+	if (port->conf.intr_conf.rxq) {
+		struct dvp_intr_queue_conf ic = {
+			.fd = rxq->channel->fd,
+			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
+			.solicited = port->conf.intr_conf.rxq_solicited,
+			.port_id = port->port_id,
+			.queue_id = q,
+		};
+
+		ret = dvp_intr_queue_init(&rxq->iq, &mlx5_rxq_intr_ops, rxq, &ic);
+		if (ret < 0)
+			goto err_objs;
+		port->rxq_intr[q] = &rxq->iq;
+	}
+	port->rxqs[q] = rxq;
+	return 0;
+err_objs:
+	objs_destroy(rxq);
+err_chan:
+	if (rxq->channel != NULL)
+		priv->dev->glue->destroy_comp_channel(rxq->channel);
+err_mem:
+	dvp_free(rxq->tmp);
+	dvp_free(rxq->elts);
+	dvp_free(rxq);
+	return ret;
+}
+
+static void free_held(struct mlx5_rxq *rxq)
+{
+	for (uint32_t c = rxq->rq_ci; c != rxq->rq_pi; c++)
+		dvp_pktmbuf_free_seg(rxq->elts[c & rxq->wqe_mask]);
+	rxq->rq_ci = rxq->rq_pi;
+}
+
+/*
+ * The fast replenish computes a buffer's address from its mbuf's: valid
+ * when the pool is one MR and its mbufs are laid out as dvp_pktmbuf_init()
+ * does (checked on the ring's worth of mbufs taken at start).
+ */
+static void buf_delta_check(struct mlx5_rxq *rxq)
+{
+	uintptr_t delta = sizeof(struct dvp_mbuf) + dvp_pktmbuf_priv_size(rxq->mp) + rxq->data_off;
+
+	rxq->buf_delta = 0;
+	if (rxq->lkey_be == 0)
+		return;
+	for (uint32_t t = 0; t < rxq->wqe_n; t++)
+		if ((uintptr_t)rxq->tmp[t]->buf_addr + rxq->data_off !=
+		    (uintptr_t)rxq->tmp[t] + delta)
+			return;
+	rxq->buf_delta = delta;
+}
+
+int mlx5_rxq_start(struct dvp_port *port, uint16_t q)
+{
+	struct mlx5_rxq *rxq = port->rxqs[q];
+	uint32_t base;
+	int ret;
+
+	if (__atomic_exchange_n(&rxq->restart, 0, __ATOMIC_RELAXED) != 0) {
+		ret = mlx5_rxq_restart(rxq);
+		if (ret < 0)
+			return ret;
+	}
+	ret = wq_modify(rxq, IBV_WQS_RDY);
+	if (ret < 0)
+		return ret;
+	base = wq_base(rxq);
+	rxq->rq_ci = rxq->rq_pi = base;
+	if (dvp_mempool_get_bulk(rxq->mp, (void **)rxq->tmp, rxq->wqe_n) < 0) {
+		MLX5_PLOG(ERR, port, "rx queue %u: pool %s has %u free mbufs; the queue needs %u",
+			  q, rxq->mp->name, dvp_mempool_avail_count(rxq->mp), rxq->wqe_n);
+		wq_modify(rxq, IBV_WQS_RESET);
+		return dvp_err(ENOMEM);
+	}
+	buf_delta_check(rxq);
+	for (uint32_t t = 0; t < rxq->wqe_n; t++)
+		mlx5_rxq_fill_wqe(rxq, base + t, rxq->tmp[t]);
+	rxq->rq_pi = base + rxq->wqe_n;
+	mlx5_rq_db(rxq->rq_db, rxq->rq_pi);
+	rxq->started = true;
+	return 0;
+}
+
+void mlx5_rxq_stop(struct dvp_port *port, uint16_t q)
+{
+	struct mlx5_rxq *rxq = port->rxqs[q];
+
+	if (rxq == NULL)
+		return;
+	/* After a device fatal error this fails; the mbufs come back all the same. */
+	if (rxq->wq != NULL)
+		wq_modify(rxq, IBV_WQS_RESET);
+	if (rxq->cq != NULL)
+		cq_drain(rxq);
+	free_held(rxq);
+	rxq->started = false;
+}
+
+void mlx5_rxq_release(struct dvp_port *port, uint16_t q)
+{
+	struct mlx5_rxq *rxq = port->rxqs[q];
+
+	if (rxq == NULL)
+		return;
+	free_held(rxq);
+	dvp_intr_queue_fini(&rxq->iq);
+	port->rxq_intr[q] = NULL;
+	objs_destroy(rxq);
+	if (rxq->channel != NULL) {
+		int ret = rxq->priv->dev->glue->destroy_comp_channel(rxq->channel);
+
+		if (ret != 0)
+			MLX5_PLOG(ERR, port, "rx queue %u: destroy_comp_channel: %s", q,
+				  dvp_strerror(ret));
+	}
+	dvp_free(rxq->tmp);
+	dvp_free(rxq->elts);
+	dvp_free(rxq);
+	port->rxqs[q] = NULL;
+}

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The burst functions of the mlx5 PMD (their bodies are inline in
+ * mlx5_rxtx.h), the general send path (several segments, whole-frame
+ * inline, short frames), and what runs out of line when a queue goes
+ * wrong: error CQEs, and restarts asked for by async events. Those cold
+ * paths may call the device (to reset or rebuild a queue) and log: they
+ * run once per fault, never per packet.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <dvp_errno.h>
+
+#include "mlx5.h"
+#include "mlx5_rxtx.h"
+
+uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n)
+{
+	return mlx5_rx_burst_inline(rxq, pkts, n);
+}
+
+uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n)
+{
+	return mlx5_tx_burst_tmpl(txq, pkts, n, false);
+}
+
+/* For ports with a queue asking for checksum offloads. */
+uint16_t mlx5_tx_burst_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n)
+{
+	return mlx5_tx_burst_tmpl(txq, pkts, n, true);
+}
+
+/* Data segments of a pool of several MRs: each buffer's own lkey. */
+void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct dvp_mbuf *m = rxq->elts[idx + i];
+		struct mlx5_wqe_data_seg *w = mlx5_rx_wqe(rxq, idx + i);
+
+		w->lkey = mlx5_mr_lkey(&rxq->mr, m);
+		w->addr = htobe64((uintptr_t)m->buf_addr + rxq->data_off);
+	}
+}
+
+static const char *syndrome_str(uint8_t s)
+{
+	switch (s) {
+	case MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR:
+		return "local length error";
+	case MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR:
+		return "local QP operation error";
+	case MLX5_CQE_SYNDROME_LOCAL_PROT_ERR:
+		return "local protection error: lkey or address";
+	case MLX5_CQE_SYNDROME_WR_FLUSH_ERR:
+		return "flushed";
+	default:
+		return "error";
+	}
+}
+
+/*
+ * A restart flag holds the cause + 2: 1 is the driver's own finding (-1),
+ * >= 2 an enum ibv_event_type.
+ */
+static int restart_cause(uint32_t flag)
+{
+	return (int)flag - 2;
+}
+
+__dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
+{
+	/* Relaxed: see mlx5_queue_error(). */
+	uint32_t flag = __atomic_exchange_n(&rxq->restart, 0, __ATOMIC_RELAXED);
+	const struct mlx5_err_cqe *err;
+	struct mlx5_cqe64 *cqe;
+	uint8_t op_own, opcode;
+	uint16_t counter;
+	uint32_t held;
+	int ret;
+
+	if (flag != 0) {
+		ret = mlx5_rxq_restart(rxq);
+		dvp_port_queue_error_report(
+			rxq->port, rxq->owner.queue_id, false, restart_cause(flag),
+			"rx queue rebuilt (CQ and WQ)%s, its %u mbufs posted again",
+			ret < 0 ? " FAILED" : "", rxq->rq_pi - rxq->rq_ci);
+		return;
+	}
+	cqe = mlx5_cqe_get(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci);
+	if (cqe == NULL)
+		return;
+	op_own = mlx5_cqe_op_own_load(cqe);
+	opcode = op_own >> 4;
+	err = (const struct mlx5_err_cqe *)(const void *)cqe;
+	counter = be16toh(cqe->wqe_counter);
+	rxq->cq_ci++;
+	mlx5_cq_set_ci(rxq->cq_db, rxq->cq_ci);
+	if (opcode == MLX5_CQE_RESP_ERR && err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR)
+		return; /* a WQE flushed by an earlier error: recovery reposts its mbuf */
+	MLX5_STAT_ADD(rxq->st.errors, 1);
+	ret = mlx5_rxq_recover(rxq);
+	held = rxq->rq_pi - rxq->rq_ci;
+	if (ret < 0) {
+		/* The WQ could not be reset: build it anew on the next burst. */
+		__atomic_store_n(&rxq->restart, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	dvp_port_queue_error_report(
+		rxq->port, rxq->owner.queue_id, false, -1,
+		"%s CQE, syndrome 0x%02x (%s), for WQE 0x%04x: WQ reset, its %u "
+		"mbufs posted again",
+		opcode == MLX5_CQE_RESP_ERR ? "error" : "unexpected", err->syndrome,
+		syndrome_str(err->syndrome), counter, held);
+}
+
+__dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq)
+{
+	uint32_t flag = __atomic_exchange_n(&txq->restart, 0, __ATOMIC_RELAXED);
+	uint32_t held = txq->elts_head - txq->elts_tail;
+	int ret;
+
+	if (flag == 0)
+		return;
+	ret = mlx5_txq_restart(txq);
+	dvp_port_queue_error_report(
+		txq->port, txq->owner.queue_id, true, restart_cause(flag),
+		"tx queue rebuilt (CQ and QP)%s; %u packets not completed freed",
+		ret < 0 ? " FAILED" : "", held);
+}
+
+__dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
+{
+	struct mlx5_cqe64 *cqe = mlx5_cqe_get(txq->cqes, txq->cqe_cnt, txq->cq_ci);
+	const struct mlx5_err_cqe *err = (const void *)cqe;
+	uint32_t held, before;
+	uint8_t opcode;
+	uint16_t counter;
+	int ret;
+
+	if (cqe == NULL)
+		return;
+	opcode = mlx5_cqe_op_own_load(cqe) >> 4;
+	counter = be16toh(cqe->wqe_counter);
+	if (opcode == MLX5_CQE_REQ_ERR && err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR) {
+		txq->cq_ci++;
+		mlx5_cq_set_ci(txq->cq_db, txq->cq_ci);
+		return;
+	}
+	MLX5_STAT_ADD(txq->st.errors, 1);
+	held = txq->elts_head - txq->elts_tail;
+	before = (uint32_t)txq->st.oerrors;
+	ret = mlx5_txq_recover(txq);
+	if (ret < 0) {
+		__atomic_store_n(&txq->restart, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	dvp_port_queue_error_report(txq->port, txq->owner.queue_id, true, -1,
+				    "%s CQE, syndrome 0x%02x (%s), for WQE 0x%04x: %u packet(s) "
+				    "dropped, %u freed, SQ reset",
+				    opcode == MLX5_CQE_REQ_ERR ? "error" : "unexpected",
+				    err->syndrome, syndrome_str(err->syndrome), counter,
+				    (uint32_t)txq->st.oerrors - before, held);
+}
+
+/* Copy @p len bytes of the packet from byte @p off on into @p dst. */
+static void pkt_copy(const struct dvp_mbuf *m, uint32_t off, uint8_t *dst, uint32_t len)
+{
+	for (; m != NULL && len > 0; m = m->next) {
+		uint32_t n;
+
+		if (off >= m->data_len) {
+			off -= m->data_len;
+			continue;
+		}
+		n = DVP_MIN(len, (uint32_t)m->data_len - off);
+		memcpy(dst, dvp_pktmbuf_mtod_offset(m, const uint8_t *, off), n);
+		dst += n;
+		len -= n;
+		off = 0;
+	}
+}
+
+static void tx_drop(struct mlx5_txq *txq, struct dvp_mbuf *m, bool mr_miss)
+{
+	if (mr_miss)
+		MLX5_STAT_ADD(txq->st.mr_miss, 1);
+	MLX5_STAT_ADD(txq->st.oerrors, 1);
+	dvp_pktmbuf_free(m);
+}
+
+/*
+ * Any frame: several segments, inlined whole, or with an inline part other
+ * than the fast path's 18 bytes. The WQE is built in a local buffer and
+ * copied block by block, wrapping at the end of the ring.
+ * @return 0 when @p m was taken (sent or dropped, and counted), -1 when
+ *   the ring has no room for it now.
+ */
+int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
+{
+	uint8_t buf[MLX5_WQE_MAX_DS * MLX5_WSEG_SIZE] __dvp_aligned(64);
+	struct mlx5_wqe_eth_seg *es = (struct mlx5_wqe_eth_seg *)(void *)(buf + MLX5_WSEG_SIZE);
+	uint32_t len = m->pkt_len, inl, ds, nds = 0, bbs, off, skip;
+	const struct dvp_mbuf *s;
+	bool whole;
+
+	if (dvp_unlikely(len < 14 || len > txq->frame_max)) {
+		tx_drop(txq, m, false);
+		return 0;
+	}
+	whole = len <= txq->inline_max;
+	inl = whole ? len : DVP_MIN(txq->inline_min, len);
+	for (s = m, skip = inl; s != NULL; s = s->next) {
+		if (s->data_len <= skip) {
+			skip -= s->data_len;
+			continue;
+		}
+		nds++;
+		skip = 0;
+	}
+	ds = 1 + mlx5_eseg_ds(inl) + nds;
+	if (dvp_unlikely(ds > MLX5_WQE_MAX_DS)) {
+		/* More segments than a WQE holds: the application must linearise it. */
+		tx_drop(txq, m, false);
+		return 0;
+	}
+	bbs = mlx5_wqe_ds_to_bbs(ds);
+	if (bbs > txq->wqe_n - (txq->wqe_ci - txq->wqe_tail) ||
+	    (!whole && txq->elts_head - txq->elts_tail == txq->elts_n))
+		return -1;
+	memset(buf, 0, (size_t)bbs * MLX5_SEND_WQE_BB);
+	mlx5_wqe_ctrl_fill((struct mlx5_wqe_ctrl_seg *)(void *)buf, txq->wqe_ci, MLX5_OPCODE_SEND,
+			   txq->sqn, ds, 0);
+	es->cs_flags = txq->cs_tbl[(m->ol_flags >> 52) & 7];
+	es->inline_hdr_sz = htobe16((uint16_t)inl);
+	pkt_copy(m, 0, es->inline_hdr_start, inl);
+	off = (1 + mlx5_eseg_ds(inl)) * MLX5_WSEG_SIZE;
+	for (s = m, skip = inl; s != NULL; s = s->next) {
+		struct mlx5_wqe_data_seg *d = (struct mlx5_wqe_data_seg *)(void *)(buf + off);
+		uint32_t lkey;
+
+		if (s->data_len <= skip) {
+			skip -= s->data_len;
+			continue;
+		}
+		lkey = mlx5_mr_lkey(&txq->mr, s);
+		if (dvp_unlikely(lkey == htobe32(MLX5_INVALID_LKEY))) {
+			tx_drop(txq, m, true);
+			return 0;
+		}
+		d->byte_count = htobe32(s->data_len - skip);
+		d->lkey = lkey;
+		d->addr = htobe64((uintptr_t)dvp_pktmbuf_mtod_offset(s, const uint8_t *, skip));
+		off += MLX5_WSEG_SIZE;
+		skip = 0;
+	}
+	for (uint32_t b = 0; b < bbs; b++)
+		memcpy(mlx5_tx_wqe(txq, txq->wqe_ci + b), buf + b * MLX5_SEND_WQE_BB,
+		       MLX5_SEND_WQE_BB);
+	*last = mlx5_tx_wqe(txq, txq->wqe_ci);
+	txq->wqe_ci += bbs;
+	MLX5_STAT_ADD(txq->st.opackets, 1);
+	MLX5_STAT_ADD(txq->st.obytes, len);
+	if (whole) {
+		/* Every byte is in the WQE: the mbuf is free to go now. */
+		MLX5_STAT_ADD(txq->st.inlined, 1);
+		dvp_pktmbuf_free(m);
+	} else {
+		txq->elts[txq->elts_head & txq->elts_mask] = m;
+		txq->elts_head++;
+	}
+	return 0;
+}
+
+/*
+ * An async event (CQ overrun, QP or WQ fatal) broke queue @p q. On a
+ * stopped port restart it now; on a started one let the lcore polling it
+ * do so at its next burst (it alone may touch the queue's memory).
+ * Runs on the EAL interrupt thread, under lib/port's lock.
+ */
+void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event_type cause)
+{
+	uint32_t *flag;
+	int ret;
+
+	if (tx ? port->txqs[q] == NULL : port->rxqs[q] == NULL)
+		return;
+	if (port->started) {
+		flag = tx ? &((struct mlx5_txq *)port->txqs[q])->restart :
+			    &((struct mlx5_rxq *)port->rxqs[q])->restart;
+		/*
+		 * Relaxed: the flag is the whole message; the restart reads
+		 * only what the polling lcore itself wrote.
+		 */
+		__atomic_store_n(flag, (uint32_t)cause + 2, __ATOMIC_RELAXED);
+		return;
+	}
+	ret = tx ? mlx5_txq_restart(port->txqs[q]) : mlx5_rxq_restart(port->rxqs[q]);
+	dvp_port_queue_error_report(port, q, tx, (int)cause, "%s queue rebuilt while stopped%s",
+				    tx ? "tx" : "rx", ret < 0 ? " (FAILED)" : "");
+}

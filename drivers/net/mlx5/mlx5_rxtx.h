@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The fast path of the mlx5 PMD, inline: the queue structures, rx_burst
+ * and tx_burst. They read and write the adapter's own memory (CQ buffers,
+ * doorbell records, WQ and SQ buffers, the UAR register) through the
+ * helpers of mlx5_db.h, which carry the barriers of the mlx5 protocol.
+ * No system call, lock, allocation or log on these paths: errors leave for
+ * out-of-line functions in mlx5_rxtx.c.
+ *
+ * Counters: each queue is polled by one lcore, the only writer of its
+ * counters; it stores them (relaxed) once per burst, and stats readers on
+ * other threads load them relaxed: a snapshot is all a counter promises.
+ */
+
+#ifndef MLX5_RXTX_H
+#define MLX5_RXTX_H
+
+#include <endian.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <infiniband/mlx5dv.h>
+
+#include <dvp_common.h>
+#include <dvp_intr_driver.h>
+#include <dvp_mbuf.h>
+
+#include "mlx5.h"
+#include "mlx5_db.h"
+#include "mlx5_mr.h"
+#include "mlx5_prm.h"
+
+/* Add @p n to a counter this lcore alone writes (see the file comment). */
+#define MLX5_STAT_ADD(c, n) __atomic_store_n(&(c), (c) + (n), __ATOMIC_RELAXED)
+
+/* op_own of an rx completion without its SE bit: opcode RESP_SEND, format 0, owner. */
+#define MLX5_OP_OWN_CHECK_MASK 0xfdu
+
+struct mlx5_rxq_stats {
+	uint64_t ipackets, ibytes;
+	uint64_t errors; /* error CQEs */
+	uint64_t nombuf; /* mbufs the pool could not give */
+	uint64_t restarts; /* queue recoveries */
+};
+
+struct mlx5_rxq {
+	/* Hot: every burst. */
+	struct mlx5_cqe64 *cqes;
+	volatile __be32 *cq_db;
+	volatile __be32 *rq_db;
+	uint8_t *wqes; /* data segments, one per WQE (stride 16) */
+	struct dvp_mbuf **elts; /* mbuf of WQE counter i at [i & wqe_mask] */
+	struct dvp_mempool *mp;
+	uint64_t mbuf_rearm; /* rearm_data of a received mbuf: data_off, refcnt 1, 1 seg, port */
+	uint32_t cq_ci; /* next CQE to poll: 32-bit, the device sees 24 bits */
+	uint32_t cqe_cnt;
+	uint32_t rq_ci; /* WQE counter the next CQE completes */
+	uint32_t rq_pi; /* WQEs posted: [rq_ci, rq_pi) hold mbufs */
+	uint32_t wqe_mask;
+	uint32_t wqe_n;
+	uint32_t lkey_be; /* of every buffer when the pool is one MR, else 0 */
+	/* With lkey_be: buffer address - mbuf address (header, private area, headroom), else 0. */
+	uintptr_t buf_delta;
+	uint16_t data_off;
+	uint32_t restart; /* atomic: an async event asked for a restart */
+	struct mlx5_rxq_stats st;
+	struct mlx5_mr_cache mr;
+	/* CQE header types and checksum verdicts -> ol_flags, packet_type. */
+	uint64_t cqe_flags[256] __dvp_cache_aligned;
+	uint32_t cqe_ptype[256];
+
+	/* Cold: control path and error handling. */
+	struct mlx5_owner owner __dvp_cache_aligned;
+	struct dvp_port *port;
+	struct mlx5_priv *priv;
+	struct ibv_comp_channel *channel; /* with interrupts */
+	struct ibv_cq *cq;
+	struct ibv_wq *wq;
+	struct mlx5dv_cq dv_cq;
+	struct mlx5dv_rwq dv_wq;
+	uint32_t cqe_req; /* entries asked of create_cq */
+	uint32_t wqe_stride;
+	uint32_t buf_len; /* bytes of each receive buffer */
+	uint32_t arm_sn; /* events received on this CQ: the arm doorbell's sn */
+	bool started;
+	int socket;
+	uint64_t offloads;
+	struct dvp_mbuf **tmp; /* wqe_n entries, for recovery */
+	struct dvp_intr_queue iq;
+};
+
+struct mlx5_txq_stats {
+	uint64_t opackets, obytes;
+	uint64_t oerrors; /* dropped: error CQEs, bad size, unregistered memory */
+	uint64_t errors; /* error CQEs */
+	uint64_t mr_miss; /* packets dropped: buffer in no registered pool */
+	uint64_t inlined; /* packets sent whole inside their WQE */
+	uint64_t restarts;
+};
+
+/* What a requested completion covers. */
+struct mlx5_txq_comp {
+	uint32_t elts; /* elts_head at the request */
+	uint32_t wqe; /* wqe_ci (basic blocks) at the request */
+};
+
+struct mlx5_txq {
+	/* Hot. */
+	uint8_t *sq; /* basic blocks of 64 bytes */
+	volatile __be32 *sq_db;
+	void *bf_reg;
+	struct mlx5_cqe64 *cqes;
+	volatile __be32 *cq_db;
+	struct dvp_mbuf **elts; /* packets sent and not completed */
+	struct mlx5_txq_comp *comps; /* [cqe_cnt], by CQE index */
+	uint32_t wqe_ci; /* basic blocks written: the device sees 16 bits */
+	uint32_t wqe_tail; /* basic blocks completed */
+	uint32_t wqe_mask, wqe_n;
+	uint32_t elts_head, elts_tail, elts_mask, elts_n;
+	uint32_t comp_wqe, comp_elts; /* wqe_ci and elts_head at the last request */
+	uint32_t comp_thresh;
+	uint32_t cq_ci; /* next CQE to poll */
+	uint32_t comp_pi; /* completions requested (CQE index of the next) */
+	uint32_t cqe_cnt;
+	__be32 qpn_ds_fast; /* qpn_ds of the one-block WQE: SQN, ds 4 */
+	uint32_t sqn;
+	uint32_t fast_lo; /* single-segment frames above this take the fast path ... */
+	uint32_t frame_max; /* ... up to this */
+	uint32_t inline_min, inline_max;
+	uint32_t restart; /* atomic */
+	bool fast_free; /* DVP_TX_OFFLOAD_MBUF_FAST_FREE */
+	uint8_t cs_tbl[8]; /* (ol_flags >> 52) & 7 -> cs_flags */
+	struct mlx5_txq_stats st;
+	struct mlx5_mr_cache mr;
+
+	/* Cold. */
+	struct mlx5_owner owner __dvp_cache_aligned;
+	struct dvp_port *port;
+	struct mlx5_priv *priv;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct mlx5dv_cq dv_cq;
+	struct mlx5dv_qp dv_qp;
+	uint32_t cqe_req;
+	uint32_t nb_desc;
+	bool started;
+	int socket;
+	uint64_t offloads;
+};
+
+/* Out of line (mlx5_rxtx.c). */
+uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+__dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq);
+__dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq);
+__dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq);
+void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n);
+int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last);
+
+/* Shared with the control path (mlx5_rxq.c, mlx5_txq.c). */
+int mlx5_rxq_recover(struct mlx5_rxq *rxq);
+int mlx5_rxq_restart(struct mlx5_rxq *rxq);
+int mlx5_txq_recover(struct mlx5_txq *txq);
+int mlx5_txq_restart(struct mlx5_txq *txq);
+void mlx5_rxq_fill_wqe(struct mlx5_rxq *rxq, uint32_t counter, struct dvp_mbuf *m);
+void mlx5_tx_free_elts(struct mlx5_txq *txq, uint32_t upto);
+
+/* ------------------------------------------------------------------------
+ * Receive
+ */
+
+static __dvp_always_inline struct mlx5_wqe_data_seg *mlx5_rx_wqe(const struct mlx5_rxq *rxq,
+								 uint32_t counter)
+{
+	return (struct mlx5_wqe_data_seg *)(void *)(rxq->wqes +
+						    ((size_t)(counter & rxq->wqe_mask) << 4));
+}
+
+/*
+ * Post fresh mbufs into the empty slots [rq_pi, rq_ci + wqe_n): in bulk
+ * from the pool, straight into the ring. When the pool cannot give them,
+ * count rx_nombuf and leave the slots empty for the next burst: no slot
+ * and no received packet is lost, the device only runs short of buffers.
+ */
+static __dvp_always_inline void mlx5_rx_replenish(struct mlx5_rxq *rxq)
+{
+	uint32_t pi = rxq->rq_pi, empty = rxq->wqe_n - (pi - rxq->rq_ci), posted = 0;
+
+	if (empty < MLX5_RX_REPLENISH_THRESH)
+		return;
+	while (empty > 0) {
+		uint32_t idx = pi & rxq->wqe_mask, n = DVP_MIN(empty, rxq->wqe_n - idx);
+		struct dvp_mbuf **e = &rxq->elts[idx];
+
+		if (dvp_unlikely(dvp_mempool_get_bulk(rxq->mp, (void **)e, n) < 0)) {
+			MLX5_STAT_ADD(rxq->st.nombuf, n);
+			break;
+		}
+		if (dvp_likely(rxq->buf_delta != 0)) {
+			/*
+			 * One MR, and every buffer at a fixed offset from its mbuf: only
+			 * the address changes, computed without touching the mbuf.
+			 */
+			struct mlx5_wqe_data_seg *w = mlx5_rx_wqe(rxq, idx);
+			const uintptr_t delta = rxq->buf_delta;
+
+#pragma GCC unroll 4
+			for (uint32_t i = 0; i < n; i++)
+				w[i].addr = htobe64((uintptr_t)e[i] + delta);
+		} else {
+			mlx5_rx_replenish_multi(rxq, idx, n);
+		}
+		pi += n;
+		posted += n;
+		empty -= n;
+	}
+	if (posted == 0)
+		return;
+	rxq->rq_pi = pi;
+	/* The data segments above are written before the device sees the counter. */
+	mlx5_rq_db(rxq->rq_db, pi);
+}
+
+/*
+ * Receive up to @p n packets. The CQE at cq_ci belongs to software when
+ * its owner bit is the parity of the current pass and its opcode valid
+ * (one compare against RESP_SEND covers both for the usual CQE); then the
+ * read barrier, then its fields. The loop runs over stretches that wrap
+ * neither the CQ nor the ring of mbufs, so it walks pointers. The
+ * consumer index goes back to the device (24 bits, after a write barrier)
+ * before the RQ doorbell record, the order rdma-core and DPDK keep.
+ */
+static __dvp_always_inline uint16_t mlx5_rx_burst_inline(struct mlx5_rxq *rxq,
+							 struct dvp_mbuf **pkts, uint16_t n)
+{
+	const uint32_t cqe_cnt = rxq->cqe_cnt, wqe_n = rxq->wqe_n;
+	const uint64_t rearm = rxq->mbuf_rearm;
+	const uint64_t *const tflags = rxq->cqe_flags;
+	const uint32_t *const tptype = rxq->cqe_ptype;
+	uint32_t ci = rxq->cq_ci, rq_ci = rxq->rq_ci, i = 0;
+	uint64_t bytes = 0;
+	bool slow = false;
+
+	/* Relaxed: the flag is all there is to see (mlx5_queue_error()). */
+	if (dvp_unlikely(__atomic_load_n(&rxq->restart, __ATOMIC_RELAXED) != 0)) {
+		mlx5_rx_slow(rxq);
+		return 0;
+	}
+	while (i < n) {
+		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, cqe_cnt, ci);
+		struct dvp_mbuf *const *e = &rxq->elts[rq_ci & (wqe_n - 1)];
+		struct dvp_mbuf **out = pkts + i;
+		const uint8_t own = MLX5_CQE_RESP_SEND << 4 | !!(ci & cqe_cnt);
+		uint32_t run = DVP_MIN(n - i, cqe_cnt - (ci & (cqe_cnt - 1)));
+		uint32_t k;
+
+		run = DVP_MIN(run, wqe_n - (rq_ci & (wqe_n - 1)));
+		for (k = 0; k < run; k++, cqe++) {
+			uint8_t op_own = mlx5_cqe_op_own_load(cqe);
+			struct dvp_mbuf *m;
+			unsigned int idx;
+			uint32_t len;
+
+			if (dvp_unlikely((op_own & MLX5_OP_OWN_CHECK_MASK) != own)) {
+				/* Not ours yet, or ours but not a plain receive (an error). */
+				slow = mlx5_cqe_sw_owned(op_own, ci + k, cqe_cnt);
+				break;
+			}
+			/* The rest of the CQE after its ownership (udma_from_device_barrier). */
+			dvp_dma_from_device_barrier();
+			m = e[k];
+			len = be32toh(cqe->byte_cnt);
+			/* Header types, and the L3_OK / L4_OK verdicts in bits 0 and 1. */
+			idx = (cqe->l4_hdr_type_etc & 0xfcu) | ((cqe->hds_ip_ext >> 1) & 3u);
+			m->rearm_data = rearm;
+			m->ol_flags = tflags[idx];
+			m->packet_type = tptype[idx];
+			m->pkt_len = len;
+			m->data_len = (uint16_t)len;
+			m->hash.rss = mlx5_cqe_rx_hash(cqe);
+			out[k] = m;
+			bytes += len;
+		}
+		i += k;
+		ci += k;
+		rq_ci += k;
+		if (k < run)
+			break;
+	}
+	if (i > 0) {
+		rxq->cq_ci = ci;
+		rxq->rq_ci = rq_ci;
+		/* Every field of the CQEs above is read before the device may reuse them. */
+		mlx5_cq_set_ci(rxq->cq_db, ci);
+		MLX5_STAT_ADD(rxq->st.ipackets, i);
+		MLX5_STAT_ADD(rxq->st.ibytes, bytes);
+	}
+	mlx5_rx_replenish(rxq);
+	if (dvp_unlikely(slow))
+		mlx5_rx_slow(rxq);
+	return (uint16_t)i;
+}
+
+/* Whether a CQE waits at the consumer index (lib/intr's has_work). */
+static inline bool mlx5_rxq_has_cqe(const struct mlx5_rxq *rxq)
+{
+	const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci);
+
+	return mlx5_cqe_sw_owned(mlx5_cqe_op_own_load(cqe), rxq->cq_ci, rxq->cqe_cnt);
+}
+
+/* ------------------------------------------------------------------------
+ * Transmit
+ */
+
+static __dvp_always_inline uint8_t *mlx5_tx_wqe(const struct mlx5_txq *txq, uint32_t bb)
+{
+	return txq->sq + ((size_t)(bb & txq->wqe_mask) << 6);
+}
+
+/*
+ * Poll the tx CQ: each send completion stands for the WQEs up to the one
+ * that asked for it (recorded in comps[] at the request), whose packets
+ * are freed in one go.
+ */
+static __dvp_always_inline void mlx5_tx_complete(struct mlx5_txq *txq)
+{
+	const uint32_t cqe_cnt = txq->cqe_cnt;
+	uint32_t ci = txq->cq_ci, start = ci;
+	uint8_t op_own;
+
+	for (;;) {
+		op_own = mlx5_cqe_op_own_load(mlx5_cqe_slot(txq->cqes, cqe_cnt, ci));
+		if ((op_own & MLX5_OP_OWN_CHECK_MASK) != (MLX5_CQE_REQ << 4 | !!(ci & cqe_cnt)))
+			break;
+		ci++;
+	}
+	if (ci != start) {
+		const struct mlx5_txq_comp *c = &txq->comps[(ci - 1) & (cqe_cnt - 1)];
+
+		/* The device is done with the buffers before they go back to their pool. */
+		dvp_dma_from_device_barrier();
+		txq->cq_ci = ci;
+		mlx5_cq_set_ci(txq->cq_db, ci);
+		txq->wqe_tail = c->wqe;
+		mlx5_tx_free_elts(txq, c->elts);
+	}
+	if (dvp_unlikely(mlx5_cqe_sw_owned(op_own, ci, cqe_cnt)))
+		mlx5_tx_cqe_error(txq);
+}
+
+/*
+ * Send up to @p n packets: free what completed, write a WQE per packet,
+ * ask for a completion when enough went out without one, and ring the
+ * doorbell once (record, barrier, one 64-bit UAR write).
+ *
+ * The fast path takes single-segment frames longer than the 18 bytes it
+ * inlines (and than txq_inline_max, when whole frames go inline): one
+ * 64-byte block each, the control segment, the Ethernet segment with the
+ * first 18 bytes, one data segment for the rest, written as eight 8-byte
+ * words over stretches that wrap neither the SQ nor the ring of mbufs.
+ * Other frames go through mlx5_tx_generic(). @p cs: the queue has
+ * checksum offloads (a separate instance, as DPDK's tx templates).
+ */
+static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
+						       uint16_t n, bool cs)
+{
+	const uint32_t fast_lo = txq->fast_lo, fast_span = txq->frame_max - txq->fast_lo;
+	const uint64_t ctrl_qpn = (uint64_t)txq->qpn_ds_fast << 32;
+	/* rsvd2 0, inline_hdr_sz 18 (big-endian); the first two frame bytes go above. */
+	const uint64_t eseg_hi = (uint64_t)htobe16(MLX5_ESEG_MIN_INLINE_SIZE) << 32;
+	uint32_t wqe_ci, head, i = 0, sent = 0;
+	uint64_t bytes = 0;
+	uint8_t *last = NULL;
+
+	if (dvp_unlikely(__atomic_load_n(&txq->restart, __ATOMIC_RELAXED) != 0)) {
+		mlx5_tx_slow(txq);
+		return 0;
+	}
+	/* Completions first: an error among them resets the counters read below. */
+	mlx5_tx_complete(txq);
+	wqe_ci = txq->wqe_ci;
+	head = txq->elts_head;
+	while (i < n) {
+		/* One block and one mbuf slot per fast packet, up to the end of either ring. */
+		uint32_t room = DVP_MIN(txq->wqe_n - (wqe_ci - txq->wqe_tail),
+					txq->elts_n - (head - txq->elts_tail));
+		uint32_t run = DVP_MIN(DVP_MIN(n - i, room), txq->wqe_n - (wqe_ci & txq->wqe_mask));
+		uint64_t *w = (uint64_t *)(void *)mlx5_tx_wqe(txq, wqe_ci);
+		struct dvp_mbuf **e = &txq->elts[head & txq->elts_mask];
+		const struct mlx5_mr_cache_entry c0 = txq->mr.e[0];
+		uint32_t k;
+
+		run = DVP_MIN(run, txq->elts_n - (head & txq->elts_mask));
+		for (k = 0; k < run; k++, w += 8) {
+			struct dvp_mbuf *m = pkts[i + k];
+			uint32_t len = m->data_len, lkey;
+			uintptr_t a = (uintptr_t)m->buf_addr, data;
+			uint16_t first2;
+
+			if (dvp_unlikely(m->nb_segs != 1 || len - fast_lo - 1 >= fast_span))
+				break;
+			/* The queue's last MR first: a hit is one compare. */
+			if (dvp_likely(a - c0.start < c0.len)) {
+				lkey = c0.lkey_be;
+			} else {
+				lkey = mlx5_mr_lkey(&txq->mr, m);
+				if (dvp_unlikely(lkey == htobe32(MLX5_INVALID_LKEY)))
+					break;
+			}
+			data = a + m->data_off;
+			memcpy(&first2, (const void *)data, sizeof(first2));
+			w[0] = htobe32((wqe_ci + k) << MLX5_WQE_IDX_SHIFT | MLX5_OPCODE_SEND) |
+			       ctrl_qpn;
+			w[1] = 0; /* signature, fm_ce_se (a completion is asked below), imm */
+			w[2] = cs ? (uint64_t)txq->cs_tbl[(m->ol_flags >> 52) & 7] << 32 : 0;
+			w[3] = eseg_hi | (uint64_t)first2 << 48;
+			memcpy(&w[4], (const void *)(data + 2), 16);
+			w[6] = htobe32(len - MLX5_ESEG_MIN_INLINE_SIZE) | (uint64_t)lkey << 32;
+			w[7] = htobe64(data + MLX5_ESEG_MIN_INLINE_SIZE);
+			e[k] = m;
+			bytes += len;
+		}
+		if (k > 0) {
+			last = (uint8_t *)(void *)(w - 8);
+			wqe_ci += k;
+			head += k;
+			i += k;
+			sent += k;
+		}
+		if (k == run) {
+			if (run == 0)
+				break; /* no room */
+			continue;
+		}
+		/* A frame for the general path (or to drop): it counts itself. */
+		txq->wqe_ci = wqe_ci;
+		txq->elts_head = head;
+		if (mlx5_tx_generic(txq, pkts[i], &last) < 0)
+			break;
+		wqe_ci = txq->wqe_ci;
+		head = txq->elts_head;
+		i++;
+	}
+	if (last == NULL)
+		return (uint16_t)i;
+	txq->wqe_ci = wqe_ci;
+	txq->elts_head = head;
+	if (wqe_ci - txq->comp_wqe >= txq->comp_thresh ||
+	    head - txq->comp_elts >= txq->comp_thresh) {
+		struct mlx5_txq_comp *c = &txq->comps[txq->comp_pi & (txq->cqe_cnt - 1)];
+
+		((struct mlx5_wqe_ctrl_seg *)(void *)last)->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+		c->elts = head;
+		c->wqe = wqe_ci;
+		txq->comp_pi++;
+		txq->comp_wqe = wqe_ci;
+		txq->comp_elts = head;
+	}
+	/* The WQEs above, then the record, then one 64-bit write of the last one's head. */
+	mlx5_sq_db(txq->sq_db, txq->bf_reg, wqe_ci, last, true);
+	MLX5_STAT_ADD(txq->st.opackets, sent);
+	MLX5_STAT_ADD(txq->st.obytes, bytes);
+	return (uint16_t)i;
+}
+
+#endif /* MLX5_RXTX_H */

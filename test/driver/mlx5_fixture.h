@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * What the mlx5 PMD's driver tests share: the EAL, a sim_mlx5 device whose
+ * ports the PMD probed, a mbuf pool, port setup, and the checks every test
+ * ends with (the sim saw no invalid use, every mbuf is back in its pool).
+ * Each call asserts its own success, so tests read as scenarios.
+ */
+
+#ifndef MLX5_FIXTURE_H
+#define MLX5_FIXTURE_H
+
+#include "dvp_test_eal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <dvp_lcore.h>
+#include <dvp_mbuf.h>
+#include <dvp_port.h>
+#include <dvp_sim_mlx5.h>
+
+#define MF_MAX_PORTS 4
+
+struct mf {
+	struct sim_mlx5_dev *sim;
+	unsigned int nports;
+	uint16_t port[MF_MAX_PORTS];
+	struct dvp_mempool *mp;
+	unsigned int pool_n;
+};
+
+/* Bring the EAL up once per test program (group setup). */
+static inline int mf_eal_init(void **state)
+{
+	char cpu[16];
+
+	(void)state;
+	snprintf(cpu, sizeof(cpu), "%d", dvp_test_first_cpu());
+	return dvp_test_eal_init("--no-huge", "-m", "256", "-l", cpu) > 0 ? 0 : -1;
+}
+
+static inline int mf_eal_cleanup(void **state)
+{
+	(void)state;
+	return dvp_eal_cleanup();
+}
+
+/* Create a sim device from @p args; the PMD probes it: find its ports. */
+static inline void mf_open(struct mf *f, const char *args, unsigned int pool_n)
+{
+	static unsigned int pools;
+	char name[64];
+
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(sim_mlx5_create(args, &f->sim), 0);
+	f->nports = sim_mlx5_nports(f->sim);
+	assert_true(f->nports <= MF_MAX_PORTS);
+	for (unsigned int i = 0; i < f->nports; i++) {
+		if (f->nports == 1)
+			snprintf(name, sizeof(name), "%s", sim_mlx5_name(f->sim));
+		else
+			snprintf(name, sizeof(name), "%s_p%u", sim_mlx5_name(f->sim), i + 1);
+		assert_int_equal(dvp_port_get_by_name(name, &f->port[i]), 0);
+	}
+	if (pool_n != 0) {
+		snprintf(name, sizeof(name), "mf_pool%u", pools++);
+		f->mp = dvp_pktmbuf_pool_create(name, pool_n, DVP_MIN(256u, pool_n * 2 / 3), 0,
+						DVP_MBUF_DEFAULT_BUF_SIZE, DVP_SOCKET_ANY);
+		assert_non_null(f->mp);
+		f->pool_n = pool_n;
+	}
+}
+
+/* Configure port @p i with queues of @p nb_desc, from the fixture's pool, and start it. */
+static inline void mf_port_start(struct mf *f, unsigned int i, uint16_t nrx, uint16_t ntx,
+				 const struct dvp_port_conf *conf, uint16_t nb_desc)
+{
+	struct dvp_port_conf c;
+
+	if (conf == NULL) {
+		memset(&c, 0, sizeof(c));
+		conf = &c;
+	}
+	assert_int_equal(dvp_port_configure(f->port[i], nrx, ntx, conf), 0);
+	for (uint16_t q = 0; q < nrx; q++)
+		assert_int_equal(dvp_rxq_setup(f->port[i], q, nb_desc, DVP_SOCKET_ANY, NULL, f->mp),
+				 0);
+	for (uint16_t q = 0; q < ntx; q++)
+		assert_int_equal(dvp_txq_setup(f->port[i], q, nb_desc, DVP_SOCKET_ANY, NULL), 0);
+	assert_int_equal(dvp_port_start(f->port[i]), 0);
+}
+
+/* The device saw no invalid use, every mbuf is back, everything is freed. */
+static inline void mf_close(struct mf *f)
+{
+	uint64_t invalid;
+
+	for (unsigned int i = 0; i < f->nports; i++) {
+		if (!dvp_port_is_valid(f->port[i]))
+			continue;
+		assert_int_equal(dvp_port_stop(f->port[i]), 0);
+		assert_int_equal(dvp_port_mbufs_held(f->port[i]), 0);
+	}
+	invalid = sim_mlx5_invalid_total(f->sim);
+	if (invalid != 0) {
+		struct sim_mlx5_dev_stats st;
+
+		sim_mlx5_dev_stats(f->sim, &st);
+		for (int k = 0; k < SIM_MLX5_INV_MAX; k++)
+			if (st.invalid[k])
+				print_message("invalid use %s: %" PRIu64 "\n",
+					      sim_mlx5_invalid_name((enum sim_mlx5_invalid)k),
+					      st.invalid[k]);
+	}
+	assert_int_equal(invalid, 0);
+	/* Destroying the device closes its ports (the PMD's remove). */
+	assert_int_equal(sim_mlx5_destroy(f->sim), 0);
+	for (unsigned int i = 0; i < f->nports; i++)
+		assert_false(dvp_port_is_valid(f->port[i]));
+	if (f->mp != NULL) {
+		assert_int_equal(dvp_pktmbuf_pool_in_use(f->mp), 0);
+		dvp_mempool_free(f->mp);
+	}
+}
+
+/* A sink-checked stream: @p count frames of @p flows flows from port @p src's source. */
+static inline void mf_source(struct mf *f, unsigned int src, uint64_t count, uint32_t flows,
+			     const uint16_t *sizes, unsigned int nsizes)
+{
+	struct sim_mlx5_source_conf sc;
+
+	memset(&sc, 0, sizeof(sc));
+	for (unsigned int i = 0; i < nsizes; i++)
+		sc.sizes[i] = sizes[i];
+	sc.nsizes = nsizes;
+	sc.flows = flows;
+	sc.count = count;
+	assert_int_equal(sim_mlx5_source_set(f->sim, src, &sc), 0);
+	assert_int_equal(sim_mlx5_source_start(f->sim, src), 0);
+}
+
+/* Send all @p n packets on (port, queue), stepping the device while the ring is full. */
+static inline void mf_tx_all(struct mf *f, uint16_t port, uint16_t q, struct dvp_mbuf **pkts,
+			     uint16_t n)
+{
+	uint16_t sent = 0;
+
+	for (int tries = 0; sent < n && tries < 100000; tries++) {
+		sent += dvp_tx_burst(port, q, pkts + sent, (uint16_t)(n - sent));
+		if (sent < n)
+			sim_mlx5_step(f->sim);
+	}
+	assert_int_equal(sent, n);
+}
+
+#endif /* MLX5_FIXTURE_H */

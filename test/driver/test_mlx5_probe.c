@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The mlx5 PMD's control path on sim_mlx5: probe (one port per IB port,
+ * names, capabilities, MACs), devargs (DPDK's keys, unknown keys and bad
+ * values refused with one line naming them, inline settings taking
+ * effect), rx queue setup refusing buffers too small for the MTU, and the
+ * MR cache: a pool of several memory chunks, and a pool the PMD does not
+ * know being dropped on send until it is registered.
+ *
+ * Each test brings the EAL up itself: devargs come from -a at init. The
+ * sim numbers its devices in creation order over the whole process, which
+ * sim_index follows.
+ */
+
+#include "mlx5_fixture.h"
+
+#include <dvp_port_driver.h>
+
+#include "dvp_pmd_mlx5.h"
+#include "mlx5_rxtx.h"
+
+extern unsigned int dvp_mempool_test_max_chunk_objs;
+
+static unsigned int sim_index;
+
+static int eal_init(const char *allow, const char *vdev)
+{
+	char cpu[16];
+
+	snprintf(cpu, sizeof(cpu), "%d", dvp_test_first_cpu());
+	if (allow == NULL)
+		return dvp_test_eal_init("--no-huge", "-m", "128", "-l", cpu);
+	return dvp_test_eal_init("--no-huge", "-m", "128", "-l", cpu, "-a", allow, "--vdev", vdev);
+}
+
+static void test_probe_ports(void **state)
+{
+	struct dvp_port_info info;
+	struct dvp_ether_addr mac;
+	uint8_t sim_mac[6];
+	struct mf f, g;
+
+	(void)state;
+	assert_true(eal_init(NULL, NULL) > 0);
+	mf_open(&f, "ports=2,mode=step", 0);
+	sim_index++;
+	mf_open(&g, "ports=1,mode=step,mtu=9000", 0);
+	sim_index++;
+	for (unsigned int i = 0; i < 2; i++) {
+		char name[64];
+
+		assert_int_equal(dvp_port_info_get(f.port[i], &info), 0);
+		assert_string_equal(info.driver_name, "net_mlx5");
+		assert_string_equal(info.device_name, sim_mlx5_name(f.sim));
+		assert_int_equal(dvp_port_get_name(f.port[i], name, sizeof(name)), 0);
+		assert_non_null(strstr(name, i == 0 ? "_p1" : "_p2"));
+		assert_int_equal(info.hash_key_size, 40);
+		assert_int_equal(info.reta_size, 512);
+		assert_int_equal(info.max_mtu, 1500);
+		assert_true(info.intr_capa & DVP_PORT_INTR_RXQ);
+		assert_true(info.intr_capa & DVP_PORT_INTR_RMV);
+		assert_true(info.rx_offload_capa & DVP_RX_OFFLOAD_CHECKSUM);
+		assert_true(info.tx_offload_capa & DVP_TX_OFFLOAD_MULTI_SEGS);
+		assert_int_equal(dvp_macaddr_get(f.port[i], &mac), 0);
+		assert_int_equal(sim_mlx5_mac_get(f.sim, i, sim_mac), 0);
+		assert_memory_equal(mac.addr_bytes, sim_mac, 6);
+	}
+	/* A one-port device's port is named after it. */
+	assert_int_equal(dvp_port_info_get(g.port[0], &info), 0);
+	assert_int_equal(info.max_mtu, 9000);
+	assert_int_equal(info.max_rx_pktlen, 9018);
+	mf_close(&g);
+	mf_close(&f);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+static void expect_devargs_error(const char *args, const char *needle)
+{
+	struct dvp_log_capture cap;
+	char allow[128];
+
+	snprintf(allow, sizeof(allow), "sim_mlx5_%u,%s", sim_index, args);
+	dvp_log_capture_begin(&cap);
+	assert_true(eal_init(allow, "sim_mlx5,mode=step") < 0);
+	dvp_log_capture_end(&cap);
+	sim_index++;
+	assert_contains(cap.buf, needle);
+	dvp_log_capture_free(&cap);
+	dvp_eal_cleanup();
+}
+
+static void test_devargs_refused(void **state)
+{
+	(void)state;
+	expect_devargs_error("txq_inline_mx=64", "unknown devargs key 'txq_inline_mx'");
+	expect_devargs_error("txq_inline_mx=64", "txq_inline_max");
+	expect_devargs_error("txq_inline_min=5", "txq_inline_min=5 would split the L2 header");
+	expect_devargs_error("txq_inline_max=4000", "txq_inline_max");
+	expect_devargs_error("rxq_cqe_comp_en=maybe", "rxq_cqe_comp_en");
+}
+
+/* No inline minimum, whole frames up to 64 bytes inline with one tx queue. */
+static void test_devargs_inline(void **state)
+{
+	struct dvp_log_capture cap;
+	struct sim_mlx5_sink_stats snk;
+	struct dvp_ether_addr dst = { { 0x02, 0, 0, 0, 0, 7 } };
+	struct dvp_mbuf *pkts[64];
+	uint64_t inlined;
+	char allow[160], name[32];
+	struct mf f;
+
+	(void)state;
+	snprintf(allow, sizeof(allow),
+		 "sim_mlx5_%u,txq_inline_min=0,txq_inline_max=64,txqs_min_inline=1,"
+		 "rxq_cqe_comp_en=1",
+		 sim_index);
+	dvp_log_capture_begin(&cap);
+	assert_true(eal_init(allow, "sim_mlx5,mode=step,cable=traffic,gen=off") > 0);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "CQE compression stays off");
+	dvp_log_capture_free(&cap);
+	snprintf(name, sizeof(name), "sim_mlx5_%u", sim_index++);
+	memset(&f, 0, sizeof(f));
+	f.sim = sim_mlx5_find(name);
+	assert_non_null(f.sim);
+	f.nports = 1;
+	assert_int_equal(dvp_port_get_by_name(name, &f.port[0]), 0);
+	f.mp = dvp_pktmbuf_pool_create("inl_pool", 1024, 128, 0, DVP_MBUF_DEFAULT_BUF_SIZE,
+				       DVP_SOCKET_ANY);
+	assert_non_null(f.mp);
+	mf_port_start(&f, 0, 1, 1, NULL, 256);
+	for (int i = 0; i < 64; i++) {
+		uint32_t len = i % 2 ? 64 : 700;
+
+		pkts[i] = dvp_pktmbuf_alloc(f.mp);
+		assert_int_equal(sim_mlx5_frame_build(dvp_pktmbuf_append(pkts[i], (uint16_t)len),
+						      len, 0, (uint64_t)i, dst.addr_bytes),
+				 (int)len);
+	}
+	mf_tx_all(&f, f.port[0], 0, pkts, 64);
+	sim_mlx5_step_idle(f.sim, 100);
+	assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+	assert_int_equal(snk.received, 64);
+	assert_int_equal(snk.corrupt + snk.lost, 0);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "tx_q0_inlined", &inlined), 0);
+	assert_int_equal(inlined, 32);
+	assert_int_equal(dvp_port_close(f.port[0]), 0);
+	assert_int_equal(sim_mlx5_invalid_total(f.sim), 0);
+	assert_int_equal(dvp_pktmbuf_pool_in_use(f.mp), 0);
+	dvp_mempool_free(f.mp);
+	/* The device belongs to its vdev: the EAL removes both. */
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+static void test_rxq_buffer_too_small(void **state)
+{
+	struct dvp_log_capture cap;
+	struct dvp_port_conf conf;
+	struct dvp_mempool *small;
+	struct mf f;
+
+	(void)state;
+	assert_true(eal_init(NULL, NULL) > 0);
+	mf_open(&f, "ports=1,mode=step", 0);
+	sim_index++;
+	small = dvp_pktmbuf_pool_create("small", 512, 64, 0, 1024, DVP_SOCKET_ANY);
+	assert_non_null(small);
+	memset(&conf, 0, sizeof(conf));
+	assert_int_equal(dvp_port_configure(f.port[0], 1, 1, &conf), 0);
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_rxq_setup(f.port[0], 0, 128, DVP_SOCKET_ANY, NULL, small), -EINVAL);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "too small for frames of MTU 1500");
+	dvp_log_capture_free(&cap);
+	mf_close(&f);
+	dvp_mempool_free(small);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+/* A pool of many chunks: one MR each, the lkey found per buffer. */
+static void test_pool_of_many_chunks(void **state)
+{
+	static const uint16_t sizes[] = { 60, 1000 };
+	struct sim_mlx5_sink_stats snk;
+	struct dvp_mbuf *pkts[32];
+	struct mlx5_rxq *rxq;
+	uint64_t misses;
+	struct mf f;
+
+	(void)state;
+	assert_true(eal_init(NULL, NULL) > 0);
+	dvp_mempool_test_max_chunk_objs = 100;
+	mf_open(&f, "ports=2,mode=step,cable=traffic,gen=off", 1500);
+	sim_index++;
+	dvp_mempool_test_max_chunk_objs = 0;
+	assert_true(f.mp->nb_mem_chunks >= 15);
+	mf_port_start(&f, 0, 1, 1, NULL, 512);
+	mf_port_start(&f, 1, 1, 1, NULL, 512);
+	rxq = dvp_port_get(f.port[0])->rxqs[0];
+	assert_int_equal(rxq->lkey_be, 0); /* no single lkey: per buffer */
+	mf_source(&f, 0, 20000, 4, sizes, 2);
+	for (int i = 0; i < 100000; i++) {
+		uint16_t n;
+
+		sim_mlx5_step(f.sim);
+		n = dvp_rx_burst(f.port[0], 0, pkts, 32);
+		if (n)
+			mf_tx_all(&f, f.port[1], 0, pkts, n);
+		assert_int_equal(sim_mlx5_sink_stats(f.sim, 1, &snk), 0);
+		if (snk.received == 20000)
+			break;
+	}
+	assert_int_equal(snk.received, 20000);
+	assert_int_equal(snk.lost + snk.corrupt, 0);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "rx_q0_mr_misses", &misses), 0);
+	assert_true(misses > 0);
+	mf_close(&f);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+/* Mbufs of a pool no mlx5 rx queue uses: dropped on send until registered. */
+static void test_unregistered_pool(void **state)
+{
+	struct dvp_ether_addr dst = { { 0x02, 0, 0, 0, 0, 7 } };
+	struct sim_mlx5_sink_stats snk;
+	struct dvp_port_stats st;
+	struct dvp_mempool *other;
+	struct dvp_mbuf *pkts[8];
+	uint64_t miss;
+	struct mf f;
+
+	(void)state;
+	assert_true(eal_init(NULL, NULL) > 0);
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 512);
+	sim_index++;
+	mf_port_start(&f, 0, 1, 1, NULL, 128);
+	other = dvp_pktmbuf_pool_create("other", 256, 32, 0, DVP_MBUF_DEFAULT_BUF_SIZE,
+					DVP_SOCKET_ANY);
+	assert_non_null(other);
+	assert_false(dvp_pmd_mlx5_mempool_registered(f.port[0], other));
+	assert_true(dvp_pmd_mlx5_mempool_registered(f.port[0], f.mp));
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 8; i++) {
+			pkts[i] = dvp_pktmbuf_alloc(other);
+			sim_mlx5_frame_build(dvp_pktmbuf_append(pkts[i], 500), 500, 0,
+					     (uint64_t)(round * 8 + i), dst.addr_bytes);
+		}
+		/* Taken either way: dropped and counted, or sent. */
+		assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 8), 8);
+		sim_mlx5_step_idle(f.sim, 100);
+		if (round == 0) {
+			assert_int_equal(dvp_pmd_mlx5_mempool_register(other), 0);
+			assert_true(dvp_pmd_mlx5_mempool_registered(f.port[0], other));
+		}
+	}
+	assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+	assert_int_equal(snk.received, 8);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "tx_q0_mr_miss", &miss), 0);
+	assert_int_equal(miss, 8);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.oerrors, 8);
+	assert_int_equal(dvp_pmd_mlx5_mempool_register(NULL), -EINVAL);
+	mf_close(&f);
+	assert_int_equal(dvp_pktmbuf_pool_in_use(other), 0);
+	dvp_mempool_free(other);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_probe_ports),
+		cmocka_unit_test(test_devargs_refused),
+		cmocka_unit_test(test_devargs_inline),
+		cmocka_unit_test(test_rxq_buffer_too_small),
+		cmocka_unit_test(test_pool_of_many_chunks),
+		cmocka_unit_test(test_unregistered_pool),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
