@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The mlx5 PMD's rx_burst and tx_burst alone, at a burst of 32, on a
+ * sim_mlx5 device in step mode: the device runs only between the measured
+ * calls (filling the rx CQ by injecting frames, taking the sent WQEs and
+ * writing their completions), so what is measured is the PMD's own work.
+ *
+ *   bench_mlx5_burst rx|tx|txff [rounds]     (txff: with MBUF_FAST_FREE)
+ *
+ * Natively it measures TSC cycles of the burst calls; under callgrind
+ * (valgrind --tool=callgrind --collect-atstart=no) it turns collection on
+ * only around those calls, so the run's total Ir is the PMD's instructions.
+ * It prints "packets=<n> cycles=<n>"; bench_mlx5_burst.sh turns both runs
+ * into `PERF rx_burst instr_per_pkt=<n> cycles_per_pkt=<n>`.
+ */
+
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <valgrind/callgrind.h>
+
+#include <dvp_cycles.h>
+#include <dvp_eal.h>
+#include <dvp_lcore.h>
+#include <dvp_mbuf.h>
+#include <dvp_port.h>
+#include <dvp_sim_mlx5.h>
+
+#define BURST 32
+#define RING 1024
+
+static int first_cpu(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 0;
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			return i;
+	return 0;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "bench_mlx5_burst: %s failed\n", what);
+	exit(1);
+}
+
+static uint16_t port_open(struct sim_mlx5_dev **sim, struct dvp_mempool **mp, bool fast_free)
+{
+	struct dvp_port_conf conf;
+	uint16_t port;
+
+	if (sim_mlx5_create("ports=1,mode=step,cable=traffic,gen=off", sim) != 0)
+		die("sim_mlx5_create");
+	if (dvp_port_get_by_name(sim_mlx5_name(*sim), &port) != 0)
+		die("port lookup");
+	*mp = dvp_pktmbuf_pool_create("bench", 8192, 256, 0, DVP_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (*mp == NULL)
+		die("pool");
+	memset(&conf, 0, sizeof(conf));
+	if (fast_free)
+		conf.txmode.offloads = DVP_TX_OFFLOAD_MBUF_FAST_FREE;
+	if (dvp_port_configure(port, 1, 1, &conf) != 0 ||
+	    dvp_rxq_setup(port, 0, RING, DVP_SOCKET_ANY, NULL, *mp) != 0 ||
+	    dvp_txq_setup(port, 0, RING, DVP_SOCKET_ANY, NULL) != 0 || dvp_port_start(port) != 0)
+		die("port setup");
+	return port;
+}
+
+/* Rx: each round the device writes RING CQEs; the PMD takes them 32 at a time. */
+static uint64_t bench_rx(uint16_t port, struct sim_mlx5_dev *sim, unsigned int rounds,
+			 uint64_t *pkts_out)
+{
+	struct dvp_ether_addr mac;
+	struct dvp_mbuf *pkts[BURST];
+	uint8_t frame[64];
+	uint64_t cycles = 0, total = 0;
+
+	dvp_macaddr_get(port, &mac);
+	sim_mlx5_frame_build(frame, 64, 0, 0, mac.addr_bytes);
+	for (unsigned int r = 0; r < rounds; r++) {
+		for (unsigned int i = 0; i < RING; i++)
+			if (sim_mlx5_inject(sim, 0, frame, 64) != SIM_MLX5_RX_DELIVERED)
+				die("inject");
+		for (unsigned int b = 0; b < RING / BURST; b++) {
+			uint64_t t0, t1;
+			uint16_t n;
+
+			CALLGRIND_TOGGLE_COLLECT;
+			t0 = dvp_rdtsc();
+			n = dvp_rx_burst(port, 0, pkts, BURST);
+			t1 = dvp_rdtsc();
+			CALLGRIND_TOGGLE_COLLECT;
+			if (n != BURST)
+				die("rx_burst short");
+			cycles += t1 - t0;
+			total += n;
+			dvp_pktmbuf_free_bulk(pkts, n);
+		}
+	}
+	*pkts_out = total;
+	return cycles;
+}
+
+/* Tx: 32 frames per call; the device takes them and completes between calls. */
+static uint64_t bench_tx(uint16_t port, struct sim_mlx5_dev *sim, struct dvp_mempool *mp,
+			 unsigned int rounds, uint64_t *pkts_out)
+{
+	static const uint8_t dst[6] = { 0x02, 0, 0, 0, 0, 1 };
+	struct dvp_mbuf *pkts[BURST];
+	uint64_t cycles = 0, total = 0;
+
+	for (unsigned int r = 0; r < rounds; r++) {
+		for (unsigned int b = 0; b < RING / BURST; b++) {
+			uint64_t t0, t1;
+			uint16_t n;
+
+			if (dvp_pktmbuf_alloc_bulk(mp, pkts, BURST) != 0)
+				die("alloc");
+			for (unsigned int i = 0; i < BURST; i++)
+				sim_mlx5_frame_build(dvp_pktmbuf_append(pkts[i], 64), 64, 0, i,
+						     dst);
+			CALLGRIND_TOGGLE_COLLECT;
+			t0 = dvp_rdtsc();
+			n = dvp_tx_burst(port, 0, pkts, BURST);
+			t1 = dvp_rdtsc();
+			CALLGRIND_TOGGLE_COLLECT;
+			if (n != BURST)
+				die("tx_burst short");
+			cycles += t1 - t0;
+			total += n;
+			sim_mlx5_step(sim);
+		}
+	}
+	*pkts_out = total;
+	return cycles;
+}
+
+int main(int argc, char **argv)
+{
+	char cpu[16], *eal[] = { argv[0], "--no-huge", "-m", "256", "-l", cpu, NULL };
+	unsigned int rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 200;
+	bool rx = argc > 1 && strcmp(argv[1], "rx") == 0;
+	bool ff = argc > 1 && strcmp(argv[1], "txff") == 0;
+	struct sim_mlx5_dev *sim;
+	struct dvp_mempool *mp;
+	uint64_t cycles, pkts = 0, best = UINT64_MAX;
+	uint16_t port;
+
+	if (argc < 2 || (!rx && !ff && strcmp(argv[1], "tx") != 0)) {
+		fprintf(stderr, "usage: %s rx|tx|txff [rounds]\n", argv[0]);
+		return 2;
+	}
+	snprintf(cpu, sizeof(cpu), "%d", first_cpu());
+	if (dvp_eal_init(6, eal) < 0)
+		die("dvp_eal_init");
+	port = port_open(&sim, &mp, ff);
+	/*
+	 * Under callgrind one run, every instruction of it counted; natively a
+	 * warm-up round, then the best of five runs (the machine is shared).
+	 */
+	for (int k = RUNNING_ON_VALGRIND ? 1 : 0; k < (RUNNING_ON_VALGRIND ? 2 : 6); k++) {
+		cycles = rx ? bench_rx(port, sim, k == 0 ? 1 : rounds, &pkts) :
+			      bench_tx(port, sim, mp, k == 0 ? 1 : rounds, &pkts);
+		if (k > 0)
+			best = DVP_MIN(best, cycles * 1000 / pkts);
+	}
+	printf("packets=%" PRIu64 " cycles_x1000=%" PRIu64 "\n", pkts, best);
+	if (dvp_port_close(port) != 0 || sim_mlx5_invalid_total(sim) != 0)
+		die("close");
+	sim_mlx5_destroy(sim);
+	if (dvp_pktmbuf_pool_in_use(mp) != 0)
+		die("mbufs back");
+	dvp_mempool_free(mp);
+	dvp_eal_cleanup();
+	return 0;
+}
