@@ -8,7 +8,13 @@
  * calls (filling the rx CQ by injecting frames, taking the sent WQEs and
  * writing their completions), so what is measured is the PMD's own work.
  *
- *   bench_mlx5_burst rx|tx|txff [rounds]     (txff: with MBUF_FAST_FREE)
+ *   bench_mlx5_burst rx|rxh|tx|txff|cal [rounds]
+ *
+ * rxh: with DVP_RX_OFFLOAD_RSS_HASH (the hash copied into each mbuf);
+ * txff: with DVP_TX_OFFLOAD_MBUF_FAST_FREE.
+ *
+ * "cal" runs the measuring harness alone (the TSC reads and callgrind's
+ * toggles, as many times as a run's bursts), for the script to subtract.
  *
  * Natively it measures TSC cycles of the burst calls; under callgrind
  * (valgrind --tool=callgrind --collect-atstart=no) it turns collection on
@@ -53,7 +59,8 @@ static void die(const char *what)
 	exit(1);
 }
 
-static uint16_t port_open(struct sim_mlx5_dev **sim, struct dvp_mempool **mp, bool fast_free)
+static uint16_t port_open(struct sim_mlx5_dev **sim, struct dvp_mempool **mp, bool fast_free,
+			  bool hash)
 {
 	struct dvp_port_conf conf;
 	uint16_t port;
@@ -68,6 +75,8 @@ static uint16_t port_open(struct sim_mlx5_dev **sim, struct dvp_mempool **mp, bo
 	memset(&conf, 0, sizeof(conf));
 	if (fast_free)
 		conf.txmode.offloads = DVP_TX_OFFLOAD_MBUF_FAST_FREE;
+	if (hash)
+		conf.rxmode.offloads = DVP_RX_OFFLOAD_RSS_HASH;
 	if (dvp_port_configure(port, 1, 1, &conf) != 0 ||
 	    dvp_rxq_setup(port, 0, RING, DVP_SOCKET_ANY, NULL, *mp) != 0 ||
 	    dvp_txq_setup(port, 0, RING, DVP_SOCKET_ANY, NULL) != 0 || dvp_port_start(port) != 0)
@@ -144,32 +153,58 @@ static uint64_t bench_tx(uint16_t port, struct sim_mlx5_dev *sim, struct dvp_mem
 	return cycles;
 }
 
+/* The harness without a burst: what the script subtracts from the others. */
+static uint64_t bench_cal(unsigned int rounds, uint64_t *pkts_out)
+{
+	uint64_t cycles = 0;
+
+	for (unsigned int r = 0; r < rounds; r++) {
+		for (unsigned int b = 0; b < RING / BURST; b++) {
+			uint64_t t0, t1;
+
+			CALLGRIND_TOGGLE_COLLECT;
+			t0 = dvp_rdtsc();
+			__asm__ volatile("" ::: "memory");
+			t1 = dvp_rdtsc();
+			CALLGRIND_TOGGLE_COLLECT;
+			cycles += t1 - t0;
+		}
+	}
+	*pkts_out = (uint64_t)rounds * RING;
+	return cycles;
+}
+
 int main(int argc, char **argv)
 {
 	char cpu[16], *eal[] = { argv[0], "--no-huge", "-m", "256", "-l", cpu, NULL };
 	unsigned int rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 200;
-	bool rx = argc > 1 && strcmp(argv[1], "rx") == 0;
+	bool rxh = argc > 1 && strcmp(argv[1], "rxh") == 0;
+	bool rx = rxh || (argc > 1 && strcmp(argv[1], "rx") == 0);
 	bool ff = argc > 1 && strcmp(argv[1], "txff") == 0;
+	bool cal = argc > 1 && strcmp(argv[1], "cal") == 0;
 	struct sim_mlx5_dev *sim;
 	struct dvp_mempool *mp;
 	uint64_t cycles, pkts = 0, best = UINT64_MAX;
 	uint16_t port;
 
-	if (argc < 2 || (!rx && !ff && strcmp(argv[1], "tx") != 0)) {
-		fprintf(stderr, "usage: %s rx|tx|txff [rounds]\n", argv[0]);
+	if (argc < 2 || (!rx && !ff && !cal && strcmp(argv[1], "tx") != 0)) {
+		fprintf(stderr, "usage: %s rx|rxh|tx|txff|cal [rounds]\n", argv[0]);
 		return 2;
 	}
 	snprintf(cpu, sizeof(cpu), "%d", first_cpu());
 	if (dvp_eal_init(6, eal) < 0)
 		die("dvp_eal_init");
-	port = port_open(&sim, &mp, ff);
+	port = port_open(&sim, &mp, ff, rxh);
 	/*
 	 * Under callgrind one run, every instruction of it counted; natively a
 	 * warm-up round, then the best of five runs (the machine is shared).
 	 */
 	for (int k = RUNNING_ON_VALGRIND ? 1 : 0; k < (RUNNING_ON_VALGRIND ? 2 : 6); k++) {
-		cycles = rx ? bench_rx(port, sim, k == 0 ? 1 : rounds, &pkts) :
-			      bench_tx(port, sim, mp, k == 0 ? 1 : rounds, &pkts);
+		unsigned int nr = k == 0 ? 1 : rounds;
+
+		cycles = cal ? bench_cal(nr, &pkts) :
+			 rx  ? bench_rx(port, sim, nr, &pkts) :
+			       bench_tx(port, sim, mp, nr, &pkts);
 		if (k > 0)
 			best = DVP_MIN(best, cycles * 1000 / pkts);
 	}

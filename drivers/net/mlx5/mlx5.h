@@ -56,7 +56,7 @@ extern int mlx5_logtype;
 #define MLX5_TXQ_DESC_DEFAULT 1024u
 /* A completion is asked for every this many WQEs unless tx_free_thresh says otherwise. */
 #define MLX5_TX_COMP_THRESH 32u
-/* Replenish the RQ once this many slots are empty. */
+/* The least number of empty RQ slots worth a replenish. */
 #define MLX5_RX_REPLENISH_THRESH 16u
 /* Indirection table entries (RSS reta size). */
 #define MLX5_RSS_RETA_SIZE 512u

@@ -83,6 +83,9 @@ static int mlx5_start(struct dvp_port *port)
 	if (ret < 0)
 		goto err;
 	port->rx_pkt_burst = mlx5_rx_burst;
+	for (q = 0; q < port->nb_rx_queues; q++)
+		if (((struct mlx5_rxq *)port->rxqs[q])->hash)
+			port->rx_pkt_burst = mlx5_rx_burst_hash;
 	port->tx_pkt_burst = mlx5_tx_burst;
 	for (q = 0; q < port->nb_tx_queues; q++)
 		if (((struct mlx5_txq *)port->txqs[q])->offloads &

@@ -26,8 +26,9 @@
 
 static void cqe_tbl_build(struct mlx5_rxq *rxq, bool csum, bool rss)
 {
-	for (unsigned int idx = 0; idx < 256; idx++) {
-		unsigned int hdr = idx & 0xfc, ok = idx & 3;
+	for (unsigned int idx = 0; idx < 512; idx++) {
+		/* ok: bit 0 L3_OK, bit 1 L4_OK (the index holds them in bits 1 and 2). */
+		unsigned int hdr = (idx >> 1) & 0xfc, ok = (idx >> 1) & 3;
 		unsigned int l3 = (hdr >> MLX5_CQE_L3_HDR_TYPE_SHIFT) & MLX5_CQE_L3_HDR_TYPE_MASK;
 		unsigned int l4 = (hdr >> MLX5_CQE_L4_HDR_TYPE_SHIFT) & MLX5_CQE_L4_HDR_TYPE_MASK;
 		bool frag = hdr & MLX5_CQE_IP_FRAG, tcp, udp;
@@ -46,7 +47,6 @@ static void cqe_tbl_build(struct mlx5_rxq *rxq, bool csum, bool rss)
 				 tcp  ? DVP_PTYPE_L4_TCP :
 				 udp  ? DVP_PTYPE_L4_UDP :
 					DVP_PTYPE_L4_NONFRAG;
-		/* The table index keeps L3_OK in bit 0 and L4_OK in bit 1. */
 		if (csum && l3 != MLX5_CQE_L3_HDR_TYPE_NONE)
 			flags |=
 				(ok & 1) ? DVP_MBUF_F_RX_IP_CKSUM_GOOD : DVP_MBUF_F_RX_IP_CKSUM_BAD;
@@ -329,6 +329,12 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	rxq->socket = socket_id;
 	rxq->wqe_n = n;
 	rxq->wqe_mask = n - 1;
+	/*
+	 * An eighth of the ring (16..128): the fixed cost of a bulk get and a
+	 * doorbell is shared by several bursts, and the device keeps at least
+	 * seven eighths of its buffers.
+	 */
+	rxq->replenish_thresh = DVP_MIN(DVP_MAX(n / 8, MLX5_RX_REPLENISH_THRESH), 128u);
 	rxq->cqe_req = n;
 	rxq->wqe_stride = 16;
 	rxq->data_off = data_off;
@@ -336,9 +342,9 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	rxq->offloads = port->conf.rxmode.offloads | (conf != NULL ? conf->offloads : 0);
 	rxq->mbuf_rearm = rearm_template(data_off, port->port_id);
 	mlx5_mr_cache_init(&rxq->mr, &priv->dev->mr);
-	cqe_tbl_build(rxq, rxq->offloads & DVP_RX_OFFLOAD_CHECKSUM,
-		      (rxq->offloads & DVP_RX_OFFLOAD_RSS_HASH) ||
-			      (port->nb_rx_queues > 1 && port->conf.rss_conf.rss_hf != 0));
+	rxq->hash = (rxq->offloads & DVP_RX_OFFLOAD_RSS_HASH) ||
+		    (port->nb_rx_queues > 1 && port->conf.rss_conf.rss_hf != 0);
+	cqe_tbl_build(rxq, rxq->offloads & DVP_RX_OFFLOAD_CHECKSUM, rxq->hash);
 	rxq->lkey_be = mlx5_mr_pool_lkey(&priv->dev->mr, mp);
 	rxq->elts = dvp_calloc_socket("mlx5_rxq", n, sizeof(*rxq->elts), 0, socket_id);
 	rxq->tmp = dvp_calloc_socket("mlx5_rxq", n, sizeof(*rxq->tmp), 0, socket_id);

@@ -21,7 +21,13 @@
 
 uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n)
 {
-	return mlx5_rx_burst_inline(rxq, pkts, n);
+	return mlx5_rx_burst_tmpl(rxq, pkts, n, false);
+}
+
+/* For ports that hash: RSS over several queues, or DVP_RX_OFFLOAD_RSS_HASH. */
+uint16_t mlx5_rx_burst_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n)
+{
+	return mlx5_rx_burst_tmpl(rxq, pkts, n, true);
 }
 
 uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n)

@@ -61,6 +61,7 @@ struct mlx5_rxq {
 	uint32_t rq_pi; /* WQEs posted: [rq_ci, rq_pi) hold mbufs */
 	uint32_t wqe_mask;
 	uint32_t wqe_n;
+	uint32_t replenish_thresh; /* post fresh mbufs once this many slots are empty */
 	uint32_t lkey_be; /* of every buffer when the pool is one MR, else 0 */
 	/* With lkey_be: buffer address - mbuf address (header, private area, headroom), else 0. */
 	uintptr_t buf_delta;
@@ -68,9 +69,12 @@ struct mlx5_rxq {
 	uint32_t restart; /* atomic: an async event asked for a restart */
 	struct mlx5_rxq_stats st;
 	struct mlx5_mr_cache mr;
-	/* CQE header types and checksum verdicts -> ol_flags, packet_type. */
-	uint64_t cqe_flags[256] __dvp_cache_aligned;
-	uint32_t cqe_ptype[256];
+	/*
+	 * CQE header types and checksum verdicts -> ol_flags, packet_type, by
+	 * (l4_hdr_type_etc & 0xfc) << 1 | (hds_ip_ext & (L3_OK | L4_OK)).
+	 */
+	uint64_t cqe_flags[512] __dvp_cache_aligned;
+	uint32_t cqe_ptype[512];
 
 	/* Cold: control path and error handling. */
 	struct mlx5_owner owner __dvp_cache_aligned;
@@ -86,6 +90,7 @@ struct mlx5_rxq {
 	uint32_t buf_len; /* bytes of each receive buffer */
 	uint32_t arm_sn; /* events received on this CQ: the arm doorbell's sn */
 	bool started;
+	bool hash; /* the RSS hash goes into the mbufs */
 	int socket;
 	uint64_t offloads;
 	struct dvp_mbuf **tmp; /* wqe_n entries, for recovery */
@@ -153,6 +158,7 @@ struct mlx5_txq {
 
 /* Out of line (mlx5_rxtx.c). */
 uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_rx_burst_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq);
@@ -190,7 +196,7 @@ static __dvp_always_inline void mlx5_rx_replenish(struct mlx5_rxq *rxq)
 {
 	uint32_t pi = rxq->rq_pi, empty = rxq->wqe_n - (pi - rxq->rq_ci), posted = 0;
 
-	if (empty < MLX5_RX_REPLENISH_THRESH)
+	if (empty < rxq->replenish_thresh)
 		return;
 	while (empty > 0) {
 		uint32_t idx = pi & rxq->wqe_mask, n = DVP_MIN(empty, rxq->wqe_n - idx);
@@ -226,23 +232,70 @@ static __dvp_always_inline void mlx5_rx_replenish(struct mlx5_rxq *rxq)
 }
 
 /*
- * Receive up to @p n packets. The CQE at cq_ci belongs to software when
- * its owner bit is the parity of the current pass and its opcode valid
- * (one compare against RESP_SEND covers both for the usual CQE); then the
- * read barrier, then its fields. The loop runs over stretches that wrap
- * neither the CQ nor the ring of mbufs, so it walks pointers. The
- * consumer index goes back to the device (24 bits, after a write barrier)
- * before the RQ doorbell record, the order rdma-core and DPDK keep.
+ * Take up to @p run CQEs from @p ci on, a stretch that wraps neither the
+ * CQ nor the ring of mbufs (so it walks pointers). The CQE belongs to
+ * software when its owner bit is the parity of the current pass and its
+ * opcode valid: one compare against RESP_SEND covers both for the usual
+ * CQE. Then the read barrier, then its fields. @return the CQEs taken;
+ * *@p slow is set when the next one is ours but not a plain receive.
  */
-static __dvp_always_inline uint16_t mlx5_rx_burst_inline(struct mlx5_rxq *rxq,
-							 struct dvp_mbuf **pkts, uint16_t n)
+static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint32_t ci,
+						uint32_t rq_ci, struct dvp_mbuf **out, uint32_t run,
+						uint32_t *bytes, bool *slow, bool hash)
 {
-	const uint32_t cqe_cnt = rxq->cqe_cnt, wqe_n = rxq->wqe_n;
+	const uint32_t cqe_cnt = rxq->cqe_cnt;
+	const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, cqe_cnt, ci);
+	struct dvp_mbuf *const *e = &rxq->elts[rq_ci & rxq->wqe_mask];
+	const uint8_t own = MLX5_CQE_RESP_SEND << 4 | !!(ci & cqe_cnt);
 	const uint64_t rearm = rxq->mbuf_rearm;
 	const uint64_t *const tflags = rxq->cqe_flags;
 	const uint32_t *const tptype = rxq->cqe_ptype;
-	uint32_t ci = rxq->cq_ci, rq_ci = rxq->rq_ci, i = 0;
-	uint64_t bytes = 0;
+	uint32_t k, sum = 0;
+
+	for (k = 0; k < run; k++, cqe++) {
+		struct dvp_mbuf *m;
+		unsigned int idx;
+		uint32_t len;
+
+		/* The SE bit (1) aside, op_own must be exactly the expected byte. */
+		if (dvp_unlikely((mlx5_cqe_op_own_load(cqe) ^ own) & MLX5_OP_OWN_CHECK_MASK))
+			break;
+		/* The rest of the CQE after its ownership (udma_from_device_barrier). */
+		dvp_dma_from_device_barrier();
+		m = e[k];
+		len = be32toh(cqe->byte_cnt);
+		/* Header types (l4_hdr_type_etc 7:2) and the L3_OK / L4_OK verdicts (2:1). */
+		idx = ((unsigned int)cqe->l4_hdr_type_etc & 0xfcu) << 1 |
+		      ((unsigned int)cqe->hds_ip_ext & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK));
+		m->rearm_data = rearm;
+		m->ol_flags = tflags[idx];
+		m->packet_type = tptype[idx];
+		m->pkt_len = len;
+		m->data_len = (uint16_t)len;
+		if (hash)
+			m->hash.rss = mlx5_cqe_rx_hash(cqe);
+		out[k] = m;
+		sum += len;
+	}
+	/* Stopped early: not ours yet, or ours but not a plain receive (an error). */
+	if (k < run)
+		*slow = mlx5_cqe_sw_owned(mlx5_cqe_op_own_load(cqe), ci + k, cqe_cnt);
+	*bytes += sum;
+	return k;
+}
+
+/*
+ * Receive up to @p n packets (mlx5_rx_run(), twice when a ring wraps
+ * inside the burst). The consumer index goes back to the device (24 bits,
+ * after a write barrier) before the RQ doorbell record, the order
+ * rdma-core and DPDK keep. @p hash: the port hashes (RSS over several
+ * queues, or DVP_RX_OFFLOAD_RSS_HASH), so hash.rss is filled: a separate
+ * instance, as DPDK's rss_hash.
+ */
+static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
+						       uint16_t n, bool hash)
+{
+	uint32_t ci = rxq->cq_ci, rq_ci = rxq->rq_ci, bytes = 0, run, k;
 	bool slow = false;
 
 	/* Relaxed: the flag is all there is to see (mlx5_queue_error()). */
@@ -250,59 +303,24 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_inline(struct mlx5_rxq *rxq,
 		mlx5_rx_slow(rxq);
 		return 0;
 	}
-	while (i < n) {
-		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, cqe_cnt, ci);
-		struct dvp_mbuf *const *e = &rxq->elts[rq_ci & (wqe_n - 1)];
-		struct dvp_mbuf **out = pkts + i;
-		const uint8_t own = MLX5_CQE_RESP_SEND << 4 | !!(ci & cqe_cnt);
-		uint32_t run = DVP_MIN(n - i, cqe_cnt - (ci & (cqe_cnt - 1)));
-		uint32_t k;
-
-		run = DVP_MIN(run, wqe_n - (rq_ci & (wqe_n - 1)));
-		for (k = 0; k < run; k++, cqe++) {
-			uint8_t op_own = mlx5_cqe_op_own_load(cqe);
-			struct dvp_mbuf *m;
-			unsigned int idx;
-			uint32_t len;
-
-			if (dvp_unlikely((op_own & MLX5_OP_OWN_CHECK_MASK) != own)) {
-				/* Not ours yet, or ours but not a plain receive (an error). */
-				slow = mlx5_cqe_sw_owned(op_own, ci + k, cqe_cnt);
-				break;
-			}
-			/* The rest of the CQE after its ownership (udma_from_device_barrier). */
-			dvp_dma_from_device_barrier();
-			m = e[k];
-			len = be32toh(cqe->byte_cnt);
-			/* Header types, and the L3_OK / L4_OK verdicts in bits 0 and 1. */
-			idx = (cqe->l4_hdr_type_etc & 0xfcu) | ((cqe->hds_ip_ext >> 1) & 3u);
-			m->rearm_data = rearm;
-			m->ol_flags = tflags[idx];
-			m->packet_type = tptype[idx];
-			m->pkt_len = len;
-			m->data_len = (uint16_t)len;
-			m->hash.rss = mlx5_cqe_rx_hash(cqe);
-			out[k] = m;
-			bytes += len;
-		}
-		i += k;
-		ci += k;
-		rq_ci += k;
-		if (k < run)
-			break;
-	}
-	if (i > 0) {
-		rxq->cq_ci = ci;
-		rxq->rq_ci = rq_ci;
+	run = DVP_MIN(rxq->cqe_cnt - (ci & (rxq->cqe_cnt - 1)),
+		      rxq->wqe_n - (rq_ci & rxq->wqe_mask));
+	run = DVP_MIN(run, (uint32_t)n);
+	k = mlx5_rx_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
+	if (dvp_unlikely(k == run && run < n))
+		k += mlx5_rx_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow, hash);
+	if (k > 0) {
+		rxq->cq_ci = ci + k;
+		rxq->rq_ci = rq_ci + k;
 		/* Every field of the CQEs above is read before the device may reuse them. */
-		mlx5_cq_set_ci(rxq->cq_db, ci);
-		MLX5_STAT_ADD(rxq->st.ipackets, i);
+		mlx5_cq_set_ci(rxq->cq_db, ci + k);
+		MLX5_STAT_ADD(rxq->st.ipackets, k);
 		MLX5_STAT_ADD(rxq->st.ibytes, bytes);
 	}
 	mlx5_rx_replenish(rxq);
 	if (dvp_unlikely(slow))
 		mlx5_rx_slow(rxq);
-	return (uint16_t)i;
+	return (uint16_t)k;
 }
 
 /* Whether a CQE waits at the consumer index (lib/intr's has_work). */
