@@ -1,0 +1,259 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The dvpmd authors
+#
+# dvp-fwd as users run it: test_app_fwd.sh DVP_FWD CASE
+#
+#   args          bad arguments: one clear line, exit 2, the usage hint
+#   ring-io       io forwarding on two net_ring ports in each rx mode
+#   ring-mac      mac and macswap in each rx mode
+#   ring-gen      rxonly, txonly and flowgen
+#   signal        SIGINT while forwarding, SIGTERM while asleep: exit 0, pool full
+#   sim-MODE      the default simulated HCA in forward mode MODE (each rx mode
+#                 where it receives): the sink sees every frame, exit 0
+#   sim-loss      the sim's wire drops 1%: the sink's verdict fails the run, exit 1
+#   sim-text      the default run's text output: stats lines, summary, verdict
+set -u
+fwd=$1
+case_=$2
+. "$(dirname "$0")/app_lib.sh"
+ring="--no-huge $LCORES --vdev net_ring0 --vdev net_ring1"
+# No real RDMA device may change what the default run picks.
+nosys=$(mktemp -d)
+trap 'rm -rf "$nosys"' EXIT
+
+# expect_usage_error WHAT-STDERR-SAYS ARGS...: exit 2, the line, the hint.
+expect_usage_error() {
+	local says=$1
+	shift
+	run "$fwd" "$@"
+	[ "$rc" = 2 ] || fail "dvp-fwd $*: exit $rc, expected 2"
+	printf '%s\n' "$err" | grep -qF -- "$says" || fail "dvp-fwd $*: no line saying: $says"
+	printf '%s\n' "$err" | grep -q "^Try 'dvp-fwd" || fail "dvp-fwd $*: no usage hint"
+}
+
+case_args() {
+	local a=(--no-huge $LCORES)
+
+	expect_usage_error "--forward-mode 'foo': unknown value; valid: io, mac, macswap, rxonly, txonly, flowgen" \
+		"${a[@]}" -- --forward-mode foo
+	expect_usage_error "--rx-mode 'sleepy': unknown value; valid: poll, intr, adaptive" \
+		"${a[@]}" -- --rx-mode sleepy
+	expect_usage_error "--rxq '0': expected a number from 1 to 128" "${a[@]}" -- --rxq 0
+	expect_usage_error "--burst '9999': expected a number from 1 to 512" "${a[@]}" -- --burst 9999
+	expect_usage_error "--nb-cores 'x': expected a number" "${a[@]}" -- --nb-cores x
+	expect_usage_error "--duration '-1': expected seconds" "${a[@]}" -- --duration -1
+	expect_usage_error "--stats-period '0.001': too short" "${a[@]}" -- --stats-period 0.001
+	expect_usage_error "--txpkts '10': expected frame lengths from 60 to 9014 bytes" \
+		"${a[@]}" -- --txpkts 10
+	expect_usage_error "--txpkts '64,': a length is missing" "${a[@]}" -- --txpkts 64,
+	expect_usage_error "--eth-peer '0,zz': 'zz' is not a MAC address" "${a[@]}" -- --eth-peer 0,zz
+	expect_usage_error "--max-loss '101': expected a percentage from 0 to 100" \
+		"${a[@]}" -- --max-loss 101
+	expect_usage_error "--tx-retry 'lots': expected a number of retries" "${a[@]}" -- --tx-retry lots
+	expect_usage_error "--bogus: unknown option" "${a[@]}" -- --bogus
+	expect_usage_error "--duration: needs a value" "${a[@]}" -- --duration
+	expect_usage_error "unexpected argument 'stray'" "${a[@]}" -- stray
+	expect_usage_error "--txq 1 is fewer than --rxq 2" "${a[@]}" -- --rxq 2
+	expect_usage_error "--tx-first starts forwarding modes (io, mac, macswap), not txonly" \
+		"${a[@]}" -- --forward-mode txonly --tx-first
+	# Found when the ports are known, still the command line's fault.
+	expect_usage_error "--portmask 0x4: port 2 does not exist" $ring -- --portmask 0x4
+	expect_usage_error "--nb-cores 4 needs 4 worker lcores" $ring -- --nb-cores 4
+	expect_usage_error "--sim adds to the default simulated HCA" $ring -- --sim drop=1
+	# The EAL's own: its line, then where to look.
+	expect_usage_error "unknown EAL option" --no-huge --bogus-eal
+	run "$fwd" --no-huge -- --help
+	[ "$rc" = 0 ] || fail "-- --help: exit $rc"
+	printf '%s\n' "$out" | grep -q "^Usage: dvp-fwd \[EAL options\] -- \[options\]" || fail "no usage"
+	printf '%s\n' "$out" | grep -q "^Exit status:" || fail "help says nothing of the exit status"
+	run "$fwd" -h
+	[ "$rc" = 0 ] || fail "-h: exit $rc"
+	printf '%s\n' "$out" | grep -q "dvp-fwd -- --help" || fail "-h does not point at the app's help"
+}
+
+# ring_run ARGS...: a short JSON run on two net_ring ports; checks follow.
+ring_run() {
+	run timeout 60 "$fwd" $ring -- --duration 0.4 --stats-period 0.1 --json "$@"
+}
+
+check_clean() {
+	json_check 'summary is not None' 'summary["pool"]["in_use"] == 0' \
+		'summary["errors"] == 0' 'config is not None' 'len(stats) >= 2'
+}
+
+case_ring_io() {
+	for rx in poll intr adaptive; do
+		ring_run --rx-mode $rx --tx-first
+		[ "$rc" = 0 ] || fail "io $rx: exit $rc"
+		check_clean
+		json_check 'summary["result"] == "pass"' 'summary["lost"] == 0' \
+			'all(p["rx_packets"] > 0 and p["tx_packets"] > 0 for p in summary["ports"])' \
+			'all(l["rx_mode"] == "'$rx'" for l in summary["lcores"])' \
+			'config["ports"][0]["peer"] == 1 and config["ports"][1]["peer"] == 0'
+	done
+}
+
+case_ring_mac() {
+	for mode in mac macswap; do
+		for rx in poll intr adaptive; do
+			ring_run --forward-mode $mode --rx-mode $rx --tx-first \
+				--eth-peer 1,02:00:00:00:00:aa
+			[ "$rc" = 0 ] || fail "$mode $rx: exit $rc"
+			check_clean
+			json_check 'summary["result"] == "pass"' \
+				'summary["forward_mode"] == "'$mode'"' \
+				'all(p["rx_packets"] > 0 for p in summary["ports"])'
+		done
+	done
+}
+
+case_ring_gen() {
+	# Nothing sends to rxonly's ports: it must still start, sleep and stop.
+	for rx in poll intr adaptive; do
+		ring_run --forward-mode rxonly --rx-mode $rx
+		[ "$rc" = 0 ] || fail "rxonly $rx: exit $rc"
+		check_clean
+	done
+	# Looped back with nobody receiving, the rings fill and net_ring counts
+	# what it refuses as tx errors: loss, which --max-loss allows here.
+	for mode in txonly flowgen; do
+		ring_run --forward-mode $mode --txpkts 64,128,1514 --max-loss 100
+		[ "$rc" = 0 ] || fail "$mode: exit $rc"
+		check_clean
+		json_check 'all(p["tx_packets"] > 0 for p in summary["ports"])' \
+			'summary["lcores"][0]["rx_mode"] == "poll"'
+		ring_run --forward-mode $mode
+		[ "$rc" = 1 ] || fail "$mode with tx errors and --max-loss 0: exit $rc, expected 1"
+		json_check 'summary["result"] == "fail"' 'summary["lost"] > 0'
+	done
+}
+
+# Start dvp-fwd in the background, signal it after a while, and collect it.
+signal_run() {
+	local sig=$1 after=$2 o e pid t=0
+	shift 2
+	o=$(mktemp)
+	e=$(mktemp)
+	"$fwd" "$@" >"$o" 2>"$e" &
+	pid=$!
+	sleep "$after"
+	kill -"$sig" $pid
+	while kill -0 $pid 2>/dev/null && [ $t -lt 100 ]; do
+		sleep 0.1
+		t=$((t + 1))
+	done
+	if kill -0 $pid 2>/dev/null; then
+		kill -9 $pid
+		out=$(cat "$o") err=$(cat "$e")
+		rm -f "$o" "$e"
+		fail "SIG$sig: still running 10 s later"
+	fi
+	wait $pid && rc=0 || rc=$?
+	out=$(cat "$o") err=$(cat "$e")
+	rm -f "$o" "$e"
+}
+
+case_signal() {
+	# Forwarding at full speed when SIGINT comes.
+	signal_run INT 1 $ring -- --tx-first --json --stats-period 0.2
+	[ "$rc" = 0 ] || fail "SIGINT while forwarding: exit $rc"
+	printf '%s\n' "$err" | grep -q "SIGINT: stopping" || fail "SIGINT not acknowledged"
+	check_clean
+	json_check 'summary["result"] == "pass"' \
+		'all(p["rx_packets"] > 0 for p in summary["ports"])'
+	# Asleep in intr mode with no traffic (no timeout): the stop must wake it.
+	signal_run TERM 1 $ring -- --rx-mode intr --json --stats-period 0.2
+	[ "$rc" = 0 ] || fail "SIGTERM while asleep: exit $rc"
+	printf '%s\n' "$err" | grep -q "SIGTERM: stopping" || fail "SIGTERM not acknowledged"
+	check_clean
+	json_check 'summary["lcores"][0]["sleeps"] >= 1' 'summary["elapsed"] < 5'
+}
+
+# The default device: the simulated HCA, when this build has the mlx5 driver.
+sim_run() {
+	run env DVP_SYSFS_ROOT="$nosys" timeout 60 "$fwd" --no-huge $LCORES -- "$@"
+	if printf '%s\n' "$err" | grep -q "has no mlx5 driver"; then
+		skip "this build has no mlx5 driver, so no simulated HCA to run on"
+	fi
+}
+
+case_sim_mode() {
+	local mode=$1 rxs=adaptive
+	case $mode in
+	io) rxs="poll intr adaptive" ;;
+	rxonly) rxs="poll intr" ;;
+	esac
+	for rx in $rxs; do
+		sim_run --forward-mode $mode --rx-mode $rx --duration 1 --stats-period 0.25 --json
+		printf '%s\n' "$err" | grep -q "no device given and no RDMA adapter found: running on the simulated HCA" ||
+			fail "$mode $rx: the default device is not announced"
+		[ "$rc" = 0 ] || fail "$mode $rx: exit $rc"
+		check_clean
+		json_check 'summary["result"] == "pass"' 'summary["drained"]'
+		case $mode in
+		io | mac | macswap)
+			# Every frame the source sent reached the sink intact.
+			json_check '"sink" in summary' 'summary["sink"]["sent"] > 0' \
+				'summary["sink"]["received"] == summary["sink"]["sent"]' \
+				'summary["sink"]["missing"] == 0 and summary["sink"]["corrupt"] == 0' \
+				'summary["sink"]["reordered"] == 0 and summary["sink"]["duplicates"] == 0' \
+				'summary["ports"][1]["tx_packets"] == summary["sink"]["received"]'
+			;;
+		rxonly)
+			json_check 'summary["ports"][0]["rx_packets"] > 0' \
+				'summary["ports"][1]["tx_packets"] == 0'
+			;;
+		txonly | flowgen)
+			# The sink takes them as foreign frames (not the source's).
+			json_check '"sink" in summary' 'summary["sink"]["foreign"] > 0' \
+				'all(p["tx_packets"] > 0 for p in summary["ports"])'
+			;;
+		esac
+		if [ $rx != poll ] && [ $mode != txonly ] && [ $mode != flowgen ]; then
+			# 10 ms bursts every 100 ms: the rx queue sleeps in between.
+			json_check 'summary["ports"][0]["wakeups"] > 0' \
+				'summary["ports"][0]["asleep_pct"] > 10' \
+				'any(s["port"] == 0 and "wakeups_per_s" in s for s in stats)'
+		fi
+	done
+}
+
+case_sim_loss() {
+	sim_run --duration 1 --json --sim drop=1
+	[ "$rc" = 1 ] || fail "1% wire loss: exit $rc, expected 1"
+	json_check 'summary["result"] == "fail"' 'summary["sink"]["missing"] > 0' \
+		'summary["sink"]["wire_drops"] > 0' 'summary["lost"] > 0' \
+		'summary["pool"]["in_use"] == 0'
+	# Allowed by --max-loss: passes.
+	sim_run --duration 1 --json --sim drop=1 --max-loss 5
+	[ "$rc" = 0 ] || fail "1% wire loss with --max-loss 5: exit $rc"
+	json_check 'summary["result"] == "pass"' 'summary["lost"] > 0'
+}
+
+case_sim_text() {
+	sim_run --duration 1.2 --stats-period 0.5
+	[ "$rc" = 0 ] || fail "default run: exit $rc"
+	printf '%s\n' "$out" | grep -q "^ *0.5s port 0  rx .* Mpps .* Gbit/s | tx .* | drops: imissed [0-9]* rx_nombuf [0-9]* errors [0-9]* fwd [0-9]* | [0-9]* wakeups/s, [0-9.]*% asleep$" ||
+		fail "no stats line for port 0"
+	printf '%s\n' "$out" | grep -q "^Summary after" || fail "no summary"
+	printf '%s\n' "$out" | grep -q "^sink: source sent [1-9][0-9]*, sink received [1-9][0-9]* intact: missing 0" ||
+		fail "no sink verdict"
+	printf '%s\n' "$out" | grep -q "^result: PASS" || fail "no PASS"
+	# Not a terminal: no colour codes.
+	printf '%s\n' "$out" | grep -q $'\033' && fail "colour codes in output that is not a terminal"
+	true
+}
+
+case $case_ in
+args) case_args ;;
+ring-io) case_ring_io ;;
+ring-mac) case_ring_mac ;;
+ring-gen) case_ring_gen ;;
+signal) case_signal ;;
+sim-loss) case_sim_loss ;;
+sim-text) case_sim_text ;;
+sim-*) case_sim_mode "${case_#sim-}" ;;
+*) echo "unknown case '$case_'"; exit 2 ;;
+esac
+echo "dvp-fwd $case_: ok"
