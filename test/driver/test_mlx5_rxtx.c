@@ -15,6 +15,7 @@
 
 #include <dvp_port_driver.h>
 
+#include "dvp_pmd_mlx5.h"
 #include "mlx5_rxtx.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -194,6 +195,60 @@ static void test_multiseg_and_inline(void **state)
 	mf_close(&f);
 }
 
+/*
+ * Frames of two pools interleaved, some shared with the application (a
+ * reference count of 2): each comes back to its own pool, the shared ones
+ * only when the application drops its reference too.
+ */
+static void test_tx_shared_and_two_pools(void **state)
+{
+	struct sim_mlx5_sink_stats snk;
+	struct dvp_mbuf *pkts[32], *kept[400];
+	struct dvp_mempool *other;
+	unsigned int nkept = 0;
+	uint64_t seq = 0;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
+	mf_port_start(&f, 0, 1, 1, NULL, 256);
+	other = dvp_pktmbuf_pool_create("other2", 1024, 64, 0, DVP_MBUF_DEFAULT_BUF_SIZE,
+					DVP_SOCKET_ANY);
+	assert_non_null(other);
+	assert_int_equal(dvp_pmd_mlx5_mempool_register(other), 0);
+	for (int round = 0; round < 100; round++) {
+		for (uint16_t i = 0; i < 32; i++) {
+			struct dvp_mempool *mp = (round + i / 8) % 3 == 0 ? other : f.mp;
+			uint8_t dst[6] = { 0x02, 0, 0, 0, 0, 9 };
+
+			pkts[i] = dvp_pktmbuf_alloc(mp);
+			assert_non_null(pkts[i]);
+			sim_mlx5_frame_build(dvp_pktmbuf_append(pkts[i], 200), 200, 0, seq++, dst);
+			if ((round * 32 + i) % 13 == 0 && nkept < DVP_DIM(kept)) {
+				dvp_mbuf_refcnt_update(pkts[i], 1);
+				kept[nkept++] = pkts[i];
+			}
+		}
+		mf_tx_all(&f, f.port[0], 0, pkts, 32);
+		sim_mlx5_step(f.sim);
+	}
+	dvp_tx_burst(f.port[0], 0, pkts, 0);
+	sim_mlx5_step_idle(f.sim, 100);
+	assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+	assert_int_equal(snk.received, seq);
+	assert_int_equal(snk.corrupt + snk.lost, 0);
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	/* The port gave back its references; the application still holds these. */
+	assert_int_equal(dvp_pktmbuf_pool_in_use(f.mp) + dvp_pktmbuf_pool_in_use(other), nkept);
+	for (unsigned int k = 0; k < nkept; k++) {
+		assert_int_equal(dvp_mbuf_refcnt_read(kept[k]), 1);
+		dvp_pktmbuf_free(kept[k]);
+	}
+	assert_int_equal(dvp_pktmbuf_pool_in_use(other), 0);
+	mf_close(&f);
+	dvp_mempool_free(other);
+}
+
 /* Zeroed checksums, filled by the device on request: the sink sees them right. */
 static void test_tx_checksum_offload(void **state)
 {
@@ -326,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_index_wrap),
 		cmocka_unit_test(test_multiseg_and_inline),
 		cmocka_unit_test(test_tx_checksum_offload),
+		cmocka_unit_test(test_tx_shared_and_two_pools),
 		cmocka_unit_test(test_restart_port),
 	};
 

@@ -173,6 +173,31 @@ __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
 				    (uint32_t)txq->st.oerrors - before, held);
 }
 
+/*
+ * A one-segment frame the fast path cannot take at a glance: shared (a
+ * reference count above 1), from another pool than the queue's simple one,
+ * or from a pool of several MRs. Make its pool the simple one when nothing
+ * is outstanding, else mark it (elts index @p elt) to be freed mbuf by
+ * mbuf. @return its lkey (big-endian), htobe32(MLX5_INVALID_LKEY) when no
+ * registered pool holds it.
+ */
+uint32_t mlx5_tx_not_simple(struct mlx5_txq *txq, const struct dvp_mbuf *m, uint32_t elt)
+{
+	uint32_t lkey = mlx5_mr_lkey(&txq->mr, m);
+
+	if (lkey == htobe32(MLX5_INVALID_LKEY))
+		return lkey;
+	if (dvp_mbuf_refcnt_read(m) == 1 && elt == txq->elts_tail) {
+		/* Nothing outstanding: its pool is the simple one from now on. */
+		txq->simple_pool = m->pool;
+		txq->simple_lkey = mlx5_mr_pool_lkey(txq->mr.tbl, m->pool);
+		if (txq->simple_lkey != 0)
+			return lkey;
+	}
+	txq->last_complex = elt + 1;
+	return lkey;
+}
+
 /* Copy @p len bytes of the packet from byte @p off on into @p dst. */
 static void pkt_copy(const struct dvp_mbuf *m, uint32_t off, uint8_t *dst, uint32_t len)
 {
@@ -278,6 +303,7 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 	} else {
 		txq->elts[txq->elts_head & txq->elts_mask] = m;
 		txq->elts_head++;
+		txq->last_complex = txq->elts_head; /* freed mbuf by mbuf */
 	}
 	return 0;
 }

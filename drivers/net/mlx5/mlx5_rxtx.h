@@ -137,6 +137,14 @@ struct mlx5_txq {
 	uint32_t inline_min, inline_max;
 	uint32_t restart; /* atomic */
 	bool fast_free; /* DVP_TX_OFFLOAD_MBUF_FAST_FREE */
+	/*
+	 * Packets sent as one segment of simple_pool with no other owner go
+	 * back to it in one bulk put; those from elts index last_complex - 1
+	 * down may not be such.
+	 */
+	const struct dvp_mempool *simple_pool;
+	uint32_t simple_lkey; /* of simple_pool when it is one MR, else 0 */
+	uint32_t last_complex;
 	uint8_t cs_tbl[8]; /* (ol_flags >> 52) & 7 -> cs_flags */
 	struct mlx5_txq_stats st;
 	struct mlx5_mr_cache mr;
@@ -166,6 +174,7 @@ __dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq);
 __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq);
 void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n);
 int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last);
+uint32_t mlx5_tx_not_simple(struct mlx5_txq *txq, const struct dvp_mbuf *m, uint32_t elt);
 
 /* Shared with the control path (mlx5_rxq.c, mlx5_txq.c). */
 int mlx5_rxq_recover(struct mlx5_rxq *rxq);
@@ -410,39 +419,49 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 		uint32_t run = DVP_MIN(DVP_MIN(n - i, room), txq->wqe_n - (wqe_ci & txq->wqe_mask));
 		uint64_t *w = (uint64_t *)(void *)mlx5_tx_wqe(txq, wqe_ci);
 		struct dvp_mbuf **e = &txq->elts[head & txq->elts_mask];
-		const struct mlx5_mr_cache_entry c0 = txq->mr.e[0];
-		uint32_t k;
+		const struct dvp_mempool *spool = txq->simple_pool;
+		uint32_t slkey = txq->simple_lkey;
+		struct dvp_mbuf **p = pkts + i, **pend;
+		uint32_t idx8 = wqe_ci << MLX5_WQE_IDX_SHIFT, k;
 
 		run = DVP_MIN(run, txq->elts_n - (head & txq->elts_mask));
-		for (k = 0; k < run; k++, w += 8) {
-			struct dvp_mbuf *m = pkts[i + k];
-			uint32_t len = m->data_len, lkey;
-			uintptr_t a = (uintptr_t)m->buf_addr, data;
+		pend = p + run;
+		for (; p != pend; p++, e++, w += 8, idx8 += 1u << MLX5_WQE_IDX_SHIFT) {
+			struct dvp_mbuf *m = *p;
+			/* data_off, refcnt, nb_segs, port: one load for three of them. */
+			uint64_t rw = m->rearm_data;
+			uint32_t len = m->data_len, lkey = slkey;
+			uintptr_t data;
 			uint16_t first2;
 
-			if (dvp_unlikely(m->nb_segs != 1 || len - fast_lo - 1 >= fast_span))
-				break;
-			/* The queue's last MR first: a hit is one compare. */
-			if (dvp_likely(a - c0.start < c0.len)) {
-				lkey = c0.lkey_be;
-			} else {
-				lkey = mlx5_mr_lkey(&txq->mr, m);
-				if (dvp_unlikely(lkey == htobe32(MLX5_INVALID_LKEY)))
-					break;
+			/* refcnt and nb_segs both 1 (bits 16..47 of the word). */
+			if (dvp_unlikely((uint32_t)(rw >> 16) != 0x10001u || m->pool != spool ||
+					 slkey == 0)) {
+				if ((uint16_t)(rw >> 32) != 1)
+					break; /* several segments: the general path */
+				lkey = mlx5_tx_not_simple(
+					txq, m,
+					head + (uint32_t)(e - &txq->elts[head & txq->elts_mask]));
+				if (lkey == htobe32(MLX5_INVALID_LKEY))
+					break; /* in no registered pool: the general path drops it */
+				spool = txq->simple_pool;
+				slkey = txq->simple_lkey;
 			}
-			data = a + m->data_off;
+			if (dvp_unlikely(len - fast_lo - 1 >= fast_span))
+				break;
+			data = (uintptr_t)m->buf_addr + (uint16_t)rw;
 			memcpy(&first2, (const void *)data, sizeof(first2));
-			w[0] = htobe32((wqe_ci + k) << MLX5_WQE_IDX_SHIFT | MLX5_OPCODE_SEND) |
-			       ctrl_qpn;
+			w[0] = htobe32(idx8 | MLX5_OPCODE_SEND) | ctrl_qpn;
 			w[1] = 0; /* signature, fm_ce_se (a completion is asked below), imm */
 			w[2] = cs ? (uint64_t)txq->cs_tbl[(m->ol_flags >> 52) & 7] << 32 : 0;
 			w[3] = eseg_hi | (uint64_t)first2 << 48;
 			memcpy(&w[4], (const void *)(data + 2), 16);
 			w[6] = htobe32(len - MLX5_ESEG_MIN_INLINE_SIZE) | (uint64_t)lkey << 32;
 			w[7] = htobe64(data + MLX5_ESEG_MIN_INLINE_SIZE);
-			e[k] = m;
+			*e = m;
 			bytes += len;
 		}
+		k = (uint32_t)(p - (pkts + i));
 		if (k > 0) {
 			last = (uint8_t *)(void *)(w - 8);
 			wqe_ci += k;

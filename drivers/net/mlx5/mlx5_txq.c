@@ -101,7 +101,15 @@ void mlx5_tx_free_elts(struct mlx5_txq *txq, uint32_t upto)
 		 * the same pool with no other owner (always so with
 		 * MBUF_FAST_FREE), else mbuf by mbuf.
 		 */
-		if (!txq->fast_free)
+		/*
+		 * The fast path saw them lone, unshared segments of simple_pool
+		 * when it sent them (a reference count of 1 cannot grow: nobody
+		 * else holds the mbuf): straight back. Else check each.
+		 */
+		if (!txq->fast_free && (int32_t)(tail - txq->last_complex) >= 0 &&
+		    mp == txq->simple_pool)
+			j = k;
+		else if (!txq->fast_free)
 			while (j < k && dvp_mbuf_refcnt_read(e[j]) == 1 && e[j]->next == NULL &&
 			       e[j]->pool == mp)
 				j++;
