@@ -85,6 +85,21 @@ static int default_devargs(const char *user, char *out, size_t len)
 	return n < len ? 0 : -E2BIG;
 }
 
+static void count_ib(struct dvp_device *dev, void *arg)
+{
+	if (dev->bus == DVP_BUS_IB && dev->ib != NULL && dev->ib->sw_ops == NULL)
+		(*(unsigned int *)arg)++;
+}
+
+/* RDMA devices of the machine (not software ones) the ib bus found. */
+static unsigned int count_adapters(void)
+{
+	unsigned int n = 0;
+
+	dvp_dev_foreach(count_ib, &n);
+	return n;
+}
+
 int fwd_sim_create_default(struct fwd_run *run)
 {
 	char args[512];
@@ -95,10 +110,18 @@ int fwd_sim_create_default(struct fwd_run *run)
 		run->usage_error = ret == -EINVAL;
 		return ret;
 	}
-	fprintf(run->note,
-		FWD_PROG ": no device given and no RDMA adapter found: running on the simulated "
-			 "HCA (--vdev %s)\n",
-		args);
+	if (count_adapters() == 0)
+		fprintf(run->note,
+			FWD_PROG ": no device given and no RDMA adapter found: running on the "
+				 "simulated HCA (--vdev %s)\n",
+			args);
+	else
+		fprintf(run->note,
+			FWD_PROG
+			": no device given, and no driver made a port of this machine's "
+			"RDMA devices (see dvp-info): running on the simulated HCA (--vdev "
+			"%s)\n",
+			args);
 	fflush(run->note);
 	ret = dvp_vdev_create(args);
 	if (ret != 0) {
