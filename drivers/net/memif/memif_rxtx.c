@@ -5,6 +5,7 @@
 /* Copy-mode rx and tx bursts for the four queue roles, and rx interrupts. */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -14,9 +15,6 @@
 
 #include "memif_log.h"
 #include "memif_rxtx.h"
-
-/* Largest packet we assemble from a chain: what an Ethernet frame can be. */
-#define MEMIF_MAX_PKT_LEN 65535u
 
 /* ------------------------------------------------------------------------
  * Entering and leaving a queue (see memif_rxtx.h)
@@ -42,6 +40,18 @@ static __dvp_always_inline void q_leave(struct memif_queue *q)
 	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
 }
 
+void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t queue_id,
+		      uint16_t port_id)
+{
+	memset(q, 0, sizeof(*q));
+	q->role = role;
+	q->queue_id = queue_id;
+	q->port_id = port_id;
+	q->efd = -1;
+	q->epfd = -1;
+	q->kfd = -1;
+}
+
 void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 		    const struct memif_shm_ring *sr)
 {
@@ -52,9 +62,15 @@ void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 	q->ring_size = (uint16_t)(1u << sr->log2_ring_size);
 	q->mask = (uint16_t)(q->ring_size - 1);
 	q->last = 0;
+	q->posted = 0;
+	q->filled = 0;
 	q->bsize = shm->bsize;
-	q->bufs = shm->regions[0].addr != NULL ? (uint8_t *)shm->regions[0].addr + sr->buf_base :
-						 NULL;
+	q->bufs = NULL;
+	q->bufs_off = 0;
+	if (q->role == MEMIF_Q_CLIENT_TX || q->role == MEMIF_Q_CLIENT_RX) {
+		q->bufs = (uint8_t *)shm->regions[0].addr + sr->buf_base;
+		q->bufs_off = (uint32_t)sr->buf_base;
+	}
 	q->regions = shm->regions;
 	q->nregions = shm->nregions;
 	q->efd = sr->efd;
@@ -64,15 +80,28 @@ void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 	/* The receiver owns flags: poll until an rx queue is armed. */
 	if (rx)
 		__atomic_store_n(&r->flags, MEMIF_RING_FLAG_MASK_INT, __ATOMIC_RELAXED);
-	if (q->intr && q->epfd >= 0 && q->efd >= 0) {
+	if (q->role == MEMIF_Q_CLIENT_RX) {
+		/*
+		 * Post every buffer now rather than at the first rx burst: a
+		 * server that forwards what we send at once (testpmd's io mode)
+		 * finds room for the first reply. The descriptors were laid out
+		 * by memif_shm_client_create(). Release: they are visible first.
+		 */
+		q->posted = q->ring_size;
+		__atomic_store_n(&r->head, q->posted, __ATOMIC_RELEASE);
+	}
+	if (q->intr && q->efd >= 0) {
 		struct epoll_event ev = { .events = EPOLLIN, .data.fd = q->efd };
 
 		if (epoll_ctl(q->epfd, EPOLL_CTL_ADD, q->efd, &ev) < 0)
 			MEMIF_LOG(WARNING, "rx queue %u: cannot watch the ring's eventfd: %s",
 				  q->queue_id, strerror(errno));
 	}
-	/* Release: the fields above are visible to a burst that sees up. */
+	/* Seq_cst: the fields above are visible to a burst that sees up (see q_enter). */
 	__atomic_store_n(&q->up, 1, __ATOMIC_SEQ_CST);
+	/* A waiter armed the queue while it was down: wake it to arm this ring. */
+	if (q->intr)
+		(void)eventfd_write(q->kfd, 1);
 }
 
 void memif_queue_down(struct memif_queue *q)
@@ -83,7 +112,7 @@ void memif_queue_down(struct memif_queue *q)
 	/* A burst is a bounded copy loop: this wait is short. */
 	while (__atomic_load_n(&q->busy, __ATOMIC_SEQ_CST))
 		dvp_pause();
-	if (q->intr && q->epfd >= 0 && q->efd >= 0)
+	if (q->intr && q->efd >= 0)
 		(void)epoll_ctl(q->epfd, EPOLL_CTL_DEL, q->efd, NULL);
 	q->ring = NULL;
 	q->regions = NULL;
@@ -190,11 +219,10 @@ static __dvp_always_inline int rx_one(struct memif_queue *q, uint16_t cur, uint1
 	*used = k;
 	if (dvp_unlikely(bad)) {
 		dvp_pktmbuf_free(head);
-		q->st.bad_desc++;
+		memif_ctr_add(&q->st.bad_desc, 1);
 		*out = NULL;
 		return RX_OK;
 	}
-	q->st.bytes += head->pkt_len;
 	*out = head;
 	return RX_OK;
 }
@@ -204,6 +232,7 @@ static __dvp_always_inline uint16_t rx_burst(struct memif_queue *q, struct dvp_m
 {
 	struct memif_ring *r;
 	uint16_t cur, peer, avail, used, n = 0;
+	uint64_t bytes = 0;
 	struct dvp_mbuf *m;
 	int ret;
 
@@ -220,43 +249,47 @@ static __dvp_always_inline uint16_t rx_burst(struct memif_queue *q, struct dvp_m
 			__atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
 	avail = (uint16_t)(peer - cur);
 	if (dvp_unlikely(avail > q->ring_size)) {
-		q->st.peer_errors++;
+		memif_ctr_add(&q->st.peer_errors, 1);
 		goto out;
 	}
 	while (n < nb_pkts && avail != 0) {
 		ret = rx_one(q, cur, avail, client, &m, &used);
 		if (dvp_unlikely(ret != RX_OK)) {
 			if (ret == RX_NOMBUF)
-				q->st.nombuf++;
+				memif_ctr_add(&q->st.nombuf, 1);
 			break;
 		}
 		cur = (uint16_t)(cur + used);
 		avail = (uint16_t)(avail - used);
-		if (dvp_likely(m != NULL))
+		if (dvp_likely(m != NULL)) {
+			bytes += m->pkt_len;
 			pkts[n++] = m;
+		}
 	}
-	q->st.pkts += n;
+	if (n != 0) {
+		memif_ctr_add(&q->st.pkts, n);
+		memif_ctr_add(&q->st.bytes, bytes);
+	}
 	if (client) {
 		uint16_t s, target = (uint16_t)(cur + q->ring_size);
-		uint16_t posted = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
 
+		if (cur == q->last)
+			goto out;
 		q->last = cur;
 		/*
-		 * Repost every consumed buffer. head is ours; it is read back
-		 * from the ring only to learn where the last burst stopped, and
-		 * checked: a server that moved it gets the ring reposted whole.
+		 * Repost every consumed buffer, each descriptor rewritten whole
+		 * (the server may have changed any field). Our posted index is
+		 * kept privately: what the server writes into head is ignored.
 		 */
-		if ((uint16_t)(target - posted) > q->ring_size)
-			posted = cur;
-		for (s = posted; s != target; s++) {
+		for (s = q->posted; s != target; s++) {
 			struct memif_desc *d = &r->desc[s & q->mask];
 
 			d->flags = 0;
 			d->region = 0;
 			d->length = q->bsize;
-			d->offset = (uint32_t)(q->bufs - (uint8_t *)q->regions[0].addr) +
-				    (uint32_t)(s & q->mask) * q->bsize;
+			d->offset = q->bufs_off + (uint32_t)(s & q->mask) * q->bsize;
 		}
+		q->posted = target;
 		/* Release: the descriptors, and our reads of the old buffers, come first. */
 		__atomic_store_n(&r->head, target, __ATOMIC_RELEASE);
 	} else if (cur != q->last) {
@@ -298,7 +331,7 @@ static __dvp_always_inline void tx_kick(struct memif_queue *q)
 		return;
 	/* The peer asked for an interrupt: the one syscall the protocol needs. */
 	if (write(q->efd, &one, sizeof(one)) == sizeof(one))
-		q->st.kicks++;
+		memif_ctr_add(&q->st.kicks, 1);
 }
 
 uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
@@ -306,7 +339,7 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	struct memif_queue *q = txq;
 	struct memif_ring *r;
 	uint16_t slot, used, n_free, n = 0;
-	uint32_t bufs_off;
+	uint64_t bytes = 0;
 
 	if (!q_enter(q))
 		return 0;
@@ -315,11 +348,10 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	/* Acquire pairs with the server's release of tail: it is done with those buffers. */
 	used = (uint16_t)(slot - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE));
 	if (dvp_unlikely(used > q->ring_size)) {
-		q->st.peer_errors++;
+		memif_ctr_add(&q->st.peer_errors, 1);
 		goto out;
 	}
 	n_free = (uint16_t)(q->ring_size - used);
-	bufs_off = (uint32_t)(q->bufs - (uint8_t *)q->regions[0].addr);
 	while (n < nb_pkts) {
 		struct dvp_mbuf *m = pkts[n], *seg;
 		uint32_t need = m->pkt_len == 0 ? 1 : (m->pkt_len + q->bsize - 1) / q->bsize;
@@ -328,7 +360,7 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		uint8_t *dst = NULL;
 
 		if (need > n_free) {
-			q->st.no_room++;
+			memif_ctr_add(&q->st.no_room, 1);
 			break;
 		}
 		for (seg = m; seg != NULL; seg = seg->next) {
@@ -349,7 +381,7 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 					}
 					d = &r->desc[s];
 					d->region = 0;
-					d->offset = bufs_off + (uint32_t)s * q->bsize;
+					d->offset = q->bufs_off + (uint32_t)s * q->bsize;
 					dst = q->bufs + (size_t)s * q->bsize;
 					room = q->bsize;
 					dlen = 0;
@@ -368,14 +400,15 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		d->flags = 0;
 		slot++;
 		n_free = (uint16_t)(n_free - need);
-		q->st.bytes += m->pkt_len;
+		bytes += m->pkt_len;
 		n++;
 	}
 	if (n != 0) {
 		q->last = slot;
 		/* Release: descriptors and buffers are written before the server sees head. */
 		__atomic_store_n(&r->head, slot, __ATOMIC_RELEASE);
-		q->st.pkts += n;
+		memif_ctr_add(&q->st.pkts, n);
+		memif_ctr_add(&q->st.bytes, bytes);
 		tx_kick(q);
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}
@@ -405,6 +438,7 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	struct memif_queue *q = txq;
 	struct memif_ring *r;
 	uint16_t slot, n_free, n = 0;
+	uint64_t bytes = 0;
 
 	if (!q_enter(q))
 		return 0;
@@ -413,7 +447,7 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	/* Acquire pairs with the client's release of head: its posted descriptors are visible. */
 	n_free = (uint16_t)(__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) - slot);
 	if (dvp_unlikely(n_free > q->ring_size)) {
-		q->st.peer_errors++;
+		memif_ctr_add(&q->st.peer_errors, 1);
 		goto out;
 	}
 	while (n < nb_pkts && n_free != 0) {
@@ -430,7 +464,7 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 				goto no_room;
 			room = tx_room(q, (uint16_t)(slot + k), &dst);
 			if (room < 0) {
-				q->st.peer_errors++;
+				memif_ctr_add(&q->st.peer_errors, 1);
 				goto done;
 			}
 			have += (uint64_t)room;
@@ -457,7 +491,7 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 						goto no_room; /* the client shrank a buffer meanwhile */
 					room = tx_room(q, (uint16_t)(slot + k), &dst);
 					if (room < 0) {
-						q->st.peer_errors++;
+						memif_ctr_add(&q->st.peer_errors, 1);
 						goto done;
 					}
 					dlen = 0;
@@ -474,18 +508,21 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		k++;
 		slot = (uint16_t)(slot + k);
 		n_free = (uint16_t)(n_free - k);
-		q->st.bytes += m->pkt_len;
+		bytes += m->pkt_len;
 		n++;
 	}
 	goto done;
 no_room:
-	q->st.no_room++;
+	memif_ctr_add(&q->st.no_room, 1);
 done:
 	if (n != 0) {
+		q->filled = (uint16_t)DVP_MIN((uint32_t)q->ring_size,
+					      (uint32_t)q->filled + (uint16_t)(slot - q->last));
 		q->last = slot;
 		/* Release: buffers and descriptors are written before the client sees tail. */
 		__atomic_store_n(&r->tail, slot, __ATOMIC_RELEASE);
-		q->st.pkts += n;
+		memif_ctr_add(&q->st.pkts, n);
+		memif_ctr_add(&q->st.bytes, bytes);
 		tx_kick(q);
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}
@@ -500,22 +537,36 @@ out:
 
 int memif_queue_intr_init(struct memif_queue *q)
 {
-	q->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (q->epfd < 0) {
-		int err = errno;
+	struct epoll_event ev = { .events = EPOLLIN };
+	int err;
 
-		MEMIF_LOG(ERR, "rx queue %u: epoll_create1: %s", q->queue_id, strerror(err));
-		return -err;
-	}
+	q->epfd = epoll_create1(EPOLL_CLOEXEC);
+	q->kfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (q->epfd < 0 || q->kfd < 0)
+		goto fail;
+	/* lib/intr refuses a blocking fd: its reads must never hang the lcore. */
+	if (fcntl(q->epfd, F_SETFL, O_NONBLOCK) < 0)
+		goto fail;
+	ev.data.fd = q->kfd;
+	if (epoll_ctl(q->epfd, EPOLL_CTL_ADD, q->kfd, &ev) < 0)
+		goto fail;
 	q->intr = true;
 	return 0;
+fail:
+	err = errno;
+	MEMIF_LOG(ERR, "rx queue %u: interrupt fds: %s", q->queue_id, strerror(err));
+	memif_queue_intr_fini(q);
+	return -err;
 }
 
 void memif_queue_intr_fini(struct memif_queue *q)
 {
 	if (q->epfd >= 0)
 		close(q->epfd);
+	if (q->kfd >= 0)
+		close(q->kfd);
 	q->epfd = -1;
+	q->kfd = -1;
 	q->intr = false;
 }
 
@@ -525,38 +576,45 @@ static int memif_intr_arm(void *ctx, bool solicited)
 
 	(void)solicited;
 	if (!q_enter(q))
-		return 0; /* not connected: the link-up event wakes the waiter */
+		return 0; /* down: memif_queue_up() kicks the waiter when it connects */
 	__atomic_store_n(&q->ring->flags, 0, __ATOMIC_RELAXED);
 	/*
 	 * Seq_cst fence: the unmask is visible before lib/intr's final poll
-	 * reads the producer's index; pairs with the producer's fence in
-	 * tx_kick(). A producer without that fence (DPDK's memif writes the
-	 * index and reads flags with no fence between) can still miss this
-	 * unmask in a window of a few instructions; the next packet it sends
-	 * after that wakes us.
+	 * reads the producer's index (has_work); pairs with the producer's
+	 * fence between its index store and its flags load (tx_kick()). With
+	 * both fences, either our poll sees the packet or the producer sees
+	 * the unmask and writes the eventfd. DPDK's memif producer has no
+	 * fence there: its load of flags may pass its store of the index, so
+	 * a DPDK peer can miss this unmask and leave us asleep until its next
+	 * burst (or the waiter's timeout) -- see doc/memif.md.
 	 */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	q_leave(q);
 	return 0;
 }
 
+/* Read one eventfd's count (non-blocking): it takes the whole count at once. */
+static uint64_t efd_take(int fd)
+{
+	uint64_t v;
+
+	return read(fd, &v, sizeof(v)) == (ssize_t)sizeof(v) ? v : 0;
+}
+
 static int memif_intr_consume(void *ctx)
 {
 	struct memif_queue *q = ctx;
-	struct epoll_event evs[2];
-	uint64_t v;
-	int n = 0, i, ne;
+	uint64_t n = 0;
 
 	if (q_enter(q)) {
 		/* Back to polling: the producer stops paying a syscall per burst. */
 		__atomic_store_n(&q->ring->flags, MEMIF_RING_FLAG_MASK_INT, __ATOMIC_RELAXED);
+		/* Under q_enter: the ring's eventfd stays open while we read it. */
+		n += efd_take(q->efd);
 		q_leave(q);
 	}
-	ne = epoll_wait(q->epfd, evs, 2, 0);
-	for (i = 0; i < ne; i++)
-		while (read(evs[i].data.fd, &v, sizeof(v)) == sizeof(v))
-			n++;
-	return n;
+	n += efd_take(q->kfd);
+	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
 static bool memif_intr_has_work(void *ctx)

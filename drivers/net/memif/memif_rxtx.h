@@ -40,6 +40,9 @@
 #include "memif_proto.h"
 #include "memif_shm.h"
 
+/* Largest packet we assemble from a chain. */
+#define MEMIF_MAX_PKT_LEN 65535u
+
 enum memif_qrole {
 	MEMIF_Q_CLIENT_TX,
 	MEMIF_Q_SERVER_RX,
@@ -47,6 +50,7 @@ enum memif_qrole {
 	MEMIF_Q_CLIENT_RX,
 };
 
+/* Counters: one writer (the lcore), readers anywhere; relaxed loads and stores. */
 struct memif_qstats {
 	uint64_t pkts;
 	uint64_t bytes;
@@ -57,6 +61,19 @@ struct memif_qstats {
 	uint64_t kicks; /* tx: eventfd writes for a peer that unmasked */
 };
 
+#define MEMIF_QSTATS_N (sizeof(struct memif_qstats) / sizeof(uint64_t))
+
+static inline void memif_ctr_add(uint64_t *c, uint64_t v)
+{
+	/* One writer: a relaxed load and store, no locked instruction. */
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t memif_ctr_read(const uint64_t *c)
+{
+	return __atomic_load_n(c, __ATOMIC_RELAXED);
+}
+
 struct memif_queue {
 	/* Fast path. */
 	uint32_t busy; /* 1 while a burst runs (atomic) */
@@ -65,36 +82,52 @@ struct memif_queue {
 	uint16_t mask;
 	uint16_t ring_size;
 	uint16_t last; /* our index: next slot to read (rx) or fill (tx) */
+	uint16_t posted; /* client rx: the head we published (buffers posted) */
+	uint16_t filled; /* server tx: slots written this connection, up to the ring size */
 	uint16_t bsize; /* client: bytes per own buffer */
 	uint8_t *bufs; /* client: the ring's first own buffer */
+	uint32_t bufs_off; /* client: its offset in region 0 */
 	const struct memif_region *regions; /* server: the client's regions */
 	uint16_t nregions;
 	uint16_t port_id;
 	struct dvp_mempool *mp; /* rx */
 	int efd; /* the ring's eventfd, -1 when down */
 	struct memif_qstats st;
+	struct memif_qstats base; /* stats reset: the values at the reset */
 
 	/* Control. */
 	enum memif_qrole role;
 	uint16_t queue_id;
 	bool intr; /* rx interrupt mode configured */
 	/*
-	 * The fd lib/intr waits on: an epoll set of its own holding the ring's
-	 * eventfd while connected, so it outlives connections.
+	 * The fd lib/intr waits on: an epoll set of the queue's own holding
+	 * the ring's eventfd while connected (a new one each connection, made
+	 * by the client) and kfd, which lives as long as the queue.
 	 */
 	int epfd;
+	/* Written when the queue comes up, so a waiter arms the new ring. */
+	int kfd;
 	struct dvp_intr_queue iq;
 };
+
+/* A queue of @role, down, without interrupts. */
+void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t queue_id,
+		      uint16_t port_id);
 
 /*
  * Bring @q up on @sr of @shm (control thread; the queue must be down).
  * Resets the ring indexes as the protocol wants at connect, masks the
- * interrupts of our rx rings (polling until armed), and publishes.
+ * interrupts of our rx rings (polling until armed), posts every buffer of
+ * a client rx ring, and publishes; an rx queue in interrupt mode is kicked
+ * so that a waiter arms the new ring.
  */
 void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 		    const struct memif_shm_ring *sr);
 
-/* Create @q's interrupt epoll fd (rx queues in interrupt mode). */
+/*
+ * Make @q an interrupt-mode rx queue: its epoll fd (non-blocking, what
+ * lib/intr waits on) and kick eventfd. @return 0 or -errno after a log line.
+ */
 int memif_queue_intr_init(struct memif_queue *q);
 void memif_queue_intr_fini(struct memif_queue *q);
 
@@ -106,37 +139,34 @@ uint16_t memif_rx_client(void *rxq, struct dvp_mbuf **pkts, uint16_t nb_pkts);
 uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts);
 uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts);
 
-/* The burst of @q's role: what a port publishes, for direct users. */
-static inline uint16_t memif_rx_burst(struct memif_queue *q, struct dvp_mbuf **pkts,
-				      uint16_t nb_pkts)
-{
-	return q->role == MEMIF_Q_CLIENT_RX ? memif_rx_client(q, pkts, nb_pkts) :
-					      memif_rx_server(q, pkts, nb_pkts);
-}
-
-static inline uint16_t memif_tx_burst(struct memif_queue *q, struct dvp_mbuf **pkts,
-				      uint16_t nb_pkts)
-{
-	return q->role == MEMIF_Q_CLIENT_TX ? memif_tx_client(q, pkts, nb_pkts) :
-					      memif_tx_server(q, pkts, nb_pkts);
-}
-
 /*
- * Packets of tx queue @q the peer has not taken yet (0 when down): what a
+ * Slots of tx queue @q the peer has not taken yet (0 when down): what a
  * sender waits on before it disconnects, so that nothing in flight is lost.
+ * On a server it is read from the buffers the client posted back, so it is
+ * exact with a client that reposts every buffer it reads (DPDK's and ours
+ * in copy mode); DPDK's zero-copy client leaves up to 31 unposted.
  */
-static inline uint16_t memif_tx_pending(const struct memif_queue *q)
+static inline uint16_t memif_tx_pending(struct memif_queue *q)
 {
 	const struct memif_ring *r;
+	uint16_t n;
 
-	if (!__atomic_load_n(&q->up, __ATOMIC_ACQUIRE))
+	/* As a burst: the ring stays mapped while we look. */
+	__atomic_exchange_n(&q->busy, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&q->up, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
 		return 0;
+	}
 	r = q->ring;
 	if (q->role == MEMIF_Q_CLIENT_TX)
-		return (uint16_t)(q->last - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE));
-	/* Server: the client reposts what it took, so head - tail is the ring again. */
-	return (uint16_t)(q->ring_size -
-			  (uint16_t)(__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) - q->last));
+		n = (uint16_t)(q->last - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE));
+	else /* Server: the client reposts what it took, so head - tail is the ring again. */
+		n = DVP_MIN(q->filled,
+			    (uint16_t)(q->ring_size -
+				       (uint16_t)(__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) -
+						  q->last)));
+	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
+	return n > q->ring_size ? 0 : n;
 }
 
 /* The interrupt hooks of an rx queue (lib/intr's protocol). */

@@ -57,8 +57,11 @@ struct memif_if {
 	char last_reason[MEMIF_DISC_STRING_SZ];
 	char remote_app[MEMIF_NAME_SZ];
 	char remote_if[MEMIF_NAME_SZ];
-	struct memif_queue **rxq;
-	struct memif_queue **txq;
+	/* The port's queues, given at start. */
+	uint16_t nb_rxq;
+	uint16_t nb_txq;
+	struct memif_queue *rxq[MEMIF_MAX_QUEUES];
+	struct memif_queue *txq[MEMIF_MAX_QUEUES];
 	struct memif_shm shm;
 };
 
@@ -173,9 +176,9 @@ static void queues_down(struct memif_if *ifc)
 {
 	unsigned int i;
 
-	for (i = 0; i < ifc->p.nb_rxq; i++)
+	for (i = 0; i < ifc->nb_rxq; i++)
 		memif_queue_down(ifc->rxq[i]);
-	for (i = 0; i < ifc->p.nb_txq; i++)
+	for (i = 0; i < ifc->nb_txq; i++)
 		memif_queue_down(ifc->txq[i]);
 }
 
@@ -193,7 +196,7 @@ static int env_connected(void *ctx, struct memif_conn_desc *c, char *why)
 			return ret;
 	}
 	/* Client: tx on c2s, rx on s2c. Server: the other way round. */
-	for (i = 0; i < ifc->p.nb_txq; i++) {
+	for (i = 0; i < ifc->nb_txq; i++) {
 		const struct memif_shm_ring *sr = NULL;
 
 		if (client && i < ifc->shm.nb_c2s)
@@ -203,7 +206,7 @@ static int env_connected(void *ctx, struct memif_conn_desc *c, char *why)
 		if (sr != NULL && sr->ring != NULL)
 			memif_queue_up(ifc->txq[i], &ifc->shm, sr);
 	}
-	for (i = 0; i < ifc->p.nb_rxq; i++) {
+	for (i = 0; i < ifc->nb_rxq; i++) {
 		const struct memif_shm_ring *sr = NULL;
 
 		if (client && i < ifc->shm.nb_s2c)
@@ -509,39 +512,9 @@ static void timer_cb(int fd, void *arg)
  * Interfaces
  */
 
-static struct memif_queue *queue_new(enum memif_qrole role, uint16_t id)
+/* Set dvp_errno and return NULL: the failure convention of constructors. */
+static __dvp_cold void *null_err(int err)
 {
-	struct memif_queue *q = aligned_alloc(DVP_CACHE_LINE_SIZE,
-					      DVP_CACHE_LINE_ROUNDUP(sizeof(struct memif_queue)));
-
-	if (q == NULL)
-		return NULL;
-	memset(q, 0, sizeof(*q));
-	q->role = role;
-	q->queue_id = id;
-	q->efd = -1;
-	q->epfd = -1;
-	return q;
-}
-
-static void if_free(struct memif_if *ifc)
-{
-	unsigned int i;
-
-	if (ifc->rxq != NULL)
-		for (i = 0; i < ifc->p.nb_rxq; i++)
-			free(ifc->rxq[i]);
-	if (ifc->txq != NULL)
-		for (i = 0; i < ifc->p.nb_txq; i++)
-			free(ifc->txq[i]);
-	free(ifc->rxq);
-	free(ifc->txq);
-	free(ifc);
-}
-
-static __dvp_cold struct memif_if *if_fail(struct memif_if *ifc, int err)
-{
-	if_free(ifc);
 	dvp_errno = err;
 	return NULL;
 }
@@ -551,7 +524,6 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 	bool client = p->role == MEMIF_ROLE_CLIENT;
 	struct memif_if *ifc, *o;
 	struct memif_sock *s;
-	unsigned int i;
 	int ret;
 
 	ifc = calloc(1, sizeof(*ifc));
@@ -570,53 +542,33 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 	memcpy(ifc->cfg.secret, p->secret, sizeof(ifc->cfg.secret));
 	snprintf(ifc->cfg.app_name, sizeof(ifc->cfg.app_name), "%s", p->app_name);
 	snprintf(ifc->cfg.if_name, sizeof(ifc->cfg.if_name), "%s", p->if_name);
-	ifc->cfg.nb_c2s = client ? p->nb_txq : p->nb_rxq;
-	ifc->cfg.nb_s2c = client ? p->nb_rxq : p->nb_txq;
 	ifc->cfg.log2_ring_size = p->log2_ring_size;
 	ifc->cfg.bsize = p->bsize;
-	ifc->rxq = calloc(DVP_MAX(p->nb_rxq, 1), sizeof(*ifc->rxq));
-	ifc->txq = calloc(DVP_MAX(p->nb_txq, 1), sizeof(*ifc->txq));
-	if (ifc->rxq == NULL || ifc->txq == NULL)
-		return if_fail(ifc, ENOMEM);
-	for (i = 0; i < p->nb_rxq; i++) {
-		ifc->rxq[i] =
-			queue_new(client ? MEMIF_Q_CLIENT_RX : MEMIF_Q_SERVER_RX, (uint16_t)i);
-		if (ifc->rxq[i] == NULL)
-			return if_fail(ifc, ENOMEM);
-	}
-	for (i = 0; i < p->nb_txq; i++) {
-		ifc->txq[i] =
-			queue_new(client ? MEMIF_Q_CLIENT_TX : MEMIF_Q_SERVER_TX, (uint16_t)i);
-		if (ifc->txq[i] == NULL)
-			return if_fail(ifc, ENOMEM);
-	}
 
 	pthread_mutex_lock(&memif_lock);
 	for (s = memif_socks; s != NULL; s = s->next)
-		if (s->abstract == p->abstract && strcmp(s->name, p->socket) == 0)
+		if (s->role == p->role && s->abstract == p->abstract &&
+		    strcmp(s->name, p->socket) == 0)
 			break;
-	if (s != NULL && s->role != p->role) {
-		pthread_mutex_unlock(&memif_lock);
-		MEMIF_LOG(ERR,
-			  "%s: socket %s is used by a %s interface of this process: one "
-			  "process can use a socket in one role only",
-			  p->if_name, p->socket, client ? "server" : "client");
-		return if_fail(ifc, EINVAL);
-	}
 	if (s != NULL) {
 		for (o = s->ifs; o != NULL; o = o->next) {
 			if (o->cfg.id == p->id) {
 				pthread_mutex_unlock(&memif_lock);
-				MEMIF_LOG(ERR, "%s: id %u is taken on socket %s by %s", p->if_name,
-					  p->id, p->socket, o->p.if_name);
-				return if_fail(ifc, EEXIST);
+				MEMIF_LOG(
+					ERR,
+					"%s: id %u is taken on socket %s by %s (ids of one socket "
+					"must differ)",
+					p->if_name, p->id, p->socket, o->p.if_name);
+				free(ifc);
+				return null_err(EEXIST);
 			}
 		}
 	} else {
 		s = calloc(1, sizeof(*s));
 		if (s == NULL) {
 			pthread_mutex_unlock(&memif_lock);
-			return if_fail(ifc, ENOMEM);
+			free(ifc);
+			return null_err(ENOMEM);
 		}
 		snprintf(s->name, sizeof(s->name), "%s", p->socket);
 		s->abstract = p->abstract;
@@ -630,7 +582,8 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 					  p->abstract ? "abstract socket " : "", p->socket,
 					  strerror(-ret));
 				free(s);
-				return if_fail(ifc, -ret);
+				free(ifc);
+				return null_err(-ret);
 			}
 		}
 		s->next = memif_socks;
@@ -646,20 +599,33 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 	if (client) {
 		ifc->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 		if (ifc->tfd < 0 || dvp_intr_callback_register(ifc->tfd, timer_cb, ifc) < 0) {
-			int err = errno;
+			int err = ifc->tfd < 0 ? errno : ENOMEM;
 
 			MEMIF_LOG(ERR, "%s: reconnect timer: %s", p->if_name, strerror(err));
 			memif_if_destroy(ifc);
-			dvp_errno = err;
-			return NULL;
+			return null_err(err);
 		}
 	}
 	return ifc;
 }
 
-int memif_if_start(struct memif_if *ifc)
+int memif_if_start(struct memif_if *ifc, struct memif_queue *const *rxq, uint16_t nb_rxq,
+		   struct memif_queue *const *txq, uint16_t nb_txq)
 {
+	bool client = ifc->p.role == MEMIF_ROLE_CLIENT;
+
+	if (nb_rxq > MEMIF_MAX_QUEUES || nb_txq > MEMIF_MAX_QUEUES || nb_rxq + nb_txq == 0) {
+		MEMIF_LOG(ERR, "%s: %u rx and %u tx queues: memif has 0 to %d each, not both 0",
+			  ifc->p.if_name, nb_rxq, nb_txq, MEMIF_MAX_QUEUES);
+		return dvp_err(EINVAL);
+	}
 	pthread_mutex_lock(&memif_lock);
+	memcpy(ifc->rxq, rxq, nb_rxq * sizeof(*rxq));
+	memcpy(ifc->txq, txq, nb_txq * sizeof(*txq));
+	ifc->nb_rxq = nb_rxq;
+	ifc->nb_txq = nb_txq;
+	ifc->cfg.nb_c2s = client ? nb_txq : nb_rxq;
+	ifc->cfg.nb_s2c = client ? nb_rxq : nb_txq;
 	ifc->started = true;
 	ifc->backoff_ms = MEMIF_RECONNECT_MIN_MS;
 	if (ifc->p.role == MEMIF_ROLE_CLIENT && ifc->chan == NULL)
@@ -737,17 +703,7 @@ void memif_if_destroy(struct memif_if *ifc)
 		}
 		free(s);
 	}
-	if_free(ifc);
-}
-
-struct memif_queue *memif_if_rxq(struct memif_if *ifc, uint16_t q)
-{
-	return q < ifc->p.nb_rxq ? ifc->rxq[q] : NULL;
-}
-
-struct memif_queue *memif_if_txq(struct memif_if *ifc, uint16_t q)
-{
-	return q < ifc->p.nb_txq ? ifc->txq[q] : NULL;
+	free(ifc);
 }
 
 bool memif_if_connected(const struct memif_if *ifc)

@@ -6,7 +6,9 @@
  * memif interfaces and their control sockets, driven from the EAL interrupt
  * thread: the server's listener and every control channel are fds watched
  * there (dvp_intr_callback_register), and so is the client's reconnect
- * timer. Several server interfaces (ids) may share one socket.
+ * timer. Several server interfaces (ids) may share one socket. Unlike
+ * DPDK's memif, a process may have a server and a client on the same socket
+ * (each role keeps its own list), so that both ends can run in one process.
  */
 
 #ifndef MEMIF_SOCKET_H
@@ -34,8 +36,6 @@ struct memif_if_params {
 	bool abstract;
 	uint16_t bsize;
 	uint8_t log2_ring_size;
-	uint16_t nb_rxq;
-	uint16_t nb_txq;
 	char if_name[MEMIF_NAME_SZ];
 	char app_name[MEMIF_NAME_SZ];
 };
@@ -59,8 +59,14 @@ struct memif_if;
  */
 struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb cb, void *cb_arg);
 
-/* Start connecting (client) or accepting (server). */
-int memif_if_start(struct memif_if *ifc);
+/*
+ * Start connecting (client) or accepting (server) with these queues (the
+ * caller's, set up with memif_queue_init(); they must outlive the stop).
+ * The client asks for one c2s ring per tx queue and one s2c ring per rx
+ * queue; the server accepts up to as many.
+ */
+int memif_if_start(struct memif_if *ifc, struct memif_queue *const *rxq, uint16_t nb_rxq,
+		   struct memif_queue *const *txq, uint16_t nb_txq);
 
 /*
  * Stop: disconnect the peer (DISCONNECT "Interface stopped"), take every
@@ -72,8 +78,6 @@ void memif_if_stop(struct memif_if *ifc);
 /* Stop, leave the socket (the last user removes the listener), free. */
 void memif_if_destroy(struct memif_if *ifc);
 
-struct memif_queue *memif_if_rxq(struct memif_if *ifc, uint16_t q);
-struct memif_queue *memif_if_txq(struct memif_if *ifc, uint16_t q);
 bool memif_if_connected(const struct memif_if *ifc);
 void memif_if_stats_get(const struct memif_if *ifc, struct memif_if_stats *st);
 /* The last disconnect reason, ours or the peer's ("" if none). */

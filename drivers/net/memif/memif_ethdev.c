@@ -1,0 +1,649 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * net_memif as a port: devargs (DPDK's names and defaults), probe and
+ * remove, and the lib/port ops. The connection itself lives in
+ * memif_socket.c; this file maps it onto a port: the client connects (and
+ * the server accepts) from start to stop, link events follow the
+ * connection, and stats are the queues' counters.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <dvp_bus.h>
+#include <dvp_cycles.h>
+#include <dvp_eal.h>
+#include <dvp_errno.h>
+#include <dvp_malloc.h>
+#include <dvp_port_driver.h>
+
+#include "dvp_net_memif.h"
+#include "memif_log.h"
+#include "memif_rxtx.h"
+#include "memif_socket.h"
+
+#define MEMIF_DRIVER_NAME "net_memif"
+#define MEMIF_DEFAULT_SOCKET "/run/memif.sock"
+#define MEMIF_DEFAULT_BSIZE 2048
+#define MEMIF_MIN_BSIZE 64
+#define MEMIF_DEFAULT_RSIZE 10
+#define MEMIF_MAX_PORT_QUEUES DVP_MIN(DVP_MAX_QUEUES_PER_PORT, MEMIF_MAX_QUEUES)
+
+static const struct dvp_devargs_key memif_keys[] = {
+	{ "role", "server or client: the server listens, the client connects and creates the "
+		  "shared memory (default client)" },
+	{ "id", "interface id, 0 to 4294967295: a client is bound to the server interface with "
+		"its id on the socket (default 0)" },
+	{ "socket", "control socket name, up to 107 bytes (default " MEMIF_DEFAULT_SOCKET ")" },
+	{ "socket-abstract", "yes: the socket name is in the abstract namespace; no: a file "
+			     "path (default yes)" },
+	{ "secret", "up to 24 bytes the client must present to the server (default none)" },
+	{ "bsize", "bytes of each packet buffer in shared memory, 64 to 65535 (default 2048; "
+		   "used by the client)" },
+	{ "rsize", "log2 of the ring size, 1 to 14 (default 10: 1024 descriptors; used by the "
+		   "client)" },
+	{ "nb_rx_queues", "most rx queues the port can be configured with, 1 to 128 (default "
+			  "128)" },
+	{ "nb_tx_queues", "most tx queues the port can be configured with, 1 to 128 (default "
+			  "128)" },
+	{ "mac", "the port's MAC address, xx:xx:xx:xx:xx:xx (default: random, locally "
+		 "administered)" },
+	{ "zero-copy", "yes|no: the client exposes its mbuf memory instead of copying (default "
+		       "no; not supported yet)" },
+	{ NULL, NULL },
+};
+
+struct memif_port {
+	struct dvp_port *port;
+	struct memif_if *ifc;
+	struct memif_if_params p;
+	uint16_t max_rxq;
+	uint16_t max_txq;
+	struct memif_if_stats if_base; /* xstats reset */
+};
+
+static const char *const memif_xstat_names[] = {
+	"connects",	      "disconnects",	    "connect_attempts",
+	"handshakes_refused", "rx_bad_descriptors", "rx_peer_index_errors",
+	"tx_peer_errors",     "tx_ring_full",	    "tx_intr_kicks",
+};
+
+/* ------------------------------------------------------------------------
+ * Link
+ */
+
+static void memif_link_report(struct dvp_port *port, bool up)
+{
+	struct dvp_link link = {
+		.link_speed = up ? DVP_LINK_SPEED_100G : DVP_LINK_SPEED_NONE,
+		.link_duplex = DVP_LINK_FULL_DUPLEX,
+		.link_autoneg = DVP_LINK_FIXED,
+		.link_status = up ? DVP_LINK_UP : DVP_LINK_DOWN,
+	};
+
+	dvp_port_link_set(port, &link);
+}
+
+/* On the EAL interrupt thread, when the connection goes up or down. */
+static void memif_on_link(void *arg, bool up)
+{
+	memif_link_report(arg, up);
+}
+
+static int memif_link_update(struct dvp_port *port, bool wait)
+{
+	struct memif_port *mp = port->priv;
+
+	/* Connecting takes a peer: nothing to wait for, as with DPDK's memif. */
+	(void)wait;
+	memif_link_report(port, port->started && memif_if_connected(mp->ifc));
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Ops
+ */
+
+static int memif_info_get(struct dvp_port *port, struct dvp_port_info *info)
+{
+	struct memif_port *mp = port->priv;
+
+	info->max_rx_queues = mp->max_rxq;
+	info->max_tx_queues = mp->max_txq;
+	/* The ring size is rsize, negotiated at connect: a descriptor count is not used. */
+	info->rx_desc_lim =
+		(struct dvp_desc_lim){ .nb_max = UINT16_MAX, .nb_min = 0, .nb_align = 1 };
+	info->tx_desc_lim = info->rx_desc_lim;
+	info->default_rxq_size = (uint16_t)(1u << mp->p.log2_ring_size);
+	info->default_txq_size = info->default_rxq_size;
+	info->rx_offload_capa = DVP_RX_OFFLOAD_SCATTER;
+	info->tx_offload_capa = DVP_TX_OFFLOAD_MULTI_SEGS;
+	info->min_mtu = 68;
+	info->max_rx_pktlen = MEMIF_MAX_PKT_LEN;
+	info->max_mtu = MEMIF_MAX_PKT_LEN - 18; /* Ethernet header and CRC */
+	info->intr_capa = DVP_PORT_INTR_RXQ | DVP_PORT_INTR_LSC;
+	info->speed_capa_mbps = DVP_LINK_SPEED_100G;
+	return 0;
+}
+
+static int memif_configure(struct dvp_port *port)
+{
+	/* Ring counts follow the queue counts at start: nothing to program. */
+	(void)port;
+	return 0;
+}
+
+static enum memif_qrole memif_qrole_of(const struct memif_port *mp, bool rx)
+{
+	if (mp->p.role == MEMIF_ROLE_CLIENT)
+		return rx ? MEMIF_Q_CLIENT_RX : MEMIF_Q_CLIENT_TX;
+	return rx ? MEMIF_Q_SERVER_RX : MEMIF_Q_SERVER_TX;
+}
+
+static struct memif_queue *memif_queue_new(struct memif_port *mp, bool rx, uint16_t q,
+					   int socket_id)
+{
+	struct memif_queue *mq =
+		dvp_zmalloc_socket("memif queue", sizeof(*mq), DVP_CACHE_LINE_SIZE, socket_id);
+
+	if (mq != NULL)
+		memif_queue_init(mq, memif_qrole_of(mp, rx), q, mp->port->port_id);
+	return mq;
+}
+
+static int memif_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+			   const struct dvp_rxq_conf *conf, struct dvp_mempool *pool)
+{
+	struct memif_port *mp = port->priv;
+	struct memif_queue *mq;
+	int ret;
+
+	(void)nb_desc; /* the ring size is rsize */
+	(void)conf;
+	mq = memif_queue_new(mp, true, q, socket_id);
+	if (mq == NULL)
+		return -dvp_errno;
+	mq->mp = pool;
+	if (port->conf.intr_conf.rxq) {
+		struct dvp_intr_queue_conf ic = {
+			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
+			.solicited = port->conf.intr_conf.rxq_solicited,
+			.port_id = port->port_id,
+			.queue_id = q,
+		};
+
+		ret = memif_queue_intr_init(mq);
+		if (ret < 0)
+			goto fail;
+		ic.fd = mq->epfd;
+		ret = dvp_intr_queue_init(&mq->iq, &memif_intr_ops, mq, &ic);
+		if (ret < 0) {
+			memif_queue_intr_fini(mq);
+			goto fail;
+		}
+		port->rxq_intr[q] = &mq->iq;
+	}
+	port->rxqs[q] = mq;
+	return 0;
+fail:
+	dvp_free(mq);
+	return ret;
+}
+
+static void memif_rxq_release(struct dvp_port *port, uint16_t q)
+{
+	struct memif_queue *mq = port->rxqs[q];
+
+	/* Out of its wait set first; an eventfd needs no acks. */
+	dvp_intr_queue_fini(&mq->iq);
+	memif_queue_intr_fini(mq);
+	port->rxqs[q] = NULL;
+	port->rxq_intr[q] = NULL;
+	dvp_free(mq);
+}
+
+static int memif_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+			   const struct dvp_txq_conf *conf)
+{
+	struct memif_queue *mq;
+
+	(void)nb_desc;
+	(void)conf;
+	mq = memif_queue_new(port->priv, false, q, socket_id);
+	if (mq == NULL)
+		return -dvp_errno;
+	port->txqs[q] = mq;
+	return 0;
+}
+
+static void memif_txq_release(struct dvp_port *port, uint16_t q)
+{
+	dvp_free(port->txqs[q]);
+	port->txqs[q] = NULL;
+}
+
+static int memif_start(struct dvp_port *port)
+{
+	struct memif_port *mp = port->priv;
+	bool client = mp->p.role == MEMIF_ROLE_CLIENT;
+	struct memif_queue *rxq[MEMIF_MAX_PORT_QUEUES], *txq[MEMIF_MAX_PORT_QUEUES];
+	uint16_t q;
+	int ret;
+
+	for (q = 0; q < port->nb_rx_queues; q++)
+		rxq[q] = port->rxqs[q];
+	for (q = 0; q < port->nb_tx_queues; q++)
+		txq[q] = port->txqs[q];
+	ret = memif_if_start(mp->ifc, rxq, port->nb_rx_queues, txq, port->nb_tx_queues);
+	if (ret < 0)
+		return ret;
+	port->rx_pkt_burst = client ? memif_rx_client : memif_rx_server;
+	port->tx_pkt_burst = client ? memif_tx_client : memif_tx_server;
+	return 0;
+}
+
+static int memif_stop(struct dvp_port *port)
+{
+	struct memif_port *mp = port->priv;
+
+	/* DISCONNECT to the peer, queues down (waiting for bursts), memory unmapped. */
+	memif_if_stop(mp->ifc);
+	memif_link_report(port, false);
+	return 0;
+}
+
+static unsigned int memif_mbufs_held(struct dvp_port *port)
+{
+	/* Copy mode: packets are copied in and out; the rings hold no mbuf. */
+	(void)port;
+	return 0;
+}
+
+static int memif_close(struct dvp_port *port)
+{
+	struct memif_port *mp = port->priv;
+
+	memif_if_destroy(mp->ifc);
+	mp->ifc = NULL;
+	return 0;
+}
+
+static int memif_promisc(struct dvp_port *port)
+{
+	/* A point-to-point link: every frame is for this port. */
+	(void)port;
+	return 0;
+}
+
+static int memif_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)
+{
+	/* Nothing filters on it: lib/port records the address. */
+	(void)port;
+	(void)mac;
+	return 0;
+}
+
+static int memif_mtu_set(struct dvp_port *port, uint16_t mtu)
+{
+	/* Any length fits: frames longer than bsize are chained. */
+	(void)port;
+	(void)mtu;
+	return 0;
+}
+
+/* @q's counters since the last reset. */
+static void qstats_read(const struct memif_queue *q, struct memif_qstats *out)
+{
+	const uint64_t *st = (const uint64_t *)&q->st, *base = (const uint64_t *)&q->base;
+	uint64_t *o = (uint64_t *)out;
+	unsigned int i;
+
+	for (i = 0; i < MEMIF_QSTATS_N; i++)
+		o[i] = memif_ctr_read(&st[i]) - memif_ctr_read(&base[i]);
+}
+
+static void qstats_reset(struct memif_queue *q)
+{
+	const uint64_t *st = (const uint64_t *)&q->st;
+	uint64_t *base = (uint64_t *)&q->base;
+	unsigned int i;
+
+	/* The lcore owns the counters: move the zero instead of writing them. */
+	for (i = 0; i < MEMIF_QSTATS_N; i++)
+		__atomic_store_n(&base[i], memif_ctr_read(&st[i]), __ATOMIC_RELAXED);
+}
+
+static int memif_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
+{
+	struct memif_qstats s;
+	uint16_t q;
+
+	for (q = 0; q < port->nb_rx_queues; q++) {
+		if (port->rxqs[q] == NULL)
+			continue;
+		qstats_read(port->rxqs[q], &s);
+		stats->ipackets += s.pkts;
+		stats->ibytes += s.bytes;
+		stats->ierrors += s.bad_desc + s.peer_errors;
+		stats->rx_nombuf += s.nombuf;
+		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
+			stats->q_ipackets[q] = s.pkts;
+			stats->q_ibytes[q] = s.bytes;
+			stats->q_errors[q] = s.bad_desc + s.peer_errors;
+		}
+	}
+	for (q = 0; q < port->nb_tx_queues; q++) {
+		if (port->txqs[q] == NULL)
+			continue;
+		qstats_read(port->txqs[q], &s);
+		stats->opackets += s.pkts;
+		stats->obytes += s.bytes;
+		stats->oerrors += s.peer_errors;
+		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
+			stats->q_opackets[q] = s.pkts;
+			stats->q_obytes[q] = s.bytes;
+		}
+	}
+	return 0;
+}
+
+static int memif_stats_reset(struct dvp_port *port)
+{
+	uint16_t q;
+
+	for (q = 0; q < port->nb_rx_queues; q++)
+		if (port->rxqs[q] != NULL)
+			qstats_reset(port->rxqs[q]);
+	for (q = 0; q < port->nb_tx_queues; q++)
+		if (port->txqs[q] != NULL)
+			qstats_reset(port->txqs[q]);
+	return 0;
+}
+
+static int memif_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names,
+				  unsigned int size)
+{
+	unsigned int i;
+
+	(void)port;
+	for (i = 0; i < size && i < DVP_DIM(memif_xstat_names); i++)
+		snprintf(names[i].name, sizeof(names[i].name), "%s", memif_xstat_names[i]);
+	return DVP_DIM(memif_xstat_names);
+}
+
+static int memif_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
+{
+	struct memif_port *mp = port->priv;
+	uint64_t v[DVP_DIM(memif_xstat_names)] = { 0 };
+	struct memif_if_stats ist;
+	struct memif_qstats s;
+	unsigned int i;
+	uint16_t q;
+
+	memif_if_stats_get(mp->ifc, &ist);
+	v[0] = ist.connects - mp->if_base.connects;
+	v[1] = ist.disconnects - mp->if_base.disconnects;
+	v[2] = ist.connect_attempts - mp->if_base.connect_attempts;
+	v[3] = ist.rejects - mp->if_base.rejects;
+	for (q = 0; q < port->nb_rx_queues; q++) {
+		if (port->rxqs[q] == NULL)
+			continue;
+		qstats_read(port->rxqs[q], &s);
+		v[4] += s.bad_desc;
+		v[5] += s.peer_errors;
+	}
+	for (q = 0; q < port->nb_tx_queues; q++) {
+		if (port->txqs[q] == NULL)
+			continue;
+		qstats_read(port->txqs[q], &s);
+		v[6] += s.peer_errors;
+		v[7] += s.no_room;
+		v[8] += s.kicks;
+	}
+	for (i = 0; i < size && i < DVP_DIM(v); i++)
+		values[i] = v[i];
+	return DVP_DIM(v);
+}
+
+static int memif_xstats_reset(struct dvp_port *port)
+{
+	struct memif_port *mp = port->priv;
+
+	/* The queues' counters were reset by stats_reset (lib/port calls it first). */
+	memif_if_stats_get(mp->ifc, &mp->if_base);
+	return 0;
+}
+
+static const struct dvp_port_ops memif_ops = {
+	.info_get = memif_info_get,
+	.configure = memif_configure,
+	.rxq_setup = memif_rxq_setup,
+	.rxq_release = memif_rxq_release,
+	.txq_setup = memif_txq_setup,
+	.txq_release = memif_txq_release,
+	.start = memif_start,
+	.stop = memif_stop,
+	.close = memif_close,
+	.link_update = memif_link_update,
+	.promiscuous_enable = memif_promisc,
+	.promiscuous_disable = memif_promisc,
+	.mac_addr_set = memif_mac_addr_set,
+	.mtu_set = memif_mtu_set,
+	.stats_get = memif_stats_get,
+	.stats_reset = memif_stats_reset,
+	.xstats_get_names = memif_xstats_get_names,
+	.xstats_get = memif_xstats_get,
+	.xstats_reset = memif_xstats_reset,
+	.mbufs_held = memif_mbufs_held,
+};
+
+/* ------------------------------------------------------------------------
+ * Probe
+ */
+
+static int parse_mac(const char *dev, const char *s, struct dvp_ether_addr *mac)
+{
+	unsigned int b[6];
+	char end;
+	int i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &end) != 6)
+		goto bad;
+	for (i = 0; i < 6; i++) {
+		if (b[i] > 0xff)
+			goto bad;
+		mac->addr_bytes[i] = (uint8_t)b[i];
+	}
+	if (mac->addr_bytes[0] & 1) {
+		MEMIF_LOG(ERR, "%s: mac=%s is a multicast address; a port needs a unicast one", dev,
+			  s);
+		return dvp_err(EINVAL);
+	}
+	return 0;
+bad:
+	MEMIF_LOG(ERR, "%s: mac=%s is not a MAC address; write it as xx:xx:xx:xx:xx:xx", dev, s);
+	return dvp_err(EINVAL);
+}
+
+/* As DPDK's default: random, unicast, locally administered. */
+static void random_mac(struct dvp_ether_addr *mac)
+{
+	if (getrandom(mac->addr_bytes, sizeof(mac->addr_bytes), 0) != sizeof(mac->addr_bytes)) {
+		uint64_t t = dvp_rdtsc();
+
+		memcpy(mac->addr_bytes, &t, sizeof(mac->addr_bytes));
+	}
+	mac->addr_bytes[0] = (uint8_t)((mac->addr_bytes[0] & 0xfe) | 0x02);
+}
+
+static int parse_params(const struct dvp_device *dev, struct memif_if_params *p, uint64_t *maxq,
+			struct dvp_ether_addr *mac)
+{
+	static const char *const roles[] = { "client", "server", NULL };
+	const struct dvp_devargs *da = dev->devargs;
+	uint64_t id, bsize, rsize;
+	unsigned int role;
+	const char *s;
+	bool zc;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	ret = dvp_devargs_get_choice(da, "role", roles, 0, &role);
+	if (ret == 0)
+		ret = dvp_devargs_get_u64(da, "id", 0, UINT32_MAX, 0, &id);
+	if (ret == 0)
+		ret = dvp_devargs_get_u64(da, "bsize", MEMIF_MIN_BSIZE, UINT16_MAX,
+					  MEMIF_DEFAULT_BSIZE, &bsize);
+	if (ret == 0)
+		ret = dvp_devargs_get_u64(da, "rsize", 1, MEMIF_MAX_LOG2_RING_SIZE,
+					  MEMIF_DEFAULT_RSIZE, &rsize);
+	if (ret == 0)
+		ret = dvp_devargs_get_u64(da, "nb_rx_queues", 1, MEMIF_MAX_PORT_QUEUES,
+					  MEMIF_MAX_PORT_QUEUES, &maxq[0]);
+	if (ret == 0)
+		ret = dvp_devargs_get_u64(da, "nb_tx_queues", 1, MEMIF_MAX_PORT_QUEUES,
+					  MEMIF_MAX_PORT_QUEUES, &maxq[1]);
+	if (ret == 0)
+		ret = dvp_devargs_get_bool(da, "socket-abstract", true, &p->abstract);
+	if (ret == 0)
+		ret = dvp_devargs_get_bool(da, "zero-copy", false, &zc);
+	if (ret < 0)
+		return ret;
+	p->role = role == 1 ? MEMIF_ROLE_SERVER : MEMIF_ROLE_CLIENT;
+	p->id = (uint32_t)id;
+	p->bsize = (uint16_t)bsize;
+	p->log2_ring_size = (uint8_t)rsize;
+
+	s = dvp_devargs_get(da, "socket");
+	if (s == NULL)
+		s = MEMIF_DEFAULT_SOCKET;
+	if (strlen(s) > MEMIF_SOCKET_NAME_MAX || s[0] == '\0') {
+		MEMIF_LOG(ERR, "%s: socket=%s: a socket name has 1 to %zu bytes", dev->name, s,
+			  MEMIF_SOCKET_NAME_MAX);
+		return dvp_err(EINVAL);
+	}
+	snprintf(p->socket, sizeof(p->socket), "%s", s);
+
+	s = dvp_devargs_get(da, "secret");
+	if (s != NULL && strlen(s) > MEMIF_SECRET_SZ) {
+		MEMIF_LOG(ERR, "%s: secret of %zu bytes: a secret has at most %d", dev->name,
+			  strlen(s), MEMIF_SECRET_SZ);
+		return dvp_err(EINVAL);
+	}
+	snprintf(p->secret, sizeof(p->secret), "%s", s != NULL ? s : "");
+
+	if (zc && p->role == MEMIF_ROLE_CLIENT) {
+		MEMIF_LOG(ERR,
+			  "%s: zero-copy=yes is not supported yet by this driver's client: use "
+			  "copy mode (zero-copy=no; a DPDK zero-copy client can still connect "
+			  "to our server)",
+			  dev->name);
+		return dvp_err(ENOTSUP);
+	}
+
+	s = dvp_devargs_get(da, "mac");
+	if (s != NULL) {
+		ret = parse_mac(dev->name, s, mac);
+		if (ret < 0)
+			return ret;
+	} else {
+		random_mac(mac);
+	}
+	snprintf(p->if_name, sizeof(p->if_name), "%.*s", (int)sizeof(p->if_name) - 1, dev->name);
+	snprintf(p->app_name, sizeof(p->app_name), "dvpmd %s", dvp_version());
+	return 0;
+}
+
+static int memif_probe(struct dvp_device *dev)
+{
+	struct memif_if_params p;
+	struct dvp_ether_addr mac;
+	struct memif_port *mp;
+	struct dvp_port *port;
+	uint64_t maxq[2];
+	int ret;
+
+	ret = parse_params(dev, &p, maxq, &mac);
+	if (ret < 0)
+		return ret;
+	port = dvp_port_allocate(dev->name, MEMIF_DRIVER_NAME, &memif_ops, dev, sizeof(*mp));
+	if (port == NULL)
+		return -dvp_errno;
+	mp = port->priv;
+	mp->port = port;
+	mp->p = p;
+	mp->max_rxq = (uint16_t)maxq[0];
+	mp->max_txq = (uint16_t)maxq[1];
+	port->mac = mac;
+	port->numa_node = dev->numa_node;
+	/* A server listens from now on, as DPDK's does: its socket is taken at probe. */
+	mp->ifc = memif_if_create(&p, memif_on_link, port);
+	if (mp->ifc == NULL) {
+		ret = -dvp_errno;
+		dvp_port_release(port);
+		return ret;
+	}
+	ret = dvp_port_probing_finish(port);
+	if (ret < 0) {
+		memif_if_destroy(mp->ifc);
+		dvp_port_release(port);
+		return ret;
+	}
+	memif_link_report(port, false);
+	dev->driver_data = port;
+	MEMIF_LOG(INFO, "%s: %s, id %u, socket %s%s, ring 2^%u of %u-byte buffers", dev->name,
+		  p.role == MEMIF_ROLE_CLIENT ? "client" : "server", p.id, p.abstract ? "@" : "",
+		  p.socket, p.log2_ring_size, p.bsize);
+	return 0;
+}
+
+static void close_port(struct dvp_port *port, void *arg)
+{
+	(void)arg;
+	if (port->state == DVP_PORT_ATTACHED)
+		dvp_port_close(port->port_id);
+}
+
+static int memif_remove(struct dvp_device *dev)
+{
+	dvp_port_foreach_of_device(dev, close_port, NULL);
+	dev->driver_data = NULL;
+	return 0;
+}
+
+static struct dvp_driver memif_driver = {
+	.name = MEMIF_DRIVER_NAME,
+	.bus = DVP_BUS_VDEV,
+	.keys = memif_keys,
+	.probe = memif_probe,
+	.remove = memif_remove,
+};
+
+DVP_DRIVER_REGISTER(net_memif, memif_driver);
+
+/* ------------------------------------------------------------------------
+ * The driver's API (dvp_net_memif.h)
+ */
+
+int dvp_net_memif_tx_pending(uint16_t port_id, uint16_t queue_id)
+{
+	struct dvp_port *port = dvp_port_get(port_id);
+
+	if (port == NULL || port->ops != &memif_ops || !port->started) {
+		MEMIF_LOG(ERR, "tx pending: port %u is not a started net_memif port", port_id);
+		return dvp_err(EINVAL);
+	}
+	if (queue_id >= port->nb_tx_queues) {
+		MEMIF_LOG(ERR, "tx pending: port %u has %u tx queues; no queue %u", port_id,
+			  port->nb_tx_queues, queue_id);
+		return dvp_err(EINVAL);
+	}
+	return memif_tx_pending(port->txqs[queue_id]);
+}
