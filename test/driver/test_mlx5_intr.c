@@ -16,6 +16,12 @@
 
 #include <dvp_intr.h>
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define THREAD_FRAMES 20000u
+#else
+#define THREAD_FRAMES 200000u
+#endif
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -46,6 +52,7 @@ static void test_bursty_sleeping_app(void **state)
 	struct dvp_port_conf conf;
 	struct dvp_rx_wait_event ev[2];
 	struct dvp_intr_set *set;
+	struct dvp_port_stats st;
 	uint64_t got = 0, sleeps = 0, wakeups = 0, v;
 	uint64_t deadline;
 	struct mf f;
@@ -91,6 +98,10 @@ static void test_bursty_sleeping_app(void **state)
 		assert_true(got >= before);
 	}
 	assert_int_equal(got, 8000);
+	/* The device thread writes CQEs while the PMD reads them: never taken for errors. */
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.ierrors, 0);
+	assert_int_equal(st.ipackets, 8000);
 	/* The app slept between the bursts: about 4 per second of pattern, and woke for them. */
 	assert_true(sleeps >= 5);
 	assert_true(wakeups >= 5);
@@ -100,6 +111,44 @@ static void test_bursty_sleeping_app(void **state)
 	assert_true(v > 0);
 	assert_int_equal(dvp_rx_intr_ctl_all(f.port[0], set, DVP_RX_INTR_CTL_DEL), 0);
 	assert_int_equal(dvp_intr_set_free(set), 0);
+	mf_close(&f);
+}
+
+/*
+ * Forwarding with the device on its own thread, as on hardware: the device
+ * writes CQEs while the PMD polls them. No CQE may be taken for an error,
+ * and the sink sees every frame.
+ */
+static void test_forward_device_thread(void **state)
+{
+	static const uint16_t sizes[] = { 60, 700 };
+	struct sim_mlx5_sink_stats snk;
+	struct dvp_port_stats st;
+	struct dvp_mbuf *pkts[32];
+	uint64_t deadline;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=2,mode=thread,idle_us=20,cable=traffic,gen=off", 4096);
+	mf_port_start(&f, 0, 1, 1, NULL, 512);
+	mf_port_start(&f, 1, 1, 1, NULL, 512);
+	mf_source(&f, 0, THREAD_FRAMES, 8, sizes, 2);
+	deadline = now_ns() + 20000000000ull;
+	do {
+		uint16_t n = dvp_rx_burst(f.port[0], 0, pkts, 32), sent = 0;
+
+		while (sent < n) {
+			sent += dvp_tx_burst(f.port[1], 0, pkts + sent, (uint16_t)(n - sent));
+			assert_true(now_ns() < deadline);
+		}
+		dvp_tx_burst(f.port[1], 0, pkts, 0);
+		assert_int_equal(sim_mlx5_sink_stats(f.sim, 1, &snk), 0);
+		assert_true(now_ns() < deadline);
+	} while (snk.received < THREAD_FRAMES);
+	assert_int_equal(snk.lost + snk.corrupt + snk.reordered + snk.duplicates, 0);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.ierrors, 0);
+	assert_int_equal(st.ipackets, THREAD_FRAMES);
 	mf_close(&f);
 }
 
@@ -208,6 +257,7 @@ static void test_link_events(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_forward_device_thread),
 		cmocka_unit_test(test_solicited_only),
 		cmocka_unit_test(test_bursty_sleeping_app),
 		cmocka_unit_test(test_link_events),

@@ -102,6 +102,9 @@ __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
 		return;
 	op_own = mlx5_cqe_op_own_load(cqe);
 	opcode = op_own >> 4;
+	/* A plain receive (format 0): nothing wrong, the next burst takes it. */
+	if ((op_own & 0xfc) == MLX5_CQE_RESP_SEND << 4)
+		return;
 	err = (const struct mlx5_err_cqe *)(const void *)cqe;
 	counter = be16toh(cqe->wqe_counter);
 	rxq->cq_ci++;
@@ -151,6 +154,9 @@ __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
 	if (cqe == NULL)
 		return;
 	opcode = mlx5_cqe_op_own_load(cqe) >> 4;
+	/* A send completion (format 0): the next burst takes it. */
+	if ((mlx5_cqe_op_own_load(cqe) & 0xfc) == MLX5_CQE_REQ << 4)
+		return;
 	counter = be16toh(cqe->wqe_counter);
 	if (opcode == MLX5_CQE_REQ_ERR && err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR) {
 		txq->cq_ci++;

@@ -260,6 +260,7 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 	const uint64_t *const tflags = rxq->cqe_flags;
 	const uint32_t *const tptype = rxq->cqe_ptype;
 	uint32_t k, sum = 0;
+	uint8_t op_own = 0;
 
 	for (k = 0; k < run; k++, cqe++) {
 		struct dvp_mbuf *m;
@@ -267,7 +268,8 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 		uint32_t len;
 
 		/* The SE bit (1) aside, op_own must be exactly the expected byte. */
-		if (dvp_unlikely((mlx5_cqe_op_own_load(cqe) ^ own) & MLX5_OP_OWN_CHECK_MASK))
+		op_own = mlx5_cqe_op_own_load(cqe);
+		if (dvp_unlikely((op_own ^ own) & MLX5_OP_OWN_CHECK_MASK))
 			break;
 		/* The rest of the CQE after its ownership (udma_from_device_barrier). */
 		dvp_dma_from_device_barrier();
@@ -286,9 +288,13 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 		out[k] = m;
 		sum += len;
 	}
-	/* Stopped early: not ours yet, or ours but not a plain receive (an error). */
+	/*
+	 * Stopped early: not ours yet, or ours but not a plain receive (an
+	 * error). Judged on the byte the loop saw: the device may have written
+	 * a plain CQE there since, which the next burst takes.
+	 */
 	if (k < run)
-		*slow = mlx5_cqe_sw_owned(mlx5_cqe_op_own_load(cqe), ci + k, cqe_cnt);
+		*slow = mlx5_cqe_sw_owned(op_own, ci + k, cqe_cnt);
 	*bytes += sum;
 	return k;
 }
