@@ -376,10 +376,10 @@ static void test_server_rejects(void **state)
 	add_region(&m, 0, 8192);
 	expect_reject(&s, &m, memfd_of(4096, true), "but its file has 4096");
 
-	/* An unsealed memfd. */
+	/* A region smaller than announced, even when we seal it ourselves. */
 	assert_int_equal(server_after_init(&s, &out), 0);
-	add_region(&m, 0, 4096);
-	expect_reject(&s, &m, memfd_of(4096, false), "not sealed");
+	add_region(&m, 0, 8192);
+	expect_reject(&s, &m, memfd_of(4096, false), "but its file has 4096");
 
 	/* A pipe as a region. */
 	assert_int_equal(server_after_init(&s, &out), 0);
@@ -618,6 +618,83 @@ static void test_layout_and_shm(void **state)
 	close(fd);
 }
 
+/* A memfd that allows sealing but is not sealed: we seal it against shrinking. */
+static void test_unsealed_region_gets_sealed(void **state)
+{
+	char why[MEMIF_WHY_SZ];
+	int fd = memfd_of(4096, false);
+
+	(void)state;
+	assert_false(memif_region_sealed(fd));
+	assert_int_equal(memif_region_check_fd(fd, 4096, why), 0);
+	assert_true(memif_region_sealed(fd));
+	assert_true(ftruncate(fd, 0) < 0);
+	close(fd);
+}
+
+/*
+ * A region that cannot be sealed (a memfd made without MFD_ALLOW_SEALING,
+ * as DPDK's --no-huge memory; hugetlbfs files are alike) is mapped under
+ * the SIGBUS guard: the peer truncates it, our next access reads zeros
+ * instead of killing the process, and the release reports it.
+ */
+static void test_truncated_region_reads_zeros(void **state)
+{
+	struct memif_conn_desc c;
+	struct memif_shm shm;
+	struct dvp_log_capture cap;
+	char why[MEMIF_WHY_SZ] = "";
+	volatile uint8_t *p;
+	struct memif_ring *r;
+	int fd, keep, fds = count_fds();
+	unsigned int i;
+
+	(void)state;
+	fd = memfd_create("t_unsealable", 0);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 3 * 4096), 0);
+	r = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	assert_true(r != MAP_FAILED);
+	r->cookie = MEMIF_COOKIE;
+	munmap(r, 4096);
+	keep = dup(fd);
+	assert_int_equal(memif_region_check_fd(fd, 3 * 4096, why), 0);
+	assert_false(memif_region_sealed(fd));
+
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < MEMIF_MAX_QUEUES; i++)
+		c.c2s[i].fd = c.s2c[i].fd = -1;
+	c.nregions = 1;
+	c.regions[0].fd = fd;
+	c.regions[0].size = 3 * 4096;
+	c.nb_c2s = 1;
+	c.c2s[0] = (struct memif_ring_desc){ .present = true,
+					     .fd = eventfd(0, 0),
+					     .log2_ring_size = 4 };
+	assert_int_equal(memif_shm_server_map(&shm, &c, why), 0);
+	assert_true(shm.regions[0].guarded);
+	p = shm.regions[0].addr;
+	p[5000] = 0xab;
+	assert_int_equal(p[5000], 0xab);
+
+	/* The peer shrinks the file: our accesses past its end fault, and are caught. */
+	assert_int_equal(ftruncate(keep, 0), 0);
+	assert_int_equal(p[5000], 0);
+	p[9000] = 1;
+	assert_int_equal(p[0], 0);
+	assert_int_equal(memif_guard_faults(shm.regions[0].addr), 1);
+
+	dvp_log_set_global_level(DVP_LOG_WARNING);
+	dvp_log_capture_begin(&cap);
+	memif_shm_release(&shm);
+	dvp_log_capture_end(&cap);
+	dvp_log_set_global_level(DVP_LOG_CRIT);
+	assert_contains(cap.buf, "region 0 was truncated by the peer while mapped");
+	dvp_log_capture_free(&cap);
+	close(keep);
+	assert_int_equal(count_fds(), fds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -628,6 +705,8 @@ int main(void)
 		cmocka_unit_test(test_id_not_found_and_busy),
 		cmocka_unit_test(test_server_rejects),
 		cmocka_unit_test(test_client_rejects),
+		cmocka_unit_test(test_unsealed_region_gets_sealed),
+		cmocka_unit_test(test_truncated_region_reads_zeros),
 	};
 
 	/* The rejections log on purpose: keep the test output for failures. */

@@ -557,7 +557,7 @@ static int parse_params(const struct dvp_device *dev, struct memif_if_params *p,
 		random_mac(mac);
 	}
 	snprintf(p->if_name, sizeof(p->if_name), "%.*s", (int)sizeof(p->if_name) - 1, dev->name);
-	snprintf(p->app_name, sizeof(p->app_name), "dvpmd %s", dvp_version());
+	snprintf(p->app_name, sizeof(p->app_name), "%s", dvp_version());
 	return 0;
 }
 

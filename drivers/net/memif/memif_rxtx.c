@@ -99,8 +99,13 @@ void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 	}
 	/* Seq_cst: the fields above are visible to a burst that sees up (see q_enter). */
 	__atomic_store_n(&q->up, 1, __ATOMIC_SEQ_CST);
-	/* A waiter armed the queue while it was down: wake it to arm this ring. */
-	if (q->intr)
+	/*
+	 * A waiter armed the queue while it was down (nothing to unmask then):
+	 * wake it to arm this ring. Seq_cst exchange after the seq_cst store
+	 * of up, against memif_intr_arm()'s store of want_kick then load of up:
+	 * either the arm saw up and unmasked the ring, or we see want_kick.
+	 */
+	if (q->intr && __atomic_exchange_n(&q->want_kick, 0, __ATOMIC_SEQ_CST))
 		(void)eventfd_write(q->kfd, 1);
 }
 
@@ -575,8 +580,12 @@ static int memif_intr_arm(void *ctx, bool solicited)
 	struct memif_queue *q = ctx;
 
 	(void)solicited;
+	/* Seq_cst store, then q_enter's seq_cst load of up: see memif_queue_up(). */
+	__atomic_store_n(&q->want_kick, 1, __ATOMIC_SEQ_CST);
 	if (!q_enter(q))
 		return 0; /* down: memif_queue_up() kicks the waiter when it connects */
+	/* Up: the ring is armed below; a kick memif_queue_up() may still send is spurious. */
+	__atomic_store_n(&q->want_kick, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&q->ring->flags, 0, __ATOMIC_RELAXED);
 	/*
 	 * Seq_cst fence: the unmask is visible before lib/intr's final poll

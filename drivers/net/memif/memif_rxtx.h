@@ -107,6 +107,8 @@ struct memif_queue {
 	int epfd;
 	/* Written when the queue comes up, so a waiter arms the new ring. */
 	int kfd;
+	/* Armed while down: the next memif_queue_up() writes kfd (atomic). */
+	uint32_t want_kick;
 	struct dvp_intr_queue iq;
 };
 
@@ -118,8 +120,8 @@ void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t que
  * Bring @q up on @sr of @shm (control thread; the queue must be down).
  * Resets the ring indexes as the protocol wants at connect, masks the
  * interrupts of our rx rings (polling until armed), posts every buffer of
- * a client rx ring, and publishes; an rx queue in interrupt mode is kicked
- * so that a waiter arms the new ring.
+ * a client rx ring, and publishes; an rx queue in interrupt mode that was
+ * armed while down is kicked so that its waiter arms the new ring.
  */
 void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 		    const struct memif_shm_ring *sr);

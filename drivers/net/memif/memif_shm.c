@@ -77,6 +77,16 @@ void memif_shm_release(struct memif_shm *shm)
 			close(shm->s2c[i].efd);
 	}
 	for (i = 0; i < shm->nregions; i++) {
+		if (shm->regions[i].guarded) {
+			unsigned int faults = memif_guard_del(shm->regions[i].addr);
+
+			if (faults > 0)
+				MEMIF_LOG(
+					WARNING,
+					"region %u was truncated by the peer while mapped: it read "
+					"as zeros from then on (%u faults)",
+					i, faults);
+		}
 		if (shm->regions[i].addr != NULL)
 			munmap(shm->regions[i].addr, shm->regions[i].size);
 		if (shm->regions[i].fd >= 0)
@@ -177,11 +187,28 @@ fail:
 	return ret;
 }
 
+bool memif_region_sealed(int fd)
+{
+	int seals = fcntl(fd, F_GET_SEALS);
+
+	return seals >= 0 && (seals & F_SEAL_SHRINK);
+}
+
 int memif_region_check_fd(int fd, uint64_t size, char *why)
 {
 	struct stat st;
 	int seals;
 
+	/*
+	 * A file the client could still shrink would turn our accesses past
+	 * its new end into SIGBUS. Seal it ourselves when it allows that (a
+	 * memfd made with MFD_ALLOW_SEALING and not sealed against sealing),
+	 * before its size is checked; one that cannot be sealed is mapped
+	 * under the guard (memif_shm_server_map()).
+	 */
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals >= 0 && !(seals & (F_SEAL_SHRINK | F_SEAL_SEAL)))
+		(void)fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK);
 	if (fstat(fd, &st) < 0) {
 		why_set(why, "Region fd unusable: %s", strerror(errno));
 		return -EBADF;
@@ -193,16 +220,6 @@ int memif_region_check_fd(int fd, uint64_t size, char *why)
 	if ((uint64_t)st.st_size < size) {
 		why_set(why, "Region of %llu bytes announced, but its file has %llu",
 			(unsigned long long)size, (unsigned long long)st.st_size);
-		return -EPROTO;
-	}
-	/*
-	 * A file the client could still shrink would turn our reads into
-	 * SIGBUS. A memfd must be sealed; a file that cannot carry seals
-	 * (hugetlbfs: DPDK's zero-copy segments) is taken at its word.
-	 */
-	seals = fcntl(fd, F_GET_SEALS);
-	if (seals >= 0 && !(seals & F_SEAL_SHRINK)) {
-		why_set(why, "Region memfd not sealed against shrinking (F_SEAL_SHRINK)");
 		return -EPROTO;
 	}
 	return 0;
@@ -279,6 +296,12 @@ int memif_shm_server_map(struct memif_shm *shm, const struct memif_conn_desc *c,
 		reg->addr = addr;
 		reg->size = c->regions[i].size;
 		shm->nregions = (uint16_t)(i + 1);
+		if (!memif_region_sealed(c->regions[i].fd)) {
+			ret = memif_guard_add(addr, reg->size, why);
+			if (ret < 0)
+				goto fail;
+			reg->guarded = true;
+		}
 	}
 	for (i = 0; i < c->nb_c2s; i++) {
 		ret = map_ring(shm, &shm->c2s[i], &c->c2s[i], "c2s", i, why);
@@ -303,8 +326,11 @@ int memif_shm_server_map(struct memif_shm *shm, const struct memif_conn_desc *c,
 
 fail:
 	/* fds stay with the caller: unmap only. */
-	for (i = 0; i < shm->nregions; i++)
+	for (i = 0; i < shm->nregions; i++) {
+		if (shm->regions[i].guarded)
+			(void)memif_guard_del(shm->regions[i].addr);
 		munmap(shm->regions[i].addr, shm->regions[i].size);
+	}
 	memif_shm_reset(shm);
 	return ret;
 }

@@ -22,6 +22,7 @@ struct memif_region {
 	void *addr;
 	uint64_t size;
 	int fd;
+	bool guarded; /* server: mapped under the SIGBUS guard (memif_guard.c) */
 };
 
 struct memif_shm_ring {
@@ -68,21 +69,40 @@ void memif_shm_reset(struct memif_shm *shm);
  */
 int memif_shm_client_create(struct memif_shm *shm, struct memif_conn_desc *c, char *why);
 
-/* Server: may @fd back a region of @size bytes (size, seals)? */
+/*
+ * Server: may @fd back a region of @size bytes? A memory file at least
+ * that big. It is sealed against shrinking first if it is not and still
+ * can be; one that cannot be is accepted, and mapped under the guard.
+ */
 int memif_region_check_fd(int fd, uint64_t size, char *why);
+
+/* Whether the file of @fd is sealed against shrinking. */
+bool memif_region_sealed(int fd);
 
 /* Server: is @fd an eventfd (the only kind of fd we write to)? */
 int memif_check_eventfd(int fd, char *why);
 
 /*
- * Server: map the regions of @c and find its rings (each inside its region,
- * cookie checked). On success @shm owns every fd of @c; on failure nothing
- * of @c is taken and @shm is empty.
+ * Server: map the regions of @c (those not sealed against shrinking under
+ * the guard) and find its rings (each inside its region, cookie checked).
+ * On success @shm owns every fd of @c; on failure nothing of @c is taken
+ * and @shm is empty.
  */
 int memif_shm_server_map(struct memif_shm *shm, const struct memif_conn_desc *c, char *why);
 
 /* Unmap and close everything @shm holds. */
 void memif_shm_release(struct memif_shm *shm);
+
+/*
+ * The SIGBUS guard (memif_guard.c): a fault inside a guarded mapping
+ * replaces it with anonymous zero pages instead of killing the process.
+ * add: @return 0, or a negative errno with why set. del: before unmapping;
+ * @return the faults the region took.
+ */
+int memif_guard_add(void *addr, uint64_t len, char *why);
+unsigned int memif_guard_del(void *addr);
+/* Faults the guarded mapping at @addr took so far. */
+unsigned int memif_guard_faults(const void *addr);
 
 /*
  * Whether [offset, offset + len) lies inside region @region of @shm (the

@@ -216,7 +216,8 @@ static int env_connected(void *ctx, struct memif_conn_desc *c, char *why)
 		if (sr != NULL && sr->ring != NULL)
 			memif_queue_up(ifc->rxq[i], &ifc->shm, sr);
 	}
-	ifc->connected = true;
+	/* Relaxed: read without the lock by memif_if_connected(), a state only. */
+	__atomic_store_n(&ifc->connected, true, __ATOMIC_RELAXED);
 	ifc->st.connects++;
 	ifc->backoff_ms = MEMIF_RECONNECT_MIN_MS;
 	ifc->last_reason[0] = '\0';
@@ -255,7 +256,7 @@ static void env_disconnected(void *ctx, bool by_peer, const char *reason)
 	was_up = ifc->connected;
 	queues_down(ifc);
 	memif_shm_release(&ifc->shm);
-	ifc->connected = false;
+	__atomic_store_n(&ifc->connected, false, __ATOMIC_RELAXED);
 	ifc->remote_app[0] = ifc->remote_if[0] = '\0';
 	snprintf(ifc->last_reason, sizeof(ifc->last_reason), "%s", reason);
 	if (was_up)

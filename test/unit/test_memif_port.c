@@ -1,0 +1,632 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * drivers/net/memif as a port, both ends in this process (a server port
+ * and a client port on one abstract socket): devargs, traffic both ways
+ * with contents checked, chained descriptors, fewer rings than queues,
+ * stop and reconnect with every mbuf back, stats and xstats, and interrupt
+ * mode by lib/intr's rules -- a producer thread waking a sleeping
+ * consumer, a packet already there when arming, a spurious event, a
+ * waiter armed while the link was down.
+ *
+ * Results are counts and contents; waits for a connection are bounded
+ * (a hung peer fails the test, a slow machine only makes it slower).
+ */
+
+#include "test_port_helpers.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dvp_intr.h>
+#include <dvp_net_memif.h>
+
+static char sock[64];
+static uint16_t srv, cli;
+
+/* Bounded wait for a condition another thread brings about. */
+#define WAIT_FOR(cond)                                                    \
+	do {                                                              \
+		int w_;                                                   \
+		for (w_ = 0; w_ < 10000 && !(cond); w_++)                 \
+			usleep(1000);                                     \
+		if (!(cond))                                              \
+			fail_msg("still not true after 10 s: %s", #cond); \
+	} while (0)
+
+static bool link_is_up(uint16_t port)
+{
+	struct dvp_link l;
+
+	return dvp_link_get_nowait(port, &l) == 0 && l.link_status == DVP_LINK_UP;
+}
+
+static int vdev(const char *fmt, ...) __dvp_format_printf(1, 2);
+static int vdev(const char *fmt, ...)
+{
+	char args[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	return dvp_vdev_create(args);
+}
+
+static int setup(void **state)
+{
+	char s[128], c[128];
+
+	(void)state;
+	snprintf(sock, sizeof(sock), "dvp-test-memif-%d", (int)getpid());
+	snprintf(s, sizeof(s), "net_memif_s0,role=server,socket=%s,id=3", sock);
+	snprintf(c, sizeof(c), "net_memif_c0,role=client,socket=%s,id=3,rsize=8", sock);
+	if (dvp_test_eal_init("--no-huge", "-m", "64", "-l", "0-1", "--vdev", s, "--vdev", c) < 0)
+		return -1;
+	tp_pool_create();
+	srv = tp_port("net_memif_s0");
+	cli = tp_port("net_memif_c0");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	uint16_t p;
+
+	(void)state;
+	DVP_PORT_FOREACH(p)
+		dvp_port_close(p);
+	if (dvp_pktmbuf_pool_in_use(tp_pool) != 0)
+		return -1;
+	dvp_mempool_free(tp_pool);
+	return dvp_eal_cleanup();
+}
+
+/* Server first (a client refused by a stopped server only retries later). */
+static void pair_up(uint16_t s, uint16_t c, uint16_t nq_s, uint16_t nq_c,
+		    const struct dvp_port_conf *conf)
+{
+	tp_port_up(s, nq_s, conf);
+	tp_port_up(c, nq_c, conf);
+	WAIT_FOR(link_is_up(s) && link_is_up(c));
+}
+
+static void pair_down(uint16_t s, uint16_t c)
+{
+	assert_int_equal(dvp_port_stop(c), 0);
+	assert_int_equal(dvp_port_stop(s), 0);
+	tp_assert_pool_full();
+}
+
+/* A frame of @len bytes whose byte i is (seed + i), in segments of at most @seg bytes. */
+static struct dvp_mbuf *pattern_frame(uint32_t len, uint8_t seed, uint16_t seg)
+{
+	struct dvp_mbuf *head = NULL, *last = NULL;
+	uint32_t off = 0;
+
+	while (off < len || head == NULL) {
+		struct dvp_mbuf *m = dvp_pktmbuf_alloc(tp_pool);
+		uint16_t n = (uint16_t)DVP_MIN((uint32_t)seg, len - off);
+		uint8_t *p;
+		uint16_t i;
+
+		assert_non_null(m);
+		p = (uint8_t *)dvp_pktmbuf_append(m, n);
+		assert_non_null(p);
+		for (i = 0; i < n; i++)
+			p[i] = (uint8_t)(seed + off + i);
+		off += n;
+		if (head == NULL) {
+			head = m;
+		} else {
+			last->next = m;
+			head->nb_segs++;
+			head->pkt_len += n;
+		}
+		last = m;
+	}
+	return head;
+}
+
+static void check_pattern(const struct dvp_mbuf *m, uint32_t len, uint8_t seed)
+{
+	uint32_t off = 0;
+
+	assert_int_equal(m->pkt_len, len);
+	for (; m != NULL; m = m->next) {
+		const uint8_t *p = dvp_pktmbuf_mtod(m, const uint8_t *);
+		uint16_t i;
+
+		for (i = 0; i < m->data_len; i++, off++)
+			if (p[i] != (uint8_t)(seed + off))
+				fail_msg("byte %u is 0x%02x, expected 0x%02x", off, p[i],
+					 (uint8_t)(seed + off));
+	}
+	assert_int_equal(off, len);
+}
+
+/* Receive exactly @n packets on (@port, @q), bounded; frees them. */
+static void recv_n(uint16_t port, uint16_t q, unsigned int n)
+{
+	unsigned int got = 0;
+	int spins;
+
+	for (spins = 0; got < n && spins < 100000; spins++) {
+		unsigned int k = tp_recv_all(port, q);
+
+		got += k;
+		if (k == 0)
+			usleep(10);
+	}
+	assert_int_equal(got, n);
+	assert_int_equal(tp_recv_all(port, q), 0);
+}
+
+/* ------------------------------------------------------------------------
+ * Devargs
+ */
+
+static void test_devargs(void **state)
+{
+	struct dvp_log_capture cap;
+
+	(void)state;
+	dvp_log_capture_begin(&cap);
+	assert_true(vdev("net_memif9,role=master") < 0);
+	assert_true(vdev("net_memif9,rsize=15") < 0);
+	assert_true(vdev("net_memif9,bsize=32") < 0);
+	assert_true(vdev("net_memif9,secret=0123456789012345678901234") < 0);
+	assert_true(vdev("net_memif9,mac=03:00:00:00:00:01") < 0);
+	assert_true(vdev("net_memif9,mac=02:00:00:00:01") < 0);
+	assert_true(vdev("net_memif9,zero-copy=yes") < 0);
+	assert_true(vdev("net_memif9,nb_rx_queues=0") < 0);
+	assert_true(vdev("net_memif9,rsise=10") < 0);
+	assert_true(vdev("net_memif9,socket-abstract=maybe") < 0);
+	/* The same id twice on one socket in one role. */
+	assert_true(vdev("net_memif9,role=server,socket=%s,id=3", sock) < 0);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "role");
+	assert_contains(cap.buf, "rsize");
+	assert_contains(cap.buf, "bsize");
+	assert_contains(cap.buf, "secret of 25 bytes: a secret has at most 24");
+	assert_contains(cap.buf, "mac=03:00:00:00:00:01 is a multicast address");
+	assert_contains(cap.buf, "mac=02:00:00:00:01 is not a MAC address");
+	assert_contains(cap.buf, "zero-copy=yes is not supported yet");
+	assert_contains(cap.buf, "nb_rx_queues");
+	assert_contains(cap.buf, "'rsise'");
+	assert_contains(cap.buf, "socket-abstract");
+	assert_contains(cap.buf, "id 3 is taken on socket");
+	dvp_log_capture_free(&cap);
+	/* Nothing was left behind by the failures. */
+	assert_int_equal(dvp_port_count(), 2);
+}
+
+static void test_info(void **state)
+{
+	struct dvp_port_info info;
+
+	(void)state;
+	assert_int_equal(vdev("net_memif9,socket=%s-info,nb_rx_queues=3,nb_tx_queues=5", sock), 0);
+	assert_int_equal(dvp_port_info_get(tp_port("net_memif9"), &info), 0);
+	assert_string_equal(info.driver_name, "net_memif");
+	assert_int_equal(info.max_rx_queues, 3);
+	assert_int_equal(info.max_tx_queues, 5);
+	assert_int_equal(info.default_rxq_size, 1024);
+	assert_true(info.intr_capa & DVP_PORT_INTR_RXQ);
+	assert_true(info.intr_capa & DVP_PORT_INTR_LSC);
+	/* More queues than nb_rx_queues: refused by lib/port. */
+	assert_true(dvp_port_configure(tp_port("net_memif9"), 4, 1, NULL) < 0);
+	assert_int_equal(dvp_dev_remove("net_memif9"), 0);
+}
+
+/* ------------------------------------------------------------------------
+ * Traffic
+ */
+
+/* Both ways on two queues, contents and queue mapping checked, stats counted. */
+static void test_traffic_both_ways(void **state)
+{
+	struct dvp_port_stats st_s, st_c;
+	struct dvp_mbuf *pkts[64], *m;
+	uint16_t q, n, i;
+
+	(void)state;
+	pair_up(srv, cli, 2, 2, NULL);
+	assert_int_equal(tp_xstat(cli, "connects"), 1);
+	assert_int_equal(tp_xstat(srv, "connects"), 1);
+	assert_int_equal(dvp_xstats_reset(srv), 0);
+	assert_int_equal(dvp_xstats_reset(cli), 0);
+	for (q = 0; q < 2; q++) {
+		for (i = 0; i < 40; i++) {
+			m = pattern_frame(60 + i, (uint8_t)(q * 100 + i), 2048);
+			assert_int_equal(dvp_tx_burst(cli, q, &m, 1), 1);
+			m = pattern_frame(100 + i, (uint8_t)(q * 50 + i), 2048);
+			assert_int_equal(dvp_tx_burst(srv, q, &m, 1), 1);
+		}
+	}
+	for (q = 0; q < 2; q++) {
+		n = dvp_rx_burst(srv, q, pkts, 64);
+		assert_int_equal(n, 40);
+		for (i = 0; i < n; i++) {
+			assert_int_equal(pkts[i]->port, srv);
+			check_pattern(pkts[i], 60 + i, (uint8_t)(q * 100 + i));
+		}
+		dvp_pktmbuf_free_bulk(pkts, n);
+		n = dvp_rx_burst(cli, q, pkts, 64);
+		assert_int_equal(n, 40);
+		for (i = 0; i < n; i++) {
+			assert_int_equal(pkts[i]->port, cli);
+			check_pattern(pkts[i], 100 + i, (uint8_t)(q * 50 + i));
+		}
+		dvp_pktmbuf_free_bulk(pkts, n);
+	}
+	assert_int_equal(dvp_stats_get(srv, &st_s), 0);
+	assert_int_equal(dvp_stats_get(cli, &st_c), 0);
+	assert_int_equal(st_s.ipackets, 80);
+	assert_int_equal(st_s.opackets, 80);
+	assert_int_equal(st_c.ipackets, 80);
+	assert_int_equal(st_c.q_ipackets[1], 40);
+	assert_int_equal(st_s.ibytes, 2 * (40 * 60 + 39 * 40 / 2));
+	assert_int_equal(st_c.obytes, st_s.ibytes);
+	assert_int_equal(st_s.ierrors + st_c.ierrors + st_s.rx_nombuf, 0);
+	/* Polling receivers mask their rings: no eventfd write was made. */
+	assert_int_equal(tp_xstat(srv, "tx_intr_kicks") + tp_xstat(cli, "tx_intr_kicks"), 0);
+	pair_down(srv, cli);
+}
+
+/* A full ring refuses the rest (the caller keeps it); the peer's reads make room. */
+static void test_ring_full(void **state)
+{
+	unsigned int sent = 0;
+	struct dvp_mbuf *m;
+
+	(void)state;
+	pair_up(srv, cli, 1, 1, NULL);
+	for (;;) {
+		m = tp_frame((uint8_t)sent);
+		if (dvp_tx_burst(cli, 0, &m, 1) == 0) {
+			dvp_pktmbuf_free(m);
+			break;
+		}
+		sent++;
+	}
+	assert_int_equal(sent, 256); /* rsize=8 */
+	assert_int_equal(dvp_net_memif_tx_pending(cli, 0), 256);
+	assert_int_equal(tp_xstat(cli, "tx_ring_full"), 1);
+	recv_n(srv, 0, 256);
+	assert_int_equal(dvp_net_memif_tx_pending(cli, 0), 0);
+	tp_send(cli, 0, 5);
+	recv_n(srv, 0, 5);
+	pair_down(srv, cli);
+}
+
+/* bsize=64: frames of many buffers both ways, mbuf chains in and out. */
+static void test_chained(void **state)
+{
+	uint32_t lens[] = { 1, 63, 64, 65, 1000, 9000 };
+	struct dvp_mbuf *pkts[16], *m;
+	uint16_t s, c, n, i, dir;
+
+	(void)state;
+	assert_int_equal(vdev("net_memif_s1,role=server,socket=%s-ch", sock), 0);
+	assert_int_equal(vdev("net_memif_c1,role=client,socket=%s-ch,bsize=64,rsize=9", sock), 0);
+	s = tp_port("net_memif_s1");
+	c = tp_port("net_memif_c1");
+	pair_up(s, c, 1, 1, NULL);
+	for (dir = 0; dir < 2; dir++) {
+		uint16_t from = dir ? s : c, to = dir ? c : s;
+
+		for (i = 0; i < DVP_DIM(lens); i++) {
+			/* Sent as a chain of 100-byte segments. */
+			m = pattern_frame(lens[i], (uint8_t)(7 * i + dir), 100);
+			assert_int_equal(dvp_tx_burst(from, 0, &m, 1), 1);
+		}
+		n = dvp_rx_burst(to, 0, pkts, 16);
+		assert_int_equal(n, DVP_DIM(lens));
+		for (i = 0; i < n; i++)
+			check_pattern(pkts[i], lens[i], (uint8_t)(7 * i + dir));
+		dvp_pktmbuf_free_bulk(pkts, n);
+	}
+	/* A frame bigger than the ring's buffers: refused, kept by the caller. */
+	m = pattern_frame(64 * 512 + 1, 0, 2048);
+	assert_int_equal(dvp_tx_burst(c, 0, &m, 1), 0);
+	dvp_pktmbuf_free(m);
+	pair_down(s, c);
+	assert_int_equal(dvp_dev_remove("net_memif_s1"), 0);
+	assert_int_equal(dvp_dev_remove("net_memif_c1"), 0);
+}
+
+/* The client asks for one ring each way; the server's second queue stays idle. */
+static void test_fewer_rings_than_queues(void **state)
+{
+	struct dvp_mbuf *m;
+
+	(void)state;
+	pair_up(srv, cli, 2, 1, NULL);
+	tp_send(cli, 0, 3);
+	recv_n(srv, 0, 3);
+	assert_int_equal(tp_recv_all(srv, 1), 0);
+	m = tp_frame(1);
+	assert_int_equal(dvp_tx_burst(srv, 1, &m, 1), 0);
+	dvp_pktmbuf_free(m);
+	tp_send(srv, 0, 2);
+	recv_n(cli, 0, 2);
+	pair_down(srv, cli);
+}
+
+static unsigned int link_events;
+
+static void on_lsc(uint16_t port_id, enum dvp_port_event event,
+		   const struct dvp_port_event_info *info, void *arg)
+{
+	(void)port_id;
+	(void)event;
+	(void)info;
+	(void)arg;
+	__atomic_fetch_add(&link_events, 1, __ATOMIC_RELAXED);
+}
+
+/* The server goes away and comes back: the client's link follows, it reconnects. */
+static void test_reconnect(void **state)
+{
+	struct dvp_port_conf conf = { 0 };
+
+	(void)state;
+	conf.intr_conf.lsc = 1;
+	assert_int_equal(
+		dvp_port_event_register(cli, DVP_PORT_EVENT_LINK_STATUS_CHANGE, on_lsc, NULL), 0);
+	__atomic_store_n(&link_events, 0, __ATOMIC_RELAXED);
+	pair_up(srv, cli, 1, 1, &conf);
+	WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 1);
+	assert_int_equal(dvp_xstats_reset(cli), 0);
+	tp_send(cli, 0, 10);
+	assert_int_equal(dvp_port_stop(srv), 0);
+	WAIT_FOR(!link_is_up(cli));
+	WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 2);
+	/* What was in the rings went with the connection: nothing held, nothing leaked. */
+	assert_int_equal(dvp_port_mbufs_held(cli), 0);
+	tp_assert_pool_full();
+	assert_int_equal(tp_xstat(cli, "disconnects"), 1);
+	assert_int_equal(dvp_port_start(srv), 0);
+	WAIT_FOR(link_is_up(cli) && link_is_up(srv));
+	WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 3);
+	assert_int_equal(tp_xstat(cli, "connects"), 1);
+	tp_send(cli, 0, 7);
+	recv_n(srv, 0, 7);
+	tp_send(srv, 0, 4);
+	recv_n(cli, 0, 4);
+	pair_down(srv, cli);
+	assert_int_equal(
+		dvp_port_event_unregister(cli, DVP_PORT_EVENT_LINK_STATUS_CHANGE, on_lsc, NULL), 0);
+}
+
+/* A wrong secret: refused with the reason on both sides, no connection. */
+static void test_bad_secret(void **state)
+{
+	struct dvp_log_capture cap;
+	uint16_t s, c;
+
+	(void)state;
+	assert_int_equal(vdev("net_memif_s2,role=server,socket=%s-sec,secret=right", sock), 0);
+	assert_int_equal(vdev("net_memif_c2,role=client,socket=%s-sec,secret=wrong", sock), 0);
+	s = tp_port("net_memif_s2");
+	c = tp_port("net_memif_c2");
+	dvp_log_capture_begin(&cap);
+	tp_port_up(s, 1, NULL);
+	tp_port_up(c, 1, NULL);
+	WAIT_FOR(tp_xstat(c, "handshakes_refused") >= 1 && tp_xstat(s, "handshakes_refused") >= 1);
+	assert_int_equal(dvp_port_stop(c), 0);
+	assert_int_equal(dvp_port_stop(s), 0);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "closing the control channel: Incorrect secret");
+	assert_contains(cap.buf, "connection refused: Incorrect secret (said the peer)");
+	dvp_log_capture_free(&cap);
+	assert_int_equal(tp_xstat(c, "connects"), 0);
+	assert_int_equal(dvp_dev_remove("net_memif_s2"), 0);
+	assert_int_equal(dvp_dev_remove("net_memif_c2"), 0);
+}
+
+/* ------------------------------------------------------------------------
+ * Interrupt mode
+ */
+
+struct sender {
+	uint16_t port;
+	unsigned int n;
+	unsigned int delay_us;
+	uint16_t start_port; /* UINT16_MAX: none; else start it first */
+};
+
+static void *sender_main(void *arg)
+{
+	struct sender *sd = arg;
+	struct dvp_mbuf *m;
+	unsigned int i;
+
+	if (sd->start_port != UINT16_MAX) {
+		assert_int_equal(dvp_port_start(sd->start_port), 0);
+		while (!link_is_up(sd->port))
+			usleep(100);
+	}
+	for (i = 0; i < sd->n; i++) {
+		usleep(sd->delay_us);
+		m = tp_frame((uint8_t)i);
+		while (dvp_tx_burst(sd->port, 0, &m, 1) == 0)
+			usleep(10);
+	}
+	return NULL;
+}
+
+/* Wait on @set until @n packets came on (@port, 0); each wait returns the queue. */
+static void wait_and_recv(struct dvp_intr_set *set, uint16_t port, unsigned int n)
+{
+	struct dvp_rx_wait_event ev[1];
+	unsigned int got = 0;
+	int waits = 0;
+
+	while (got < n) {
+		unsigned int k = tp_recv_all(port, 0);
+
+		got += k;
+		if (got >= n)
+			break;
+		if (k == 0) {
+			int r = dvp_rx_wait(set, ev, 1, 10000);
+
+			assert_true(r >= 0);
+			if (r == 0)
+				fail_msg("no wake-up in 10 s after %u of %u packets", got, n);
+			assert_int_equal(ev[0].port_id, port);
+			waits++;
+		}
+	}
+	assert_int_equal(got, n);
+	assert_true(waits > 0);
+}
+
+/* Each role's rx queue sleeps and is woken by a producer in another thread. */
+static void test_intr_wakeups(void **state)
+{
+	struct dvp_port_conf conf = { 0 };
+	struct sender sd = { .n = 20, .delay_us = 2000, .start_port = UINT16_MAX };
+	struct dvp_intr_set *set;
+	uint16_t role, rx, tx;
+	pthread_t t;
+
+	(void)state;
+	conf.intr_conf.rxq = 1;
+	pair_up(srv, cli, 1, 1, &conf);
+	for (role = 0; role < 2; role++) {
+		rx = role == 0 ? cli : srv;
+		tx = role == 0 ? srv : cli;
+		set = dvp_intr_set_create(4);
+		assert_non_null(set);
+		assert_int_equal(dvp_rx_intr_ctl(rx, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
+		assert_int_equal(dvp_xstats_reset(rx), 0);
+		assert_int_equal(dvp_xstats_reset(tx), 0);
+		/* Polling: the producer does not write the eventfd. */
+		tp_send(tx, 0, 3);
+		recv_n(rx, 0, 3);
+		assert_int_equal(tp_xstat(tx, "tx_intr_kicks"), 0);
+		sd.port = tx;
+		assert_int_equal(pthread_create(&t, NULL, sender_main, &sd), 0);
+		wait_and_recv(set, rx, sd.n);
+		assert_int_equal(pthread_join(t, NULL), 0);
+		/* It slept, and a producer that saw the unmasked ring woke it. */
+		assert_true(tp_qintr(rx, 0, "sleeps") >= 1);
+		assert_true(tp_qintr(rx, 0, "wakeups") >= 1);
+		assert_true(tp_xstat(tx, "tx_intr_kicks") >= 1);
+		assert_int_equal(dvp_rx_intr_ctl(rx, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
+		assert_int_equal(dvp_intr_set_free(set), 0);
+	}
+	pair_down(srv, cli);
+}
+
+/* A packet already in the ring when arming: the final poll finds it, no sleep. */
+static void test_intr_packet_before_arm(void **state)
+{
+	struct dvp_port_conf conf = { 0 };
+	struct dvp_rx_wait_event ev[1];
+	struct dvp_intr_set *set;
+
+	(void)state;
+	conf.intr_conf.rxq = 1;
+	pair_up(srv, cli, 1, 1, &conf);
+	set = dvp_intr_set_create(1);
+	assert_non_null(set);
+	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
+	assert_int_equal(dvp_xstats_reset(cli), 0);
+	tp_send(srv, 0, 1);
+	assert_int_equal(dvp_rx_wait(set, ev, 1, 10000), 1);
+	assert_int_equal(tp_qintr(cli, 0, "sleeps"), 0);
+	recv_n(cli, 0, 1);
+	assert_int_equal(dvp_intr_set_free(set), 0);
+	pair_down(srv, cli);
+}
+
+/*
+ * Armed, a packet comes and kicks, the lcore takes it by polling before it
+ * reads the event: the next wait finds an event with nothing behind it,
+ * counts it spurious, re-arms and sleeps on until its timeout.
+ */
+static void test_intr_spurious(void **state)
+{
+	struct dvp_port_conf conf = { 0 };
+	struct dvp_rx_wait_event ev[1];
+	struct dvp_intr_set *set;
+
+	(void)state;
+	conf.intr_conf.rxq = 1;
+	pair_up(srv, cli, 1, 1, &conf);
+	set = dvp_intr_set_create(1);
+	assert_non_null(set);
+	assert_int_equal(dvp_rx_intr_ctl(srv, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
+	assert_int_equal(dvp_xstats_reset(srv), 0);
+	assert_int_equal(dvp_xstats_reset(cli), 0);
+	assert_int_equal(dvp_rx_intr_enable(srv, 0), 0);
+	tp_send(cli, 0, 1);
+	assert_int_equal(tp_xstat(cli, "tx_intr_kicks"), 1);
+	recv_n(srv, 0, 1);
+	assert_int_equal(dvp_rx_wait(set, ev, 1, 20), 0);
+	assert_int_equal(tp_qintr(srv, 0, "spurious"), 1);
+	assert_int_equal(tp_qintr(srv, 0, "wakeups"), 0);
+	assert_int_equal(dvp_intr_set_free(set), 0);
+	pair_down(srv, cli);
+}
+
+/*
+ * The client's rx queue is armed while the link is down (nothing to
+ * unmask); the server then starts and sends. Connecting kicks the waiter,
+ * which arms the new ring, so the packet wakes it: one wait, no timeout.
+ */
+static void test_intr_armed_while_down(void **state)
+{
+	struct dvp_port_conf conf = { 0 };
+	struct sender sd = { .port = 0, .n = 1, .delay_us = 0 };
+	struct dvp_rx_wait_event ev[1];
+	struct dvp_intr_set *set;
+	pthread_t t;
+
+	(void)state;
+	conf.intr_conf.rxq = 1;
+	tp_port_setup(srv, 1, &conf);
+	tp_port_up(cli, 1, &conf);
+	set = dvp_intr_set_create(1);
+	assert_non_null(set);
+	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
+	assert_false(link_is_up(cli));
+	sd.port = srv;
+	sd.start_port = srv;
+	assert_int_equal(pthread_create(&t, NULL, sender_main, &sd), 0);
+	/* Without the kick at connect this wait would sleep its whole 10 s and return 0. */
+	assert_int_equal(dvp_rx_wait(set, ev, 1, 10000), 1);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	recv_n(cli, 0, 1);
+	assert_true(tp_qintr(cli, 0, "sleeps") >= 1);
+	assert_int_equal(dvp_intr_set_free(set), 0);
+	pair_down(srv, cli);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_devargs),
+		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_traffic_both_ways),
+		cmocka_unit_test(test_ring_full),
+		cmocka_unit_test(test_chained),
+		cmocka_unit_test(test_fewer_rings_than_queues),
+		cmocka_unit_test(test_reconnect),
+		cmocka_unit_test(test_bad_secret),
+		cmocka_unit_test(test_intr_wakeups),
+		cmocka_unit_test(test_intr_packet_before_arm),
+		cmocka_unit_test(test_intr_spurious),
+		cmocka_unit_test(test_intr_armed_while_down),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
