@@ -368,7 +368,13 @@ static __dvp_always_inline void dvp_pktmbuf_reset(struct dvp_mbuf *m)
 /** @return a fresh mbuf from @p mp, or NULL when the pool is empty (dvp_errno untouched). */
 static __dvp_always_inline struct dvp_mbuf *dvp_pktmbuf_alloc(struct dvp_mempool *mp)
 {
-	void *obj;
+	/*
+	 * Set although the get writes it whenever it succeeds: gcc 12 at -O3
+	 * cannot always see that once this is inlined into a caller's loop,
+	 * and warns (-Wmaybe-uninitialized). It costs nothing: the store
+	 * folds away.
+	 */
+	void *obj = NULL;
 
 	if (dvp_unlikely(dvp_mempool_get(mp, &obj) < 0))
 		return NULL;
