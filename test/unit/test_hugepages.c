@@ -88,7 +88,7 @@ static const char *setup_env(void)
 {
 	static char why[160];
 	unsigned int n;
-	long nr;
+	long nr, free_now;
 
 	if (geteuid() != 0)
 		return "needs root to reserve hugepages and mount hugetlbfs";
@@ -103,11 +103,18 @@ static const char *setup_env(void)
 			return "no 2 MB hugepages in this kernel (no " NODE_HP ")";
 		env.saved_nr[n] = nr;
 		env.node_used[n] = true;
-		if (!write_sys(n, "nr_hugepages", nr + PAGES_PER_NODE) ||
-		    read_sys(n, "free_hugepages") < PAGES_PER_NODE) {
-			snprintf(why, sizeof(why),
-				 "the kernel could not reserve %d free 2 MB hugepages on node %u",
-				 PAGES_PER_NODE, n);
+		/*
+		 * Exactly PAGES_PER_NODE free, whatever was free before (pages
+		 * another program reserved and left free): the exhaustion tests
+		 * count on running out where the test says.
+		 */
+		free_now = read_sys(n, "free_hugepages");
+		if (free_now < 0 || !write_sys(n, "nr_hugepages", nr - free_now + PAGES_PER_NODE) ||
+		    read_sys(n, "free_hugepages") != PAGES_PER_NODE) {
+			snprintf(
+				why, sizeof(why),
+				"the kernel could not set node %u to exactly %d free 2 MB hugepages",
+				n, PAGES_PER_NODE);
 			return why;
 		}
 		env.free_at_start[n] = read_sys(n, "free_hugepages");
