@@ -369,6 +369,64 @@ uint32_t sc_tx_wqe(struct sc *s, struct sc_txq *q, const void *frame, uint32_t l
 	return idx;
 }
 
+uint8_t *sc_tx_wqe_unit(struct sc_txq *q, uint32_t idx, unsigned int u)
+{
+	return sc_tx_wqe_at(q, idx + u / 4) + (u % 4) * 16;
+}
+
+unsigned int sc_tx_wqe_ds(struct sc_txq *q, uint32_t idx)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)sc_tx_wqe_at(q, idx);
+
+	return be32toh(ctrl->qpn_ds) & 0x3f;
+}
+
+uint32_t sc_tx_empw(struct sc *s, struct sc_txq *q, const uint8_t *const *frames,
+		    const uint32_t *lens, unsigned int n, uint64_t inl, uint8_t fm_ce_se,
+		    uint8_t cs_flags)
+{
+	uint8_t wqe[63 * 16];
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_eth_seg *es = (void *)(wqe + 16);
+	uint32_t idx = q->pi, off = 32;
+	unsigned int ds, bbs;
+
+	memset(wqe, 0, sizeof(wqe));
+	for (unsigned int i = 0; i < n; i++) {
+		struct mlx5_wqe_data_seg *d = (void *)(wqe + off);
+
+		if (inl & (1ull << i)) {
+			uint32_t bc = htobe32(lens[i] | MLX5_INLINE_SEG);
+
+			assert_true(off + 4 + lens[i] <= sizeof(wqe));
+			memcpy(wqe + off, &bc, 4);
+			memcpy(wqe + off + 4, frames[i], lens[i]);
+			off += (4 + lens[i] + 15) / 16 * 16;
+		} else {
+			uint8_t *buf = q->bufs + (size_t)(q->next_buf++ % q->nbufs) * q->buf_size;
+
+			assert_true(off + 16 <= sizeof(wqe) && lens[i] <= q->buf_size);
+			memcpy(buf, frames[i], lens[i]);
+			d->byte_count = htobe32(lens[i]);
+			d->lkey = htobe32(s->mr->lkey);
+			d->addr = htobe64((uintptr_t)buf);
+			off += 16;
+		}
+	}
+	ds = off / 16;
+	/* The control segment: [31:24] opmod 0, [23:8] WQE index, [7:0] 0x29. */
+	ctrl->opmod_idx_opcode = htobe32((idx & 0xffff) << 8 | 0x29);
+	ctrl->qpn_ds = htobe32(q->sqn << 8 | ds);
+	ctrl->fm_ce_se = fm_ce_se;
+	es->cs_flags = cs_flags;
+	bbs = (ds + 3) / 4;
+	for (unsigned int b = 0; b < bbs; b++)
+		memcpy(sc_tx_wqe_at(q, idx + b), wqe + b * 64, 64);
+	q->last_wqe = sc_tx_wqe_at(q, idx);
+	q->pi += bbs;
+	return idx;
+}
+
 void sc_tx_ring(struct sc_txq *q)
 {
 	uint64_t first8;

@@ -114,6 +114,21 @@ void sc_txq_fini(struct sc *s, struct sc_txq *q);
  */
 uint32_t sc_tx_wqe(struct sc *s, struct sc_txq *q, const void *frame, uint32_t len,
 		   uint8_t fm_ce_se, uint8_t cs_flags);
+/*
+ * Write one enhanced multi-packet send WQE (opcode 0x29, opmod 0) for the
+ * @p n frames @p frames / @p lens: the title (control segment, Ethernet
+ * segment with @p cs_flags and no inline headers), then per frame a
+ * pointer data segment to a registered copy, or, where bit i of @p inl is
+ * set, the frame inline (byte count | MLX5_INLINE_SEG, padded to 16). The
+ * WQE wraps at the end of the ring. @return its index. Does not ring.
+ */
+uint32_t sc_tx_empw(struct sc *s, struct sc_txq *q, const uint8_t *const *frames,
+		    const uint32_t *lens, unsigned int n, uint64_t inl, uint8_t fm_ce_se,
+		    uint8_t cs_flags);
+/* The ds count of the WQE at @p idx (to check or change it in tests). */
+unsigned int sc_tx_wqe_ds(struct sc_txq *q, uint32_t idx);
+/* The 16-byte unit @p u of the WQE at @p idx, following the ring's wrap. */
+uint8_t *sc_tx_wqe_unit(struct sc_txq *q, uint32_t idx, unsigned int u);
 /* Doorbell record, write barrier, 64-bit UAR write of the last WQE's first 8 bytes. */
 void sc_tx_ring(struct sc_txq *q);
 /* The WQE at basic block counter @p bb (to corrupt it in tests). */

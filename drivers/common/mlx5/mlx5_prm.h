@@ -103,6 +103,26 @@ enum {
 #define MLX5_ESEG_MIN_INLINE_SIZE 18u
 #define MLX5_ESEG_INLINE_IN_FIRST_DS 2u
 
+/*
+ * Enhanced multi-packet send WQE (eMPW, "MPWv2": ConnectX-5 and later, as
+ * mlx5dv_query_device() reports with MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED and
+ * MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW). The title is a control segment with
+ * this opcode (opmod 0) and an Ethernet segment of one unit without inline
+ * headers (its cs_flags apply to every packet); then one data segment per
+ * packet: a pointer (byte count, lkey, address) or inline data (byte count
+ * | MLX5_INLINE_SEG, the bytes, padded to 16). An inline segment of 0 bytes
+ * is padding. Each packet leaves as its own frame; the WQE completes once.
+ * Facts and sources: doc/sim.md, "Enhanced multi-packet send".
+ */
+#ifndef MLX5_OPCODE_ENHANCED_MPSW
+#define MLX5_OPCODE_ENHANCED_MPSW 0x29u
+#endif
+#define MLX5_OPC_MOD_ENHANCED_MPSW 0u
+/** Units of the eMPW title: the control segment and the Ethernet segment. */
+#define MLX5_EMPW_TITLE_DS 2u
+/** The most packets one eMPW WQE of pointer segments holds: ds is 6 bits. */
+#define MLX5_EMPW_MAX_PTR_PKTS (MLX5_WQE_MAX_DS - MLX5_EMPW_TITLE_DS)
+
 /** Offset of the UAR register a send doorbell writes in the page mlx5dv_qp.bf.reg is on. */
 #define MLX5_BF_OFFSET 0x800u
 

@@ -194,6 +194,7 @@ enum sim_mlx5_invalid {
 	SIM_MLX5_INV_DESTROYED_DB, /**< arm or doorbell written for a destroyed CQ or SQ */
 	SIM_MLX5_INV_DESTROY_UNACKED, /**< destroy with completion or async events not acked */
 	SIM_MLX5_INV_BAD_OBJECT, /**< an object the device did not create, or used after destroy */
+	SIM_MLX5_INV_EMPW, /**< an eMPW WQE against its rules (inline headers, no packet, opmod) */
 	SIM_MLX5_INV_MAX
 };
 
@@ -219,6 +220,8 @@ struct sim_mlx5_port_stats {
 	uint64_t tx_frames, tx_bytes; /**< sent by its send queues */
 	uint64_t tx_dropped; /**< sent while the link was down or unplugged */
 	uint64_t tx_completions;
+	uint64_t
+		tx_empw_wqes; /**< enhanced multi-packet send WQEs completed (their packets are in tx_frames) */
 };
 
 int sim_mlx5_dev_stats(struct sim_mlx5_dev *dev, struct sim_mlx5_dev_stats *st);

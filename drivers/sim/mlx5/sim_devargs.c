@@ -30,6 +30,8 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 	{ "numa", "NUMA node the device reports, 0..255 (default 0)" },
 	{ "pause", "on|off: 802.3x flow control: sources and cabled ports wait for receive "
 		   "buffers instead of dropping (default on)" },
+	{ "empw", "on|off: enhanced multi-packet send WQEs, reported by dv_query_device and "
+		  "taken by the send engine, as ConnectX-5 and later (default on)" },
 	{ "idle_us", "sleep of the device thread after a spell of idle steps, 0..100000 us "
 		     "(default 20)" },
 	{ "clock", "real|virtual: time base of rates, patterns and timed faults; virtual moves "
@@ -68,6 +70,7 @@ void sim_cfg_defaults(struct sim_cfg *cfg)
 	cfg->thread = true;
 	cfg->mtu = 1500;
 	cfg->pause = true;
+	cfg->empw = true;
 	cfg->idle_us = 20;
 	cfg->seed = 1;
 	cfg->src.sizes[0] = SIM_FRAME_MIN;
@@ -231,6 +234,8 @@ static int parse_run(const char *name, const struct dvp_devargs *da, struct sim_
 	cfg->numa = (int)v;
 	if (ret == 0)
 		ret = dvp_devargs_get_bool(da, "pause", true, &cfg->pause);
+	if (ret == 0)
+		ret = dvp_devargs_get_bool(da, "empw", true, &cfg->empw);
 	if (ret == 0)
 		ret = dvp_devargs_get_u64(da, "idle_us", 0, 100000, 20, &v);
 	cfg->idle_us = (uint32_t)v;

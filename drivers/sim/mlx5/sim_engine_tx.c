@@ -48,9 +48,37 @@ static enum tx_result tx_error(struct sim_qp *qp, uint8_t syndrome, uint8_t opco
 		sim_cq_write_error(qp->cq, true, syndrome, qp->ibv.qp_num, opcode, idx);
 	qp->ibv.state = IBV_QPS_ERR;
 	qp->rung = false;
+	qp->empw_sent = 0;
+	qp->empw_bad_lkey = false;
 	SIM_LOG(DEBUG, qp->ctx->dev, "SQ %u: error CQE, syndrome 0x%02x, WQE 0x%04x",
 		qp->ibv.qp_num, syndrome, idx);
 	return TX_STOP;
+}
+
+/*
+ * Copy the bytes a pointer data segment names into @p dst (@p room bytes
+ * left), after checking its lkey (a MR of the QP's PD) and that the range
+ * lies inside that MR. @return 0 or a syndrome.
+ */
+uint8_t sim_tx_data_seg(struct sim_qp *qp, const struct mlx5_wqe_data_seg *ds, uint8_t *dst,
+			uint32_t room, uint32_t *len, bool bad_lkey)
+{
+	uint32_t bc = be32toh(ds->byte_count), lkey = be32toh(ds->lkey);
+	uintptr_t addr = (uintptr_t)be64toh(ds->addr), lo, hi;
+	struct sim_mr *mr;
+
+	if (bc == 0 || bc > room)
+		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	mr = bad_lkey ? NULL : sim_mr_lookup(qp->ctx->dev, lkey);
+	if (mr == NULL || mr->pd != qp->pd)
+		return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+	lo = (uintptr_t)mr->ibv.addr;
+	hi = lo + mr->ibv.length;
+	if (addr < lo || addr > hi || bc > hi - addr)
+		return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+	memcpy(dst, (const void *)addr, bc);
+	*len = bc;
+	return 0;
 }
 
 /* Gather the data segments of a send WQE after its Ethernet segment. @return a syndrome or 0. */
@@ -61,16 +89,16 @@ static uint8_t gather(struct sim_qp *qp, const uint8_t *wqe, uint32_t off, uint3
 
 	while (off < end) {
 		struct mlx5_wqe_data_seg ds;
-		uint32_t bc, lkey;
-		uintptr_t addr, lo, hi;
-		struct sim_mr *mr;
+		uint32_t bc, n;
+		uint8_t synd;
 
 		memcpy(&ds, wqe + off, sizeof(ds));
 		bc = be32toh(ds.byte_count);
 		if (bc & MLX5_INLINE_SEG) {
-			uint32_t n = bc & ~MLX5_INLINE_SEG;
-			uint32_t seg = DVP_ALIGN_CEIL(4u + n, MLX5_WSEG_SIZE);
+			uint32_t seg;
 
+			n = bc & ~MLX5_INLINE_SEG;
+			seg = DVP_ALIGN_CEIL(4u + n, MLX5_WSEG_SIZE);
 			if (off + seg > end) {
 				sim_invalid(dev, SIM_MLX5_INV_DS,
 					    "SQ %u: inline data of %u bytes runs past the WQE's ds",
@@ -84,21 +112,32 @@ static uint8_t gather(struct sim_qp *qp, const uint8_t *wqe, uint32_t off, uint3
 			off += seg;
 			continue;
 		}
-		if (bc == 0 || *len + bc > SIM_FRAME_MAX)
-			return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-		lkey = be32toh(ds.lkey);
-		mr = bad_lkey ? NULL : sim_mr_lookup(dev, lkey);
-		if (mr == NULL || mr->pd != qp->pd)
-			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-		addr = (uintptr_t)be64toh(ds.addr);
-		lo = (uintptr_t)mr->ibv.addr;
-		hi = lo + mr->ibv.length;
-		if (addr < lo || addr > hi || bc > hi - addr)
-			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-		memcpy(frame + *len, (const void *)addr, bc);
-		*len += bc;
+		synd = sim_tx_data_seg(qp, &ds, frame + *len, SIM_FRAME_MAX - *len, &n, bad_lkey);
+		if (synd != 0)
+			return synd;
+		*len += n;
 		off += MLX5_WSEG_SIZE;
 	}
+	return 0;
+}
+
+/*
+ * A gathered frame: 14 bytes to MTU + 18 (Ethernet and a VLAN tag), then
+ * the IPv4 header and TCP/UDP checksums @p cs_flags ask for.
+ */
+uint8_t sim_tx_frame_finish(struct sim_qp *qp, uint8_t cs_flags, uint8_t *frame, uint32_t len)
+{
+	struct sim_pkt p;
+
+	if (len < 14 || len > qp->ctx->dev->ports[qp->port].mtu + 18u)
+		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	if (!(cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM)))
+		return 0;
+	sim_pkt_parse(frame, len, &p);
+	if (cs_flags & MLX5_ETH_WQE_L3_CSUM)
+		sim_pkt_fill_ipv4_csum(frame, &p);
+	if (cs_flags & MLX5_ETH_WQE_L4_CSUM)
+		sim_pkt_fill_l4_csum(frame, &p);
 	return 0;
 }
 
@@ -123,21 +162,10 @@ static uint8_t build_send(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, ui
 		      sim_fault_bad_lkey_take(dev, qp->ibv.qp_num));
 	if (synd != 0)
 		return synd;
-	if (*len < 14 || *len > dev->ports[qp->port].mtu + 18u)
-		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-	if (es->cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM)) {
-		struct sim_pkt p;
-
-		sim_pkt_parse(dev->frame, *len, &p);
-		if (es->cs_flags & MLX5_ETH_WQE_L3_CSUM)
-			sim_pkt_fill_ipv4_csum(dev->frame, &p);
-		if (es->cs_flags & MLX5_ETH_WQE_L4_CSUM)
-			sim_pkt_fill_l4_csum(dev->frame, &p);
-	}
-	return 0;
+	return sim_tx_frame_finish(qp, es->cs_flags, dev->frame, *len);
 }
 
-static bool cable_holds(const struct sim_port *port)
+bool sim_tx_cable_holds(const struct sim_port *port)
 {
 	return port->link_up && port->cable == SIM_CABLE_PORT && port->peer->pause &&
 	       !sim_fifo_has_room(&port->peer->fifo);
@@ -179,23 +207,33 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 		qp->rung = false;
 		return TX_STOP;
 	}
-	if (opcode == MLX5_OPCODE_SEND && cable_holds(port))
+	if (opcode == MLX5_OPCODE_SEND && sim_tx_cable_holds(port))
 		return TX_HOLD;
 	sq_read(qp, qp->sq_ci, wqe, ds * MLX5_WSEG_SIZE);
 	if (opcode == MLX5_OPCODE_SEND) {
 		synd = build_send(qp, wqe, ds, &len);
+	} else if (opcode == MLX5_OPCODE_ENHANCED_MPSW && dev->cfg.empw) {
+		unsigned int r = sim_tx_empw(qp, wqe, ds, (uint16_t)idx, &len);
+
+		if (r == SIM_EMPW_HOLD)
+			return TX_HOLD;
+		synd = (uint8_t)r;
 	} else if (opcode != MLX5_OPCODE_NOP) {
 		sim_invalid(
 			dev, SIM_MLX5_INV_WQE_CTRL,
-			"SQ %u: WQE 0x%04x has opcode 0x%02x; a raw packet SQ takes SEND (0x0a) "
-			"and NOP (0x00)",
-			qp->ibv.qp_num, idx, opcode);
+			"SQ %u: WQE 0x%04x has opcode 0x%02x; a raw packet SQ takes SEND (0x0a), "
+			"NOP (0x00)%s",
+			qp->ibv.qp_num, idx, opcode,
+			dev->cfg.empw ? " and ENHANCED_MPSW (0x29)" :
+					" (enhanced multi-packet send is off: empw=off)");
 		synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	}
 	if (synd != 0)
 		return tx_error(qp, synd, opcode, (uint16_t)idx);
 	if (opcode == MLX5_OPCODE_SEND)
 		sim_tx_deliver(port, dev->frame, len);
+	else if (opcode == MLX5_OPCODE_ENHANCED_MPSW)
+		port->st.tx_empw_wqes++;
 	if (ctrl.fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE) {
 		struct mlx5_cqe64 cqe;
 		int room = sim_cq_room(qp->cq);

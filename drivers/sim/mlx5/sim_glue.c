@@ -223,8 +223,14 @@ static int sim_dv_query_device(struct ibv_context *context, struct mlx5dv_contex
 
 	if (ctx == NULL || attr == NULL)
 		return EINVAL;
-	/* No CQE compression, multi-packet WQEs or striding RQ: comp_mask answers none. */
+	/*
+	 * As a ConnectX-5: enhanced multi-packet send WQEs (unless empw=off),
+	 * and none of the extras comp_mask asks about (CQE compression,
+	 * striding RQ, ...): comp_mask answers none.
+	 */
 	memset(attr, 0, sizeof(*attr));
+	if (ctx->dev->cfg.empw)
+		attr->flags = MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED | MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW;
 	return 0;
 }
 

@@ -242,6 +242,8 @@ struct sim_qp {
 	struct sim_mem buf_mem, db_mem;
 	struct sim_uar *uar;
 	uint32_t sq_ci; /* 16-bit counter of the next basic block the device reads */
+	uint32_t empw_sent; /* packets of the eMPW WQE at sq_ci already on the wire */
+	bool empw_bad_lkey; /* the bad-lkey fault waits for that WQE's first pointer */
 	bool rung; /* a doorbell was seen and WQEs may be waiting */
 	uint32_t bad_pi; /* last invalid producer index reported */
 	TAILQ_ENTRY(sim_qp) sq_next;
@@ -352,6 +354,7 @@ struct sim_cfg {
 	uint32_t mtu;
 	int numa;
 	bool pause;
+	bool empw; /* enhanced multi-packet send WQEs: advertised and taken */
 	uint32_t idle_us;
 	bool clock_virtual;
 	uint64_t seed;
@@ -513,6 +516,19 @@ bool sim_fifo_has_room(struct sim_fifo *f);
 /* sim_engine_tx.c */
 int sim_tx_poll(struct sim_qp *qp);
 int sim_tx_deliver(struct sim_port *port, uint8_t *frame, uint32_t len);
+/* Where the bytes of one frame of a send WQE come from (0 or a syndrome). */
+uint8_t sim_tx_data_seg(struct sim_qp *qp, const struct mlx5_wqe_data_seg *ds, uint8_t *dst,
+			uint32_t room, uint32_t *len, bool bad_lkey);
+/* Length check and checksum offload of a gathered frame (0 or a syndrome). */
+uint8_t sim_tx_frame_finish(struct sim_qp *qp, uint8_t cs_flags, uint8_t *frame, uint32_t len);
+/* The port's cable cannot take a frame now (flow control holds the SQ). */
+bool sim_tx_cable_holds(const struct sim_port *port);
+
+/* sim_engine_empw.c */
+/* Outcome of an eMPW WQE: done, held by flow control, or failed with a syndrome. */
+#define SIM_EMPW_HOLD 0x100u
+unsigned int sim_tx_empw(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uint16_t idx,
+			 uint32_t *bytes);
 
 /* sim_traffic.c */
 int sim_traffic_init(struct sim_port *port);

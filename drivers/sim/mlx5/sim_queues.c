@@ -590,6 +590,8 @@ int sim_modify_qp(struct ibv_qp *ibv, struct ibv_qp_attr *attr, int mask)
 		/* As libmlx5 and the hardware: counters restart, the record says where. */
 		qp->sq_ci = dev->cfg.wq_start;
 		qp->rung = false;
+		qp->empw_sent = 0;
+		qp->empw_bad_lkey = false;
 		__atomic_store_n(&qp->dbrec[MLX5_SND_DBR], htobe32(qp->sq_ci), __ATOMIC_RELEASE);
 		/* Relaxed: doorbells of the queue before reset are dropped; nothing rides on them. */
 		__atomic_store_n(sim_uar_reg(qp->uar, MLX5_BF_OFFSET), 0, __ATOMIC_RELAXED);
