@@ -131,7 +131,7 @@ static void print_event(uint16_t port_id, enum dvp_port_event event,
 			const struct dvp_port_event_info *info)
 {
 	char ts[48], name[64] = "?", link[64], what[160] = "";
-	const char *cause = NULL;
+	const char *cause = ibv_event_name(info->cause);
 	double t = mono_s() - W.start;
 
 	/* Both clocks together: the thread may be preempted further down. */
@@ -143,7 +143,6 @@ static void print_event(uint16_t port_id, enum dvp_port_event event,
 		snprintf(what, sizeof(what), "%s", link);
 		break;
 	case DVP_PORT_EVENT_QUEUE_ERROR:
-		cause = ibv_event_name(info->queue.cause);
 		snprintf(what, sizeof(what), "%s queue %u: %s", info->queue.tx ? "tx" : "rx",
 			 info->queue.queue_id, info->queue.reason);
 		break;
@@ -172,12 +171,12 @@ static void print_event(uint16_t port_id, enum dvp_port_event event,
 			printf(",\"queue\":%u,\"tx\":%s,\"reason\":", info->queue.queue_id,
 			       info->queue.tx ? "true" : "false");
 			jstr(info->queue.reason);
-			printf(",\"cause\":");
-			if (cause)
-				jstr(cause);
-			else
-				printf("null");
 		}
+		printf(",\"cause\":");
+		if (cause)
+			jstr(cause);
+		else
+			printf("null");
 		printf("}\n");
 	}
 	fflush(stdout);

@@ -405,13 +405,18 @@ enum dvp_port_event {
 struct dvp_port_event_info {
 	enum dvp_port_event event;
 	uint16_t port_id;
+	/**
+	 * The enum ibv_event_type the device reported (IBV_EVENT_PORT_ERR
+	 * behind a link going down, IBV_EVENT_CQ_ERR behind a queue error,
+	 * IBV_EVENT_DEVICE_FATAL behind a removal), or -1 when the event is the
+	 * driver's own finding (a polled link state, an error CQE, ...).
+	 */
+	int cause;
 	union {
 		struct dvp_link link; /**< LINK_STATUS_CHANGE: the new state */
 		struct {
 			uint16_t queue_id;
 			bool tx;
-			/** The enum ibv_event_type behind it, or -1 for the driver's own finding. */
-			int cause;
 			char reason[96]; /**< what happened, in words */
 		} queue; /**< QUEUE_ERROR */
 	};

@@ -208,7 +208,7 @@ struct dvp_port *dvp_port_allocate(const char *name, const char *driver_name,
 
 int dvp_port_probing_finish(struct dvp_port *port)
 {
-	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_NEW };
+	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_NEW, .cause = -1 };
 
 	if (port == NULL || port_state(port) != DVP_PORT_PROBING) {
 		PORT_LOG(ERR, "port probing finish: %s",

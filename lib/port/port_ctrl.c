@@ -416,7 +416,9 @@ int dvp_port_mbufs_held(uint16_t port_id)
 int dvp_port_close(uint16_t port_id)
 {
 	struct dvp_port *port = port_get_checked(port_id, "port close");
-	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_DESTROY, .port_id = port_id };
+	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_DESTROY,
+					    .port_id = port_id,
+					    .cause = -1 };
 	int ret = 0;
 
 	if (port == NULL)

@@ -252,9 +252,16 @@ int dvp_port_event_unregister(uint16_t port_id, enum dvp_port_event event, dvp_p
  * Link
  */
 
+/*
+ * The async event being handled on this thread, so that the link change or
+ * removal a driver reports while handling it names its cause; -1 outside.
+ */
+static __thread int async_cause_now = -1;
+
 int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link)
 {
-	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_LINK_STATUS_CHANGE };
+	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_LINK_STATUS_CHANGE,
+					    .cause = async_cause_now };
 	struct dvp_link old, now = *link;
 
 	now.reserved = 0;
@@ -333,7 +340,7 @@ void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx, int
 
 	info.queue.queue_id = q;
 	info.queue.tx = tx;
-	info.queue.cause = cause;
+	info.cause = cause;
 	va_start(ap, fmt);
 	vsnprintf(info.queue.reason, sizeof(info.queue.reason), fmt, ap);
 	va_end(ap);
@@ -346,7 +353,8 @@ void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx, int
 
 void dvp_port_removal_report(struct dvp_port *port)
 {
-	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_REMOVAL };
+	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_REMOVAL,
+					    .cause = async_cause_now };
 
 	if (__atomic_exchange_n(&port->removed, true, __ATOMIC_ACQ_REL))
 		return;
@@ -372,6 +380,7 @@ void dvp_port_async_sink(void *arg, const struct dvp_intr_async_action *a)
 	}
 	s = port_slot_of(port);
 	pthread_mutex_lock(&s->qlock);
+	async_cause_now = (int)a->cause;
 	switch (a->kind) {
 	case DVP_INTR_ASYNC_LINK:
 		/* Read the state rather than trust the event (PORT_ACTIVE != running). */
@@ -400,5 +409,6 @@ void dvp_port_async_sink(void *arg, const struct dvp_intr_async_action *a)
 	default:
 		break;
 	}
+	async_cause_now = -1;
 	pthread_mutex_unlock(&s->qlock);
 }

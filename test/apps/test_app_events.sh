@@ -51,19 +51,21 @@ else
 	[ "$rc" = 0 ] || fail "sim link flap: exit $rc"
 	json_check 'len(lines) == 3' 'all(l["event"] == "LINK_STATUS_CHANGE" for l in lines)' \
 		'[l["link"]["up"] for l in lines] == [True, False, True]' \
-		'lines[2]["link"]["speed_mbps"] > 0' 'lines[2]["t"] - lines[1]["t"] > 0.1'
+		'lines[2]["link"]["speed_mbps"] > 0' 'lines[2]["t"] - lines[1]["t"] > 0.1' \
+		'[l["cause"] for l in lines[1:]] == ["IBV_EVENT_PORT_ERR", "IBV_EVENT_PORT_ACTIVE"]'
 	# A bad lkey on the 100th receive WQE: the rx queue errors and is restarted.
 	run env DVP_SYSFS_ROOT="$nosys" timeout 30 "$events" --no-huge $LCORES \
 		--vdev "sim_mlx5,ports=1,cable=traffic,bad_lkey=100" -- --rx --json --count 2 --timeout 10
 	[ "$rc" = 0 ] || fail "sim bad lkey: exit $rc"
 	json_check 'lines[1]["event"] == "QUEUE_ERROR"' \
 		'lines[1]["queue"] == 0 and lines[1]["tx"] is False' \
-		'"error CQE" in lines[1]["reason"]'
+		'"error CQE" in lines[1]["reason"]' 'lines[1]["cause"] is None'
 	# A device fatal error: the port is removed.
 	run env DVP_SYSFS_ROOT="$nosys" timeout 30 "$events" --no-huge $LCORES \
 		--vdev "sim_mlx5,ports=1,fatal=300ms" -- --json --count 2 --timeout 10
 	[ "$rc" = 0 ] || fail "sim device fatal: exit $rc"
-	json_check 'lines[1]["event"] == "REMOVAL" and lines[1]["t"] > 0.2'
+	json_check 'lines[1]["event"] == "REMOVAL" and lines[1]["t"] > 0.2' \
+		'lines[1]["cause"] == "IBV_EVENT_DEVICE_FATAL"'
 fi
 
 for bad in "--count 0|--count '0': expected a number of events from 1" \

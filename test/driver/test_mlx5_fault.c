@@ -149,7 +149,7 @@ static void test_bad_lkey_rx(void **state)
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_false(info.queue.tx);
 	assert_int_equal(info.queue.queue_id, 0);
-	assert_int_equal(info.queue.cause, -1);
+	assert_int_equal(info.cause, -1);
 	assert_non_null(strstr(info.queue.reason, "local protection"));
 	/*
 	 * One frame met the bad WQE; those arriving while the WQ was in error
@@ -189,7 +189,7 @@ static void test_bad_lkey_tx(void **state)
 	sim_mlx5_step_idle(f.sim, 100);
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_true(info.queue.tx);
-	assert_int_equal(info.queue.cause, -1);
+	assert_int_equal(info.cause, -1);
 	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
 	assert_true(st.oerrors >= 1);
 	/* The echo goes on after the recovery: all but the dropped ones reach the sink. */
@@ -225,7 +225,7 @@ static void test_cq_overrun(void **state)
 	assert_int_equal(ds.cq_overruns, 1);
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_false(info.queue.tx);
-	assert_int_equal(info.queue.cause, IBV_EVENT_CQ_ERR);
+	assert_int_equal(info.cause, IBV_EVENT_CQ_ERR);
 	/* Rebuilt: a new CQ, and traffic flows again. */
 	assert_int_not_equal(rxq->dv_cq.cqn, old_cqn);
 	got = pump(&f, 200, false);

@@ -501,6 +501,9 @@ static void expect_both(struct ev_log *l, enum dvp_port_event event, uint16_t a,
 		e = &l->seen[l->consumed++];
 		assert_int_equal(e->event, event);
 		assert_int_equal(e->link.link_status, status);
+		/* Reported while lib/port handled the async event: it names it. */
+		assert_int_equal(e->cause, status == DVP_LINK_UP ? IBV_EVENT_PORT_ACTIVE :
+								   IBV_EVENT_PORT_ERR);
 		seen |= e->port_id == a ? 1u : e->port_id == b ? 2u : 4u;
 	}
 	assert_int_equal(seen, 3);
@@ -543,6 +546,7 @@ static void test_link_and_lsc(void **state)
 	assert_int_equal(dvp_port_start(c2), 0);
 	e = expect(&l, DVP_PORT_EVENT_LINK_STATUS_CHANGE, c2);
 	assert_int_equal(e->link.link_status, DVP_LINK_UP);
+	assert_int_equal(e->cause, -1); /* found by the driver, not an async event */
 	e = expect(&l, DVP_PORT_EVENT_LINK_STATUS_CHANGE, c1);
 	assert_int_equal(e->link.link_status, DVP_LINK_UP);
 	assert_int_equal(dvp_link_get(c2, &link), 0);
@@ -660,7 +664,7 @@ static void test_queue_error(void **state)
 	e = expect(&l, DVP_PORT_EVENT_QUEUE_ERROR, lo);
 	assert_int_equal(e->queue.queue_id, 0);
 	assert_false(e->queue.tx);
-	assert_int_equal(e->queue.cause, IBV_EVENT_QP_FATAL);
+	assert_int_equal(e->cause, IBV_EVENT_QP_FATAL);
 	assert_string_equal(e->queue.reason, "restarted, 7 frames in its ring dropped");
 	assert_int_equal(dvp_stats_get(lo, &st), 0);
 	assert_int_equal(st.ierrors, 7);
@@ -675,7 +679,7 @@ static void test_queue_error(void **state)
 	e = expect(&l, DVP_PORT_EVENT_QUEUE_ERROR, lo);
 	assert_int_equal(e->queue.queue_id, 1);
 	assert_true(e->queue.tx);
-	assert_int_equal(e->queue.cause, IBV_EVENT_CQ_ERR);
+	assert_int_equal(e->cause, IBV_EVENT_CQ_ERR);
 	/* A queue that is not set up: ignored, no event. */
 	assert_int_equal(dvp_net_ring_inject_async(lo, IBV_EVENT_WQ_FATAL, 3, false), 0);
 	expect_none(&l);
@@ -703,7 +707,7 @@ static void test_removal_once(void **state)
 	assert_int_equal(dvp_port_event_register(lo, DVP_PORT_EVENT_REMOVAL, on_event, &l), 0);
 	assert_int_equal(dvp_net_ring_inject_async(lo, IBV_EVENT_DEVICE_FATAL, 0, false), 0);
 	assert_int_equal(dvp_net_ring_inject_async(lo, IBV_EVENT_DEVICE_FATAL, 0, false), 0);
-	expect(&l, DVP_PORT_EVENT_REMOVAL, lo);
+	assert_int_equal(expect(&l, DVP_PORT_EVENT_REMOVAL, lo)->cause, IBV_EVENT_DEVICE_FATAL);
 	expect_none(&l);
 	assert_int_equal(dvp_rx_burst(lo, 0, &m, 1), 0);
 	assert_int_equal(tp_xstat(lo, "dbg_rx_burst_refused"), 1);
