@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * net_verbs' devargs: what each key means (doc/verbs.md has the long
+ * version), their parsing, and the address syntax of listen= and connect=.
+ * Every bad value is one log line naming the key, the value and what would
+ * be valid.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verbs_private.h"
+
+const struct dvp_devargs_key vb_devargs_keys[] = {
+	{ "dev", "the verbs device, as ibv_devices names it: rxe0, mlx5_0, ... (required)" },
+	{ "listen",
+	  "IPV4:PORT to accept the peer port's connection on; or an IPv6 address with port=" },
+	{ "connect",
+	  "IPV4:PORT of the peer port, which listens there (one of listen and connect); or an IPv6 address with port=" },
+	{ "port", "the TCP-style port for an IPv6 address in listen= or connect=, 1 to 65535" },
+	{ "mode", "rc (reliable connection, default) or ud (datagrams through address handles)" },
+	{ "solicited",
+	  "1: rx queues sleep until a solicited completion (the sender marks the last frame of each burst); default 0" },
+	{ "reconnect",
+	  "1 (default): connect again when the peer comes back after a disconnect; 0: stay down" },
+	{ "tx_signal", "ask for a send completion every N frames, 1 to 1024 (default 32)" },
+	{ "tx_inline",
+	  "send frames up to this many bytes inline, 0 to 1024 (default 64, capped by the device)" },
+	{ "ack_timeout",
+	  "RC: retransmit after 4.096 us x 2^N without an ack, 1 to 31 (default 14: 67 ms; 7 retries, then the queue is rebuilt)" },
+	{ "rx_cq_size",
+	  "receive CQ entries, 0 (default) for the ring's size; smaller only to test CQ overruns" },
+	{ "mac",
+	  "the port's MAC address, xx:xx:xx:xx:xx:xx (default: 02, then the device GUID's last 5 bytes)" },
+	{ NULL, NULL },
+};
+
+const char *vb_addr_str(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char ip[INET6_ADDRSTRLEN];
+
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)(const void *)sa;
+
+		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
+		snprintf(buf, len, "%s:%u", ip, ntohs(in->sin_port));
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)(const void *)sa;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
+		snprintf(buf, len, "[%s]:%u", ip, ntohs(in6->sin6_port));
+	} else {
+		snprintf(buf, len, "(address family %d)", sa->sa_family);
+	}
+	return buf;
+}
+
+int vb_addr_parse(const char *name, const char *key, const char *s, struct sockaddr_storage *ss)
+{
+	char host[INET6_ADDRSTRLEN + 2];
+	const char *colon, *port_s;
+	unsigned long port;
+	char *end;
+	size_t hlen;
+
+	memset(ss, 0, sizeof(*ss));
+	if (s[0] == '[') {
+		const char *close = strchr(s, ']');
+
+		if (close == NULL || close[1] != ':') {
+			VB_LOG(ERR, "%s: %s=%s: an IPv6 address is written [ADDRESS]:PORT", name,
+			       key, s);
+			return dvp_err(EINVAL);
+		}
+		hlen = (size_t)(close - s - 1);
+		port_s = close + 2;
+		if (hlen >= sizeof(host))
+			goto bad_host;
+		memcpy(host, s + 1, hlen);
+	} else {
+		colon = strrchr(s, ':');
+		if (colon == NULL) {
+			VB_LOG(ERR,
+			       "%s: %s=%s: no port; write IP:PORT (10.0.0.1:18515, [fe80::1]:18515)",
+			       name, key, s);
+			return dvp_err(EINVAL);
+		}
+		if (strchr(s, ':') != colon) {
+			VB_LOG(ERR,
+			       "%s: %s=%s: an IPv6 address needs brackets: [ADDRESS]:PORT, written %s=[[ADDRESS]:PORT] in devargs",
+			       name, key, s, key);
+			return dvp_err(EINVAL);
+		}
+		hlen = (size_t)(colon - s);
+		port_s = colon + 1;
+		if (hlen >= sizeof(host))
+			goto bad_host;
+		memcpy(host, s, hlen);
+	}
+	host[hlen] = '\0';
+	errno = 0;
+	port = strtoul(port_s, &end, 10);
+	if (port_s[0] < '0' || port_s[0] > '9' || *end != '\0' || errno != 0 || port == 0 ||
+	    port > 65535) {
+		VB_LOG(ERR, "%s: %s=%s: port '%s' is not a number from 1 to 65535", name, key, s,
+		       port_s);
+		return dvp_err(EINVAL);
+	}
+	if (s[0] == '[') {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+		if (inet_pton(AF_INET6, host, &in6->sin6_addr) != 1)
+			goto bad_host;
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)port);
+	} else {
+		struct sockaddr_in *in = (struct sockaddr_in *)ss;
+
+		if (inet_pton(AF_INET, host, &in->sin_addr) != 1)
+			goto bad_host;
+		in->sin_family = AF_INET;
+		in->sin_port = htons((uint16_t)port);
+	}
+	return 0;
+
+bad_host:
+	VB_LOG(ERR,
+	       "%s: %s=%s: '%.*s' is not a numeric IPv4 or IPv6 address (host names are not looked up)",
+	       name, key, s, (int)DVP_MIN(hlen, (size_t)64), s[0] == '[' ? s + 1 : s);
+	return dvp_err(EINVAL);
+}
+
+static int mac_parse(const char *name, const char *s, struct dvp_ether_addr *mac)
+{
+	unsigned int b[6];
+	char end;
+	int i;
+
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &end) != 6 ||
+	    strlen(s) != 17) {
+		VB_LOG(ERR, "%s: mac=%s is not a MAC address; write it as xx:xx:xx:xx:xx:xx", name,
+		       s);
+		return dvp_err(EINVAL);
+	}
+	for (i = 0; i < 6; i++)
+		mac->addr_bytes[i] = (uint8_t)b[i];
+	if (mac->addr_bytes[0] & 1) {
+		VB_LOG(ERR, "%s: mac=%s is a multicast address; a port needs a unicast one", name,
+		       s);
+		return dvp_err(EINVAL);
+	}
+	return 0;
+}
+
+/*
+ * listen= / connect=: "IPV4:PORT", "[IPV6]:PORT", or (devargs cannot hold
+ * brackets in a value) an IPv6 address with its port in port=.
+ */
+static int addr_arg(const char *name, const char *key, const char *v, const char *port,
+		    struct vb_cfg *cfg)
+{
+	const char *c = strchr(v, ':');
+	char buf[sizeof(cfg->addr_str)];
+
+	if (c != NULL && strchr(c + 1, ':') != NULL && v[0] != '[') {
+		/* Two colons or more: an IPv6 address. */
+		if (port == NULL) {
+			VB_LOG(ERR,
+			       "%s: %s=%s is an IPv6 address: give its port with port=N (%s=fe80::1,port=18515)",
+			       name, key, v, key);
+			return dvp_err(EINVAL);
+		}
+		snprintf(buf, sizeof(buf), "[%s]:%s", v, port);
+	} else {
+		if (port != NULL) {
+			VB_LOG(ERR,
+			       "%s: port=%s is for an IPv6 address; an IPv4 one takes its port in %s=IP:PORT",
+			       name, port, key);
+			return dvp_err(EINVAL);
+		}
+		snprintf(buf, sizeof(buf), "%s", v);
+	}
+	snprintf(cfg->addr_str, sizeof(cfg->addr_str), "%s", buf);
+	return vb_addr_parse(name, key, buf, &cfg->addr);
+}
+
+int vb_cfg_parse(const char *name, const struct dvp_devargs *da, struct vb_cfg *cfg)
+{
+	static const char *const modes[] = { "rc", "ud", NULL };
+	const char *dev, *listen, *conn, *mac;
+	unsigned int mode;
+	uint64_t v;
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	dev = dvp_devargs_get(da, "dev");
+	if (dev == NULL || dev[0] == '\0') {
+		VB_LOG(ERR,
+		       "%s: no dev= given; name the verbs device to use (ibv_devices lists them), e.g. --vdev %s,dev=rxe0,listen=10.0.0.1:18515",
+		       name, name);
+		return dvp_err(EINVAL);
+	}
+	if (strlen(dev) >= sizeof(cfg->dev)) {
+		VB_LOG(ERR, "%s: dev=%s: a device name has at most %zu characters", name, dev,
+		       sizeof(cfg->dev) - 1);
+		return dvp_err(EINVAL);
+	}
+	snprintf(cfg->dev, sizeof(cfg->dev), "%s", dev);
+
+	listen = dvp_devargs_get(da, "listen");
+	conn = dvp_devargs_get(da, "connect");
+	if ((listen == NULL) == (conn == NULL)) {
+		VB_LOG(ERR,
+		       "%s: %s; give exactly one: listen=IP:PORT (this port waits for its peer) or connect=IP:PORT (it connects to a listening peer)",
+		       name,
+		       listen == NULL ? "neither listen= nor connect= given" :
+					"both listen= and connect= given");
+		return dvp_err(EINVAL);
+	}
+	cfg->role = listen != NULL ? VB_ROLE_LISTEN : VB_ROLE_CONNECT;
+	ret = addr_arg(name, listen != NULL ? "listen" : "connect", listen != NULL ? listen : conn,
+		       dvp_devargs_get(da, "port"), cfg);
+	if (ret < 0)
+		return ret;
+
+	ret = dvp_devargs_get_choice(da, "mode", modes, VB_MODE_RC, &mode);
+	if (ret < 0)
+		return ret;
+	cfg->mode = (enum vb_mode)mode;
+	ret = dvp_devargs_get_bool(da, "solicited", false, &cfg->solicited);
+	if (ret == 0)
+		ret = dvp_devargs_get_bool(da, "reconnect", true, &cfg->reconnect);
+	if (ret < 0)
+		return ret;
+	ret = dvp_devargs_get_u64(da, "tx_signal", 1, 1024, VB_TX_SIGNAL_DEFAULT, &v);
+	if (ret < 0)
+		return ret;
+	cfg->tx_signal = (uint32_t)v;
+	ret = dvp_devargs_get_u64(da, "tx_inline", 0, 1024, VB_TX_INLINE_DEFAULT, &v);
+	if (ret < 0)
+		return ret;
+	cfg->tx_inline = (uint32_t)v;
+	ret = dvp_devargs_get_u64(da, "ack_timeout", 1, 31, VB_ACK_TIMEOUT_DEFAULT, &v);
+	if (ret < 0)
+		return ret;
+	cfg->ack_timeout = (uint8_t)v;
+	ret = dvp_devargs_get_u64(da, "rx_cq_size", 0, 65536, 0, &v);
+	if (ret < 0)
+		return ret;
+	cfg->rx_cq_size = (uint32_t)v;
+	mac = dvp_devargs_get(da, "mac");
+	if (mac != NULL) {
+		ret = mac_parse(name, mac, &cfg->mac);
+		if (ret < 0)
+			return ret;
+		cfg->mac_set = true;
+	}
+	return 0;
+}

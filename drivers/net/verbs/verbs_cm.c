@@ -1,0 +1,1015 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Connections: one rdma_cm connection per queue, made by the connect= side
+ * (it resolves, creates the QP, sends the request) and accepted by the
+ * listen= side, on the EAL interrupt thread. The QPs are the driver's own
+ * (not rdma_create_qp's): the cm_id only carries the handshake, and the
+ * QP is moved INIT -> RTR -> RTS here with rdma_init_qp_attr(), so that a
+ * queue's owner can destroy its QP without touching the cm_id.
+ *
+ * Everything here runs under vp->lock: the cm event channel, the retry
+ * timer and the wake-up eventfd (written by lcores that handed a queue
+ * back) call progress(), which looks at each connection's state and its
+ * queue's, and does the next step: accept a waiting request, connect
+ * again after a back-off, close a connection whose queue broke.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/random.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <dvp_interrupts.h>
+
+#include "verbs_private.h"
+
+/* One cm event, copied so that it can be acked before it is acted on. */
+struct cm_ev {
+	enum rdma_cm_event_type type;
+	int status;
+	struct rdma_cm_id *id;
+	struct rdma_cm_id *listen_id;
+	uint8_t pdata[256];
+	uint8_t pdata_len;
+	struct ibv_ah_attr ah_attr; /* UD */
+	uint32_t qpn;
+	uint32_t qkey;
+};
+
+static void progress_locked(struct vb_port *vp);
+static void conn_close(struct vb_conn *c, int cause);
+
+static struct vb_rxq *conn_rxq(struct vb_conn *c)
+{
+	return c->tx ? NULL : c->vp->port->rxqs[c->q];
+}
+
+static struct vb_txq *conn_txq(struct vb_conn *c)
+{
+	return c->tx ? c->vp->port->txqs[c->q] : NULL;
+}
+
+static uint32_t conn_qstate(struct vb_conn *c)
+{
+	/* Acquire: a queue handed back (DOWN) comes with its owner's writes. */
+	return c->tx ? __atomic_load_n(&conn_txq(c)->state, __ATOMIC_ACQUIRE) :
+		       __atomic_load_n(&conn_rxq(c)->state, __ATOMIC_ACQUIRE);
+}
+
+static const char *conn_name(const struct vb_conn *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s queue %u", c->vp->name, c->tx ? "tx" : "rx", c->q);
+	return buf;
+}
+
+static void destroy_id(struct rdma_cm_id **idp)
+{
+	if (*idp == NULL)
+		return;
+	/* An established id sends the peer a DREQ as it goes. */
+	if (rdma_destroy_id(*idp) != 0)
+		VB_LOG(WARNING, "rdma_destroy_id: %s", dvp_strerror(errno));
+	*idp = NULL;
+}
+
+/* Destroy @*idp now, or once the port can carry the DREQ or REJ it sends (see cm_usable). */
+static void retire_id(struct vb_port *vp, struct rdma_cm_id **idp)
+{
+	if (*idp == NULL)
+		return;
+	if (!__atomic_load_n(&vp->cm_usable, __ATOMIC_RELAXED) &&
+	    vp->nzombies < DVP_DIM(vp->zombies)) {
+		(*idp)->context = NULL; /* its events are no one's now */
+		vp->zombies[vp->nzombies++] = *idp;
+		*idp = NULL;
+		return;
+	}
+	destroy_id(idp);
+}
+
+static void reject_id(struct vb_port *vp, struct rdma_cm_id *id, enum vb_reject_reason reason)
+{
+	struct vb_hello h = { .kind = VB_HELLO_REJECT, .reason = (uint8_t)reason,
+			      .mode = (uint8_t)vp->cfg.mode };
+	uint8_t buf[VB_HELLO_LEN];
+
+	vb_hello_encode(&h, buf);
+	if (rdma_reject(id, buf, sizeof(buf)) != 0)
+		VB_LOG(DEBUG, "%s: rdma_reject: %s", vp->name, dvp_strerror(errno));
+	__atomic_fetch_add(&vp->ps.cm_rejects_sent, 1, __ATOMIC_RELAXED);
+	retire_id(vp, &id);
+}
+
+/* Give back what a connection attempt built on its (DOWN) queue. */
+static void queue_discard(struct vb_conn *c)
+{
+	if (c->tx) {
+		struct vb_txq *txq = conn_txq(c);
+
+		if (txq->qp != NULL || txq->ah != NULL)
+			vb_txq_teardown(txq, false);
+	} else {
+		struct vb_rxq *rxq = conn_rxq(c);
+
+		if (rxq->qp != NULL)
+			vb_rxq_teardown(rxq, false);
+	}
+}
+
+/* A connection attempt failed: clean up, and for the connector, retry later. */
+static void conn_fail(struct vb_conn *c)
+{
+	queue_discard(c);
+	retire_id(c->vp, &c->id);
+	if (c->vp->cfg.role == VB_ROLE_CONNECT) {
+		c->st = CS_BACKOFF;
+		c->retry_at = vb_now_ns() + (uint64_t)c->backoff_ms * 1000000u;
+		c->backoff_ms = DVP_MIN(c->backoff_ms * 2, (uint32_t)VB_RETRY_MAX_MS);
+	} else {
+		c->st = CS_IDLE;
+	}
+}
+
+/* Say why once at WARNING, and at DEBUG while it keeps failing the same way. */
+static __dvp_cold void conn_warn(struct vb_conn *c, const char *fmt, const char *detail,
+				 const char *detail2)
+{
+	char name[96];
+
+	conn_name(c, name, sizeof(name));
+	if (!c->warned) {
+		VB_LOG(WARNING, "%s: %s%s%s (retrying quietly)", name, fmt, detail, detail2);
+		c->warned = true;
+	} else {
+		VB_LOG(DEBUG, "%s: %s%s%s", name, fmt, detail, detail2);
+	}
+}
+
+static void conn_up(struct vb_conn *c)
+{
+	char name[96];
+
+	c->st = CS_UP;
+	c->backoff_ms = VB_RETRY_MIN_MS;
+	c->attempts = 0;
+	c->warned = false;
+	c->vp->connected_once = true;
+	__atomic_fetch_add(&c->vp->ps.cm_established, 1, __ATOMIC_RELAXED);
+	VB_LOG(INFO, "%s: connected", conn_name(c, name, sizeof(name)));
+	/* Release: the QP, its posted receives and the tx parameters go to the lcore with it. */
+	if (c->tx)
+		__atomic_store_n(&conn_txq(c)->state, VQ_LIVE, __ATOMIC_RELEASE);
+	else
+		__atomic_store_n(&conn_rxq(c)->state, VQ_LIVE, __ATOMIC_RELEASE);
+	/* A CQ_ERR that came while connecting: rebuild at once, on a new CQ. */
+	if (__atomic_load_n(c->tx ? &conn_txq(c)->cq_dead : &conn_rxq(c)->cq_dead,
+			    __ATOMIC_RELAXED))
+		conn_close(c, IBV_EVENT_CQ_ERR);
+}
+
+/* An UP connection ends (peer gone, or its queue broke): close it, the queue's owner tears down. */
+static void conn_close(struct vb_conn *c, int cause)
+{
+	if (c->st != CS_UP) {
+		conn_fail(c);
+		return;
+	}
+	retire_id(c->vp, &c->id);
+	c->st = CS_CLOSING;
+	if (c->tx) {
+		vb_txq_break(conn_txq(c), cause);
+		/* Nobody may be sending: then tear it down from here. */
+		vb_txq_try_teardown(conn_txq(c));
+	} else {
+		vb_rxq_break(conn_rxq(c), cause);
+	}
+}
+
+void vb_cm_queue_broken_locked(struct vb_port *vp, bool tx, uint16_t q)
+{
+	struct vb_conn *c = tx ? &vp->tx_conn[q] : &vp->rx_conn[q];
+
+	if (c->st == CS_UP) {
+		retire_id(vp, &c->id);
+		c->st = CS_CLOSING;
+		if (tx)
+			vb_txq_try_teardown(conn_txq(c));
+	}
+	progress_locked(vp);
+}
+
+/* ------------------------------------------------------------------------
+ * Connector
+ */
+
+/* RC: the ack timeout the QP gets from rdma_init_qp_attr(RTS). */
+static void set_ack_timeout(struct vb_port *vp, struct rdma_cm_id *id)
+{
+	uint8_t t = vp->cfg.ack_timeout;
+
+	if (vp->cfg.mode == VB_MODE_RC &&
+	    rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &t, sizeof(t)) != 0)
+		VB_LOG(DEBUG, "%s: rdma_set_option(ACK_TIMEOUT): %s; rdma_cm's default applies",
+		       vp->name, dvp_strerror(errno));
+}
+
+static void conn_connect(struct vb_conn *c)
+{
+	struct vb_port *vp = c->vp;
+	enum rdma_port_space ps = vp->cfg.mode == VB_MODE_UD ? RDMA_PS_UDP : RDMA_PS_TCP;
+
+	c->attempts++;
+	if (rdma_create_id(vp->cm_ch, &c->id, c, ps) != 0) {
+		conn_warn(c, "rdma_create_id: ", dvp_strerror(errno), "");
+		c->id = NULL;
+		conn_fail(c);
+		return;
+	}
+	set_ack_timeout(vp, c->id);
+	if (rdma_resolve_addr(c->id, NULL, (struct sockaddr *)&vp->cfg.addr, VB_CM_TIMEOUT_MS) !=
+	    0) {
+		conn_warn(c, "rdma_resolve_addr: ", dvp_strerror(errno), "");
+		conn_fail(c);
+		return;
+	}
+	c->st = CS_ADDR;
+}
+
+static void on_addr(struct vb_conn *c)
+{
+	if (rdma_resolve_route(c->id, VB_CM_TIMEOUT_MS) != 0) {
+		conn_warn(c, "rdma_resolve_route: ", dvp_strerror(errno), "");
+		conn_fail(c);
+		return;
+	}
+	c->st = CS_ROUTE;
+}
+
+static void hello_fill(struct vb_port *vp, struct vb_hello *h, uint8_t kind)
+{
+	memset(h, 0, sizeof(*h));
+	h->kind = kind;
+	h->mode = (uint8_t)vp->cfg.mode;
+	h->nb_rxq = vp->port->nb_rx_queues;
+	h->nb_txq = vp->port->nb_tx_queues;
+	h->qkey = RDMA_UDP_QKEY;
+	h->session = vp->session;
+}
+
+/* What our rx queue tells its sender. */
+static void hello_rx_side(struct vb_conn *c, struct vb_hello *h)
+{
+	struct vb_rxq *rxq = conn_rxq(c);
+
+	h->rx_buf_len = rxq->buf_len;
+	h->qpn = rxq->qp->qp_num;
+	if (rxq->intr.solicited)
+		h->flags |= VB_HELLO_F_SOLICITED;
+}
+
+/* What our tx queue learns from its receiver. */
+static void tx_params(struct vb_conn *c, const struct vb_hello *h)
+{
+	struct vb_txq *txq = conn_txq(c);
+
+	txq->max_len = h->rx_buf_len;
+	if (c->vp->cfg.mode == VB_MODE_UD)
+		txq->max_len = DVP_MIN(txq->max_len, c->vp->path_mtu);
+	txq->solicited = (h->flags & VB_HELLO_F_SOLICITED) != 0;
+	txq->remote_qpn = h->qpn;
+	txq->remote_qkey = h->qkey ? h->qkey : RDMA_UDP_QKEY;
+}
+
+static void on_route(struct vb_conn *c)
+{
+	struct vb_port *vp = c->vp;
+	struct rdma_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
+	uint8_t buf[VB_HELLO_LEN];
+	struct vb_hello h;
+	struct ibv_qp *qp;
+	int ret;
+
+	ret = c->tx ? vb_txq_qp_create(conn_txq(c), c->id) : vb_rxq_qp_create(conn_rxq(c), c->id);
+	if (ret < 0) {
+		conn_fail(c);
+		return;
+	}
+	qp = c->tx ? conn_txq(c)->qp : conn_rxq(c)->qp;
+	/* UD needs no peer to be ready to send: straight to RTS. */
+	if (vp->cfg.mode == VB_MODE_UD && vb_qp_ready(vp, qp, c->id) < 0) {
+		conn_fail(c);
+		return;
+	}
+	hello_fill(vp, &h, VB_HELLO_REQ);
+	h.queue = c->q;
+	if (c->tx)
+		h.flags |= VB_HELLO_F_TX;
+	else
+		hello_rx_side(c, &h);
+	cp.private_data = buf;
+	cp.private_data_len = (uint8_t)vb_hello_encode(&h, buf);
+	cp.qp_num = qp->qp_num;
+	if (rdma_connect(c->id, &cp) != 0) {
+		conn_warn(c, "rdma_connect: ", dvp_strerror(errno), "");
+		conn_fail(c);
+		return;
+	}
+	c->st = CS_CONNECTING;
+}
+
+/* The listener accepted (RC: CONNECT_RESPONSE; UD: ESTABLISHED with its QP and address). */
+static void on_accepted(struct vb_conn *c, const struct cm_ev *e)
+{
+	struct vb_port *vp = c->vp;
+	char why[160];
+	struct vb_hello h;
+
+	if (vb_hello_decode(e->pdata, e->pdata_len, &h, why, sizeof(why)) < 0 ||
+	    h.kind != VB_HELLO_ACCEPT) {
+		conn_warn(c, "the listener's accept is not a net_verbs handshake: ",
+			  h.kind != VB_HELLO_ACCEPT && why[0] == '\0' ? "wrong kind" : why, "");
+		conn_fail(c);
+		return;
+	}
+	if (c->tx) {
+		struct vb_txq *txq = conn_txq(c);
+
+		tx_params(c, &h);
+		if (vp->cfg.mode == VB_MODE_UD) {
+			txq->ah = ibv_create_ah(vp->dev->pd, (struct ibv_ah_attr *)&e->ah_attr);
+			if (txq->ah == NULL) {
+				conn_warn(c, "ibv_create_ah to the listener: ", dvp_strerror(errno),
+					  "");
+				conn_fail(c);
+				return;
+			}
+			txq->remote_qpn = e->qpn;
+			txq->remote_qkey = e->qkey;
+		}
+	}
+	if (vp->cfg.mode == VB_MODE_RC) {
+		struct ibv_qp *qp = c->tx ? conn_txq(c)->qp : conn_rxq(c)->qp;
+
+		if (vb_qp_ready(vp, qp, c->id) < 0 || rdma_establish(c->id) != 0) {
+			conn_warn(c, "completing the connection: ", dvp_strerror(errno), "");
+			conn_fail(c);
+			return;
+		}
+	}
+	conn_up(c);
+}
+
+static void on_rejected(struct vb_conn *c, const struct cm_ev *e)
+{
+	char addr[80], why[160], msg[160];
+	struct vb_hello h;
+
+	__atomic_fetch_add(&c->vp->ps.cm_rejects_received, 1, __ATOMIC_RELAXED);
+	if (vb_hello_decode(e->pdata, e->pdata_len, &h, why, sizeof(why)) == 0 &&
+	    h.kind == VB_HELLO_REJECT)
+		snprintf(msg, sizeof(msg), "the net_verbs port at %s refused: %s",
+			 vb_addr_str((struct sockaddr *)&c->vp->cfg.addr, addr, sizeof(addr)),
+			 vb_reject_reason_str(h.reason));
+	else
+		snprintf(msg, sizeof(msg), "nothing accepts at %s (reject status %d)",
+			 vb_addr_str((struct sockaddr *)&c->vp->cfg.addr, addr, sizeof(addr)),
+			 e->status);
+	conn_warn(c, msg, "", "");
+	conn_fail(c);
+}
+
+/* ------------------------------------------------------------------------
+ * Listener
+ */
+
+/* The peer's return address for a UD listener's tx queue. */
+static int ud_ah_from_route(struct vb_conn *c, struct rdma_cm_id *id)
+{
+	struct vb_port *vp = c->vp;
+	struct vb_txq *txq = conn_txq(c);
+	struct ibv_ah_attr a = c->pending_ah;
+	union ibv_gid gid;
+	int i;
+
+	if (!a.is_global) {
+		/* The request carried no path back: build it from the route's GIDs. */
+		memset(&a, 0, sizeof(a));
+		a.is_global = 1;
+		a.port_num = id->port_num;
+		a.grh.dgid = id->route.addr.addr.ibaddr.dgid;
+		a.grh.hop_limit = 64;
+		a.grh.sgid_index = 0;
+		for (i = 0; i < 1024; i++) {
+			if (ibv_query_gid(vp->dev->ctx, id->port_num, i, &gid) != 0)
+				break;
+			if (memcmp(&gid, &id->route.addr.addr.ibaddr.sgid, sizeof(gid)) == 0) {
+				a.grh.sgid_index = (uint8_t)i;
+				break;
+			}
+		}
+	}
+	txq->ah = ibv_create_ah(vp->dev->pd, &a);
+	if (txq->ah == NULL) {
+		VB_LOG(ERR, "%s tx queue %u: ibv_create_ah to the peer: %s", vp->name, c->q,
+		       dvp_strerror(errno));
+		return dvp_err(errno ? errno : EINVAL);
+	}
+	return 0;
+}
+
+static void conn_accept(struct vb_conn *c)
+{
+	struct vb_port *vp = c->vp;
+	struct rdma_cm_id *id = c->pending;
+	struct vb_hello h = c->pending_hello, ours;
+	struct rdma_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
+	uint8_t buf[VB_HELLO_LEN];
+	struct ibv_qp *qp;
+	int ret;
+
+	c->pending = NULL;
+	set_ack_timeout(vp, id);
+	ret = c->tx ? vb_txq_qp_create(conn_txq(c), id) : vb_rxq_qp_create(conn_rxq(c), id);
+	if (ret == -EAGAIN) {
+		/* Its CQ is being replaced: the request waits for the lcore's wake-up. */
+		c->pending = id;
+		return;
+	}
+	if (ret < 0)
+		goto refuse;
+	qp = c->tx ? conn_txq(c)->qp : conn_rxq(c)->qp;
+	hello_fill(vp, &ours, VB_HELLO_ACCEPT);
+	ours.queue = c->q;
+	if (c->tx) {
+		tx_params(c, &h);
+		if (vp->cfg.mode == VB_MODE_UD && ud_ah_from_route(c, id) < 0)
+			goto refuse_discard;
+	} else {
+		hello_rx_side(c, &ours);
+	}
+	if (vb_qp_ready(vp, qp, id) < 0)
+		goto refuse_discard;
+	cp.private_data = buf;
+	cp.private_data_len = (uint8_t)vb_hello_encode(&ours, buf);
+	cp.qp_num = qp->qp_num;
+	id->context = c;
+	if (rdma_accept(id, &cp) != 0) {
+		VB_LOG(WARNING, "%s %s queue %u: rdma_accept: %s", vp->name, c->tx ? "tx" : "rx",
+		       c->q, dvp_strerror(errno));
+		queue_discard(c);
+		retire_id(vp, &id);
+		c->st = CS_IDLE;
+		return;
+	}
+	c->id = id;
+	if (vp->cfg.mode == VB_MODE_UD)
+		conn_up(c); /* no establishment follows a UD accept */
+	else
+		c->st = CS_ACCEPTING;
+	return;
+
+refuse_discard:
+	queue_discard(c);
+refuse:
+	reject_id(vp, id, VB_REJ_RESOURCES);
+	c->st = CS_IDLE;
+}
+
+static void on_request(struct vb_port *vp, const struct cm_ev *e)
+{
+	struct rdma_cm_id *id = e->id;
+	struct vb_hello h;
+	struct vb_conn *c;
+	char why[160], addr[80];
+	unsigned int i;
+
+	vb_addr_str(rdma_get_peer_addr(id), addr, sizeof(addr));
+	if (vb_hello_decode(e->pdata, e->pdata_len, &h, why, sizeof(why)) < 0 ||
+	    h.kind != VB_HELLO_REQ) {
+		VB_LOG(WARNING, "%s: a connection request from %s is not a net_verbs handshake: %s",
+		       vp->name, addr, h.kind != VB_HELLO_REQ && why[0] == '\0' ? "wrong kind" : why);
+		reject_id(vp, id, VB_REJ_BAD_HELLO);
+		return;
+	}
+	if (!vp->started) {
+		VB_LOG(DEBUG, "%s: request from %s while stopped: refused", vp->name, addr);
+		reject_id(vp, id, VB_REJ_STOPPED);
+		return;
+	}
+	if (h.mode != vp->cfg.mode) {
+		VB_LOG(WARNING, "%s: %s connects in mode=%s; this port has mode=%s: refused",
+		       vp->name, addr, h.mode == VB_MODE_UD ? "ud" : "rc",
+		       vp->cfg.mode == VB_MODE_UD ? "ud" : "rc");
+		reject_id(vp, id, VB_REJ_MODE);
+		return;
+	}
+	if (h.nb_txq != vp->port->nb_rx_queues || h.nb_rxq != vp->port->nb_tx_queues) {
+		VB_LOG(WARNING, "%s: %s has %u rx and %u tx queues; this port %u rx and %u tx, and each rx queue needs a tx queue on the other side: refused",
+		       vp->name, addr, h.nb_rxq, h.nb_txq, vp->port->nb_rx_queues,
+		       vp->port->nb_tx_queues);
+		reject_id(vp, id, VB_REJ_QUEUES);
+		return;
+	}
+	/* The connector's tx queue feeds our rx queue, and the other way round. */
+	if ((h.flags & VB_HELLO_F_TX) ? h.queue >= vp->port->nb_rx_queues :
+					h.queue >= vp->port->nb_tx_queues) {
+		reject_id(vp, id, VB_REJ_QUEUE);
+		return;
+	}
+	c = (h.flags & VB_HELLO_F_TX) ? &vp->rx_conn[h.queue] : &vp->tx_conn[h.queue];
+	if (!vp->cfg.reconnect && c->attempts > 0) {
+		reject_id(vp, id, VB_REJ_NO_RECONNECT);
+		return;
+	}
+	if (h.session != vp->peer_session) {
+		/* A new peer (or the old one restarted): its old connections are dead. */
+		for (i = 0; i < VB_MAX_QUEUES; i++) {
+			if (vp->rx_conn[i].st == CS_UP || vp->rx_conn[i].st == CS_ACCEPTING)
+				conn_close(&vp->rx_conn[i], VB_CAUSE_NONE);
+			if (vp->tx_conn[i].st == CS_UP || vp->tx_conn[i].st == CS_ACCEPTING)
+				conn_close(&vp->tx_conn[i], VB_CAUSE_NONE);
+		}
+		if (vp->peer_session != 0)
+			VB_LOG(NOTICE, "%s: the peer at %s restarted; connecting its queues afresh",
+			       vp->name, addr);
+		vp->peer_session = h.session;
+	}
+	if (c->pending != NULL) {
+		/* An older request for the same queue: the peer gave up on it. */
+		reject_id(vp, c->pending, VB_REJ_RESOURCES);
+		c->pending = NULL;
+	}
+	id->context = c;
+	c->pending = id;
+	c->pending_hello = h;
+	c->pending_ah = e->ah_attr;
+	c->attempts++;
+	if (c->st == CS_UP || c->st == CS_ACCEPTING)
+		conn_close(c, VB_CAUSE_NONE); /* the peer redoes a connection we thought up */
+	VB_LOG(DEBUG, "%s: request for %s queue %u from %s", vp->name, c->tx ? "tx" : "rx", c->q,
+	       addr);
+}
+
+/* ------------------------------------------------------------------------
+ * Events, progress, timer
+ */
+
+static void on_event(struct vb_port *vp, const struct cm_ev *e)
+{
+	struct vb_conn *c;
+	char name[96];
+
+	if (e->type == RDMA_CM_EVENT_CONNECT_REQUEST) {
+		on_request(vp, e);
+		return;
+	}
+	c = e->id != NULL ? e->id->context : NULL;
+	if (c == NULL) {
+		VB_LOG(DEBUG, "%s: %s on an id being retired", vp->name, rdma_event_str(e->type));
+		return;
+	}
+	if (c->pending == e->id) {
+		/* The peer gave up on a request still waiting for its queue. */
+		VB_LOG(DEBUG, "%s: %s on a waiting request", vp->name, rdma_event_str(e->type));
+		retire_id(vp, &c->pending);
+		return;
+	}
+	if (c == NULL || c->id != e->id) {
+		VB_LOG(DEBUG, "%s: %s on an id no longer in use", vp->name, rdma_event_str(e->type));
+		return;
+	}
+	conn_name(c, name, sizeof(name));
+	switch (e->type) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		if (c->st == CS_ADDR)
+			on_addr(c);
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		if (c->st == CS_ROUTE)
+			on_route(c);
+		break;
+	case RDMA_CM_EVENT_CONNECT_RESPONSE:
+		if (c->st == CS_CONNECTING)
+			on_accepted(c, e);
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		if (c->st == CS_ACCEPTING)
+			conn_up(c);
+		else if (c->st == CS_CONNECTING && vp->cfg.mode == VB_MODE_UD)
+			on_accepted(c, e);
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		on_rejected(c, e);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		__atomic_fetch_add(&vp->ps.cm_errors, 1, __ATOMIC_RELAXED);
+		conn_warn(c, rdma_event_str(e->type), " status ", dvp_strerror(abs(e->status)));
+		conn_fail(c);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		__atomic_fetch_add(&vp->ps.cm_disconnects, 1, __ATOMIC_RELAXED);
+		VB_LOG(NOTICE, "%s: the peer disconnected", name);
+		conn_close(c, VB_CAUSE_NONE);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		VB_LOG(ERR, "%s: the device was removed", name);
+		conn_close(c, VB_CAUSE_NONE);
+		dvp_port_removal_report(vp->port);
+		break;
+	default:
+		VB_LOG(DEBUG, "%s: %s", name, rdma_event_str(e->type));
+		break;
+	}
+}
+
+static void cm_event_cb(int fd, void *arg)
+{
+	struct vb_port *vp = arg;
+	struct rdma_cm_event *ev;
+	struct cm_ev e;
+	const void *pd;
+
+	(void)fd;
+	pthread_mutex_lock(&vp->lock);
+	for (;;) {
+		if (rdma_get_cm_event(vp->cm_ch, &ev) != 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				VB_LOG(ERR, "%s: rdma_get_cm_event: %s", vp->name,
+				       dvp_strerror(errno));
+			break;
+		}
+		memset(&e, 0, sizeof(e));
+		e.type = ev->event;
+		e.status = ev->status;
+		e.id = ev->id;
+		e.listen_id = ev->listen_id;
+		if (vp->cfg.mode == VB_MODE_UD) {
+			pd = ev->param.ud.private_data;
+			e.pdata_len = ev->param.ud.private_data_len;
+			e.ah_attr = ev->param.ud.ah_attr;
+			e.qpn = ev->param.ud.qp_num;
+			e.qkey = ev->param.ud.qkey;
+		} else {
+			pd = ev->param.conn.private_data;
+			e.pdata_len = ev->param.conn.private_data_len;
+		}
+		if (pd == NULL)
+			e.pdata_len = 0;
+		memcpy(e.pdata, pd, e.pdata_len);
+		/* Ack before acting: destroying an id waits for its events' acks. */
+		rdma_ack_cm_event(ev);
+		on_event(vp, &e);
+	}
+	progress_locked(vp);
+	pthread_mutex_unlock(&vp->lock);
+	vb_link_update(vp);
+}
+
+static void timer_arm(struct vb_port *vp, uint64_t at_ns)
+{
+	struct itimerspec its = { 0 };
+
+	if (at_ns != UINT64_MAX) {
+		/* 0 would disarm: an instant already past is the next ns. */
+		its.it_value.tv_sec = (time_t)(at_ns / 1000000000u);
+		its.it_value.tv_nsec = (long)(at_ns % 1000000000u);
+		if (at_ns == 0)
+			its.it_value.tv_nsec = 1;
+	}
+	if (timerfd_settime(vp->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) != 0)
+		VB_LOG(ERR, "%s: timerfd_settime: %s", vp->name, dvp_strerror(errno));
+}
+
+static void progress_conn(struct vb_conn *c, uint64_t now, uint64_t *next)
+{
+	struct vb_port *vp = c->vp;
+	uint32_t qs = conn_qstate(c);
+
+	if (c->st == CS_UP && qs != VQ_LIVE) {
+		/* Its lcore found the queue broken (an error completion): tell the peer. */
+		retire_id(vp, &c->id);
+		c->st = CS_CLOSING;
+	}
+	if (c->st == CS_CLOSING) {
+		if (c->tx && qs == VQ_BROKEN && !vb_txq_try_teardown(conn_txq(c))) {
+			/* An lcore is inside a burst: look again shortly. */
+			*next = DVP_MIN(*next, now + 10000000u);
+			return;
+		}
+		if (conn_qstate(c) != VQ_DOWN)
+			return; /* its lcore tears it down and wakes us */
+		c->st = CS_IDLE;
+		if (vp->cfg.role == VB_ROLE_CONNECT) {
+			c->st = CS_BACKOFF;
+			c->retry_at = now + (uint64_t)VB_RETRY_MIN_MS * 1000000u;
+		}
+	}
+	/*
+	 * Only a DOWN queue is ours to connect (RENEW: its lcore is replacing
+	 * the CQ), and only while the port can carry CM messages: when it
+	 * comes up, link_update wakes us.
+	 */
+	if (!vp->started || conn_qstate(c) != VQ_DOWN ||
+	    !__atomic_load_n(&vp->cm_usable, __ATOMIC_RELAXED))
+		return;
+	if (c->st == CS_IDLE && c->pending != NULL)
+		conn_accept(c);
+	else if (c->st == CS_IDLE && vp->cfg.role == VB_ROLE_CONNECT &&
+		 (vp->cfg.reconnect || c->attempts == 0))
+		conn_connect(c);
+	else if (c->st == CS_BACKOFF && (vp->cfg.reconnect || !vp->connected_once)) {
+		if (now >= c->retry_at)
+			conn_connect(c);
+		else
+			*next = DVP_MIN(*next, c->retry_at);
+	}
+}
+
+static bool port_usable(struct vb_port *vp)
+{
+	struct ibv_port_attr pa;
+
+	return ibv_query_port(vp->dev->ctx, vp->ib_port, &pa) == 0 &&
+	       pa.state == IBV_PORT_ACTIVE && vb_netdev_running(vp->netdev);
+}
+
+static void progress_locked(struct vb_port *vp)
+{
+	uint64_t now = vb_now_ns(), next = UINT64_MAX;
+	bool usable = port_usable(vp);
+	uint16_t q;
+
+	__atomic_store_n(&vp->cm_usable, usable, __ATOMIC_RELAXED);
+	while (usable && vp->nzombies > 0)
+		destroy_id(&vp->zombies[--vp->nzombies]);
+
+	for (q = 0; q < vp->port->nb_rx_queues && vp->port->rxqs[q] != NULL; q++)
+		progress_conn(&vp->rx_conn[q], now, &next);
+	for (q = 0; q < vp->port->nb_tx_queues && vp->port->txqs[q] != NULL; q++)
+		progress_conn(&vp->tx_conn[q], now, &next);
+	timer_arm(vp, next);
+}
+
+static void timer_cb(int fd, void *arg)
+{
+	struct vb_port *vp = arg;
+	uint64_t n;
+
+	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		VB_LOG(DEBUG, "%s: timerfd read: %s", vp->name, dvp_strerror(errno));
+	pthread_mutex_lock(&vp->lock);
+	progress_locked(vp);
+	pthread_mutex_unlock(&vp->lock);
+	vb_link_update(vp);
+}
+
+static void wake_cb(int fd, void *arg)
+{
+	struct vb_port *vp = arg;
+	eventfd_t n;
+
+	(void)eventfd_read(fd, &n);
+	pthread_mutex_lock(&vp->lock);
+	progress_locked(vp);
+	pthread_mutex_unlock(&vp->lock);
+	vb_link_update(vp);
+}
+
+/* ------------------------------------------------------------------------
+ * Probe, start, stop, close
+ */
+
+static int read_netdev(struct vb_port *vp)
+{
+	char path[256], link[IF_NAMESIZE + 2];
+	FILE *f;
+	int i;
+
+	/* The netdev behind the port's GIDs (RoCE); none on InfiniBand. */
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%d",
+			 vp->cfg.dev, vp->ib_port, i);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(link, sizeof(link), f) != NULL) {
+			link[strcspn(link, "\n")] = '\0';
+			memcpy(vp->netdev, link, sizeof(vp->netdev) - 1);
+		}
+		fclose(f);
+		if (vp->netdev[0] != '\0')
+			return 0;
+	}
+	return 0;
+}
+
+static int listen_setup(struct vb_port *vp)
+{
+	enum rdma_port_space ps = vp->cfg.mode == VB_MODE_UD ? RDMA_PS_UDP : RDMA_PS_TCP;
+	int err;
+
+	if (rdma_create_id(vp->cm_ch, &vp->listen_id, NULL, ps) != 0) {
+		VB_LOG(ERR, "%s: rdma_create_id: %s", vp->name, dvp_strerror(errno));
+		return dvp_err(errno);
+	}
+	if (rdma_bind_addr(vp->listen_id, (struct sockaddr *)&vp->cfg.addr) != 0) {
+		err = errno;
+		VB_LOG(ERR, "%s: listen=%s: %s", vp->name, vp->cfg.addr_str,
+		       err == EADDRINUSE	 ? "the address and port are taken (another listener?)" :
+		       err == EADDRNOTAVAIL || err == ENODEV ?
+						 "no interface of this host has that address" :
+						 dvp_strerror(err));
+		goto fail;
+	}
+	if (vp->listen_id->verbs != NULL && vp->listen_id->verbs != vp->dev->ctx) {
+		VB_LOG(ERR, "%s: listen=%s is an address of device %s, not dev=%s", vp->name,
+		       vp->cfg.addr_str, ibv_get_device_name(vp->listen_id->verbs->device),
+		       vp->cfg.dev);
+		err = EXDEV;
+		goto fail;
+	}
+	if (rdma_listen(vp->listen_id, 64) != 0) {
+		err = errno;
+		VB_LOG(ERR, "%s: rdma_listen on %s: %s", vp->name, vp->cfg.addr_str,
+		       dvp_strerror(err));
+		goto fail;
+	}
+	if (vp->listen_id->port_num != 0)
+		vp->ib_port = vp->listen_id->port_num;
+	return 0;
+
+fail:
+	destroy_id(&vp->listen_id);
+	return dvp_err(err);
+}
+
+int vb_cm_init(struct vb_port *vp)
+{
+	struct ibv_port_attr pa;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < VB_MAX_QUEUES; i++) {
+		vp->rx_conn[i] = (struct vb_conn){ .vp = vp, .q = (uint16_t)i, .tx = false,
+						   .backoff_ms = VB_RETRY_MIN_MS };
+		vp->tx_conn[i] = (struct vb_conn){ .vp = vp, .q = (uint16_t)i, .tx = true,
+						   .backoff_ms = VB_RETRY_MIN_MS };
+	}
+	vp->ib_port = 1;
+	vp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	vp->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	vp->cm_ch = rdma_create_event_channel();
+	if (vp->wake_fd < 0 || vp->timer_fd < 0 || vp->cm_ch == NULL) {
+		VB_LOG(ERR, "%s: %s: %s", vp->name,
+		       vp->cm_ch == NULL ? "rdma_create_event_channel (is rdma_ucm loaded?)" :
+					   "eventfd/timerfd",
+		       dvp_strerror(errno));
+		ret = dvp_err(errno ? errno : ENODEV);
+		goto fail;
+	}
+	ret = fcntl(vp->cm_ch->fd, F_GETFL);
+	if (ret < 0 || fcntl(vp->cm_ch->fd, F_SETFL, ret | O_NONBLOCK) < 0) {
+		ret = dvp_err(errno);
+		goto fail;
+	}
+	if (vp->cfg.role == VB_ROLE_LISTEN) {
+		ret = listen_setup(vp);
+		if (ret < 0)
+			goto fail;
+	}
+	if (ibv_query_port(vp->dev->ctx, vp->ib_port, &pa) == 0)
+		vp->path_mtu = 128u << pa.active_mtu;
+	else
+		vp->path_mtu = 1024;
+	read_netdev(vp);
+	ret = dvp_intr_callback_register(vp->cm_ch->fd, cm_event_cb, vp);
+	if (ret == 0)
+		ret = dvp_intr_callback_register(vp->timer_fd, timer_cb, vp);
+	if (ret == 0)
+		ret = dvp_intr_callback_register(vp->wake_fd, wake_cb, vp);
+	if (ret < 0) {
+		VB_LOG(ERR, "%s: the EAL interrupt thread cannot watch the connection fds: %s",
+		       vp->name, dvp_strerror(-ret));
+		goto fail;
+	}
+	vp->events_on = true;
+	return 0;
+
+fail:
+	vb_cm_fini(vp);
+	return ret;
+}
+
+void vb_cm_fini(struct vb_port *vp)
+{
+	unsigned int i;
+
+	if (vp->cm_ch != NULL) {
+		/* Each returns once its callback is not running. */
+		dvp_intr_callback_unregister(vp->cm_ch->fd, cm_event_cb, vp);
+		dvp_intr_callback_unregister(vp->timer_fd, timer_cb, vp);
+		dvp_intr_callback_unregister(vp->wake_fd, wake_cb, vp);
+	}
+	vp->events_on = false;
+	pthread_mutex_lock(&vp->lock);
+	for (i = 0; i < VB_MAX_QUEUES; i++) {
+		destroy_id(&vp->rx_conn[i].id);
+		destroy_id(&vp->rx_conn[i].pending);
+		destroy_id(&vp->tx_conn[i].id);
+		destroy_id(&vp->tx_conn[i].pending);
+	}
+	destroy_id(&vp->listen_id);
+	while (vp->nzombies > 0)
+		destroy_id(&vp->zombies[--vp->nzombies]);
+	pthread_mutex_unlock(&vp->lock);
+	if (vp->cm_ch != NULL)
+		rdma_destroy_event_channel(vp->cm_ch);
+	vp->cm_ch = NULL;
+	if (vp->timer_fd >= 0)
+		close(vp->timer_fd);
+	if (vp->wake_fd >= 0)
+		close(vp->wake_fd);
+	vp->timer_fd = vp->wake_fd = -1;
+}
+
+int vb_cm_start(struct vb_port *vp)
+{
+	uint16_t q;
+	unsigned int i;
+
+	pthread_mutex_lock(&vp->lock);
+	if (getrandom(&vp->session, sizeof(vp->session), GRND_NONBLOCK) != sizeof(vp->session))
+		vp->session = vb_now_ns() ^ ((uint64_t)getpid() << 32);
+	vp->session |= 1; /* never 0, which means "no peer yet" */
+	vp->peer_session = 0;
+	vp->connected_once = false;
+	for (i = 0; i < VB_MAX_QUEUES; i++) {
+		vp->rx_conn[i].st = vp->tx_conn[i].st = CS_IDLE;
+		vp->rx_conn[i].attempts = vp->tx_conn[i].attempts = 0;
+		vp->rx_conn[i].warned = vp->tx_conn[i].warned = false;
+		vp->rx_conn[i].backoff_ms = vp->tx_conn[i].backoff_ms = VB_RETRY_MIN_MS;
+	}
+	/* Nobody polls yet: CQs that overran can be replaced from here. */
+	for (q = 0; q < vp->port->nb_rx_queues; q++) {
+		struct vb_rxq *rxq = vp->port->rxqs[q];
+
+		if (__atomic_load_n(&rxq->cq_dead, __ATOMIC_RELAXED))
+			vb_rxq_cq_renew(rxq);
+		rxq->cause = VB_CAUSE_NONE;
+		__atomic_store_n(&rxq->state, VQ_DOWN, __ATOMIC_RELEASE);
+	}
+	for (q = 0; q < vp->port->nb_tx_queues; q++) {
+		struct vb_txq *txq = vp->port->txqs[q];
+
+		if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED))
+			vb_txq_cq_renew(txq);
+		txq->cause = VB_CAUSE_NONE;
+		__atomic_store_n(&txq->state, VQ_DOWN, __ATOMIC_RELEASE);
+	}
+	/* Atomic: link_update reads it without the lock. */
+	__atomic_store_n(&vp->started, true, __ATOMIC_RELAXED);
+	progress_locked(vp);
+	pthread_mutex_unlock(&vp->lock);
+	return 0;
+}
+
+void vb_cm_stop(struct vb_port *vp)
+{
+	unsigned int i;
+	uint16_t q;
+
+	pthread_mutex_lock(&vp->lock);
+	__atomic_store_n(&vp->started, false, __ATOMIC_RELAXED);
+	for (i = 0; i < VB_MAX_QUEUES; i++) {
+		struct vb_conn *cs[2] = { &vp->rx_conn[i], &vp->tx_conn[i] };
+		unsigned int k;
+
+		for (k = 0; k < 2; k++) {
+			if (cs[k]->pending != NULL)
+				reject_id(vp, cs[k]->pending, VB_REJ_STOPPED);
+			cs[k]->pending = NULL;
+			retire_id(vp, &cs[k]->id);
+			cs[k]->st = CS_IDLE;
+		}
+	}
+	/* No lcore bursts any more (lib/port emptied the fast path): everything is ours. */
+	for (q = 0; q < vp->port->nb_rx_queues; q++)
+		if (vp->port->rxqs[q] != NULL)
+			vb_rxq_teardown(vp->port->rxqs[q], false);
+	for (q = 0; q < vp->port->nb_tx_queues; q++)
+		if (vp->port->txqs[q] != NULL)
+			vb_txq_teardown(vp->port->txqs[q], false);
+	timer_arm(vp, UINT64_MAX);
+	pthread_mutex_unlock(&vp->lock);
+}

@@ -1,0 +1,661 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * net_verbs' port: the vdev (probe, remove), the port ops, the link state
+ * and the counters. The connections are in verbs_cm.c, the queues in
+ * verbs_queue.c, the datapath in verbs_rxtx.c.
+ */
+
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dvp_interrupts.h>
+
+#include "verbs_private.h"
+
+/* ------------------------------------------------------------------------
+ * Link
+ */
+
+/* Whether the netdev is up and has carrier: PORT_ACTIVE alone says less (DPDK learned it). */
+bool vb_netdev_running(const char *ifname)
+{
+	struct ifreq ifr;
+	bool yes = true;
+	int fd;
+
+	if (ifname[0] == '\0')
+		return true; /* InfiniBand: the port state is all there is */
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return true;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0)
+		yes = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
+	close(fd);
+	return yes;
+}
+
+/* Mb/s of an IB port: lane speed times lanes. */
+static uint32_t port_speed(const struct ibv_port_attr *pa)
+{
+	uint32_t lane, lanes;
+
+	switch (pa->active_speed) {
+	case 1:
+		lane = 2500;
+		break;
+	case 2:
+		lane = 5000;
+		break;
+	case 4:
+	case 8:
+		lane = 10000;
+		break;
+	case 16:
+		lane = 14000;
+		break;
+	case 32:
+		lane = 25000;
+		break;
+	case 64:
+		lane = 50000;
+		break;
+	case 128:
+		lane = 100000;
+		break;
+	default:
+		return DVP_LINK_SPEED_UNKNOWN;
+	}
+	switch (pa->active_width) {
+	case 1:
+		lanes = 1;
+		break;
+	case 2:
+		lanes = 4;
+		break;
+	case 4:
+		lanes = 8;
+		break;
+	case 8:
+		lanes = 12;
+		break;
+	case 16:
+		lanes = 2;
+		break;
+	default:
+		return DVP_LINK_SPEED_UNKNOWN;
+	}
+	return lane * lanes;
+}
+
+/* Up when started, every queue connected, the device port ACTIVE and its netdev running. */
+void vb_link_update(struct vb_port *vp)
+{
+	struct dvp_link link = { .link_duplex = DVP_LINK_FULL_DUPLEX,
+				 .link_autoneg = DVP_LINK_AUTONEG };
+	struct ibv_port_attr pa;
+	bool up, usable;
+	uint16_t q;
+
+	pthread_mutex_lock(&vp->lock);
+	up = vp->started;
+	for (q = 0; up && q < vp->port->nb_rx_queues; q++)
+		up = __atomic_load_n(&((struct vb_rxq *)vp->port->rxqs[q])->state,
+				     __ATOMIC_RELAXED) == VQ_LIVE;
+	for (q = 0; up && q < vp->port->nb_tx_queues; q++)
+		up = __atomic_load_n(&((struct vb_txq *)vp->port->txqs[q])->state,
+				     __ATOMIC_RELAXED) == VQ_LIVE;
+	pthread_mutex_unlock(&vp->lock);
+	if (ibv_query_port(vp->dev->ctx, vp->ib_port, &pa) != 0)
+		pa.state = IBV_PORT_DOWN;
+	usable = pa.state == IBV_PORT_ACTIVE && vb_netdev_running(vp->netdev);
+	/* The port came back: connections and disconnections held back can go now. */
+	if (usable && !__atomic_exchange_n(&vp->cm_usable, true, __ATOMIC_RELAXED) &&
+	    vp->wake_fd >= 0)
+		(void)eventfd_write(vp->wake_fd, 1);
+	up = up && usable;
+	link.link_status = up ? DVP_LINK_UP : DVP_LINK_DOWN;
+	link.link_speed = up ? port_speed(&pa) : DVP_LINK_SPEED_NONE;
+	if (dvp_port_link_set(vp->port, &link))
+		VB_LOG(INFO, "%s: link %s", vp->name, up ? "up" : "down");
+}
+
+static int vb_link_update_op(struct dvp_port *port, bool wait)
+{
+	struct vb_port *vp = port->priv;
+	uint64_t deadline = vb_now_ns() + (uint64_t)VB_LINK_WAIT_MS * 1000000u;
+	struct dvp_link link;
+
+	if (dvp_thread_is_intr())
+		__atomic_fetch_add(&vp->ps.async_link_events, 1, __ATOMIC_RELAXED);
+	for (;;) {
+		vb_link_update(vp);
+		__atomic_load(&port->link, &link, __ATOMIC_RELAXED);
+		if (!wait || link.link_status || !__atomic_load_n(&vp->started, __ATOMIC_RELAXED) ||
+		    vb_now_ns() >= deadline)
+			return 0;
+		/* The connections come up on the interrupt thread. */
+		usleep(20000);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Ops
+ */
+
+static int vb_info_get(struct dvp_port *port, struct dvp_port_info *info)
+{
+	struct vb_port *vp = port->priv;
+	const struct ibv_device_attr *a = &vp->dev->attr;
+	struct ibv_port_attr pa;
+	uint32_t dmax = DVP_MIN((uint32_t)VB_DESC_MAX, (uint32_t)DVP_MIN(a->max_qp_wr, a->max_cqe));
+
+	info->max_rx_queues = VB_MAX_QUEUES;
+	info->max_tx_queues = VB_MAX_QUEUES;
+	info->rx_desc_lim = (struct dvp_desc_lim){ .nb_max = (uint16_t)dmax,
+						   .nb_min = VB_DESC_MIN,
+						   .nb_align = 1 };
+	info->tx_desc_lim = info->rx_desc_lim;
+	info->default_rxq_size = (uint16_t)DVP_MIN((uint32_t)VB_DESC_DEFAULT, dmax);
+	info->default_txq_size = info->default_rxq_size;
+	info->rx_offload_capa = 0;
+	info->tx_offload_capa = DVP_TX_OFFLOAD_MULTI_SEGS;
+	info->min_mtu = 68;
+	/* RC: a SEND of any size (the mbuf bounds it); UD: one path MTU. */
+	info->max_mtu = vp->cfg.mode == VB_MODE_UD ? (uint16_t)(vp->path_mtu - 14) : 9000;
+	info->max_rx_pktlen = info->max_mtu + 14u;
+	info->intr_capa = DVP_PORT_INTR_RXQ | DVP_PORT_INTR_RXQ_SOLICITED | DVP_PORT_INTR_LSC |
+			  DVP_PORT_INTR_RMV | DVP_PORT_INTR_QUEUE_ERROR;
+	info->speed_capa_mbps = ibv_query_port(vp->dev->ctx, vp->ib_port, &pa) == 0 ?
+					port_speed(&pa) :
+					DVP_LINK_SPEED_UNKNOWN;
+	return 0;
+}
+
+static int vb_configure(struct dvp_port *port)
+{
+	/* Nothing to program: each queue is a connection of its own, made at start. */
+	(void)port;
+	return 0;
+}
+
+static int vb_start(struct dvp_port *port)
+{
+	struct vb_port *vp = port->priv;
+
+	port->rx_pkt_burst = vb_rx_burst;
+	port->tx_pkt_burst = vb_tx_burst;
+	/* The link comes up (LINK_STATUS_CHANGE) once every queue is connected. */
+	return vb_cm_start(vp);
+}
+
+static int vb_stop(struct dvp_port *port)
+{
+	struct vb_port *vp = port->priv;
+
+	vb_cm_stop(vp);
+	vb_link_update(vp);
+	return 0;
+}
+
+static int vb_close(struct dvp_port *port)
+{
+	struct vb_port *vp = port->priv;
+
+	vb_cm_fini(vp);
+	dvp_intr_async_del_port(vp->dev->async, port->port_id);
+	vb_dev_put(vp->dev);
+	vp->dev = NULL;
+	pthread_mutex_destroy(&vp->lock);
+	return 0;
+}
+
+static unsigned int vb_mbufs_held(struct dvp_port *port)
+{
+	unsigned int n = 0;
+	uint16_t q;
+
+	for (q = 0; q < port->nb_rx_queues; q++)
+		if (port->rxqs[q] != NULL)
+			n += vb_rxq_held(port->rxqs[q]);
+	for (q = 0; q < port->nb_tx_queues; q++)
+		if (port->txqs[q] != NULL)
+			n += vb_txq_held(port->txqs[q]);
+	return n;
+}
+
+static int vb_promisc(struct dvp_port *port)
+{
+	/* Every frame on the connection is for this port. */
+	(void)port;
+	return 0;
+}
+
+static int vb_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)
+{
+	/* The MAC is a label: frames are not filtered on it. */
+	(void)port;
+	(void)mac;
+	return 0;
+}
+
+static int vb_mtu_set(struct dvp_port *port, uint16_t mtu)
+{
+	/* lib/port checked it against max_mtu, which the transport allows. */
+	(void)port;
+	(void)mtu;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Counters
+ */
+
+static void qstats_read(const struct vb_qstats *st, const struct vb_qstats *base,
+			struct vb_qstats *out)
+{
+	const uint64_t *c = (const uint64_t *)st, *b = (const uint64_t *)base;
+	uint64_t *o = (uint64_t *)out;
+	size_t i;
+
+	for (i = 0; i < VB_QSTATS_N; i++)
+		o[i] = vb_ctr_read(&c[i]) - __atomic_load_n(&b[i], __ATOMIC_RELAXED);
+}
+
+static void qstats_reset(const struct vb_qstats *st, struct vb_qstats *base)
+{
+	const uint64_t *c = (const uint64_t *)st;
+	uint64_t *b = (uint64_t *)base;
+	size_t i;
+
+	/* The owner writes the counters: move the zero instead (see lib/intr). */
+	for (i = 0; i < VB_QSTATS_N; i++)
+		__atomic_store_n(&b[i], vb_ctr_read(&c[i]), __ATOMIC_RELAXED);
+}
+
+static void qstats_add(struct vb_qstats *sum, const struct vb_qstats *s)
+{
+	uint64_t *o = (uint64_t *)sum;
+	const uint64_t *i = (const uint64_t *)s;
+	size_t k;
+
+	for (k = 0; k < VB_QSTATS_N; k++)
+		o[k] += i[k];
+}
+
+static int vb_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
+{
+	struct vb_qstats s;
+	uint16_t q;
+
+	for (q = 0; q < port->nb_rx_queues; q++) {
+		struct vb_rxq *rxq = port->rxqs[q];
+
+		if (rxq == NULL)
+			continue;
+		qstats_read(&rxq->st, &rxq->base, &s);
+		stats->ipackets += s.packets;
+		stats->ibytes += s.bytes;
+		stats->ierrors += s.errors;
+		stats->rx_nombuf += s.nombuf;
+		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
+			stats->q_ipackets[q] = s.packets;
+			stats->q_ibytes[q] = s.bytes;
+			stats->q_errors[q] = s.errors;
+		}
+	}
+	for (q = 0; q < port->nb_tx_queues; q++) {
+		struct vb_txq *txq = port->txqs[q];
+
+		if (txq == NULL)
+			continue;
+		qstats_read(&txq->st, &txq->base, &s);
+		stats->opackets += s.packets;
+		stats->obytes += s.bytes;
+		stats->oerrors += s.errors;
+		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
+			stats->q_opackets[q] = s.packets;
+			stats->q_obytes[q] = s.bytes;
+		}
+	}
+	return 0;
+}
+
+static int vb_stats_reset(struct dvp_port *port)
+{
+	uint16_t q;
+
+	for (q = 0; q < port->nb_rx_queues; q++)
+		if (port->rxqs[q] != NULL)
+			qstats_reset(&((struct vb_rxq *)port->rxqs[q])->st,
+				     &((struct vb_rxq *)port->rxqs[q])->base);
+	for (q = 0; q < port->nb_tx_queues; q++)
+		if (port->txqs[q] != NULL)
+			qstats_reset(&((struct vb_txq *)port->txqs[q])->st,
+				     &((struct vb_txq *)port->txqs[q])->base);
+	return 0;
+}
+
+/* The driver's own xstats, after lib/port's: fixed ones, then per-status counters. */
+enum {
+	XS_RX_DROPPED_ON_RESET,
+	XS_TX_DROPPED_ON_RESET,
+	XS_TX_TOO_LONG,
+	XS_TX_BAD_SEGS,
+	XS_TX_NO_MR,
+	XS_TX_MR_CACHE_MISSES,
+	XS_RX_QUEUE_RESTARTS,
+	XS_TX_QUEUE_RESTARTS,
+	XS_RX_KICKS,
+	XS_RX_POSTED,
+	XS_TX_IN_FLIGHT,
+	XS_CM_ESTABLISHED,
+	XS_CM_DISCONNECTS,
+	XS_CM_REJECTS_SENT,
+	XS_CM_REJECTS_RECEIVED,
+	XS_CM_ERRORS,
+	XS_ASYNC_QUEUE_ERRORS,
+	XS_ASYNC_LINK_EVENTS,
+	XS_FIXED_N,
+};
+
+static const char *const xs_names[XS_FIXED_N] = {
+	[XS_RX_DROPPED_ON_RESET] = "rx_dropped_on_reset",
+	[XS_TX_DROPPED_ON_RESET] = "tx_dropped_on_reset",
+	[XS_TX_TOO_LONG] = "tx_too_long",
+	[XS_TX_BAD_SEGS] = "tx_bad_segs",
+	[XS_TX_NO_MR] = "tx_no_mr",
+	[XS_TX_MR_CACHE_MISSES] = "tx_mr_cache_misses",
+	[XS_RX_QUEUE_RESTARTS] = "rx_queue_restarts",
+	[XS_TX_QUEUE_RESTARTS] = "tx_queue_restarts",
+	[XS_RX_KICKS] = "rx_kicks",
+	[XS_RX_POSTED] = "rx_posted",
+	[XS_TX_IN_FLIGHT] = "tx_in_flight",
+	[XS_CM_ESTABLISHED] = "cm_established",
+	[XS_CM_DISCONNECTS] = "cm_disconnects",
+	[XS_CM_REJECTS_SENT] = "cm_rejects_sent",
+	[XS_CM_REJECTS_RECEIVED] = "cm_rejects_received",
+	[XS_CM_ERRORS] = "cm_errors",
+	[XS_ASYNC_QUEUE_ERRORS] = "async_queue_errors",
+	[XS_ASYNC_LINK_EVENTS] = "async_link_events",
+};
+
+#define VB_XSTATS_N (XS_FIXED_N + 2 * VB_WC_STATUS_N)
+
+static int vb_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names,
+			       unsigned int size)
+{
+	unsigned int i;
+
+	(void)port;
+	for (i = 0; i < size && i < VB_XSTATS_N; i++) {
+		if (i < XS_FIXED_N)
+			snprintf(names[i].name, sizeof(names[i].name), "%s", xs_names[i]);
+		else if (i < XS_FIXED_N + VB_WC_STATUS_N)
+			snprintf(names[i].name, sizeof(names[i].name), "rx_wc_%s",
+				 vb_wc_status_name(i - XS_FIXED_N));
+		else
+			snprintf(names[i].name, sizeof(names[i].name), "tx_wc_%s",
+				 vb_wc_status_name(i - XS_FIXED_N - VB_WC_STATUS_N));
+	}
+	return VB_XSTATS_N;
+}
+
+static int vb_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
+{
+	struct vb_port *vp = port->priv;
+	struct vb_qstats rx = { 0 }, tx = { 0 }, s;
+	const struct vb_pstats *b = &vp->ps_base;
+	uint64_t v[VB_XSTATS_N] = { 0 };
+	unsigned int i;
+	uint16_t q;
+
+	for (q = 0; q < port->nb_rx_queues; q++) {
+		struct vb_rxq *rxq = port->rxqs[q];
+
+		if (rxq == NULL)
+			continue;
+		qstats_read(&rxq->st, &rxq->base, &s);
+		qstats_add(&rx, &s);
+		v[XS_RX_POSTED] += vb_rxq_held(rxq);
+	}
+	for (q = 0; q < port->nb_tx_queues; q++) {
+		struct vb_txq *txq = port->txqs[q];
+
+		if (txq == NULL)
+			continue;
+		qstats_read(&txq->st, &txq->base, &s);
+		qstats_add(&tx, &s);
+		v[XS_TX_IN_FLIGHT] += txq->tail - txq->head;
+	}
+	v[XS_RX_DROPPED_ON_RESET] = rx.dropped_on_reset;
+	v[XS_TX_DROPPED_ON_RESET] = tx.dropped_on_reset;
+	v[XS_TX_TOO_LONG] = tx.too_long;
+	v[XS_TX_BAD_SEGS] = tx.bad_segs;
+	v[XS_TX_NO_MR] = tx.no_mr;
+	v[XS_TX_MR_CACHE_MISSES] = tx.mr_misses;
+	v[XS_RX_QUEUE_RESTARTS] = rx.restarts;
+	v[XS_TX_QUEUE_RESTARTS] = tx.restarts;
+	v[XS_RX_KICKS] = rx.kicks;
+#define PS(f) \
+	(__atomic_load_n(&vp->ps.f, __ATOMIC_RELAXED) - __atomic_load_n(&b->f, __ATOMIC_RELAXED))
+	v[XS_CM_ESTABLISHED] = PS(cm_established);
+	v[XS_CM_DISCONNECTS] = PS(cm_disconnects);
+	v[XS_CM_REJECTS_SENT] = PS(cm_rejects_sent);
+	v[XS_CM_REJECTS_RECEIVED] = PS(cm_rejects_received);
+	v[XS_CM_ERRORS] = PS(cm_errors);
+	v[XS_ASYNC_QUEUE_ERRORS] = PS(async_queue_errors);
+	v[XS_ASYNC_LINK_EVENTS] = PS(async_link_events);
+#undef PS
+	for (i = 0; i < VB_WC_STATUS_N; i++) {
+		v[XS_FIXED_N + i] = rx.wc_err[i];
+		v[XS_FIXED_N + VB_WC_STATUS_N + i] = tx.wc_err[i];
+	}
+	for (i = 0; i < size && i < VB_XSTATS_N; i++)
+		values[i] = v[i];
+	return VB_XSTATS_N;
+}
+
+static int vb_xstats_reset(struct dvp_port *port)
+{
+	struct vb_port *vp = port->priv;
+	const uint64_t *c = (const uint64_t *)&vp->ps;
+	uint64_t *b = (uint64_t *)&vp->ps_base;
+	size_t i;
+
+	vb_stats_reset(port);
+	for (i = 0; i < sizeof(vp->ps) / sizeof(uint64_t); i++)
+		__atomic_store_n(&b[i], __atomic_load_n(&c[i], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+	return 0;
+}
+
+/*
+ * An async event broke a queue (CQ_ERR, QP_FATAL, QP_REQ_ERR,
+ * QP_ACCESS_ERR): close its connection; its owner tears it down and
+ * reports QUEUE_ERROR, and the connection is made again.
+ */
+static void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event_type cause)
+{
+	struct vb_port *vp = port->priv;
+	bool broke;
+
+	__atomic_fetch_add(&vp->ps.async_queue_errors, 1, __ATOMIC_RELAXED);
+	if (cause == IBV_EVENT_CQ_ERR)
+		__atomic_store_n(tx ? &((struct vb_txq *)port->txqs[q])->cq_dead :
+				      &((struct vb_rxq *)port->rxqs[q])->cq_dead,
+				 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&vp->lock);
+	if (!vp->started) {
+		pthread_mutex_unlock(&vp->lock);
+		dvp_port_queue_error_report(port, q, tx, (int)cause,
+					    "the port is stopped: the queue is rebuilt at start");
+		return;
+	}
+	broke = tx ? vb_txq_break(port->txqs[q], (int)cause) :
+		     vb_rxq_break(port->rxqs[q], (int)cause);
+	if (broke)
+		vb_cm_queue_broken_locked(vp, tx, q);
+	else if (!tx)
+		vb_rxq_kick(port->rxqs[q]); /* its lcore replaces an overrun CQ */
+	pthread_mutex_unlock(&vp->lock);
+	if (!broke)
+		VB_LOG(INFO, "%s %s queue %u: %s while the queue was %s", vp->name,
+		       tx ? "tx" : "rx", q, ibv_event_type_str(cause), "not connected");
+	vb_link_update(vp);
+}
+
+const struct dvp_port_ops vb_ops = {
+	.info_get = vb_info_get,
+	.configure = vb_configure,
+	.rxq_setup = vb_rxq_setup,
+	.rxq_release = vb_rxq_release,
+	.txq_setup = vb_txq_setup,
+	.txq_release = vb_txq_release,
+	.start = vb_start,
+	.stop = vb_stop,
+	.close = vb_close,
+	.link_update = vb_link_update_op,
+	.promiscuous_enable = vb_promisc,
+	.promiscuous_disable = vb_promisc,
+	.mac_addr_set = vb_mac_addr_set,
+	.mtu_set = vb_mtu_set,
+	.stats_get = vb_stats_get,
+	.stats_reset = vb_stats_reset,
+	.xstats_get_names = vb_xstats_get_names,
+	.xstats_get = vb_xstats_get,
+	.xstats_reset = vb_xstats_reset,
+	.mbufs_held = vb_mbufs_held,
+	.queue_error = vb_queue_error,
+};
+
+/* ------------------------------------------------------------------------
+ * The vdev
+ */
+
+static int read_numa(const char *dev)
+{
+	char path[256];
+	int node = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/numa_node", dev);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	if (fscanf(f, "%d", &node) != 1)
+		node = -1;
+	fclose(f);
+	return node;
+}
+
+static int vb_probe(struct dvp_device *ddev)
+{
+	struct vb_cfg cfg;
+	struct dvp_port *port;
+	struct vb_port *vp;
+	struct vb_dev *dev;
+	uint64_t guid;
+	int ret;
+
+	ret = vb_cfg_parse(ddev->name, ddev->devargs, &cfg);
+	if (ret < 0)
+		return ret;
+	ret = vb_memlock_check(ddev->name);
+	if (ret < 0)
+		return ret;
+	dev = vb_dev_get(cfg.dev, ddev->name);
+	if (dev == NULL)
+		return -dvp_errno;
+	port = dvp_port_allocate(ddev->name, VB_DRIVER_NAME, &vb_ops, ddev, sizeof(*vp));
+	if (port == NULL) {
+		ret = -dvp_errno;
+		vb_dev_put(dev);
+		return ret;
+	}
+	vp = port->priv;
+	vp->port = port;
+	vp->dev = dev;
+	vp->cfg = cfg;
+	vp->timer_fd = vp->wake_fd = -1;
+	snprintf(vp->name, sizeof(vp->name), "%s", ddev->name);
+	pthread_mutex_init(&vp->lock, NULL);
+	port->numa_node = read_numa(cfg.dev);
+	port->mtu = 1500;
+	if (cfg.mac_set) {
+		port->mac = cfg.mac;
+	} else {
+		/* Locally administered, from the device GUID, told apart by the port id. */
+		guid = be64toh(ibv_get_device_guid(dev->ctx->device));
+		port->mac = (struct dvp_ether_addr){ { 0x02, (uint8_t)(guid >> 24),
+						       (uint8_t)(guid >> 16), (uint8_t)(guid >> 8),
+						       (uint8_t)guid, (uint8_t)port->port_id } };
+	}
+	ret = vb_cm_init(vp);
+	if (ret < 0)
+		goto fail;
+	if (vp->cfg.mode == VB_MODE_UD && vp->path_mtu < 256) {
+		VB_LOG(ERR, "%s: mode=ud: the path MTU is %u bytes, too small for frames", vp->name,
+		       vp->path_mtu);
+		ret = dvp_err(EINVAL);
+		goto fail_cm;
+	}
+	ret = dvp_intr_async_add_port(dev->async, port->port_id);
+	if (ret < 0)
+		goto fail_cm;
+	ret = dvp_port_probing_finish(port);
+	if (ret < 0)
+		goto fail_async;
+	ddev->driver_data = vp;
+	VB_LOG(INFO, "%s: %s on %s port %u (%s), mode=%s, %s %s", vp->name,
+	       cfg.role == VB_ROLE_LISTEN ? "listening" : "to connect", cfg.dev, vp->ib_port,
+	       vp->netdev[0] ? vp->netdev : "no netdev", cfg.mode == VB_MODE_UD ? "ud" : "rc",
+	       cfg.role == VB_ROLE_LISTEN ? "at" : "to", cfg.addr_str);
+	vb_link_update(vp);
+	return 0;
+
+fail_async:
+	dvp_intr_async_del_port(dev->async, port->port_id);
+fail_cm:
+	vb_cm_fini(vp);
+fail:
+	pthread_mutex_destroy(&vp->lock);
+	dvp_port_release(port);
+	vb_dev_put(dev);
+	return ret;
+}
+
+static void close_port(struct dvp_port *port, void *arg)
+{
+	(void)arg;
+	if (port->state == DVP_PORT_ATTACHED)
+		dvp_port_close(port->port_id);
+}
+
+static int vb_remove(struct dvp_device *ddev)
+{
+	dvp_port_foreach_of_device(ddev, close_port, NULL);
+	ddev->driver_data = NULL;
+	return 0;
+}
+
+static struct dvp_driver vb_driver = {
+	.name = VB_DRIVER_NAME,
+	.bus = DVP_BUS_VDEV,
+	.keys = vb_devargs_keys,
+	.probe = vb_probe,
+	.remove = vb_remove,
+};
+
+DVP_DRIVER_REGISTER(net_verbs, vb_driver);

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The handshake's wire format, and the names of work completion statuses
+ * as net_verbs counts them. Pure functions: the unit tests call them with
+ * whatever a peer might send.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verbs_private.h"
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
+}
+
+size_t vb_hello_encode(const struct vb_hello *h, uint8_t *buf)
+{
+	memset(buf, 0, VB_HELLO_LEN);
+	put32(buf, VB_HELLO_MAGIC);
+	buf[4] = VB_HELLO_VERSION;
+	buf[5] = h->kind;
+	buf[6] = h->flags;
+	buf[7] = h->reason;
+	put16(buf + 8, h->queue);
+	put16(buf + 10, h->nb_rxq);
+	put16(buf + 12, h->nb_txq);
+	put16(buf + 14, h->mode);
+	put32(buf + 16, h->rx_buf_len);
+	put32(buf + 20, h->qpn);
+	put32(buf + 24, h->qkey);
+	put32(buf + 28, (uint32_t)(h->session >> 32));
+	put32(buf + 32, (uint32_t)h->session);
+	return VB_HELLO_LEN;
+}
+
+int vb_hello_decode(const void *buf, size_t len, struct vb_hello *h, char *why, size_t whylen)
+{
+	const uint8_t *p = buf;
+	uint32_t magic;
+	uint16_t mode;
+
+	memset(h, 0, sizeof(*h));
+	if (p == NULL || len < VB_HELLO_LEN) {
+		snprintf(why, whylen, "%zu bytes of private data, a net_verbs handshake has %d",
+			 len, VB_HELLO_LEN);
+		return -EPROTO;
+	}
+	magic = get32(p);
+	if (magic != VB_HELLO_MAGIC) {
+		snprintf(why, whylen,
+			 "magic 0x%08x is not net_verbs' 0x%08x: the peer is not a net_verbs port",
+			 magic, VB_HELLO_MAGIC);
+		return -EPROTO;
+	}
+	if (p[4] != VB_HELLO_VERSION) {
+		snprintf(why, whylen, "handshake version %u, this build speaks %u", p[4],
+			 VB_HELLO_VERSION);
+		return -EPROTO;
+	}
+	if (p[5] < VB_HELLO_REQ || p[5] > VB_HELLO_REJECT) {
+		snprintf(why, whylen, "message kind %u (valid: 1 request, 2 accept, 3 reject)",
+			 p[5]);
+		return -EPROTO;
+	}
+	mode = get16(p + 14);
+	if (mode > VB_MODE_UD) {
+		snprintf(why, whylen, "mode %u (valid: 0 rc, 1 ud)", mode);
+		return -EPROTO;
+	}
+	h->kind = p[5];
+	h->flags = p[6];
+	h->reason = p[7];
+	h->mode = (uint8_t)mode;
+	h->queue = get16(p + 8);
+	h->nb_rxq = get16(p + 10);
+	h->nb_txq = get16(p + 12);
+	h->rx_buf_len = get32(p + 16);
+	h->qpn = get32(p + 20);
+	h->qkey = get32(p + 24);
+	h->session = (uint64_t)get32(p + 28) << 32 | get32(p + 32);
+	if (h->nb_rxq > VB_MAX_QUEUES || h->nb_txq > VB_MAX_QUEUES) {
+		snprintf(why, whylen, "%u rx and %u tx queues (at most %d each)", h->nb_rxq,
+			 h->nb_txq, VB_MAX_QUEUES);
+		return -EPROTO;
+	}
+	if (h->kind == VB_HELLO_REQ && h->queue >= VB_MAX_QUEUES) {
+		snprintf(why, whylen, "queue %u (at most %d)", h->queue, VB_MAX_QUEUES - 1);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static const char *const reject_reasons[VB_REJ_MAX] = {
+	[VB_REJ_NONE] = "no reason given",
+	[VB_REJ_STOPPED] = "the listening port is not started",
+	[VB_REJ_QUEUES] =
+		"the queue counts do not match (each rx queue needs a tx queue on the other side)",
+	[VB_REJ_QUEUE] = "no such queue on the listening port",
+	[VB_REJ_MODE] = "the ports' modes differ (mode=rc against mode=ud)",
+	[VB_REJ_RESOURCES] = "the listening port could not set the queue up",
+	[VB_REJ_NO_RECONNECT] = "the listening port has reconnect=0 and was connected once already",
+	[VB_REJ_BAD_HELLO] = "the request's handshake was not understood",
+};
+
+const char *vb_reject_reason_str(unsigned int reason)
+{
+	return reason < VB_REJ_MAX ? reject_reasons[reason] : "an unknown reason";
+}
+
+/*
+ * One counter per status; names as the enum's, shorter. A status added to
+ * libibverbs later lands in "other" until it gets its own.
+ */
+static const struct {
+	enum ibv_wc_status status;
+	const char *name;
+} wc_names[VB_WC_STATUS_N - 1] = {
+	{ IBV_WC_LOC_LEN_ERR, "loc_len_err" },
+	{ IBV_WC_LOC_QP_OP_ERR, "loc_qp_op_err" },
+	{ IBV_WC_LOC_EEC_OP_ERR, "loc_eec_op_err" },
+	{ IBV_WC_LOC_PROT_ERR, "loc_prot_err" },
+	{ IBV_WC_WR_FLUSH_ERR, "wr_flush_err" },
+	{ IBV_WC_MW_BIND_ERR, "mw_bind_err" },
+	{ IBV_WC_BAD_RESP_ERR, "bad_resp_err" },
+	{ IBV_WC_LOC_ACCESS_ERR, "loc_access_err" },
+	{ IBV_WC_REM_INV_REQ_ERR, "rem_inv_req_err" },
+	{ IBV_WC_REM_ACCESS_ERR, "rem_access_err" },
+	{ IBV_WC_REM_OP_ERR, "rem_op_err" },
+	{ IBV_WC_RETRY_EXC_ERR, "retry_exc_err" },
+	{ IBV_WC_RNR_RETRY_EXC_ERR, "rnr_retry_exc_err" },
+	{ IBV_WC_LOC_RDD_VIOL_ERR, "loc_rdd_viol_err" },
+	{ IBV_WC_REM_INV_RD_REQ_ERR, "rem_inv_rd_req_err" },
+	{ IBV_WC_REM_ABORT_ERR, "rem_abort_err" },
+	{ IBV_WC_INV_EECN_ERR, "inv_eecn_err" },
+	{ IBV_WC_INV_EEC_STATE_ERR, "inv_eec_state_err" },
+	{ IBV_WC_FATAL_ERR, "fatal_err" },
+	{ IBV_WC_RESP_TIMEOUT_ERR, "resp_timeout_err" },
+	{ IBV_WC_GENERAL_ERR, "general_err" },
+	{ IBV_WC_TM_ERR, "tm_err" },
+	{ IBV_WC_TM_RNDV_INCOMPLETE, "tm_rndv_incomplete" },
+};
+
+unsigned int vb_wc_status_index(enum ibv_wc_status status)
+{
+	unsigned int i;
+
+	for (i = 0; i < DVP_DIM(wc_names); i++)
+		if (wc_names[i].status == status)
+			return i;
+	return VB_WC_STATUS_N - 1;
+}
+
+const char *vb_wc_status_name(unsigned int idx)
+{
+	if (idx < DVP_DIM(wc_names))
+		return wc_names[idx].name;
+	return "other";
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * net_verbs' handshake: the private data of the rdma_cm connect, accept
+ * and reject messages. Both ends are net_verbs ports; the handshake tells
+ * the listener which of its queues a connection feeds, and each sender how
+ * long a frame the receiving end can take and whether it sleeps for
+ * solicited completions only. Not installed.
+ *
+ * Wire layout (36 bytes, big-endian; the CM pads private data with zeros,
+ * so longer input is accepted):
+ *
+ *     0 magic "DVPV"    4 version  5 kind  6 flags  7 reason
+ *     8 queue          10 nb_rxq  12 nb_txq  14 mode
+ *    16 rx_buf_len     20 qpn     24 qkey    28 session (8 bytes)
+ */
+
+#ifndef VERBS_PROTO_H
+#define VERBS_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VB_HELLO_MAGIC 0x44565056u /* "DVPV" */
+#define VB_HELLO_VERSION 1
+#define VB_HELLO_LEN 36
+
+enum vb_hello_kind {
+	VB_HELLO_REQ = 1, /* connector -> listener, in the connect request */
+	VB_HELLO_ACCEPT = 2, /* listener -> connector, in the accept */
+	VB_HELLO_REJECT = 3, /* listener -> connector, in the reject */
+};
+
+/* REQ: the connector's tx queue sends on this connection (else its rx queue receives). */
+#define VB_HELLO_F_TX (1u << 0)
+/* The receiving end arms for solicited completions only: mark the last frame of each burst. */
+#define VB_HELLO_F_SOLICITED (1u << 1)
+
+/* Why a listener refused a connection (REJECT's reason). */
+enum vb_reject_reason {
+	VB_REJ_NONE = 0,
+	VB_REJ_STOPPED, /* the listening port is not started */
+	VB_REJ_QUEUES, /* the queue counts do not match */
+	VB_REJ_QUEUE, /* no such queue */
+	VB_REJ_MODE, /* rc against ud */
+	VB_REJ_RESOURCES, /* the listener could not set the queue up */
+	VB_REJ_NO_RECONNECT, /* reconnect=0 and the port was connected once already */
+	VB_REJ_BAD_HELLO, /* the request's private data made no sense */
+	VB_REJ_MAX,
+};
+
+/* The modes of the devarg, also on the wire. */
+enum vb_mode {
+	VB_MODE_RC = 0,
+	VB_MODE_UD = 1,
+};
+
+/* A handshake message, host order. */
+struct vb_hello {
+	uint8_t kind; /* enum vb_hello_kind */
+	uint8_t flags; /* VB_HELLO_F_* */
+	uint8_t reason; /* REJECT: enum vb_reject_reason */
+	uint8_t mode; /* enum vb_mode */
+	uint16_t queue; /* the connector's queue (and the listener's opposite one) */
+	uint16_t nb_rxq; /* the sender's queue counts */
+	uint16_t nb_txq;
+	uint32_t rx_buf_len; /* the receiving end's largest frame, 0 from a sender */
+	uint32_t qpn; /* UD: the receiving end's QP number */
+	uint32_t qkey; /* UD: its Q_Key */
+	uint64_t session; /* random per start of the sending port: a restart changes it */
+};
+
+/* Write @h into @buf (at least VB_HELLO_LEN bytes). @return VB_HELLO_LEN. */
+size_t vb_hello_encode(const struct vb_hello *h, uint8_t *buf);
+
+/*
+ * Read a hello from @buf (@len bytes, NULL allowed when @len is 0). On a
+ * bad message, @return -EPROTO with @why (@whylen bytes) saying what was
+ * wrong in words; else 0.
+ */
+int vb_hello_decode(const void *buf, size_t len, struct vb_hello *h, char *why, size_t whylen);
+
+/* "the queue counts do not match", ... for a reject reason. */
+const char *vb_reject_reason_str(unsigned int reason);
+
+#endif /* VERBS_PROTO_H */

@@ -1,0 +1,750 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Queues: setup and release (control thread), their QP's life (created by
+ * the interrupt thread when a connection is made, destroyed by the queue's
+ * owner when it breaks), and the hand-over between owners described in
+ * verbs_private.h.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <dvp_malloc.h>
+
+#include "verbs_private.h"
+
+static int set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
+void vb_rxq_kick(struct vb_rxq *rxq)
+{
+	if (rxq->kickfd < 0)
+		return;
+	/* Counted by whoever kicks (any thread): an atomic add, not vb_ctr_add. */
+	__atomic_fetch_add(&rxq->st.kicks, 1, __ATOMIC_RELAXED);
+	/*
+	 * Flag first, then the write: the consumer reads the eventfd only
+	 * when it sees the flag, saving a system call on every other wake-up.
+	 * Relaxed is enough: the write(2) and the epoll wake-up it causes
+	 * order the flag before the consumer's look at it, and an eventfd
+	 * left unread keeps the fd readable, so it is looked at again.
+	 */
+	__atomic_store_n(&rxq->kick_pending, 1, __ATOMIC_RELAXED);
+	(void)eventfd_write(rxq->kickfd, 1);
+}
+
+unsigned int vb_rxq_held(const struct vb_rxq *rxq)
+{
+	return rxq->tail - rxq->head;
+}
+
+unsigned int vb_txq_held(const struct vb_txq *txq)
+{
+	unsigned int n = 0;
+	uint32_t i;
+
+	for (i = txq->head; i != txq->tail; i++)
+		n += txq->ring[i & txq->mask] != NULL;
+	return n;
+}
+
+/* ------------------------------------------------------------------------
+ * Breaking and tearing down
+ */
+
+static bool qbreak(uint32_t *state, int *cause_p, int cause)
+{
+	uint32_t live = VQ_LIVE;
+	int none = VB_CAUSE_NONE;
+
+	/* The first cause stays; published by the state CAS below. */
+	if (cause != VB_CAUSE_NONE)
+		__atomic_compare_exchange_n(cause_p, &none, cause, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	/*
+	 * Seq_cst: for tx queues this store is one half of the Dekker pair
+	 * with vb_tx_burst()'s in_burst (see vb_txq_try_teardown()); it also
+	 * releases the cause to whoever tears down.
+	 */
+	return __atomic_compare_exchange_n(state, &live, VQ_BROKEN, false, __ATOMIC_SEQ_CST,
+					   __ATOMIC_RELAXED);
+}
+
+bool vb_rxq_break(struct vb_rxq *rxq, int cause)
+{
+	if (!qbreak(&rxq->state, &rxq->cause, cause))
+		return false;
+	/* A lcore asleep on the queue must wake up to tear it down. */
+	vb_rxq_kick(rxq);
+	return true;
+}
+
+bool vb_txq_break(struct vb_txq *txq, int cause)
+{
+	return qbreak(&txq->state, &txq->cause, cause);
+}
+
+static __dvp_cold void report(struct vb_port *vp, uint16_t q, bool tx, int cause, int wc_status,
+			      uint32_t vendor_err, unsigned int freed, uint64_t dropped)
+{
+	char why[48] = "";
+
+	if (cause == VB_CAUSE_NONE)
+		return;
+	if (cause == VB_CAUSE_DRIVER && wc_status != IBV_WC_SUCCESS)
+		snprintf(why, sizeof(why), " (%s, vendor_err 0x%x)",
+			 ibv_wc_status_str((enum ibv_wc_status)wc_status), vendor_err);
+	dvp_port_queue_error_report(vp->port, q, tx, cause,
+				    "rebuilt: %u mbufs freed, %llu frames lost%s", freed,
+				    (unsigned long long)dropped, why);
+}
+
+int vb_rxq_cq_renew(struct vb_rxq *rxq)
+{
+	struct vb_dev *dev = rxq->vp->dev;
+	struct ibv_cq *cq;
+	int ret;
+
+	/* A CQ smaller than the ring overran: the new one can hold every receive. */
+	if (rxq->cq_size < rxq->nb_desc) {
+		VB_LOG(WARNING,
+		       "%s rx queue %u: the CQ of %u entries overran; replaced by one of %u, as many as receives posted",
+		       rxq->vp->name, rxq->queue_id, rxq->cq_size, rxq->nb_desc);
+		rxq->cq_size = rxq->nb_desc;
+	}
+
+	/* Destroying a CQ waits for the acks of every event read from it. */
+	if (rxq->intr_on)
+		dvp_intr_queue_ack_flush(&rxq->intr);
+	if (rxq->unacked > 0) {
+		ibv_ack_cq_events(rxq->cq, rxq->unacked);
+		rxq->unacked = 0;
+	}
+	ret = ibv_destroy_cq(rxq->cq);
+	if (ret != 0)
+		VB_LOG(ERR, "%s rx queue %u: ibv_destroy_cq of the overrun CQ: %s", rxq->vp->name,
+		       rxq->queue_id, dvp_strerror(ret));
+	cq = ibv_create_cq(dev->ctx, (int)rxq->cq_size, &rxq->ctx, rxq->ch, 0);
+	if (cq == NULL) {
+		ret = errno ? errno : ENOMEM;
+		VB_LOG(ERR,
+		       "%s rx queue %u: a new CQ of %u entries after the overrun: %s; the queue stays down",
+		       rxq->vp->name, rxq->queue_id, rxq->cq_size, dvp_strerror(ret));
+		rxq->cq = NULL;
+		return dvp_err(ret);
+	}
+	rxq->cq = cq;
+	/* Release: the interrupt thread that sees the flag clear uses the new CQ. */
+	__atomic_store_n(&rxq->cq_dead, 0, __ATOMIC_RELEASE);
+	/*
+	 * lib/intr may think the old CQ armed: an event (the kick) makes it
+	 * arm the new one at the next wait.
+	 */
+	vb_rxq_kick(rxq);
+	return 0;
+}
+
+int vb_txq_cq_renew(struct vb_txq *txq)
+{
+	struct ibv_cq *cq;
+	int ret;
+
+	ret = ibv_destroy_cq(txq->cq);
+	if (ret != 0)
+		VB_LOG(ERR, "%s tx queue %u: ibv_destroy_cq of the overrun CQ: %s", txq->vp->name,
+		       txq->queue_id, dvp_strerror(ret));
+	cq = ibv_create_cq(txq->vp->dev->ctx, (int)txq->cq_size, &txq->ctx, NULL, 0);
+	if (cq == NULL) {
+		ret = errno ? errno : ENOMEM;
+		VB_LOG(ERR, "%s tx queue %u: a new CQ after the overrun: %s; the queue stays down",
+		       txq->vp->name, txq->queue_id, dvp_strerror(ret));
+		txq->cq = NULL;
+		return dvp_err(ret);
+	}
+	txq->cq = cq;
+	__atomic_store_n(&txq->cq_dead, 0, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void vb_rxq_teardown(struct vb_rxq *rxq, bool after_break)
+{
+	struct ibv_wc wc[VB_RX_POLL];
+	uint64_t dropped = 0;
+	unsigned int freed = 0;
+	int n, ret, cause, wc_status;
+
+	if (rxq->qp != NULL) {
+		ret = ibv_destroy_qp(rxq->qp);
+		if (ret != 0)
+			VB_LOG(ERR, "%s rx queue %u: ibv_destroy_qp: %s", rxq->vp->name,
+			       rxq->queue_id, dvp_strerror(ret));
+		rxq->qp = NULL;
+	}
+	/* Frames completed and not taken yet: their buffers go with the ring. */
+	for (; rxq->wc_pos < rxq->wc_n; rxq->wc_pos++)
+		dropped += rxq->wc[rxq->wc_pos].status == IBV_WC_SUCCESS;
+	rxq->wc_pos = rxq->wc_n = 0;
+	while (rxq->cq != NULL && (n = ibv_poll_cq(rxq->cq, VB_RX_POLL, wc)) > 0)
+		while (n-- > 0)
+			dropped += wc[n].status == IBV_WC_SUCCESS;
+	for (; rxq->head != rxq->tail; rxq->head++, freed++)
+		dvp_pktmbuf_free(rxq->ring[rxq->head & rxq->mask]);
+	rxq->head = rxq->tail = 0;
+	vb_ctr_add(&rxq->st.dropped_on_reset, dropped);
+	vb_ctr_add(&rxq->st.errors, dropped);
+	if (after_break && __atomic_load_n(&rxq->cause, __ATOMIC_RELAXED) != VB_CAUSE_NONE)
+		vb_ctr_add(&rxq->st.restarts, 1);
+	if (__atomic_load_n(&rxq->cq_dead, __ATOMIC_RELAXED) && rxq->cq != NULL)
+		vb_rxq_cq_renew(rxq);
+	cause = __atomic_exchange_n(&rxq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
+	wc_status = rxq->wc_status;
+	rxq->wc_status = IBV_WC_SUCCESS;
+	/* Release: the next owner (the interrupt thread) sees the ring empty and the QP gone. */
+	__atomic_store_n(&rxq->state, VQ_DOWN, __ATOMIC_RELEASE);
+	if (after_break)
+		report(rxq->vp, rxq->queue_id, false, cause, wc_status, rxq->vendor_err, freed,
+		       dropped);
+}
+
+/* Free the ring entries up to (and including) index @last; @return the frames freed. */
+static unsigned int tx_free_upto(struct vb_txq *txq, uint32_t last)
+{
+	struct dvp_mbuf *batch[64];
+	unsigned int n = 0, total = 0;
+	uint32_t end = last + 1;
+
+	for (; txq->head != end; txq->head++) {
+		struct dvp_mbuf *m = txq->ring[txq->head & txq->mask];
+
+		if (m == NULL)
+			continue;
+		txq->ring[txq->head & txq->mask] = NULL;
+		batch[n++] = m;
+		total++;
+		if (n == DVP_DIM(batch)) {
+			dvp_pktmbuf_free_bulk(batch, n);
+			n = 0;
+		}
+	}
+	if (n > 0)
+		dvp_pktmbuf_free_bulk(batch, n);
+	return total;
+}
+
+void vb_txq_teardown(struct vb_txq *txq, bool after_break)
+{
+	struct ibv_wc wc[VB_TX_POLL];
+	unsigned int freed = 0, lost;
+	int n, i, ret, cause, wc_status;
+
+	if (txq->qp != NULL) {
+		ret = ibv_destroy_qp(txq->qp);
+		if (ret != 0)
+			VB_LOG(ERR, "%s tx queue %u: ibv_destroy_qp: %s", txq->vp->name,
+			       txq->queue_id, dvp_strerror(ret));
+		txq->qp = NULL;
+	}
+	if (txq->ah != NULL) {
+		ibv_destroy_ah(txq->ah);
+		txq->ah = NULL;
+	}
+	/* Sends that did complete free their frames as delivered. */
+	while (txq->cq != NULL && (n = ibv_poll_cq(txq->cq, VB_TX_POLL, wc)) > 0) {
+		for (i = 0; i < n; i++) {
+			uint32_t idx = (uint32_t)wc[i].wr_id;
+
+			if (idx - txq->head < txq->tail - txq->head)
+				freed += tx_free_upto(txq, idx);
+		}
+	}
+	/* The rest never got an answer: lost on the wire, as far as anyone knows. */
+	lost = txq->head != txq->tail ? tx_free_upto(txq, txq->tail - 1) : 0;
+	freed += lost;
+	txq->head = txq->tail = 0;
+	txq->unsignaled = 0;
+	vb_ctr_add(&txq->st.dropped_on_reset, lost);
+	vb_ctr_add(&txq->st.errors, lost);
+	if (after_break && __atomic_load_n(&txq->cause, __ATOMIC_RELAXED) != VB_CAUSE_NONE)
+		vb_ctr_add(&txq->st.restarts, 1);
+	if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED) && txq->cq != NULL)
+		vb_txq_cq_renew(txq);
+	cause = __atomic_exchange_n(&txq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
+	wc_status = txq->wc_status;
+	txq->wc_status = IBV_WC_SUCCESS;
+	/* Release: as for rx. */
+	__atomic_store_n(&txq->state, VQ_DOWN, __ATOMIC_RELEASE);
+	if (after_break)
+		report(txq->vp, txq->queue_id, true, cause, wc_status, txq->vendor_err, freed,
+		       lost);
+}
+
+bool vb_txq_try_teardown(struct vb_txq *txq)
+{
+	uint32_t broken = VQ_BROKEN;
+
+	/*
+	 * Dekker with vb_tx_burst(): the break stored state (seq_cst) before
+	 * this load; the lcore stores in_burst (seq_cst) before loading the
+	 * state. If we see in_burst clear, its next burst sees BROKEN and
+	 * leaves the QP alone; if we see it set, that lcore tears down itself
+	 * (or we retry from the timer).
+	 */
+	if (__atomic_load_n(&txq->in_burst, __ATOMIC_SEQ_CST))
+		return false;
+	/* The lcore may race us to it between bursts: one CAS wins. */
+	if (!__atomic_compare_exchange_n(&txq->state, &broken, VQ_TEARING, false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return false;
+	vb_txq_teardown(txq, true);
+	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * QPs
+ */
+
+static const char *qp_state_name(enum ibv_qp_state st)
+{
+	switch (st) {
+	case IBV_QPS_INIT:
+		return "INIT";
+	case IBV_QPS_RTR:
+		return "RTR";
+	case IBV_QPS_RTS:
+		return "RTS";
+	default:
+		return "another state";
+	}
+}
+
+static int qp_modify(struct vb_port *vp, struct ibv_qp *qp, struct rdma_cm_id *id,
+		     enum ibv_qp_state st)
+{
+	struct ibv_qp_attr attr = { .qp_state = st };
+	int mask = 0, ret;
+
+	if (vp->cfg.mode == VB_MODE_UD && st != IBV_QPS_INIT) {
+		/* What librdmacm does for UD: no path to program. */
+		mask = IBV_QP_STATE | (st == IBV_QPS_RTS ? IBV_QP_SQ_PSN : 0);
+		attr.sq_psn = 0;
+	} else if (rdma_init_qp_attr(id, &attr, &mask) != 0) {
+		ret = errno;
+		VB_LOG(ERR, "%s: rdma_init_qp_attr(%s): %s", vp->name, qp_state_name(st),
+		       dvp_strerror(ret));
+		return dvp_err(ret);
+	}
+	/*
+	 * The CM gives RTR a min_rnr_timer of 0, which means 655 ms: a sender
+	 * that found no receive posted would wait that long before trying
+	 * again. 0.64 ms (as perftest) lets a receiver that fell behind catch
+	 * up without stalling the link.
+	 */
+	if (st == IBV_QPS_RTR && (mask & IBV_QP_MIN_RNR_TIMER))
+		attr.min_rnr_timer = VB_MIN_RNR_TIMER;
+	ret = ibv_modify_qp(qp, &attr, mask);
+	if (ret != 0) {
+		VB_LOG(ERR, "%s: ibv_modify_qp to %s: %s", vp->name, qp_state_name(st),
+		       dvp_strerror(ret));
+		return dvp_err(ret);
+	}
+	return 0;
+}
+
+int vb_qp_ready(struct vb_port *vp, struct ibv_qp *qp, struct rdma_cm_id *id)
+{
+	int ret = qp_modify(vp, qp, id, IBV_QPS_RTR);
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+
+	ret = ret < 0 ? ret : qp_modify(vp, qp, id, IBV_QPS_RTS);
+	if (ret == 0 && dvp_log_can_log((uint32_t)vb_logtype, DVP_LOG_DEBUG) &&
+	    ibv_query_qp(qp, &a,
+			 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_PATH_MTU,
+			 &ia) == 0)
+		VB_LOG(DEBUG,
+		       "%s: QP %u ready: ack timeout %u, retry %u, rnr_retry %u, path MTU %u",
+		       vp->name, qp->qp_num, a.timeout, a.retry_cnt, a.rnr_retry,
+		       128u << a.path_mtu);
+	return ret;
+}
+
+static struct ibv_qp *qp_create(struct vb_port *vp, struct vb_qctx *ctx, struct ibv_cq *cq,
+				uint32_t send_wr, uint32_t recv_wr, uint32_t send_sge,
+				uint32_t inline_len, struct rdma_cm_id *id)
+{
+	struct ibv_qp_init_attr a = {
+		.qp_context = ctx,
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = {
+			.max_send_wr = send_wr,
+			.max_recv_wr = recv_wr,
+			.max_send_sge = send_sge,
+			.max_recv_sge = 1,
+			.max_inline_data = inline_len,
+		},
+		.qp_type = vp->cfg.mode == VB_MODE_UD ? IBV_QPT_UD : IBV_QPT_RC,
+		.sq_sig_all = 0,
+	};
+	struct ibv_qp *qp;
+
+	if (id->verbs != vp->dev->ctx) {
+		VB_LOG(ERR,
+		       "%s: %s is reached through device %s, not dev=%s; give the address of an interface of %s",
+		       vp->name, vp->cfg.addr_str,
+		       id->verbs ? ibv_get_device_name(id->verbs->device) : "(none)", vp->cfg.dev,
+		       vp->cfg.dev);
+		dvp_errno = EXDEV;
+		return NULL;
+	}
+	if (cq == NULL) {
+		VB_LOG(ERR, "%s %s queue %u: no CQ (it could not be recreated)", vp->name,
+		       ctx->tx ? "tx" : "rx", ctx->queue_id);
+		dvp_errno = EIO;
+		return NULL;
+	}
+	qp = ibv_create_qp(vp->dev->pd, &a);
+	if (qp == NULL && inline_len > 0) {
+		/* Some providers refuse inline data outright: without it, then. */
+		a.cap.max_inline_data = 0;
+		qp = ibv_create_qp(vp->dev->pd, &a);
+	}
+	if (qp == NULL) {
+		VB_LOG(ERR, "%s %s queue %u: ibv_create_qp (%u send, %u receive WRs): %s", vp->name,
+		       ctx->tx ? "tx" : "rx", ctx->queue_id, send_wr, recv_wr, dvp_strerror(errno));
+		dvp_errno = errno ? errno : ENOMEM;
+		return NULL;
+	}
+	if (qp_modify(vp, qp, id, IBV_QPS_INIT) < 0) {
+		ibv_destroy_qp(qp);
+		return NULL;
+	}
+	return qp;
+}
+
+int vb_rxq_qp_create(struct vb_rxq *rxq, struct rdma_cm_id *id)
+{
+	struct vb_port *vp = rxq->vp;
+
+	/* Acquire: pairs with vb_rxq_cq_renew(). */
+	if (__atomic_load_n(&rxq->cq_dead, __ATOMIC_ACQUIRE)) {
+		/*
+		 * The CQ is its lcore's to replace (it acks its events): hand
+		 * the queue over (release: no QP of ours uses the CQ) and wake
+		 * it; it hands the queue back and wakes us.
+		 */
+		uint32_t down = VQ_DOWN;
+
+		VB_LOG(DEBUG, "%s rx queue %u: its CQ overran: its lcore replaces it first",
+		       vp->name, rxq->queue_id);
+		if (__atomic_compare_exchange_n(&rxq->state, &down, VQ_RENEW, false,
+						__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			vb_rxq_kick(rxq);
+		return dvp_err(EAGAIN);
+	}
+	rxq->qp = qp_create(vp, &rxq->ctx, rxq->cq, 1, rxq->nb_desc, 1, 0, id);
+	if (rxq->qp == NULL)
+		return -dvp_errno;
+	__atomic_store_n(&rxq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
+	rxq->wc_status = IBV_WC_SUCCESS;
+	/* Receives may be posted from INIT on; the peer's first SEND finds them. */
+	vb_rxq_refill(rxq);
+	if (rxq->tail == rxq->head) {
+		VB_LOG(ERR, "%s rx queue %u: mempool %s has no free mbuf to post a receive with",
+		       vp->name, rxq->queue_id, rxq->mp->name);
+		ibv_destroy_qp(rxq->qp);
+		rxq->qp = NULL;
+		return dvp_err(ENOBUFS);
+	}
+	return 0;
+}
+
+int vb_txq_qp_create(struct vb_txq *txq, struct rdma_cm_id *id)
+{
+	struct vb_port *vp = txq->vp;
+	struct ibv_qp_attr attr;
+	struct ibv_qp_init_attr init;
+
+	/* A DOWN tx queue is ours, CQ included: replace one that overran. */
+	if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED) && vb_txq_cq_renew(txq) < 0)
+		return -dvp_errno;
+	txq->qp = qp_create(vp, &txq->ctx, txq->cq, txq->nb_desc, 0, txq->max_sge,
+			    vp->cfg.tx_inline, id);
+	if (txq->qp == NULL)
+		return -dvp_errno;
+	/* The provider says what it really gave. */
+	txq->max_inline = 0;
+	if (vp->cfg.tx_inline > 0 && ibv_query_qp(txq->qp, &attr, IBV_QP_CAP, &init) == 0)
+		txq->max_inline = DVP_MIN(attr.cap.max_inline_data, vp->cfg.tx_inline);
+	txq->head = txq->tail = 0;
+	txq->unsignaled = 0;
+	txq->wc_status = IBV_WC_SUCCESS;
+	__atomic_store_n(&txq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Setup and release (control thread, port stopped)
+ */
+
+static void rxq_free(struct vb_rxq *rxq)
+{
+	int ret;
+
+	if (rxq->cq != NULL) {
+		ret = ibv_destroy_cq(rxq->cq);
+		if (ret != 0)
+			VB_LOG(ERR, "%s rx queue %u: ibv_destroy_cq: %s", rxq->vp->name,
+			       rxq->queue_id, dvp_strerror(ret));
+	}
+	if (rxq->ch != NULL)
+		ibv_destroy_comp_channel(rxq->ch);
+	if (rxq->epfd >= 0)
+		close(rxq->epfd);
+	if (rxq->kickfd >= 0)
+		close(rxq->kickfd);
+	dvp_free(rxq->sges);
+	dvp_free(rxq->wrs);
+	dvp_free(rxq->ring);
+	dvp_free(rxq);
+}
+
+/* The comp channel and the kick eventfd, behind one epoll fd for lib/intr. */
+static int rxq_intr_fds(struct vb_rxq *rxq)
+{
+	struct vb_port *vp = rxq->vp;
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	rxq->ch = ibv_create_comp_channel(vp->dev->ctx);
+	if (rxq->ch == NULL) {
+		VB_LOG(ERR, "%s rx queue %u: ibv_create_comp_channel: %s", vp->name, rxq->queue_id,
+		       dvp_strerror(errno));
+		return dvp_err(errno ? errno : ENOMEM);
+	}
+	rxq->kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	rxq->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (rxq->kickfd < 0 || rxq->epfd < 0 || set_nonblock(rxq->ch->fd) < 0 ||
+	    set_nonblock(rxq->epfd) < 0 ||
+	    epoll_ctl(rxq->epfd, EPOLL_CTL_ADD, rxq->ch->fd, &ev) < 0 ||
+	    epoll_ctl(rxq->epfd, EPOLL_CTL_ADD, rxq->kickfd, &ev) < 0) {
+		VB_LOG(ERR, "%s rx queue %u: the event fds (channel, eventfd, epoll): %s", vp->name,
+		       rxq->queue_id, dvp_strerror(errno));
+		return dvp_err(errno);
+	}
+	return 0;
+}
+
+int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+		 const struct dvp_rxq_conf *conf, struct dvp_mempool *mp)
+{
+	struct vb_port *vp = port->priv;
+	struct vb_dev *dev = vp->dev;
+	uint32_t size = dvp_align32pow2(nb_desc);
+	uint16_t room = dvp_pktmbuf_data_room_size(mp);
+	bool solicited = vp->cfg.solicited || port->conf.intr_conf.rxq_solicited;
+	struct vb_rxq *rxq;
+	uint32_t i;
+	int ret;
+
+	(void)conf;
+	if (room <= DVP_PKTMBUF_HEADROOM + 64) {
+		VB_LOG(ERR,
+		       "%s rx queue %u: mempool %s has %u bytes of data room; frames need more than the %d-byte headroom plus 64 (DVP_MBUF_DEFAULT_BUF_SIZE is usual)",
+		       vp->name, q, mp->name, room, DVP_PKTMBUF_HEADROOM);
+		return dvp_err(EINVAL);
+	}
+	rxq = dvp_zmalloc_socket("net_verbs rxq", sizeof(*rxq), DVP_CACHE_LINE_SIZE, socket_id);
+	if (rxq == NULL)
+		return -dvp_errno;
+	rxq->vp = vp;
+	rxq->queue_id = q;
+	rxq->port_id = port->port_id;
+	rxq->ctx = (struct vb_qctx){ .vp = vp, .queue_id = q, .tx = false };
+	rxq->epfd = -1;
+	rxq->kickfd = -1;
+	rxq->cause = VB_CAUSE_NONE;
+	rxq->mp = mp;
+	rxq->nb_desc = nb_desc;
+	rxq->mask = size - 1;
+	rxq->grh = vp->cfg.mode == VB_MODE_UD ? VB_UD_GRH : 0;
+	rxq->buf_len = (uint32_t)room - DVP_PKTMBUF_HEADROOM;
+	if (vp->cfg.mode == VB_MODE_UD)
+		rxq->buf_len = DVP_MIN(rxq->buf_len, vp->path_mtu);
+	rxq->ring =
+		dvp_zmalloc_socket("net_verbs rx ring", size * sizeof(*rxq->ring), 0, socket_id);
+	rxq->wrs = dvp_zmalloc_socket("net_verbs rx wrs", size * sizeof(*rxq->wrs), 0, socket_id);
+	rxq->sges =
+		dvp_zmalloc_socket("net_verbs rx sges", size * sizeof(*rxq->sges), 0, socket_id);
+	if (rxq->ring == NULL || rxq->wrs == NULL || rxq->sges == NULL) {
+		ret = -dvp_errno;
+		goto fail;
+	}
+	for (i = 0; i < size; i++) {
+		rxq->wrs[i].sg_list = &rxq->sges[i];
+		rxq->wrs[i].num_sge = 1;
+	}
+	/* Once per PD and pool: later queues on the same pool find it registered. */
+	ret = vb_mr_register_mempool(dev, mp, vp->name);
+	if (ret < 0)
+		goto fail;
+	rxq->cq_size = vp->cfg.rx_cq_size ? vp->cfg.rx_cq_size : nb_desc;
+	if ((int)rxq->cq_size > dev->attr.max_cqe) {
+		VB_LOG(ERR,
+		       "%s rx queue %u: %u descriptors need a CQ of as many entries; %s offers %d",
+		       vp->name, q, rxq->cq_size, dev->name, dev->attr.max_cqe);
+		ret = dvp_err(EINVAL);
+		goto fail;
+	}
+	if (vp->cfg.rx_cq_size != 0 && vp->cfg.rx_cq_size < nb_desc)
+		VB_LOG(WARNING,
+		       "%s rx queue %u: rx_cq_size=%u is below the %u receives posted: a slow consumer overruns the CQ (meant for testing recovery)",
+		       vp->name, q, vp->cfg.rx_cq_size, nb_desc);
+	rxq->intr_on = port->conf.intr_conf.rxq;
+	if (rxq->intr_on) {
+		ret = rxq_intr_fds(rxq);
+		if (ret < 0)
+			goto fail;
+	}
+	rxq->cq = ibv_create_cq(dev->ctx, (int)rxq->cq_size, &rxq->ctx, rxq->ch, 0);
+	if (rxq->cq == NULL) {
+		VB_LOG(ERR, "%s rx queue %u: ibv_create_cq(%u): %s", vp->name, q, rxq->cq_size,
+		       dvp_strerror(errno));
+		ret = dvp_err(errno ? errno : ENOMEM);
+		goto fail;
+	}
+	if (rxq->intr_on) {
+		struct dvp_intr_queue_conf ic = {
+			.fd = rxq->epfd,
+			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
+			.solicited = solicited,
+			.port_id = port->port_id,
+			.queue_id = q,
+		};
+
+		ret = dvp_intr_queue_init(&rxq->intr, &vb_intr_ops, rxq, &ic);
+		if (ret < 0)
+			goto fail;
+		port->rxq_intr[q] = &rxq->intr;
+	}
+	port->rxqs[q] = rxq;
+	return 0;
+
+fail:
+	rxq_free(rxq);
+	return ret;
+}
+
+void vb_rxq_release(struct dvp_port *port, uint16_t q)
+{
+	struct vb_port *vp = port->priv;
+	struct vb_rxq *rxq = port->rxqs[q];
+
+	pthread_mutex_lock(&vp->lock);
+	/* Out of its wait set, every event read acked: the CQ can go. */
+	dvp_intr_queue_fini(&rxq->intr);
+	if (rxq->unacked > 0) {
+		ibv_ack_cq_events(rxq->cq, rxq->unacked);
+		rxq->unacked = 0;
+	}
+	vb_rxq_teardown(rxq, false);
+	port->rxqs[q] = NULL;
+	port->rxq_intr[q] = NULL;
+	pthread_mutex_unlock(&vp->lock);
+	rxq_free(rxq);
+}
+
+int vb_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+		 const struct dvp_txq_conf *conf)
+{
+	struct vb_port *vp = port->priv;
+	struct vb_dev *dev = vp->dev;
+	uint32_t size = dvp_align32pow2(nb_desc);
+	struct vb_txq *txq;
+	uint32_t i;
+	int ret;
+
+	(void)conf;
+	txq = dvp_zmalloc_socket("net_verbs txq", sizeof(*txq), DVP_CACHE_LINE_SIZE, socket_id);
+	if (txq == NULL)
+		return -dvp_errno;
+	txq->vp = vp;
+	txq->queue_id = q;
+	txq->ctx = (struct vb_qctx){ .vp = vp, .queue_id = q, .tx = true };
+	txq->cause = VB_CAUSE_NONE;
+	txq->nb_desc = nb_desc;
+	txq->mask = size - 1;
+	txq->ud = vp->cfg.mode == VB_MODE_UD;
+	txq->max_sge = DVP_MIN(VB_MAX_SGE, (uint32_t)dev->attr.max_sge);
+	/* A completion at least every half ring, or the ring could fill with none coming. */
+	txq->signal = DVP_MIN(vp->cfg.tx_signal, DVP_MAX(nb_desc / 2u, 1u));
+	if (txq->signal != vp->cfg.tx_signal)
+		VB_LOG(INFO, "%s tx queue %u: tx_signal=%u lowered to %u, half of %u descriptors",
+		       vp->name, q, vp->cfg.tx_signal, txq->signal, nb_desc);
+	txq->ring =
+		dvp_zmalloc_socket("net_verbs tx ring", size * sizeof(*txq->ring), 0, socket_id);
+	if (txq->ring == NULL) {
+		ret = -dvp_errno;
+		goto fail;
+	}
+	for (i = 0; i < VB_TX_BURST; i++) {
+		txq->wrs[i].sg_list = &txq->sges[i * VB_MAX_SGE];
+		txq->wrs[i].opcode = IBV_WR_SEND;
+	}
+	/* Every send can complete with an error (each error is reported): room for all. */
+	txq->cq_size = nb_desc;
+	if ((int)txq->cq_size > dev->attr.max_cqe) {
+		VB_LOG(ERR,
+		       "%s tx queue %u: %u descriptors need a CQ of as many entries; %s offers %d",
+		       vp->name, q, nb_desc, dev->name, dev->attr.max_cqe);
+		ret = dvp_err(EINVAL);
+		goto fail;
+	}
+	txq->cq = ibv_create_cq(dev->ctx, (int)txq->cq_size, &txq->ctx, NULL, 0);
+	if (txq->cq == NULL) {
+		VB_LOG(ERR, "%s tx queue %u: ibv_create_cq(%u): %s", vp->name, q, txq->cq_size,
+		       dvp_strerror(errno));
+		ret = dvp_err(errno ? errno : ENOMEM);
+		goto fail;
+	}
+	port->txqs[q] = txq;
+	return 0;
+
+fail:
+	dvp_free(txq->ring);
+	dvp_free(txq);
+	return ret;
+}
+
+void vb_txq_release(struct dvp_port *port, uint16_t q)
+{
+	struct vb_port *vp = port->priv;
+	struct vb_txq *txq = port->txqs[q];
+	int ret;
+
+	pthread_mutex_lock(&vp->lock);
+	vb_txq_teardown(txq, false);
+	port->txqs[q] = NULL;
+	pthread_mutex_unlock(&vp->lock);
+	if (txq->cq != NULL) {
+		ret = ibv_destroy_cq(txq->cq);
+		if (ret != 0)
+			VB_LOG(ERR, "%s tx queue %u: ibv_destroy_cq: %s", vp->name, q,
+			       dvp_strerror(ret));
+	}
+	dvp_free(txq->ring);
+	dvp_free(txq);
+}
