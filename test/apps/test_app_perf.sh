@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The dvpmd authors
+#
+# dvp-perf: a server and a client over a memif link (two processes, as
+# over net_verbs, without a device): latency in each rx mode with its
+# percentile line, the histogram as CSV, throughput with every frame
+# received, the idle-CPU line, and bad arguments (exit 2, one line, the
+# usage hint). The net_verbs runs against perftest are the benchmark
+# (test/bench/verbs-vs-perftest.sh).
+set -u
+perf=$1
+. "$(dirname "$0")/app_lib.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cpu=$(awk '/^Cpus_allowed_list/ { split($2, a, "[-,]"); print a[1] }' /proc/self/status)
+n=0
+
+# pair TEST MODE CLIENT-ARGS...: a server and a client on one memif socket.
+pair() {
+	local test=$1 mode=$2 sock
+	shift 2
+	n=$((n + 1))
+	sock=$dir/memif$n.sock
+	timeout 60 "$perf" --no-huge -m 64 --lcores "0@$cpu" --file-prefix ps$$n \
+		--vdev "net_memif0,role=server,socket=$sock" -- \
+		--role server --test "$test" --rx-mode "$mode" --timeout 10 >"$dir/server" 2>&1 &
+	spid=$!
+	run timeout 60 "$perf" --no-huge -m 64 --lcores "0@$cpu" --file-prefix pc$$n \
+		--vdev "net_memif0,role=client,socket=$sock" -- \
+		--role client --test "$test" --rx-mode "$mode" --timeout 10 "$@"
+	wait $spid && src=0 || src=$?
+	[ "$rc" = 0 ] || fail "$test $mode: client exit $rc"
+	[ "$src" = 0 ] || { err=$(cat "$dir/server"); fail "$test $mode: server exit $src"; }
+}
+
+# The value of KEY= on the line starting with TAG.
+field() {
+	printf '%s\n' "$out" | sed -n "s/^$1 .* $2=\([^ ]*\).*/\1/p"
+}
+
+for mode in poll intr adaptive; do
+	pair lat $mode --iters 2000 --warmup 50
+	for k in p50_us p90_us p99_us p999_us max_us; do
+		v=$(field LAT $k)
+		[ -n "$v" ] || fail "lat $mode: no $k on the LAT line"
+	done
+	python3 -c "import sys; v = [float(x) for x in sys.argv[1:]]; sys.exit(not (0 < v[0] <= v[1] <= v[2] <= v[3] <= v[4]))" \
+		"$(field LAT p50_us)" "$(field LAT p90_us)" "$(field LAT p99_us)" \
+		"$(field LAT p999_us)" "$(field LAT max_us)" ||
+		fail "lat $mode: percentiles out of order"
+	[ "$(field LAT iters)" = 2000 ] || fail "lat $mode: iters is not 2000"
+	if [ $mode != poll ]; then
+		printf '%s\n' "$out" | grep -q "^INTR rx_mode=$mode sleeps=" || fail "lat $mode: no INTR line"
+	fi
+done
+
+# Throughput: every frame reaches the server, in sequence.
+pair bw poll --iters 20000 --burst 32
+[ "$(field BW received)" = 20000 ] || fail "bw: received $(field BW received) of 20000"
+grep -q "PERF-SERVER test=bw received=20000 errors=0" "$dir/server" || { err=$(cat "$dir/server"); fail "bw: the server's count"; }
+
+# The histogram as CSV: cumulative up to 1, counts summing to the samples.
+pair lat poll --iters 1000 --csv "$dir/lat.csv" --idle 0.5
+python3 - "$dir/lat.csv" <<'PY' || fail "--csv: bad histogram"
+import csv, sys
+rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+assert rows[0] == ["lo_ns", "hi_ns", "count", "cumulative"], rows[0]
+data = [(int(a), int(b), int(c), float(d)) for a, b, c, d in rows[1:]]
+assert sum(r[2] for r in data) == 1000, sum(r[2] for r in data)
+assert abs(data[-1][3] - 1.0) < 1e-9 and all(r[0] <= r[1] for r in data)
+assert all(x[1] < y[0] for x, y in zip(data, data[1:]))
+PY
+printf '%s\n' "$out" | grep -Eq '^IDLE rx_mode=poll seconds=[0-9.]+ cpu_pct=[0-9.]+' || fail "--idle: no IDLE line"
+
+# --plot: a PNG with gnuplot, one clear line without it.
+if command -v gnuplot >/dev/null; then
+	pair lat poll --iters 500 --plot "$dir/lat.png"
+	head -c 8 "$dir/lat.png" | od -An -c | grep -q 'P   N   G' || fail "--plot: not a PNG"
+fi
+
+# Bad arguments: exit 2, a line naming the problem, the usage hint.
+bad() { # expected-text args...
+	local want=$1
+	shift
+	run "$perf" --no-huge -m 64 --lcores "0@$cpu" -- "$@"
+	[ "$rc" = 2 ] || fail "'$*': exit $rc, expected 2"
+	printf '%s\n' "$err" | grep -qF -- "$want" || fail "'$*': no '$want' in the error"
+	printf '%s\n' "$err" | grep -qF -- "Try 'dvp-perf -- --help'." || fail "'$*': no usage hint"
+}
+bad "no --role given" --test lat
+bad "--role 'peer': expected server or client" --role peer
+bad "--rx-mode 'sleep': expected poll, intr or adaptive" --role client --rx-mode sleep
+bad "--size '10': expected a whole number from 46 to 9000" --role client --size 10
+bad "--iters '0'" --role client --iters 0
+bad "--burst '100'" --role client --burst 100
+bad "unknown option '--frobnicate'" --role client --frobnicate
+bad "--csv, --plot and --idle are for the client" --role server --csv x
+run "$perf" --no-huge -m 64 --lcores "0@$cpu" -- --help
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q "^Usage: dvp-perf" || fail "--help"
+# No port: one line saying so, exit 1.
+run "$perf" --no-huge -m 64 --lcores "0@$cpu" -- --role client
+[ "$rc" = 1 ] && printf '%s\n' "$err" | grep -q "port 0 does not exist" || fail "no port: exit $rc"
+echo "dvp-perf: all cases passed"
