@@ -1,0 +1,176 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The dvpmd authors
+#
+# verbs-vs-perftest.sh: net_verbs against perftest on the same Soft-RoCE
+# device, in the same VM boot (issue 8's benchmark).
+#
+#   usertools/dvp-rxe-vm test/bench/verbs-vs-perftest.sh build/apps/dvp-perf [--size B] [--runs N] [--iters N]
+#   meson test -C build --benchmark --suite bench rxe-verbs-perftest -v
+#
+# Each run measures, interleaved so that both see the same noise:
+#   dvp-perf --test lat and --test bw over net_verbs with --rx-mode poll,
+#   intr and adaptive (server and client both in the mode), the adaptive
+#   client then idle for 2 s (--idle) to measure the CPU it uses waiting;
+#   perftest's ib_send_lat, ib_send_lat -e, ib_send_bw, ib_send_bw -e
+#   (test/rxe/perftest-baseline.sh, one run).
+# Latency is one-way (half the round trip) for both, as ib_send_lat reports
+# it; bandwidth is MB/s with MB = 2^20 bytes, as perftest prints it.
+#
+# Output, medians of the runs:
+#   VS-PERFTEST <case> dvp=<value> perftest=<value> ratio=<dvp/perftest>
+# for lat_poll_p50, lat_poll_p99 (against ib_send_lat), lat_intr_p50,
+# lat_intr_p99 (against ib_send_lat -e), lat_adaptive_p50, lat_adaptive_p99
+# (against ib_send_lat), bw_poll, bw_adaptive (against ib_send_bw), bw_intr
+# (against ib_send_bw -e): latency ratios below 1 and bandwidth ratios above
+# 1 favour dvpmd. Then
+#   ADAPTIVE lat_p50_vs_poll=<adaptive p50 / dvp poll p50> idle_cpu_pct=<%>
+# (issue 8's targets: at most 1.2, under 5).
+# Defaults: DVP_PERFTEST_SIZE (64), DVP_PERFTEST_RUNS (3), DVP_PERFTEST_ITERS
+# (5000). Exit status: 0, 1 when a case had no valid run, 2 on bad
+# arguments, 77 outside the VM.
+set -u -o pipefail
+
+perf=${1:-}
+[ $# -gt 0 ] && shift
+size=${DVP_PERFTEST_SIZE:-64}
+runs=${DVP_PERFTEST_RUNS:-3}
+iters=${DVP_PERFTEST_ITERS:-5000}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--size) size=$2; shift ;;
+	--runs) runs=$2; shift ;;
+	--iters) iters=$2; shift ;;
+	*) echo "verbs-vs-perftest: unknown argument '$1'; valid: --size, --runs, --iters" >&2; exit 2 ;;
+	esac
+	shift
+done
+if [ -z "$perf" ] || [ ! -x "$perf" ]; then
+	echo "verbs-vs-perftest: the first argument must be the dvp-perf program (build/apps/dvp-perf)" >&2
+	exit 2
+fi
+for v in size runs iters; do
+	case "${!v}" in '' | *[!0-9]* | 0)
+		echo "verbs-vs-perftest: --$v '${!v}': expected a positive whole number" >&2
+		exit 2
+		;;
+	esac
+done
+if [ -z "${DVP_RXE_VM:-}" ]; then
+	echo "SKIP: not in the Soft-RoCE VM: run it with usertools/dvp-rxe-vm $0 $perf"
+	exit 77
+fi
+baseline=$(dirname "$0")/../rxe/perftest-baseline.sh
+for p in ib_send_lat ib_send_bw; do
+	command -v $p >/dev/null || { echo "SKIP: $p not found (usertools/install-deps installs perftest)"; exit 77; }
+done
+
+dev=$DVP_RXE_DEV ip=$DVP_RXE_IP
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+port=18800
+# Each end on a CPU of its own, as the EAL pins lcores (perftest does not pin).
+eal=(--no-huge -m 128)
+
+# One dvp-perf server/client pair: prints the client's LAT, BW and IDLE lines.
+dvp_run() { # test mode extra-client-args...
+	local test=$1 mode=$2 rc_s rc_c
+	shift 2
+	port=$((port + 1))
+	timeout 120 "$perf" "${eal[@]}" -l 1 --file-prefix vbs$port \
+		--vdev "net_verbs0,dev=$dev,listen=$ip:$port" -- \
+		--role server --test "$test" --rx-mode "$mode" --size "$size" >"$work/server" 2>&1 &
+	local spid=$!
+	timeout 120 "$perf" "${eal[@]}" -l 0 --file-prefix vbc$port \
+		--vdev "net_verbs0,dev=$dev,connect=$ip:$port" -- \
+		--role client --test "$test" --rx-mode "$mode" --size "$size" --iters "$iters" "$@" \
+		>"$work/client" 2>&1
+	rc_c=$?
+	wait $spid
+	rc_s=$?
+	if [ $rc_c != 0 ] || [ $rc_s != 0 ]; then
+		echo "verbs-vs-perftest: dvp-perf $test $mode: client exit $rc_c, server exit $rc_s" >&2
+		tail -n 4 "$work/client" | sed 's/^/  client: /' >&2
+		tail -n 4 "$work/server" | sed 's/^/  server: /' >&2
+		return 1
+	fi
+	grep -E '^(LAT|BW|IDLE|INTR) ' "$work/client"
+}
+
+# The value of KEY= in a line.
+field() { # line key
+	sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"
+}
+
+median() { # numbers...
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) exit 1
+		if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+declare -A all
+add() { # name value
+	[ -n "$2" ] && all[$1]="${all[$1]:-} $2"
+}
+
+echo "VS-PERFTEST-CONFIG dev=$dev size=$size runs=$runs iters=$iters cpus=$(nproc)" \
+	"active_mtu=$(ibv_devinfo -d "$dev" 2>/dev/null | awk '/active_mtu/ { print $2; exit }')"
+for r in $(seq 1 "$runs"); do
+	for mode in poll intr adaptive; do
+		extra=()
+		[ "$mode" = adaptive ] && extra=(--idle 2)
+		out=$(dvp_run lat "$mode" "${extra[@]}") || continue
+		echo "$out" | sed "s/^/run $r: /"
+		lat=$(grep '^LAT ' <<<"$out")
+		add "dvp.lat_$mode.p50" "$(field "$lat" p50_us)"
+		add "dvp.lat_$mode.p99" "$(field "$lat" p99_us)"
+		[ "$mode" = adaptive ] && add dvp.idle_cpu "$(field "$(grep '^IDLE ' <<<"$out")" cpu_pct)"
+	done
+	for mode in poll intr adaptive; do
+		out=$(dvp_run bw "$mode") || continue
+		echo "$out" | sed "s/^/run $r: /"
+		add "dvp.bw_$mode" "$(field "$(grep '^BW ' <<<"$out")" mb_s)"
+	done
+	out=$("$baseline" --size "$size" --runs 1 --iters "$iters" 2>&1)
+	echo "$out" | grep '^PERFTEST ' | sed "s/^/run $r: /"
+	for c in lat_poll lat_event; do
+		line=$(grep "^PERFTEST $c " <<<"$out")
+		add "pt.$c.p50" "$(field "$line" p50_us)"
+		add "pt.$c.p99" "$(field "$line" p99_us)"
+	done
+	for c in bw_poll bw_event; do
+		add "pt.$c" "$(field "$(grep "^PERFTEST $c " <<<"$out")" mb_s)"
+	done
+done
+
+status=0
+vs() { # case dvp-key perftest-key
+	local d p
+	# shellcheck disable=SC2086
+	d=$(median ${all[$2]:-}) && p=$(median ${all[$3]:-}) || {
+		echo "VS-PERFTEST $1 FAILED: no valid run (dvp: ${all[$2]:-none}; perftest: ${all[$3]:-none})"
+		status=1
+		return
+	}
+	echo "VS-PERFTEST $1 dvp=$d perftest=$p ratio=$(awk -v a="$d" -v b="$p" 'BEGIN { printf "%.2f", a / b }')" \
+		"dvp_all=$(tr ' ' ',' <<<"${all[$2]# }") perftest_all=$(tr ' ' ',' <<<"${all[$3]# }")"
+}
+vs lat_poll_p50 dvp.lat_poll.p50 pt.lat_poll.p50
+vs lat_poll_p99 dvp.lat_poll.p99 pt.lat_poll.p99
+vs lat_intr_p50 dvp.lat_intr.p50 pt.lat_event.p50
+vs lat_intr_p99 dvp.lat_intr.p99 pt.lat_event.p99
+vs lat_adaptive_p50 dvp.lat_adaptive.p50 pt.lat_poll.p50
+vs lat_adaptive_p99 dvp.lat_adaptive.p99 pt.lat_poll.p99
+vs bw_poll dvp.bw_poll pt.bw_poll
+vs bw_intr dvp.bw_intr pt.bw_event
+vs bw_adaptive dvp.bw_adaptive pt.bw_poll
+# shellcheck disable=SC2086
+if a=$(median ${all[dvp.lat_adaptive.p50]:-}) && p=$(median ${all[dvp.lat_poll.p50]:-}) &&
+	c=$(median ${all[dvp.idle_cpu]:-}); then
+	echo "ADAPTIVE lat_p50_vs_poll=$(awk -v a="$a" -v b="$p" 'BEGIN { printf "%.2f", a / b }') idle_cpu_pct=$c" \
+		"idle_cpu_all=$(tr ' ' ',' <<<"${all[dvp.idle_cpu]# }")"
+else
+	echo "ADAPTIVE FAILED: no valid run"
+	status=1
+fi
+exit $status
