@@ -15,15 +15,15 @@
  * back) call progress(), which looks at each connection's state and its
  * queue's, and does the next step: accept a waiting request, connect
  * again after a back-off, close a connection whose queue broke.
+ * verbs_cm_setup.c sets the channel, timer and eventfd up and tears them
+ * down.
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/random.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -44,7 +44,6 @@ struct cm_ev {
 	uint32_t qkey;
 };
 
-static void progress_locked(struct vb_port *vp);
 static void conn_close(struct vb_conn *c, int cause);
 
 static struct vb_rxq *conn_rxq(struct vb_conn *c)
@@ -70,7 +69,7 @@ static const char *conn_name(const struct vb_conn *c, char *buf, size_t len)
 	return buf;
 }
 
-static void destroy_id(struct rdma_cm_id **idp)
+void vb_cm_destroy_id(struct rdma_cm_id **idp)
 {
 	if (*idp == NULL)
 		return;
@@ -81,7 +80,7 @@ static void destroy_id(struct rdma_cm_id **idp)
 }
 
 /* Destroy @*idp now, or once the port can carry the DREQ or REJ it sends (see cm_usable). */
-static void retire_id(struct vb_port *vp, struct rdma_cm_id **idp)
+void vb_cm_retire_id(struct vb_port *vp, struct rdma_cm_id **idp)
 {
 	if (*idp == NULL)
 		return;
@@ -92,12 +91,13 @@ static void retire_id(struct vb_port *vp, struct rdma_cm_id **idp)
 		*idp = NULL;
 		return;
 	}
-	destroy_id(idp);
+	vb_cm_destroy_id(idp);
 }
 
-static void reject_id(struct vb_port *vp, struct rdma_cm_id *id, enum vb_reject_reason reason)
+void vb_cm_reject_id(struct vb_port *vp, struct rdma_cm_id *id, enum vb_reject_reason reason)
 {
-	struct vb_hello h = { .kind = VB_HELLO_REJECT, .reason = (uint8_t)reason,
+	struct vb_hello h = { .kind = VB_HELLO_REJECT,
+			      .reason = (uint8_t)reason,
 			      .mode = (uint8_t)vp->cfg.mode };
 	uint8_t buf[VB_HELLO_LEN];
 
@@ -105,7 +105,7 @@ static void reject_id(struct vb_port *vp, struct rdma_cm_id *id, enum vb_reject_
 	if (rdma_reject(id, buf, sizeof(buf)) != 0)
 		VB_LOG(DEBUG, "%s: rdma_reject: %s", vp->name, dvp_strerror(errno));
 	__atomic_fetch_add(&vp->ps.cm_rejects_sent, 1, __ATOMIC_RELAXED);
-	retire_id(vp, &id);
+	vb_cm_retire_id(vp, &id);
 }
 
 /* Give back what a connection attempt built on its (DOWN) queue. */
@@ -128,7 +128,7 @@ static void queue_discard(struct vb_conn *c)
 static void conn_fail(struct vb_conn *c)
 {
 	queue_discard(c);
-	retire_id(c->vp, &c->id);
+	vb_cm_retire_id(c->vp, &c->id);
 	if (c->vp->cfg.role == VB_ROLE_CONNECT) {
 		c->st = CS_BACKOFF;
 		c->retry_at = vb_now_ns() + (uint64_t)c->backoff_ms * 1000000u;
@@ -182,7 +182,7 @@ static void conn_close(struct vb_conn *c, int cause)
 		conn_fail(c);
 		return;
 	}
-	retire_id(c->vp, &c->id);
+	vb_cm_retire_id(c->vp, &c->id);
 	c->st = CS_CLOSING;
 	if (c->tx) {
 		vb_txq_break(conn_txq(c), cause);
@@ -198,12 +198,12 @@ void vb_cm_queue_broken_locked(struct vb_port *vp, bool tx, uint16_t q)
 	struct vb_conn *c = tx ? &vp->tx_conn[q] : &vp->rx_conn[q];
 
 	if (c->st == CS_UP) {
-		retire_id(vp, &c->id);
+		vb_cm_retire_id(vp, &c->id);
 		c->st = CS_CLOSING;
 		if (tx)
 			vb_txq_try_teardown(conn_txq(c));
 	}
-	progress_locked(vp);
+	vb_cm_progress_locked(vp);
 }
 
 /* ------------------------------------------------------------------------
@@ -465,7 +465,7 @@ static void conn_accept(struct vb_conn *c)
 		VB_LOG(WARNING, "%s %s queue %u: rdma_accept: %s", vp->name, c->tx ? "tx" : "rx",
 		       c->q, dvp_strerror(errno));
 		queue_discard(c);
-		retire_id(vp, &id);
+		vb_cm_retire_id(vp, &id);
 		c->st = CS_IDLE;
 		return;
 	}
@@ -479,7 +479,7 @@ static void conn_accept(struct vb_conn *c)
 refuse_discard:
 	queue_discard(c);
 refuse:
-	reject_id(vp, id, VB_REJ_RESOURCES);
+	vb_cm_reject_id(vp, id, VB_REJ_RESOURCES);
 	c->st = CS_IDLE;
 }
 
@@ -495,38 +495,40 @@ static void on_request(struct vb_port *vp, const struct cm_ev *e)
 	if (vb_hello_decode(e->pdata, e->pdata_len, &h, why, sizeof(why)) < 0 ||
 	    h.kind != VB_HELLO_REQ) {
 		VB_LOG(WARNING, "%s: a connection request from %s is not a net_verbs handshake: %s",
-		       vp->name, addr, h.kind != VB_HELLO_REQ && why[0] == '\0' ? "wrong kind" : why);
-		reject_id(vp, id, VB_REJ_BAD_HELLO);
+		       vp->name, addr,
+		       h.kind != VB_HELLO_REQ && why[0] == '\0' ? "wrong kind" : why);
+		vb_cm_reject_id(vp, id, VB_REJ_BAD_HELLO);
 		return;
 	}
 	if (!vp->started) {
 		VB_LOG(DEBUG, "%s: request from %s while stopped: refused", vp->name, addr);
-		reject_id(vp, id, VB_REJ_STOPPED);
+		vb_cm_reject_id(vp, id, VB_REJ_STOPPED);
 		return;
 	}
 	if (h.mode != vp->cfg.mode) {
 		VB_LOG(WARNING, "%s: %s connects in mode=%s; this port has mode=%s: refused",
 		       vp->name, addr, h.mode == VB_MODE_UD ? "ud" : "rc",
 		       vp->cfg.mode == VB_MODE_UD ? "ud" : "rc");
-		reject_id(vp, id, VB_REJ_MODE);
+		vb_cm_reject_id(vp, id, VB_REJ_MODE);
 		return;
 	}
 	if (h.nb_txq != vp->port->nb_rx_queues || h.nb_rxq != vp->port->nb_tx_queues) {
-		VB_LOG(WARNING, "%s: %s has %u rx and %u tx queues; this port %u rx and %u tx, and each rx queue needs a tx queue on the other side: refused",
+		VB_LOG(WARNING,
+		       "%s: %s has %u rx and %u tx queues; this port %u rx and %u tx, and each rx queue needs a tx queue on the other side: refused",
 		       vp->name, addr, h.nb_rxq, h.nb_txq, vp->port->nb_rx_queues,
 		       vp->port->nb_tx_queues);
-		reject_id(vp, id, VB_REJ_QUEUES);
+		vb_cm_reject_id(vp, id, VB_REJ_QUEUES);
 		return;
 	}
 	/* The connector's tx queue feeds our rx queue, and the other way round. */
 	if ((h.flags & VB_HELLO_F_TX) ? h.queue >= vp->port->nb_rx_queues :
 					h.queue >= vp->port->nb_tx_queues) {
-		reject_id(vp, id, VB_REJ_QUEUE);
+		vb_cm_reject_id(vp, id, VB_REJ_QUEUE);
 		return;
 	}
 	c = (h.flags & VB_HELLO_F_TX) ? &vp->rx_conn[h.queue] : &vp->tx_conn[h.queue];
 	if (!vp->cfg.reconnect && c->attempts > 0) {
-		reject_id(vp, id, VB_REJ_NO_RECONNECT);
+		vb_cm_reject_id(vp, id, VB_REJ_NO_RECONNECT);
 		return;
 	}
 	if (h.session != vp->peer_session) {
@@ -544,7 +546,7 @@ static void on_request(struct vb_port *vp, const struct cm_ev *e)
 	}
 	if (c->pending != NULL) {
 		/* An older request for the same queue: the peer gave up on it. */
-		reject_id(vp, c->pending, VB_REJ_RESOURCES);
+		vb_cm_reject_id(vp, c->pending, VB_REJ_RESOURCES);
 		c->pending = NULL;
 	}
 	id->context = c;
@@ -579,11 +581,12 @@ static void on_event(struct vb_port *vp, const struct cm_ev *e)
 	if (c->pending == e->id) {
 		/* The peer gave up on a request still waiting for its queue. */
 		VB_LOG(DEBUG, "%s: %s on a waiting request", vp->name, rdma_event_str(e->type));
-		retire_id(vp, &c->pending);
+		vb_cm_retire_id(vp, &c->pending);
 		return;
 	}
 	if (c == NULL || c->id != e->id) {
-		VB_LOG(DEBUG, "%s: %s on an id no longer in use", vp->name, rdma_event_str(e->type));
+		VB_LOG(DEBUG, "%s: %s on an id no longer in use", vp->name,
+		       rdma_event_str(e->type));
 		return;
 	}
 	conn_name(c, name, sizeof(name));
@@ -633,7 +636,7 @@ static void on_event(struct vb_port *vp, const struct cm_ev *e)
 	}
 }
 
-static void cm_event_cb(int fd, void *arg)
+void vb_cm_event_cb(int fd, void *arg)
 {
 	struct vb_port *vp = arg;
 	struct rdma_cm_event *ev;
@@ -671,12 +674,12 @@ static void cm_event_cb(int fd, void *arg)
 		rdma_ack_cm_event(ev);
 		on_event(vp, &e);
 	}
-	progress_locked(vp);
+	vb_cm_progress_locked(vp);
 	pthread_mutex_unlock(&vp->lock);
 	vb_link_update(vp);
 }
 
-static void timer_arm(struct vb_port *vp, uint64_t at_ns)
+void vb_cm_timer_arm(struct vb_port *vp, uint64_t at_ns)
 {
 	struct itimerspec its = { 0 };
 
@@ -698,7 +701,7 @@ static void progress_conn(struct vb_conn *c, uint64_t now, uint64_t *next)
 
 	if (c->st == CS_UP && qs != VQ_LIVE) {
 		/* Its lcore found the queue broken (an error completion): tell the peer. */
-		retire_id(vp, &c->id);
+		vb_cm_retire_id(vp, &c->id);
 		c->st = CS_CLOSING;
 	}
 	if (c->st == CS_CLOSING) {
@@ -740,11 +743,11 @@ static bool port_usable(struct vb_port *vp)
 {
 	struct ibv_port_attr pa;
 
-	return ibv_query_port(vp->dev->ctx, vp->ib_port, &pa) == 0 &&
-	       pa.state == IBV_PORT_ACTIVE && vb_netdev_running(vp->netdev);
+	return ibv_query_port(vp->dev->ctx, vp->ib_port, &pa) == 0 && pa.state == IBV_PORT_ACTIVE &&
+	       vb_netdev_running(vp->netdev);
 }
 
-static void progress_locked(struct vb_port *vp)
+void vb_cm_progress_locked(struct vb_port *vp)
 {
 	uint64_t now = vb_now_ns(), next = UINT64_MAX;
 	bool usable = port_usable(vp);
@@ -752,16 +755,16 @@ static void progress_locked(struct vb_port *vp)
 
 	__atomic_store_n(&vp->cm_usable, usable, __ATOMIC_RELAXED);
 	while (usable && vp->nzombies > 0)
-		destroy_id(&vp->zombies[--vp->nzombies]);
+		vb_cm_destroy_id(&vp->zombies[--vp->nzombies]);
 
 	for (q = 0; q < vp->port->nb_rx_queues && vp->port->rxqs[q] != NULL; q++)
 		progress_conn(&vp->rx_conn[q], now, &next);
 	for (q = 0; q < vp->port->nb_tx_queues && vp->port->txqs[q] != NULL; q++)
 		progress_conn(&vp->tx_conn[q], now, &next);
-	timer_arm(vp, next);
+	vb_cm_timer_arm(vp, next);
 }
 
-static void timer_cb(int fd, void *arg)
+void vb_cm_timer_cb(int fd, void *arg)
 {
 	struct vb_port *vp = arg;
 	uint64_t n;
@@ -769,247 +772,19 @@ static void timer_cb(int fd, void *arg)
 	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
 		VB_LOG(DEBUG, "%s: timerfd read: %s", vp->name, dvp_strerror(errno));
 	pthread_mutex_lock(&vp->lock);
-	progress_locked(vp);
+	vb_cm_progress_locked(vp);
 	pthread_mutex_unlock(&vp->lock);
 	vb_link_update(vp);
 }
 
-static void wake_cb(int fd, void *arg)
+void vb_cm_wake_cb(int fd, void *arg)
 {
 	struct vb_port *vp = arg;
 	eventfd_t n;
 
 	(void)eventfd_read(fd, &n);
 	pthread_mutex_lock(&vp->lock);
-	progress_locked(vp);
+	vb_cm_progress_locked(vp);
 	pthread_mutex_unlock(&vp->lock);
 	vb_link_update(vp);
-}
-
-/* ------------------------------------------------------------------------
- * Probe, start, stop, close
- */
-
-static int read_netdev(struct vb_port *vp)
-{
-	char path[256], link[IF_NAMESIZE + 2];
-	FILE *f;
-	int i;
-
-	/* The netdev behind the port's GIDs (RoCE); none on InfiniBand. */
-	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%d",
-			 vp->cfg.dev, vp->ib_port, i);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		if (fgets(link, sizeof(link), f) != NULL) {
-			link[strcspn(link, "\n")] = '\0';
-			memcpy(vp->netdev, link, sizeof(vp->netdev) - 1);
-		}
-		fclose(f);
-		if (vp->netdev[0] != '\0')
-			return 0;
-	}
-	return 0;
-}
-
-static int listen_setup(struct vb_port *vp)
-{
-	enum rdma_port_space ps = vp->cfg.mode == VB_MODE_UD ? RDMA_PS_UDP : RDMA_PS_TCP;
-	int err;
-
-	if (rdma_create_id(vp->cm_ch, &vp->listen_id, NULL, ps) != 0) {
-		VB_LOG(ERR, "%s: rdma_create_id: %s", vp->name, dvp_strerror(errno));
-		return dvp_err(errno);
-	}
-	if (rdma_bind_addr(vp->listen_id, (struct sockaddr *)&vp->cfg.addr) != 0) {
-		err = errno;
-		VB_LOG(ERR, "%s: listen=%s: %s", vp->name, vp->cfg.addr_str,
-		       err == EADDRINUSE	 ? "the address and port are taken (another listener?)" :
-		       err == EADDRNOTAVAIL || err == ENODEV ?
-						 "no interface of this host has that address" :
-						 dvp_strerror(err));
-		goto fail;
-	}
-	if (vp->listen_id->verbs != NULL && vp->listen_id->verbs != vp->dev->ctx) {
-		VB_LOG(ERR, "%s: listen=%s is an address of device %s, not dev=%s", vp->name,
-		       vp->cfg.addr_str, ibv_get_device_name(vp->listen_id->verbs->device),
-		       vp->cfg.dev);
-		err = EXDEV;
-		goto fail;
-	}
-	if (rdma_listen(vp->listen_id, 64) != 0) {
-		err = errno;
-		VB_LOG(ERR, "%s: rdma_listen on %s: %s", vp->name, vp->cfg.addr_str,
-		       dvp_strerror(err));
-		goto fail;
-	}
-	if (vp->listen_id->port_num != 0)
-		vp->ib_port = vp->listen_id->port_num;
-	return 0;
-
-fail:
-	destroy_id(&vp->listen_id);
-	return dvp_err(err);
-}
-
-int vb_cm_init(struct vb_port *vp)
-{
-	struct ibv_port_attr pa;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < VB_MAX_QUEUES; i++) {
-		vp->rx_conn[i] = (struct vb_conn){ .vp = vp, .q = (uint16_t)i, .tx = false,
-						   .backoff_ms = VB_RETRY_MIN_MS };
-		vp->tx_conn[i] = (struct vb_conn){ .vp = vp, .q = (uint16_t)i, .tx = true,
-						   .backoff_ms = VB_RETRY_MIN_MS };
-	}
-	vp->ib_port = 1;
-	vp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	vp->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	vp->cm_ch = rdma_create_event_channel();
-	if (vp->wake_fd < 0 || vp->timer_fd < 0 || vp->cm_ch == NULL) {
-		VB_LOG(ERR, "%s: %s: %s", vp->name,
-		       vp->cm_ch == NULL ? "rdma_create_event_channel (is rdma_ucm loaded?)" :
-					   "eventfd/timerfd",
-		       dvp_strerror(errno));
-		ret = dvp_err(errno ? errno : ENODEV);
-		goto fail;
-	}
-	ret = fcntl(vp->cm_ch->fd, F_GETFL);
-	if (ret < 0 || fcntl(vp->cm_ch->fd, F_SETFL, ret | O_NONBLOCK) < 0) {
-		ret = dvp_err(errno);
-		goto fail;
-	}
-	if (vp->cfg.role == VB_ROLE_LISTEN) {
-		ret = listen_setup(vp);
-		if (ret < 0)
-			goto fail;
-	}
-	if (ibv_query_port(vp->dev->ctx, vp->ib_port, &pa) == 0)
-		vp->path_mtu = 128u << pa.active_mtu;
-	else
-		vp->path_mtu = 1024;
-	read_netdev(vp);
-	ret = dvp_intr_callback_register(vp->cm_ch->fd, cm_event_cb, vp);
-	if (ret == 0)
-		ret = dvp_intr_callback_register(vp->timer_fd, timer_cb, vp);
-	if (ret == 0)
-		ret = dvp_intr_callback_register(vp->wake_fd, wake_cb, vp);
-	if (ret < 0) {
-		VB_LOG(ERR, "%s: the EAL interrupt thread cannot watch the connection fds: %s",
-		       vp->name, dvp_strerror(-ret));
-		goto fail;
-	}
-	vp->events_on = true;
-	return 0;
-
-fail:
-	vb_cm_fini(vp);
-	return ret;
-}
-
-void vb_cm_fini(struct vb_port *vp)
-{
-	unsigned int i;
-
-	if (vp->cm_ch != NULL) {
-		/* Each returns once its callback is not running. */
-		dvp_intr_callback_unregister(vp->cm_ch->fd, cm_event_cb, vp);
-		dvp_intr_callback_unregister(vp->timer_fd, timer_cb, vp);
-		dvp_intr_callback_unregister(vp->wake_fd, wake_cb, vp);
-	}
-	vp->events_on = false;
-	pthread_mutex_lock(&vp->lock);
-	for (i = 0; i < VB_MAX_QUEUES; i++) {
-		destroy_id(&vp->rx_conn[i].id);
-		destroy_id(&vp->rx_conn[i].pending);
-		destroy_id(&vp->tx_conn[i].id);
-		destroy_id(&vp->tx_conn[i].pending);
-	}
-	destroy_id(&vp->listen_id);
-	while (vp->nzombies > 0)
-		destroy_id(&vp->zombies[--vp->nzombies]);
-	pthread_mutex_unlock(&vp->lock);
-	if (vp->cm_ch != NULL)
-		rdma_destroy_event_channel(vp->cm_ch);
-	vp->cm_ch = NULL;
-	if (vp->timer_fd >= 0)
-		close(vp->timer_fd);
-	if (vp->wake_fd >= 0)
-		close(vp->wake_fd);
-	vp->timer_fd = vp->wake_fd = -1;
-}
-
-int vb_cm_start(struct vb_port *vp)
-{
-	uint16_t q;
-	unsigned int i;
-
-	pthread_mutex_lock(&vp->lock);
-	if (getrandom(&vp->session, sizeof(vp->session), GRND_NONBLOCK) != sizeof(vp->session))
-		vp->session = vb_now_ns() ^ ((uint64_t)getpid() << 32);
-	vp->session |= 1; /* never 0, which means "no peer yet" */
-	vp->peer_session = 0;
-	vp->connected_once = false;
-	for (i = 0; i < VB_MAX_QUEUES; i++) {
-		vp->rx_conn[i].st = vp->tx_conn[i].st = CS_IDLE;
-		vp->rx_conn[i].attempts = vp->tx_conn[i].attempts = 0;
-		vp->rx_conn[i].warned = vp->tx_conn[i].warned = false;
-		vp->rx_conn[i].backoff_ms = vp->tx_conn[i].backoff_ms = VB_RETRY_MIN_MS;
-	}
-	/* Nobody polls yet: CQs that overran can be replaced from here. */
-	for (q = 0; q < vp->port->nb_rx_queues; q++) {
-		struct vb_rxq *rxq = vp->port->rxqs[q];
-
-		if (__atomic_load_n(&rxq->cq_dead, __ATOMIC_RELAXED))
-			vb_rxq_cq_renew(rxq);
-		rxq->cause = VB_CAUSE_NONE;
-		__atomic_store_n(&rxq->state, VQ_DOWN, __ATOMIC_RELEASE);
-	}
-	for (q = 0; q < vp->port->nb_tx_queues; q++) {
-		struct vb_txq *txq = vp->port->txqs[q];
-
-		if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED))
-			vb_txq_cq_renew(txq);
-		txq->cause = VB_CAUSE_NONE;
-		__atomic_store_n(&txq->state, VQ_DOWN, __ATOMIC_RELEASE);
-	}
-	/* Atomic: link_update reads it without the lock. */
-	__atomic_store_n(&vp->started, true, __ATOMIC_RELAXED);
-	progress_locked(vp);
-	pthread_mutex_unlock(&vp->lock);
-	return 0;
-}
-
-void vb_cm_stop(struct vb_port *vp)
-{
-	unsigned int i;
-	uint16_t q;
-
-	pthread_mutex_lock(&vp->lock);
-	__atomic_store_n(&vp->started, false, __ATOMIC_RELAXED);
-	for (i = 0; i < VB_MAX_QUEUES; i++) {
-		struct vb_conn *cs[2] = { &vp->rx_conn[i], &vp->tx_conn[i] };
-		unsigned int k;
-
-		for (k = 0; k < 2; k++) {
-			if (cs[k]->pending != NULL)
-				reject_id(vp, cs[k]->pending, VB_REJ_STOPPED);
-			cs[k]->pending = NULL;
-			retire_id(vp, &cs[k]->id);
-			cs[k]->st = CS_IDLE;
-		}
-	}
-	/* No lcore bursts any more (lib/port emptied the fast path): everything is ours. */
-	for (q = 0; q < vp->port->nb_rx_queues; q++)
-		if (vp->port->rxqs[q] != NULL)
-			vb_rxq_teardown(vp->port->rxqs[q], false);
-	for (q = 0; q < vp->port->nb_tx_queues; q++)
-		if (vp->port->txqs[q] != NULL)
-			vb_txq_teardown(vp->port->txqs[q], false);
-	timer_arm(vp, UINT64_MAX);
-	pthread_mutex_unlock(&vp->lock);
 }

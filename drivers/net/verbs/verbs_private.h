@@ -441,13 +441,26 @@ extern const struct dvp_intr_queue_ops vb_intr_ops;
 /* Post receives until nb_desc are posted or the pool runs dry. @return how many. */
 unsigned int vb_rxq_refill(struct vb_rxq *rxq);
 
-/* verbs_cm.c */
+/* verbs_cm_setup.c */
 int vb_cm_init(struct vb_port *vp);
 void vb_cm_fini(struct vb_port *vp);
 int vb_cm_start(struct vb_port *vp);
 void vb_cm_stop(struct vb_port *vp);
+
+/* verbs_cm.c */
 /* A queue broke (cause) while started: close its connection (vp->lock held). */
 void vb_cm_queue_broken_locked(struct vb_port *vp, bool tx, uint16_t q);
+/* Shared with verbs_cm_setup.c (vp->lock held where it says _locked). */
+void vb_cm_destroy_id(struct rdma_cm_id **idp);
+void vb_cm_retire_id(struct vb_port *vp, struct rdma_cm_id **idp);
+void vb_cm_reject_id(struct vb_port *vp, struct rdma_cm_id *id, enum vb_reject_reason reason);
+void vb_cm_progress_locked(struct vb_port *vp);
+/* Arm the retry timer for @at_ns (CLOCK_MONOTONIC), UINT64_MAX to disarm. */
+void vb_cm_timer_arm(struct vb_port *vp, uint64_t at_ns);
+/* The EAL interrupt thread's callbacks: cm events, the retry timer, lcores' wake-ups. */
+void vb_cm_event_cb(int fd, void *arg);
+void vb_cm_timer_cb(int fd, void *arg);
+void vb_cm_wake_cb(int fd, void *arg);
 
 /* verbs_ethdev.c */
 void vb_link_update(struct vb_port *vp);
