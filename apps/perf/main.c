@@ -5,10 +5,13 @@
 /*
  * dvp-perf: latency (ping-pong) and throughput over a port, with its rx
  * queue polled, asleep on interrupts, or driven by the adaptive governor.
- * Two instances face each other over the port's link: a server that
- * echoes (latency) or counts (throughput), and a client that measures.
+ * Two ends face each other over a link: a server that echoes (latency) or
+ * counts (throughput), and a client that measures. They are two instances
+ * (--role server, --role client: over net_verbs, memif, ...) or two ports
+ * of one process cabled to each other (--role pair: net_ring peer=, the
+ * sim's cable=loop), the server then on a worker lcore.
  *
- *   dvp-perf [EAL options] -- --role server|client [options]
+ *   dvp-perf [EAL options] -- --role server|client|pair [options]
  *
  * doc/perf.md shows runs over net_verbs on Soft-RoCE next to perftest.
  */
@@ -20,63 +23,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <dvp_cycles.h>
 #include <dvp_eal.h>
 #include <dvp_errno.h>
-#include <dvp_intr.h>
 #include <dvp_lcore.h>
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
 
 #include "perf.h"
 
-#define PERF_MAGIC 0x44505246u /* "DPRF" */
-#define PERF_ETHERTYPE 0x88b5 /* IEEE local experimental */
-#define PERF_BURST_MAX 64
 #define EXIT_USAGE 2
 
-enum frame_type {
-	FT_DATA = 1,
-	FT_DONE = 2, /* client -> server: the run is over */
-	FT_DONE_ACK = 3, /* server -> client: what it saw */
-	FT_BYE = 4, /* client -> server: leaving (a datagram link has no disconnect) */
-};
+const char *const perf_mode_names[3] = { "poll", "intr", "adaptive" };
 
-/* Behind a 14-byte Ethernet header. */
-struct perf_hdr {
-	uint32_t magic;
-	uint8_t type;
-	uint8_t pad[3];
-	uint64_t seq;
-	uint64_t value; /* DONE_ACK: frames received; DATA: a pattern check */
-	uint64_t errors; /* DONE_ACK: frames out of sequence */
-} __attribute__((packed));
-
-#define FRAME_MIN (14 + sizeof(struct perf_hdr))
-
-enum rx_mode { MODE_POLL, MODE_INTR, MODE_ADAPTIVE };
-static const char *const mode_names[] = { "poll", "intr", "adaptive" };
-
-static struct {
-	bool server;
-	bool bw;
-	uint16_t port;
-	uint32_t size;
-	uint64_t iters;
-	uint64_t warmup;
-	enum rx_mode mode;
-	uint16_t burst;
-	uint16_t rxd, txd;
-	const char *csv;
-	const char *plot;
-	double idle_s;
-	unsigned int link_timeout_s;
-	unsigned int timeout_s;
-} opt = {
+struct perf_opt opt = {
+	.peer_port = 1,
 	.size = 64,
 	.iters = 10000,
 	.warmup = 100,
@@ -85,32 +48,19 @@ static struct {
 	.timeout_s = 5,
 };
 
-static struct {
-	struct dvp_mempool *mp;
-	struct dvp_intr_set *set;
-	struct dvp_intr_governor *gov;
-	uint64_t hz;
-	struct dvp_ether_addr mac;
-	struct hist hist;
-} g;
+atomic_int perf_stop;
+uint64_t perf_hz;
 
-static volatile sig_atomic_t stop_requested;
+static struct perf_end client = { .pool_name = "perf" };
+static struct perf_end server = { .server = true, .pool_name = "perf_srv" };
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop_requested = 1;
-	if (g.set != NULL)
-		dvp_rx_wait_kick(g.set); /* async-signal safe: one write(2) */
+	atomic_store_explicit(&perf_stop, 1, memory_order_relaxed);
+	end_kick(&client);
+	end_kick(&server);
 }
-
-static uint64_t now_ns(void)
-{
-	uint64_t c = dvp_rdtsc();
-
-	return (uint64_t)((double)c * 1e9 / (double)g.hz);
-}
-
 static __attribute__((noreturn)) void usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "dvp-perf: ");
@@ -122,15 +72,21 @@ static __attribute__((noreturn)) void usage_error(const char *fmt, const char *a
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dvp-perf [EAL options] -- --role server|client [options]\n"
+		"Usage: dvp-perf [EAL options] -- --role server|client|pair [options]\n"
 		"\n"
-		"Latency (ping-pong) or throughput between two dvp-perf instances over a port:\n"
-		"the server echoes (lat) or counts (bw) what the client sends; the client reports.\n"
+		"Latency (ping-pong) or throughput between two ends of a link: the server echoes\n"
+		"(lat) or counts (bw) what the client sends; the client reports.\n"
 		"\n"
-		"  --role server|client   which end this is (required)\n"
+		"  --role server|client   which end this instance is (two instances, one each)\n"
+		"  --role pair            both ends in this process: the client on --port, the\n"
+		"                         server on --peer-port, on a worker lcore (give two\n"
+		"                         lcores: -l 0-1, or --lcores 0@0,1@0 on one CPU); the\n"
+		"                         two ports must be cabled to each other (net_ring0 and\n"
+		"                         net_ring1,peer=net_ring0; sim_mlx5,ports=2,cable=loop)\n"
 		"  --test lat|bw          ping-pong latency (half the round trip, as perftest's\n"
 		"                         ib_send_lat) or throughput (default lat)\n"
 		"  --port ID              the port to use (default 0)\n"
+		"  --peer-port ID         the server's port with --role pair (default 1)\n"
 		"  --size BYTES           frame size, %zu to 9000 (default 64); give the server the\n"
 		"                         same size, its receive buffers are sized from it\n"
 		"  --iters N              measured round trips or frames (default 10000)\n"
@@ -176,6 +132,7 @@ static void parse_args(int argc, char **argv)
 		{ "role", required_argument, NULL, 'r' },
 		{ "test", required_argument, NULL, 't' },
 		{ "port", required_argument, NULL, 'p' },
+		{ "peer-port", required_argument, NULL, 'e' },
 		{ "size", required_argument, NULL, 's' },
 		{ "iters", required_argument, NULL, 'n' },
 		{ "warmup", required_argument, NULL, 'w' },
@@ -201,9 +158,14 @@ static void parse_args(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			if (strcmp(optarg, "server") != 0 && strcmp(optarg, "client") != 0)
-				usage_error("--role '%s': expected server or client", optarg);
-			opt.server = strcmp(optarg, "server") == 0;
+			if (strcmp(optarg, "server") == 0)
+				opt.role = ROLE_SERVER;
+			else if (strcmp(optarg, "client") == 0)
+				opt.role = ROLE_CLIENT;
+			else if (strcmp(optarg, "pair") == 0)
+				opt.role = ROLE_PAIR;
+			else
+				usage_error("--role '%s': expected server, client or pair", optarg);
 			role = true;
 			break;
 		case 't':
@@ -213,6 +175,10 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'p':
 			opt.port = (uint16_t)parse_num("--port", optarg, 0, UINT16_MAX - 1);
+			break;
+		case 'e':
+			opt.peer_port =
+				(uint16_t)parse_num("--peer-port", optarg, 0, UINT16_MAX - 1);
 			break;
 		case 's':
 			opt.size = (uint32_t)parse_num("--size", optarg, FRAME_MIN, 9000);
@@ -224,10 +190,11 @@ static void parse_args(int argc, char **argv)
 			opt.warmup = parse_num("--warmup", optarg, 0, 1000000000ull);
 			break;
 		case 'm':
-			for (i = 0; i < 3 && strcmp(optarg, mode_names[i]) != 0; i++)
+			for (i = 0; i < 3 && strcmp(optarg, perf_mode_names[i]) != 0; i++)
 				;
 			if (i == 3)
-				usage_error("--rx-mode '%s': expected poll, intr or adaptive", optarg);
+				usage_error("--rx-mode '%s': expected poll, intr or adaptive",
+					    optarg);
 			opt.mode = (enum rx_mode)i;
 			break;
 		case 'b':
@@ -251,7 +218,8 @@ static void parse_args(int argc, char **argv)
 				usage_error("--idle '%s': expected seconds from 0 to 3600", optarg);
 			break;
 		case 'L':
-			opt.link_timeout_s = (unsigned int)parse_num("--link-timeout", optarg, 1, 3600);
+			opt.link_timeout_s =
+				(unsigned int)parse_num("--link-timeout", optarg, 1, 3600);
 			break;
 		case 'o':
 			opt.timeout_s = (unsigned int)parse_num("--timeout", optarg, 1, 3600);
@@ -268,487 +236,103 @@ static void parse_args(int argc, char **argv)
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (!role)
-		usage_error("%s", "no --role given: one instance is --role server, the other --role client");
-	if (opt.server && (opt.csv || opt.plot || opt.idle_s > 0))
+		usage_error(
+			"%s",
+			"no --role given: one instance is --role server, the other --role client (or one --role pair over two cabled ports)");
+	if (opt.role == ROLE_SERVER && (opt.csv || opt.plot || opt.idle_s > 0))
 		usage_error("%s", "--csv, --plot and --idle are for the client");
+	if (opt.role == ROLE_PAIR && opt.peer_port == opt.port)
+		usage_error("%s",
+			    "--role pair needs two ports: --port and --peer-port are the same");
 }
 
 /* ------------------------------------------------------------------------
- * The port
+ * --role pair: the server on a worker lcore
  */
 
-static int port_setup(void)
+static int server_main(void *arg)
 {
-	struct dvp_port_conf conf = { 0 };
-	struct dvp_port_info info;
-	struct dvp_link link;
-	char name[64], lstr[64];
-	uint64_t deadline;
+	struct perf_end *e = arg;
+
+	e->status = run_server(e);
+	return 0;
+}
+
+/* Set both ports up and launch the server. @return its worker lcore, or a negative errno. */
+static int pair_start(void)
+{
+	unsigned int worker = dvp_get_next_lcore(-1u, true, false);
 	int ret;
 
-	if (!dvp_port_is_valid(opt.port)) {
-		fprintf(stderr, "dvp-perf: port %u does not exist (%u ports; give one with --vdev, e.g. net_verbs0,dev=rxe0,listen=IP:PORT)\n",
-			opt.port, dvp_port_count());
-		return -ENODEV;
-	}
-	ret = dvp_port_info_get(opt.port, &info);
-	if (ret < 0)
-		return ret;
-	dvp_port_get_name(opt.port, name, sizeof(name));
-	if (info.max_rx_pktlen != 0 && opt.size > info.max_rx_pktlen) {
-		fprintf(stderr, "dvp-perf: --size %u: port %u (%s, %s) carries frames up to %u bytes\n",
-			opt.size, opt.port, name, info.driver_name, info.max_rx_pktlen);
+	if (worker >= DVP_MAX_LCORE) {
+		fprintf(stderr,
+			"dvp-perf: --role pair runs the server on a worker lcore: give two lcores (-l 0-1, or --lcores 0@0,1@0 on one CPU)\n");
 		return -EINVAL;
 	}
-	g.mp = dvp_pktmbuf_pool_create("perf", 4095, 256, 0,
-				       (uint16_t)DVP_MAX(DVP_MBUF_DEFAULT_BUF_SIZE,
-							 opt.size + DVP_PKTMBUF_HEADROOM),
-				       info.numa_node);
-	if (g.mp == NULL)
-		return -dvp_errno;
-	conf.intr_conf.lsc = (info.intr_capa & DVP_PORT_INTR_LSC) != 0;
-	conf.intr_conf.rxq = opt.mode != MODE_POLL;
-	if (opt.mode != MODE_POLL && !(info.intr_capa & DVP_PORT_INTR_RXQ)) {
-		fprintf(stderr, "dvp-perf: --rx-mode %s: %s (%s) has no rx interrupts; use --rx-mode poll\n",
-			mode_names[opt.mode], name, info.driver_name);
-		return -ENOTSUP;
+	if (!dvp_port_is_valid(server.port)) {
+		fprintf(stderr,
+			"dvp-perf: --peer-port %u does not exist (%u ports); --role pair needs two ports cabled to each other (--vdev net_ring0 --vdev net_ring1,peer=net_ring0)\n",
+			server.port, dvp_port_count());
+		return -ENODEV;
 	}
-	ret = dvp_port_configure(opt.port, 1, 1, &conf);
+	ret = end_setup(&server);
 	if (ret == 0)
-		ret = dvp_rxq_setup(opt.port, 0, opt.rxd, DVP_SOCKET_ANY, NULL, g.mp);
+		ret = end_setup(&client);
 	if (ret == 0)
-		ret = dvp_txq_setup(opt.port, 0, opt.txd, DVP_SOCKET_ANY, NULL);
-	if (ret < 0)
-		return ret;
-	if (opt.mode != MODE_POLL) {
-		g.set = dvp_intr_set_create(1);
-		if (g.set == NULL)
-			return -dvp_errno;
-		ret = dvp_rx_intr_ctl(opt.port, 0, g.set, DVP_RX_INTR_CTL_ADD, NULL);
-		if (ret < 0)
-			return ret;
-		if (opt.mode == MODE_ADAPTIVE) {
-			g.gov = dvp_intr_governor_create(g.set, NULL);
-			if (g.gov == NULL)
-				return -dvp_errno;
-		}
-	}
-	dvp_macaddr_get(opt.port, &g.mac);
-	ret = dvp_port_start(opt.port);
-	if (ret < 0)
-		return ret;
-	deadline = now_ns() + (uint64_t)opt.link_timeout_s * 1000000000u;
-	do {
-		ret = dvp_link_get(opt.port, &link);
-		if (ret < 0)
-			return ret;
-	} while (!link.link_status && !stop_requested && now_ns() < deadline);
-	if (!link.link_status) {
-		fprintf(stderr, "dvp-perf: port %u (%s): no link within %u s (is the peer running?)\n",
-			opt.port, name, opt.link_timeout_s);
-		return -ETIMEDOUT;
-	}
-	dvp_link_to_str(lstr, sizeof(lstr), &link);
-	if (opt.server)
-		printf("PERF-CONFIG role=server port=%u name=%s driver=%s rx_mode=%s link=\"%s\"\n",
-		       opt.port, name, info.driver_name, mode_names[opt.mode], lstr);
-	else
-		printf("PERF-CONFIG role=client test=%s port=%u name=%s driver=%s size=%u iters=%" PRIu64
-		       " rx_mode=%s link=\"%s\"\n",
-		       opt.bw ? "bw" : "lat", opt.port, name, info.driver_name, opt.size,
-		       opt.iters, mode_names[opt.mode], lstr);
-	fflush(stdout);
-	return 0;
-}
-
-/* Stop and close the port; every mbuf must be back. @return 0 or -EIO. */
-static int port_teardown(void)
-{
-	unsigned int in_use;
-	int ret = 0;
-
-	if (dvp_port_is_valid(opt.port)) {
-		if (dvp_port_stop(opt.port) < 0)
-			ret = -EIO;
-		dvp_port_close(opt.port);
-	}
-	dvp_intr_governor_free(g.gov);
-	dvp_intr_set_free(g.set);
-	g.gov = NULL;
-	g.set = NULL;
-	if (g.mp != NULL) {
-		in_use = dvp_mempool_in_use_count(g.mp);
-		if (in_use != 0) {
-			fprintf(stderr, "dvp-perf: %u mbufs did not come back to the pool\n", in_use);
-			ret = -EIO;
-		}
-		dvp_mempool_free(g.mp);
-	}
-	return ret;
+		ret = end_wait_link(&server);
+	if (ret == 0)
+		ret = end_wait_link(&client);
+	if (ret == 0)
+		ret = dvp_eal_remote_launch(server_main, &server, worker);
+	return ret < 0 ? ret : (int)worker;
 }
 
 /* ------------------------------------------------------------------------
- * Frames
+ * main
  */
 
-static struct perf_hdr *frame_hdr(struct dvp_mbuf *m)
+static int write_outputs(void)
 {
-	return dvp_pktmbuf_mtod_offset(m, struct perf_hdr *, 14);
-}
-
-static struct dvp_mbuf *frame_new(uint8_t type, uint64_t seq, uint64_t value, uint64_t errors)
-{
-	struct dvp_mbuf *m = dvp_pktmbuf_alloc(g.mp);
-	uint8_t *p;
-	struct perf_hdr *h;
-	uint16_t et = (uint16_t)(PERF_ETHERTYPE >> 8 | (PERF_ETHERTYPE & 0xff) << 8);
-
-	if (m == NULL)
-		return NULL;
-	p = (uint8_t *)dvp_pktmbuf_append(m, (uint16_t)(type == FT_DATA ? opt.size : FRAME_MIN));
-	if (p == NULL) {
-		dvp_pktmbuf_free(m);
-		return NULL;
-	}
-	memset(p, 0xff, 6);
-	memcpy(p + 6, g.mac.addr_bytes, 6);
-	memcpy(p + 12, &et, 2);
-	h = (struct perf_hdr *)(p + 14);
-	h->magic = PERF_MAGIC;
-	h->type = type;
-	h->seq = seq;
-	h->value = value;
-	h->errors = errors;
-	return m;
-}
-
-/* A frame of ours, or NULL (freed) when it is not. */
-static const struct perf_hdr *frame_check(struct dvp_mbuf *m)
-{
-	if (m->data_len < FRAME_MIN || frame_hdr(m)->magic != PERF_MAGIC)
-		return NULL;
-	return frame_hdr(m);
-}
-
-/* Send one frame, retrying while the queue is full. @return 0 or -ETIMEDOUT. */
-static int send_one(struct dvp_mbuf *m)
-{
-	uint64_t deadline = 0;
-
-	while (dvp_tx_burst(opt.port, 0, &m, 1) == 0) {
-		if (deadline == 0)
-			deadline = now_ns() + (uint64_t)opt.timeout_s * 1000000000u;
-		if (now_ns() > deadline || stop_requested) {
-			dvp_pktmbuf_free(m);
-			return -ETIMEDOUT;
-		}
-	}
-	return 0;
-}
-
-/*
- * Receive at least one frame, waiting as --rx-mode says, until @deadline.
- * @return frames received, 0 at the deadline, or a negative errno.
- */
-static int recv_some(struct dvp_mbuf **pkts, uint16_t max, uint64_t deadline)
-{
-	struct dvp_rx_wait_event ev;
-	int n, ret;
-
-	for (;;) {
-		if (opt.mode == MODE_ADAPTIVE)
-			n = dvp_rx_burst_adaptive(g.gov, opt.port, 0, pkts, max);
-		else
-			n = dvp_rx_burst(opt.port, 0, pkts, max);
-		if (n > 0)
-			return n;
-		if (stop_requested)
-			return -EINTR;
-		if (now_ns() > deadline)
-			return 0;
-		if (opt.mode == MODE_INTR) {
-			ret = dvp_rx_wait(g.set, &ev, 1, 100);
-			if (ret < 0)
-				return ret;
-		} else if (opt.mode == MODE_ADAPTIVE) {
-			ret = dvp_intr_governor_idle(g.gov);
-			if (ret < 0)
-				return ret;
-		}
-	}
-}
-
-static uint64_t deadline_in(unsigned int s)
-{
-	return now_ns() + (uint64_t)s * 1000000000u;
-}
-
-/* ------------------------------------------------------------------------
- * Server
- */
-
-static int run_server(void)
-{
-	struct dvp_mbuf *pkts[PERF_BURST_MAX], *ack;
-	uint64_t received = 0, expected = 0, errors = 0, linger_ms = 0, end;
-	bool done = false;
-	int n = 0, i;
-
-	/* The client may start late: the server waits as long as it waits for the link. */
-	while (!done) {
-		n = recv_some(pkts, PERF_BURST_MAX, deadline_in(opt.link_timeout_s + opt.timeout_s));
-		if (n < 0)
-			return n == -EINTR ? 0 : n;
-		if (n == 0) {
-			fprintf(stderr, "dvp-perf: server: nothing from the client for %u s\n",
-				opt.link_timeout_s + opt.timeout_s);
-			return -ETIMEDOUT;
-		}
-		for (i = 0; i < n; i++) {
-			const struct perf_hdr *h = frame_check(pkts[i]);
-
-			if (h == NULL || h->type == FT_DONE_ACK) {
-				errors++;
-				dvp_pktmbuf_free(pkts[i]);
-				continue;
-			}
-			if (h->type == FT_DONE) {
-				linger_ms = h->value;
-				dvp_pktmbuf_free(pkts[i]);
-				ack = frame_new(FT_DONE_ACK, 0, received, errors);
-				if (ack == NULL || send_one(ack) < 0)
-					return -EIO;
-				done = true;
-				continue;
-			}
-			received++;
-			if (opt.bw) {
-				/* The client's sequence restarts after warm-up frames: follow it. */
-				if (h->seq != expected)
-					errors++;
-				expected = h->seq + 1;
-				dvp_pktmbuf_free(pkts[i]);
-			} else if (send_one(pkts[i]) < 0) {
-				return -ETIMEDOUT;
-			}
-		}
-	}
-	printf("PERF-SERVER test=%s received=%" PRIu64 " errors=%" PRIu64 "\n",
-	       opt.bw ? "bw" : "lat", received, errors);
-	/*
-	 * Stay connected until the client says bye or its link goes (it may
-	 * measure its idle CPU now, and a peer that vanished would have it
-	 * reconnecting).
-	 */
-	end = now_ns() + (linger_ms + opt.timeout_s * 1000ull) * 1000000u;
-	for (done = false; !done && !stop_requested && now_ns() < end;) {
-		struct dvp_link link;
-
-		n = recv_some(pkts, PERF_BURST_MAX, deadline_in(1));
-		for (i = 0; i < n; i++) {
-			const struct perf_hdr *h = frame_check(pkts[i]);
-
-			done = done || (h != NULL && h->type == FT_BYE);
-			dvp_pktmbuf_free(pkts[i]);
-		}
-		if (n < 0 || dvp_link_get_nowait(opt.port, &link) < 0 || !link.link_status)
-			break;
-	}
-	return errors ? -EPROTO : 0;
-}
-
-/* ------------------------------------------------------------------------
- * Client
- */
-
-/* DONE, then the server's DONE_ACK. @return 0 with its counts, or a negative errno. */
-static int finish(uint64_t *received, uint64_t *errors)
-{
-	/* The server lingers as long as this client's idle phase lasts. */
-	struct dvp_mbuf *pkts[PERF_BURST_MAX], *m = frame_new(FT_DONE, 0,
-							       (uint64_t)(opt.idle_s * 1000), 0);
-	uint64_t deadline = deadline_in(opt.timeout_s);
-	int n, i, ret = -ETIMEDOUT;
-
-	if (m == NULL || send_one(m) < 0)
-		return -EIO;
-	while (ret == -ETIMEDOUT && (n = recv_some(pkts, PERF_BURST_MAX, deadline)) > 0) {
-		for (i = 0; i < n; i++) {
-			const struct perf_hdr *h = frame_check(pkts[i]);
-
-			if (h != NULL && h->type == FT_DONE_ACK) {
-				*received = h->value;
-				*errors = h->errors;
-				ret = 0;
-			}
-			dvp_pktmbuf_free(pkts[i]);
-		}
-	}
-	return ret;
-}
-
-static int run_lat(void)
-{
-	struct dvp_mbuf *pkts[PERF_BURST_MAX], *m;
-	uint64_t i, total = opt.warmup + opt.iters, t0, t1, rcv = 0, err = 0;
-	bool got;
-	int n, k, ret;
-
-	hist_init(&g.hist);
-	for (i = 0; i < total && !stop_requested; i++) {
-		m = frame_new(FT_DATA, i, 0, 0);
-		if (m == NULL)
-			return -ENOBUFS;
-		t0 = now_ns();
-		if (send_one(m) < 0)
-			return -ETIMEDOUT;
-		for (got = false; !got;) {
-			n = recv_some(pkts, PERF_BURST_MAX, t0 + (uint64_t)opt.timeout_s * 1000000000u);
-			if (n <= 0) {
-				if (n == 0)
-					fprintf(stderr, "dvp-perf: no echo of frame %" PRIu64 " within %u s: the peer or the link is gone\n",
-						i, opt.timeout_s);
-				return n == 0 ? -ETIMEDOUT : n;
-			}
-			t1 = now_ns();
-			for (k = 0; k < n; k++) {
-				const struct perf_hdr *h = frame_check(pkts[k]);
-
-				if (h != NULL && h->type == FT_DATA && h->seq == i)
-					got = true;
-				dvp_pktmbuf_free(pkts[k]);
-			}
-		}
-		/* One way: half the round trip, as perftest's ib_send_lat reports. */
-		if (i >= opt.warmup)
-			hist_add(&g.hist, (t1 - t0) / 2);
-	}
-	if (stop_requested)
-		return -EINTR;
-	ret = finish(&rcv, &err);
-	if (ret < 0)
-		return ret;
-	printf("LAT size=%u rx_mode=%s iters=%" PRIu64 " min_us=%.2f p50_us=%.2f p90_us=%.2f p99_us=%.2f p999_us=%.2f max_us=%.2f avg_us=%.2f\n",
-	       opt.size, mode_names[opt.mode], g.hist.count, g.hist.min / 1e3,
-	       hist_quantile(&g.hist, 0.5) / 1e3, hist_quantile(&g.hist, 0.9) / 1e3,
-	       hist_quantile(&g.hist, 0.99) / 1e3, hist_quantile(&g.hist, 0.999) / 1e3,
-	       g.hist.max / 1e3, (double)g.hist.sum / (double)g.hist.count / 1e3);
-	return 0;
-}
-
-static int run_bw(void)
-{
-	struct dvp_mbuf *burst[PERF_BURST_MAX];
-	uint64_t seq = 0, t0, t1, rcv = 0, err = 0, deadline = 0;
-	uint16_t n, k, sent;
-	double secs;
+	char title[128];
 	int ret;
 
-	t0 = now_ns();
-	while (seq < opt.iters && !stop_requested) {
-		n = (uint16_t)DVP_MIN((uint64_t)opt.burst, opt.iters - seq);
-		for (k = 0; k < n; k++) {
-			burst[k] = frame_new(FT_DATA, seq + k, 0, 0);
-			if (burst[k] == NULL) {
-				dvp_pktmbuf_free_bulk(burst, k);
-				return -ENOBUFS;
-			}
+	if (opt.csv != NULL) {
+		ret = hist_write_csv(&client.hist, opt.csv, perf_mode_names[opt.mode]);
+		if (ret < 0) {
+			fprintf(stderr, "dvp-perf: --csv %s: %s\n", opt.csv, strerror(-ret));
+			return ret;
 		}
-		sent = dvp_tx_burst(opt.port, 0, burst, n);
-		if (sent < n)
-			dvp_pktmbuf_free_bulk(burst + sent, n - sent);
-		if (sent == 0) {
-			/* The queue is full: completions come from the peer's acks. */
-			if (deadline == 0)
-				deadline = deadline_in(opt.timeout_s);
-			else if (now_ns() > deadline)
-				return -ETIMEDOUT;
-			continue;
-		}
-		deadline = 0;
-		seq += sent;
 	}
-	if (stop_requested)
-		return -EINTR;
-	ret = finish(&rcv, &err);
-	t1 = now_ns();
-	if (ret < 0) {
-		fprintf(stderr, "dvp-perf: the server did not answer the end of the run\n");
-		return ret;
-	}
-	secs = (double)(t1 - t0) / 1e9;
-	printf("BW size=%u rx_mode=%s frames=%" PRIu64 " received=%" PRIu64 " mb_s=%.2f mpps=%.4f seconds=%.3f\n",
-	       opt.size, mode_names[opt.mode], opt.iters, rcv,
-	       (double)opt.iters * opt.size / secs / (1 << 20), (double)opt.iters / secs / 1e6,
-	       secs);
-	if (rcv != opt.iters || err != 0) {
-		fprintf(stderr, "dvp-perf: the server received %" PRIu64 " of %" PRIu64 " frames, %" PRIu64 " out of sequence\n",
-			rcv, opt.iters, err);
-		return -EPROTO;
-	}
-	return 0;
+	if (opt.plot == NULL)
+		return 0;
+	snprintf(title, sizeof(title), "dvp-perf latency, %u bytes, rx-mode %s", opt.size,
+		 perf_mode_names[opt.mode]);
+	ret = hist_plot(&client.hist, opt.plot, title);
+	if (ret == -ENOENT)
+		fprintf(stderr,
+			"dvp-perf: --plot: gnuplot is not installed (apt-get install gnuplot-nox); --csv writes the data instead\n");
+	else if (ret < 0)
+		fprintf(stderr, "dvp-perf: --plot %s: gnuplot failed: %s\n", opt.plot,
+			strerror(-ret));
+	return ret;
 }
 
-static double cpu_seconds(void)
+/* The client's goodbye: the server stops lingering (a datagram link has no disconnect). */
+static void say_bye(void)
 {
-	struct rusage ru;
+	struct dvp_mbuf *bye;
 
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-/* The rx loop with nothing arriving: what it costs to wait in this mode. */
-static void run_idle(void)
-{
-	struct dvp_mbuf *pkts[PERF_BURST_MAX];
-	uint64_t t0 = now_ns(), end = t0 + (uint64_t)(opt.idle_s * 1e9);
-	double c0 = cpu_seconds(), wall;
-	int n;
-
-	while (!stop_requested && now_ns() < end) {
-		n = recv_some(pkts, PERF_BURST_MAX, end);
-		if (n > 0)
-			dvp_pktmbuf_free_bulk(pkts, (unsigned int)n);
-		else if (n < 0)
-			break;
-	}
-	wall = (double)(now_ns() - t0) / 1e9;
-	printf("IDLE rx_mode=%s seconds=%.2f cpu_pct=%.2f\n", mode_names[opt.mode], wall,
-	       100.0 * (cpu_seconds() - c0) / wall);
-}
-
-/* Frames the port refused to send (too long for the peer, ...) explain a silent peer. */
-static void check_tx_errors(void)
-{
-	struct dvp_port_stats st;
-
-	if (dvp_stats_get(opt.port, &st) == 0 && st.oerrors > 0)
-		fprintf(stderr, "dvp-perf: port %u counted %" PRIu64 " tx errors (dvp-info or xstats say which); is --size within what the peer takes (give the server the same --size)?\n",
-			opt.port, st.oerrors);
-}
-
-static void print_intr_stats(void)
-{
-	static const char *const names[] = { "sleeps", "wakeups", "spurious", "arms" };
-	char name[64];
-	uint64_t v;
-	unsigned int i;
-
-	if (opt.mode == MODE_POLL)
+	if (!dvp_port_is_valid(client.port) || dvp_port_is_started(client.port) != 1)
 		return;
-	printf("INTR rx_mode=%s", mode_names[opt.mode]);
-	for (i = 0; i < DVP_DIM(names); i++) {
-		snprintf(name, sizeof(name), "rx_q0_intr_%s", names[i]);
-		if (dvp_xstats_get_by_name(opt.port, name, &v) == 0)
-			printf(" %s=%" PRIu64, names[i], v);
-	}
-	printf("\n");
+	bye = frame_new(&client, FT_BYE, 0, 0, 0);
+	if (bye != NULL && dvp_tx_burst(client.port, 0, &bye, 1) == 0)
+		dvp_pktmbuf_free(bye);
 }
 
 int main(int argc, char **argv)
 {
-	int ret, status = 0;
+	int ret, worker = -1, status = 0;
+	struct perf_end *self;
 
 	ret = dvp_eal_init(argc, argv);
 	if (ret < 0) {
@@ -758,56 +342,53 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	parse_args(argc - ret, argv + ret);
-	g.hz = dvp_get_tsc_hz();
+	perf_hz = dvp_get_tsc_hz();
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	ret = port_setup();
-	if (ret == 0) {
-		if (opt.server)
-			ret = run_server();
+	self = opt.role == ROLE_SERVER ? &server : &client;
+	self->port = opt.port;
+	server.port = opt.role == ROLE_PAIR ? opt.peer_port : opt.port;
+	if (opt.role == ROLE_PAIR) {
+		ret = worker = pair_start();
+	} else {
+		ret = end_setup(self);
+		if (ret == 0)
+			ret = end_wait_link(self);
+	}
+	if (ret >= 0) {
+		if (opt.role == ROLE_SERVER)
+			ret = run_server(self);
 		else
-			ret = opt.bw ? run_bw() : run_lat();
-		check_tx_errors();
-		if (ret == 0 && !opt.server)
-			print_intr_stats();
+			ret = opt.bw ? run_bw(self) : run_lat(self);
+		check_tx_errors(self);
+		if (ret == 0 && opt.role != ROLE_SERVER)
+			print_intr_stats(self);
 		if (ret == 0 && opt.idle_s > 0)
-			run_idle();
+			run_idle(self);
 	}
 	if (ret < 0) {
 		fprintf(stderr, "dvp-perf: %s\n", dvp_strerror(-ret));
 		status = 1;
 	}
-	if (ret == 0 && !opt.bw && !opt.server && opt.csv != NULL) {
-		ret = hist_write_csv(&g.hist, opt.csv, mode_names[opt.mode]);
-		if (ret < 0) {
-			fprintf(stderr, "dvp-perf: --csv %s: %s\n", opt.csv, strerror(-ret));
+	if (status == 0 && !opt.bw && opt.role != ROLE_SERVER && write_outputs() < 0)
+		status = 1;
+	if (opt.role != ROLE_SERVER)
+		say_bye();
+	if (worker >= 0) {
+		/* A client that failed leaves its server waiting: end it too. */
+		if (status != 0)
+			atomic_store_explicit(&perf_stop, 1, memory_order_relaxed);
+		dvp_eal_wait_lcore((unsigned int)worker);
+		if (server.status < 0) {
+			fprintf(stderr, "dvp-perf: server: %s\n", dvp_strerror(-server.status));
 			status = 1;
 		}
 	}
-	if (status == 0 && !opt.bw && !opt.server && opt.plot != NULL) {
-		char title[128];
-
-		snprintf(title, sizeof(title), "dvp-perf latency, %u bytes, rx-mode %s", opt.size,
-			 mode_names[opt.mode]);
-		ret = hist_plot(&g.hist, opt.plot, title);
-		if (ret == -ENOENT) {
-			fprintf(stderr, "dvp-perf: --plot: gnuplot is not installed (apt-get install gnuplot-nox); --csv writes the data instead\n");
-			status = 1;
-		} else if (ret < 0) {
-			fprintf(stderr, "dvp-perf: --plot %s: gnuplot failed: %s\n", opt.plot,
-				strerror(-ret));
-			status = 1;
-		}
-	}
-	if (!opt.server && dvp_port_is_valid(opt.port) && dvp_port_is_started(opt.port) == 1) {
-		struct dvp_mbuf *bye = frame_new(FT_BYE, 0, 0, 0);
-
-		if (bye != NULL && dvp_tx_burst(opt.port, 0, &bye, 1) == 0)
-			dvp_pktmbuf_free(bye);
-	}
-	if (port_teardown() < 0)
+	if (end_teardown(self) < 0)
+		status = 1;
+	if (opt.role == ROLE_PAIR && end_teardown(&server) < 0)
 		status = 1;
 	dvp_eal_cleanup();
 	return status;

@@ -2,14 +2,22 @@
  * Copyright (c) 2026 The dvpmd authors
  */
 
-/* dvp-perf internals: the latency histogram (hist.c). */
+/*
+ * dvp-perf internals: options (main.c), an end of the link and its frames
+ * (port.c), the server and clients (run.c), the latency histogram (hist.c).
+ */
 
 #ifndef PERF_H
 #define PERF_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include <dvp_intr.h>
+#include <dvp_mbuf.h>
+#include <dvp_port.h>
 
 /*
  * A log-linear histogram of nanosecond values: exact below 128 ns, then
@@ -43,5 +51,107 @@ int hist_write_csv(const struct hist *h, const char *path, const char *label);
  * another negative errno.
  */
 int hist_plot(const struct hist *h, const char *png, const char *title);
+
+#define PERF_MAGIC 0x44505246u /* "DPRF" */
+#define PERF_ETHERTYPE 0x88b5 /* IEEE local experimental */
+#define PERF_BURST_MAX 64
+
+enum frame_type {
+	FT_DATA = 1,
+	FT_DONE = 2, /* client -> server: the run is over */
+	FT_DONE_ACK = 3, /* server -> client: what it saw */
+	FT_BYE = 4, /* client -> server: leaving (a datagram link has no disconnect) */
+};
+
+/* Behind a 14-byte Ethernet header. */
+struct perf_hdr {
+	uint32_t magic;
+	uint8_t type;
+	uint8_t pad[3];
+	uint64_t seq;
+	uint64_t value; /* DONE_ACK: frames received; DONE: the client's idle ms */
+	uint64_t errors; /* DONE_ACK: frames out of sequence */
+} __attribute__((packed));
+
+#define FRAME_MIN (14 + sizeof(struct perf_hdr))
+
+enum rx_mode { MODE_POLL, MODE_INTR, MODE_ADAPTIVE };
+extern const char *const perf_mode_names[3];
+
+enum perf_role { ROLE_CLIENT, ROLE_SERVER, ROLE_PAIR };
+
+/* The options (main.c); read-only once parsed. */
+struct perf_opt {
+	enum perf_role role;
+	bool bw;
+	uint16_t port;
+	uint16_t peer_port; /* ROLE_PAIR: the server's port */
+	uint32_t size;
+	uint64_t iters;
+	uint64_t warmup;
+	enum rx_mode mode;
+	uint16_t burst;
+	uint16_t rxd, txd;
+	const char *csv;
+	const char *plot;
+	double idle_s;
+	unsigned int link_timeout_s;
+	unsigned int timeout_s;
+};
+extern struct perf_opt opt;
+
+/*
+ * Set by a signal (or by the client of a pair that failed, for its server
+ * thread); read in every wait loop. Relaxed: a flag that only ends loops,
+ * publishing no data.
+ */
+extern atomic_int perf_stop;
+extern uint64_t perf_hz;
+
+static inline bool perf_stopping(void)
+{
+	return atomic_load_explicit(&perf_stop, memory_order_relaxed) != 0;
+}
+
+/* One end of the link: a port, its pool and how its rx queue waits. */
+struct perf_end {
+	uint16_t port;
+	bool server;
+	const char *pool_name;
+	struct dvp_mempool *mp;
+	struct dvp_intr_set *set;
+	struct dvp_intr_governor *gov;
+	struct dvp_ether_addr mac;
+	struct hist hist; /* client, lat */
+	int status; /* a pair's server thread: its result */
+};
+
+/* port.c */
+uint64_t perf_now_ns(void);
+uint64_t perf_deadline_in(unsigned int s);
+/* Configure and start @e's port. @return 0 or a negative errno (said on stderr). */
+int end_setup(struct perf_end *e);
+/* Wait for @e's link and print its PERF-CONFIG line. @return 0 or a negative errno. */
+int end_wait_link(struct perf_end *e);
+/* Stop and close the port; every mbuf must be back. @return 0 or -EIO. */
+int end_teardown(struct perf_end *e);
+struct dvp_mbuf *frame_new(struct perf_end *e, uint8_t type, uint64_t seq, uint64_t value,
+			   uint64_t errors);
+/* The header of a frame of ours, or NULL when it is not one. */
+const struct perf_hdr *frame_check(struct dvp_mbuf *m);
+/* Send one frame, retrying while the queue is full. @return 0 or -ETIMEDOUT (freed). */
+int send_one(struct perf_end *e, struct dvp_mbuf *m);
+/* At least one frame, waiting as --rx-mode says, until @deadline. @return n, 0 or -errno. */
+int recv_some(struct perf_end *e, struct dvp_mbuf **pkts, uint16_t max, uint64_t deadline);
+/* Wake @e's rx wait (async-signal safe). */
+void end_kick(struct perf_end *e);
+
+/* run.c */
+int run_server(struct perf_end *e);
+int run_lat(struct perf_end *e);
+int run_bw(struct perf_end *e);
+void run_idle(struct perf_end *e);
+void check_tx_errors(struct perf_end *e);
+void print_intr_stats(struct perf_end *e);
 
 #endif /* PERF_H */

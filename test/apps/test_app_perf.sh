@@ -5,8 +5,9 @@
 # dvp-perf: a server and a client over a memif link (two processes, as
 # over net_verbs, without a device): latency in each rx mode with its
 # percentile line, the histogram as CSV, throughput with every frame
-# received, the idle-CPU line, and bad arguments (exit 2, one line, the
-# usage hint). The net_verbs runs against perftest are the benchmark
+# received, the idle-CPU line; --role pair, both ends in one process over
+# two cabled net_ring ports and over the sim's looped ports; and bad
+# arguments (exit 2, one line, the usage hint). The net_verbs runs against perftest are the benchmark
 # (test/bench/verbs-vs-perftest.sh).
 set -u
 perf=$1
@@ -79,6 +80,50 @@ if command -v gnuplot >/dev/null; then
 	head -c 8 "$dir/lat.png" | od -An -c | grep -q 'P   N   G' || fail "--plot: not a PNG"
 fi
 
+# --role pair: one process, the client on port 0, the server on port 1 (a
+# worker lcore), the ports cabled to each other.
+pair1() { # label vdevs... -- args...
+	local label=$1
+	shift
+	n=$((n + 1))
+	run timeout 60 "$perf" --no-huge -m 128 --lcores "(0-1)@$cpu" --file-prefix pp$$n "$@"
+	[ "$rc" = 0 ] || fail "pair $label: exit $rc"
+	printf '%s\n' "$out" | grep -q "^PERF-CONFIG role=server port=1 " || fail "pair $label: no server line"
+	printf '%s\n' "$out" | grep -q "^PERF-CONFIG role=client test=[a-z]* port=0 " || fail "pair $label: no client line"
+}
+ringpair=(--vdev net_ring0 --vdev net_ring1,peer=net_ring0)
+for mode in poll intr adaptive; do
+	pair1 "ring lat $mode" "${ringpair[@]}" -- --role pair --rx-mode $mode --iters 2000 --warmup 50 --timeout 10
+	[ "$(field LAT iters)" = 2000 ] || fail "pair ring lat $mode: iters is not 2000"
+	python3 -c "import sys; v = [float(x) for x in sys.argv[1:]]; sys.exit(not (0 < v[0] <= v[1] <= v[2] <= v[3] <= v[4]))" \
+		"$(field LAT p50_us)" "$(field LAT p90_us)" "$(field LAT p99_us)" \
+		"$(field LAT p999_us)" "$(field LAT max_us)" ||
+		fail "pair ring lat $mode: percentiles out of order"
+	printf '%s\n' "$out" | grep -q "^PERF-SERVER test=lat received=2050 errors=0" || fail "pair ring lat $mode: the server's count"
+	if [ $mode != poll ]; then
+		[ "$(field INTR wakeups)" -ge 1 ] 2>/dev/null || fail "pair ring lat $mode: the client never slept and woke"
+	fi
+done
+pair1 "ring bw" "${ringpair[@]}" -- --role pair --test bw --rx-mode intr --iters 50000 --timeout 10
+[ "$(field BW received)" = 50000 ] || fail "pair ring bw: received $(field BW received) of 50000"
+printf '%s\n' "$out" | grep -q "^PERF-SERVER test=bw received=50000 errors=0" || fail "pair ring bw: the server's count"
+# The simulated HCA's two ports looped (when this build has the mlx5 driver).
+run timeout 60 "$perf" --no-huge -m 128 --lcores "(0-1)@$cpu" --file-prefix pps$$ \
+	--vdev sim_mlx5,ports=2,cable=loop -- --role pair --rx-mode adaptive --iters 2000 --timeout 10 --idle 0.5
+if printf '%s\n' "$err" | grep -q "no virtual device driver for sim_mlx5"; then
+	echo "# no mlx5 driver in this build: the sim's pair case is not run"
+else
+	[ "$rc" = 0 ] || fail "pair sim: exit $rc"
+	[ "$(field LAT iters)" = 2000 ] || fail "pair sim: iters is not 2000"
+	printf '%s\n' "$out" | grep -q "^PERF-SERVER test=lat received=2100 errors=0" || fail "pair sim: the server's count"
+	printf '%s\n' "$out" | grep -Eq '^IDLE rx_mode=adaptive seconds=[0-9.]+ cpu_pct=[0-9.]+' || fail "pair sim: no IDLE line"
+fi
+# A pair needs a worker lcore and a second port.
+run "$perf" --no-huge -m 64 --lcores "0@$cpu" --file-prefix ppx$$ "${ringpair[@]}" -- --role pair
+[ "$rc" = 1 ] && printf '%s\n' "$err" | grep -q "give two lcores" || fail "pair, one lcore: exit $rc"
+run "$perf" --no-huge -m 64 --lcores "(0-1)@$cpu" --file-prefix ppy$$ --vdev net_ring0 -- --role pair
+[ "$rc" = 1 ] && printf '%s\n' "$err" | grep -q "peer-port 1 does not exist" || fail "pair, one port: exit $rc"
+
 # Bad arguments: exit 2, a line naming the problem, the usage hint.
 bad() { # expected-text args...
 	local want=$1
@@ -89,7 +134,8 @@ bad() { # expected-text args...
 	printf '%s\n' "$err" | grep -qF -- "Try 'dvp-perf -- --help'." || fail "'$*': no usage hint"
 }
 bad "no --role given" --test lat
-bad "--role 'peer': expected server or client" --role peer
+bad "--role 'peer': expected server, client or pair" --role peer
+bad "--port and --peer-port are the same" --role pair --peer-port 0
 bad "--rx-mode 'sleep': expected poll, intr or adaptive" --role client --rx-mode sleep
 bad "--size '10': expected a whole number from 46 to 9000" --role client --size 10
 bad "--iters '0'" --role client --iters 0
