@@ -89,6 +89,7 @@ struct fwd_config {
 	double max_loss_pct; /* exit 1 when more than this share is lost */
 	unsigned int total_mbufs; /* 0: computed */
 	bool json;
+	bool record_cycles; /* --record-core-cycles */
 	const char *sim_args; /* devargs added to the default simulated HCA */
 	bool verbose;
 };
@@ -104,6 +105,8 @@ struct fwd_stream_stats {
 	uint64_t stop_dropped; /* unsent when the run was stopped: not loss */
 	uint64_t rx_bursts; /* bursts that brought packets */
 	uint64_t tx_nombuf; /* generator: no mbuf for a burst */
+	uint64_t
+		busy_cycles; /* --record-core-cycles: TSC cycles of the bursts that moved packets */
 };
 
 /* One forwarding stream: an rx queue (or, for generators, a tx queue only). */
@@ -144,6 +147,7 @@ struct fwd_lcore {
 	struct dvp_intr_set *set; /* intr and adaptive rx modes */
 	struct dvp_intr_governor *gov; /* adaptive */
 	enum fwd_rx_mode rx_mode; /* what this lcore runs */
+	bool record_cycles; /* count the TSC cycles of bursts that moved packets */
 	struct fwd_lcore_stats st __dvp_cache_aligned;
 } __dvp_cache_aligned;
 

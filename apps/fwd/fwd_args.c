@@ -121,6 +121,11 @@ void fwd_usage(FILE *f)
 		"  --sim=KEY=VALUE,...   Devargs added to the default simulated HCA's\n"
 		"                        (doc/sim.md), e.g. --sim drop=1,rate=100000; only\n"
 		"                        without device options.\n"
+		"  --record-core-cycles  Count the TSC cycles the forwarding lcores spend in\n"
+		"                        bursts that moved packets (empty polls and sleeps\n"
+		"                        left out) and print them per packet in the summary,\n"
+		"                        as testpmd's option does: a forwarder's cost per\n"
+		"                        packet even when something else limits its rate.\n"
 		"  -v, --verbose         Also print each port's link events and the driver's\n"
 		"                        xstats that are not zero at the end.\n"
 		"  -h, --help            Print this help.\n"
@@ -332,6 +337,7 @@ enum {
 	OPT_MAX_LOSS,
 	OPT_TOTAL_MBUFS,
 	OPT_SIM,
+	OPT_RECORD_CYCLES,
 };
 
 static const struct option long_opts[] = {
@@ -357,6 +363,7 @@ static const struct option long_opts[] = {
 	{ "max-loss", required_argument, NULL, OPT_MAX_LOSS },
 	{ "total-num-mbufs", required_argument, NULL, OPT_TOTAL_MBUFS },
 	{ "sim", required_argument, NULL, OPT_SIM },
+	{ "record-core-cycles", no_argument, NULL, OPT_RECORD_CYCLES },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -487,6 +494,9 @@ int fwd_parse_args(int argc, char **argv, struct fwd_config *cfg)
 				ret = bad("sim", optarg,
 					  "expected devargs KEY=VALUE,... as drop=1");
 			cfg->sim_args = optarg;
+			break;
+		case OPT_RECORD_CYCLES:
+			cfg->record_cycles = true;
 			break;
 		case 'v':
 			cfg->verbose = true;

@@ -216,8 +216,14 @@ static __dvp_always_inline void count_round(struct fwd_lcore *lc, uint32_t got)
 		stat_add(&lc->st.empty_rounds, 1);
 }
 
-/* One pass over the lcore's streams. @return packets received. */
-static __dvp_always_inline uint32_t rx_pass(struct fwd_lcore *lc, enum fwd_mode mode, bool adaptive)
+/*
+ * One pass over the lcore's streams. @return packets received. With @p cyc
+ * (--record-core-cycles), the TSC cycles from before an rx burst that
+ * brought packets to the end of their processing are added to the stream's
+ * busy_cycles, as testpmd counts them: empty polls are left out.
+ */
+static __dvp_always_inline uint32_t rx_pass(struct fwd_lcore *lc, enum fwd_mode mode, bool adaptive,
+					    bool cyc)
 {
 	struct dvp_mbuf *pkts[FWD_MAX_BURST];
 	uint32_t got = 0;
@@ -225,6 +231,7 @@ static __dvp_always_inline uint32_t rx_pass(struct fwd_lcore *lc, enum fwd_mode 
 
 	for (i = 0; i < lc->nb_streams; i++) {
 		struct fwd_stream *fs = lc->streams[i];
+		uint64_t t0 = cyc ? dvp_rdtsc() : 0;
 		uint16_t n;
 
 		if (adaptive)
@@ -235,15 +242,18 @@ static __dvp_always_inline uint32_t rx_pass(struct fwd_lcore *lc, enum fwd_mode 
 		if (n != 0) {
 			got += n;
 			process(fs, mode, pkts, n);
+			if (cyc)
+				stat_add(&fs->st.busy_cycles, dvp_rdtsc() - t0);
 		}
 	}
 	return got;
 }
 
-static __dvp_always_inline int loop_poll(struct fwd_lcore *lc, enum fwd_mode mode)
+/* Poll mode is specialised on @p cyc, so that without the option no TSC is read. */
+static __dvp_always_inline int loop_poll(struct fwd_lcore *lc, enum fwd_mode mode, bool cyc)
 {
 	while (!fwd_stopping())
-		count_round(lc, rx_pass(lc, mode, false));
+		count_round(lc, rx_pass(lc, mode, false, cyc));
 	return 0;
 }
 
@@ -257,7 +267,7 @@ static __dvp_always_inline int loop_intr(struct fwd_lcore *lc, enum fwd_mode mod
 	struct dvp_rx_wait_event ev[16];
 
 	while (!fwd_stopping()) {
-		uint32_t got = rx_pass(lc, mode, false);
+		uint32_t got = rx_pass(lc, mode, false, lc->record_cycles);
 		uint64_t t0;
 		int ret;
 
@@ -281,7 +291,7 @@ static __dvp_always_inline int loop_adaptive(struct fwd_lcore *lc, enum fwd_mode
 	while (!fwd_stopping()) {
 		int ret;
 
-		count_round(lc, rx_pass(lc, mode, true));
+		count_round(lc, rx_pass(lc, mode, true, lc->record_cycles));
 		ret = dvp_intr_governor_idle(lc->gov);
 		if (dvp_unlikely(ret < 0))
 			return ret;
@@ -294,8 +304,14 @@ static __dvp_always_inline int loop_generate(struct fwd_lcore *lc)
 	unsigned int i;
 
 	while (!fwd_stopping()) {
-		for (i = 0; i < lc->nb_streams; i++)
-			generate(lc->streams[i]);
+		for (i = 0; i < lc->nb_streams; i++) {
+			struct fwd_stream *fs = lc->streams[i];
+			uint64_t t0 = lc->record_cycles ? dvp_rdtsc() : 0;
+
+			generate(fs);
+			if (lc->record_cycles)
+				stat_add(&fs->st.busy_cycles, dvp_rdtsc() - t0);
+		}
 		count_round(lc, 1);
 	}
 	return 0;
@@ -309,7 +325,7 @@ static __dvp_always_inline int run_rx_mode(struct fwd_lcore *lc, enum fwd_mode m
 	case FWD_RX_ADAPTIVE:
 		return loop_adaptive(lc, mode);
 	default:
-		return loop_poll(lc, mode);
+		return lc->record_cycles ? loop_poll(lc, mode, true) : loop_poll(lc, mode, false);
 	}
 }
 

@@ -391,6 +391,7 @@ static int lcores_init(struct fwd_run *run)
 		for (s = 0; s < lc->nb_streams; s++)
 			all_intr = all_intr && fwd_port_of(run, lc->streams[s]->rx_port)->intr;
 		lc->rx_mode = all_intr ? cfg->rx_mode : FWD_RX_POLL;
+		lc->record_cycles = cfg->record_cycles;
 		if (lc->rx_mode == FWD_RX_POLL)
 			continue;
 		lc->set = dvp_intr_set_create(lc->nb_streams);

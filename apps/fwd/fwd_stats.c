@@ -290,6 +290,7 @@ void fwd_print_config(struct fwd_run *run)
 struct lcore_sum {
 	uint64_t rx, tx, fwd_dropped, stop_dropped, nombuf;
 	uint64_t rounds, empty, pauses, sleeps, wakeups, timeouts;
+	uint64_t busy_cycles;
 	double asleep_s;
 };
 
@@ -306,6 +307,7 @@ static void lcore_sum(const struct fwd_lcore *lc, struct lcore_sum *ls)
 		ls->fwd_dropped += st->fwd_dropped;
 		ls->stop_dropped += st->stop_dropped;
 		ls->nombuf += st->tx_nombuf;
+		ls->busy_cycles += st->busy_cycles;
 	}
 	ls->rounds = lc->st.rounds;
 	ls->empty = lc->st.empty_rounds;
@@ -395,6 +397,36 @@ static void print_lcores_text(struct fwd_run *run, double el)
 	}
 }
 
+/*
+ * --record-core-cycles: busy cycles over the packets received (sent, for the
+ * generators), in testpmd's words so that one parser reads both.
+ */
+static void cycles_sum(struct fwd_run *run, uint64_t *cycles, uint64_t *pkts)
+{
+	unsigned int i;
+
+	*cycles = *pkts = 0;
+	for (i = 0; i < run->nb_lcores; i++) {
+		struct lcore_sum ls;
+
+		lcore_sum(&run->lcores[i], &ls);
+		*cycles += ls.busy_cycles;
+		*pkts += fwd_mode_receives(run->cfg.mode) ? ls.rx : ls.tx;
+	}
+}
+
+static void print_cycles_text(struct fwd_run *run)
+{
+	uint64_t cycles, pkts;
+
+	cycles_sum(run, &cycles, &pkts);
+	fprintf(run->out,
+		"CPU cycles/packet=%.2f (total cycles=%" PRIu64 " / total %s packets=%" PRIu64
+		") at %" PRIu64 " MHz Clock\n\n",
+		pkts ? (double)cycles / (double)pkts : 0.0, cycles, fwd_mode_name(run->cfg.mode),
+		pkts, dvp_get_tsc_hz() / 1000000);
+}
+
 /* -v: every xstat of every port that is not zero. */
 static void print_xstats(struct fwd_run *run)
 {
@@ -471,6 +503,15 @@ static void print_json(struct fwd_run *run, double el, const struct fwd_sim_verd
 			ls.pauses, ls.sleeps, ls.wakeups, ls.timeouts, ls.asleep_s);
 	}
 	fprintf(run->out, "]");
+	if (run->cfg.record_cycles) {
+		uint64_t cycles, pkts;
+
+		cycles_sum(run, &cycles, &pkts);
+		fprintf(run->out,
+			",\"busy_cycles\":%" PRIu64 ",\"cycles_packets\":%" PRIu64
+			",\"cycles_per_packet\":%.2f,\"tsc_hz\":%" PRIu64,
+			cycles, pkts, pkts ? (double)cycles / (double)pkts : 0.0, dvp_get_tsc_hz());
+	}
 	if (v->used)
 		fprintf(run->out,
 			",\"sink\":{\"sent\":%" PRIu64 ",\"received\":%" PRIu64 ",\"lost\":%" PRIu64
@@ -534,6 +575,8 @@ int fwd_summary(struct fwd_run *run, double el, const struct fwd_result *res)
 	fprintf(run->out, "\n");
 	print_lcores_text(run, el);
 	fprintf(run->out, "\n");
+	if (run->cfg.record_cycles)
+		print_cycles_text(run);
 	if (run->cfg.verbose)
 		print_xstats(run);
 	if (v.used) {

@@ -90,7 +90,17 @@ case_ring_io() {
 		json_check 'summary["result"] == "pass"' 'summary["lost"] == 0' \
 			'all(p["rx_packets"] > 0 and p["tx_packets"] > 0 for p in summary["ports"])' \
 			'all(l["rx_mode"] == "'$rx'" for l in summary["lcores"])' \
-			'config["ports"][0]["peer"] == 1 and config["ports"][1]["peer"] == 0'
+			'config["ports"][0]["peer"] == 1 and config["ports"][1]["peer"] == 0' \
+			'"busy_cycles" not in summary'
+	done
+	# --record-core-cycles: the busy cycles of the packets received
+	for rx in poll intr; do
+		ring_run --rx-mode $rx --tx-first --record-core-cycles
+		[ "$rc" = 0 ] || fail "io $rx --record-core-cycles: exit $rc"
+		check_clean
+		json_check 'summary["busy_cycles"] > 0' 'summary["cycles_per_packet"] > 0' \
+			'summary["cycles_packets"] == sum(l["rx_packets"] for l in summary["lcores"])' \
+			'summary["tsc_hz"] > 0'
 	done
 }
 
