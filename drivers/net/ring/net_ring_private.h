@@ -140,6 +140,21 @@ void nr_txq_restart(struct nr_txq *txq, int cause);
 
 /* ring_ethdev.c */
 struct nr_port *nr_port_of(uint16_t port_id);
+/* Publish the port's link (under nr_lock, which keeps np->peer alive). */
+void nr_link_update_locked(struct nr_port *np);
+
+/* ring_stats.c */
+int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats);
+int nr_stats_reset(struct dvp_port *port);
+int nr_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names, unsigned int size);
+int nr_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size);
+int nr_xstats_reset(struct dvp_port *port);
+
+/* ring_vdev.c (under nr_lock) */
+/* Drop a reference on an inbox; the last one frees it (and drains an own ring). */
+void nr_inbox_put_locked(struct nr_inbox *in);
+/* Take a closing port off the driver's list. */
+void nr_port_unlink_locked(struct nr_port *np);
 
 /* ring_async.c */
 int nr_async_init(struct nr_port *np);

@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * net_ring's ports and where they come from: the inboxes they share, the
+ * vdev (devargs, cabling), ports made from an application's rings, and the
+ * driver's API (dvp_net_ring.h).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <dvp_malloc.h>
+
+#include "net_ring_private.h"
+
+static struct nr_inbox *inboxes;
+static struct nr_port *nr_ports;
+
+#define NR_DEFAULT_SIZE 1024
+#define NR_MAX_SIZE (1u << 20)
+
+static const struct dvp_devargs_key nr_keys[] = {
+	{ "queues",
+	  "rx and tx queues of the port, 1 to " DVP_STR(DVP_NET_RING_MAX_QUEUES) " (default 1)" },
+	{ "size", "entries of each ring, a power of two from 2 to 1048576 (default 1024)" },
+	{ "peer", "a net_ring port to cable this one to, back to back (default: loop back)" },
+	{ "mac", "the port's MAC address, xx:xx:xx:xx:xx:xx (default 02:70:63:61:70:<port id>)" },
+	{ NULL, NULL },
+};
+
+/* ------------------------------------------------------------------------
+ * Inboxes (under nr_lock)
+ */
+
+/*
+ * A ring of the driver's own, in EAL memory on the port's node (the
+ * consumer is always one rx queue; producers are any tx queues).
+ */
+static struct dvp_ring *ring_new(const char *name, unsigned int size, int socket_id)
+{
+	ssize_t sz = dvp_ring_get_memsize(size);
+	struct dvp_ring *r;
+
+	if (sz < 0) {
+		dvp_errno = EINVAL;
+		return NULL;
+	}
+	r = dvp_zmalloc_socket("net_ring ring", (size_t)sz, 2 * DVP_CACHE_LINE_SIZE, socket_id);
+	if (r == NULL)
+		return NULL;
+	if (dvp_ring_init(r, name, size, DVP_RING_F_SC_DEQ) < 0) {
+		dvp_free(r);
+		dvp_errno = EINVAL;
+		return NULL;
+	}
+	return r;
+}
+
+static struct nr_inbox *inbox_new_locked(struct dvp_ring *ring, bool own)
+{
+	struct nr_inbox *in = calloc(1, sizeof(*in));
+
+	if (in == NULL)
+		return NULL;
+	in->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (in->efd < 0) {
+		NR_LOG(ERR, "ring %s: eventfd: %s", dvp_ring_get_name(ring), dvp_strerror(errno));
+		free(in);
+		return NULL;
+	}
+	in->ring = ring;
+	in->own_ring = own;
+	/* No consumer port yet: the application reads it, so it is open. */
+	in->open = 1;
+	in->next = inboxes;
+	inboxes = in;
+	return in;
+}
+
+static struct nr_inbox *inbox_of_ring_locked(struct dvp_ring *ring)
+{
+	struct nr_inbox *in;
+
+	for (in = inboxes; in != NULL; in = in->next)
+		if (in->ring == ring)
+			return in;
+	return inbox_new_locked(ring, false);
+}
+
+void nr_inbox_put_locked(struct nr_inbox *in)
+{
+	struct nr_inbox **l;
+
+	if (in == NULL || --in->refs > 0)
+		return;
+	for (l = &inboxes; *l != in; l = &(*l)->next)
+		;
+	*l = in->next;
+	close(in->efd);
+	if (in->own_ring) {
+		/* The last reference: frames still in the ring go back to their pools. */
+		nr_inbox_drain(in);
+		dvp_free(in->ring);
+	}
+	/* An application's ring keeps its frames: the application reads or drains it. */
+	free(in);
+}
+
+static void inbox_get(struct nr_inbox *in)
+{
+	in->refs++;
+}
+
+/* ------------------------------------------------------------------------
+ * Creating ports
+ */
+
+/* Allocate the port and its private part; rings are attached by the caller. */
+static struct nr_port *nr_port_new(const char *name, struct dvp_device *dev, int numa_node,
+				   const struct dvp_ether_addr *mac)
+{
+	struct dvp_port *port;
+	struct nr_port *np;
+
+	port = dvp_port_allocate(name, NR_DRIVER_NAME, &nr_ops, dev, sizeof(*np));
+	if (port == NULL)
+		return NULL;
+	np = port->priv;
+	np->port = port;
+	np->async_fd = -1;
+	np->carrier = 1;
+	port->numa_node = numa_node;
+	if (mac != NULL) {
+		port->mac = *mac;
+	} else {
+		/* Locally administered: 02:70:63:61:70 is "pcap"-ish ASCII, then the port id. */
+		port->mac = (struct dvp_ether_addr){ { 0x02, 0x70, 0x63, 0x61, 0x70,
+						       (uint8_t)port->port_id } };
+	}
+	return np;
+}
+
+/* Undo nr_port_new() and the inbox references taken since (under nr_lock). */
+static void nr_port_abort_locked(struct nr_port *np)
+{
+	unsigned int q;
+
+	for (q = 0; q < DVP_NET_RING_MAX_QUEUES; q++) {
+		if (np->rx[q] != NULL && np->rx[q]->consumer == np)
+			np->rx[q]->consumer = NULL;
+		nr_inbox_put_locked(np->rx[q]);
+		nr_inbox_put_locked(np->tx[q]);
+	}
+	dvp_port_release(np->port);
+}
+
+/* Async events, then visible to applications (NEW). */
+static int nr_port_finish(struct nr_port *np)
+{
+	int ret = nr_async_init(np);
+
+	if (ret < 0)
+		return ret;
+	ret = dvp_port_probing_finish(np->port);
+	if (ret < 0) {
+		nr_async_fini(np);
+		return ret;
+	}
+	pthread_mutex_lock(&nr_lock);
+	np->next = nr_ports;
+	nr_ports = np;
+	nr_link_update_locked(np);
+	pthread_mutex_unlock(&nr_lock);
+	return 0;
+}
+
+int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], unsigned int nb_rx,
+			struct dvp_ring *const tx_rings[], unsigned int nb_tx, int numa_node)
+{
+	struct nr_inbox *in;
+	struct nr_port *np;
+	unsigned int i;
+	int ret;
+
+	if (name == NULL || (nb_rx == 0 && nb_tx == 0) || nb_rx > DVP_NET_RING_MAX_QUEUES ||
+	    nb_tx > DVP_NET_RING_MAX_QUEUES || (nb_rx > 0 && rx_rings == NULL) ||
+	    (nb_tx > 0 && tx_rings == NULL)) {
+		NR_LOG(ERR, "create %s: a name and 0 to %d rx and tx rings (not both 0) are needed",
+		       name ? name : "(no name)", DVP_NET_RING_MAX_QUEUES);
+		return dvp_err(EINVAL);
+	}
+	for (i = 0; i < nb_rx + nb_tx; i++) {
+		struct dvp_ring *r = i < nb_rx ? rx_rings[i] : tx_rings[i - nb_rx];
+
+		if (r == NULL || dvp_ring_get_esize(r) != sizeof(void *)) {
+			NR_LOG(ERR, "create %s: %s ring %u is %s", name, i < nb_rx ? "rx" : "tx",
+			       i < nb_rx ? i : i - nb_rx,
+			       r == NULL ? "NULL" : "not a ring of pointers");
+			return dvp_err(EINVAL);
+		}
+	}
+	np = nr_port_new(name, NULL, numa_node, NULL);
+	if (np == NULL)
+		return -dvp_errno;
+	pthread_mutex_lock(&nr_lock);
+	for (i = 0; i < nb_rx; i++) {
+		in = inbox_of_ring_locked(rx_rings[i]);
+		if (in == NULL) {
+			ret = dvp_err(ENOMEM);
+			goto fail;
+		}
+		inbox_get(in);
+		np->rx[i] = in;
+		if (in->consumer != NULL) {
+			NR_LOG(ERR, "create %s: rx ring %s is read by port %s already", name,
+			       dvp_ring_get_name(rx_rings[i]), in->consumer->port->name);
+			ret = dvp_err(EBUSY);
+			goto fail;
+		}
+		in->consumer = np;
+		in->open = 0; /* until the port starts */
+	}
+	for (i = 0; i < nb_tx; i++) {
+		in = inbox_of_ring_locked(tx_rings[i]);
+		if (in == NULL) {
+			ret = dvp_err(ENOMEM);
+			goto fail;
+		}
+		inbox_get(in);
+		np->tx[i] = in;
+	}
+	np->nb_rx_rings = nb_rx;
+	np->nb_tx_rings = nb_tx;
+	pthread_mutex_unlock(&nr_lock);
+	ret = nr_port_finish(np);
+	if (ret < 0) {
+		pthread_mutex_lock(&nr_lock);
+		goto fail;
+	}
+	return np->port->port_id;
+
+fail:
+	nr_port_abort_locked(np);
+	pthread_mutex_unlock(&nr_lock);
+	return ret;
+}
+
+static int parse_mac(const char *dev, const char *s, struct dvp_ether_addr *mac)
+{
+	unsigned int b[6];
+	char end;
+	int i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &end) != 6)
+		goto bad;
+	for (i = 0; i < 6; i++) {
+		if (b[i] > 0xff)
+			goto bad;
+		mac->addr_bytes[i] = (uint8_t)b[i];
+	}
+	if (mac->addr_bytes[0] & 1) {
+		NR_LOG(ERR, "%s: mac=%s is a multicast address; a port needs a unicast one", dev,
+		       s);
+		return dvp_err(EINVAL);
+	}
+	return 0;
+bad:
+	NR_LOG(ERR, "%s: mac=%s is not a MAC address; write it as xx:xx:xx:xx:xx:xx", dev, s);
+	return dvp_err(EINVAL);
+}
+
+void nr_port_unlink_locked(struct nr_port *np)
+{
+	struct nr_port **l;
+
+	for (l = &nr_ports; *l != NULL; l = &(*l)->next) {
+		if (*l == np) {
+			*l = np->next;
+			break;
+		}
+	}
+}
+
+static struct nr_port *nr_find_locked(const char *name)
+{
+	struct nr_port *np;
+
+	for (np = nr_ports; np != NULL; np = np->next)
+		if (strcmp(np->port->name, name) == 0)
+			return np;
+	return NULL;
+}
+
+/* Cable @np to @peer (both vdev ports): each one's tx goes to the other's rx. */
+static int cable_locked(struct nr_port *np, struct nr_port *peer)
+{
+	unsigned int q;
+
+	if (peer->peer != peer || peer->port->started) {
+		NR_LOG(ERR, "%s: peer=%s: %s", np->port->name, peer->port->name,
+		       peer->port->started ? "that port is started; stop it first" :
+					     "that port is cabled to another already");
+		return dvp_err(EBUSY);
+	}
+	for (q = 0; q < np->nb_tx_rings; q++) {
+		nr_inbox_put_locked(np->tx[q]);
+		np->tx[q] = peer->rx[q % peer->nb_rx_rings];
+		inbox_get(np->tx[q]);
+	}
+	for (q = 0; q < peer->nb_tx_rings; q++) {
+		nr_inbox_put_locked(peer->tx[q]);
+		peer->tx[q] = np->rx[q % np->nb_rx_rings];
+		inbox_get(peer->tx[q]);
+	}
+	np->peer = peer;
+	peer->peer = np;
+	return 0;
+}
+
+static int nr_probe(struct dvp_device *dev)
+{
+	const struct dvp_devargs *da = dev->devargs;
+	struct dvp_ether_addr mac, *macp = NULL;
+	uint64_t queues, size;
+	struct nr_port *np, *peer;
+	const char *peer_name, *mac_s;
+	struct dvp_ring *r;
+	char rname[DVP_RING_NAMESIZE];
+	unsigned int q;
+	int ret;
+
+	ret = dvp_devargs_get_u64(da, "queues", 1, DVP_NET_RING_MAX_QUEUES, 1, &queues);
+	if (ret == 0)
+		ret = dvp_devargs_get_u64(da, "size", 2, NR_MAX_SIZE, NR_DEFAULT_SIZE, &size);
+	if (ret < 0)
+		return ret;
+	if (!dvp_is_power_of_2(size)) {
+		NR_LOG(ERR, "%s: size=%llu is not a power of two (2, 4, ... 1048576)", dev->name,
+		       (unsigned long long)size);
+		return dvp_err(EINVAL);
+	}
+	mac_s = dvp_devargs_get(da, "mac");
+	if (mac_s != NULL) {
+		ret = parse_mac(dev->name, mac_s, &mac);
+		if (ret < 0)
+			return ret;
+		macp = &mac;
+	}
+	peer_name = dvp_devargs_get(da, "peer");
+	np = nr_port_new(dev->name, dev, dev->numa_node, macp);
+	if (np == NULL)
+		return -dvp_errno;
+	pthread_mutex_lock(&nr_lock);
+	for (q = 0; q < queues; q++) {
+		snprintf(rname, sizeof(rname), "nr_p%u_rx%u", np->port->port_id, q);
+		r = ring_new(rname, (unsigned int)size, dev->numa_node);
+		if (r == NULL) {
+			ret = -dvp_errno;
+			goto fail;
+		}
+		np->rx[q] = inbox_new_locked(r, true);
+		if (np->rx[q] == NULL) {
+			dvp_free(r);
+			ret = dvp_err(ENOMEM);
+			goto fail;
+		}
+		inbox_get(np->rx[q]);
+		np->rx[q]->consumer = np;
+		np->rx[q]->open = 0;
+		/* Looped back until cabled: tx queue q feeds rx queue q. */
+		np->tx[q] = np->rx[q];
+		inbox_get(np->tx[q]);
+	}
+	np->nb_rx_rings = (unsigned int)queues;
+	np->nb_tx_rings = (unsigned int)queues;
+	np->peer = np;
+	if (peer_name != NULL) {
+		peer = nr_find_locked(peer_name);
+		if (peer == NULL || peer->peer == NULL) {
+			NR_LOG(ERR,
+			       "%s: peer=%s: no such net_ring vdev port (create the peer first, without peer=)",
+			       dev->name, peer_name);
+			ret = dvp_err(ENODEV);
+			goto fail;
+		}
+		ret = cable_locked(np, peer);
+		if (ret < 0)
+			goto fail;
+	}
+	pthread_mutex_unlock(&nr_lock);
+	ret = nr_port_finish(np);
+	if (ret < 0) {
+		pthread_mutex_lock(&nr_lock);
+		goto fail;
+	}
+	dev->driver_data = np;
+	return 0;
+
+fail:
+	nr_port_abort_locked(np);
+	pthread_mutex_unlock(&nr_lock);
+	return ret;
+}
+
+static void close_port(struct dvp_port *port, void *arg)
+{
+	(void)arg;
+	if (port->state == DVP_PORT_ATTACHED)
+		dvp_port_close(port->port_id);
+}
+
+static int nr_remove(struct dvp_device *dev)
+{
+	dvp_port_foreach_of_device(dev, close_port, NULL);
+	dev->driver_data = NULL;
+	return 0;
+}
+
+static struct dvp_driver nr_driver = {
+	.name = NR_DRIVER_NAME,
+	.bus = DVP_BUS_VDEV,
+	.keys = nr_keys,
+	.probe = nr_probe,
+	.remove = nr_remove,
+};
+
+DVP_DRIVER_REGISTER(net_ring, nr_driver);
+
+/* ------------------------------------------------------------------------
+ * The driver's API (dvp_net_ring.h)
+ */
+
+static struct nr_port *api_port(uint16_t port_id, const char *func)
+{
+	struct nr_port *np = nr_port_of(port_id);
+
+	if (np == NULL) {
+		NR_LOG(ERR, "%s: port %u is not a net_ring port", func, port_id);
+		dvp_errno = EINVAL;
+	}
+	return np;
+}
+
+int dvp_net_ring_rx_notify(uint16_t port_id, uint16_t queue_id)
+{
+	struct nr_port *np = api_port(port_id, "rx notify");
+
+	if (np == NULL)
+		return -EINVAL;
+	if (queue_id >= np->nb_rx_rings) {
+		NR_LOG(ERR, "rx notify: port %u has %u rx rings; no queue %u", port_id,
+		       np->nb_rx_rings, queue_id);
+		return dvp_err(EINVAL);
+	}
+	nr_inbox_notify(np->rx[queue_id]);
+	return 0;
+}
+
+int dvp_net_ring_set_link(uint16_t port_id, bool up)
+{
+	struct nr_async_ev ev = { .type = up ? IBV_EVENT_PORT_ACTIVE : IBV_EVENT_PORT_ERR };
+	struct nr_port *np = api_port(port_id, "set link"), *peer;
+	int ret;
+
+	if (np == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&nr_lock);
+	peer = np->peer != np ? np->peer : NULL;
+	pthread_mutex_unlock(&nr_lock);
+	/* A cable has two ends: both see the carrier change. */
+	__atomic_store_n(&np->carrier, up, __ATOMIC_RELAXED);
+	ev.port_id = port_id;
+	ret = nr_async_push(np, &ev);
+	if (ret == 0 && peer != NULL) {
+		__atomic_store_n(&peer->carrier, up, __ATOMIC_RELAXED);
+		ev.port_id = peer->port->port_id;
+		ret = nr_async_push(peer, &ev);
+	}
+	return ret;
+}
+
+int dvp_net_ring_inject_async(uint16_t port_id, enum ibv_event_type type, uint16_t queue_id,
+			      bool tx)
+{
+	struct nr_async_ev ev = {
+		.type = type, .port_id = port_id, .queue_id = queue_id, .tx = tx
+	};
+	struct nr_port *np = api_port(port_id, "inject async");
+
+	if (np == NULL)
+		return -EINVAL;
+	if ((unsigned int)type > IBV_EVENT_WQ_FATAL) {
+		NR_LOG(ERR, "inject async: %d is not an enum ibv_event_type", (int)type);
+		return dvp_err(EINVAL);
+	}
+	if (dvp_intr_async_kind_of(type) == DVP_INTR_ASYNC_QUEUE_ERROR) {
+		ev.queue = true;
+	} else if (type == IBV_EVENT_DEVICE_FATAL) {
+		/* Device-wide, as the hardware reports it. */
+		ev.port_id = DVP_INTR_PORT_ALL;
+	}
+	return nr_async_push(np, &ev);
+}
+
+int dvp_net_ring_set_arm_hook(uint16_t port_id, uint16_t queue_id, void (*fn)(void *arg), void *arg)
+{
+	struct nr_port *np = api_port(port_id, "set arm hook");
+
+	if (np == NULL)
+		return -EINVAL;
+	if (queue_id >= np->nb_rx_rings) {
+		NR_LOG(ERR, "set arm hook: port %u has %u rx rings; no queue %u", port_id,
+		       np->nb_rx_rings, queue_id);
+		return dvp_err(EINVAL);
+	}
+	np->rx[queue_id]->arm_hook_arg = arg;
+	np->rx[queue_id]->arm_hook = fn;
+	return 0;
+}
