@@ -428,7 +428,12 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 		const struct dvp_mempool *spool = txq->simple_pool;
 		uint32_t slkey = txq->simple_lkey;
 		struct dvp_mbuf **p = pkts + i, **pend;
-		uint32_t idx8 = wqe_ci << MLX5_WQE_IDX_SHIFT, k;
+		/*
+		 * The 16-bit WQE index, shifted under the opcode: opmod (the top
+		 * byte) stays 0. The run ends at the ring's end, so at a multiple
+		 * of 2^16 too: masked once per run.
+		 */
+		uint32_t idx8 = (wqe_ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT, k;
 
 		run = DVP_MIN(run, txq->elts_n - (head & txq->elts_mask));
 		pend = p + run;
