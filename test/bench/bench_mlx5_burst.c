@@ -8,10 +8,12 @@
  * calls (filling the rx CQ by injecting frames, taking the sent WQEs and
  * writing their completions), so what is measured is the PMD's own work.
  *
- *   bench_mlx5_burst rx|rxh|tx|txff|cal [rounds]
+ *   bench_mlx5_burst rx|rxh|tx|txff|txsend|cal [rounds]
  *
  * rxh: with DVP_RX_OFFLOAD_RSS_HASH (the hash copied into each mbuf);
- * txff: with DVP_TX_OFFLOAD_MBUF_FAST_FREE.
+ * txff: with DVP_TX_OFFLOAD_MBUF_FAST_FREE; tx and txff take the enhanced
+ * multi-packet send path the device reports; txsend: a device without it
+ * (empw=off), so one SEND WQE per packet.
  *
  * "cal" runs the measuring harness alone (the TSC reads and callgrind's
  * toggles, as many times as a run's bursts), for the script to subtract.
@@ -60,12 +62,14 @@ static void die(const char *what)
 }
 
 static uint16_t port_open(struct sim_mlx5_dev **sim, struct dvp_mempool **mp, bool fast_free,
-			  bool hash)
+			  bool hash, bool send)
 {
 	struct dvp_port_conf conf;
 	uint16_t port;
 
-	if (sim_mlx5_create("ports=1,mode=step,cable=traffic,gen=off", sim) != 0)
+	if (sim_mlx5_create(send ? "ports=1,mode=step,cable=traffic,gen=off,empw=off" :
+				   "ports=1,mode=step,cable=traffic,gen=off",
+			    sim) != 0)
 		die("sim_mlx5_create");
 	if (dvp_port_get_by_name(sim_mlx5_name(*sim), &port) != 0)
 		die("port lookup");
@@ -182,19 +186,20 @@ int main(int argc, char **argv)
 	bool rx = rxh || (argc > 1 && strcmp(argv[1], "rx") == 0);
 	bool ff = argc > 1 && strcmp(argv[1], "txff") == 0;
 	bool cal = argc > 1 && strcmp(argv[1], "cal") == 0;
+	bool send = argc > 1 && strcmp(argv[1], "txsend") == 0;
 	struct sim_mlx5_dev *sim;
 	struct dvp_mempool *mp;
 	uint64_t cycles, pkts = 0, best = UINT64_MAX;
 	uint16_t port;
 
-	if (argc < 2 || (!rx && !ff && !cal && strcmp(argv[1], "tx") != 0)) {
-		fprintf(stderr, "usage: %s rx|rxh|tx|txff|cal [rounds]\n", argv[0]);
+	if (argc < 2 || (!rx && !ff && !cal && !send && strcmp(argv[1], "tx") != 0)) {
+		fprintf(stderr, "usage: %s rx|rxh|tx|txff|txsend|cal [rounds]\n", argv[0]);
 		return 2;
 	}
 	snprintf(cpu, sizeof(cpu), "%d", first_cpu());
 	if (dvp_eal_init(6, eal) < 0)
 		die("dvp_eal_init");
-	port = port_open(&sim, &mp, ff, rxh);
+	port = port_open(&sim, &mp, ff, rxh, send);
 	/*
 	 * Under callgrind one run, every instruction of it counted; natively a
 	 * warm-up round, then the best of five runs (the machine is shared).

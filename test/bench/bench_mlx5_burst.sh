@@ -11,7 +11,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for mode in cal rx rxh tx txff; do
+for mode in cal rx rxh tx txff txsend; do
 	"$exe" "$mode" 200 >"$tmp/native.$mode"
 	valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$tmp/cg.$mode" \
 		"$exe" "$mode" 20 >"$tmp/out.$mode" 2>"$tmp/err.$mode" ||
@@ -28,6 +28,7 @@ for mode in cal rx rxh tx txff; do
 	name=${mode}_burst
 	[ "$mode" = rxh ] && name=rx_burst_rss_hash
 	[ "$mode" = txff ] && name=tx_burst_fast_free
+	[ "$mode" = txsend ] && name=tx_burst_send
 	awk -v m="$name" -v ir="$ir" -v pk="$pk" -v c="$cyc" -v ci="$cal_ir" -v cc="$cal_cyc" 'BEGIN {
 		printf "PERF %s instr_per_pkt=%.1f cycles_per_pkt=%.1f\n", m, ir / pk - ci, (c - cc) / 1000 }'
 done

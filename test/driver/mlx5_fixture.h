@@ -33,6 +33,21 @@ struct mf {
 	unsigned int pool_n;
 };
 
+/*
+ * Device arguments every mf_open() adds, from the program's command line:
+ * the tests of each module run once per tx path (test/driver/meson.build:
+ * "<name>_send" passes "empw=off", so the device has no enhanced
+ * multi-packet send and the PMD falls back to SEND WQEs).
+ */
+static const char *mf_sim_extra;
+
+static inline void mf_args(int argc, char **argv)
+{
+	mf_sim_extra = argc > 1 ? argv[1] : NULL;
+	if (mf_sim_extra != NULL)
+		print_message("sim_mlx5 devices with %s\n", mf_sim_extra);
+}
+
 /* Bring the EAL up once per test program (group setup). */
 static inline int mf_eal_init(void **state)
 {
@@ -55,7 +70,13 @@ static inline void mf_open(struct mf *f, const char *args, unsigned int pool_n)
 	static unsigned int pools;
 	char name[64];
 
+	char all[256];
+
 	memset(f, 0, sizeof(*f));
+	if (mf_sim_extra != NULL) {
+		snprintf(all, sizeof(all), "%s,%s", args, mf_sim_extra);
+		args = all;
+	}
 	assert_int_equal(sim_mlx5_create(args, &f->sim), 0);
 	f->nports = sim_mlx5_nports(f->sim);
 	assert_true(f->nports <= MF_MAX_PORTS);

@@ -146,6 +146,9 @@ static void test_bad_lkey_rx(void **state)
 		assert_int_equal(sim_mlx5_source_stats(f.sim, 0, &src), 0);
 	}
 	got += pump(&f, 10, false);
+	/* The event thread delivers it: wait (no traffic moves meanwhile). */
+	for (int i = 0; i < 400 && event_count(DVP_PORT_EVENT_QUEUE_ERROR, NULL) < 1; i++)
+		sleep_ms(5);
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_false(info.queue.tx);
 	assert_int_equal(info.queue.queue_id, 0);
@@ -335,7 +338,7 @@ static void test_wire_drops(void **state)
 	mf_close(&f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_lkey_rx),  cmocka_unit_test(test_bad_lkey_tx),
@@ -343,5 +346,6 @@ int main(void)
 		cmocka_unit_test(test_device_fatal), cmocka_unit_test(test_wire_drops),
 	};
 
+	mf_args(argc, argv);
 	return cmocka_run_group_tests(tests, mf_eal_init, mf_eal_cleanup);
 }

@@ -171,7 +171,7 @@ static void test_mac_rules(void **state)
 	mf_close(&f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rss_spreads),
@@ -180,5 +180,6 @@ int main(void)
 		cmocka_unit_test(test_mac_rules),
 	};
 
+	mf_args(argc, argv);
 	return cmocka_run_group_tests(tests, mf_eal_init, mf_eal_cleanup);
 }

@@ -254,7 +254,7 @@ static void test_link_events(void **state)
 	mf_close(&f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forward_device_thread),
@@ -263,5 +263,6 @@ int main(void)
 		cmocka_unit_test(test_link_events),
 	};
 
+	mf_args(argc, argv);
 	return cmocka_run_group_tests(tests, mf_eal_init, mf_eal_cleanup);
 }

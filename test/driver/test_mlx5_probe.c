@@ -156,6 +156,55 @@ static void test_devargs_inline(void **state)
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
+/*
+ * The tx path each devarg gives on a device with eMPW: eMPW by default and
+ * with txq_inline_min=0; SEND WQEs with txq_mpw_en=0, and with a
+ * txq_inline_min above 0 (inline headers an eMPW title cannot carry).
+ */
+static void test_devargs_txq_mpw_en(void **state)
+{
+	static const struct {
+		const char *args, *log;
+		bool empw;
+	} cases[] = {
+		{ "txqs_min_inline=8", NULL, true },
+		{ "txq_inline_min=0", NULL, true },
+		{ "txq_mpw_en=0", NULL, false },
+		{ "txq_mpw_en=1,txq_inline_min=18", "enhanced multi-packet send is off", false },
+	};
+	struct dvp_log_capture cap;
+	char allow[160], name[32];
+	struct mf f;
+
+	(void)state;
+	expect_devargs_error("txq_mpw_en=2", "txq_mpw_en");
+	for (unsigned int c = 0; c < DVP_DIM(cases); c++) {
+		snprintf(allow, sizeof(allow), "sim_mlx5_%u,%s", sim_index, cases[c].args);
+		dvp_log_capture_begin(&cap);
+		assert_true(eal_init(allow, "sim_mlx5,mode=step") > 0);
+		dvp_log_capture_end(&cap);
+		if (cases[c].log != NULL)
+			assert_contains(cap.buf, cases[c].log);
+		dvp_log_capture_free(&cap);
+		snprintf(name, sizeof(name), "sim_mlx5_%u", sim_index++);
+		memset(&f, 0, sizeof(f));
+		f.sim = sim_mlx5_find(name);
+		assert_non_null(f.sim);
+		f.nports = 1;
+		assert_int_equal(dvp_port_get_by_name(name, &f.port[0]), 0);
+		f.mp = dvp_pktmbuf_pool_create("mpw_pool", 512, 64, 0, DVP_MBUF_DEFAULT_BUF_SIZE,
+					       DVP_SOCKET_ANY);
+		assert_non_null(f.mp);
+		mf_port_start(&f, 0, 1, 1, NULL, 64);
+		assert_ptr_equal(dvp_port_get(f.port[0])->tx_pkt_burst,
+				 cases[c].empw ? mlx5_tx_burst_empw : mlx5_tx_burst);
+		assert_int_equal(dvp_port_close(f.port[0]), 0);
+		assert_int_equal(dvp_pktmbuf_pool_in_use(f.mp), 0);
+		dvp_mempool_free(f.mp);
+		assert_int_equal(dvp_eal_cleanup(), 0);
+	}
+}
+
 static void test_rxq_buffer_too_small(void **state)
 {
 	struct dvp_log_capture cap;
@@ -270,16 +319,18 @@ static void test_unregistered_pool(void **state)
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe_ports),
 		cmocka_unit_test(test_devargs_refused),
 		cmocka_unit_test(test_devargs_inline),
+		cmocka_unit_test(test_devargs_txq_mpw_en),
 		cmocka_unit_test(test_rxq_buffer_too_small),
 		cmocka_unit_test(test_pool_of_many_chunks),
 		cmocka_unit_test(test_unregistered_pool),
 	};
 
+	mf_args(argc, argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

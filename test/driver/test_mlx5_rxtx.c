@@ -372,7 +372,7 @@ static void test_restart_port(void **state)
 	mf_close(&f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rx_flags),
@@ -385,5 +385,6 @@ int main(void)
 		cmocka_unit_test(test_restart_port),
 	};
 
+	mf_args(argc, argv);
 	return cmocka_run_group_tests(tests, mf_eal_init, mf_eal_cleanup);
 }

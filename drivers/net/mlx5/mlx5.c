@@ -228,6 +228,35 @@ static int port_create(struct mlx5_dev *mdev, uint8_t port_num, bool several)
 	return 0;
 }
 
+/*
+ * The tx path: enhanced multi-packet send WQEs when the device has them
+ * (both flags, as DPDK reads them; MPW_ALLOWED alone is ConnectX-4 Lx's
+ * legacy MPW, not done here), unless txq_mpw_en=0 or a txq_inline_min
+ * above 0 asks for inline headers in every WQE, which an eMPW title
+ * cannot carry (DPDK's guide: minimal inlining disengages eMPW).
+ */
+static void empw_choose(struct mlx5_dev *mdev)
+{
+	const uint64_t both = MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED | MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW;
+	struct mlx5dv_context dv;
+	int ret;
+
+	memset(&dv, 0, sizeof(dv));
+	ret = mdev->glue->dv_query_device(mdev->ctx, &dv);
+	mdev->empw = ret == 0 && (dv.flags & both) == both && mdev->cfg.txq_mpw_en &&
+		     !(mdev->cfg.txq_inline_min_set && mdev->cfg.txq_inline_min > 0);
+	if (ret != 0)
+		MLX5_LOG(WARNING, "%s: mlx5dv_query_device: %s; tx sends one WQE per packet",
+			 mdev->name, dvp_strerror(ret));
+	else if (mdev->cfg.txq_mpw_en && (dv.flags & both) == both && !mdev->empw)
+		MLX5_LOG(NOTICE,
+			 "%s: txq_inline_min=%u inlines headers in every WQE: enhanced "
+			 "multi-packet send is off (txq_inline_min=0 keeps it)",
+			 mdev->name, mdev->cfg.txq_inline_min);
+	MLX5_LOG(INFO, "%s: tx path: %s", mdev->name,
+		 mdev->empw ? "enhanced multi-packet send (eMPW)" : "one SEND WQE per packet");
+}
+
 static int mlx5_probe(struct dvp_device *dev)
 {
 	unsigned int nports, i;
@@ -274,6 +303,7 @@ static int mlx5_probe(struct dvp_device *dev)
 		ret = -ret;
 		goto err_dev;
 	}
+	empw_choose(mdev);
 	mdev->pd = mdev->glue->alloc_pd(mdev->ctx);
 	if (mdev->pd == NULL) {
 		ret = -(errno ? errno : ENOMEM);

@@ -69,6 +69,8 @@ struct mlx5_cfg {
 	uint32_t txq_inline_min; /* bytes of every frame inlined in its WQE */
 	uint32_t txq_inline_max; /* frames up to this many bytes inlined whole ... */
 	uint32_t txqs_min_inline; /* ... when the port has at least this many tx queues */
+	bool txq_inline_min_set; /* txq_inline_min was given */
+	bool txq_mpw_en; /* eMPW where the device has it */
 };
 
 extern const struct dvp_devargs_key mlx5_devargs_keys[];
@@ -84,6 +86,7 @@ struct mlx5_dev {
 	struct ibv_pd *pd;
 	struct ibv_device_attr_ex attr;
 	struct mlx5_cfg cfg;
+	bool empw; /* tx through enhanced multi-packet send WQEs (mlx5_tx_empw.h) */
 	struct mlx5_mr_table mr;
 	int alloc_socket; /* NUMA node of the queue buffers created next */
 	struct dvp_intr_async *async;

@@ -21,6 +21,8 @@ const struct dvp_devargs_key mlx5_devargs_keys[] = {
 	{ "txq_inline_min", "0 or 18..256 (18): bytes of every frame inlined in its send WQE" },
 	{ "txq_inline_max", "0..960 (290): frames up to this length are sent inline, whole" },
 	{ "txqs_min_inline", "0..128 (8): whole-frame inlining needs this many tx queues" },
+	{ "txq_mpw_en", "0|1 (1): enhanced multi-packet send WQEs (eMPW) where the device has "
+			"them; 0: one SEND WQE per packet" },
 	{ NULL, NULL },
 };
 
@@ -34,6 +36,8 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 	cfg->txq_inline_min = MLX5_ESEG_MIN_INLINE_SIZE;
 	cfg->txq_inline_max = 290;
 	cfg->txqs_min_inline = 8;
+	cfg->txq_mpw_en = true;
+	cfg->txq_inline_min_set = false;
 	if (da == NULL)
 		return 0;
 	ret = dvp_devargs_get_bool(da, "rxq_cqe_comp_en", false, &b);
@@ -55,6 +59,7 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 		return dvp_err(EINVAL);
 	}
 	cfg->txq_inline_min = (uint32_t)v;
+	cfg->txq_inline_min_set = dvp_devargs_get(da, "txq_inline_min") != NULL;
 	ret = dvp_devargs_get_u64(da, "txq_inline_max", 0, MLX5_TXQ_INLINE_MAX_LIMIT, 290, &v);
 	if (ret < 0)
 		return ret;
@@ -63,5 +68,5 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 	if (ret < 0)
 		return ret;
 	cfg->txqs_min_inline = (uint32_t)v;
-	return 0;
+	return dvp_devargs_get_bool(da, "txq_mpw_en", true, &cfg->txq_mpw_en);
 }

@@ -86,12 +86,13 @@ static int mlx5_start(struct dvp_port *port)
 	for (q = 0; q < port->nb_rx_queues; q++)
 		if (((struct mlx5_rxq *)port->rxqs[q])->hash)
 			port->rx_pkt_burst = mlx5_rx_burst_hash;
-	port->tx_pkt_burst = mlx5_tx_burst;
+	port->tx_pkt_burst = priv->dev->empw ? mlx5_tx_burst_empw : mlx5_tx_burst;
 	for (q = 0; q < port->nb_tx_queues; q++)
 		if (((struct mlx5_txq *)port->txqs[q])->offloads &
 		    (DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM |
 		     DVP_TX_OFFLOAD_TCP_CKSUM))
-			port->tx_pkt_burst = mlx5_tx_burst_cs;
+			port->tx_pkt_burst =
+				priv->dev->empw ? mlx5_tx_burst_empw_cs : mlx5_tx_burst_cs;
 	mlx5_link_update(port, false);
 	return 0;
 err:

@@ -18,6 +18,7 @@
 
 #include "mlx5.h"
 #include "mlx5_rxtx.h"
+#include "mlx5_tx_empw.h"
 
 uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n)
 {
@@ -39,6 +40,17 @@ uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n)
 uint16_t mlx5_tx_burst_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n)
 {
 	return mlx5_tx_burst_tmpl(txq, pkts, n, true);
+}
+
+/* Through enhanced multi-packet send WQEs, when the device has them (mlx5_tx_empw.h). */
+uint16_t mlx5_tx_burst_empw(void *txq, struct dvp_mbuf **pkts, uint16_t n)
+{
+	return mlx5_tx_burst_empw_tmpl(txq, pkts, n, false);
+}
+
+uint16_t mlx5_tx_burst_empw_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n)
+{
+	return mlx5_tx_burst_empw_tmpl(txq, pkts, n, true);
 }
 
 /* Data segments of a pool of several MRs: each buffer's own lkey. */

@@ -134,6 +134,7 @@ struct mlx5_txq {
 	uint32_t sqn;
 	uint32_t fast_lo; /* single-segment frames above this take the fast path ... */
 	uint32_t frame_max; /* ... up to this */
+	uint32_t empw_lo; /* eMPW: frames above this go by pointer (else inline whole) */
 	uint32_t inline_min, inline_max;
 	uint32_t restart; /* atomic */
 	bool fast_free; /* DVP_TX_OFFLOAD_MBUF_FAST_FREE */
@@ -169,6 +170,8 @@ uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_rx_burst_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_empw(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_empw_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq);
 __dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq);
 __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq);
@@ -387,6 +390,27 @@ static __dvp_always_inline void mlx5_tx_complete(struct mlx5_txq *txq)
 }
 
 /*
+ * Ask for a completion in the WQE @p last when comp_thresh blocks or
+ * packets went out since the last request; record what it will cover
+ * (the blocks up to @p wqe_ci, the packets up to @p head).
+ */
+static __dvp_always_inline void mlx5_tx_request_completion(struct mlx5_txq *txq, uint8_t *last,
+							   uint32_t wqe_ci, uint32_t head)
+{
+	struct mlx5_txq_comp *c;
+
+	if (wqe_ci - txq->comp_wqe < txq->comp_thresh && head - txq->comp_elts < txq->comp_thresh)
+		return;
+	c = &txq->comps[txq->comp_pi & (txq->cqe_cnt - 1)];
+	((struct mlx5_wqe_ctrl_seg *)(void *)last)->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	c->elts = head;
+	c->wqe = wqe_ci;
+	txq->comp_pi++;
+	txq->comp_wqe = wqe_ci;
+	txq->comp_elts = head;
+}
+
+/*
  * Send up to @p n packets: free what completed, write a WQE per packet,
  * ask for a completion when enough went out without one, and ring the
  * doorbell once (record, barrier, one 64-bit UAR write).
@@ -498,17 +522,7 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 		return (uint16_t)i;
 	txq->wqe_ci = wqe_ci;
 	txq->elts_head = head;
-	if (wqe_ci - txq->comp_wqe >= txq->comp_thresh ||
-	    head - txq->comp_elts >= txq->comp_thresh) {
-		struct mlx5_txq_comp *c = &txq->comps[txq->comp_pi & (txq->cqe_cnt - 1)];
-
-		((struct mlx5_wqe_ctrl_seg *)(void *)last)->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-		c->elts = head;
-		c->wqe = wqe_ci;
-		txq->comp_pi++;
-		txq->comp_wqe = wqe_ci;
-		txq->comp_elts = head;
-	}
+	mlx5_tx_request_completion(txq, last, wqe_ci, head);
 	/* The WQEs above, then the record, then one 64-bit write of the last one's head. */
 	mlx5_sq_db(txq->sq_db, txq->bf_reg, wqe_ci, last, true);
 	MLX5_STAT_ADD(txq->st.opackets, sent);

@@ -223,24 +223,32 @@ static void objs_destroy(struct mlx5_txq *txq)
 	}
 }
 
-/* WQEs from basic block @p from up to wqe_ci, walking their control segments. */
-static uint32_t wqes_between(const struct mlx5_txq *txq, uint32_t from)
+/*
+ * Packets of the WQEs from basic block @p from up to wqe_ci, walking their
+ * control segments: one per SEND, one per pointer segment of an eMPW WQE.
+ */
+static uint32_t pkts_between(const struct mlx5_txq *txq, uint32_t from)
 {
-	uint32_t n = 0, bb = from;
+	uint32_t n = 0, bb = from, wqes = 0;
 
-	while (bb != txq->wqe_ci && n <= txq->wqe_n) {
+	while (bb != txq->wqe_ci && wqes++ <= txq->wqe_n) {
 		const struct mlx5_wqe_ctrl_seg *c = (const void *)mlx5_tx_wqe(txq, bb);
 		unsigned int ds = be32toh(c->qpn_ds) & MLX5_WQE_DS_MASK;
+		uint8_t opcode = (uint8_t)be32toh(c->opmod_idx_opcode);
 
 		bb += ds ? mlx5_wqe_ds_to_bbs(ds) : 1;
-		n++;
+		n += opcode == MLX5_OPCODE_ENHANCED_MPSW && ds > MLX5_EMPW_TITLE_DS ?
+			     ds - MLX5_EMPW_TITLE_DS :
+			     1;
 	}
 	return n;
 }
 
 /*
  * After an error CQE (at cq_ci, naming WQE @p failed) the QP is in error:
- * the failed WQE and those behind it were not sent (counted as oerrors),
+ * the failed WQE and those behind it were not sent (counted as oerrors;
+ * of an eMPW WQE every packet, though those before the failing one may
+ * have left: the CQE names the WQE only),
  * every packet the queue holds goes back to its pool, and the QP goes
  * through RESET back to RTS.
  */
@@ -256,7 +264,7 @@ static int recover(struct mlx5_txq *txq, uint16_t failed)
 
 		from += ds ? mlx5_wqe_ds_to_bbs(ds) : 1;
 	}
-	dropped = wqes_between(txq, from);
+	dropped = pkts_between(txq, from);
 	MLX5_STAT_ADD(txq->st.oerrors, dropped);
 	ret = qp_modify(txq, IBV_QPS_RESET);
 	cq_drain(txq);
@@ -347,6 +355,8 @@ int mlx5_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	txq->fast_lo = txq->inline_min == MLX5_ESEG_MIN_INLINE_SIZE ?
 			       DVP_MAX(txq->inline_min, txq->inline_max) :
 			       txq->frame_max;
+	/* eMPW carries no inline header: any frame from 14 bytes on goes by pointer. */
+	txq->empw_lo = DVP_MAX(13u, txq->inline_max);
 	cs_tbl_build(txq);
 	mlx5_mr_cache_init(&txq->mr, &priv->dev->mr);
 	txq->elts = dvp_calloc_socket("mlx5_txq", n, sizeof(*txq->elts), 0, socket_id);

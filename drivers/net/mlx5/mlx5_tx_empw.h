@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The enhanced multi-packet send path (eMPW, ConnectX-5 and later, as
+ * mlx5dv_query_device() reports it): one WQE, a "session", carries up to
+ * MLX5_EMPW_MAX_PKTS packets. Its title is a control segment (opcode
+ * ENHANCED_MPSW, opmod 0) and an Ethernet segment of one unit without
+ * inline headers whose checksum flags hold for every packet; then one
+ * 16-byte pointer segment per packet. A packet costs two 8-byte stores
+ * instead of the SEND path's 64-byte block.
+ *
+ * A session takes single-segment frames longer than the whole-frame
+ * inline limit, with the checksum flags of its first packet; it ends at
+ * MLX5_EMPW_MAX_PKTS packets, at the end of the burst or of either ring's
+ * room, at a frame with other checksum flags (which opens the next
+ * session), and at a frame it cannot take (several segments, inline whole,
+ * wrong size, unregistered memory), which goes through mlx5_tx_generic()
+ * as a SEND WQE of its own. Its segments may wrap the end of the SQ ring,
+ * as the device allows. Facts and sources: doc/sim.md, "Enhanced
+ * multi-packet send"; doc/mlx5.md, "Tx paths".
+ */
+
+#ifndef MLX5_TX_EMPW_H
+#define MLX5_TX_EMPW_H
+
+#include "mlx5_rxtx.h"
+
+/*
+ * Packets per session: DPDK's choice (MLX5_EMPW_MAX_PACKETS), the
+ * completion threshold, so that one WQE never holds more packets than a
+ * completion frees; the device would take MLX5_EMPW_MAX_PTR_PKTS.
+ */
+#define MLX5_EMPW_MAX_PKTS 32u
+
+static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq,
+							    struct dvp_mbuf **pkts, uint16_t n,
+							    bool cs)
+{
+	/* Frames of lo1 .. frame_max bytes go by pointer: len - lo1 < span. */
+	const uint32_t lo1 = txq->empw_lo + 1, span = txq->frame_max - txq->empw_lo;
+	const uint64_t qpn = (uint64_t)htobe32(txq->sqn << MLX5_WQE_QPN_SHIFT) << 32;
+	struct mlx5_wqe_data_seg *const sq_end =
+		(struct mlx5_wqe_data_seg *)(void *)(txq->sq + ((size_t)txq->wqe_n << 6));
+	/*
+	 * The queue's simple pool when it is one MR (NULL, which no mbuf's
+	 * pool is, when not): one compare per packet gives its lkey.
+	 */
+	const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
+	uint32_t slkey = txq->simple_lkey;
+	uint32_t wqe_ci, head, i = 0, sent = 0, bytes = 0; /* bytes: n frames of < 64 KiB */
+	uint8_t *last = NULL;
+
+	if (dvp_unlikely(__atomic_load_n(&txq->restart, __ATOMIC_RELAXED) != 0)) {
+		mlx5_tx_slow(txq);
+		return 0;
+	}
+	/* Completions first: an error among them resets the counters read below. */
+	mlx5_tx_complete(txq);
+	wqe_ci = txq->wqe_ci;
+	head = txq->elts_head;
+	while (i < n) {
+		uint32_t wqe_free = txq->wqe_n - (wqe_ci - txq->wqe_tail);
+		uint32_t max = DVP_MIN(n - i, txq->elts_n - (head - txq->elts_tail));
+		uint64_t *w = (uint64_t *)(void *)mlx5_tx_wqe(txq, wqe_ci);
+		struct mlx5_wqe_data_seg *d = (struct mlx5_wqe_data_seg *)(void *)(w + 4);
+		uint8_t ecs = cs ? txq->cs_tbl[(pkts[i]->ol_flags >> 52) & 7] : 0;
+		uint32_t k = 0, ds;
+		bool other_cs = false;
+
+		/* The title's block and a unit per packet: 4 per block less the title's 2. */
+		if (wqe_free == 0 || max == 0)
+			break;
+		max = DVP_MIN(max, DVP_MIN(MLX5_EMPW_MAX_PKTS, wqe_free * 4 - 2));
+		/* Stretches that wrap neither the SQ nor the ring of mbufs. */
+		while (k < max) {
+			uint32_t eidx = (head + k) & txq->elts_mask, j;
+			uint32_t run = DVP_MIN(max - k, (uint32_t)(sq_end - d));
+			struct dvp_mbuf **p = pkts + i + k, **e = &txq->elts[eidx];
+
+			run = DVP_MIN(run, txq->elts_n - eidx);
+			for (j = 0; j != run; j++, d++) {
+				struct dvp_mbuf *m = p[j];
+				uint32_t lkey = slkey;
+				uint32_t len = m->data_len, rs;
+
+				/* refcnt and nb_segs both 1: one 32-bit compare. */
+				memcpy(&rs, &m->refcnt, sizeof(rs));
+				if (dvp_unlikely(rs != 0x10001u || m->pool != spool)) {
+					if (m->nb_segs != 1)
+						break; /* several segments: a SEND of its own */
+					lkey = mlx5_tx_not_simple(txq, m, head + k + j);
+					if (lkey == htobe32(MLX5_INVALID_LKEY))
+						break; /* the general path drops it */
+					spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
+					slkey = txq->simple_lkey;
+				}
+				if (dvp_unlikely(len - lo1 >= span))
+					break;
+				if (cs &&
+				    dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs)) {
+					other_cs = true;
+					break;
+				}
+				d->byte_count = htobe32(len);
+				d->lkey = lkey;
+				d->addr = htobe64((uintptr_t)m->buf_addr + m->data_off);
+				e[j] = m;
+				bytes += len;
+			}
+			k += j;
+			if (j != run)
+				break;
+			if (d == sq_end)
+				d = (struct mlx5_wqe_data_seg *)(void *)txq->sq;
+		}
+		if (k > 0) {
+			ds = MLX5_EMPW_TITLE_DS + k;
+			w[0] = htobe32((wqe_ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
+				       MLX5_OPCODE_ENHANCED_MPSW) |
+			       qpn | (uint64_t)htobe32(ds) << 32;
+			w[1] = 0; /* signature, fm_ce_se (a completion is asked below), imm */
+			w[2] = (uint64_t)ecs << 32; /* cs_flags */
+			w[3] = 0; /* no inline header: eMPW takes none */
+			last = (uint8_t *)w;
+			wqe_ci += mlx5_wqe_ds_to_bbs(ds);
+			head += k;
+			i += k;
+			sent += k;
+		}
+		if (k == max || other_cs)
+			continue; /* the next session, or out of room (the loop's head says) */
+		/* A frame for the general path (or to drop): it counts itself. */
+		txq->wqe_ci = wqe_ci;
+		txq->elts_head = head;
+		if (mlx5_tx_generic(txq, pkts[i], &last) < 0)
+			break;
+		wqe_ci = txq->wqe_ci;
+		head = txq->elts_head;
+		i++;
+	}
+	if (last == NULL)
+		return (uint16_t)i;
+	txq->wqe_ci = wqe_ci;
+	txq->elts_head = head;
+	mlx5_tx_request_completion(txq, last, wqe_ci, head);
+	/* The WQEs above, then the record, then one 64-bit write of the last one's head. */
+	mlx5_sq_db(txq->sq_db, txq->bf_reg, wqe_ci, last, true);
+	MLX5_STAT_ADD(txq->st.opackets, sent);
+	MLX5_STAT_ADD(txq->st.obytes, bytes);
+	return (uint16_t)i;
+}
+
+#endif /* MLX5_TX_EMPW_H */

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The mlx5 PMD's enhanced multi-packet send path (mlx5_tx_empw.h) at its
+ * edges, on sim_mlx5 (which reports eMPW unless empw=off): a burst larger
+ * than a session, and larger than the rings; a session whose segments wrap
+ * the end of the SQ; multi-segment, whole-inline and short frames ending a
+ * session as SEND WQEs of their own; checksum flags that change within a
+ * burst; a completion asked every tx_free_thresh packets and the mbufs
+ * back at each; the fallback to SEND WQEs when the device has no eMPW.
+ * The sink checks order and payload of every frame; the sim counts eMPW
+ * WQEs, completions and invalid use.
+ */
+
+#include "mlx5_fixture.h"
+
+#include <dvp_port_driver.h>
+
+#include "mlx5_rxtx.h"
+#include "mlx5_tx_empw.h"
+
+static const uint8_t dst[6] = { 0x02, 0, 0, 0, 0, 9 };
+
+/* A frame of @p len bytes (sequence @p seq) in mbufs of at most @p seg bytes. */
+static struct dvp_mbuf *frame(struct mf *f, uint32_t len, uint64_t seq, uint32_t seg)
+{
+	uint8_t buf[2048];
+	struct dvp_mbuf *head = NULL;
+
+	assert_int_equal(sim_mlx5_frame_build(buf, len, 0, seq, dst), (int)len);
+	for (uint32_t off = 0; off < len; off += seg) {
+		struct dvp_mbuf *m = dvp_pktmbuf_alloc(f->mp);
+		uint32_t n = DVP_MIN(seg, len - off);
+
+		assert_non_null(m);
+		memcpy(dvp_pktmbuf_append(m, (uint16_t)n), buf + off, n);
+		if (head == NULL)
+			head = m;
+		else
+			assert_int_equal(dvp_pktmbuf_chain(head, m), 0);
+	}
+	return head;
+}
+
+static struct sim_mlx5_port_stats port_stats(struct mf *f)
+{
+	struct sim_mlx5_port_stats ps;
+
+	assert_int_equal(sim_mlx5_port_stats(f->sim, 0, &ps), 0);
+	return ps;
+}
+
+/* Everything sent so far reached the sink, @p n frames, in order and intact. */
+static void expect_sink(struct mf *f, uint64_t n)
+{
+	struct sim_mlx5_sink_stats snk;
+
+	dvp_tx_burst(f->port[0], 0, NULL, 0);
+	sim_mlx5_step_idle(f->sim, 100);
+	assert_int_equal(sim_mlx5_sink_stats(f->sim, 0, &snk), 0);
+	assert_int_equal(snk.received, n);
+	assert_int_equal(snk.lost + snk.corrupt + snk.reordered + snk.duplicates, 0);
+}
+
+static struct mlx5_txq *open_port(struct mf *f, const char *args, uint16_t nb_desc,
+				  const struct dvp_port_conf *conf)
+{
+	mf_open(f, args, 2048);
+	mf_port_start(f, 0, 1, 1, conf, nb_desc);
+	return dvp_port_get(f->port[0])->txqs[0];
+}
+
+/* 64 frames in one burst: two sessions of 32; 300 on a ring of 64: what fits. */
+static void test_burst_larger_than_session_and_ring(void **state)
+{
+	struct dvp_mbuf *pkts[300];
+	struct sim_mlx5_port_stats ps;
+	struct mlx5_txq *txq;
+	uint16_t n;
+	struct mf f;
+
+	(void)state;
+	txq = open_port(&f, "ports=1,mode=step,cable=traffic,gen=off", 64, NULL);
+	assert_ptr_equal(dvp_port_get(f.port[0])->tx_pkt_burst, mlx5_tx_burst_empw);
+	for (int i = 0; i < 64; i++)
+		pkts[i] = frame(&f, 60 + i, (uint64_t)i, 2048);
+	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 64), 64);
+	/* Two titles of 34 units: 9 blocks each. */
+	assert_int_equal(txq->wqe_ci - txq->wqe_tail, 18);
+	expect_sink(&f, 64);
+	ps = port_stats(&f);
+	assert_int_equal(ps.tx_empw_wqes, 2);
+	assert_int_equal(ps.tx_frames, 64);
+	/* A ring of 64 mbufs takes 64 of 300; the rest go as completions free it. */
+	for (int i = 0; i < 300; i++)
+		pkts[i] = frame(&f, 100, (uint64_t)(64 + i), 2048);
+	n = dvp_tx_burst(f.port[0], 0, pkts, 300);
+	assert_true(n > 0 && n <= 64);
+	mf_tx_all(&f, f.port[0], 0, pkts + n, (uint16_t)(300 - n));
+	expect_sink(&f, 364);
+	mf_close(&f);
+}
+
+/* A session whose title is the last block of the SQ: its segments wrap to block 0. */
+static void test_ring_wrap_inside_session(void **state)
+{
+	struct dvp_mbuf *pkts[32];
+	struct mlx5_txq *txq;
+	uint64_t seq = 0;
+	struct mf f;
+
+	(void)state;
+	txq = open_port(&f, "ports=1,mode=step,cable=traffic,gen=off", 64, NULL);
+	for (int round = 0; round < 3; round++) {
+		/* One-packet sessions (one block each) up to the ring's last block. */
+		while ((txq->wqe_ci & txq->wqe_mask) != txq->wqe_mask) {
+			pkts[0] = frame(&f, 80, seq++, 2048);
+			mf_tx_all(&f, f.port[0], 0, pkts, 1);
+			sim_mlx5_step(f.sim);
+		}
+		for (int i = 0; i < 32; i++)
+			pkts[i] = frame(&f, 60 + (uint32_t)i * 40, seq++, 2048);
+		sim_mlx5_step_idle(f.sim, 10);
+		dvp_tx_burst(f.port[0], 0, NULL, 0); /* completions: room for the whole session */
+		assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 32), 32);
+		/* 34 units from the last block: 2 there, 32 in the 8 blocks after the wrap. */
+		assert_int_equal(txq->wqe_ci & txq->wqe_mask, 8);
+		expect_sink(&f, seq);
+	}
+	mf_close(&f);
+}
+
+/*
+ * Frames a session cannot take end it and go as SEND WQEs of their own:
+ * several segments, inline whole (txq_inline_max with txqs_min_inline
+ * tx queues), and too short for any WQE (dropped, counted).
+ */
+static void test_frames_that_end_a_session(void **state)
+{
+	struct dvp_port_conf conf;
+	struct dvp_mbuf *pkts[12];
+	struct sim_mlx5_port_stats before, ps;
+	struct dvp_port_stats st;
+	uint64_t seq = 0, inlined;
+	struct mf f;
+
+	(void)state;
+	memset(&conf, 0, sizeof(conf));
+	conf.txmode.offloads = DVP_TX_OFFLOAD_MULTI_SEGS;
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 2048);
+	/* Eight tx queues: frames up to 290 bytes go inline, whole. */
+	mf_port_start(&f, 0, 1, 8, &conf, 256);
+	before = port_stats(&f);
+	for (int round = 0; round < 10; round++) {
+		uint16_t n = 0;
+
+		for (int i = 0; i < 3; i++)
+			pkts[n++] = frame(&f, 400, seq++, 2048);
+		pkts[n++] = frame(&f, 1000, seq++, 300); /* four segments */
+		for (int i = 0; i < 3; i++)
+			pkts[n++] = frame(&f, 500, seq++, 2048);
+		pkts[n++] = frame(&f, 100, seq++, 2048); /* inline whole */
+		pkts[n++] = frame(&f, 700, seq++, 2048);
+		mf_tx_all(&f, f.port[0], 0, pkts, n);
+		sim_mlx5_step(f.sim);
+	}
+	expect_sink(&f, seq);
+	ps = port_stats(&f);
+	/* Per round: sessions of 3, 3 and 1, around a SEND of four segments and an inline one. */
+	assert_int_equal(ps.tx_empw_wqes - before.tx_empw_wqes, 30);
+	assert_int_equal(ps.tx_frames - before.tx_frames, seq);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "tx_q0_inlined", &inlined), 0);
+	assert_int_equal(inlined, 10);
+	/* Too short for any Ethernet frame: dropped and counted, the session around it goes. */
+	pkts[0] = frame(&f, 300, seq++, 2048);
+	pkts[1] = dvp_pktmbuf_alloc(f.mp);
+	assert_non_null(dvp_pktmbuf_append(pkts[1], 10));
+	pkts[2] = frame(&f, 300, seq++, 2048);
+	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 3), 3);
+	expect_sink(&f, seq);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.oerrors, 1);
+	mf_close(&f);
+}
+
+/* Checksum flags change within a burst: one session per run of equal flags. */
+static void test_checksum_flags_split_sessions(void **state)
+{
+	struct dvp_port_conf conf;
+	struct dvp_mbuf *pkts[16];
+	struct sim_mlx5_port_stats before, ps;
+	struct mf f;
+
+	(void)state;
+	memset(&conf, 0, sizeof(conf));
+	conf.txmode.offloads = DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM;
+	open_port(&f, "ports=1,mode=step,cable=traffic,gen=off", 256, &conf);
+	assert_ptr_equal(dvp_port_get(f.port[0])->tx_pkt_burst, mlx5_tx_burst_empw_cs);
+	before = port_stats(&f);
+	for (int i = 0; i < 16; i++) {
+		uint8_t *p;
+
+		pkts[i] = frame(&f, 100, (uint64_t)i, 2048);
+		if (i / 4 % 2 == 0)
+			continue; /* checksums right already, none asked */
+		p = dvp_pktmbuf_mtod(pkts[i], uint8_t *);
+		memset(p + 24, 0, 2); /* IPv4 header checksum */
+		memset(p + 40, 0xa5, 2); /* UDP checksum, wrong */
+		pkts[i]->ol_flags =
+			DVP_MBUF_F_TX_IPV4 | DVP_MBUF_F_TX_IP_CKSUM | DVP_MBUF_F_TX_UDP_CKSUM;
+		pkts[i]->tx.l2_len = 14;
+		pkts[i]->tx.l3_len = 20;
+	}
+	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 16), 16);
+	expect_sink(&f, 16);
+	ps = port_stats(&f);
+	assert_int_equal(ps.tx_empw_wqes - before.tx_empw_wqes, 4);
+	mf_close(&f);
+}
+
+/* A completion every tx_free_thresh packets, whatever the bursts; mbufs back at each. */
+static void test_completion_every_n(void **state)
+{
+	struct dvp_txq_conf tconf;
+	struct dvp_port_conf conf;
+	struct dvp_mbuf *pkts[8];
+	struct sim_mlx5_port_stats ps;
+	uint64_t seq = 0;
+	struct mf f;
+
+	(void)state;
+	memset(&conf, 0, sizeof(conf));
+	memset(&tconf, 0, sizeof(tconf));
+	tconf.tx_free_thresh = 16;
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
+	assert_int_equal(dvp_port_configure(f.port[0], 1, 1, &conf), 0);
+	assert_int_equal(dvp_rxq_setup(f.port[0], 0, 256, DVP_SOCKET_ANY, NULL, f.mp), 0);
+	assert_int_equal(dvp_txq_setup(f.port[0], 0, 256, DVP_SOCKET_ANY, &tconf), 0);
+	assert_int_equal(dvp_port_start(f.port[0]), 0);
+	for (int burst = 0; burst < 40; burst++) {
+		unsigned int in_use;
+
+		for (int i = 0; i < 8; i++)
+			pkts[i] = frame(&f, 200, seq++, 2048);
+		assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 8), 8);
+		sim_mlx5_step_idle(f.sim, 10);
+		ps = port_stats(&f);
+		/* Every second burst of 8 asks for one. */
+		assert_int_equal(ps.tx_completions, (uint64_t)(burst + 1) / 2);
+		/* The next burst frees what completed: at most the 8 after the last request. */
+		dvp_tx_burst(f.port[0], 0, NULL, 0);
+		in_use = dvp_pktmbuf_pool_in_use(f.mp) - 256; /* the rx ring holds 256 */
+		assert_int_equal(in_use, burst % 2 == 0 ? 8 : 0);
+	}
+	assert_int_equal(ps.tx_empw_wqes, 40);
+	expect_sink(&f, seq);
+	mf_close(&f);
+}
+
+/* No eMPW on the device (empw=off): SEND WQEs only, the same frames delivered. */
+static void test_fallback_send(void **state)
+{
+	struct dvp_mbuf *pkts[64];
+	struct sim_mlx5_port_stats ps;
+	struct mf f;
+
+	(void)state;
+	open_port(&f, "ports=1,mode=step,cable=traffic,gen=off,empw=off", 256, NULL);
+	assert_ptr_equal(dvp_port_get(f.port[0])->tx_pkt_burst, mlx5_tx_burst);
+	for (int i = 0; i < 64; i++)
+		pkts[i] = frame(&f, 60 + i * 20, (uint64_t)i, 2048);
+	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 64), 64);
+	expect_sink(&f, 64);
+	ps = port_stats(&f);
+	assert_int_equal(ps.tx_empw_wqes, 0);
+	assert_int_equal(ps.tx_frames, 64);
+	mf_close(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_burst_larger_than_session_and_ring),
+		cmocka_unit_test(test_ring_wrap_inside_session),
+		cmocka_unit_test(test_frames_that_end_a_session),
+		cmocka_unit_test(test_checksum_flags_split_sessions),
+		cmocka_unit_test(test_completion_every_n),
+		cmocka_unit_test(test_fallback_send),
+	};
+
+	return cmocka_run_group_tests(tests, mf_eal_init, mf_eal_cleanup);
+}
