@@ -248,8 +248,9 @@ static unsigned int tx_free_upto(struct vb_txq *txq, uint32_t last)
 void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 {
 	struct ibv_wc wc[VB_TX_POLL];
-	unsigned int freed = 0, lost;
+	unsigned int freed = 0, lost = 0;
 	int n, i, ret, cause, wc_status;
+	bool failed;
 
 	if (txq->qp != NULL) {
 		ret = ibv_destroy_qp(txq->qp);
@@ -262,17 +263,34 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 		ibv_destroy_ah(txq->ah);
 		txq->ah = NULL;
 	}
-	/* Sends that did complete free their frames as delivered. */
+	/*
+	 * Sends that completed free their frames as delivered, up to the
+	 * first error: RC completes in order, so what follows an error (the
+	 * QP's flushes, and sends that asked for no completion) was not.
+	 */
+	failed = txq->wc_status != IBV_WC_SUCCESS;
 	while (txq->cq != NULL && (n = ibv_poll_cq(txq->cq, VB_TX_POLL, wc)) > 0) {
 		for (i = 0; i < n; i++) {
 			uint32_t idx = (uint32_t)wc[i].wr_id;
+			bool ours = idx - txq->head < txq->tail - txq->head;
 
-			if (idx - txq->head < txq->tail - txq->head)
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				/* Only wr_id, status, qp_num and vendor_err are valid here. */
+				vb_ctr_add(&txq->st.wc_err[vb_wc_status_index(wc[i].status)], 1);
+				if (!failed && ours)
+					freed += tx_free_upto(txq, idx - 1);
+				failed = true;
+			}
+			if (!ours)
+				continue;
+			if (failed)
+				lost += tx_free_upto(txq, idx);
+			else
 				freed += tx_free_upto(txq, idx);
 		}
 	}
 	/* The rest never got an answer: lost on the wire, as far as anyone knows. */
-	lost = txq->head != txq->tail ? tx_free_upto(txq, txq->tail - 1) : 0;
+	lost += txq->head != txq->tail ? tx_free_upto(txq, txq->tail - 1) : 0;
 	freed += lost;
 	txq->head = txq->tail = 0;
 	txq->unsignaled = 0;
