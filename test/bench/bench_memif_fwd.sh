@@ -1,0 +1,219 @@
+#!/bin/bash
+# memif forwarding against DPDK, and our memif rx interrupts (doc/perf.md).
+#
+# Usage: bench_memif_fwd.sh DVP_FWD [BENCH_MEMIF_INTR]
+#
+# Pipeline, over two memif links (sockets in a temporary directory):
+#
+#   A: dpdk-testpmd txonly, client --link 1--> M: the middle box, server on
+#   both links, io forwarding port 0 -> 1 --link 2--> C: dpdk-testpmd rxonly,
+#   client
+#
+# M is dpdk-testpmd (io forwarding) in one case and dvp-fwd in the other,
+# with the same command-line meaning: poll mode, burst 32, what link 2 does
+# not take dropped at once (testpmd's io mode without retry; dvp-fwd
+# --tx-retry 0). The cases alternate, ROUNDS times each (DVP_BENCH_ROUNDS,
+# default 3), each measured for DVP_BENCH_SECONDS (8) after 2 s of warm-up.
+#
+# Pinning (2 CPUs, 3 processes): M's forwarding lcore alone on CPU 1; A's
+# and C's forwarding lcores share CPU 0, as do the three main lcores (they
+# sleep between stats lines). The clients ask for the largest rings DPDK
+# allows (rsize=14, 16384 descriptors) so that the sink's share of CPU 0 is
+# less of a limit.
+#
+# Two figures per case:
+#   sink_mpps   C's received packets per second over the window: what went
+#               through the pipeline (testpmd's Rx-pps lines, averaged);
+#   busy_mpps   M's packets received per second of busy time: TSC cycles of
+#               its bursts that brought packets (--record-core-cycles, the
+#               same option and count in testpmd and dvp-fwd), so the middle
+#               box's own cost whatever limits the pipeline.
+#
+# Memory: 2 MiB hugepages for all four programs when 320 free ones can be
+# had (reserved here if need be, and given back), else --no-huge for all;
+# DVP_BENCH_MEM=huge|no-huge forces one. Every /var/run/dpdk/<prefix> and
+# hugepage file of the run is removed at the end.
+#
+# Output:
+#   MEMIF_FWD middle=dpdk|dvp round=N sink_mpps=.. busy_mpps=.. cycles_per_pkt=..
+#             middle_rx=.. middle_tx=.. middle_drop=..
+#   VS-DPDK memif_fwd dvp_mpps=<x> dpdk_mpps=<y> ratio=<x/y>        (sink, medians)
+#   VS-DPDK memif_fwd_busy dvp_mpps=<x> dpdk_mpps=<y> ratio=<x/y>   (busy, medians)
+#   then bench_memif_intr's MEMIF intr line, when given.
+# Exit 77 (skipped) without dpdk-testpmd or root.
+set -u
+fwd=$1
+intr_bench=${2:-}
+rounds=${DVP_BENCH_ROUNDS:-3}
+secs=${DVP_BENCH_SECONDS:-8}
+warm=2
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+command -v dpdk-testpmd >/dev/null || skip "dpdk-testpmd not found (Debian package dpdk-dev)"
+[ "$(id -u)" = 0 ] || skip "not root: DPDK's testpmd needs root"
+
+work=$(mktemp -d /tmp/memif-bench.XXXXXX)
+base=mb$$
+prefixes="${base}a ${base}c ${base}m ${base}d"
+pids=
+saved_nr_huge=
+huge_dir=$(awk '$3 == "hugetlbfs" {print $2; exit}' /proc/mounts)
+
+# testpmd keeps its runtime directory and its hugepage files after it exits.
+clean_prefixes() {
+	local p
+	for p in $prefixes; do
+		rm -rf "/var/run/dpdk/$p"
+		[ -n "$huge_dir" ] && rm -f "$huge_dir/${p}map_"* "$huge_dir/${p}map.lock"
+	done
+}
+cleanup() {
+	local p
+	for p in $pids; do
+		kill -INT "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	clean_prefixes
+	[ -n "$saved_nr_huge" ] && echo "$saved_nr_huge" >/proc/sys/vm/nr_hugepages
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_pages() { awk '/^HugePages_Free/ {print $2}' /proc/meminfo; }
+mem=${DVP_BENCH_MEM:-huge}
+if [ "$mem" = huge ]; then
+	if [ "$(free_pages)" -lt 320 ]; then
+		saved_nr_huge=$(cat /proc/sys/vm/nr_hugepages)
+		echo $((saved_nr_huge + 320 - $(free_pages))) >/proc/sys/vm/nr_hugepages 2>/dev/null || true
+	fi
+	if [ "$(free_pages)" -lt 320 ] || [ -z "$huge_dir" ]; then
+		echo "bench_memif_fwd: fewer than 320 free 2 MiB hugepages (or no hugetlbfs mount): --no-huge for all"
+		mem=no-huge
+	fi
+fi
+if [ "$mem" = huge ]; then
+	tp_mem="-m 128"
+	mid_mem="-m 256"
+else
+	tp_mem="--no-huge -m 256"
+	mid_mem="--no-huge -m 512"
+fi
+
+# testpmd NAME PREFIX LCORES FWD EAL_ARGS... : start one in the background.
+testpmd() {
+	local name=$1 prefix=$2 lcores=$3 fwd=$4
+	shift 4
+	dpdk-testpmd --lcores "$lcores" --no-pci --file-prefix="$prefix" "$@" \
+		-- --forward-mode="$fwd" --record-core-cycles --stats-period 1 --no-lsc-interrupt \
+		--total-num-mbufs=16384 </dev/null >"$work/$name.log" 2>&1 &
+	pids="$pids $!"
+	eval "${name}_pid=$!"
+}
+
+stop() {
+	local pid=$1
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	pids=$(echo "$pids" | sed "s/ $pid\b//")
+}
+
+wait_log() {
+	local pat=$1 file=$2 i
+	for i in $(seq 1 200); do
+		grep -aq -- "$pat" "$file" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+fail() {
+	echo "FAIL: $*"
+	for f in "$work"/*.log; do
+		echo "---- $f"
+		grep -av -e '^ ' -e '^$' "$f" | tail -15
+	done
+	exit 1
+}
+
+# Run one case: the middle box $1 (dpdk or dvp), round $2.
+run_case() {
+	local mid=$1 round=$2 n1 n2 sink cyc tot pkts mhz rx tx drop busy
+	local dev1="role=server,socket=$work/l1.sock,socket-abstract=no"
+	local dev2="role=server,socket=$work/l2.sock,socket-abstract=no"
+
+	rm -f "$work"/*.log
+	if [ "$mid" = dpdk ]; then
+		testpmd M "${base}m" 0@0,1@1 io $mid_mem --vdev="net_memif0,$dev1" \
+			--vdev="net_memif1,$dev2"
+		wait_log "Port 1:" "$work/M.log" || fail "testpmd (middle) did not start"
+	else
+		"$fwd" --lcores 0@0,1@1 --file-prefix "${base}d" $mid_mem \
+			--vdev "net_memif0,$dev1" --vdev "net_memif1,$dev2" -- \
+			--forward-mode io --rx-mode poll --tx-retry 0 --record-core-cycles \
+			--stats-period 1 --max-loss 100 </dev/null >"$work/M.log" 2>&1 &
+		M_pid=$!
+		pids="$pids $M_pid"
+		wait_log "lcore 1 (CPU" "$work/M.log" || fail "dvp-fwd did not start"
+	fi
+	testpmd C "${base}c" 0@0,1@0 rxonly $tp_mem \
+		--vdev="net_memif0,role=client,socket=$work/l2.sock,socket-abstract=no,rsize=14"
+	wait_log "Port 0:" "$work/C.log" || fail "testpmd rxonly did not start"
+	testpmd A "${base}a" 0@0,1@0 txonly $tp_mem \
+		--vdev="net_memif0,role=client,socket=$work/l1.sock,socket-abstract=no,rsize=14"
+	wait_log "Port 0:" "$work/A.log" || fail "testpmd txonly did not start"
+	sleep $warm
+	n1=$(grep -ac "Rx-pps" "$work/C.log")
+	sleep "$secs"
+	n2=$(grep -ac "Rx-pps" "$work/C.log")
+	# The middle stops first, while both links are up: DPDK's memif counts
+	# only while connected, and testpmd's totals come from those counters.
+	stop "$M_pid"
+	stop "$A_pid"
+	stop "$C_pid"
+	clean_prefixes
+
+	sink=$(grep -a "Rx-pps" "$work/C.log" | awk -v a="$n1" -v b="$n2" \
+		'NR > a && NR <= b {s += $2; n++} END {if (n) printf "%.4f", s / n / 1e6}')
+	read -r cyc tot pkts mhz < <(sed -n 's/.*CPU cycles\/packet=\([0-9.]*\) (total cycles=\([0-9]*\) \/ total io packets=\([0-9]*\)) at \([0-9]*\) MHz.*/\1 \2 \3 \4/p' "$work/M.log" | tail -1)
+	if [ "$mid" = dpdk ]; then
+		read -r tx drop < <(awk '/Accumulated forward statistics/ {p = 1}
+			p && /TX-packets:/ {print $2, $4; exit}' "$work/M.log")
+		rx=$pkts
+	else
+		read -r rx tx drop < <(awk '$1 == 1 && $2 == "poll" {print $3, $4, $5}' "$work/M.log")
+	fi
+	[ -n "$sink" ] && [ -n "$cyc" ] && [ -n "${pkts:-}" ] && [ "$pkts" -gt 0 ] ||
+		fail "$mid round $round: no figures (window $n1..$n2, cycles '${cyc:-}')"
+	if [ "$mid" = dvp ]; then
+		grep -q "^pool: \([0-9]*\) of \1 mbufs back" "$work/M.log" || fail "dvp-fwd lost mbufs"
+	fi
+	busy=$(awk -v t="$tot" -v p="$pkts" -v mhz="$mhz" 'BEGIN {printf "%.4f", p * mhz / t}')
+	echo "MEMIF_FWD middle=$mid round=$round sink_mpps=$sink busy_mpps=$busy cycles_per_pkt=$cyc middle_rx=$rx middle_tx=$tx middle_drop=$drop"
+	eval "sink_$mid=\"\${sink_$mid:-} $sink\""
+	eval "busy_$mid=\"\${busy_$mid:-} $busy\""
+}
+
+median() {
+	echo "$@" | tr ' ' '\n' | grep . | sort -g | awk '{v[NR] = $1} END {
+		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+echo "bench_memif_fwd: $rounds rounds of each middle box, ${secs} s windows, memory: $mem"
+for r in $(seq 1 "$rounds"); do
+	for mid in dpdk dvp; do
+		run_case "$mid" "$r"
+	done
+done
+sd=$(median $sink_dvp)
+sp=$(median $sink_dpdk)
+bd=$(median $busy_dvp)
+bp=$(median $busy_dpdk)
+echo "VS-DPDK memif_fwd dvp_mpps=$sd dpdk_mpps=$sp ratio=$(awk -v x="$sd" -v y="$sp" 'BEGIN {printf "%.3f", x / y}')"
+echo "VS-DPDK memif_fwd_busy dvp_mpps=$bd dpdk_mpps=$bp ratio=$(awk -v x="$bd" -v y="$bp" 'BEGIN {printf "%.3f", x / y}')"
+if [ -n "$intr_bench" ]; then
+	"$intr_bench" || fail "bench_memif_intr failed"
+fi
+exit 0
