@@ -229,14 +229,44 @@ static struct dvp_port *setup_check(uint16_t port_id, uint16_t q, bool tx, const
 	return port;
 }
 
+/*
+ * What rx and tx queue setup check alike: the offloads against the
+ * driver's capabilities, the descriptor count against its limits (0 takes
+ * its default), and the socket (DVP_SOCKET_ANY takes the port's node).
+ */
+static int queue_conf_check(struct dvp_port *port, uint16_t port_id, uint16_t q, bool tx,
+			    uint64_t offloads, uint16_t *nb_desc, int *socket_id)
+{
+	const char *dir = tx ? "tx" : "rx";
+	struct dvp_port_info info;
+	uint64_t capa, bad;
+	int ret;
+
+	ret = dvp_port_info_get(port_id, &info);
+	if (ret < 0)
+		return ret;
+	capa = tx ? info.tx_offload_capa : info.rx_offload_capa;
+	bad = offloads & ~capa;
+	if (bad)
+		return refuse(port_id, EINVAL,
+			      "%s queue %u setup: offloads 0x%" PRIx64
+			      " not supported; %s offers 0x%" PRIx64,
+			      dir, q, bad, port->driver_name, capa);
+	ret = desc_check(port_id, dir, nb_desc, tx ? &info.tx_desc_lim : &info.rx_desc_lim,
+			 tx ? info.default_txq_size : info.default_rxq_size);
+	if (ret < 0)
+		return ret;
+	if (*socket_id == DVP_SOCKET_ANY)
+		*socket_id = port->numa_node;
+	return 0;
+}
+
 int dvp_rxq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 		  const struct dvp_rxq_conf *conf, struct dvp_mempool *mp)
 {
 	struct dvp_port *port = setup_check(port_id, q, false, "rx queue setup");
 	struct dvp_rxq_conf c = { 0 };
-	struct dvp_port_info info;
 	struct port_slot *s;
-	uint64_t bad;
 	int ret;
 
 	if (port == NULL)
@@ -245,20 +275,9 @@ int dvp_rxq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 		return refuse(port_id, EINVAL, "rx queue %u setup: no mempool given", q);
 	if (conf != NULL)
 		c = *conf;
-	ret = dvp_port_info_get(port_id, &info);
+	ret = queue_conf_check(port, port_id, q, false, c.offloads, &nb_desc, &socket_id);
 	if (ret < 0)
 		return ret;
-	bad = c.offloads & ~info.rx_offload_capa;
-	if (bad)
-		return refuse(port_id, EINVAL,
-			      "rx queue %u setup: offloads 0x%" PRIx64
-			      " not supported; %s offers 0x%" PRIx64,
-			      q, bad, port->driver_name, info.rx_offload_capa);
-	ret = desc_check(port_id, "rx", &nb_desc, &info.rx_desc_lim, info.default_rxq_size);
-	if (ret < 0)
-		return ret;
-	if (socket_id == DVP_SOCKET_ANY)
-		socket_id = port->numa_node;
 	s = port_slot_of(port);
 	pthread_mutex_lock(&s->qlock);
 	if (port->rxqs[q] != NULL) {
@@ -285,29 +304,16 @@ int dvp_txq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 {
 	struct dvp_port *port = setup_check(port_id, q, true, "tx queue setup");
 	struct dvp_txq_conf c = { 0 };
-	struct dvp_port_info info;
 	struct port_slot *s;
-	uint64_t bad;
 	int ret;
 
 	if (port == NULL)
 		return -dvp_errno;
 	if (conf != NULL)
 		c = *conf;
-	ret = dvp_port_info_get(port_id, &info);
+	ret = queue_conf_check(port, port_id, q, true, c.offloads, &nb_desc, &socket_id);
 	if (ret < 0)
 		return ret;
-	bad = c.offloads & ~info.tx_offload_capa;
-	if (bad)
-		return refuse(port_id, EINVAL,
-			      "tx queue %u setup: offloads 0x%" PRIx64
-			      " not supported; %s offers 0x%" PRIx64,
-			      q, bad, port->driver_name, info.tx_offload_capa);
-	ret = desc_check(port_id, "tx", &nb_desc, &info.tx_desc_lim, info.default_txq_size);
-	if (ret < 0)
-		return ret;
-	if (socket_id == DVP_SOCKET_ANY)
-		socket_id = port->numa_node;
 	s = port_slot_of(port);
 	pthread_mutex_lock(&s->qlock);
 	if (port->txqs[q] != NULL) {
