@@ -135,6 +135,20 @@ struct dvp_device *dvp_dev_find(const char *name);
 /** Call @p fn for every device on every bus, probed or not. */
 void dvp_dev_foreach(void (*fn)(struct dvp_device *dev, void *arg), void *arg);
 
+/**
+ * Where buses and drivers read sysfs: $DVP_SYSFS_ROOT when it is set and
+ * not empty (tests point it at a fake tree), otherwise "/sys".
+ */
+const char *dvp_sysfs_root(void);
+
+/**
+ * Read the first line of the file @p path into @p buf (@p size bytes),
+ * without its newline; a longer line is cut to fit.
+ * @return 0 (the line may be empty), or a positive errno: the one from
+ *   opening the file, or EIO when it has no line at all.
+ */
+int dvp_sysfs_read_line(const char *path, char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

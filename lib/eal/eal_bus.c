@@ -15,6 +15,28 @@
 
 #include "eal_bus.h"
 
+const char *dvp_sysfs_root(void)
+{
+	const char *r = getenv("DVP_SYSFS_ROOT");
+
+	return r != NULL && *r != '\0' ? r : "/sys";
+}
+
+int dvp_sysfs_read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (f == NULL)
+		return errno;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return EIO;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
 pthread_mutex_t eal_bus_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 static struct {

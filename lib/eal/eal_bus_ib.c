@@ -42,27 +42,10 @@ static void copy_str(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-static const char *sysfs_root(void)
-{
-	const char *r = getenv("DVP_SYSFS_ROOT");
-
-	return r != NULL && *r != '\0' ? r : "/sys";
-}
-
 /* First line of @p path without its newline; false when unreadable or empty. */
 static bool read_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	bool ok;
-
-	if (f == NULL)
-		return false;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return false;
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf[0] != '\0';
+	return dvp_sysfs_read_line(path, buf, len) == 0 && buf[0] != '\0';
 }
 
 static uint64_t parse_guid(const char *s)
@@ -224,14 +207,14 @@ int eal_ib_scan(void)
 	char base[PATH_MAX];
 	int n, i, ret = 0;
 
-	pathf(base, sizeof(base), "%s/class/infiniband", sysfs_root());
+	pathf(base, sizeof(base), "%s/class/infiniband", dvp_sysfs_root());
 	n = scandir(base, &list, dir_filter, alphasort);
 	if (n < 0) {
 		EAL_LOG(DEBUG, "no %s (%s): no RDMA devices", base, dvp_strerror(errno));
 		return 0;
 	}
 	/* A fake tree's devices are not libibverbs' (whose names may clash with them). */
-	if (n > 0 && strcmp(sysfs_root(), "/sys") == 0) {
+	if (n > 0 && strcmp(dvp_sysfs_root(), "/sys") == 0) {
 		ibv_list = ibv_get_device_list(NULL);
 		if (ibv_list == NULL)
 			EAL_LOG(WARNING, "libibverbs lists no devices (%s): sysfs shows %d",

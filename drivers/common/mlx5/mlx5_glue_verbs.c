@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dvp_bus.h>
 #include <dvp_log.h>
 
 #include "mlx5_glue.h"
@@ -90,32 +91,6 @@ static void copy_name(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-/* As the EAL's ib bus: $DVP_SYSFS_ROOT stands for /sys in tests. */
-static const char *sysfs_root(void)
-{
-	const char *r = getenv("DVP_SYSFS_ROOT");
-
-	return r != NULL && *r != '\0' ? r : "/sys";
-}
-
-/* Read the first line of a sysfs file into @p buf, without the newline. */
-static int sysfs_read(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (f == NULL)
-		return errno;
-	if (fgets(buf, (int)size, f) == NULL) {
-		fclose(f);
-		return EIO;
-	}
-	fclose(f);
-	n = strcspn(buf, "\n");
-	buf[n] = '\0';
-	return 0;
-}
-
 /*
  * The netdev of an mlx5 port: a RoCE port names it in its GID attributes;
  * otherwise the PCI function's net/ folder holds one netdev per port, told
@@ -129,12 +104,12 @@ static int port_ifname(const char *ibdev, uint8_t port_num, char *ifname)
 	int ret = ENODEV;
 
 	snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/gid_attrs/ndevs/0",
-		 sysfs_root(), ibdev, port_num);
-	if (sysfs_read(path, buf, sizeof(buf)) == 0 && buf[0] != '\0') {
+		 dvp_sysfs_root(), ibdev, port_num);
+	if (dvp_sysfs_read_line(path, buf, sizeof(buf)) == 0 && buf[0] != '\0') {
 		copy_name(ifname, IF_NAMESIZE, buf);
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/net", sysfs_root(), ibdev);
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/net", dvp_sysfs_root(), ibdev);
 	dir = opendir(path);
 	if (dir == NULL)
 		return errno;
@@ -142,8 +117,8 @@ static int port_ifname(const char *ibdev, uint8_t port_num, char *ifname)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/net/%s/dev_port",
-			 sysfs_root(), ibdev, de->d_name);
-		if (sysfs_read(path, buf, sizeof(buf)) != 0 ||
+			 dvp_sysfs_root(), ibdev, de->d_name);
+		if (dvp_sysfs_read_line(path, buf, sizeof(buf)) != 0 ||
 		    strtoul(buf, NULL, 0) != (unsigned long)(port_num - 1))
 			continue;
 		copy_name(ifname, IF_NAMESIZE, de->d_name);
@@ -169,8 +144,8 @@ static int glue_get_port_net(struct ibv_context *context, uint8_t port_num,
 			 strerror(ret));
 		return ret;
 	}
-	snprintf(path, sizeof(path), "%s/class/net/%s/address", sysfs_root(), net->ifname);
-	ret = sysfs_read(path, buf, sizeof(buf));
+	snprintf(path, sizeof(path), "%s/class/net/%s/address", dvp_sysfs_root(), net->ifname);
+	ret = dvp_sysfs_read_line(path, buf, sizeof(buf));
 	if (ret != 0 ||
 	    sscanf(buf, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]) != 6) {
 		GLUE_LOG(ERR, "%s port %u: cannot read the MAC address of %s", ibdev, port_num,
@@ -179,14 +154,14 @@ static int glue_get_port_net(struct ibv_context *context, uint8_t port_num,
 	}
 	for (unsigned int i = 0; i < 6; i++)
 		net->mac[i] = (uint8_t)m[i];
-	snprintf(path, sizeof(path), "%s/class/net/%s/mtu", sysfs_root(), net->ifname);
-	if (sysfs_read(path, buf, sizeof(buf)) == 0)
+	snprintf(path, sizeof(path), "%s/class/net/%s/mtu", dvp_sysfs_root(), net->ifname);
+	if (dvp_sysfs_read_line(path, buf, sizeof(buf)) == 0)
 		net->mtu = (uint32_t)strtoul(buf, NULL, 10);
 	/* operstate "up" is carrier and RUNNING, which PORT_ACTIVE does not promise. */
-	snprintf(path, sizeof(path), "%s/class/net/%s/operstate", sysfs_root(), net->ifname);
-	net->link_up = sysfs_read(path, buf, sizeof(buf)) == 0 && strcmp(buf, "up") == 0;
-	snprintf(path, sizeof(path), "%s/class/net/%s/speed", sysfs_root(), net->ifname);
-	if (net->link_up && sysfs_read(path, buf, sizeof(buf)) == 0 && buf[0] != '-')
+	snprintf(path, sizeof(path), "%s/class/net/%s/operstate", dvp_sysfs_root(), net->ifname);
+	net->link_up = dvp_sysfs_read_line(path, buf, sizeof(buf)) == 0 && strcmp(buf, "up") == 0;
+	snprintf(path, sizeof(path), "%s/class/net/%s/speed", dvp_sysfs_root(), net->ifname);
+	if (net->link_up && dvp_sysfs_read_line(path, buf, sizeof(buf)) == 0 && buf[0] != '-')
 		net->speed_mbps = (uint32_t)strtoul(buf, NULL, 10);
 	return 0;
 }
