@@ -5,7 +5,9 @@
 /*
  * The mlx5 PMD against every fault sim_mlx5 injects: a bad lkey on receive
  * and on send (error CQEs: the queue recovered, QUEUE_ERROR raised), a CQ
- * overrun (IBV_EVENT_CQ_ERR: the queue rebuilt by its lcore), a link flap
+ * overrun by API and by devargs (IBV_EVENT_CQ_ERR: QUEUE_ERROR at once,
+ * even to an application that no longer polls, the queue rebuilt by its
+ * lcore's next burst), a link flap
  * (LINK_STATUS_CHANGE down and up), a device fatal error (REMOVAL, once,
  * for two DEVICE_FATAL events) and wire drops (the loss in the sink
  * matching the device's count). Traffic resumes after each recoverable
@@ -229,10 +231,56 @@ static void test_cq_overrun(void **state)
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_false(info.queue.tx);
 	assert_int_equal(info.cause, IBV_EVENT_CQ_ERR);
-	/* Rebuilt: a new CQ, and traffic flows again. */
-	assert_int_not_equal(rxq->dv_cq.cqn, old_cqn);
+	/* Rebuilt by the next burst: a new CQ, and traffic flows again. */
 	got = pump(&f, 200, false);
+	assert_int_not_equal(rxq->dv_cq.cqn, old_cqn);
 	assert_true(got > 1000);
+	assert_int_equal(sim_mlx5_source_stop(f.sim, 0), 0);
+	events_unregister(f.port[0]);
+	mf_close(&f);
+}
+
+/*
+ * The same fault from the device's arguments (cq_stall=1: the first CQ
+ * created, the rx queue's), with the application no longer polling once
+ * the CQ broke, as one asleep on rx interrupts (which a broken CQ never
+ * raises): QUEUE_ERROR reaches it all the same, and the next burst
+ * rebuilds the queue.
+ */
+static void test_cq_overrun_devargs(void **state)
+{
+	static const uint16_t sizes[] = { 60 };
+	struct dvp_port_conf conf = fault_conf();
+	struct dvp_port_event_info info;
+	struct sim_mlx5_dev_stats ds;
+	struct mlx5_rxq *rxq;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off,cq_stall=1", 1024);
+	mf_port_start(&f, 0, 1, 1, &conf, 128);
+	events_register(f.port[0]);
+	rxq = dvp_port_get(f.port[0])->rxqs[0];
+	assert_int_equal(rxq->dv_cq.cqn, 1);
+	mf_source(&f, 0, 0, 4, sizes, 1);
+	ds.cq_overruns = 0;
+	for (int i = 0; i < 1000 && ds.cq_overruns == 0; i++) {
+		pump(&f, 1, false);
+		assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+	}
+	assert_int_equal(ds.cq_overruns, 1);
+	/* No burst from here until the event came. */
+	for (int i = 0; i < 400 && event_count(DVP_PORT_EVENT_QUEUE_ERROR, NULL) < 1; i++)
+		sleep_ms(5);
+	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
+	assert_false(info.queue.tx);
+	assert_int_equal(info.cause, IBV_EVENT_CQ_ERR);
+	assert_int_equal(rxq->dv_cq.cqn, 1);
+	/* The next burst rebuilds it, with no second event. */
+	assert_true(pump(&f, 200, false) > 1000);
+	assert_int_not_equal(rxq->dv_cq.cqn, 1);
+	sleep_ms(20);
+	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, NULL), 1);
 	assert_int_equal(sim_mlx5_source_stop(f.sim, 0), 0);
 	events_unregister(f.port[0]);
 	mf_close(&f);
@@ -341,9 +389,10 @@ static void test_wire_drops(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bad_lkey_rx),  cmocka_unit_test(test_bad_lkey_tx),
-		cmocka_unit_test(test_cq_overrun),   cmocka_unit_test(test_link_flap),
-		cmocka_unit_test(test_device_fatal), cmocka_unit_test(test_wire_drops),
+		cmocka_unit_test(test_bad_lkey_rx), cmocka_unit_test(test_bad_lkey_tx),
+		cmocka_unit_test(test_cq_overrun),  cmocka_unit_test(test_cq_overrun_devargs),
+		cmocka_unit_test(test_link_flap),   cmocka_unit_test(test_device_fatal),
+		cmocka_unit_test(test_wire_drops),
 	};
 
 	mf_args(argc, argv);

@@ -103,10 +103,16 @@ __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
 
 	if (flag != 0) {
 		ret = mlx5_rxq_restart(rxq);
-		dvp_port_queue_error_report(
-			rxq->port, rxq->owner.queue_id, false, restart_cause(flag),
-			"rx queue rebuilt (CQ and WQ)%s, its %u mbufs posted again",
-			ret < 0 ? " FAILED" : "", rxq->rq_pi - rxq->rq_ci);
+		/* An async cause was reported when it came (mlx5_queue_error()). */
+		if (ret < 0 || restart_cause(flag) < 0)
+			dvp_port_queue_error_report(
+				rxq->port, rxq->owner.queue_id, false, restart_cause(flag),
+				"rx queue rebuilt (CQ and WQ)%s, its %u mbufs posted again",
+				ret < 0 ? " FAILED" : "", rxq->rq_pi - rxq->rq_ci);
+		else
+			MLX5_PLOG(NOTICE, rxq->port,
+				  "rx queue %u rebuilt (CQ and WQ), its %u mbufs posted again",
+				  rxq->owner.queue_id, rxq->rq_pi - rxq->rq_ci);
 		return;
 	}
 	cqe = mlx5_cqe_get(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci);
@@ -148,10 +154,16 @@ __dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq)
 	if (flag == 0)
 		return;
 	ret = mlx5_txq_restart(txq);
-	dvp_port_queue_error_report(
-		txq->port, txq->owner.queue_id, true, restart_cause(flag),
-		"tx queue rebuilt (CQ and QP)%s; %u packets not completed freed",
-		ret < 0 ? " FAILED" : "", held);
+	/* An async cause was reported when it came (mlx5_queue_error()). */
+	if (ret < 0 || restart_cause(flag) < 0)
+		dvp_port_queue_error_report(
+			txq->port, txq->owner.queue_id, true, restart_cause(flag),
+			"tx queue rebuilt (CQ and QP)%s; %u packets not completed freed",
+			ret < 0 ? " FAILED" : "", held);
+	else
+		MLX5_PLOG(NOTICE, txq->port,
+			  "tx queue %u rebuilt (CQ and QP); %u packets not completed freed",
+			  txq->owner.queue_id, held);
 }
 
 __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
@@ -347,6 +359,14 @@ void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event
 		 * only what the polling lcore itself wrote.
 		 */
 		__atomic_store_n(flag, (uint32_t)cause + 2, __ATOMIC_RELAXED);
+		/*
+		 * Reported now, not at the restart: an lcore asleep on this
+		 * queue's interrupts would never wake, a broken CQ raising no
+		 * more events, and the application would never hear of it.
+		 */
+		dvp_port_queue_error_report(port, q, tx, (int)cause,
+					    "%s queue broken: rebuilt at its next burst",
+					    tx ? "tx" : "rx");
 		return;
 	}
 	ret = tx ? mlx5_txq_restart(port->txqs[q]) : mlx5_rxq_restart(port->rxqs[q]);
