@@ -364,7 +364,7 @@ int main(int argc, char **argv)
 			ret = opt.bw ? run_bw(self) : run_lat(self);
 		check_tx_errors(self);
 		if (ret == 0 && opt.role != ROLE_SERVER)
-			print_intr_stats(self);
+			print_intr_stats(self, "INTR");
 		if (ret == 0 && opt.idle_s > 0)
 			run_idle(self);
 	}

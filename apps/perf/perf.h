@@ -152,6 +152,7 @@ int run_lat(struct perf_end *e);
 int run_bw(struct perf_end *e);
 void run_idle(struct perf_end *e);
 void check_tx_errors(struct perf_end *e);
-void print_intr_stats(struct perf_end *e);
+/** The rx queue's interrupt counters on one line led by @p tag (not in poll mode). */
+void print_intr_stats(struct perf_end *e, const char *tag);
 
 #endif /* PERF_H */

@@ -68,6 +68,7 @@ int run_server(struct perf_end *e)
 	}
 	printf("PERF-SERVER test=%s received=%" PRIu64 " errors=%" PRIu64 "\n",
 	       opt.bw ? "bw" : "lat", received, errors);
+	print_intr_stats(e, "INTR-SERVER");
 	/*
 	 * Stay connected until the client says bye or its link goes (it may
 	 * measure its idle CPU now, and a peer that vanished would have it
@@ -273,20 +274,23 @@ void check_tx_errors(struct perf_end *e)
 			e->port, st.oerrors);
 }
 
-void print_intr_stats(struct perf_end *e)
+void print_intr_stats(struct perf_end *e, const char *tag)
 {
 	static const char *const names[] = { "sleeps", "wakeups", "spurious", "arms" };
-	char name[64];
+	char name[64], line[256];
 	uint64_t v;
 	unsigned int i;
+	int n;
 
 	if (opt.mode == MODE_POLL)
 		return;
-	printf("INTR rx_mode=%s", perf_mode_names[opt.mode]);
+	/* One printf: with --role pair the other end prints from another thread. */
+	n = snprintf(line, sizeof(line), "%s rx_mode=%s", tag, perf_mode_names[opt.mode]);
 	for (i = 0; i < DVP_DIM(names); i++) {
 		snprintf(name, sizeof(name), "rx_q0_intr_%s", names[i]);
 		if (dvp_xstats_get_by_name(e->port, name, &v) == 0)
-			printf(" %s=%" PRIu64, names[i], v);
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%" PRIu64, names[i],
+				      v);
 	}
-	printf("\n");
+	printf("%s\n", line);
 }
