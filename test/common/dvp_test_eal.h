@@ -8,10 +8,12 @@
 #define DVP_TEST_EAL_H
 
 #include <sched.h>
+#include <stdio.h>
 
 #include "dvp_test.h"
 
 #include <dvp_eal.h>
+#include <dvp_errno.h>
 
 static inline int dvp_test_eal_init_argv(const char **args)
 {
@@ -24,6 +26,26 @@ static inline int dvp_test_eal_init_argv(const char **args)
 
 /* dvp_test_eal_init("--no-huge", "-l", "0"): argv[0] is "test". */
 #define dvp_test_eal_init(...) dvp_test_eal_init_argv((const char *[]){ "test", __VA_ARGS__, NULL })
+
+/*
+ * cmocka group setup and teardown for tests that need the EAL and nothing
+ * more: --no-huge on lcores 0-1, logs at notice.
+ */
+static inline int dvp_test_eal_setup(void **state)
+{
+	(void)state;
+	if (dvp_test_eal_init("--no-huge", "-l", "0-1", "--log-level", "notice") < 0) {
+		fprintf(stderr, "dvp_eal_init failed: %s\n", dvp_strerror(dvp_errno));
+		return -1;
+	}
+	return 0;
+}
+
+static inline int dvp_test_eal_teardown(void **state)
+{
+	(void)state;
+	return dvp_eal_cleanup();
+}
 
 /* Number of lines in @p text. */
 static inline int dvp_test_count_lines(const char *text)

@@ -25,12 +25,6 @@ static int setup(void **state)
 	return dvp_test_eal_init("--no-huge", "-m", "4") == 3 ? 0 : -1;
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	return dvp_eal_cleanup();
-}
-
 struct ctx {
 	int fd;
 	sem_t called;
@@ -301,5 +295,5 @@ int main(void)
 		cmocka_unit_test(test_cleanup_with_callbacks_left),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, dvp_test_eal_teardown);
 }

@@ -11,7 +11,7 @@
 /* Compile this file's inline gets and puts with the cookie checks. */
 #define DVP_MEMPOOL_DEBUG_CHECKS 1
 
-#include "dvp_test.h"
+#include "dvp_test_eal.h"
 
 #include <pthread.h>
 
@@ -21,24 +21,6 @@
 #include <dvp_mempool.h>
 
 #include "mempool_private.h"
-
-static int eal_setup(void **state)
-{
-	char *argv[] = { "test_mempool", "--no-huge", "-l", "0-1", "--log-level", "notice", NULL };
-
-	(void)state;
-	if (dvp_eal_init((int)DVP_DIM(argv) - 1, argv) < 0) {
-		fprintf(stderr, "dvp_eal_init failed: %s\n", dvp_strerror(dvp_errno));
-		return -1;
-	}
-	return 0;
-}
-
-static int eal_teardown(void **state)
-{
-	(void)state;
-	return dvp_eal_cleanup();
-}
 
 static void test_create_bad_args(void **state)
 {
@@ -627,5 +609,6 @@ int main(void)
 		cmocka_unit_test(test_concurrent_two_lcores),
 	};
 
-	return cmocka_run_group_tests_name("mempool", tests, eal_setup, eal_teardown);
+	return cmocka_run_group_tests_name("mempool", tests, dvp_test_eal_setup,
+					   dvp_test_eal_teardown);
 }

@@ -30,19 +30,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	uint16_t p;
-
-	(void)state;
-	DVP_PORT_FOREACH(p)
-		dvp_port_close(p);
-	if (dvp_pktmbuf_pool_in_use(tp_pool) != 0)
-		return -1;
-	dvp_mempool_free(tp_pool);
-	return dvp_eal_cleanup();
-}
-
 static void test_devargs(void **state)
 {
 	struct dvp_log_capture cap;
@@ -270,5 +257,5 @@ int main(void)
 		cmocka_unit_test(test_api_errors),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tp_teardown);
 }

@@ -38,19 +38,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	uint16_t p;
-
-	(void)state;
-	DVP_PORT_FOREACH(p)
-		dvp_port_close(p);
-	if (dvp_pktmbuf_pool_in_use(tp_pool) != 0)
-		return -1;
-	dvp_mempool_free(tp_pool);
-	return dvp_eal_cleanup();
-}
-
 static int stop_all(void **state)
 {
 	uint16_t p;
@@ -750,5 +737,5 @@ int main(void)
 		cmocka_unit_test_setup(test_removal_once, stop_all),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tp_teardown);
 }

@@ -32,6 +32,20 @@ static inline void tp_pool_create(void)
 	assert_non_null(tp_pool);
 }
 
+/* Group teardown: close every port, check every mbuf came back, stop the EAL. */
+static inline int tp_teardown(void **state)
+{
+	uint16_t p;
+
+	(void)state;
+	DVP_PORT_FOREACH(p)
+		dvp_port_close(p);
+	if (dvp_pktmbuf_pool_in_use(tp_pool) != 0)
+		return -1;
+	dvp_mempool_free(tp_pool);
+	return dvp_eal_cleanup();
+}
+
 /* Every mbuf back: the pool's in-use count is 0. */
 static inline void tp_assert_pool_full(void)
 {

@@ -8,7 +8,7 @@
  * program is also in suite 'concurrent', run under TSan).
  */
 
-#include "dvp_test.h"
+#include "dvp_test_eal.h"
 
 #include <dvp_eal.h>
 #include <dvp_errno.h>
@@ -167,24 +167,6 @@ static void test_counter_wrap(void **state)
 	/* the counters did cross zero */
 	assert_true(atomic_load(&r->prod.tail) < UINT32_MAX - 40);
 	free(r);
-}
-
-static int eal_setup(void **state)
-{
-	char *argv[] = { "test_ring", "--no-huge", "-l", "0-1", "--log-level", "notice", NULL };
-
-	(void)state;
-	if (dvp_eal_init((int)DVP_DIM(argv) - 1, argv) < 0) {
-		fprintf(stderr, "dvp_eal_init failed: %s\n", dvp_strerror(dvp_errno));
-		return -1;
-	}
-	return 0;
-}
-
-static int eal_teardown(void **state)
-{
-	(void)state;
-	return dvp_eal_cleanup();
 }
 
 static void test_create_lookup_free(void **state)
@@ -427,6 +409,7 @@ int main(void)
 	int fails;
 
 	fails = cmocka_run_group_tests_name("ring", alone, NULL, NULL);
-	fails += cmocka_run_group_tests_name("ring_eal", with_eal, eal_setup, eal_teardown);
+	fails += cmocka_run_group_tests_name("ring_eal", with_eal, dvp_test_eal_setup,
+					     dvp_test_eal_teardown);
 	return fails;
 }
