@@ -105,7 +105,9 @@ static void usage(FILE *f)
 		"  -h, --help             this text\n"
 		"\n"
 		"Output (client): LAT ... p50_us= p90_us= p99_us= p999_us= max_us=, or\n"
-		"BW ... mb_s= (MB = 2^20 bytes, as perftest) mpps=; IDLE ... cpu_pct=.\n"
+		"BW ... mb_s= (MB = 2^20 bytes, as perftest) mpps=; INTR ... sleeps= wakeups=\n"
+		"spurious= arms= (intr, adaptive); IDLE ... cpu_pct=. The server: PERF-SERVER\n"
+		"test= received= errors=, then INTR-SERVER as INTR.\n"
 		"Exit status: 0, 1 on a failure (lost frames, silent peer), 2 on bad arguments.\n",
 		FRAME_MIN, PERF_BURST_MAX);
 }
@@ -336,9 +338,16 @@ int main(int argc, char **argv)
 
 	ret = dvp_eal_init(argc, argv);
 	if (ret < 0) {
-		if (dvp_eal_init_status() == DVP_EAL_INIT_HELP_SHOWN)
+		if (dvp_eal_init_status() == DVP_EAL_INIT_HELP_SHOWN) {
+			printf("\nApplication options go after '--': dvp-perf -- --help\n");
 			return 0;
-		fprintf(stderr, "dvp-perf: EAL init failed: %s\n", dvp_strerror(dvp_errno));
+		}
+		if (dvp_errno == E_DVP_BAD_ARG) {
+			fprintf(stderr, "Try 'dvp-perf -h' for the EAL options.\n");
+			return 2;
+		}
+		fprintf(stderr, "dvp-perf: cannot initialise the EAL: %s\n",
+			dvp_strerror(dvp_errno));
 		return 1;
 	}
 	parse_args(argc - ret, argv + ret);

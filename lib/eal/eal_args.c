@@ -88,11 +88,13 @@ static const struct eal_opt opts[] = {
 	{ "block", 'b', OPT_BLOCK, "NAME",
 	  "Never probe this ib device. May be repeated; cannot be combined with -a." },
 	{ "vdev", 0, OPT_VDEV, "DEVARGS",
-	  "Create a virtual device: --vdev net_sim0,key=value. May be repeated." },
+	  "Create a virtual device: --vdev net_ring0 or --vdev sim_mlx5,ports=2.\n"
+	  "May be repeated." },
 	{ "log-level", 0, OPT_LOG_LEVEL, "LEVEL",
 	  "Log level: LEVEL for every type, GLOB:LEVEL (pmd.net.*:debug) or\n"
 	  "REGEX,LEVEL; LEVEL is 1-8 or emergency..debug. May be repeated." },
-	{ "no-telemetry", 0, OPT_NO_TELEMETRY, NULL, "Do not start the telemetry socket." },
+	{ "no-telemetry", 0, OPT_NO_TELEMETRY, NULL,
+	  "Reserved for the telemetry socket (this build has none)." },
 	{ "help", 'h', OPT_HELP, NULL, "Print this help and return." },
 	{ "version", 'v', OPT_VERSION, NULL, "Print the version and return." },
 };
