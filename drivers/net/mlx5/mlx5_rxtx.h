@@ -411,6 +411,27 @@ static __dvp_always_inline void mlx5_tx_request_completion(struct mlx5_txq *txq,
 }
 
 /*
+ * The end of a tx burst that took @p taken packets and wrote WQEs up to
+ * @p last (NULL: none): the queue's indexes, a completion if one is due,
+ * the doorbell, the counters. @return @p taken.
+ */
+static __dvp_always_inline uint16_t mlx5_tx_burst_end(struct mlx5_txq *txq, uint32_t wqe_ci,
+						      uint32_t head, uint8_t *last, uint32_t sent,
+						      uint64_t bytes, uint32_t taken)
+{
+	if (last == NULL)
+		return (uint16_t)taken;
+	txq->wqe_ci = wqe_ci;
+	txq->elts_head = head;
+	mlx5_tx_request_completion(txq, last, wqe_ci, head);
+	/* The WQEs above, then the record, then one 64-bit write of the last one's head. */
+	mlx5_sq_db(txq->sq_db, txq->bf_reg, wqe_ci, last, true);
+	MLX5_STAT_ADD(txq->st.opackets, sent);
+	MLX5_STAT_ADD(txq->st.obytes, bytes);
+	return (uint16_t)taken;
+}
+
+/*
  * Send up to @p n packets: free what completed, write a WQE per packet,
  * ask for a completion when enough went out without one, and ring the
  * doorbell once (record, barrier, one 64-bit UAR write).
@@ -518,16 +539,7 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 		head = txq->elts_head;
 		i++;
 	}
-	if (last == NULL)
-		return (uint16_t)i;
-	txq->wqe_ci = wqe_ci;
-	txq->elts_head = head;
-	mlx5_tx_request_completion(txq, last, wqe_ci, head);
-	/* The WQEs above, then the record, then one 64-bit write of the last one's head. */
-	mlx5_sq_db(txq->sq_db, txq->bf_reg, wqe_ci, last, true);
-	MLX5_STAT_ADD(txq->st.opackets, sent);
-	MLX5_STAT_ADD(txq->st.obytes, bytes);
-	return (uint16_t)i;
+	return mlx5_tx_burst_end(txq, wqe_ci, head, last, sent, bytes, i);
 }
 
 #endif /* MLX5_RXTX_H */

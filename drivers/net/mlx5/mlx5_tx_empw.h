@@ -140,16 +140,7 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
 		head = txq->elts_head;
 		i++;
 	}
-	if (last == NULL)
-		return (uint16_t)i;
-	txq->wqe_ci = wqe_ci;
-	txq->elts_head = head;
-	mlx5_tx_request_completion(txq, last, wqe_ci, head);
-	/* The WQEs above, then the record, then one 64-bit write of the last one's head. */
-	mlx5_sq_db(txq->sq_db, txq->bf_reg, wqe_ci, last, true);
-	MLX5_STAT_ADD(txq->st.opackets, sent);
-	MLX5_STAT_ADD(txq->st.obytes, bytes);
-	return (uint16_t)i;
+	return mlx5_tx_burst_end(txq, wqe_ci, head, last, sent, bytes, i);
 }
 
 #endif /* MLX5_TX_EMPW_H */
