@@ -385,7 +385,9 @@ uint32_t sc_tx_empw(struct sc *s, struct sc_txq *q, const uint8_t *const *frames
 		    const uint32_t *lens, unsigned int n, uint64_t inl, uint8_t fm_ce_se,
 		    uint8_t cs_flags)
 {
-	uint8_t wqe[63 * 16];
+	enum { MAX_DS = 63 }; /* a WQE's ds field is 6 bits */
+	/* Whole basic blocks: the copy below moves 64 bytes at a time. */
+	uint8_t wqe[(MAX_DS + 1) * 16];
 	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
 	struct mlx5_wqe_eth_seg *es = (void *)(wqe + 16);
 	uint32_t idx = q->pi, off = 32;
@@ -398,14 +400,14 @@ uint32_t sc_tx_empw(struct sc *s, struct sc_txq *q, const uint8_t *const *frames
 		if (inl & (1ull << i)) {
 			uint32_t bc = htobe32(lens[i] | MLX5_INLINE_SEG);
 
-			assert_true(off + 4 + lens[i] <= sizeof(wqe));
+			assert_true(off + 4 + lens[i] <= MAX_DS * 16);
 			memcpy(wqe + off, &bc, 4);
 			memcpy(wqe + off + 4, frames[i], lens[i]);
 			off += (4 + lens[i] + 15) / 16 * 16;
 		} else {
 			uint8_t *buf = q->bufs + (size_t)(q->next_buf++ % q->nbufs) * q->buf_size;
 
-			assert_true(off + 16 <= sizeof(wqe) && lens[i] <= q->buf_size);
+			assert_true(off + 16 <= MAX_DS * 16 && lens[i] <= q->buf_size);
 			memcpy(buf, frames[i], lens[i]);
 			d->byte_count = htobe32(lens[i]);
 			d->lkey = htobe32(s->mr->lkey);
