@@ -131,6 +131,7 @@ static void test_cfg_defaults(void **state)
 	assert_int_equal(cfg.tx_signal, VB_TX_SIGNAL_DEFAULT);
 	assert_int_equal(cfg.tx_inline, VB_TX_INLINE_DEFAULT);
 	assert_int_equal(cfg.ack_timeout, VB_ACK_TIMEOUT_DEFAULT);
+	assert_int_equal(cfg.tx_timeout, VB_TX_TIMEOUT_DEFAULT);
 	assert_int_equal(cfg.rx_cq_size, 0);
 	assert_false(cfg.mac_set);
 }
@@ -142,11 +143,12 @@ static void test_cfg_all(void **state)
 
 	(void)state;
 	/* Devargs values cannot hold brackets: an IPv6 address takes its port in port=. */
-	assert_int_equal(parse("dev=mlx5_0,connect=fe80::2,port=7,mode=ud,solicited=1,reconnect=no,"
-			       "tx_signal=8,tx_inline=0,ack_timeout=20,rx_cq_size=64,"
-			       "mac=02:00:00:00:00:0a",
-			       &cfg, &log),
-			 0);
+	assert_int_equal(
+		parse("dev=mlx5_0,connect=fe80::2,port=7,mode=ud,solicited=1,reconnect=no,"
+		      "tx_signal=8,tx_inline=0,ack_timeout=20,tx_timeout=250,rx_cq_size=64,"
+		      "mac=02:00:00:00:00:0a",
+		      &cfg, &log),
+		0);
 	free(log);
 	assert_string_equal(cfg.dev, "mlx5_0");
 	assert_int_equal(cfg.role, VB_ROLE_CONNECT);
@@ -158,6 +160,7 @@ static void test_cfg_all(void **state)
 	assert_int_equal(cfg.tx_signal, 8);
 	assert_int_equal(cfg.tx_inline, 0);
 	assert_int_equal(cfg.ack_timeout, 20);
+	assert_int_equal(cfg.tx_timeout, 250);
 	assert_int_equal(cfg.rx_cq_size, 64);
 	assert_true(cfg.mac_set);
 	assert_int_equal(cfg.mac.addr_bytes[5], 0x0a);
@@ -182,6 +185,8 @@ static void test_cfg_errors(void **state)
 	expect_error("dev=rxe0,connect=1.2.3.4:5,tx_inline=5000", "tx_inline");
 	expect_error("dev=rxe0,connect=1.2.3.4:5,ack_timeout=0", "ack_timeout");
 	expect_error("dev=rxe0,connect=1.2.3.4:5,ack_timeout=32", "ack_timeout");
+	expect_error("dev=rxe0,connect=1.2.3.4:5,tx_timeout=5", "0 (never) or 10 to 600000");
+	expect_error("dev=rxe0,connect=1.2.3.4:5,tx_timeout=700000", "tx_timeout");
 	expect_error("dev=rxe0,connect=1.2.3.4:5,rx_cq_size=100000", "rx_cq_size");
 	expect_error("dev=rxe0,connect=1.2.3.4:5,mac=02:00:00:00:00", "not a MAC address");
 	expect_error("dev=rxe0,connect=1.2.3.4:5,mac=02:00:00:00:00:0g", "not a MAC address");
@@ -189,6 +194,45 @@ static void test_cfg_errors(void **state)
 	expect_error("dev=a_device_name_longer_than_sixty_three_characters_is_refused_here_x,"
 		     "connect=1.2.3.4:5",
 		     "at most 63 characters");
+}
+
+/* tx_timeout=0 is accepted: the watchdog is off. */
+static void test_cfg_tx_timeout_off(void **state)
+{
+	struct vb_cfg cfg;
+	char *log;
+
+	(void)state;
+	assert_int_equal(parse("dev=rxe0,connect=1.2.3.4:5,tx_timeout=0", &cfg, &log), 0);
+	free(log);
+	assert_int_equal(cfg.tx_timeout, 0);
+}
+
+/* The watchdog fires only after a whole limit with no completion, and progress resets it. */
+static void test_tx_watchdog(void **state)
+{
+	uint64_t since = 0;
+
+	(void)state;
+	/* Progress never fires, and leaves nothing armed. */
+	assert_false(vb_tx_watchdog_expired(&since, true, 1000, 100));
+	assert_int_equal(since, 0);
+	/* The first reap without progress only starts the clock. */
+	assert_false(vb_tx_watchdog_expired(&since, false, 1000, 100));
+	assert_int_not_equal(since, 0);
+	assert_false(vb_tx_watchdog_expired(&since, false, 1050, 100));
+	assert_false(vb_tx_watchdog_expired(&since, false, 1101, 100));
+	assert_true(vb_tx_watchdog_expired(&since, false, 1102, 100));
+	/* A completion in between starts it over. */
+	assert_false(vb_tx_watchdog_expired(&since, true, 1103, 100));
+	assert_false(vb_tx_watchdog_expired(&since, false, 5000, 100));
+	assert_false(vb_tx_watchdog_expired(&since, false, 5100, 100));
+	assert_true(vb_tx_watchdog_expired(&since, false, 5200, 100));
+	/* A TSC of 0 still arms it. */
+	since = 0;
+	assert_false(vb_tx_watchdog_expired(&since, false, 0, 100));
+	assert_int_not_equal(since, 0);
+	assert_true(vb_tx_watchdog_expired(&since, false, 102, 100));
 }
 
 static void test_wc_status(void **state)
@@ -378,11 +422,12 @@ static int eal_down(void **state)
 int main(void)
 {
 	const struct CMUnitTest pure[] = {
-		cmocka_unit_test(test_addr_good),	cmocka_unit_test(test_addr_bad),
-		cmocka_unit_test(test_cfg_defaults),	cmocka_unit_test(test_cfg_all),
-		cmocka_unit_test(test_cfg_errors),	cmocka_unit_test(test_wc_status),
-		cmocka_unit_test(test_hello_roundtrip), cmocka_unit_test(test_hello_bad),
-		cmocka_unit_test(test_reject_reasons),	cmocka_unit_test(test_memlock),
+		cmocka_unit_test(test_addr_good),	   cmocka_unit_test(test_addr_bad),
+		cmocka_unit_test(test_cfg_defaults),	   cmocka_unit_test(test_cfg_all),
+		cmocka_unit_test(test_cfg_errors),	   cmocka_unit_test(test_wc_status),
+		cmocka_unit_test(test_cfg_tx_timeout_off), cmocka_unit_test(test_tx_watchdog),
+		cmocka_unit_test(test_hello_roundtrip),	   cmocka_unit_test(test_hello_bad),
+		cmocka_unit_test(test_reject_reasons),	   cmocka_unit_test(test_memlock),
 	};
 	const struct CMUnitTest eal[] = {
 		cmocka_unit_test(test_probe_errors),

@@ -34,7 +34,9 @@ const struct dvp_devargs_key vb_devargs_keys[] = {
 	{ "tx_inline",
 	  "send frames up to this many bytes inline, 0 to 1024 (default 64, capped by the device)" },
 	{ "ack_timeout",
-	  "RC: retransmit after 4.096 us x 2^N without an ack, 1 to 31 (default 14: 67 ms; 7 retries, then the queue is rebuilt)" },
+	  "RC: retransmit after 4.096 us x 2^N without an ack, 1 to 31 (default 14: 67 ms; 6 retries, then the queue is rebuilt)" },
+	{ "tx_timeout",
+	  "ms a tx queue may have sends in flight with none completing before it is rebuilt (QUEUE_ERROR), 0 (never) or 10 to 600000 (default 1000)" },
 	{ "rx_cq_size",
 	  "receive CQ entries, 0 (default) for the ring's size; smaller only to test CQ overruns" },
 	{ "mac",
@@ -252,6 +254,15 @@ int vb_cfg_parse(const char *name, const struct dvp_devargs *da, struct vb_cfg *
 	if (ret < 0)
 		return ret;
 	cfg->ack_timeout = (uint8_t)v;
+	ret = dvp_devargs_get_u64(da, "tx_timeout", 0, 600000, VB_TX_TIMEOUT_DEFAULT, &v);
+	if (ret < 0)
+		return ret;
+	if (v > 0 && v < 10) {
+		VB_LOG(ERR, "%s: tx_timeout=%llu: 0 (never) or 10 to 600000 ms", name,
+		       (unsigned long long)v);
+		return dvp_err(EINVAL);
+	}
+	cfg->tx_timeout = (uint32_t)v;
 	ret = dvp_devargs_get_u64(da, "rx_cq_size", 0, 65536, 0, &v);
 	if (ret < 0)
 		return ret;

@@ -291,7 +291,8 @@ static void tx_params(struct vb_conn *c, const struct vb_hello *h)
 static void on_route(struct vb_conn *c)
 {
 	struct vb_port *vp = c->vp;
-	struct rdma_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
+	struct rdma_conn_param cp = { .retry_count = VB_RETRY_CNT,
+				      .rnr_retry_count = VB_RNR_RETRY };
 	uint8_t buf[VB_HELLO_LEN];
 	struct vb_hello h;
 	struct ibv_qp *qp;
@@ -430,7 +431,8 @@ static void conn_accept(struct vb_conn *c)
 	struct vb_port *vp = c->vp;
 	struct rdma_cm_id *id = c->pending;
 	struct vb_hello h = c->pending_hello, ours;
-	struct rdma_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
+	struct rdma_conn_param cp = { .retry_count = VB_RETRY_CNT,
+				      .rnr_retry_count = VB_RNR_RETRY };
 	uint8_t buf[VB_HELLO_LEN];
 	struct ibv_qp *qp;
 	int ret;

@@ -358,6 +358,7 @@ enum {
 	XS_TX_MR_CACHE_MISSES,
 	XS_RX_QUEUE_RESTARTS,
 	XS_TX_QUEUE_RESTARTS,
+	XS_TX_TIMEOUTS,
 	XS_RX_KICKS,
 	XS_RX_POSTED,
 	XS_TX_IN_FLIGHT,
@@ -380,6 +381,7 @@ static const char *const xs_names[XS_FIXED_N] = {
 	[XS_TX_MR_CACHE_MISSES] = "tx_mr_cache_misses",
 	[XS_RX_QUEUE_RESTARTS] = "rx_queue_restarts",
 	[XS_TX_QUEUE_RESTARTS] = "tx_queue_restarts",
+	[XS_TX_TIMEOUTS] = "tx_timeouts",
 	[XS_RX_KICKS] = "rx_kicks",
 	[XS_RX_POSTED] = "rx_posted",
 	[XS_TX_IN_FLIGHT] = "tx_in_flight",
@@ -448,6 +450,7 @@ static int vb_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int s
 	v[XS_TX_MR_CACHE_MISSES] = tx.mr_misses;
 	v[XS_RX_QUEUE_RESTARTS] = rx.restarts;
 	v[XS_TX_QUEUE_RESTARTS] = tx.restarts;
+	v[XS_TX_TIMEOUTS] = tx.timeouts;
 	v[XS_RX_KICKS] = rx.kicks;
 #define PS(f) \
 	(__atomic_load_n(&vp->ps.f, __ATOMIC_RELAXED) - __atomic_load_n(&b->f, __ATOMIC_RELAXED))

@@ -61,6 +61,15 @@ extern int vb_logtype;
 #define VB_TX_INLINE_DEFAULT 64
 #define VB_MIN_RNR_TIMER 12 /* 0.64 ms before a sender retries after an RNR NAK */
 #define VB_ACK_TIMEOUT_DEFAULT 14 /* 67 ms, as perftest; rdma_cm gives 19 (2.1 s) on RoCE */
+/*
+ * RC transport retries. Not 7: rxe (drivers/infiniband/sw/rxe, rxe_comp.c)
+ * takes retry_cnt 7 as "retry forever", as the spec does only for
+ * rnr_retry, so a send whose ack never comes would never complete with
+ * RETRY_EXC_ERR and the queue would never be rebuilt.
+ */
+#define VB_RETRY_CNT 6
+#define VB_RNR_RETRY 7 /* infinite: a receiver out of buffers slows the sender */
+#define VB_TX_TIMEOUT_DEFAULT 1000 /* ms: the tx watchdog (tx_timeout=) */
 #define VB_MRC_SIZE 8 /* a queue's own lkey cache */
 #define VB_UD_GRH 40 /* a UD receive starts with the GRH */
 #define VB_CM_TIMEOUT_MS 2000 /* address and route resolution */
@@ -89,6 +98,7 @@ struct vb_cfg {
 	uint32_t tx_inline; /* bytes sent inline (0: never) */
 	uint32_t rx_cq_size; /* 0: the ring's size; smaller only to test overruns */
 	uint8_t ack_timeout; /* RC: 4.096 us << N before a retransmission */
+	uint32_t tx_timeout; /* ms without a send completing before a rebuild; 0: never */
 	bool mac_set;
 	struct dvp_ether_addr mac;
 };
@@ -238,6 +248,7 @@ struct vb_qstats {
 	uint64_t no_mr; /* tx: memory that could not be registered */
 	uint64_t mr_misses; /* tx: lkey cache misses */
 	uint64_t restarts; /* teardowns after an error */
+	uint64_t timeouts; /* tx: rebuilds by the watchdog */
 	uint64_t kicks; /* rx: wake-ups written by the driver */
 	uint64_t wc_err[VB_WC_STATUS_N];
 };
@@ -311,6 +322,8 @@ struct vb_txq {
 	struct ibv_send_wr wrs[VB_TX_BURST];
 	struct ibv_sge sges[VB_TX_BURST * VB_MAX_SGE];
 	struct ibv_wc wc[VB_TX_POLL];
+	uint64_t wd_cycles; /* the watchdog's limit in TSC ticks; 0: off */
+	uint64_t wd_since; /* TSC when a reap first found no progress; 0: none */
 
 	/* Control. */
 	struct vb_qctx ctx;
@@ -318,6 +331,7 @@ struct vb_txq {
 	uint16_t queue_id;
 	uint32_t cq_size;
 	uint32_t cq_dead;
+	bool timed_out; /* the watchdog broke it (published by the break's CAS) */
 	int cause;
 	int wc_status;
 	uint32_t vendor_err;
@@ -427,6 +441,28 @@ bool vb_rxq_break(struct vb_rxq *rxq, int cause);
 bool vb_txq_break(struct vb_txq *txq, int cause);
 /* The interrupt thread's attempt at a BROKEN tx queue no lcore is sending on. */
 bool vb_txq_try_teardown(struct vb_txq *txq);
+
+/*
+ * The tx watchdog, after a reap while at least one signaled send was in
+ * flight: @progress says whether the reap freed anything. *@since holds
+ * the TSC of the first reap that found none (0: none since the last
+ * progress). @return true once sends have gone @limit ticks without any
+ * completing, the oldest having waited at least that long: a transport
+ * that will not finish them (rxe after a link flap), to be rebuilt.
+ */
+static inline bool vb_tx_watchdog_expired(uint64_t *since, bool progress, uint64_t now,
+					  uint64_t limit)
+{
+	if (progress) {
+		*since = 0;
+		return false;
+	}
+	if (*since == 0) {
+		*since = now | 1; /* 0 means "none" */
+		return false;
+	}
+	return now - *since > limit;
+}
 /* Recreate a CQ that overran (the queue is not polled). */
 int vb_rxq_cq_renew(struct vb_rxq *rxq);
 int vb_txq_cq_renew(struct vb_txq *txq);

@@ -17,6 +17,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <dvp_cycles.h>
 #include <dvp_malloc.h>
 
 #include "verbs_private.h"
@@ -98,16 +99,20 @@ bool vb_txq_break(struct vb_txq *txq, int cause)
 	return qbreak(&txq->state, &txq->cause, cause);
 }
 
+/* @timeout_ms: not 0 when the tx watchdog broke the queue. */
 static __dvp_cold void report(struct vb_port *vp, uint16_t q, bool tx, int cause, int wc_status,
-			      uint32_t vendor_err, unsigned int freed, uint64_t dropped)
+			      uint32_t vendor_err, uint32_t timeout_ms, unsigned int freed,
+			      uint64_t dropped)
 {
-	char why[48] = "";
+	char why[64] = ""; /* the event's reason holds 95 characters */
 
 	if (cause == VB_CAUSE_NONE)
 		return;
 	if (cause == VB_CAUSE_DRIVER && wc_status != IBV_WC_SUCCESS)
 		snprintf(why, sizeof(why), " (%s, vendor_err 0x%x)",
 			 ibv_wc_status_str((enum ibv_wc_status)wc_status), vendor_err);
+	else if (timeout_ms != 0)
+		snprintf(why, sizeof(why), " (tx timeout: no send completed in %u ms)", timeout_ms);
 	dvp_port_queue_error_report(vp->port, q, tx, cause,
 				    "rebuilt: %u mbufs freed, %llu frames lost%s", freed,
 				    (unsigned long long)dropped, why);
@@ -216,7 +221,7 @@ void vb_rxq_teardown(struct vb_rxq *rxq, bool after_break)
 	/* Release: the next owner (the interrupt thread) sees the ring empty and the QP gone. */
 	__atomic_store_n(&rxq->state, VQ_DOWN, __ATOMIC_RELEASE);
 	if (after_break)
-		report(rxq->vp, rxq->queue_id, false, cause, wc_status, rxq->vendor_err, freed,
+		report(rxq->vp, rxq->queue_id, false, cause, wc_status, rxq->vendor_err, 0, freed,
 		       dropped);
 }
 
@@ -250,7 +255,7 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 	struct ibv_wc wc[VB_TX_POLL];
 	unsigned int freed = 0, lost = 0;
 	int n, i, ret, cause, wc_status;
-	bool failed;
+	bool failed, timed_out = txq->timed_out;
 
 	if (txq->qp != NULL) {
 		ret = ibv_destroy_qp(txq->qp);
@@ -294,6 +299,8 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 	freed += lost;
 	txq->head = txq->tail = 0;
 	txq->unsignaled = 0;
+	txq->wd_since = 0;
+	txq->timed_out = false;
 	vb_ctr_add(&txq->st.dropped_on_reset, lost);
 	vb_ctr_add(&txq->st.errors, lost);
 	if (after_break && __atomic_load_n(&txq->cause, __ATOMIC_RELAXED) != VB_CAUSE_NONE)
@@ -306,8 +313,8 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 	/* Release: as for rx. */
 	__atomic_store_n(&txq->state, VQ_DOWN, __ATOMIC_RELEASE);
 	if (after_break)
-		report(txq->vp, txq->queue_id, true, cause, wc_status, txq->vendor_err, freed,
-		       lost);
+		report(txq->vp, txq->queue_id, true, cause, wc_status, txq->vendor_err,
+		       timed_out ? txq->vp->cfg.tx_timeout : 0, freed, lost);
 }
 
 bool vb_txq_try_teardown(struct vb_txq *txq)
@@ -510,6 +517,8 @@ int vb_txq_qp_create(struct vb_txq *txq, struct rdma_cm_id *id)
 		txq->max_inline = DVP_MIN(attr.cap.max_inline_data, vp->cfg.tx_inline);
 	txq->head = txq->tail = 0;
 	txq->unsignaled = 0;
+	txq->wd_since = 0;
+	txq->timed_out = false;
 	txq->wc_status = IBV_WC_SUCCESS;
 	__atomic_store_n(&txq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
 	return 0;
@@ -712,6 +721,7 @@ int vb_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 	if (txq->signal != vp->cfg.tx_signal)
 		VB_LOG(INFO, "%s tx queue %u: tx_signal=%u lowered to %u, half of %u descriptors",
 		       vp->name, q, vp->cfg.tx_signal, txq->signal, nb_desc);
+	txq->wd_cycles = (uint64_t)vp->cfg.tx_timeout * dvp_get_tsc_hz() / 1000u;
 	txq->ring =
 		dvp_zmalloc_socket("net_verbs tx ring", size * sizeof(*txq->ring), 0, socket_id);
 	if (txq->ring == NULL) {

@@ -21,11 +21,16 @@
  * status, qp_num and vendor_err are valid then) gives its buffer back,
  * counts the status, and marks the queue BROKEN; the next burst tears the
  * queue down (verbs_queue.c) and the interrupt thread connects it again.
+ * The tx watchdog does the same to a queue whose sends stop completing
+ * with no error at all (rxe after a link flap): checked when a reap finds
+ * nothing, one TSC read, no system call.
  */
 
 #include <errno.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+
+#include <dvp_cycles.h>
 
 #include "verbs_private.h"
 
@@ -265,6 +270,22 @@ static __dvp_cold __dvp_noinline uint16_t tx_not_live(struct vb_txq *txq)
 	return 0;
 }
 
+/*
+ * Sends in flight, none completing for tx_timeout ms, no error either:
+ * rebuilt like a queue that failed. Inside the burst (in_burst set) no
+ * other thread tears the queue down, so timed_out is ours to write; the
+ * break's seq_cst CAS publishes it to whoever tears down.
+ */
+static __dvp_cold __dvp_noinline void tx_timeout(struct vb_txq *txq)
+{
+	txq->timed_out = true;
+	if (!vb_txq_break(txq, VB_CAUSE_DRIVER)) {
+		txq->timed_out = false; /* broken already, for another reason */
+		return;
+	}
+	vb_ctr_add(&txq->st.timeouts, 1);
+}
+
 /* A frame the receiving end cannot take, or memory the device cannot reach: dropped. */
 static __dvp_cold void tx_drop(struct vb_txq *txq, struct dvp_mbuf *m, uint64_t *why)
 {
@@ -389,8 +410,18 @@ uint16_t vb_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 	if (dvp_unlikely(__atomic_load_n(&txq->state, __ATOMIC_SEQ_CST) != VQ_LIVE))
 		goto not_live;
 	inflight = txq->tail - txq->head;
-	if (inflight >= txq->signal || inflight + nb > txq->nb_desc)
+	if (inflight >= txq->signal || inflight + nb > txq->nb_desc) {
+		uint32_t head = txq->head;
+		bool progress;
+
 		tx_reap(txq);
+		progress = txq->head != head;
+		/* At least @signal in flight: one of them asked for a completion. */
+		if (txq->wd_cycles != 0 && inflight >= txq->signal &&
+		    dvp_unlikely(vb_tx_watchdog_expired(
+			    &txq->wd_since, progress, progress ? 0 : dvp_rdtsc(), txq->wd_cycles)))
+			tx_timeout(txq);
+	}
 	if (dvp_unlikely(__atomic_load_n(&txq->state, __ATOMIC_RELAXED) != VQ_LIVE))
 		goto not_live;
 	room = txq->nb_desc - (txq->tail - txq->head);
