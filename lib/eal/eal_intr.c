@@ -36,6 +36,12 @@ struct intr_src {
 	struct intr_src *next;
 	int fd;
 	struct intr_cb *cbs;
+	/*
+	 * Out of the epoll set: its last live callback was unregistered, and
+	 * the owner may close the fd (and the number be reused) at once. It
+	 * stays listed only until the thread frees the callback it was running.
+	 */
+	bool detached;
 };
 
 static struct {
@@ -61,26 +67,39 @@ bool dvp_thread_is_intr(void)
 	return is_intr_thread;
 }
 
-static struct intr_src *src_find_locked(int fd, struct intr_src ***link)
+/* The source watching @p fd now (not one detached from an fd since closed). */
+static struct intr_src *src_find_locked(int fd)
 {
-	struct intr_src **l, *s;
+	struct intr_src *s;
 
-	for (l = &intr.srcs; (s = *l) != NULL; l = &s->next)
-		if (s->fd == fd)
+	for (s = intr.srcs; s != NULL; s = s->next)
+		if (s->fd == fd && !s->detached)
 			break;
-	if (link != NULL)
-		*link = l;
 	return s;
 }
 
-/* Drop @p s once it has no callbacks left. */
+/*
+ * Take @p s out of the epoll set as soon as no live callback is left --
+ * before the unregister returns, since the fd may be closed right after
+ * and its number given to another file -- and free it once no callback
+ * at all is linked (the thread frees one it was running when it returns).
+ */
 static void src_release_locked(struct intr_src *s)
 {
 	struct intr_src **l;
+	struct intr_cb *c;
 
-	if (s->cbs != NULL || src_find_locked(s->fd, &l) != s)
+	for (c = s->cbs; c != NULL; c = c->next)
+		if (!c->removed)
+			return;
+	if (!s->detached) {
+		epoll_ctl(intr.epfd, EPOLL_CTL_DEL, s->fd, NULL);
+		s->detached = true;
+	}
+	if (s->cbs != NULL)
 		return;
-	epoll_ctl(intr.epfd, EPOLL_CTL_DEL, s->fd, NULL);
+	for (l = &intr.srcs; *l != s; l = &(*l)->next)
+		;
 	*l = s->next;
 	free(s);
 }
@@ -103,7 +122,7 @@ int dvp_intr_callback_register(int fd, dvp_intr_callback_fn cb, void *arg)
 			fd);
 		return dvp_err(E_DVP_NO_INIT);
 	}
-	s = src_find_locked(fd, NULL);
+	s = src_find_locked(fd);
 	if (s == NULL) {
 		s = calloc(1, sizeof(*s));
 		if (s == NULL) {
@@ -151,7 +170,7 @@ int dvp_intr_callback_unregister(int fd, dvp_intr_callback_fn cb, void *arg)
 	if (fd < 0)
 		return dvp_err(EINVAL);
 	pthread_mutex_lock(&intr.lock);
-	s = src_find_locked(fd, NULL);
+	s = src_find_locked(fd);
 	if (s == NULL) {
 		pthread_mutex_unlock(&intr.lock);
 		return 0;
@@ -173,7 +192,7 @@ int dvp_intr_callback_unregister(int fd, dvp_intr_callback_fn cb, void *arg)
 			while (intr.running == c)
 				pthread_cond_wait(&intr.done, &intr.lock);
 			/* The list may have changed meanwhile: start over. */
-			s = src_find_locked(fd, NULL);
+			s = src_find_locked(fd);
 			if (s == NULL)
 				break;
 			l = &s->cbs;
@@ -191,7 +210,7 @@ int dvp_intr_callback_unregister(int fd, dvp_intr_callback_fn cb, void *arg)
 /* Call every callback of @p fd, dropping the lock around each. */
 static void dispatch_locked(int fd)
 {
-	struct intr_src *s = src_find_locked(fd, NULL);
+	struct intr_src *s = src_find_locked(fd);
 	struct intr_cb *c, **l;
 
 	if (s == NULL)
@@ -206,10 +225,10 @@ static void dispatch_locked(int fd)
 		intr.running = NULL;
 		pthread_cond_broadcast(&intr.done);
 	}
-	/* Free what was unregistered while it ran; the source goes with its last callback. */
-	s = src_find_locked(fd, NULL);
-	if (s == NULL)
-		return;
+	/*
+	 * Free what was unregistered while it ran; the source goes with its
+	 * last callback. @p s is still there: a running callback stays linked.
+	 */
 	for (l = &s->cbs; (c = *l) != NULL;) {
 		if (c->removed) {
 			*l = c->next;
@@ -223,7 +242,7 @@ static void dispatch_locked(int fd)
 
 static void hangup_locked(int fd, uint32_t events)
 {
-	struct intr_src *s = src_find_locked(fd, NULL);
+	struct intr_src *s = src_find_locked(fd);
 	struct intr_cb *c;
 	unsigned int n = 0;
 

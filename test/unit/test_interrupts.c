@@ -5,7 +5,8 @@
 /*
  * lib/eal interrupt thread: callbacks run on "dvp-intr", unregister works
  * from inside a callback and waits for a running one from other threads,
- * HUP unregisters with a log line, and registering/unregistering from
+ * HUP unregisters with a log line, an fd closed (and its number reused)
+ * right after its last unregister stays out of the old registration, and registering/unregistering from
  * several threads at once while fds fire neither loses nor leaks anything.
  */
 
@@ -15,6 +16,7 @@
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <dvp_interrupts.h>
@@ -169,6 +171,72 @@ static void test_unregister_waits_for_running_callback(void **state)
 	ctx_fini(&c);
 }
 
+/*
+ * A callback that unregisters itself and closes its fd, as a driver
+ * tearing down a socket on the interrupt thread does, then opens another
+ * eventfd -- which takes the same number -- and registers it.
+ */
+struct reuse {
+	struct ctx next; /* the new fd's */
+	int old_fd;
+	atomic_int unregistered, registered;
+	sem_t done;
+};
+
+static int sem_wait_2s(sem_t *sem)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 2;
+	return sem_timedwait(sem, &ts);
+}
+
+static void reuse_cb(int fd, void *arg)
+{
+	struct reuse *r = arg;
+
+	drain(fd);
+	atomic_store(&r->unregistered, dvp_intr_callback_unregister(fd, reuse_cb, arg));
+	close(fd);
+	r->next.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	atomic_store(&r->registered, dvp_intr_callback_register(r->next.fd, cb, &r->next));
+	sem_post(&r->done);
+}
+
+static void test_fd_closed_and_reused_inside_callback(void **state)
+{
+	static struct reuse r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	sem_init(&r.done, 0, 0);
+	sem_init(&r.next.called, 0, 0);
+	r.old_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	assert_true(r.old_fd >= 0);
+	assert_int_equal(dvp_intr_callback_register(r.old_fd, reuse_cb, &r), 0);
+	fire(r.old_fd);
+	sem_wait(&r.done);
+	assert_int_equal(atomic_load(&r.unregistered), 1);
+	assert_int_equal(atomic_load(&r.registered), 0);
+	/* The lowest free number: the one just closed. */
+	assert_int_equal(r.next.fd, r.old_fd);
+	/*
+	 * The old registration's end must not take the new file out of the
+	 * epoll set, nor the new one be added to the old, dying source.
+	 */
+	usleep(20000);
+	assert_int_equal(atomic_load(&r.next.calls), 0); /* not called for the old fd's event */
+	for (int i = 1; i <= 2; i++) {
+		fire(r.next.fd);
+		assert_int_equal(sem_wait_2s(&r.next.called), 0);
+		assert_int_equal(atomic_load(&r.next.calls), i);
+	}
+	assert_int_equal(dvp_intr_callback_unregister(r.next.fd, cb, &r.next), 1);
+	ctx_fini(&r.next);
+	sem_destroy(&r.done);
+}
+
 static void test_several_callbacks_one_fd(void **state)
 {
 	struct ctx a, b;
@@ -289,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_bad_register),
 		cmocka_unit_test(test_unregister_from_inside_callback),
 		cmocka_unit_test(test_unregister_waits_for_running_callback),
+		cmocka_unit_test(test_fd_closed_and_reused_inside_callback),
 		cmocka_unit_test(test_several_callbacks_one_fd),
 		cmocka_unit_test(test_hangup_unregisters_with_log_line),
 		cmocka_unit_test(test_register_unregister_race),
