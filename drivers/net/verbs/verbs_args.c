@@ -40,7 +40,7 @@ const struct dvp_devargs_key vb_devargs_keys[] = {
 	{ "rx_cq_size",
 	  "receive CQ entries, 0 (default) for the ring's size; smaller only to test CQ overruns" },
 	{ "mac",
-	  "the port's MAC address, xx:xx:xx:xx:xx:xx (default: 02, then the device GUID's last 5 bytes)" },
+	  "the port's MAC address, xx:xx:xx:xx:xx:xx (default: 02, then the device GUID's last 4 bytes, then the port id)" },
 	{ NULL, NULL },
 };
 
