@@ -189,8 +189,10 @@ int eal_dev_probe_locked(struct eal_dev *d)
 	if (d->dev.bus == DVP_BUS_IB) {
 		drv = ib_match(d);
 		if (drv == NULL) {
-			EAL_LOG(INFO, "ib device %s (provider %s): no driver for it", d->dev.name,
-				d->ib.provider);
+			/* net_verbs is not a bus driver: it opens the device from its vdev. */
+			EAL_LOG(INFO,
+				"ib device %s (provider %s): no ib-bus driver claims it (a --vdev such as net_verbs,dev=%s may still use it)",
+				d->dev.name, d->ib.provider, d->dev.name);
 			return 0;
 		}
 		if (d->dev.devargs != NULL && dvp_devargs_check_keys(&d->devargs, drv->keys) < 0)
