@@ -228,6 +228,22 @@ int dvp_port_event_raise(uint16_t port_id, const struct dvp_port_event_info *inf
 void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx, int cause,
 				 const char *fmt, ...) __dvp_format_printf(5, 6);
 
+/** One queue's counters as a driver's stats_get reads them. */
+struct dvp_port_qstats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;
+	uint64_t nombuf; /**< rx only: no mbuf to replenish with */
+};
+
+/**
+ * Add rx (@p tx false) or tx queue @p q's counters to @p stats: the port's
+ * sums, and the queue's own slots when @p q < DVP_PORT_QUEUE_STAT_CNTRS
+ * (q_errors counts rx errors only, as DPDK's). For a driver's stats_get.
+ */
+void dvp_port_stats_add_queue(struct dvp_port_stats *stats, uint16_t q, bool tx,
+			      const struct dvp_port_qstats *qs);
+
 /**
  * Report that the device of @p port is gone: bursts keep returning 0 until
  * the application closes or resets the port, and a REMOVAL event follows

@@ -209,6 +209,30 @@ out:
 	return ret;
 }
 
+void dvp_port_stats_add_queue(struct dvp_port_stats *stats, uint16_t q, bool tx,
+			      const struct dvp_port_qstats *qs)
+{
+	if (tx) {
+		stats->opackets += qs->packets;
+		stats->obytes += qs->bytes;
+		stats->oerrors += qs->errors;
+		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
+			stats->q_opackets[q] = qs->packets;
+			stats->q_obytes[q] = qs->bytes;
+		}
+		return;
+	}
+	stats->ipackets += qs->packets;
+	stats->ibytes += qs->bytes;
+	stats->ierrors += qs->errors;
+	stats->rx_nombuf += qs->nombuf;
+	if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
+		stats->q_ipackets[q] = qs->packets;
+		stats->q_ibytes[q] = qs->bytes;
+		stats->q_errors[q] = qs->errors;
+	}
+}
+
 int dvp_stats_get(uint16_t port_id, struct dvp_port_stats *stats)
 {
 	struct dvp_port *port = port_get_checked(port_id, "stats get");

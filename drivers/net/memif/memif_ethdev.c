@@ -329,27 +329,18 @@ static int memif_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 		if (port->rxqs[q] == NULL)
 			continue;
 		qstats_read(port->rxqs[q], &s);
-		stats->ipackets += s.pkts;
-		stats->ibytes += s.bytes;
-		stats->ierrors += s.bad_desc + s.peer_errors;
-		stats->rx_nombuf += s.nombuf;
-		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
-			stats->q_ipackets[q] = s.pkts;
-			stats->q_ibytes[q] = s.bytes;
-			stats->q_errors[q] = s.bad_desc + s.peer_errors;
-		}
+		dvp_port_stats_add_queue(stats, q, false,
+					 &(struct dvp_port_qstats){ s.pkts, s.bytes,
+								    s.bad_desc + s.peer_errors,
+								    s.nombuf });
 	}
 	for (q = 0; q < port->nb_tx_queues; q++) {
 		if (port->txqs[q] == NULL)
 			continue;
 		qstats_read(port->txqs[q], &s);
-		stats->opackets += s.pkts;
-		stats->obytes += s.bytes;
-		stats->oerrors += s.peer_errors;
-		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
-			stats->q_opackets[q] = s.pkts;
-			stats->q_obytes[q] = s.bytes;
-		}
+		dvp_port_stats_add_queue(
+			stats, q, true,
+			&(struct dvp_port_qstats){ s.pkts, s.bytes, s.peer_errors, 0 });
 	}
 	return 0;
 }

@@ -235,39 +235,28 @@ static int mlx5_stats_get(struct dvp_port *port, struct dvp_port_stats *st)
 	*st = priv->gone;
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		const struct mlx5_rxq *rxq = port->rxqs[q];
-		uint64_t p, b, e, nb;
 
 		if (rxq == NULL)
 			continue;
-		p = __atomic_load_n(&rxq->st.ipackets, __ATOMIC_RELAXED);
-		b = __atomic_load_n(&rxq->st.ibytes, __ATOMIC_RELAXED);
-		e = __atomic_load_n(&rxq->st.errors, __ATOMIC_RELAXED);
-		nb = __atomic_load_n(&rxq->st.nombuf, __ATOMIC_RELAXED);
-		st->ipackets += p;
-		st->ibytes += b;
-		st->ierrors += e;
-		st->rx_nombuf += nb;
-		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
-			st->q_ipackets[q] = p;
-			st->q_ibytes[q] = b;
-			st->q_errors[q] = e;
-		}
+		dvp_port_stats_add_queue(
+			st, q, false,
+			&(struct dvp_port_qstats){
+				.packets = __atomic_load_n(&rxq->st.ipackets, __ATOMIC_RELAXED),
+				.bytes = __atomic_load_n(&rxq->st.ibytes, __ATOMIC_RELAXED),
+				.errors = __atomic_load_n(&rxq->st.errors, __ATOMIC_RELAXED),
+				.nombuf = __atomic_load_n(&rxq->st.nombuf, __ATOMIC_RELAXED) });
 	}
 	for (q = 0; q < port->nb_tx_queues; q++) {
 		const struct mlx5_txq *txq = port->txqs[q];
-		uint64_t p, b;
 
 		if (txq == NULL)
 			continue;
-		p = __atomic_load_n(&txq->st.opackets, __ATOMIC_RELAXED);
-		b = __atomic_load_n(&txq->st.obytes, __ATOMIC_RELAXED);
-		st->opackets += p;
-		st->obytes += b;
-		st->oerrors += __atomic_load_n(&txq->st.oerrors, __ATOMIC_RELAXED);
-		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
-			st->q_opackets[q] = p;
-			st->q_obytes[q] = b;
-		}
+		dvp_port_stats_add_queue(
+			st, q, true,
+			&(struct dvp_port_qstats){
+				.packets = __atomic_load_n(&txq->st.opackets, __ATOMIC_RELAXED),
+				.bytes = __atomic_load_n(&txq->st.obytes, __ATOMIC_RELAXED),
+				.errors = __atomic_load_n(&txq->st.oerrors, __ATOMIC_RELAXED) });
 	}
 	return 0;
 }

@@ -35,14 +35,9 @@ int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 		if (rxq == NULL)
 			continue;
 		qstats_read(&rxq->st, &rxq->base, &s);
-		stats->ipackets += s.packets;
-		stats->ibytes += s.bytes;
-		stats->ierrors += s.errors;
-		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
-			stats->q_ipackets[q] = s.packets;
-			stats->q_ibytes[q] = s.bytes;
-			stats->q_errors[q] = s.errors;
-		}
+		dvp_port_stats_add_queue(
+			stats, q, false,
+			&(struct dvp_port_qstats){ s.packets, s.bytes, s.errors, 0 });
 	}
 	for (q = 0; q < port->nb_tx_queues; q++) {
 		struct nr_txq *txq = port->txqs[q];
@@ -50,13 +45,9 @@ int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 		if (txq == NULL)
 			continue;
 		qstats_read(&txq->st, &txq->base, &s);
-		stats->opackets += s.packets;
-		stats->obytes += s.bytes;
-		stats->oerrors += s.errors;
-		if (q < DVP_PORT_QUEUE_STAT_CNTRS) {
-			stats->q_opackets[q] = s.packets;
-			stats->q_obytes[q] = s.bytes;
-		}
+		dvp_port_stats_add_queue(
+			stats, q, true,
+			&(struct dvp_port_qstats){ s.packets, s.bytes, s.errors, 0 });
 	}
 	return 0;
 }
