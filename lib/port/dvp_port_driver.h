@@ -206,6 +206,9 @@ struct dvp_port *dvp_port_get(uint16_t port_id);
 void dvp_port_foreach_of_device(const struct dvp_device *dev,
 				void (*fn)(struct dvp_port *port, void *arg), void *arg);
 
+/** Close every attached port of @p dev: what a virtual driver's remove does first. */
+void dvp_port_close_of_device(const struct dvp_device *dev);
+
 /**
  * Record the link state. If it changed and the port was configured with
  * intr_conf.lsc, a LINK_STATUS_CHANGE event follows. Any thread.

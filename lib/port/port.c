@@ -262,6 +262,18 @@ void dvp_port_foreach_of_device(const struct dvp_device *dev,
 	}
 }
 
+static void close_attached(struct dvp_port *port, void *arg)
+{
+	(void)arg;
+	if (port->state == DVP_PORT_ATTACHED)
+		dvp_port_close(port->port_id);
+}
+
+void dvp_port_close_of_device(const struct dvp_device *dev)
+{
+	dvp_port_foreach_of_device(dev, close_attached, NULL);
+}
+
 /* ------------------------------------------------------------------------
  * The fast-path table
  */

@@ -595,16 +595,9 @@ static int memif_probe(struct dvp_device *dev)
 	return 0;
 }
 
-static void close_port(struct dvp_port *port, void *arg)
-{
-	(void)arg;
-	if (port->state == DVP_PORT_ATTACHED)
-		dvp_port_close(port->port_id);
-}
-
 static int memif_remove(struct dvp_device *dev)
 {
-	dvp_port_foreach_of_device(dev, close_port, NULL);
+	dvp_port_close_of_device(dev);
 	dev->driver_data = NULL;
 	return 0;
 }

@@ -629,16 +629,9 @@ fail:
 	return ret;
 }
 
-static void close_port(struct dvp_port *port, void *arg)
-{
-	(void)arg;
-	if (port->state == DVP_PORT_ATTACHED)
-		dvp_port_close(port->port_id);
-}
-
 static int vb_remove(struct dvp_device *ddev)
 {
-	dvp_port_foreach_of_device(ddev, close_port, NULL);
+	dvp_port_close_of_device(ddev);
 	ddev->driver_data = NULL;
 	return 0;
 }
