@@ -432,6 +432,24 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_end(struct mlx5_txq *txq, uint
 }
 
 /*
+ * Hand one frame to mlx5_tx_generic() in the middle of a burst whose
+ * indexes live in @p wqe_ci and @p head: synced to the queue before, taken
+ * back after. @return false when there was no room for it.
+ */
+static __dvp_always_inline bool mlx5_tx_one_generic(struct mlx5_txq *txq, struct dvp_mbuf *m,
+						    uint32_t *wqe_ci, uint32_t *head,
+						    uint8_t **last)
+{
+	txq->wqe_ci = *wqe_ci;
+	txq->elts_head = *head;
+	if (mlx5_tx_generic(txq, m, last) < 0)
+		return false;
+	*wqe_ci = txq->wqe_ci;
+	*head = txq->elts_head;
+	return true;
+}
+
+/*
  * Send up to @p n packets: free what completed, write a WQE per packet,
  * ask for a completion when enough went out without one, and ring the
  * doorbell once (record, barrier, one 64-bit UAR write).
@@ -531,12 +549,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 			continue;
 		}
 		/* A frame for the general path (or to drop): it counts itself. */
-		txq->wqe_ci = wqe_ci;
-		txq->elts_head = head;
-		if (mlx5_tx_generic(txq, pkts[i], &last) < 0)
+		if (!mlx5_tx_one_generic(txq, pkts[i], &wqe_ci, &head, &last))
 			break;
-		wqe_ci = txq->wqe_ci;
-		head = txq->elts_head;
 		i++;
 	}
 	return mlx5_tx_burst_end(txq, wqe_ci, head, last, sent, bytes, i);

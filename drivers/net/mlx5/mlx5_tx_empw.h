@@ -132,12 +132,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
 		if (k == max || other_cs)
 			continue; /* the next session, or out of room (the loop's head says) */
 		/* A frame for the general path (or to drop): it counts itself. */
-		txq->wqe_ci = wqe_ci;
-		txq->elts_head = head;
-		if (mlx5_tx_generic(txq, pkts[i], &last) < 0)
+		if (!mlx5_tx_one_generic(txq, pkts[i], &wqe_ci, &head, &last))
 			break;
-		wqe_ci = txq->wqe_ci;
-		head = txq->elts_head;
 		i++;
 	}
 	return mlx5_tx_burst_end(txq, wqe_ci, head, last, sent, bytes, i);
