@@ -4,7 +4,7 @@
 
 /**
  * @file
- * A heap over EAL memory (hugepages, or anonymous memory with --no-huge),
+ * A heap over EAL memory (hugepages, or memfds of ordinary pages with --no-huge),
  * one per NUMA node. A request for a node is served from that node or fails:
  * it never falls back silently to another node; DVP_SOCKET_ANY asks for the
  * caller's node first and then any other.
@@ -58,6 +58,36 @@ struct dvp_malloc_socket_stats {
  *   a node that does not exist, -E_DVP_NO_INIT before dvp_eal_init().
  */
 int dvp_malloc_get_socket_stats(int socket_id, struct dvp_malloc_socket_stats *stats);
+
+/** One segment of EAL memory, as dvp_memseg_walk() shows it. */
+struct dvp_memseg_info {
+	void *addr; /**< first byte, page aligned */
+	size_t len; /**< bytes, a multiple of page_sz */
+	size_t page_sz; /**< hugepage size, or the system page size with --no-huge */
+	int socket_id; /**< NUMA node the pages are bound to */
+	/**
+	 * A file descriptor of the memory behind [addr, addr + len): a
+	 * hugepage file or memfd, or with --no-huge a memfd (sealed against
+	 * shrinking). The EAL owns it: do not close it; dup() it (or pass it
+	 * over a socket) to share the memory with another process.
+	 */
+	int fd;
+	uint64_t offset; /**< where addr lies in the file of fd (0 today) */
+};
+
+/**
+ * Call @p fn on every segment of EAL memory (the heaps of every node,
+ * hence every mempool and memzone), stopping at the first call that
+ * returns non-zero. The heaps are locked meanwhile: @p fn must not
+ * allocate or free EAL memory. A heap may grow after the walk (a new
+ * segment), never shrink while the EAL is up.
+ * DPDK's counterparts: rte_memseg_walk() and rte_memseg_get_fd_thread_unsafe().
+ *
+ * @return 0 after every segment, the first non-zero value of @p fn, or
+ *   -E_DVP_NO_INIT before dvp_eal_init() and -EINVAL for a NULL @p fn
+ *   (dvp_errno set too).
+ */
+int dvp_memseg_walk(int (*fn)(const struct dvp_memseg_info *ms, void *arg), void *arg);
 
 #ifdef __cplusplus
 }

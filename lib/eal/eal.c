@@ -99,7 +99,7 @@ int dvp_eal_init(int argc, char **argv)
 		goto fail_intr;
 	pthread_mutex_unlock(&eal_lock);
 	EAL_LOG(DEBUG, "initialised: %u lcore(s), main lcore %u, %s memory", dvp_lcore_count(),
-		dvp_get_main_lcore(), eal_memory_has_hugepages() ? "hugepage" : "anonymous");
+		dvp_get_main_lcore(), eal_memory_has_hugepages() ? "hugepage" : "--no-huge memfd");
 	/*
 	 * As rte_eal_init: the program name moves to the last consumed slot,
 	 * so `argc -= ret; argv += ret;` leaves the application an argv whose

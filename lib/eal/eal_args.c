@@ -71,7 +71,7 @@ static const struct eal_opt opts[] = {
 	{ "huge-dir", 0, OPT_HUGE_DIR, "DIR",
 	  "The hugetlbfs mount to use. Default: the first mount of the default page size." },
 	{ "no-huge", 0, OPT_NO_HUGE, NULL,
-	  "Use anonymous memory instead of hugepages (still bound to each node).\n"
+	  "Use ordinary pages (a memfd per segment) instead of hugepages (still bound to each node).\n"
 	  "Default amount: " DVP_STR(EAL_NO_HUGE_DEFAULT_MB) " MB on each node of the lcores." },
 	{ "in-memory", 0, OPT_IN_MEMORY, NULL,
 	  "Create no files: hugepages come from memfd, and no prefix lock is taken." },

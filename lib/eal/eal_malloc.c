@@ -408,6 +408,37 @@ int dvp_malloc_get_socket_stats(int socket_id, struct dvp_malloc_socket_stats *s
 	return 0;
 }
 
+int dvp_memseg_walk(int (*fn)(const struct dvp_memseg_info *ms, void *arg), void *arg)
+{
+	const struct heap_seg *hs;
+	struct dvp_memseg_info info;
+	unsigned int i;
+	int ret = 0;
+
+	if (!heap_up)
+		return dvp_err(E_DVP_NO_INIT);
+	if (fn == NULL) {
+		EAL_LOG(ERR, "dvp_memseg_walk: the callback is NULL");
+		return dvp_err(EINVAL);
+	}
+	for (i = 0; i < DVP_MAX_NUMA_NODES && ret == 0; i++) {
+		pthread_mutex_lock(&heaps[i].lock);
+		for (hs = heaps[i].segs; hs != NULL && ret == 0; hs = hs->next) {
+			info = (struct dvp_memseg_info){
+				.addr = hs->ms->addr,
+				.len = hs->ms->len,
+				.page_sz = hs->ms->page_sz,
+				.socket_id = hs->ms->socket,
+				.fd = hs->ms->fd,
+				.offset = 0,
+			};
+			ret = fn(&info, arg);
+		}
+		pthread_mutex_unlock(&heaps[i].lock);
+	}
+	return ret;
+}
+
 void eal_heap_start_amounts(const struct eal_cfg *cfg, uint64_t *mb)
 {
 	unsigned int i, nodes = eal_numa_nodes(), used = 0;

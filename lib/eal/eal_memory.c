@@ -4,12 +4,13 @@
 
 /*
  * EAL memory: segments bound to a NUMA node, from hugepages (eal_hugepages.c)
- * or, with --no-huge, anonymous memory. Binding happens before the first
- * touch, so every page is allocated on its node or not at all: a node that
+ * or, with --no-huge, memfds of ordinary pages (so every segment has an fd).
+ * Binding happens before the first touch, so every page is allocated on its node or not at all: a node that
  * runs out makes the fault fail rather than silently land elsewhere.
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <numa.h>
 #include <numaif.h>
 #include <stdio.h>
@@ -62,35 +63,58 @@ bool eal_mem_bind(void *addr, size_t len, int socket, char *why, size_t wlen)
 	return true;
 }
 
-static struct eal_memseg *anon_map(int socket, size_t len, char *why, size_t wlen)
+/*
+ * --no-huge: a memfd of ordinary pages rather than anonymous memory, so that
+ * the segment has an fd to share (memif zero-copy hands it to its peer:
+ * dvp_memseg_walk()). memfds are made without commit accounting, as
+ * MAP_NORESERVE did for the anonymous mapping, and shmem honours the node
+ * binding like anonymous memory. Sealed against shrinking: a process we
+ * share it with can trust its size and map it without fearing SIGBUS.
+ */
+static struct eal_memseg *memfd_map(int socket, size_t len, char *why, size_t wlen)
 {
 	struct eal_memseg *seg = calloc(1, sizeof(*seg));
-	void *addr;
+	void *addr = MAP_FAILED;
+	int fd = -1;
 
 	if (seg == NULL) {
 		snprintf(why, wlen, "out of process memory");
 		return NULL;
 	}
-	/* Pages come on first touch, under the binding set just below. */
-	addr = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		    -1, 0);
-	if (addr == MAP_FAILED) {
-		snprintf(why, wlen, "cannot map %zu KB of anonymous memory: %s", len >> 10,
+	fd = memfd_create("dvp_nohuge", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0) {
+		snprintf(why, wlen, "cannot create a memfd for %zu KB: %s", len >> 10,
 			 dvp_strerror(errno));
-		free(seg);
-		return NULL;
+		goto fail;
 	}
-	if (!eal_mem_bind(addr, len, socket, why, wlen)) {
-		munmap(addr, len);
-		free(seg);
-		return NULL;
+	if (ftruncate(fd, (off_t)len) != 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+		snprintf(why, wlen, "cannot size a memfd to %zu KB: %s", len >> 10,
+			 dvp_strerror(errno));
+		goto fail;
 	}
+	/* Pages come on first touch, under the binding set just below. */
+	addr = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	if (addr == MAP_FAILED) {
+		snprintf(why, wlen, "cannot map %zu KB of memory: %s", len >> 10,
+			 dvp_strerror(errno));
+		goto fail;
+	}
+	if (!eal_mem_bind(addr, len, socket, why, wlen))
+		goto fail;
 	seg->addr = addr;
 	seg->len = len;
 	seg->page_sz = mem.page_sz;
 	seg->socket = socket;
-	seg->fd = -1;
+	seg->fd = fd;
 	return seg;
+fail:
+	if (addr != MAP_FAILED)
+		munmap(addr, len);
+	if (fd >= 0)
+		close(fd);
+	free(seg);
+	return NULL;
 }
 
 struct eal_memseg *eal_memseg_map(int socket, size_t len, char *why, size_t wlen)
@@ -110,7 +134,7 @@ struct eal_memseg *eal_memseg_map(int socket, size_t len, char *why, size_t wlen
 	len = DVP_ALIGN_CEIL(len, mem.page_sz);
 	if (mem.huge)
 		return eal_huge_map(socket, len, why, wlen);
-	return anon_map(socket, len, why, wlen);
+	return memfd_map(socket, len, why, wlen);
 }
 
 void eal_memseg_unmap(struct eal_memseg *seg)
@@ -135,7 +159,7 @@ int eal_memory_init(const struct eal_cfg *cfg)
 	if (cfg->no_huge) {
 		mem.page_sz = (size_t)sysconf(_SC_PAGESIZE);
 		EAL_LOG(WARNING,
-			"--no-huge: datapath memory is anonymous %zu KB pages (still bound per node); expect more TLB misses than with hugepages",
+			"--no-huge: datapath memory is %zu KB pages (still bound per node); expect more TLB misses than with hugepages",
 			mem.page_sz >> 10);
 	} else {
 		ret = eal_huge_init(cfg, &mem.page_sz);

@@ -104,7 +104,7 @@ struct eal_memseg {
 	size_t len;
 	size_t page_sz;
 	int socket;
-	int fd; /* hugepage file or memfd; -1 for anonymous memory */
+	int fd; /* hugepage file, or memfd (hugetlb with --in-memory, ordinary pages with --no-huge) */
 	char *path; /* hugepage file, NULL when none is left on disk */
 };
 int eal_memory_init(const struct eal_cfg *cfg);

@@ -10,6 +10,10 @@
 
 #include "dvp_test_eal.h"
 
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <dvp_lcore.h>
@@ -282,6 +286,82 @@ static void test_memory_default_needs_hugepages_or_no_huge(void **state)
 	dvp_log_capture_free(&cap);
 }
 
+struct walk_state {
+	unsigned int segs;
+	unsigned int calls;
+	unsigned int stop_at; /* 0: never */
+	const uint8_t *probe; /* a heap pointer to find */
+	const struct dvp_memseg_info *found;
+	struct dvp_memseg_info hit;
+};
+
+static int walk_cb(const struct dvp_memseg_info *ms, void *arg)
+{
+	struct walk_state *w = arg;
+	struct stat st;
+
+	w->calls++;
+	assert_non_null(ms->addr);
+	assert_true(ms->len > 0 && ms->page_sz > 0 && ms->len % ms->page_sz == 0);
+	assert_true(ms->socket_id >= 0);
+	assert_true(ms->fd >= 0);
+	assert_int_equal(ms->offset, 0);
+	assert_int_equal(fstat(ms->fd, &st), 0);
+	assert_true((uint64_t)st.st_size >= ms->offset + ms->len);
+	if (w->probe >= (const uint8_t *)ms->addr &&
+	    w->probe < (const uint8_t *)ms->addr + ms->len) {
+		w->hit = *ms;
+		w->found = &w->hit;
+	}
+	if (w->stop_at != 0 && w->calls == w->stop_at)
+		return 42;
+	w->segs++;
+	return 0;
+}
+
+/* --no-huge memory is a shareable memfd: the walk gives its fd, and another mapping sees it. */
+static void test_memseg_walk_no_huge_fds(void **state)
+{
+	struct walk_state w = { 0 };
+	uint8_t *p, *other;
+	size_t off;
+
+	(void)state;
+	assert_int_equal(dvp_memseg_walk(walk_cb, &w), -E_DVP_NO_INIT);
+	assert_int_equal(dvp_errno, E_DVP_NO_INIT);
+	assert_int_equal(dvp_test_eal_init("-l", cpu0, "--no-huge", "-m", "8"), 5);
+	p = dvp_malloc("walk", 4096, 0);
+	assert_non_null(p);
+	memset(p, 0x5a, 4096);
+	w.probe = p;
+	assert_int_equal(dvp_memseg_walk(walk_cb, &w), 0);
+	assert_true(w.segs >= 1);
+	assert_int_equal(w.calls, w.segs);
+	assert_non_null(w.found);
+	/* Sealed: whoever we share it with may trust its size. */
+	assert_true(fcntl(w.hit.fd, F_GET_SEALS) & F_SEAL_SHRINK);
+	/* Shared, not private: a second mapping of the fd holds what we wrote. */
+	off = (size_t)(p - (uint8_t *)w.hit.addr);
+	other = mmap(NULL, w.hit.len, PROT_READ | PROT_WRITE, MAP_SHARED, w.hit.fd,
+		     (off_t)w.hit.offset);
+	assert_true(other != MAP_FAILED);
+	assert_int_equal(other[off], 0x5a);
+	assert_int_equal(other[off + 4095], 0x5a);
+	other[off] = 0xa5;
+	assert_int_equal(p[0], 0xa5);
+	assert_int_equal(munmap(other, w.hit.len), 0);
+
+	/* A non-zero return stops the walk and comes back. */
+	memset(&w, 0, sizeof(w));
+	w.stop_at = 1;
+	assert_int_equal(dvp_memseg_walk(walk_cb, &w), 42);
+	assert_int_equal(w.calls, 1);
+	assert_int_equal(dvp_memseg_walk(NULL, NULL), -EINVAL);
+	assert_int_equal(dvp_errno, EINVAL);
+	dvp_free(p);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_init_twice_and_cleanup_twice),
 		cmocka_unit_test(test_bad_arg_errno),
 		cmocka_unit_test(test_memory_default_needs_hugepages_or_no_huge),
+		cmocka_unit_test(test_memseg_walk_no_huge_fds),
 	};
 
 	snprintf(cpu0, sizeof(cpu0), "%d", dvp_test_first_cpu());
