@@ -9,7 +9,8 @@
  * Rx: the receives posted to the QP complete in order, so the ring is a
  * FIFO: [head, tail) are posted, wr_id is the posting index, and a
  * completion whose wr_id is not head means the device broke that rule.
- * Taken frames are replaced in batches; when the pool is empty the frame
+ * Taken frames are replaced in batches, by a burst that found nothing or
+ * when half the ring is empty; when the pool is empty the frame
  * is still delivered and its slot posted again later (rx_nombuf counts the
  * failed allocations), so no slot is lost and the sender is slowed by
  * RNR retries rather than losing frames.
@@ -144,7 +145,7 @@ static __dvp_cold __dvp_noinline uint16_t rx_not_live(struct vb_rxq *rxq)
 uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 {
 	struct vb_rxq *rxq = q;
-	uint32_t grh = rxq->grh;
+	uint32_t grh = rxq->grh, free_slots;
 	uint64_t bytes = 0;
 	uint16_t k = 0;
 	bool more = true;
@@ -196,8 +197,16 @@ uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 		}
 	}
 out:
-	/* Replace in batches: each post is a doorbell (a system call on rxe). */
-	if (rxq->nb_desc - (rxq->tail - rxq->head) >= DVP_MIN(VB_RX_POLL, rxq->nb_desc / 4 + 1) &&
+	/*
+	 * Replace in batches (each post is a doorbell), and off the path of
+	 * the frames: when the poll found nothing (the lcore is waiting
+	 * anyway), or when half the ring is empty (a busy queue must not run
+	 * dry). Replacing at once would put the whole batch's cost on the one
+	 * frame in 32 that crossed the line: the latency tail of a ping-pong.
+	 */
+	free_slots = rxq->nb_desc - (rxq->tail - rxq->head);
+	if (free_slots >= DVP_MIN(VB_RX_POLL, rxq->nb_desc / 4 + 1) &&
+	    (k == 0 || free_slots >= rxq->nb_desc / 2) &&
 	    dvp_likely(__atomic_load_n(&rxq->state, __ATOMIC_RELAXED) == VQ_LIVE))
 		vb_rxq_refill(rxq);
 	if (k > 0) {
