@@ -61,6 +61,7 @@ enum frame_type {
 	FT_DONE = 2, /* client -> server: the run is over */
 	FT_DONE_ACK = 3, /* server -> client: what it saw */
 	FT_BYE = 4, /* client -> server: leaving (a datagram link has no disconnect) */
+	FT_SYNC = 5, /* client -> server, echoed: both ends are in their loops (bw) */
 };
 
 /* Behind a 14-byte Ethernet header. */
@@ -128,6 +129,8 @@ struct perf_end {
 
 /* port.c */
 uint64_t perf_now_ns(void);
+/* perf_now_ns() as lib/intr's clock: the TSC, no system call (a VM's clock_gettime may be one). */
+uint64_t perf_intr_clock(void *arg);
 uint64_t perf_deadline_in(unsigned int s);
 /* Configure and start @e's port. @return 0 or a negative errno (said on stderr). */
 int end_setup(struct perf_end *e);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include <dvp_lcore.h>
@@ -43,6 +44,11 @@ int run_server(struct perf_end *e)
 			if (h == NULL || h->type == FT_DONE_ACK) {
 				errors++;
 				dvp_pktmbuf_free(pkts[i]);
+				continue;
+			}
+			if (h->type == FT_SYNC) {
+				if (send_one(e, pkts[i]) < 0)
+					return -ETIMEDOUT;
 				continue;
 			}
 			if (h->type == FT_DONE) {
@@ -175,6 +181,34 @@ int run_lat(struct perf_end *e)
 	return 0;
 }
 
+/*
+ * One round trip before a bw run, untimed: the server is in its receive
+ * loop when the clock starts, as perftest's ends are after the handshake
+ * that precedes its run.
+ */
+static int sync_server(struct perf_end *e)
+{
+	struct dvp_mbuf *pkts[PERF_BURST_MAX], *m = frame_new(e, FT_SYNC, 0, 0, 0);
+	uint64_t deadline = perf_deadline_in(opt.timeout_s);
+	int n = 0, i, ret = -ETIMEDOUT;
+
+	if (m == NULL || send_one(e, m) < 0)
+		return -EIO;
+	while (ret == -ETIMEDOUT && (n = recv_some(e, pkts, PERF_BURST_MAX, deadline)) > 0) {
+		for (i = 0; i < n; i++) {
+			const struct perf_hdr *h = frame_check(pkts[i]);
+
+			if (h != NULL && h->type == FT_SYNC)
+				ret = 0;
+			dvp_pktmbuf_free(pkts[i]);
+		}
+	}
+	if (ret < 0)
+		fprintf(stderr, "dvp-perf: the server did not answer before the run (%s)\n",
+			n < 0 ? strerror(-n) : "silent");
+	return ret;
+}
+
 int run_bw(struct perf_end *e)
 {
 	struct dvp_mbuf *burst[PERF_BURST_MAX];
@@ -183,6 +217,9 @@ int run_bw(struct perf_end *e)
 	double secs;
 	int ret;
 
+	ret = sync_server(e);
+	if (ret < 0)
+		return ret;
 	t0 = perf_now_ns();
 	while (seq < opt.iters && !perf_stopping()) {
 		n = (uint16_t)DVP_MIN((uint64_t)opt.burst, opt.iters - seq);
