@@ -47,39 +47,12 @@
 
 #include <cmocka.h>
 
-#define SLOT_SIZE 4096u
-#define RECV_SLOTS 16u
-#define BUF_SIZE (2u << 20) /* one 2 MiB hugepage */
-#define ACK_BATCH 16u /* ibv_ack_cq_events takes a mutex: ack in batches */
-#define WAIT_MS 5000
+#include "rc_ep.h"
+
 #define ROUND_TRIPS 200u
 #define EXIT_SKIP 77 /* meson's "skipped" */
 
 extern char **environ;
-
-/* The message every SEND carries: checked on arrival, word by word. */
-struct msg_hdr {
-	uint32_t seq;
-	uint32_t len;
-};
-
-struct endpoint {
-	const char *name;
-	struct rdma_event_channel *cm_ch;
-	struct rdma_cm_id *id; /* the connected id */
-	struct ibv_pd *pd;
-	struct ibv_comp_channel *comp_ch; /* only B: its receive CQ sleeps on it */
-	struct ibv_cq *send_cq;
-	struct ibv_cq *recv_cq;
-	struct ibv_mr *mr;
-	uint8_t *buf; /* RECV_SLOTS receive slots, then one send slot */
-	bool huge;
-	int epfd;
-	char err[256]; /* why the last helper failed */
-	/* interrupt-mode counters */
-	unsigned int unacked;
-	unsigned long arms, wakeups, events, caught_after_arm, empty_wakeups;
-};
 
 static struct {
 	const char *dev;
@@ -87,16 +60,8 @@ static struct {
 	const char *netdev;
 	int gid_index; /* what the runner found in sysfs */
 	struct rdma_cm_id *listen_id;
-	struct endpoint a, b;
+	struct rc_ep a, b;
 } t;
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* RoCE keeps an IPv4 address as an IPv4-mapped IPv6 GID (::ffff:a.b.c.d). */
 static bool gid_is_ipv4(const union ibv_gid *g)
@@ -104,297 +69,6 @@ static bool gid_is_ipv4(const union ibv_gid *g)
 	static const uint8_t prefix[12] = { [10] = 0xff, [11] = 0xff };
 
 	return memcmp(g->raw, prefix, sizeof(prefix)) == 0;
-}
-
-static int set_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -errno;
-	return 0;
-}
-
-/* Wait up to WAIT_MS for the next CM event on @ch and check its type. */
-static int cm_expect(struct rdma_event_channel *ch, enum rdma_cm_event_type type,
-		     struct rdma_cm_id **id)
-{
-	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
-	struct rdma_cm_event *ev;
-	int r;
-
-	r = poll(&pfd, 1, WAIT_MS);
-	if (r <= 0) {
-		fprintf(stderr, "no CM event within %d ms (waiting for %s)\n", WAIT_MS,
-			rdma_event_str(type));
-		return -ETIMEDOUT;
-	}
-	if (rdma_get_cm_event(ch, &ev))
-		return -errno;
-	r = 0;
-	if (ev->event != type) {
-		fprintf(stderr, "CM event %s (status %d), expected %s\n", rdma_event_str(ev->event),
-			ev->status, rdma_event_str(type));
-		r = -EPROTO;
-	} else if (id != NULL) {
-		*id = ev->id;
-	}
-	rdma_ack_cm_event(ev);
-	return r;
-}
-
-/*
- * The helpers below run on A's thread (the test) and on B's echo thread, so
- * they do not use cmocka's asserts: they return -1 with the reason in e->err.
- */
-__attribute__((format(printf, 2, 3))) static int ep_fail(struct endpoint *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(e->err, sizeof(e->err), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static void fill(uint8_t *p, uint32_t seq, uint32_t len)
-{
-	struct msg_hdr h = { .seq = seq, .len = len };
-	uint32_t i;
-
-	memcpy(p, &h, sizeof(h));
-	for (i = sizeof(h); i < len; i++)
-		p[i] = (uint8_t)(seq * 31u + i);
-}
-
-static int check(struct endpoint *e, const uint8_t *p, uint32_t seq, uint32_t len)
-{
-	struct msg_hdr h;
-	uint32_t i;
-
-	memcpy(&h, p, sizeof(h));
-	if (h.seq != seq || h.len != len)
-		return ep_fail(e, "received seq %u len %u, expected seq %u len %u", h.seq, h.len,
-			       seq, len);
-	for (i = sizeof(h); i < len; i++)
-		if (p[i] != (uint8_t)(seq * 31u + i))
-			return ep_fail(e, "seq %u: byte %u is 0x%02x, sent 0x%02x", seq, i, p[i],
-				       (uint8_t)(seq * 31u + i));
-	return 0;
-}
-
-static int post_recv(struct endpoint *e, uint32_t slot)
-{
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)(e->buf + (size_t)slot * SLOT_SIZE),
-		.length = SLOT_SIZE,
-		.lkey = e->mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .wr_id = slot, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int r = ibv_post_recv(e->id->qp, &wr, &bad);
-
-	return r ? ep_fail(e, "ibv_post_recv: %s", strerror(r)) : 0;
-}
-
-/* Resources for one connected id: buffer, MR, CQs (B's receive CQ on a
- * non-blocking completion channel), the QP, and every receive posted. */
-static int endpoint_setup(struct endpoint *e, struct rdma_cm_id *id, bool interrupt)
-{
-	struct ibv_qp_init_attr qa = { 0 };
-	struct epoll_event ev = { .events = EPOLLIN };
-	uint32_t i;
-
-	e->id = id;
-	e->pd = ibv_alloc_pd(id->verbs);
-	if (e->pd == NULL)
-		return ep_fail(e, "ibv_alloc_pd: %s", strerror(errno));
-	/* B's buffer is a hugepage, as the PMD's mempools will be. */
-	e->buf = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | (interrupt ? MAP_HUGETLB : 0), -1, 0);
-	if (e->buf == MAP_FAILED) {
-		e->buf = NULL;
-		return ep_fail(e, "mmap of %u bytes%s: %s", BUF_SIZE,
-			       interrupt ? " (MAP_HUGETLB)" : "", strerror(errno));
-	}
-	e->huge = interrupt;
-	e->mr = ibv_reg_mr(e->pd, e->buf, BUF_SIZE, IBV_ACCESS_LOCAL_WRITE);
-	if (e->mr == NULL)
-		return ep_fail(e, "ibv_reg_mr: %s", strerror(errno));
-	if (interrupt) {
-		e->comp_ch = ibv_create_comp_channel(id->verbs);
-		if (e->comp_ch == NULL)
-			return ep_fail(e, "ibv_create_comp_channel: %s", strerror(errno));
-		/* The fd is waited on with epoll and drained until EAGAIN. */
-		if (set_nonblock(e->comp_ch->fd))
-			return ep_fail(e, "O_NONBLOCK on the channel: %s", strerror(errno));
-		e->epfd = epoll_create1(EPOLL_CLOEXEC);
-		ev.data.ptr = e;
-		if (e->epfd < 0 || epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->comp_ch->fd, &ev))
-			return ep_fail(e, "epoll: %s", strerror(errno));
-	}
-	e->recv_cq = ibv_create_cq(id->verbs, RECV_SLOTS * 2, e, e->comp_ch, 0);
-	e->send_cq = ibv_create_cq(id->verbs, RECV_SLOTS * 2, e, NULL, 0);
-	if (e->recv_cq == NULL || e->send_cq == NULL)
-		return ep_fail(e, "ibv_create_cq: %s", strerror(errno));
-	qa.send_cq = e->send_cq;
-	qa.recv_cq = e->recv_cq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.sq_sig_all = 1;
-	qa.cap.max_send_wr = RECV_SLOTS;
-	qa.cap.max_recv_wr = RECV_SLOTS;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	if (rdma_create_qp(id, e->pd, &qa))
-		return ep_fail(e, "rdma_create_qp: %s", strerror(errno));
-	for (i = 0; i < RECV_SLOTS; i++)
-		if (post_recv(e, i))
-			return -1;
-	return 0;
-}
-
-/* Read the channel until EAGAIN; every event is counted for a batched ack. */
-static int drain_comp_channel(struct endpoint *e)
-{
-	struct ibv_cq *cq;
-	void *ctx;
-
-	while (ibv_get_cq_event(e->comp_ch, &cq, &ctx) == 0) {
-		if (cq != e->recv_cq || ctx != e)
-			return ep_fail(e, "event for CQ %p (context %p), not ours", (void *)cq,
-				       ctx);
-		e->events++;
-		e->unacked++;
-	}
-	if (errno != EAGAIN)
-		return ep_fail(e, "ibv_get_cq_event: %s", strerror(errno));
-	if (e->unacked >= ACK_BATCH) {
-		ibv_ack_cq_events(e->recv_cq, e->unacked);
-		e->unacked = 0;
-	}
-	return 0;
-}
-
-static int flush_acks(struct endpoint *e)
-{
-	if (e->comp_ch == NULL)
-		return 0;
-	if (drain_comp_channel(e))
-		return -1;
-	if (e->unacked) {
-		ibv_ack_cq_events(e->recv_cq, e->unacked);
-		e->unacked = 0;
-	}
-	return 0;
-}
-
-/*
- * One receive completion, sleeping when there is none: arm, poll once more
- * (a completion that landed before the arm raised no event), sleep on epoll,
- * drain the channel, poll again. An event with no completion behind it is
- * legal and only counted. Returns the completions polled (0 on timeout).
- */
-static int wait_interrupt(struct endpoint *e, struct ibv_wc *wc, bool solicited_only)
-{
-	double deadline = now_ms() + WAIT_MS;
-	struct epoll_event ev;
-	int n, r;
-
-	for (;;) {
-		n = ibv_poll_cq(e->recv_cq, 1, wc);
-		if (n != 0)
-			return n;
-		r = ibv_req_notify_cq(e->recv_cq, solicited_only);
-		if (r)
-			return ep_fail(e, "ibv_req_notify_cq: %s", strerror(r));
-		e->arms++;
-		n = ibv_poll_cq(e->recv_cq, 1, wc);
-		if (n != 0) {
-			e->caught_after_arm++;
-			return n;
-		}
-		r = epoll_wait(e->epfd, &ev, 1, (int)(deadline - now_ms()));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return ep_fail(e, "epoll_wait: %s", strerror(errno));
-		if (r == 0)
-			return 0;
-		e->wakeups++;
-		if (drain_comp_channel(e))
-			return -1;
-		n = ibv_poll_cq(e->recv_cq, 1, wc);
-		if (n != 0)
-			return n;
-		e->empty_wakeups++;
-	}
-}
-
-static int wait_poll(struct ibv_cq *cq, struct ibv_wc *wc)
-{
-	double deadline = now_ms() + WAIT_MS;
-	int n;
-
-	while ((n = ibv_poll_cq(cq, 1, wc)) == 0 && now_ms() < deadline)
-		;
-	return n;
-}
-
-static int send_msg(struct endpoint *e, uint32_t seq, uint32_t len, bool solicited)
-{
-	uint8_t *p = e->buf + (size_t)RECV_SLOTS * SLOT_SIZE;
-	struct ibv_sge sge = { .addr = (uintptr_t)p, .length = len, .lkey = e->mr->lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = seq,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_SIGNALED | (solicited ? IBV_SEND_SOLICITED : 0),
-	};
-	struct ibv_send_wr *bad;
-	int r;
-
-	fill(p, seq, len);
-	r = ibv_post_send(e->id->qp, &wr, &bad);
-	return r ? ep_fail(e, "ibv_post_send seq %u: %s", seq, strerror(r)) : 0;
-}
-
-/* The send slot is reused: its completion is reaped before the next send. */
-static int reap_send(struct endpoint *e, uint32_t seq)
-{
-	struct ibv_wc wc;
-
-	if (wait_poll(e->send_cq, &wc) != 1)
-		return ep_fail(e, "no send completion for seq %u within %d ms", seq, WAIT_MS);
-	if (wc.status != IBV_WC_SUCCESS)
-		return ep_fail(e, "send seq %u: %s (vendor_err %u)", seq,
-			       ibv_wc_status_str(wc.status), wc.vendor_err);
-	if (wc.opcode != IBV_WC_SEND || wc.wr_id != seq)
-		return ep_fail(e, "send completion opcode %d wr_id %" PRIu64 ", expected seq %u",
-			       wc.opcode, (uint64_t)wc.wr_id, seq);
-	return 0;
-}
-
-static int recv_msg(struct endpoint *e, bool interrupt, uint32_t seq, uint32_t len)
-{
-	struct ibv_wc wc;
-	int n;
-
-	n = interrupt ? wait_interrupt(e, &wc, false) : wait_poll(e->recv_cq, &wc);
-	if (n < 0)
-		return -1;
-	if (n == 0)
-		return ep_fail(e, "seq %u not received within %d ms (%s)", seq, WAIT_MS,
-			       interrupt ? "interrupt mode" : "polling");
-	/* Only wr_id, status, qp_num and vendor_err are valid on an error. */
-	if (wc.status != IBV_WC_SUCCESS)
-		return ep_fail(e, "receive seq %u: %s (vendor_err %u)", seq,
-			       ibv_wc_status_str(wc.status), wc.vendor_err);
-	if (wc.opcode != IBV_WC_RECV || wc.byte_len != len || wc.wr_id >= RECV_SLOTS)
-		return ep_fail(e, "receive seq %u: opcode %d byte_len %u wr_id %" PRIu64, seq,
-			       wc.opcode, wc.byte_len, (uint64_t)wc.wr_id);
-	if (check(e, e->buf + wc.wr_id * SLOT_SIZE, seq, len))
-		return -1;
-	return post_recv(e, (uint32_t)wc.wr_id);
 }
 
 /* Fail the running cmocka test with the endpoint's reason. */
@@ -421,8 +95,8 @@ static void *echo_main(void *arg)
 
 	j->rc = 0;
 	for (seq = j->first; seq < j->first + j->n; seq++)
-		if (recv_msg(&t.b, j->interrupt, seq, j->len) ||
-		    send_msg(&t.b, seq, j->len, false) || reap_send(&t.b, seq)) {
+		if (rc_ep_recv(&t.b, j->interrupt, seq, j->len) ||
+		    rc_ep_send(&t.b, seq, j->len, false) || rc_ep_reap_send(&t.b, seq)) {
 			j->rc = -1;
 			break;
 		}
@@ -440,11 +114,11 @@ static double ping_pong(bool b_interrupt, uint32_t first, uint32_t n, uint32_t l
 	double t0;
 
 	assert_int_equal(pthread_create(&th, NULL, echo_main, &j), 0);
-	t0 = now_ms();
+	t0 = rc_now_ms();
 	for (seq = first; seq < first + n && a_ok; seq++)
-		a_ok = send_msg(&t.a, seq, len, false) == 0 && reap_send(&t.a, seq) == 0 &&
-		       recv_msg(&t.a, false, seq, len) == 0;
-	t0 = now_ms() - t0;
+		a_ok = rc_ep_send(&t.a, seq, len, false) == 0 && rc_ep_reap_send(&t.a, seq) == 0 &&
+		       rc_ep_recv(&t.a, false, seq, len) == 0;
+	t0 = rc_now_ms() - t0;
 	assert_int_equal(pthread_join(th, NULL), 0);
 	if (!a_ok)
 		fail_msg("A: %s", t.a.err);
@@ -478,40 +152,6 @@ static void read_sysfs(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
-/* In reverse order of endpoint_setup; every step is checked. */
-static int endpoint_destroy(struct endpoint *e)
-{
-	int bad = 0;
-
-	if (e->id != NULL && e->id->qp != NULL)
-		rdma_destroy_qp(e->id);
-	/* Destroying a CQ waits until every event it reported was acked: a
-	 * missing ack hangs here (and the step's timeout fails the test). */
-	if (e->recv_cq != NULL) {
-		if (flush_acks(e)) {
-			fprintf(stderr, "%s: %s\n", e->name, e->err);
-			bad = -1;
-		}
-		if (ibv_destroy_cq(e->recv_cq))
-			bad = -1;
-	}
-	if (e->send_cq != NULL && ibv_destroy_cq(e->send_cq))
-		bad = -1;
-	if (e->comp_ch != NULL && ibv_destroy_comp_channel(e->comp_ch))
-		bad = -1;
-	if (e->epfd >= 0)
-		close(e->epfd);
-	if (e->mr != NULL && ibv_dereg_mr(e->mr))
-		bad = -1;
-	if (e->buf != NULL)
-		munmap(e->buf, BUF_SIZE);
-	if (e->pd != NULL && ibv_dealloc_pd(e->pd))
-		bad = -1;
-	if (bad)
-		fprintf(stderr, "%s: tearing down the endpoint failed\n", e->name);
-	return bad;
-}
-
 static int group_setup(void **state)
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET };
@@ -538,27 +178,27 @@ static int group_setup(void **state)
 	}
 	addr.sin_port = rdma_get_src_port(t.listen_id);
 	if (rdma_create_id(t.a.cm_ch, &client, NULL, RDMA_PS_TCP) ||
-	    rdma_resolve_addr(client, NULL, (struct sockaddr *)&addr, WAIT_MS)) {
+	    rdma_resolve_addr(client, NULL, (struct sockaddr *)&addr, RC_WAIT_MS)) {
 		perror("rdma_resolve_addr");
 		return -1;
 	}
-	if (cm_expect(t.a.cm_ch, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) ||
-	    rdma_resolve_route(client, WAIT_MS) ||
-	    cm_expect(t.a.cm_ch, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL))
+	if (rc_cm_expect(t.a.cm_ch, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) ||
+	    rdma_resolve_route(client, RC_WAIT_MS) ||
+	    rc_cm_expect(t.a.cm_ch, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL))
 		return -1;
-	if (endpoint_setup(&t.a, client, false)) {
+	if (rc_ep_setup(&t.a, client, false)) {
 		fprintf(stderr, "A: %s\n", t.a.err);
 		return -1;
 	}
 	if (rdma_connect(client, &cp) ||
-	    cm_expect(t.b.cm_ch, RDMA_CM_EVENT_CONNECT_REQUEST, &server))
+	    rc_cm_expect(t.b.cm_ch, RDMA_CM_EVENT_CONNECT_REQUEST, &server))
 		return -1;
-	if (endpoint_setup(&t.b, server, true)) {
+	if (rc_ep_setup(&t.b, server, true)) {
 		fprintf(stderr, "B: %s\n", t.b.err);
 		return -1;
 	}
-	if (rdma_accept(server, &cp) || cm_expect(t.a.cm_ch, RDMA_CM_EVENT_ESTABLISHED, NULL) ||
-	    cm_expect(t.b.cm_ch, RDMA_CM_EVENT_ESTABLISHED, NULL))
+	if (rdma_accept(server, &cp) || rc_cm_expect(t.a.cm_ch, RDMA_CM_EVENT_ESTABLISHED, NULL) ||
+	    rc_cm_expect(t.b.cm_ch, RDMA_CM_EVENT_ESTABLISHED, NULL))
 		return -1;
 	return 0;
 }
@@ -568,8 +208,8 @@ static int group_teardown(void **state)
 	int bad;
 
 	(void)state;
-	bad = endpoint_destroy(&t.a);
-	bad |= endpoint_destroy(&t.b);
+	bad = rc_ep_destroy(&t.a);
+	bad |= rc_ep_destroy(&t.b);
 	if (t.a.id != NULL)
 		rdma_destroy_id(t.a.id);
 	if (t.b.id != NULL)
@@ -635,20 +275,20 @@ static void test_send_both_ways_polling(void **state)
 	(void)state;
 	us = ping_pong(false, 0, ROUND_TRIPS, 64);
 	printf("FACT round trip, 64 B, both polling: %.1f us\n", us);
-	us = ping_pong(false, ROUND_TRIPS, ROUND_TRIPS, SLOT_SIZE);
-	printf("FACT round trip, %u B (several MTUs), both polling: %.1f us\n", SLOT_SIZE, us);
+	us = ping_pong(false, ROUND_TRIPS, ROUND_TRIPS, RC_SLOT_SIZE);
+	printf("FACT round trip, %u B (several MTUs), both polling: %.1f us\n", RC_SLOT_SIZE, us);
 }
 
 static void test_send_both_ways_interrupt(void **state)
 {
-	struct endpoint before = t.b;
+	struct rc_ep before = t.b;
 	double us;
 
 	(void)state;
 	us = ping_pong(true, 0, ROUND_TRIPS, 64);
 	printf("FACT round trip, 64 B, B sleeping on its channel: %.1f us\n", us);
-	us = ping_pong(true, ROUND_TRIPS, ROUND_TRIPS, SLOT_SIZE);
-	printf("FACT round trip, %u B, B sleeping on its channel: %.1f us\n", SLOT_SIZE, us);
+	us = ping_pong(true, ROUND_TRIPS, ROUND_TRIPS, RC_SLOT_SIZE);
+	printf("FACT round trip, %u B, B sleeping on its channel: %.1f us\n", RC_SLOT_SIZE, us);
 	printf("FACT interrupt mode over %u receives: arms=%lu wakeups=%lu events=%lu "
 	       "empty_wakeups=%lu caught_by_poll_after_arm=%lu\n",
 	       2 * ROUND_TRIPS, t.b.arms - before.arms, t.b.wakeups - before.wakeups,
@@ -667,10 +307,10 @@ static void b_take(uint32_t seq)
 {
 	struct ibv_wc wc;
 
-	assert_int_equal(wait_poll(t.b.recv_cq, &wc), 1);
+	assert_int_equal(rc_wait_poll(t.b.recv_cq, &wc), 1);
 	assert_int_equal(wc.status, IBV_WC_SUCCESS);
-	ep_ok(&t.b, check(&t.b, t.b.buf + wc.wr_id * SLOT_SIZE, seq, 64));
-	ep_ok(&t.b, post_recv(&t.b, (uint32_t)wc.wr_id));
+	ep_ok(&t.b, rc_check(&t.b, t.b.buf + wc.wr_id * RC_SLOT_SIZE, seq, 64));
+	ep_ok(&t.b, rc_ep_post_recv(&t.b, (uint32_t)wc.wr_id));
 }
 
 /* Armed solicited-only, an unsolicited SEND completes silently and a
@@ -684,26 +324,26 @@ static void test_solicited_only(void **state)
 	(void)state;
 	/* A next-completion arm may be pending from the last test: one
 	 * completion consumes it. */
-	ep_ok(&t.a, send_msg(&t.a, seq, 64, false));
-	ep_ok(&t.a, reap_send(&t.a, seq));
+	ep_ok(&t.a, rc_ep_send(&t.a, seq, 64, false));
+	ep_ok(&t.a, rc_ep_reap_send(&t.a, seq));
 	b_take(seq++);
 	epoll_wait(t.b.epfd, &ev, 1, 100);
-	ep_ok(&t.b, flush_acks(&t.b));
+	ep_ok(&t.b, rc_ep_flush_acks(&t.b));
 
 	assert_int_equal(ibv_poll_cq(t.b.recv_cq, 1, &wc), 0);
 	assert_int_equal(ibv_req_notify_cq(t.b.recv_cq, 1), 0);
-	ep_ok(&t.a, send_msg(&t.a, seq, 64, false));
-	ep_ok(&t.a, reap_send(&t.a, seq));
+	ep_ok(&t.a, rc_ep_send(&t.a, seq, 64, false));
+	ep_ok(&t.a, rc_ep_reap_send(&t.a, seq));
 	/* The completion is there (an RC send completes once acked)... */
 	b_take(seq++);
 	/* ...but no event for it. */
 	assert_int_equal(epoll_wait(t.b.epfd, &ev, 1, 300), 0);
-	ep_ok(&t.a, send_msg(&t.a, seq, 64, true));
-	assert_int_equal(epoll_wait(t.b.epfd, &ev, 1, WAIT_MS), 1);
-	ep_ok(&t.b, drain_comp_channel(&t.b));
+	ep_ok(&t.a, rc_ep_send(&t.a, seq, 64, true));
+	assert_int_equal(epoll_wait(t.b.epfd, &ev, 1, RC_WAIT_MS), 1);
+	ep_ok(&t.b, rc_ep_drain_channel(&t.b));
 	b_take(seq);
-	ep_ok(&t.a, reap_send(&t.a, seq));
-	ep_ok(&t.b, flush_acks(&t.b));
+	ep_ok(&t.a, rc_ep_reap_send(&t.a, seq));
+	ep_ok(&t.b, rc_ep_flush_acks(&t.b));
 	printf("FACT solicited-only arming: an unsolicited SEND gave no event within 300 ms, "
 	       "a solicited one did\n");
 
@@ -712,13 +352,13 @@ static void test_solicited_only(void **state)
 	seq++;
 	assert_int_equal(ibv_req_notify_cq(t.b.recv_cq, 0), 0);
 	assert_int_equal(ibv_req_notify_cq(t.b.recv_cq, 1), 0);
-	ep_ok(&t.a, send_msg(&t.a, seq, 64, false));
-	ep_ok(&t.a, reap_send(&t.a, seq));
+	ep_ok(&t.a, rc_ep_send(&t.a, seq, 64, false));
+	ep_ok(&t.a, rc_ep_reap_send(&t.a, seq));
 	b_take(seq);
 	printf("FACT arm(next) then arm(solicited), unsolicited SEND: %s\n",
 	       epoll_wait(t.b.epfd, &ev, 1, 300) == 1 ? "event (the wider arm stays)" :
 							"no event (the later arm wins)");
-	ep_ok(&t.b, flush_acks(&t.b));
+	ep_ok(&t.b, rc_ep_flush_acks(&t.b));
 }
 
 /* One line with the port's valid GIDs: index:type/family. */
@@ -748,7 +388,7 @@ static void print_gids(struct ibv_context *ctx, const char *when)
  */
 static bool wait_async(struct ibv_context *ctx, int epfd, int want, double t0, int ms)
 {
-	double deadline = now_ms() + ms;
+	double deadline = rc_now_ms() + ms;
 	struct ibv_async_event ae;
 	struct epoll_event ev;
 	bool seen = false;
@@ -756,7 +396,7 @@ static bool wait_async(struct ibv_context *ctx, int epfd, int want, double t0, i
 	char path[128];
 
 	while (!seen) {
-		int left = (int)(deadline - now_ms());
+		int left = (int)(deadline - rc_now_ms());
 
 		if (left <= 0 || epoll_wait(epfd, &ev, 1, left) <= 0)
 			break;
@@ -764,7 +404,7 @@ static bool wait_async(struct ibv_context *ctx, int epfd, int want, double t0, i
 			snprintf(path, sizeof(path), "/sys/class/net/%s/operstate", t.netdev);
 			read_sysfs(path, oper, sizeof(oper));
 			printf("FACT async event +%.1f ms: %s (port %d), %s operstate %s\n",
-			       now_ms() - t0, ibv_event_type_str(ae.event_type),
+			       rc_now_ms() - t0, ibv_event_type_str(ae.event_type),
 			       ae.element.port_num, t.netdev, oper);
 			if ((int)ae.event_type == want)
 				seen = true;
@@ -785,19 +425,19 @@ static void test_port_flap_async_events(void **state)
 	int epfd;
 
 	(void)state;
-	assert_int_equal(set_nonblock(ctx->async_fd), 0);
+	assert_int_equal(rc_set_nonblock(ctx->async_fd), 0);
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	assert_true(epfd >= 0);
 	assert_int_equal(epoll_ctl(epfd, EPOLL_CTL_ADD, ctx->async_fd, &ev), 0);
 	/* Whatever is pending from before the flap is shown (none is expected). */
-	wait_async(ctx, epfd, -1, now_ms(), 1);
+	wait_async(ctx, epfd, -1, rc_now_ms(), 1);
 	print_gids(ctx, "before the flap");
 
-	t0 = now_ms();
+	t0 = rc_now_ms();
 	assert_int_equal(run_ip(t.netdev, "down"), 0);
-	printf("FACT 'ip link set %s down' returned after %.1f ms\n", t.netdev, now_ms() - t0);
-	if (!wait_async(ctx, epfd, IBV_EVENT_PORT_ERR, t0, WAIT_MS))
-		fail_msg("no IBV_EVENT_PORT_ERR within %d ms of 'ip link set %s down'", WAIT_MS,
+	printf("FACT 'ip link set %s down' returned after %.1f ms\n", t.netdev, rc_now_ms() - t0);
+	if (!wait_async(ctx, epfd, IBV_EVENT_PORT_ERR, t0, RC_WAIT_MS))
+		fail_msg("no IBV_EVENT_PORT_ERR within %d ms of 'ip link set %s down'", RC_WAIT_MS,
 			 t.netdev);
 	wait_async(ctx, epfd, -1, t0, 500);
 	assert_int_equal(ibv_query_port(ctx, 1, &pa), 0);
@@ -805,11 +445,11 @@ static void test_port_flap_async_events(void **state)
 	assert_int_not_equal(pa.state, IBV_PORT_ACTIVE);
 	print_gids(ctx, "while down");
 
-	t0 = now_ms();
+	t0 = rc_now_ms();
 	assert_int_equal(run_ip(t.netdev, "up"), 0);
-	printf("FACT 'ip link set %s up' returned after %.1f ms\n", t.netdev, now_ms() - t0);
-	if (!wait_async(ctx, epfd, IBV_EVENT_PORT_ACTIVE, t0, WAIT_MS))
-		fail_msg("no IBV_EVENT_PORT_ACTIVE within %d ms of 'ip link set %s up'", WAIT_MS,
+	printf("FACT 'ip link set %s up' returned after %.1f ms\n", t.netdev, rc_now_ms() - t0);
+	if (!wait_async(ctx, epfd, IBV_EVENT_PORT_ACTIVE, t0, RC_WAIT_MS))
+		fail_msg("no IBV_EVENT_PORT_ACTIVE within %d ms of 'ip link set %s up'", RC_WAIT_MS,
 			 t.netdev);
 	assert_int_equal(ibv_query_port(ctx, 1, &pa), 0);
 	assert_int_equal(pa.state, IBV_PORT_ACTIVE);
@@ -836,7 +476,7 @@ static void test_traffic_after_port_flap(void **state)
 	assert_int_equal(ibv_query_qp(t.a.id->qp, &qa, IBV_QP_STATE, &qia), 0);
 	assert_int_equal(qa.qp_state, IBV_QPS_RTS);
 	ping_pong(true, 5000, 50, 64);
-	ping_pong(false, 6000, 50, SLOT_SIZE);
+	ping_pong(false, 6000, 50, RC_SLOT_SIZE);
 	printf("FACT after the flap: no rdma_cm event, QPs still RTS, traffic resumed\n");
 }
 
@@ -844,18 +484,18 @@ static void test_traffic_after_port_flap(void **state)
  * learns that its peer went away. */
 static void test_disconnect_events(void **state)
 {
-	double t0 = now_ms();
+	double t0 = rc_now_ms();
 
 	(void)state;
 	assert_int_equal(rdma_disconnect(t.a.id), 0);
-	assert_int_equal(cm_expect(t.b.cm_ch, RDMA_CM_EVENT_DISCONNECTED, NULL), 0);
+	assert_int_equal(rc_cm_expect(t.b.cm_ch, RDMA_CM_EVENT_DISCONNECTED, NULL), 0);
 	printf("FACT rdma_disconnect on A: B got RDMA_CM_EVENT_DISCONNECTED after %.1f ms\n",
-	       now_ms() - t0);
+	       rc_now_ms() - t0);
 	/* A's own DISCONNECTED waits for B's answer (or a long timeout). */
 	assert_int_equal(rdma_disconnect(t.b.id), 0);
-	assert_int_equal(cm_expect(t.a.cm_ch, RDMA_CM_EVENT_DISCONNECTED, NULL), 0);
+	assert_int_equal(rc_cm_expect(t.a.cm_ch, RDMA_CM_EVENT_DISCONNECTED, NULL), 0);
 	printf("FACT A got RDMA_CM_EVENT_DISCONNECTED once B disconnected too: %.1f ms\n",
-	       now_ms() - t0);
+	       rc_now_ms() - t0);
 }
 
 int main(void)
