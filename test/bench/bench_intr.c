@@ -41,7 +41,6 @@
  * DVP_BENCH_IDLE_S=S the idle measurement (5 s).
  */
 
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdatomic.h>
@@ -60,6 +59,8 @@
 #include <dvp_lcore.h>
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
+
+#include "bench_common.h"
 
 #if DVP_HAS_DPDK
 #include <rte_epoll.h>
@@ -228,13 +229,6 @@ static int consume_port(struct dvp_intr_governor *gov)
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *c)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)c;
-
-	return x < y ? -1 : x > y;
-}
-
 struct figures {
 	double p50, p99, max; /* ns */
 };
@@ -323,7 +317,7 @@ static void report(enum mode mode, struct case_acc *acc, struct figures *f)
 	double ns_per_cycle = 1e9 / (double)dvp_get_tsc_hz();
 	char extra[128] = "";
 
-	qsort(acc->lat, acc->n, sizeof(acc->lat[0]), cmp_u32);
+	qsort(acc->lat, acc->n, sizeof(acc->lat[0]), bench_cmp_u32);
 	f->p50 = acc->lat[acc->n / 2] * ns_per_cycle;
 	f->p99 = acc->lat[(size_t)acc->n * 99 / 100] * ns_per_cycle;
 	f->max = acc->lat[acc->n - 1] * ns_per_cycle;
@@ -362,43 +356,6 @@ static long cpu_ticks(const char *path)
 	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
 		return -1;
 	return (long)(ut + st);
-}
-
-/* Run time in ns of one task (/proc/self/task/<tid>/schedstat), or -1. */
-static int64_t task_run_ns(int tid)
-{
-	char path[64];
-	unsigned long long ns;
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return -1;
-	ok = fscanf(f, "%llu", &ns) == 1;
-	fclose(f);
-	return ok ? (int64_t)ns : -1;
-}
-
-/* Run time in ns of every task of the process. */
-static int64_t process_run_ns(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	int64_t sum = 0, t;
-
-	if (d == NULL)
-		return -1;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		t = task_run_ns(atoi(e->d_name));
-		if (t > 0)
-			sum += t;
-	}
-	closedir(d);
-	return sum;
 }
 
 static int idle_loop(void *arg)
@@ -441,12 +398,12 @@ static int idle_cpu(const char *name, struct dvp_intr_governor *gov, unsigned in
 	usleep(200000); /* settle into its idle state */
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
 	t0 = cpu_ticks(path);
-	r0 = task_run_ns(tid);
-	p0 = process_run_ns();
+	r0 = bench_task_run_ns(tid);
+	p0 = bench_process_run_ns();
 	sleep(seconds);
 	t1 = cpu_ticks(path);
-	r1 = task_run_ns(tid);
-	p1 = process_run_ns();
+	r1 = bench_task_run_ns(tid);
+	p1 = bench_process_run_ns();
 	atomic_store(&b.stop, true);
 	dvp_rx_wait_kick(b.set);
 	if (dvp_eal_wait_lcore(1) != 0 || t0 < 0 || t1 < 0 || r0 < 0 || r1 < 0) {

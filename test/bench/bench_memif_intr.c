@@ -51,6 +51,8 @@
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
 
+#include "bench_common.h"
+
 #define GAP_NS 30000
 
 static struct {
@@ -120,29 +122,6 @@ static int consumer(void)
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *c)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)c;
-
-	return x < y ? -1 : x > y;
-}
-
-static int64_t task_run_ns(int tid)
-{
-	char path[64];
-	unsigned long long ns;
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return -1;
-	ok = fscanf(f, "%llu", &ns) == 1;
-	fclose(f);
-	return ok ? (int64_t)ns : -1;
-}
-
 static int idle_loop(void *arg)
 {
 	struct dvp_rx_wait_event ev[1];
@@ -173,9 +152,9 @@ static double idle_cpu(unsigned int seconds)
 	while ((tid = atomic_load(&b.worker_tid)) == 0)
 		usleep(1000);
 	usleep(200000); /* settle into its idle state */
-	r0 = task_run_ns(tid);
+	r0 = bench_task_run_ns(tid);
 	sleep(seconds);
-	r1 = task_run_ns(tid);
+	r1 = bench_task_run_ns(tid);
 	atomic_store(&b.stop, true);
 	dvp_rx_wait_kick(b.set);
 	if (dvp_eal_wait_lcore(1) != 0 || r0 < 0 || r1 < 0)
@@ -266,7 +245,7 @@ int main(int argc, char **argv)
 	}
 	ret = 1;
 	dvp_xstats_get_by_name(b.srv, "rx_q0_intr_wakeups", &w1);
-	qsort(b.lat, b.samples, sizeof(b.lat[0]), cmp_u32);
+	qsort(b.lat, b.samples, sizeof(b.lat[0]), bench_cmp_u32);
 
 	idle = idle_cpu(idle_s);
 	if (idle < 0) {
