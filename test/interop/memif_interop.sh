@@ -210,6 +210,37 @@ testpmd-zero-copy-client-our-server-seq)
 	ourside_wait || fail "sequence check through testpmd's zero-copy client failed"
 	grep -q "connected to net_memif0" "$work/peer.log" || fail "no connection logged"
 	;;
+testpmd-server-io-fwd-our-zero-copy-client-seq)
+	# Our zero-copy client: its EAL memory (hugepage files, or --no-huge
+	# memfds) as regions 1..n, testpmd's io forwarding reading our mbufs and
+	# writing into the ones we post; every mbuf back in the pool at the end.
+	testpmd server io ""
+	wait_log "Port 0:" "$work/testpmd.log" || fail "testpmd did not start"
+	ourside client seq ",zero-copy=yes"
+	ourside_wait || fail "sequence check through testpmd with our zero-copy client failed"
+	grep -q "RESULT pool in_use=0 " "$work/peer.log" || fail "mbufs not back in the pool"
+	;;
+our-zero-copy-client-txonly-testpmd-server-rxonly)
+	testpmd server rxonly ""
+	wait_log "Port 0:" "$work/testpmd.log" || fail "testpmd did not start"
+	ourside client tx ",zero-copy=yes" --hold
+	check_testpmd_got_ours tx
+	;;
+testpmd-server-restart-our-zero-copy-client-reconnects)
+	# testpmd leaves with our mbufs on both rings: they come back; we
+	# reconnect and the next testpmd gets exactly what we sent it.
+	testpmd server rxonly ""
+	wait_log "Port 0:" "$work/testpmd.log" || fail "testpmd did not start"
+	ourside client tx ",zero-copy=yes" --connects 2 --hold
+	wait_log "connected to" "$work/peer.log" || fail "our client did not connect"
+	testpmd_stop
+	wait_log "disconnected" "$work/peer.log" || fail "our client did not see the disconnect"
+	testpmd server rxonly ""
+	wait_log "connected to" "$work/peer.log" 2 || fail "our client did not reconnect"
+	check_testpmd_got_ours tx
+	[ "$(result_field tx connects)" = 2 ] || fail "expected two connections"
+	grep -q "RESULT pool in_use=0 " "$work/peer.log" || fail "mbufs not back in the pool"
+	;;
 testpmd-server-restart-our-client-reconnects)
 	# testpmd stops while we send; we reconnect to the next one, and every
 	# packet of the second connection arrives.

@@ -182,7 +182,6 @@ static void test_devargs(void **state)
 	assert_true(vdev("net_memif9,secret=0123456789012345678901234") < 0);
 	assert_true(vdev("net_memif9,mac=03:00:00:00:00:01") < 0);
 	assert_true(vdev("net_memif9,mac=02:00:00:00:01") < 0);
-	assert_true(vdev("net_memif9,zero-copy=yes") < 0);
 	assert_true(vdev("net_memif9,nb_rx_queues=0") < 0);
 	assert_true(vdev("net_memif9,rsise=10") < 0);
 	assert_true(vdev("net_memif9,socket-abstract=maybe") < 0);
@@ -195,7 +194,6 @@ static void test_devargs(void **state)
 	assert_contains(cap.buf, "secret of 25 bytes: a secret has at most 24");
 	assert_contains(cap.buf, "mac=03:00:00:00:00:01 is a multicast address");
 	assert_contains(cap.buf, "mac=02:00:00:00:01 is not a MAC address");
-	assert_contains(cap.buf, "zero-copy=yes is not supported yet");
 	assert_contains(cap.buf, "nb_rx_queues");
 	assert_contains(cap.buf, "'rsise'");
 	assert_contains(cap.buf, "socket-abstract");

@@ -28,6 +28,7 @@
 #include "memif_log.h"
 #include "memif_rxtx.h"
 #include "memif_socket.h"
+#include "memif_zc.h"
 
 #define MEMIF_DRIVER_NAME "net_memif"
 #define MEMIF_DEFAULT_SOCKET "/run/memif.sock"
@@ -55,8 +56,11 @@ static const struct dvp_devargs_key memif_keys[] = {
 			  "128)" },
 	{ "mac", "the port's MAC address, xx:xx:xx:xx:xx:xx (default: random, locally "
 		 "administered)" },
-	{ "zero-copy", "yes|no: the client exposes its mbuf memory instead of copying (default "
-		       "no; not supported yet)" },
+	{ "zero-copy", "yes|no: yes makes the client share its EAL memory with the server, whose "
+		       "rings then point straight into mbufs (no copy either way; bsize is not "
+		       "used); the server must be trusted with all of it. Mempools must exist "
+		       "before start; a frame in other memory is dropped and counted (default no; "
+		       "a server ignores it)" },
 	{ NULL, NULL },
 };
 
@@ -70,9 +74,9 @@ struct memif_port {
 };
 
 static const char *const memif_xstat_names[] = {
-	"connects",	      "disconnects",	    "connect_attempts",
-	"handshakes_refused", "rx_bad_descriptors", "rx_peer_index_errors",
-	"tx_peer_errors",     "tx_ring_full",	    "tx_intr_kicks",
+	"connects",	      "disconnects",	      "connect_attempts", "handshakes_refused",
+	"rx_bad_descriptors", "rx_peer_index_errors", "tx_peer_errors",	  "tx_ring_full",
+	"tx_intr_kicks",      "rx_zc_unexported",     "tx_zc_unexported",
 };
 
 /* ------------------------------------------------------------------------
@@ -171,6 +175,11 @@ static int memif_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, 
 	if (mq == NULL)
 		return -dvp_errno;
 	mq->mp = pool;
+	if (mp->p.zc) {
+		ret = memif_zc_queue_init(mq, 1u << mp->p.log2_ring_size, socket_id);
+		if (ret < 0)
+			goto fail;
+	}
 	if (port->conf.intr_conf.rxq) {
 		struct dvp_intr_queue_conf ic = {
 			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
@@ -193,6 +202,7 @@ static int memif_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, 
 	port->rxqs[q] = mq;
 	return 0;
 fail:
+	memif_zc_queue_fini(mq);
 	dvp_free(mq);
 	return ret;
 }
@@ -204,6 +214,7 @@ static void memif_rxq_release(struct dvp_port *port, uint16_t q)
 	/* Out of its wait set first; an eventfd needs no acks. */
 	dvp_intr_queue_fini(&mq->iq);
 	memif_queue_intr_fini(mq);
+	memif_zc_queue_fini(mq);
 	port->rxqs[q] = NULL;
 	port->rxq_intr[q] = NULL;
 	dvp_free(mq);
@@ -212,19 +223,29 @@ static void memif_rxq_release(struct dvp_port *port, uint16_t q)
 static int memif_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
 			   const struct dvp_txq_conf *conf)
 {
+	struct memif_port *mp = port->priv;
 	struct memif_queue *mq;
+	int ret;
 
 	(void)nb_desc;
 	(void)conf;
-	mq = memif_queue_new(port->priv, false, q, socket_id);
+	mq = memif_queue_new(mp, false, q, socket_id);
 	if (mq == NULL)
 		return -dvp_errno;
+	if (mp->p.zc) {
+		ret = memif_zc_queue_init(mq, 1u << mp->p.log2_ring_size, socket_id);
+		if (ret < 0) {
+			dvp_free(mq);
+			return ret;
+		}
+	}
 	port->txqs[q] = mq;
 	return 0;
 }
 
 static void memif_txq_release(struct dvp_port *port, uint16_t q)
 {
+	memif_zc_queue_fini(port->txqs[q]);
 	dvp_free(port->txqs[q]);
 	port->txqs[q] = NULL;
 }
@@ -244,8 +265,13 @@ static int memif_start(struct dvp_port *port)
 	ret = memif_if_start(mp->ifc, rxq, port->nb_rx_queues, txq, port->nb_tx_queues);
 	if (ret < 0)
 		return ret;
-	port->rx_pkt_burst = client ? memif_rx_client : memif_rx_server;
-	port->tx_pkt_burst = client ? memif_tx_client : memif_tx_server;
+	if (client && mp->p.zc) {
+		port->rx_pkt_burst = memif_rx_client_zc;
+		port->tx_pkt_burst = memif_tx_client_zc;
+	} else {
+		port->rx_pkt_burst = client ? memif_rx_client : memif_rx_server;
+		port->tx_pkt_burst = client ? memif_tx_client : memif_tx_server;
+	}
 	return 0;
 }
 
@@ -261,9 +287,19 @@ static int memif_stop(struct dvp_port *port)
 
 static unsigned int memif_mbufs_held(struct dvp_port *port)
 {
-	/* Copy mode: packets are copied in and out; the rings hold no mbuf. */
-	(void)port;
-	return 0;
+	unsigned int held = 0;
+	uint16_t q;
+
+	/* Copy mode: packets are copied in and out; only zero-copy rings hold mbufs. */
+	for (q = 0; q < port->nb_rx_queues; q++)
+		if (port->rxqs[q] != NULL)
+			held += __atomic_load_n(&((struct memif_queue *)port->rxqs[q])->held,
+						__ATOMIC_RELAXED);
+	for (q = 0; q < port->nb_tx_queues; q++)
+		if (port->txqs[q] != NULL)
+			held += __atomic_load_n(&((struct memif_queue *)port->txqs[q])->held,
+						__ATOMIC_RELAXED);
+	return held;
 }
 
 static int memif_close(struct dvp_port *port)
@@ -338,9 +374,10 @@ static int memif_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 		if (port->txqs[q] == NULL)
 			continue;
 		qstats_read(port->txqs[q], &s);
-		dvp_port_stats_add_queue(
-			stats, q, true,
-			&(struct dvp_port_qstats){ s.pkts, s.bytes, s.peer_errors, 0 });
+		dvp_port_stats_add_queue(stats, q, true,
+					 &(struct dvp_port_qstats){ s.pkts, s.bytes,
+								    s.peer_errors + s.unexported,
+								    0 });
 	}
 	return 0;
 }
@@ -389,6 +426,7 @@ static int memif_xstats_get(struct dvp_port *port, uint64_t *values, unsigned in
 		qstats_read(port->rxqs[q], &s);
 		v[4] += s.bad_desc;
 		v[5] += s.peer_errors;
+		v[9] += s.unexported;
 	}
 	for (q = 0; q < port->nb_tx_queues; q++) {
 		if (port->txqs[q] == NULL)
@@ -397,6 +435,7 @@ static int memif_xstats_get(struct dvp_port *port, uint64_t *values, unsigned in
 		v[6] += s.peer_errors;
 		v[7] += s.no_room;
 		v[8] += s.kicks;
+		v[10] += s.unexported;
 	}
 	for (i = 0; i < size && i < DVP_DIM(v); i++)
 		values[i] = v[i];
@@ -530,14 +569,8 @@ static int parse_params(const struct dvp_device *dev, struct memif_if_params *p,
 	}
 	snprintf(p->secret, sizeof(p->secret), "%s", s != NULL ? s : "");
 
-	if (zc && p->role == MEMIF_ROLE_CLIENT) {
-		MEMIF_LOG(ERR,
-			  "%s: zero-copy=yes is not supported yet by this driver's client: use "
-			  "copy mode (zero-copy=no; a DPDK zero-copy client can still connect "
-			  "to our server)",
-			  dev->name);
-		return dvp_err(ENOTSUP);
-	}
+	/* A server takes whatever regions its client sends: zero-copy is the client's. */
+	p->zc = zc && p->role == MEMIF_ROLE_CLIENT;
 
 	s = dvp_devargs_get(da, "mac");
 	if (s != NULL) {
@@ -589,9 +622,9 @@ static int memif_probe(struct dvp_device *dev)
 	}
 	memif_link_report(port, false);
 	dev->driver_data = port;
-	MEMIF_LOG(INFO, "%s: %s, id %u, socket %s%s, ring 2^%u of %u-byte buffers", dev->name,
+	MEMIF_LOG(INFO, "%s: %s, id %u, socket %s%s, ring 2^%u of %s", dev->name,
 		  p.role == MEMIF_ROLE_CLIENT ? "client" : "server", p.id, p.abstract ? "@" : "",
-		  p.socket, p.log2_ring_size, p.bsize);
+		  p.socket, p.log2_ring_size, p.zc ? "mbufs (zero-copy)" : "buffers (copy)");
 	return 0;
 }
 

@@ -2,7 +2,10 @@
  * Copyright (c) 2026 The dvpmd authors
  */
 
-/* Copy-mode rx and tx bursts for the four queue roles, and rx interrupts. */
+/*
+ * Copy-mode rx and tx bursts for the four queue roles, and rx interrupts.
+ * The zero-copy client's bursts are in memif_zc.c.
+ */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,30 +18,11 @@
 
 #include "memif_log.h"
 #include "memif_rxtx.h"
+#include "memif_zc.h"
 
 /* ------------------------------------------------------------------------
- * Entering and leaving a queue (see memif_rxtx.h)
+ * Queues coming up and going down (see memif_rxtx.h)
  */
-
-static __dvp_always_inline bool q_enter(struct memif_queue *q)
-{
-	/*
-	 * Seq_cst exchange then seq_cst load: our busy mark is visible before
-	 * we read up, pairing with memif_queue_down()'s store of up then load
-	 * of busy. A locked exchange on x86, once per burst.
-	 */
-	__atomic_exchange_n(&q->busy, 1, __ATOMIC_SEQ_CST);
-	if (dvp_likely(__atomic_load_n(&q->up, __ATOMIC_SEQ_CST)))
-		return true;
-	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
-	return false;
-}
-
-static __dvp_always_inline void q_leave(struct memif_queue *q)
-{
-	/* Release: every access of the burst to shared memory is done before. */
-	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
-}
 
 void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t queue_id,
 		      uint16_t port_id)
@@ -80,7 +64,10 @@ void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 	/* The receiver owns flags: poll until an rx queue is armed. */
 	if (rx)
 		__atomic_store_n(&r->flags, MEMIF_RING_FLAG_MASK_INT, __ATOMIC_RELAXED);
-	if (q->role == MEMIF_Q_CLIENT_RX) {
+	if (q->zc) {
+		/* Zero-copy client: the rx ring gets fresh mbufs (memif_zc.c). */
+		memif_zc_queue_up(q);
+	} else if (q->role == MEMIF_Q_CLIENT_RX) {
 		/*
 		 * Post every buffer now rather than at the first rx burst: a
 		 * server that forwards what we send at once (testpmd's io mode)
@@ -119,6 +106,8 @@ void memif_queue_down(struct memif_queue *q)
 		dvp_pause();
 	if (q->intr && q->efd >= 0)
 		(void)epoll_ctl(q->epfd, EPOLL_CTL_DEL, q->efd, NULL);
+	if (q->zc)
+		memif_zc_queue_down(q);
 	q->ring = NULL;
 	q->regions = NULL;
 	q->nregions = 0;
@@ -321,24 +310,6 @@ uint16_t memif_rx_client(void *rxq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
  * Tx
  */
 
-static __dvp_always_inline void tx_kick(struct memif_queue *q)
-{
-	uint64_t one = 1;
-
-	/*
-	 * Seq_cst fence: our index store is visible before we read the
-	 * receiver's flags, pairing with its unmask, fence, index check
-	 * (memif_intr_arm). Without it both could miss each other and the
-	 * receiver sleep on a non-empty ring.
-	 */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&q->ring->flags, __ATOMIC_RELAXED) & MEMIF_RING_FLAG_MASK_INT)
-		return;
-	/* The peer asked for an interrupt: the one syscall the protocol needs. */
-	if (write(q->efd, &one, sizeof(one)) == sizeof(one))
-		memif_ctr_add(&q->st.kicks, 1);
-}
-
 uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct memif_queue *q = txq;
@@ -414,7 +385,7 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		__atomic_store_n(&r->head, slot, __ATOMIC_RELEASE);
 		memif_ctr_add(&q->st.pkts, n);
 		memif_ctr_add(&q->st.bytes, bytes);
-		tx_kick(q);
+		memif_tx_kick(q);
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}
 out:
@@ -528,7 +499,7 @@ done:
 		__atomic_store_n(&r->tail, slot, __ATOMIC_RELEASE);
 		memif_ctr_add(&q->st.pkts, n);
 		memif_ctr_add(&q->st.bytes, bytes);
-		tx_kick(q);
+		memif_tx_kick(q);
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}
 out:

@@ -3,7 +3,8 @@
  */
 
 /*
- * memif queues and their copy-mode bursts.
+ * memif queues and their copy-mode bursts (the zero-copy client's are in
+ * memif_zc.c).
  *
  * A queue serves one ring in one role:
  *   client tx: produces on a c2s ring (fills its own buffers, moves head)
@@ -33,6 +34,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include <dvp_intr_driver.h>
 #include <dvp_mbuf.h>
@@ -59,6 +61,8 @@ struct memif_qstats {
 	uint64_t peer_errors; /* a peer index beyond a ring's worth, a zero-room buffer */
 	uint64_t no_room; /* tx: bursts that found the ring full */
 	uint64_t kicks; /* tx: eventfd writes for a peer that unmasked */
+	uint64_t unexported; /* zero-copy: tx frames dropped, rx mbufs not posted, for
+				memory outside what was shared at connect */
 };
 
 #define MEMIF_QSTATS_N (sizeof(struct memif_qstats) / sizeof(uint64_t))
@@ -92,6 +96,12 @@ struct memif_queue {
 	uint16_t port_id;
 	struct dvp_mempool *mp; /* rx */
 	int efd; /* the ring's eventfd, -1 when down */
+	/* Zero-copy client (memif_zc.c). */
+	bool zc;
+	uint16_t done; /* zc tx: the first slot whose frame is not freed yet */
+	uint32_t held; /* zc: mbufs the shadow holds (atomic: mbufs_held reads it) */
+	uint32_t shadow_size; /* slots of shadow: the largest ring asked for */
+	struct dvp_mbuf **shadow; /* zc: the mbuf behind each slot, or NULL */
 	struct memif_qstats st;
 	struct memif_qstats base; /* stats reset: the values at the reset */
 
@@ -111,6 +121,46 @@ struct memif_queue {
 	uint32_t want_kick;
 	struct dvp_intr_queue iq;
 };
+
+/*
+ * Entering and leaving a queue (see above). Seq_cst exchange then seq_cst
+ * load: our busy mark is visible before we read up, pairing with
+ * memif_queue_down()'s store of up then load of busy. A locked exchange on
+ * x86, once per burst.
+ */
+static __dvp_always_inline bool q_enter(struct memif_queue *q)
+{
+	__atomic_exchange_n(&q->busy, 1, __ATOMIC_SEQ_CST);
+	if (dvp_likely(__atomic_load_n(&q->up, __ATOMIC_SEQ_CST)))
+		return true;
+	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
+	return false;
+}
+
+static __dvp_always_inline void q_leave(struct memif_queue *q)
+{
+	/* Release: every access of the burst to shared memory is done before. */
+	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* After a tx burst published: wake the receiver if it unmasked its ring. */
+static __dvp_always_inline void memif_tx_kick(struct memif_queue *q)
+{
+	uint64_t one = 1;
+
+	/*
+	 * Seq_cst fence: our index store is visible before we read the
+	 * receiver's flags, pairing with its unmask, fence, index check
+	 * (memif_intr_arm). Without it both could miss each other and the
+	 * receiver sleep on a non-empty ring.
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&q->ring->flags, __ATOMIC_RELAXED) & MEMIF_RING_FLAG_MASK_INT)
+		return;
+	/* The peer asked for an interrupt: the one syscall the protocol needs. */
+	if (write(q->efd, &one, sizeof(one)) == sizeof(one))
+		memif_ctr_add(&q->st.kicks, 1);
+}
 
 /* A queue of @role, down, without interrupts. */
 void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t queue_id,

@@ -87,6 +87,8 @@ void memif_shm_release(struct memif_shm *shm)
 					"as zeros from then on (%u faults)",
 					i, faults);
 		}
+		if (shm->regions[i].borrowed)
+			continue;
 		if (shm->regions[i].addr != NULL)
 			munmap(shm->regions[i].addr, shm->regions[i].size);
 		if (shm->regions[i].fd >= 0)

@@ -23,6 +23,7 @@ struct memif_region {
 	uint64_t size;
 	int fd;
 	bool guarded; /* server: mapped under the SIGBUS guard (memif_guard.c) */
+	bool borrowed; /* zero-copy client: EAL memory, neither unmapped nor closed here */
 };
 
 struct memif_shm_ring {

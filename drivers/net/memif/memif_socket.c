@@ -28,6 +28,7 @@
 
 #include "memif_log.h"
 #include "memif_socket.h"
+#include "memif_zc.h"
 
 struct memif_sock;
 
@@ -169,6 +170,8 @@ static int env_prepare(void *ctx, struct memif_conn_desc *c, char *why)
 {
 	struct memif_chan *ch = ctx;
 
+	if (ch->ifc->p.zc)
+		return memif_zc_shm_create(&ch->ifc->shm, c, why);
 	return memif_shm_client_create(&ch->ifc->shm, c, why);
 }
 

@@ -36,6 +36,7 @@ struct memif_if_params {
 	bool abstract;
 	uint16_t bsize;
 	uint8_t log2_ring_size;
+	bool zc; /* client: zero-copy (memif_zc.c) */
 	char if_name[MEMIF_NAME_SZ];
 	char app_name[MEMIF_NAME_SZ];
 };
