@@ -19,18 +19,14 @@
 #include <endian.h>
 
 #include "mlx5_prm.h"
-#include "sim_consumer.h"
+#include "sim_loop.h"
 
 static const uint8_t dst[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 
 #define NF 64
 
 struct fix {
-	struct sc s;
-	struct sc_txq tx;
-	struct sc_rxq rx;
-	struct sc_rss rss;
-	uint32_t rx_next; /* counter of the next receive WQE to complete */
+	struct sc_loop l;
 	uint8_t frames[NF][1600];
 	uint32_t lens[NF];
 	const uint8_t *fp[NF];
@@ -40,16 +36,9 @@ struct fix {
 static struct fix *fix_open(const char *args, uint32_t tx_wqe, uint32_t rx_post)
 {
 	struct fix *f = calloc(1, sizeof(*f));
-	struct sc_rxq *qs[1];
 
 	assert_non_null(f);
-	sc_open(&f->s, args);
-	sc_txq_init(&f->s, &f->tx, tx_wqe, 1, 1024, false);
-	sc_rxq_init(&f->s, &f->rx, 512, 2048, 1024, false);
-	f->rx_next = f->rx.pi;
-	sc_rxq_post(&f->s, &f->rx, rx_post);
-	qs[0] = &f->rx;
-	sc_rss_init(&f->s, &f->rss, qs, 1, 0, NULL, 2, NULL, 0);
+	sc_loop_open(&f->l, args, tx_wqe, rx_post);
 	for (int i = 0; i < NF; i++)
 		f->fp[i] = f->frames[i];
 	return f;
@@ -57,26 +46,8 @@ static struct fix *fix_open(const char *args, uint32_t tx_wqe, uint32_t rx_post)
 
 static void fix_close(struct fix *f, bool expect_clean)
 {
-	if (expect_clean)
-		assert_int_equal(sim_mlx5_invalid_total(f->s.sim), 0);
-	sc_rss_fini(&f->s, &f->rss);
-	sc_rxq_fini(&f->s, &f->rx);
-	sc_txq_fini(&f->s, &f->tx);
-	sc_close(&f->s);
+	sc_loop_close(&f->l, expect_clean);
 	free(f);
-}
-
-static uint64_t invalid(struct fix *f, enum sim_mlx5_invalid kind)
-{
-	struct sim_mlx5_dev_stats st;
-
-	assert_int_equal(sim_mlx5_dev_stats(f->s.sim, &st), 0);
-	return st.invalid[kind];
-}
-
-static void run(struct fix *f)
-{
-	sim_mlx5_step_idle(f->s.sim, 1000);
 }
 
 /* Frames first..first+n-1: UDP, lengths cycling through 60..1514, numbered by dport. */
@@ -96,34 +67,25 @@ static void frames_build(struct fix *f, unsigned int n, uint32_t first)
 static void expect_rx(struct fix *f, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
-		struct mlx5_cqe64 *cqe = sc_cq_peek(&f->rx.cq);
+		struct mlx5_cqe64 *cqe = sc_cq_peek(&f->l.rx.cq);
 
 		assert_non_null(cqe);
 		assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_RESP_SEND);
 		assert_int_equal(be32toh(cqe->byte_cnt), f->lens[i]);
-		assert_memory_equal(sc_rxq_buf(&f->rx, f->rx_next), f->frames[i], f->lens[i]);
-		sc_cq_consume(&f->rx.cq, 1);
-		f->rx_next++;
+		assert_memory_equal(sc_rxq_buf(&f->l.rx, f->l.rx_next), f->frames[i], f->lens[i]);
+		sc_cq_consume(&f->l.rx.cq, 1);
+		f->l.rx_next++;
 	}
-}
-
-static struct mlx5_cqe64 *tx_cqe(struct fix *f)
-{
-	struct mlx5_cqe64 *cqe = sc_cq_peek(&f->tx.cq);
-
-	assert_non_null(cqe);
-	sc_cq_consume(&f->tx.cq, 1);
-	return cqe;
 }
 
 static void expect_tx_cqe(struct fix *f, uint32_t idx, uint32_t bytes)
 {
-	struct mlx5_cqe64 *cqe = tx_cqe(f);
+	struct mlx5_cqe64 *cqe = sc_loop_tx_cqe(&f->l);
 
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
 	assert_int_equal(be16toh(cqe->wqe_counter), idx & 0xffff);
 	assert_int_equal(be32toh(cqe->sop_drop_qpn) >> 24, MLX5_OPCODE_ENHANCED_MPSW);
-	assert_int_equal(be32toh(cqe->sop_drop_qpn) & 0xffffff, f->tx.sqn);
+	assert_int_equal(be32toh(cqe->sop_drop_qpn) & 0xffffff, f->l.tx.sqn);
 	assert_int_equal(be32toh(cqe->byte_cnt), bytes);
 }
 
@@ -165,16 +127,16 @@ static void test_empw_pointers(void **state)
 
 	(void)state;
 	frames_build(f, 32, 0);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 32, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	assert_int_equal(sc_tx_wqe_ds(&f->tx, idx), 34);
-	assert_int_equal(f->tx.pi - idx, 9); /* 34 units: 9 basic blocks */
-	sc_tx_ring(&f->tx);
-	run(f);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 32, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	assert_int_equal(sc_tx_wqe_ds(&f->l.tx, idx), 34);
+	assert_int_equal(f->l.tx.pi - idx, 9); /* 34 units: 9 basic blocks */
+	sc_tx_ring(&f->l.tx);
+	sc_loop_run(&f->l);
 	expect_tx_cqe(f, idx, sum(f->lens, 32));
-	assert_null(sc_cq_peek(&f->tx.cq));
+	assert_null(sc_cq_peek(&f->l.tx.cq));
 	expect_rx(f, 32);
-	assert_null(sc_cq_peek(&f->rx.cq));
-	assert_int_equal(sim_mlx5_port_stats(f->s.sim, 0, &st), 0);
+	assert_null(sc_cq_peek(&f->l.rx.cq));
+	assert_int_equal(sim_mlx5_port_stats(f->l.s.sim, 0, &st), 0);
 	assert_int_equal(st.tx_frames, 32);
 	assert_int_equal(st.tx_bytes, sum(f->lens, 32));
 	assert_int_equal(st.tx_empw_wqes, 1);
@@ -203,11 +165,11 @@ static void test_empw_inline_mixed(void **state)
 		lens[i + 1] = f->lens[i];
 		fp[i + 1] = f->fp[i];
 	}
-	idx = sc_tx_empw(&f->s, &f->tx, fp, lens, 7, 0x1d, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, fp, lens, 7, 0x1d, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	/* 2 + 4 (60 + 4 bytes) + 1 + 5 (64 + 4) + 7 (100 + 4) + 1 (pad) + 1 + 1 */
-	assert_int_equal(sc_tx_wqe_ds(&f->tx, idx), 22);
-	sc_tx_ring(&f->tx);
-	run(f);
+	assert_int_equal(sc_tx_wqe_ds(&f->l.tx, idx), 22);
+	sc_tx_ring(&f->l.tx);
+	sc_loop_run(&f->l);
 	expect_tx_cqe(f, idx, sum(f->lens, 6));
 	expect_rx(f, 6);
 	fix_close(f, true);
@@ -221,12 +183,12 @@ static void test_empw_largest(void **state)
 
 	(void)state;
 	frames_build(f, MLX5_EMPW_MAX_PTR_PKTS, 0);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, MLX5_EMPW_MAX_PTR_PKTS, 0,
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, MLX5_EMPW_MAX_PTR_PKTS, 0,
 			 MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	assert_int_equal(sc_tx_wqe_ds(&f->tx, idx), 63);
-	assert_int_equal(f->tx.pi - idx, 16);
-	sc_tx_ring(&f->tx);
-	run(f);
+	assert_int_equal(sc_tx_wqe_ds(&f->l.tx, idx), 63);
+	assert_int_equal(f->l.tx.pi - idx, 16);
+	sc_tx_ring(&f->l.tx);
+	sc_loop_run(&f->l);
 	expect_tx_cqe(f, idx, sum(f->lens, MLX5_EMPW_MAX_PTR_PKTS));
 	expect_rx(f, MLX5_EMPW_MAX_PTR_PKTS);
 	fix_close(f, true);
@@ -240,7 +202,7 @@ static void test_empw_largest(void **state)
 static void test_empw_ring_wrap(void **state)
 {
 	struct fix *f = fix_open("mode=step,ports=2,cable=loop", 64, 256);
-	uint32_t cnt = f->tx.dv.sq.wqe_cnt, first = 0;
+	uint32_t cnt = f->l.tx.dv.sq.wqe_cnt, first = 0;
 
 	(void)state;
 	assert_int_equal(cnt, 64);
@@ -250,35 +212,35 @@ static void test_empw_ring_wrap(void **state)
 
 		/* SEND WQEs up to @p back blocks before the end, without completions. */
 		sc_udp_frame(pad, 60, dst, 1, 2, 3, 4);
-		while ((f->tx.pi & (cnt - 1)) != cnt - back) {
-			sc_tx_wqe(&f->s, &f->tx, pad, 60, 0, 0);
+		while ((f->l.tx.pi & (cnt - 1)) != cnt - back) {
+			sc_tx_wqe(&f->l.s, &f->l.tx, pad, 60, 0, 0);
 			pads++;
 		}
 		if (pads > 0) {
-			sc_tx_ring(&f->tx);
-			run(f);
+			sc_tx_ring(&f->l.tx);
+			sc_loop_run(&f->l);
 		}
 		frames_build(f, 30, first);
-		idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 30, back & 1 ? 0x5 : 0,
+		idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 30, back & 1 ? 0x5 : 0,
 				 MLX5_WQE_CTRL_CQ_UPDATE, 0);
-		assert_true((idx & (cnt - 1)) + (f->tx.pi - idx) > cnt); /* it wraps */
-		sc_tx_ring(&f->tx);
-		run(f);
+		assert_true((idx & (cnt - 1)) + (f->l.tx.pi - idx) > cnt); /* it wraps */
+		sc_tx_ring(&f->l.tx);
+		sc_loop_run(&f->l);
 		expect_tx_cqe(f, idx, sum(f->lens, 30));
-		assert_null(sc_cq_peek(&f->tx.cq));
+		assert_null(sc_cq_peek(&f->l.tx.cq));
 		/* The SENDs first, then the 30. */
 		for (uint32_t i = 0; i < pads; i++) {
-			struct mlx5_cqe64 *cqe = sc_cq_peek(&f->rx.cq);
+			struct mlx5_cqe64 *cqe = sc_cq_peek(&f->l.rx.cq);
 
 			assert_non_null(cqe);
 			assert_int_equal(be32toh(cqe->byte_cnt), 60);
-			assert_memory_equal(sc_rxq_buf(&f->rx, f->rx_next), pad, 60);
-			sc_cq_consume(&f->rx.cq, 1);
-			f->rx_next++;
+			assert_memory_equal(sc_rxq_buf(&f->l.rx, f->l.rx_next), pad, 60);
+			sc_cq_consume(&f->l.rx.cq, 1);
+			f->l.rx_next++;
 		}
 		expect_rx(f, 30);
-		assert_null(sc_cq_peek(&f->rx.cq));
-		sc_rxq_post(&f->s, &f->rx, pads + 30);
+		assert_null(sc_cq_peek(&f->l.rx.cq));
+		sc_rxq_post(&f->l.s, &f->l.rx, pads + 30);
 		first += 30;
 	}
 	fix_close(f, true);
@@ -299,10 +261,10 @@ static void test_empw_checksum(void **state)
 		f->frames[i][24] = f->frames[i][25] = 0; /* IPv4 header checksum */
 		f->frames[i][40] = f->frames[i][41] = 0; /* UDP checksum */
 	}
-	sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 4, 0x2, 0,
+	sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 4, 0x2, 0,
 		   MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM);
-	sc_tx_ring(&f->tx);
-	run(f);
+	sc_tx_ring(&f->l.tx);
+	sc_loop_run(&f->l);
 	for (int i = 0; i < 4; i++)
 		memcpy(f->frames[i], want[i], 128);
 	expect_rx(f, 4);
@@ -318,18 +280,18 @@ static void test_empw_completions(void **state)
 
 	(void)state;
 	frames_build(f, 12, 0);
-	a = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 4, 0, 0, 0);
-	b = sc_tx_wqe(&f->s, &f->tx, f->frames[4], f->lens[4], MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	c = sc_tx_empw(&f->s, &f->tx, f->fp + 5, f->lens + 5, 7, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	a = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 4, 0, 0, 0);
+	b = sc_tx_wqe(&f->l.s, &f->l.tx, f->frames[4], f->lens[4], MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	c = sc_tx_empw(&f->l.s, &f->l.tx, f->fp + 5, f->lens + 5, 7, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	assert_int_equal(b, a + 2);
 	assert_int_equal(c, b + 1);
-	sc_tx_ring(&f->tx);
-	run(f);
-	cqe = tx_cqe(f);
+	sc_tx_ring(&f->l.tx);
+	sc_loop_run(&f->l);
+	cqe = sc_loop_tx_cqe(&f->l);
 	assert_int_equal(be16toh(cqe->wqe_counter), b & 0xffff);
 	assert_int_equal(be32toh(cqe->sop_drop_qpn) >> 24, MLX5_OPCODE_SEND);
 	expect_tx_cqe(f, c, sum(f->lens + 5, 7));
-	assert_null(sc_cq_peek(&f->tx.cq));
+	assert_null(sc_cq_peek(&f->l.tx.cq));
 	expect_rx(f, 12);
 	fix_close(f, true);
 }
@@ -340,15 +302,15 @@ static void reset_qp(struct fix *f)
 
 	memset(&mod, 0, sizeof(mod));
 	mod.qp_state = IBV_QPS_RESET;
-	assert_int_equal(f->s.g->modify_qp(f->tx.qp, &mod, IBV_QP_STATE), 0);
+	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE), 0);
 	mod.qp_state = IBV_QPS_INIT;
 	mod.port_num = 1;
-	assert_int_equal(f->s.g->modify_qp(f->tx.qp, &mod, IBV_QP_STATE | IBV_QP_PORT), 0);
+	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE | IBV_QP_PORT), 0);
 	mod.qp_state = IBV_QPS_RTR;
-	assert_int_equal(f->s.g->modify_qp(f->tx.qp, &mod, IBV_QP_STATE), 0);
+	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE), 0);
 	mod.qp_state = IBV_QPS_RTS;
-	assert_int_equal(f->s.g->modify_qp(f->tx.qp, &mod, IBV_QP_STATE), 0);
-	f->tx.pi = be32toh(f->tx.dv.dbrec[MLX5_SND_DBR]) & 0xffff;
+	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE), 0);
+	f->l.tx.pi = be32toh(f->l.tx.dv.dbrec[MLX5_SND_DBR]) & 0xffff;
 }
 
 /*
@@ -361,29 +323,29 @@ static void expect_error(struct fix *f, uint32_t idx, unsigned int sent, uint8_t
 	struct mlx5_err_cqe *err;
 	struct mlx5_cqe64 *cqe;
 
-	sc_tx_ring(&f->tx);
-	run(f);
-	cqe = tx_cqe(f);
+	sc_tx_ring(&f->l.tx);
+	sc_loop_run(&f->l);
+	cqe = sc_loop_tx_cqe(&f->l);
 	err = (struct mlx5_err_cqe *)(void *)cqe;
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
 	assert_int_equal(err->syndrome, syndrome);
 	assert_int_equal(be16toh(err->wqe_counter), idx & 0xffff);
 	assert_int_equal(be32toh(err->s_wqe_opcode_qpn) >> 24, MLX5_OPCODE_ENHANCED_MPSW);
-	assert_int_equal(f->tx.qp->state, IBV_QPS_ERR);
+	assert_int_equal(f->l.tx.qp->state, IBV_QPS_ERR);
 	expect_rx(f, sent);
-	assert_null(sc_cq_peek(&f->rx.cq));
+	assert_null(sc_cq_peek(&f->l.rx.cq));
 	reset_qp(f);
 	frames_build(f, 3, 100);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 3, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	sc_tx_ring(&f->tx);
-	run(f);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 3, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	sc_tx_ring(&f->l.tx);
+	sc_loop_run(&f->l);
 	expect_tx_cqe(f, idx, sum(f->lens, 3));
 	expect_rx(f, 3);
 }
 
 static struct mlx5_wqe_data_seg *pkt_seg(struct fix *f, uint32_t idx, unsigned int k)
 {
-	return (struct mlx5_wqe_data_seg *)(void *)sc_tx_wqe_unit(&f->tx, idx, 2 + k);
+	return (struct mlx5_wqe_data_seg *)(void *)sc_tx_wqe_unit(&f->l.tx, idx, 2 + k);
 }
 
 static void test_empw_error_lkey_range_length(void **state)
@@ -394,26 +356,26 @@ static void test_empw_error_lkey_range_length(void **state)
 	(void)state;
 	/* A bad lkey on packet 3: packets 0..2 left before the error. */
 	frames_build(f, 6, 0);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 6, 0, 0, 0);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 6, 0, 0, 0);
 	pkt_seg(f, idx, 3)->lkey = htobe32(0x777701);
 	expect_error(f, idx, 3, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
 	/* Packet 0 past the end of its MR. */
 	frames_build(f, 6, 0);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 6, 0, 0, 0);
-	pkt_seg(f, idx, 0)->addr = htobe64((uintptr_t)(f->s.mem + f->s.mem_size - 40));
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 6, 0, 0, 0);
+	pkt_seg(f, idx, 0)->addr = htobe64((uintptr_t)(f->l.s.mem + f->l.s.mem_size - 40));
 	expect_error(f, idx, 0, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
 	/* A runt (12 bytes) inline as packet 2, an oversized one (1600) as packet 1. */
 	frames_build(f, 3, 0);
 	f->lens[2] = 12;
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 3, 0x4, 0, 0);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 3, 0x4, 0, 0);
 	expect_error(f, idx, 2, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
 	frames_build(f, 3, 0);
 	f->lens[1] = 1600; /* MTU 1500 allows 1518 */
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 3, 0, 0, 0);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 3, 0, 0, 0);
 	expect_error(f, idx, 1, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
 	/* A pointer segment of 0 bytes. */
 	frames_build(f, 3, 0);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 3, 0, 0, 0);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 3, 0, 0, 0);
 	pkt_seg(f, idx, 0)->byte_count = 0;
 	expect_error(f, idx, 0, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
 	fix_close(f, true);
@@ -426,9 +388,9 @@ static void test_empw_fault_bad_lkey(void **state)
 	uint32_t idx;
 
 	(void)state;
-	assert_int_equal(sim_mlx5_fault_bad_lkey(f->s.sim, f->tx.sqn, 1), 0);
+	assert_int_equal(sim_mlx5_fault_bad_lkey(f->l.s.sim, f->l.tx.sqn, 1), 0);
 	frames_build(f, 5, 0);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 5, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 5, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	expect_error(f, idx, 0, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
 	fix_close(f, true);
 }
@@ -447,56 +409,40 @@ static void test_empw_flow_control(void **state)
 	(void)state;
 	for (int w = 0; w < 10; w++) {
 		frames_build(f, 30, (uint32_t)w * 30);
-		idx[w] = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 30, 0, MLX5_WQE_CTRL_CQ_UPDATE,
-				    0);
+		idx[w] = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 30, 0,
+				    MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	}
-	sc_tx_ring(&f->tx);
-	run(f);
+	sc_tx_ring(&f->l.tx);
+	sc_loop_run(&f->l);
 	for (int w = 0; w < 8; w++) {
 		frames_build(f, 30, (uint32_t)w * 30);
 		expect_tx_cqe(f, idx[w], sum(f->lens, 30));
 	}
-	assert_null(sc_cq_peek(&f->tx.cq));
-	assert_int_equal(sim_mlx5_port_stats(f->s.sim, 0, &st), 0);
+	assert_null(sc_cq_peek(&f->l.tx.cq));
+	assert_int_equal(sim_mlx5_port_stats(f->l.s.sim, 0, &st), 0);
 	assert_int_equal(st.tx_frames, 260);
 	for (int round = 0; round < 20 && got < 300; round++) {
 		/* Frame k of the stream carries UDP destination port k: in order, none lost. */
-		while (sc_cq_peek(&f->rx.cq) != NULL) {
-			const uint8_t *b = sc_rxq_buf(&f->rx, f->rx_next++);
+		while (sc_cq_peek(&f->l.rx.cq) != NULL) {
+			const uint8_t *b = sc_rxq_buf(&f->l.rx, f->l.rx_next++);
 
 			assert_int_equal((uint32_t)b[36] << 8 | b[37], got);
-			sc_cq_consume(&f->rx.cq, 1);
+			sc_cq_consume(&f->l.rx.cq, 1);
 			got++;
 		}
-		sc_rxq_post(&f->s, &f->rx, 64);
-		run(f);
+		sc_rxq_post(&f->l.s, &f->l.rx, 64);
+		sc_loop_run(&f->l);
 	}
 	assert_int_equal(got, 300);
 	for (int w = 8; w < 10; w++) {
 		frames_build(f, 30, (uint32_t)w * 30);
 		expect_tx_cqe(f, idx[w], sum(f->lens, 30));
 	}
-	assert_int_equal(sim_mlx5_port_stats(f->s.sim, 1, &st), 0);
+	assert_int_equal(sim_mlx5_port_stats(f->l.s.sim, 1, &st), 0);
 	assert_int_equal(st.rx_frames, 300);
 	assert_int_equal(st.rx_out_of_buffer, 0);
 	assert_int_equal(st.rx_wire_drops, 0);
 	fix_close(f, true);
-}
-
-/* Ring the WQE at @p idx: @p kind is reported once, with a QP_OP_ERR CQE and nothing sent. */
-static void expect_invalid(struct fix *f, uint32_t idx, enum sim_mlx5_invalid kind)
-{
-	struct mlx5_cqe64 *cqe;
-
-	sc_tx_ring(&f->tx);
-	run(f);
-	assert_int_equal(invalid(f, kind), 1);
-	cqe = tx_cqe(f);
-	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
-	assert_int_equal(((struct mlx5_err_cqe *)(void *)cqe)->syndrome,
-			 MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
-	assert_int_equal(be16toh(cqe->wqe_counter), idx & 0xffff);
-	assert_null(sc_cq_peek(&f->rx.cq));
 }
 
 static void test_empw_invalid_inline_header(void **state)
@@ -507,11 +453,11 @@ static void test_empw_invalid_inline_header(void **state)
 
 	(void)state;
 	frames_build(f, 4, 0);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 4, 0, 0, 0);
-	es = (void *)sc_tx_wqe_unit(&f->tx, idx, 1);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 4, 0, 0, 0);
+	es = (void *)sc_tx_wqe_unit(&f->l.tx, idx, 1);
 	es->inline_hdr_sz = htobe16(2); /* the two bytes the first unit has room for */
 	memcpy(es->inline_hdr_start, f->frames[0], 2);
-	expect_invalid(f, idx, SIM_MLX5_INV_EMPW);
+	sc_loop_expect_invalid(&f->l, idx, SIM_MLX5_INV_EMPW);
 	fix_close(f, false);
 }
 
@@ -523,10 +469,10 @@ static void test_empw_invalid_opmod(void **state)
 
 	(void)state;
 	frames_build(f, 4, 0);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 4, 0, 0, 0);
-	ctrl = (void *)sc_tx_wqe_at(&f->tx, idx);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 4, 0, 0, 0);
+	ctrl = (void *)sc_tx_wqe_at(&f->l.tx, idx);
 	ctrl->opmod_idx_opcode = htobe32(1u << 24 | (idx & 0xffff) << 8 | 0x29);
-	expect_invalid(f, idx, SIM_MLX5_INV_EMPW);
+	sc_loop_expect_invalid(&f->l, idx, SIM_MLX5_INV_EMPW);
 	fix_close(f, false);
 }
 
@@ -538,10 +484,10 @@ static void test_empw_invalid_no_packet(void **state)
 
 	(void)state;
 	frames_build(f, 2, 0);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 2, 0, 0, 0);
-	ctrl = (void *)sc_tx_wqe_at(&f->tx, idx);
-	ctrl->qpn_ds = htobe32(f->tx.sqn << 8 | 2); /* the title alone */
-	expect_invalid(f, idx, SIM_MLX5_INV_DS);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 2, 0, 0, 0);
+	ctrl = (void *)sc_tx_wqe_at(&f->l.tx, idx);
+	ctrl->qpn_ds = htobe32(f->l.tx.sqn << 8 | 2); /* the title alone */
+	sc_loop_expect_invalid(&f->l, idx, SIM_MLX5_INV_DS);
 	fix_close(f, false);
 }
 
@@ -554,8 +500,8 @@ static void test_empw_invalid_padding_only(void **state)
 
 	(void)state;
 	fp[0] = fp[1] = f->frames[0];
-	idx = sc_tx_empw(&f->s, &f->tx, fp, lens, 2, 0x3, 0, 0);
-	expect_invalid(f, idx, SIM_MLX5_INV_DS);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, fp, lens, 2, 0x3, 0, 0);
+	sc_loop_expect_invalid(&f->l, idx, SIM_MLX5_INV_DS);
 	fix_close(f, false);
 }
 
@@ -567,11 +513,11 @@ static void test_empw_invalid_inline_past_ds(void **state)
 
 	(void)state;
 	frames_build(f, 1, 0); /* 60 bytes inline: 4 units */
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 1, 0x1, 0, 0);
-	assert_int_equal(sc_tx_wqe_ds(&f->tx, idx), 6);
-	ctrl = (void *)sc_tx_wqe_at(&f->tx, idx);
-	ctrl->qpn_ds = htobe32(f->tx.sqn << 8 | 5);
-	expect_invalid(f, idx, SIM_MLX5_INV_DS);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 1, 0x1, 0, 0);
+	assert_int_equal(sc_tx_wqe_ds(&f->l.tx, idx), 6);
+	ctrl = (void *)sc_tx_wqe_at(&f->l.tx, idx);
+	ctrl->qpn_ds = htobe32(f->l.tx.sqn << 8 | 5);
+	sc_loop_expect_invalid(&f->l, idx, SIM_MLX5_INV_DS);
 	fix_close(f, false);
 }
 
@@ -583,8 +529,8 @@ static void test_empw_off(void **state)
 
 	(void)state;
 	frames_build(f, 4, 0);
-	idx = sc_tx_empw(&f->s, &f->tx, f->fp, f->lens, 4, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	expect_invalid(f, idx, SIM_MLX5_INV_WQE_CTRL);
+	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 4, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	sc_loop_expect_invalid(&f->l, idx, SIM_MLX5_INV_WQE_CTRL);
 	fix_close(f, false);
 }
 
