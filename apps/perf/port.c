@@ -239,9 +239,17 @@ int send_one(struct perf_end *e, struct dvp_mbuf *m)
 
 int recv_some(struct perf_end *e, struct dvp_mbuf **pkts, uint16_t max, uint64_t deadline)
 {
+	/*
+	 * The deadline in TSC ticks, converted once: an empty poll then
+	 * costs one integer compare, not a floating-point conversion (which
+	 * an emulated CPU does in software), and the loop polls more often.
+	 */
+	uint64_t now = perf_now_ns(), tsc_deadline = dvp_rdtsc();
 	struct dvp_rx_wait_event ev;
 	int n, ret;
 
+	tsc_deadline +=
+		deadline > now ? (uint64_t)((double)(deadline - now) * (double)perf_hz / 1e9) : 0;
 	for (;;) {
 		if (opt.mode == MODE_ADAPTIVE)
 			n = dvp_rx_burst_adaptive(e->gov, e->port, 0, pkts, max);
@@ -251,7 +259,7 @@ int recv_some(struct perf_end *e, struct dvp_mbuf **pkts, uint16_t max, uint64_t
 			return n;
 		if (perf_stopping())
 			return -EINTR;
-		if (perf_now_ns() > deadline)
+		if (dvp_rdtsc() > tsc_deadline)
 			return 0;
 		if (opt.mode == MODE_INTR) {
 			ret = dvp_rx_wait(e->set, &ev, 1, 100);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include <dvp_cycles.h>
 #include <dvp_lcore.h>
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
@@ -129,23 +130,31 @@ static int finish(struct perf_end *e, uint64_t *received, uint64_t *errors)
 
 int run_lat(struct perf_end *e)
 {
-	struct dvp_mbuf *pkts[PERF_BURST_MAX], *m;
+	struct dvp_mbuf *pkts[PERF_BURST_MAX], *m, *echo = NULL;
 	uint64_t i, total = opt.warmup + opt.iters, t0, t1, rcv = 0, err = 0;
 	struct hist *hs = &e->hist;
+	double ns_per_tick = 1e9 / (double)perf_hz;
 	bool got;
 	int n, k, ret;
 
 	hist_init(hs);
 	for (i = 0; i < total && !perf_stopping(); i++) {
-		m = frame_new(e, FT_DATA, i, 0, 0);
-		if (m == NULL)
-			return -ENOBUFS;
-		t0 = perf_now_ns();
+		/* The echo goes out again, as perftest sends one buffer over and over. */
+		if (echo != NULL) {
+			m = echo;
+			echo = NULL;
+			((struct perf_hdr *)frame_check(m))->seq = i;
+		} else {
+			m = frame_new(e, FT_DATA, i, 0, 0);
+			if (m == NULL)
+				return -ENOBUFS;
+		}
+		/* Raw TSC inside the round trip; converted outside it. */
+		t0 = dvp_rdtsc();
 		if (send_one(e, m) < 0)
 			return -ETIMEDOUT;
 		for (got = false; !got;) {
-			n = recv_some(e, pkts, PERF_BURST_MAX,
-				      t0 + (uint64_t)opt.timeout_s * 1000000000u);
+			n = recv_some(e, pkts, PERF_BURST_MAX, perf_deadline_in(opt.timeout_s));
 			if (n <= 0) {
 				if (n == 0)
 					fprintf(stderr,
@@ -154,19 +163,25 @@ int run_lat(struct perf_end *e)
 						i, opt.timeout_s);
 				return n == 0 ? -ETIMEDOUT : n;
 			}
-			t1 = perf_now_ns();
+			t1 = dvp_rdtsc();
 			for (k = 0; k < n; k++) {
 				const struct perf_hdr *h = frame_check(pkts[k]);
 
-				if (h != NULL && h->type == FT_DATA && h->seq == i)
+				if (h != NULL && h->type == FT_DATA && h->seq == i && !got &&
+				    pkts[k]->data_len == opt.size && pkts[k]->nb_segs == 1) {
 					got = true;
+					echo = pkts[k];
+					continue;
+				}
 				dvp_pktmbuf_free(pkts[k]);
 			}
 		}
 		/* One way: half the round trip, as perftest's ib_send_lat reports. */
 		if (i >= opt.warmup)
-			hist_add(hs, (t1 - t0) / 2);
+			hist_add(hs, (uint64_t)((double)(t1 - t0) * ns_per_tick / 2));
 	}
+	if (echo != NULL)
+		dvp_pktmbuf_free(echo);
 	if (perf_stopping())
 		return -EINTR;
 	ret = finish(e, &rcv, &err);
