@@ -164,6 +164,32 @@ static inline void mf_source(struct mf *f, unsigned int src, uint64_t count, uin
 	assert_int_equal(sim_mlx5_source_start(f->sim, src), 0);
 }
 
+/*
+ * A frame of @p len bytes (sim_mlx5_frame_build's @p flow and @p seq, to
+ * 02:00:00:00:00:09) in mbufs of at most @p seg bytes each, chained.
+ */
+static inline struct dvp_mbuf *mf_frame(struct mf *f, uint32_t len, uint32_t flow, uint64_t seq,
+					uint32_t seg)
+{
+	static const uint8_t dst[6] = { 0x02, 0, 0, 0, 0, 9 };
+	struct dvp_mbuf *head = NULL;
+	uint8_t buf[2048];
+
+	assert_int_equal(sim_mlx5_frame_build(buf, len, flow, seq, dst), (int)len);
+	for (uint32_t off = 0; off < len; off += seg) {
+		struct dvp_mbuf *m = dvp_pktmbuf_alloc(f->mp);
+		uint32_t n = DVP_MIN(seg, len - off);
+
+		assert_non_null(m);
+		memcpy(dvp_pktmbuf_append(m, (uint16_t)n), buf + off, n);
+		if (head == NULL)
+			head = m;
+		else
+			assert_int_equal(dvp_pktmbuf_chain(head, m), 0);
+	}
+	return head;
+}
+
 /* Send all @p n packets on (port, queue), stepping the device while the ring is full. */
 static inline void mf_tx_all(struct mf *f, uint16_t port, uint16_t q, struct dvp_mbuf **pkts,
 			     uint16_t n)

@@ -138,28 +138,6 @@ static void test_index_wrap(void **state)
 	mf_close(&f);
 }
 
-/* A frame of @p len bytes (flow, seq) in mbufs of at most @p seg bytes each. */
-static struct dvp_mbuf *frame_mbuf(struct mf *f, uint32_t len, uint32_t flow, uint64_t seq,
-				   uint32_t seg)
-{
-	uint8_t buf[2048], dst[6] = { 0x02, 0, 0, 0, 0, 9 };
-	struct dvp_mbuf *head = NULL;
-
-	assert_int_equal(sim_mlx5_frame_build(buf, len, flow, seq, dst), (int)len);
-	for (uint32_t off = 0; off < len; off += seg) {
-		struct dvp_mbuf *m = dvp_pktmbuf_alloc(f->mp);
-		uint32_t n = DVP_MIN(seg, len - off);
-
-		assert_non_null(m);
-		memcpy(dvp_pktmbuf_append(m, (uint16_t)n), buf + off, n);
-		if (head == NULL)
-			head = m;
-		else
-			assert_int_equal(dvp_pktmbuf_chain(head, m), 0);
-	}
-	return head;
-}
-
 /* Send frames on port 0 to its own sink: single, chained, inlined whole (the default 290). */
 static void test_multiseg_and_inline(void **state)
 {
@@ -181,7 +159,7 @@ static void test_multiseg_and_inline(void **state)
 		uint16_t n = 0;
 
 		for (unsigned int i = 0; i < DVP_DIM(lens); i++)
-			pkts[n++] = frame_mbuf(&f, lens[i], 0, seq++, segs[i]);
+			pkts[n++] = mf_frame(&f, lens[i], 0, seq++, segs[i]);
 		mf_tx_all(&f, f.port[0], 0, pkts, n);
 		sim_mlx5_step(f.sim);
 	}
@@ -265,7 +243,7 @@ static void test_tx_checksum_offload(void **state)
 	for (uint16_t i = 0; i < 32; i++) {
 		uint8_t *p;
 
-		pkts[i] = frame_mbuf(&f, 100, 1, i, 2048);
+		pkts[i] = mf_frame(&f, 100, 1, i, 2048);
 		p = dvp_pktmbuf_mtod(pkts[i], uint8_t *);
 		memset(p + 24, 0, 2); /* IPv4 header checksum */
 		memset(p + 40, 0xa5, 2); /* UDP checksum, wrong */

@@ -21,29 +21,6 @@
 #include "mlx5_rxtx.h"
 #include "mlx5_tx_empw.h"
 
-static const uint8_t dst[6] = { 0x02, 0, 0, 0, 0, 9 };
-
-/* A frame of @p len bytes (sequence @p seq) in mbufs of at most @p seg bytes. */
-static struct dvp_mbuf *frame(struct mf *f, uint32_t len, uint64_t seq, uint32_t seg)
-{
-	uint8_t buf[2048];
-	struct dvp_mbuf *head = NULL;
-
-	assert_int_equal(sim_mlx5_frame_build(buf, len, 0, seq, dst), (int)len);
-	for (uint32_t off = 0; off < len; off += seg) {
-		struct dvp_mbuf *m = dvp_pktmbuf_alloc(f->mp);
-		uint32_t n = DVP_MIN(seg, len - off);
-
-		assert_non_null(m);
-		memcpy(dvp_pktmbuf_append(m, (uint16_t)n), buf + off, n);
-		if (head == NULL)
-			head = m;
-		else
-			assert_int_equal(dvp_pktmbuf_chain(head, m), 0);
-	}
-	return head;
-}
-
 static struct sim_mlx5_port_stats port_stats(struct mf *f)
 {
 	struct sim_mlx5_port_stats ps;
@@ -85,7 +62,7 @@ static void test_burst_larger_than_session_and_ring(void **state)
 	txq = open_port(&f, "ports=1,mode=step,cable=traffic,gen=off", 64, NULL);
 	assert_ptr_equal(dvp_port_get(f.port[0])->tx_pkt_burst, mlx5_tx_burst_empw);
 	for (int i = 0; i < 64; i++)
-		pkts[i] = frame(&f, 60 + i, (uint64_t)i, 2048);
+		pkts[i] = mf_frame(&f, 60 + i, 0, (uint64_t)i, 2048);
 	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 64), 64);
 	/* Two titles of 34 units: 9 blocks each. */
 	assert_int_equal(txq->wqe_ci - txq->wqe_tail, 18);
@@ -95,7 +72,7 @@ static void test_burst_larger_than_session_and_ring(void **state)
 	assert_int_equal(ps.tx_frames, 64);
 	/* A ring of 64 mbufs takes 64 of 300; the rest go as completions free it. */
 	for (int i = 0; i < 300; i++)
-		pkts[i] = frame(&f, 100, (uint64_t)(64 + i), 2048);
+		pkts[i] = mf_frame(&f, 100, 0, (uint64_t)(64 + i), 2048);
 	n = dvp_tx_burst(f.port[0], 0, pkts, 300);
 	assert_true(n > 0 && n <= 64);
 	mf_tx_all(&f, f.port[0], 0, pkts + n, (uint16_t)(300 - n));
@@ -116,12 +93,12 @@ static void test_ring_wrap_inside_session(void **state)
 	for (int round = 0; round < 3; round++) {
 		/* One-packet sessions (one block each) up to the ring's last block. */
 		while ((txq->wqe_ci & txq->wqe_mask) != txq->wqe_mask) {
-			pkts[0] = frame(&f, 80, seq++, 2048);
+			pkts[0] = mf_frame(&f, 80, 0, seq++, 2048);
 			mf_tx_all(&f, f.port[0], 0, pkts, 1);
 			sim_mlx5_step(f.sim);
 		}
 		for (int i = 0; i < 32; i++)
-			pkts[i] = frame(&f, 60 + (uint32_t)i * 40, seq++, 2048);
+			pkts[i] = mf_frame(&f, 60 + (uint32_t)i * 40, 0, seq++, 2048);
 		sim_mlx5_step_idle(f.sim, 10);
 		dvp_tx_burst(f.port[0], 0, NULL, 0); /* completions: room for the whole session */
 		assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 32), 32);
@@ -157,12 +134,12 @@ static void test_frames_that_end_a_session(void **state)
 		uint16_t n = 0;
 
 		for (int i = 0; i < 3; i++)
-			pkts[n++] = frame(&f, 400, seq++, 2048);
-		pkts[n++] = frame(&f, 1000, seq++, 300); /* four segments */
+			pkts[n++] = mf_frame(&f, 400, 0, seq++, 2048);
+		pkts[n++] = mf_frame(&f, 1000, 0, seq++, 300); /* four segments */
 		for (int i = 0; i < 3; i++)
-			pkts[n++] = frame(&f, 500, seq++, 2048);
-		pkts[n++] = frame(&f, 100, seq++, 2048); /* inline whole */
-		pkts[n++] = frame(&f, 700, seq++, 2048);
+			pkts[n++] = mf_frame(&f, 500, 0, seq++, 2048);
+		pkts[n++] = mf_frame(&f, 100, 0, seq++, 2048); /* inline whole */
+		pkts[n++] = mf_frame(&f, 700, 0, seq++, 2048);
 		mf_tx_all(&f, f.port[0], 0, pkts, n);
 		sim_mlx5_step(f.sim);
 	}
@@ -174,10 +151,10 @@ static void test_frames_that_end_a_session(void **state)
 	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "tx_q0_inlined", &inlined), 0);
 	assert_int_equal(inlined, 10);
 	/* Too short for any Ethernet frame: dropped and counted, the session around it goes. */
-	pkts[0] = frame(&f, 300, seq++, 2048);
+	pkts[0] = mf_frame(&f, 300, 0, seq++, 2048);
 	pkts[1] = dvp_pktmbuf_alloc(f.mp);
 	assert_non_null(dvp_pktmbuf_append(pkts[1], 10));
-	pkts[2] = frame(&f, 300, seq++, 2048);
+	pkts[2] = mf_frame(&f, 300, 0, seq++, 2048);
 	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 3), 3);
 	expect_sink(&f, seq);
 	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
@@ -202,7 +179,7 @@ static void test_checksum_flags_split_sessions(void **state)
 	for (int i = 0; i < 16; i++) {
 		uint8_t *p;
 
-		pkts[i] = frame(&f, 100, (uint64_t)i, 2048);
+		pkts[i] = mf_frame(&f, 100, 0, (uint64_t)i, 2048);
 		if (i / 4 % 2 == 0)
 			continue; /* checksums right already, none asked */
 		p = dvp_pktmbuf_mtod(pkts[i], uint8_t *);
@@ -243,7 +220,7 @@ static void test_completion_every_n(void **state)
 		unsigned int in_use;
 
 		for (int i = 0; i < 8; i++)
-			pkts[i] = frame(&f, 200, seq++, 2048);
+			pkts[i] = mf_frame(&f, 200, 0, seq++, 2048);
 		assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 8), 8);
 		sim_mlx5_step_idle(f.sim, 10);
 		ps = port_stats(&f);
@@ -270,7 +247,7 @@ static void test_fallback_send(void **state)
 	open_port(&f, "ports=1,mode=step,cable=traffic,gen=off,empw=off", 256, NULL);
 	assert_ptr_equal(dvp_port_get(f.port[0])->tx_pkt_burst, mlx5_tx_burst);
 	for (int i = 0; i < 64; i++)
-		pkts[i] = frame(&f, 60 + i * 20, (uint64_t)i, 2048);
+		pkts[i] = mf_frame(&f, 60 + i * 20, 0, (uint64_t)i, 2048);
 	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 64), 64);
 	expect_sink(&f, 64);
 	ps = port_stats(&f);
