@@ -281,6 +281,8 @@ static int pair_start(void)
 	if (ret == 0)
 		ret = end_setup(&client);
 	if (ret == 0)
+		ret = perf_ticker_start(&client, &server);
+	if (ret == 0)
 		ret = end_wait_link(&server);
 	if (ret == 0)
 		ret = end_wait_link(&client);
@@ -364,6 +366,8 @@ int main(int argc, char **argv)
 	} else {
 		ret = end_setup(self);
 		if (ret == 0)
+			ret = perf_ticker_start(self, NULL);
+		if (ret == 0)
 			ret = end_wait_link(self);
 	}
 	if (ret >= 0) {
@@ -395,6 +399,7 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
+	perf_ticker_stop();
 	if (end_teardown(self) < 0)
 		status = 1;
 	if (opt.role == ROLE_PAIR && end_teardown(&server) < 0)

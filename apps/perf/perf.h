@@ -148,6 +148,13 @@ int send_one(struct perf_end *e, struct dvp_mbuf *m);
 int recv_some(struct perf_end *e, struct dvp_mbuf **pkts, uint16_t max, uint64_t deadline);
 /* Wake @e's rx wait (async-signal safe). */
 void end_kick(struct perf_end *e);
+/*
+ * --rx-mode intr: kick the waits of @a and @b (either may be NULL) every
+ * 100 ms from a thread of our own, their sets created. @return 0 or -errno.
+ */
+int perf_ticker_start(struct perf_end *a, struct perf_end *b);
+/* Stop and join it (before the ends' teardown); fine when not started. */
+void perf_ticker_stop(void);
 
 /* run.c */
 int run_server(struct perf_end *e);

@@ -6,8 +6,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <dvp_cycles.h>
 #include <dvp_errno.h>
@@ -262,7 +264,8 @@ int recv_some(struct perf_end *e, struct dvp_mbuf **pkts, uint16_t max, uint64_t
 		if (dvp_rdtsc() > tsc_deadline)
 			return 0;
 		if (opt.mode == MODE_INTR) {
-			ret = dvp_rx_wait(e->set, &ev, 1, 100);
+			/* No timeout: the ticker's kicks bring it back (perf_ticker_start()). */
+			ret = dvp_rx_wait(e->set, &ev, 1, -1);
 			if (ret < 0)
 				return ret;
 		} else if (opt.mode == MODE_ADAPTIVE) {
@@ -271,4 +274,67 @@ int recv_some(struct perf_end *e, struct dvp_mbuf **pkts, uint16_t max, uint64_t
 				return ret;
 		}
 	}
+}
+
+/* ------------------------------------------------------------------------
+ * Ticker (--rx-mode intr)
+ */
+
+/*
+ * dvp_rx_wait() with a timeout reads CLOCK_MONOTONIC twice per sleep for
+ * it, and in a VM whose clocksource is not the TSC (the Soft-RoCE guest's
+ * is the HPET) each read is a system call on the path of every wake-up.
+ * So the waits sleep with no timeout, and this thread kicks them every
+ * 100 ms: a wait still comes back that often to check its deadline and
+ * the stop flag.
+ */
+#define TICK_NS 100000000L
+
+static pthread_t ticker;
+static bool ticker_running;
+static atomic_int ticker_stop;
+static struct perf_end *ticker_ends[2];
+
+static void *ticker_main(void *arg)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = TICK_NS };
+	unsigned int i;
+
+	(void)arg;
+	/* Relaxed: a flag that ends the loop, publishing no data (join orders the rest). */
+	while (!atomic_load_explicit(&ticker_stop, memory_order_relaxed)) {
+		nanosleep(&ts, NULL);
+		for (i = 0; i < DVP_DIM(ticker_ends); i++)
+			if (ticker_ends[i] != NULL)
+				end_kick(ticker_ends[i]);
+	}
+	return NULL;
+}
+
+int perf_ticker_start(struct perf_end *a, struct perf_end *b)
+{
+	int ret;
+
+	if (opt.mode != MODE_INTR)
+		return 0;
+	ticker_ends[0] = a;
+	ticker_ends[1] = b;
+	atomic_store_explicit(&ticker_stop, 0, memory_order_relaxed);
+	ret = pthread_create(&ticker, NULL, ticker_main, NULL);
+	if (ret != 0) {
+		fprintf(stderr, "dvp-perf: cannot start the wait ticker thread: %s\n",
+			strerror(ret));
+		return -ret;
+	}
+	ticker_running = true;
+	return 0;
+}
+
+void perf_ticker_stop(void)
+{
+	if (!ticker_running)
+		return;
+	atomic_store_explicit(&ticker_stop, 1, memory_order_relaxed);
+	pthread_join(ticker, NULL);
+	ticker_running = false;
 }
