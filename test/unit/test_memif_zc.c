@@ -7,14 +7,17 @@
  * server, both in this process: traffic both ways with contents checked,
  * chains each way, a dry pool on rx (rx_nombuf, nothing lost), a
  * disconnect with mbufs on both rings, a frame in memory the server cannot
- * see, and every mbuf back in its pool after each test.
+ * see, rx interrupts (a sleeping zero-copy rx queue woken by the server in
+ * another thread), and every mbuf back in its pool after each test.
  */
 
 #include "test_port_helpers.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <dvp_intr.h>
 #include <dvp_malloc.h>
 #include <dvp_memzone.h>
 #include <dvp_net_memif.h>
@@ -52,6 +55,13 @@ static int setup(void **state)
 	srv = tp_port("net_memif_s0");
 	cli = tp_port("net_memif_c0");
 	return 0;
+}
+
+static void pair_up_conf(uint16_t nq, const struct dvp_port_conf *conf)
+{
+	tp_port_up(srv, nq, conf);
+	tp_port_up(cli, nq, conf);
+	WAIT_FOR(link_is_up(srv) && link_is_up(cli));
 }
 
 static void pair_up(uint16_t nq)
@@ -371,6 +381,64 @@ static void test_unexported_memory_dropped(void **state)
 	assert_int_equal(dvp_memzone_free(mz), 0);
 }
 
+/* The server sends 20 frames 2 ms apart from another thread. */
+static void *server_sender(void *arg)
+{
+	struct dvp_mbuf *m;
+	unsigned int i;
+
+	(void)arg;
+	for (i = 0; i < 20; i++) {
+		usleep(2000);
+		m = tp_frame((uint8_t)i);
+		while (dvp_tx_burst(srv, 0, &m, 1) == 0)
+			usleep(10);
+	}
+	return NULL;
+}
+
+/* The zero-copy rx queue in interrupt mode sleeps and is woken by the server's kicks. */
+static void test_rx_interrupts(void **state)
+{
+	struct dvp_port_conf conf = { 0 };
+	struct dvp_rx_wait_event ev[1];
+	struct dvp_intr_set *set;
+	unsigned int got = 0;
+	pthread_t t;
+
+	(void)state;
+	conf.intr_conf.rxq = 1;
+	pair_up_conf(1, &conf);
+	set = dvp_intr_set_create(1);
+	assert_non_null(set);
+	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
+	assert_int_equal(dvp_xstats_reset(cli), 0);
+	assert_int_equal(dvp_xstats_reset(srv), 0);
+	assert_int_equal(pthread_create(&t, NULL, server_sender, NULL), 0);
+	while (got < 20) {
+		unsigned int k = tp_recv_all(cli, 0);
+
+		got += k;
+		if (got < 20 && k == 0) {
+			int r = dvp_rx_wait(set, ev, 1, 10000);
+
+			assert_true(r >= 0);
+			if (r == 0)
+				fail_msg("no wake-up in 10 s after %u of 20 packets", got);
+		}
+	}
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(got, 20);
+	assert_true(tp_xstat(cli, "rx_q0_intr_sleeps") >= 1);
+	assert_true(tp_xstat(srv, "tx_intr_kicks") >= 1);
+	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
+	assert_int_equal(dvp_intr_set_free(set), 0);
+	pair_down();
+	/* Back to polling queues for the tests after this one. */
+	tp_port_setup(srv, 1, NULL);
+	tp_port_setup(cli, 1, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_rx_nombuf),
 		cmocka_unit_test(test_disconnect_in_flight),
 		cmocka_unit_test(test_unexported_memory_dropped),
+		cmocka_unit_test(test_rx_interrupts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, tp_teardown);
