@@ -29,6 +29,13 @@
 #               same option and count in testpmd and dvp-fwd), so the middle
 #               box's own cost whatever limits the pipeline.
 #
+# DVP_BENCH_MIDDLE=zero-copy turns the links round: M is the client on both
+# with zero-copy=yes (testpmd with --single-file-segments, as DPDK's
+# zero-copy needs), A and C are servers; the middles ask for rings of 2^13
+# (the sink's ring is what it can take while the source has CPU 0) and have
+# 40960 mbufs each, since a zero-copy client's rings hold mbufs (up to 4
+# rings of 8192). The default is the copy-mode pipeline above.
+#
 # Memory: 2 MiB hugepages for all four programs when 320 free ones can be
 # had (reserved here if need be, and given back), else --no-huge for all;
 # DVP_BENCH_MEM=huge|no-huge forces one. Every /var/run/dpdk/<prefix> and
@@ -45,6 +52,7 @@ set -u
 fwd=$1
 intr_bench=${2:-}
 rounds=${DVP_BENCH_ROUNDS:-3}
+middle=${DVP_BENCH_MIDDLE:-copy}
 secs=${DVP_BENCH_SECONDS:-8}
 warm=2
 
@@ -108,7 +116,7 @@ testpmd() {
 	shift 4
 	dpdk-testpmd --lcores "$lcores" --no-pci --file-prefix="$prefix" "$@" \
 		-- --forward-mode="$fwd" --record-core-cycles --stats-period 1 --no-lsc-interrupt \
-		--total-num-mbufs=16384 </dev/null >"$work/$name.log" 2>&1 &
+		--total-num-mbufs=${tp_mbufs:-16384} </dev/null >"$work/$name.log" 2>&1 &
 	pids="$pids $!"
 	eval "${name}_pid=$!"
 }
@@ -138,32 +146,50 @@ fail() {
 	exit 1
 }
 
+# The sink C, then the source A: clients of the middle's servers, or servers.
+start_ends() {
+	testpmd C "${base}c" 0@0,1@0 rxonly $tp_mem \
+		--vdev="net_memif0,role=$peer_role,socket=$work/l2.sock,socket-abstract=no$peer_x"
+	wait_log "Port 0:" "$work/C.log" || fail "testpmd rxonly did not start"
+	testpmd A "${base}a" 0@0,1@0 txonly $tp_mem \
+		--vdev="net_memif0,role=$peer_role,socket=$work/l1.sock,socket-abstract=no$peer_x"
+	wait_log "Port 0:" "$work/A.log" || fail "testpmd txonly did not start"
+}
+
 # Run one case: the middle box $1 (dpdk or dvp), round $2.
 run_case() {
 	local mid=$1 round=$2 n1 n2 sink cyc tot pkts mhz rx tx drop busy
 	local dev1="role=server,socket=$work/l1.sock,socket-abstract=no"
 	local dev2="role=server,socket=$work/l2.sock,socket-abstract=no"
+	local peer_role=client peer_x=",rsize=14" mid_eal= mid_app=
 
 	rm -f "$work"/*.log
+	if [ "$middle" = zero-copy ]; then
+		# The ends are servers, started first; the middle connects to both.
+		dev1="role=client,socket=$work/l1.sock,socket-abstract=no,rsize=13,zero-copy=yes"
+		dev2="role=client,socket=$work/l2.sock,socket-abstract=no,rsize=13,zero-copy=yes"
+		peer_role=server
+		peer_x=
+		mid_eal=--single-file-segments
+		mid_app=--total-num-mbufs=40960
+		# A server's socket file left by the previous round would fail its bind.
+		rm -f "$work/l1.sock" "$work/l2.sock"
+		start_ends
+	fi
 	if [ "$mid" = dpdk ]; then
-		testpmd M "${base}m" 0@0,1@1 io $mid_mem --vdev="net_memif0,$dev1" \
-			--vdev="net_memif1,$dev2"
+		tp_mbufs=${mid_app#--total-num-mbufs=} testpmd M "${base}m" 0@0,1@1 io $mid_mem \
+			$mid_eal --vdev="net_memif0,$dev1" --vdev="net_memif1,$dev2"
 		wait_log "Port 1:" "$work/M.log" || fail "testpmd (middle) did not start"
 	else
 		"$fwd" --lcores 0@0,1@1 --file-prefix "${base}d" $mid_mem \
 			--vdev "net_memif0,$dev1" --vdev "net_memif1,$dev2" -- \
 			--forward-mode io --rx-mode poll --tx-retry 0 --record-core-cycles \
-			--stats-period 1 --max-loss 100 </dev/null >"$work/M.log" 2>&1 &
+			--stats-period 1 --max-loss 100 $mid_app </dev/null >"$work/M.log" 2>&1 &
 		M_pid=$!
 		pids="$pids $M_pid"
 		wait_log "lcore 1 (CPU" "$work/M.log" || fail "dvp-fwd did not start"
 	fi
-	testpmd C "${base}c" 0@0,1@0 rxonly $tp_mem \
-		--vdev="net_memif0,role=client,socket=$work/l2.sock,socket-abstract=no,rsize=14"
-	wait_log "Port 0:" "$work/C.log" || fail "testpmd rxonly did not start"
-	testpmd A "${base}a" 0@0,1@0 txonly $tp_mem \
-		--vdev="net_memif0,role=client,socket=$work/l1.sock,socket-abstract=no,rsize=14"
-	wait_log "Port 0:" "$work/A.log" || fail "testpmd txonly did not start"
+	[ "$middle" = zero-copy ] || start_ends
 	sleep $warm
 	n1=$(grep -ac "Rx-pps" "$work/C.log")
 	sleep "$secs"
@@ -187,6 +213,8 @@ run_case() {
 	fi
 	[ -n "$sink" ] && [ -n "$cyc" ] && [ -n "${pkts:-}" ] && [ "$pkts" -gt 0 ] ||
 		fail "$mid round $round: no figures (window $n1..$n2, cycles '${cyc:-}')"
+	# A pipeline that delivered nothing (a link that never came up) is no measurement.
+	awk -v s="$sink" 'BEGIN {exit !(s > 0)}' || fail "$mid round $round: nothing reached the sink"
 	if [ "$mid" = dvp ]; then
 		grep -q "^pool: \([0-9]*\) of \1 mbufs back" "$work/M.log" || fail "dvp-fwd lost mbufs"
 	fi
@@ -201,7 +229,7 @@ median() {
 		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-echo "bench_memif_fwd: $rounds rounds of each middle box, ${secs} s windows, memory: $mem"
+echo "bench_memif_fwd: $rounds rounds of each middle box, ${secs} s windows, memory: $mem, middle: $middle"
 for r in $(seq 1 "$rounds"); do
 	for mid in dpdk dvp; do
 		run_case "$mid" "$r"
