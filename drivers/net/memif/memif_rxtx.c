@@ -9,9 +9,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <dvp_common.h>
@@ -24,9 +27,45 @@
  * Queues coming up and going down (see memif_rxtx.h)
  */
 
+bool memif_fence_asymmetric;
+static pthread_once_t fence_once = PTHREAD_ONCE_INIT;
+
+/* Register for membarrier's private expedited command if the kernel has it. */
+static void fence_setup(void)
+{
+	long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+
+	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
+	    syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) {
+		MEMIF_LOG(INFO,
+			  "membarrier(2) private expedited not available (%s): bursts "
+			  "enter a queue with a locked exchange",
+			  strerror(errno));
+		return;
+	}
+	__atomic_store_n(&memif_fence_asymmetric, true, __ATOMIC_RELAXED);
+}
+
+/*
+ * The control thread's half of the asymmetric fence: a full fence on every
+ * CPU that runs a thread of ours, so a burst's store of busy that came
+ * before its load of up is visible before we read busy. A thread that is
+ * not running has been through a context switch, a full fence too.
+ */
+static void memif_fence_heavy(void)
+{
+	if (!__atomic_load_n(&memif_fence_asymmetric, __ATOMIC_RELAXED))
+		return; /* the bursts fence themselves */
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
+		/* Registered at setup: only a kernel bug gets here. */
+		MEMIF_LOG(ERR, "membarrier(2) failed after registration: %s", strerror(errno));
+}
+
 void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t queue_id,
 		      uint16_t port_id)
 {
+	/* Before any queue exists: no burst runs while the mode is chosen. */
+	(void)pthread_once(&fence_once, fence_setup);
 	memset(q, 0, sizeof(*q));
 	q->role = role;
 	q->queue_id = queue_id;
@@ -101,6 +140,7 @@ void memif_queue_down(struct memif_queue *q)
 	if (!__atomic_load_n(&q->up, __ATOMIC_RELAXED))
 		return;
 	__atomic_store_n(&q->up, 0, __ATOMIC_SEQ_CST);
+	memif_fence_heavy();
 	/* A burst is a bounded copy loop: this wait is short. */
 	while (__atomic_load_n(&q->busy, __ATOMIC_SEQ_CST))
 		dvp_pause();

@@ -20,13 +20,22 @@
  * index that claims more than a ring's worth is refused.
  *
  * Connection changes (control thread) against bursts (lcores): a burst
- * marks the queue busy with an atomic exchange and then reads its state;
- * the control thread changes the state, then waits for the queue not to be
- * busy. Both sides use sequentially consistent operations (a store then a
- * load each: Dekker's pattern), so either the burst saw the new state or
- * the control thread saw the burst and waited for it. Unmapping memory
- * under a running burst -- the crash DPDK's memif can have when a peer
- * leaves -- cannot happen.
+ * marks the queue busy and then reads its state; the control thread
+ * changes the state, then waits for the queue not to be busy. Each side
+ * stores then loads (Dekker's pattern), so either the burst saw the new
+ * state or the control thread saw the burst and waited for it. Unmapping
+ * memory under a running burst -- the crash DPDK's memif can have when a
+ * peer leaves -- cannot happen.
+ *
+ * Dekker needs a store-load fence on both sides, and on the burst's side
+ * that fence (a locked instruction on x86) would be paid on every burst.
+ * It is made asymmetric instead: the burst orders its store and load for
+ * the compiler only (memif_fence_light), and the control thread, which
+ * changes state once per connection, runs membarrier(2)
+ * (memif_fence_heavy): the kernel makes every running thread of the
+ * process execute a full fence, which stands in for the one the burst
+ * skipped. Where membarrier's private expedited command is not available
+ * the burst falls back to a sequentially consistent exchange.
  */
 
 #ifndef MEMIF_RXTX_H
@@ -122,15 +131,34 @@ struct memif_queue {
 	struct dvp_intr_queue iq;
 };
 
+/* Set once, before the first queue exists: membarrier(2) stands in for the bursts' fence. */
+extern bool memif_fence_asymmetric;
+
 /*
- * Entering and leaving a queue (see above). Seq_cst exchange then seq_cst
- * load: our busy mark is visible before we read up, pairing with
- * memif_queue_down()'s store of up then load of busy. A locked exchange on
- * x86, once per burst.
+ * The burst's half of the asymmetric fence (see above): a compiler barrier
+ * only, so that the compiler keeps our store of busy before our load of
+ * up; the CPU's store-load fence comes from memif_fence_heavy().
+ */
+static __dvp_always_inline void memif_fence_light(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/*
+ * Entering and leaving a queue (see above). Our busy mark is visible before
+ * we read up, pairing with memif_queue_down()'s store of up, heavy fence,
+ * load of busy. The seq_cst load of up also pairs with memif_queue_up()'s
+ * seq_cst store, so a burst that sees the queue up sees its fields.
  */
 static __dvp_always_inline bool q_enter(struct memif_queue *q)
 {
-	__atomic_exchange_n(&q->busy, 1, __ATOMIC_SEQ_CST);
+	if (dvp_likely(__atomic_load_n(&memif_fence_asymmetric, __ATOMIC_RELAXED))) {
+		__atomic_store_n(&q->busy, 1, __ATOMIC_RELAXED);
+		memif_fence_light();
+	} else {
+		/* Without membarrier: a locked exchange, a full fence of its own. */
+		__atomic_exchange_n(&q->busy, 1, __ATOMIC_SEQ_CST);
+	}
 	if (dvp_likely(__atomic_load_n(&q->up, __ATOMIC_SEQ_CST)))
 		return true;
 	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
