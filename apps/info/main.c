@@ -135,7 +135,8 @@ static void print_memory(void)
 	struct dvp_malloc_socket_stats st;
 	unsigned int n;
 
-	printf("memory: %s\n", dvp_eal_has_hugepages() ? "hugepages" : "anonymous (--no-huge)");
+	printf("memory: %s\n",
+	       dvp_eal_has_hugepages() ? "hugepages" : "ordinary pages in memfds (--no-huge)");
 	for (n = 0; n < dvp_socket_count(); n++) {
 		if (dvp_malloc_get_socket_stats((int)n, &st) != 0)
 			continue;

@@ -24,7 +24,7 @@ cpu=$(awk '/^Cpus_allowed_list/ { split($2, a, /[-,]/); print a[1] }' /proc/self
 out=$(DVP_SYSFS_ROOT=$root "$info" --no-huge -l "$cpu" -m 8 2>&1) || fail "dvp-info --no-huge failed"
 printf '%s\n' "$out" | grep -q "^lcores: 1, main lcore $cpu" || fail "no lcore line"
 printf '%s\n' "$out" | grep -q "^  lcore $cpu: CPU $cpu, node [0-9]* (main)" || fail "no main lcore"
-printf '%s\n' "$out" | grep -q "^memory: anonymous (--no-huge)" || fail "no memory kind"
+printf '%s\n' "$out" | grep -q "^memory: ordinary pages in memfds (--no-huge)" || fail "no memory kind"
 printf '%s\n' "$out" | grep -q "^  node [0-9]*: 8.0 MB mapped" || fail "no memory per node"
 printf '%s\n' "$out" | grep -q "^  mlx5_0: ib bus, node -1, driver (none)" || fail "no device"
 printf '%s\n' "$out" | grep -q "provider mlx5, node GUID 0002c90300012345" || fail "no provider or GUID"
