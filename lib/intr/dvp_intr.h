@@ -89,8 +89,11 @@ int dvp_intr_set_free(struct dvp_intr_set *set);
 unsigned int dvp_intr_set_count(const struct dvp_intr_set *set);
 
 /**
- * Replace the clock dvp_rx_wait() measures sleeps with (NULL: the
- * monotonic clock). For tests, set before use.
+ * Replace the clock dvp_rx_wait() measures sleeps and times its timeouts
+ * with (NULL: CLOCK_MONOTONIC). Set it before use: a TSC clock spares a
+ * system call per reading where clock_gettime() has no vDSO (a VM with an
+ * HPET clocksource); a test passes a fake one (a fake clock that stands
+ * still makes each sleep last the whole timeout).
  */
 void dvp_intr_set_clock(struct dvp_intr_set *set, dvp_intr_clock_fn clock, void *arg);
 

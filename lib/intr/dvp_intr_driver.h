@@ -21,7 +21,10 @@
  *
  * Each rx queue needs its own event fd (one completion channel per CQ for
  * verbs and mlx5, one eventfd per ring for memif and net_ring), because the
- * epoll data of a wait set names the queue.
+ * epoll data of a wait set names the queue. A queue may have more fds that
+ * wake it (net_verbs: its own kick eventfd beside the channel): the wait set
+ * watches each directly, so a wake-up crosses one epoll level, and
+ * dvp_rx_intr_fd() gets one epoll fd holding them all.
  *
  * Async events (ibv_get_async_event(3)) are read on the EAL interrupt
  * thread by a dvp_intr_async source: the driver's get hook reads one event
@@ -89,8 +92,18 @@ struct dvp_intr_queue_ops {
 /** The driver can arm for solicited completions only. */
 #define DVP_INTR_QUEUE_F_SOLICITED (1u << 0)
 
+/** Most fds besides the event fd that may wake one queue. */
+#define DVP_INTR_QUEUE_EXTRA_FDS_MAX 2
+
 struct dvp_intr_queue_conf {
 	int fd; /**< the event fd: non-blocking (O_NONBLOCK is checked) */
+	/**
+	 * More fds that wake this queue (a driver's own wake-up eventfd),
+	 * non-blocking too; the consume hook reads them. A wait set watches
+	 * each beside @c fd, not through a nested epoll fd.
+	 */
+	int extra_fds[DVP_INTR_QUEUE_EXTRA_FDS_MAX];
+	unsigned int nb_extra_fds; /**< entries of extra_fds used (0: none) */
 	uint32_t ack_batch; /**< events per ack call; 0: DVP_INTR_ACK_BATCH_DEFAULT */
 	bool solicited; /**< arm for solicited completions only */
 	uint16_t port_id; /**< labels for logs and dvp_rx_wait() results */
@@ -104,7 +117,15 @@ struct dvp_intr_queue_conf {
 struct dvp_intr_queue {
 	const struct dvp_intr_queue_ops *ops;
 	void *ctx;
+	/**
+	 * The one fd an application waits on (dvp_rx_intr_fd()): the event
+	 * fd, or with extra fds an epoll fd of lib/intr's holding them all.
+	 */
 	int fd;
+	int fds[1 + DVP_INTR_QUEUE_EXTRA_FDS_MAX]; /**< what a wait set watches */
+	uint8_t nb_fds;
+	bool own_fd; /**< fd is lib/intr's epoll fd: fini closes it */
+	uint64_t wake_gen; /**< the set's epoll_wait() that last read it */
 	uint32_t ack_batch;
 	uint32_t pending_acks; /**< events read and not acked yet */
 	bool solicited;
@@ -123,18 +144,22 @@ struct dvp_intr_queue {
 
 /**
  * Set up @p iq for the queue @p ctx with @p ops (which must outlive it).
- * @return 0, or after a log line -EINVAL (a hook missing, fd negative or
- *   blocking) or -ENOTSUP (solicited asked of a driver without
- *   DVP_INTR_QUEUE_F_SOLICITED).
+ * With extra fds it creates an epoll fd over all of them for
+ * dvp_rx_intr_fd(); dvp_intr_queue_fini() closes it.
+ * @return 0, or after a log line -EINVAL (a hook missing, an fd negative
+ *   or blocking, too many extra fds), -ENOTSUP (solicited asked of a
+ *   driver without DVP_INTR_QUEUE_F_SOLICITED), or the errno of
+ *   epoll_create1/epoll_ctl.
  */
 int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_ops *ops, void *ctx,
 			const struct dvp_intr_queue_conf *conf);
 
 /**
- * Before the driver destroys the queue's CQ (or closes its fd): take the
+ * Before the driver destroys the queue's CQ (or closes its fds): take the
  * queue out of its wait set (kicking a waiter and waiting for it to leave),
- * read the events still pending, and ack every event read. Never blocks on
- * the fd. Safe on a zeroed or already finished @p iq.
+ * read the events still pending, ack every event read, and close the epoll
+ * fd init made for extra fds. Never blocks on the fd. Safe on a zeroed or
+ * already finished @p iq.
  * @return the number of events acked by this call.
  */
 unsigned int dvp_intr_queue_fini(struct dvp_intr_queue *iq);

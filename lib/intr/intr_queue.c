@@ -12,7 +12,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "intr_private.h"
 
@@ -34,10 +36,65 @@ uint64_t intr_clock_monotonic_ns(void *arg)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* An event fd must be open and non-blocking: a read could hang the lcore. */
+static int check_fd(const struct dvp_intr_queue_conf *conf, int fd, const char *what)
+{
+	int fl = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+
+	if (fl < 0) {
+		INTR_LOG(ERR, "port %u rx queue %u: %s %d is not an open file descriptor",
+			 conf->port_id, conf->queue_id, what, fd);
+		return dvp_err(EINVAL);
+	}
+	if (!(fl & O_NONBLOCK)) {
+		INTR_LOG(
+			ERR,
+			"port %u rx queue %u: %s %d is blocking; it must be O_NONBLOCK so that reading events can never hang",
+			conf->port_id, conf->queue_id, what, fd);
+		return dvp_err(EINVAL);
+	}
+	return 0;
+}
+
+/*
+ * dvp_rx_intr_fd() gives an application one fd per queue: with extra fds,
+ * an epoll fd over them all. Wait sets do not use it (they watch each fd,
+ * one epoll level); only an application's own epoll pays the nested hop.
+ */
+static __dvp_cold int app_epoll_fd(const struct dvp_intr_queue_conf *conf, const int *fds,
+				   unsigned int n)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	unsigned int i;
+	int epfd, err;
+
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (epfd < 0) {
+		err = errno;
+		goto fail;
+	}
+	for (i = 0; i < n; i++) {
+		ev.data.fd = fds[i];
+		if (epoll_ctl(epfd, EPOLL_CTL_ADD, fds[i], &ev) != 0) {
+			err = errno;
+			close(epfd);
+			goto fail;
+		}
+	}
+	return epfd;
+fail:
+	INTR_LOG(ERR, "port %u rx queue %u: an epoll fd over its %u event fds: %s%s", conf->port_id,
+		 conf->queue_id, n, dvp_strerror(err),
+		 err == EEXIST ? " (an extra fd repeats one of the queue's)" : "");
+	return dvp_err(err);
+}
+
 int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_ops *ops, void *ctx,
 			const struct dvp_intr_queue_conf *conf)
 {
-	int fl;
+	int fds[1 + DVP_INTR_QUEUE_EXTRA_FDS_MAX];
+	unsigned int i, n;
+	int ret, appfd;
 
 	if (iq == NULL || ops == NULL || conf == NULL) {
 		INTR_LOG(ERR, "queue init: %s is NULL",
@@ -56,18 +113,22 @@ int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_o
 					       "has_work");
 		return dvp_err(EINVAL);
 	}
-	fl = conf->fd < 0 ? -1 : fcntl(conf->fd, F_GETFL);
-	if (fl < 0) {
-		INTR_LOG(ERR, "port %u rx queue %u: event fd %d is not an open file descriptor",
-			 conf->port_id, conf->queue_id, conf->fd);
+	if (conf->nb_extra_fds > DVP_INTR_QUEUE_EXTRA_FDS_MAX) {
+		INTR_LOG(ERR, "port %u rx queue %u: %u extra event fds; at most %d are allowed",
+			 conf->port_id, conf->queue_id, conf->nb_extra_fds,
+			 DVP_INTR_QUEUE_EXTRA_FDS_MAX);
 		return dvp_err(EINVAL);
 	}
-	if (!(fl & O_NONBLOCK)) {
-		INTR_LOG(
-			ERR,
-			"port %u rx queue %u: event fd %d is blocking; it must be O_NONBLOCK so that reading events can never hang",
-			conf->port_id, conf->queue_id, conf->fd);
-		return dvp_err(EINVAL);
+	ret = check_fd(conf, conf->fd, "event fd");
+	if (ret < 0)
+		return ret;
+	fds[0] = conf->fd;
+	n = 1;
+	for (i = 0; i < conf->nb_extra_fds; i++) {
+		ret = check_fd(conf, conf->extra_fds[i], "extra event fd");
+		if (ret < 0)
+			return ret;
+		fds[n++] = conf->extra_fds[i];
 	}
 	if (conf->solicited && !(ops->flags & DVP_INTR_QUEUE_F_SOLICITED)) {
 		INTR_LOG(ERR,
@@ -75,10 +136,16 @@ int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_o
 			 conf->port_id, conf->queue_id);
 		return dvp_err(ENOTSUP);
 	}
+	appfd = n > 1 ? app_epoll_fd(conf, fds, n) : conf->fd;
+	if (appfd < 0)
+		return appfd;
 	memset(iq, 0, sizeof(*iq));
 	iq->ops = ops;
 	iq->ctx = ctx;
-	iq->fd = conf->fd;
+	iq->fd = appfd;
+	iq->own_fd = n > 1;
+	memcpy(iq->fds, fds, n * sizeof(fds[0]));
+	iq->nb_fds = (uint8_t)n;
 	iq->ack_batch = conf->ack_batch ? conf->ack_batch : DVP_INTR_ACK_BATCH_DEFAULT;
 	iq->solicited = conf->solicited;
 	iq->port_id = conf->port_id;
@@ -174,6 +241,10 @@ unsigned int dvp_intr_queue_fini(struct dvp_intr_queue *iq)
 		iq->pending_acks += (unsigned int)n;
 	}
 	acked = queue_ack(iq);
+	if (iq->own_fd)
+		close(iq->fd);
+	iq->fd = -1;
+	iq->own_fd = false;
 	iq->armed = false;
 	iq->initialized = false;
 	return acked;

@@ -7,12 +7,14 @@
  * are empty, read and ack what fired, return what has work.
  *
  * A set is an epoll instance whose entries carry the struct dvp_intr_queue
- * pointer (the kick eventfd carries NULL). One thread waits at a time. A
- * queue leaves a set from any thread (a port stop does it) while the
- * waiter may be asleep: the remover raises ctl_pending, kicks, and waits on
- * the condition variable until the waiter has left dvp_rx_wait(); a waiter
- * entering while ctl_pending is raised returns 0 at once. So the waiter
- * never sees an entry freed under it, and holds no lock while it runs.
+ * pointer (the kick eventfd carries NULL); a queue with several fds has an
+ * entry for each, all with its pointer, so that no wake-up goes through a
+ * nested epoll fd. One thread waits at a time. A queue leaves a set from
+ * any thread (a port stop does it) while the waiter may be asleep: the
+ * remover raises ctl_pending, kicks, and waits on the condition variable
+ * until the waiter has left dvp_rx_wait(); a waiter entering while
+ * ctl_pending is raised returns 0 at once. So the waiter never sees an
+ * entry freed under it, and holds no lock while it runs.
  */
 
 #include <errno.h>
@@ -31,7 +33,10 @@ struct dvp_intr_set {
 	unsigned int max;
 	unsigned int count;
 	struct dvp_intr_queue **queues; /* [max], dense */
-	struct epoll_event *evs; /* [max + 1]: the waiter's */
+	/* [max * (1 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1]: the waiter's */
+	struct epoll_event *evs;
+	unsigned int nfds; /* fds of the queues in the set */
+	uint64_t wake_gen; /* epoll_wait() returns so far: the waiter's */
 	dvp_intr_clock_fn clock;
 	void *clock_arg;
 	bool clock_own; /* set by dvp_intr_set_clock(): the governor keeps it */
@@ -59,7 +64,8 @@ struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues)
 	if (set == NULL)
 		goto nomem;
 	set->queues = calloc(max_queues, sizeof(*set->queues));
-	set->evs = calloc(max_queues + 1, sizeof(*set->evs));
+	set->evs = calloc((size_t)max_queues * (1 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1,
+			  sizeof(*set->evs));
 	if (set->queues == NULL || set->evs == NULL)
 		goto nomem_free;
 	set->max = max_queues;
@@ -214,6 +220,7 @@ static void set_ctl_end(struct dvp_intr_set *set)
 int dvp_intr_set_add(struct dvp_intr_set *set, struct dvp_intr_queue *iq, void *data)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
+	unsigned int i;
 	int ret;
 
 	if (set == NULL || !dvp_intr_queue_active(iq)) {
@@ -237,14 +244,22 @@ int dvp_intr_set_add(struct dvp_intr_set *set, struct dvp_intr_queue *iq, void *
 		goto out;
 	}
 	ev.data.ptr = iq;
-	if (epoll_ctl(set->epfd, EPOLL_CTL_ADD, iq->fd, &ev) != 0) {
-		ret = dvp_err(errno);
-		INTR_LOG(ERR, "wait set add: port %u rx queue %u: epoll cannot watch fd %d: %s%s",
-			 iq->port_id, iq->queue_id, iq->fd, dvp_strerror(-ret),
-			 ret == -EEXIST ? " (queues must not share an event fd)" : "");
-		goto out;
+	for (i = 0; i < iq->nb_fds; i++) {
+		if (epoll_ctl(set->epfd, EPOLL_CTL_ADD, iq->fds[i], &ev) != 0) {
+			ret = dvp_err(errno);
+			INTR_LOG(
+				ERR,
+				"wait set add: port %u rx queue %u: epoll cannot watch fd %d: %s%s",
+				iq->port_id, iq->queue_id, iq->fds[i], dvp_strerror(-ret),
+				ret == -EEXIST ? " (queues must not share an event fd)" : "");
+			while (i-- > 0)
+				epoll_ctl(set->epfd, EPOLL_CTL_DEL, iq->fds[i], NULL);
+			goto out;
+		}
 	}
+	set->nfds += iq->nb_fds;
 	iq->set = set;
+	iq->wake_gen = 0; /* the set's count starts at 1 */
 	iq->set_data = data;
 	iq->set_slot = set->count;
 	set->queues[set->count] = iq;
@@ -257,6 +272,7 @@ out:
 int dvp_intr_set_del(struct dvp_intr_set *set, struct dvp_intr_queue *iq)
 {
 	struct dvp_intr_queue *last;
+	unsigned int i;
 	int ret;
 
 	if (set == NULL || iq == NULL)
@@ -266,8 +282,10 @@ int dvp_intr_set_del(struct dvp_intr_set *set, struct dvp_intr_queue *iq)
 	ret = set_ctl_begin(set, "remove");
 	if (ret < 0)
 		return ret;
-	/* The fd may be closed already when a driver got the order wrong: ignore. */
-	epoll_ctl(set->epfd, EPOLL_CTL_DEL, iq->fd, NULL);
+	/* An fd may be closed already when a driver got the order wrong: ignore. */
+	for (i = 0; i < iq->nb_fds; i++)
+		epoll_ctl(set->epfd, EPOLL_CTL_DEL, iq->fds[i], NULL);
+	set->nfds -= iq->nb_fds;
 	last = set->queues[set->count - 1];
 	set->queues[iq->set_slot] = last;
 	last->set_slot = iq->set_slot;
@@ -290,13 +308,16 @@ static void ready_add(struct dvp_rx_wait_event *ready, unsigned int max_ready, u
 	}
 }
 
-static int wait_ms_left(int timeout_ms, uint64_t deadline)
+/*
+ * @now and @deadline are on the set's clock, read around each sleep anyway
+ * to measure it: a timeout costs no reading of its own, and the TSC clock
+ * an application installs costs no system call, where CLOCK_MONOTONIC is
+ * one on a machine whose clocksource has no vDSO (a VM's HPET).
+ */
+static int wait_ms_left(int timeout_ms, uint64_t deadline, uint64_t now)
 {
-	uint64_t now;
-
 	if (timeout_ms < 0)
 		return -1;
-	now = intr_clock_monotonic_ns(NULL);
 	if (now >= deadline)
 		return 0;
 	/* Round up: a sleep shorter than asked would spin on the last ms. */
@@ -316,7 +337,7 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 	uint64_t deadline = 0, t0, t1;
 	struct dvp_intr_queue *iq;
 	unsigned int i, n = 0;
-	bool kicked = false;
+	bool kicked = false, timed = false;
 	int k, ret = 0, ms;
 
 	*slept = false;
@@ -341,8 +362,6 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 	set->waiter = pthread_self();
 	pthread_mutex_unlock(&set->lock);
 
-	if (timeout_ms > 0)
-		deadline = intr_clock_monotonic_ns(NULL) + (uint64_t)timeout_ms * 1000000u;
 	for (;;) {
 		/* 1. Arm every queue whose previous event has been read. */
 		for (i = 0; i < set->count; i++) {
@@ -366,11 +385,16 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 			goto out;
 
 		/* 3. Sleep: every queue is armed and empty. */
-		ms = wait_ms_left(timeout_ms, deadline);
+		t0 = intr_set_now(set);
+		/* The timeout counts from the first sleep (arming is not waiting). */
+		if (!timed && timeout_ms > 0) {
+			deadline = t0 + (uint64_t)timeout_ms * 1000000u;
+			timed = true;
+		}
+		ms = wait_ms_left(timeout_ms, deadline, t0);
 		if (ms == 0)
 			goto out;
-		t0 = intr_set_now(set);
-		k = epoll_wait(set->epfd, set->evs, (int)set->count + 1, ms);
+		k = epoll_wait(set->epfd, set->evs, (int)set->nfds + 1, ms);
 		t1 = intr_set_now(set);
 		*slept = true;
 		for (i = 0; i < set->count; i++) {
@@ -389,6 +413,7 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 			goto out; /* the time is up (whatever the ms rounding) */
 
 		/* 4. Read what fired; keep the queues that really have work. */
+		set->wake_gen++;
 		for (i = 0; i < (unsigned int)k; i++) {
 			uint64_t drain;
 
@@ -399,6 +424,10 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 				kicked = true;
 				continue;
 			}
+			/* A queue two of whose fds fired is read once: consume reads all. */
+			if (iq->wake_gen == set->wake_gen)
+				continue;
+			iq->wake_gen = set->wake_gen;
 			ret = dvp_intr_queue_consume(iq);
 			if (dvp_unlikely(ret < 0)) {
 				wait_hook_failed(iq, "consume", ret);
@@ -413,7 +442,7 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 			}
 		}
 		ret = 0;
-		if (n > 0 || kicked || wait_ms_left(timeout_ms, deadline) == 0)
+		if (n > 0 || kicked || wait_ms_left(timeout_ms, deadline, t1) == 0)
 			goto out;
 	}
 out:

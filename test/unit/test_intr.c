@@ -9,13 +9,17 @@
  * slept through; spurious events are counted and harmless; acks are
  * counted and batched, and flushed when a queue is released even with
  * events pending; kick wakes a waiter; a queue leaves a set while its
- * waiter sleeps; 64 queues in one set; and every wrong use is an error.
+ * waiter sleeps; 64 queues in one set; a queue woken by two fds is watched
+ * directly and returned once; a timeout runs on the set's clock; and every
+ * wrong use is an error.
  */
 
 #include "test_port_helpers.h"
 
 #include <pthread.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <dvp_intr_driver.h>
@@ -124,6 +128,169 @@ static void test_queue_init_checks(void **state)
 	assert_int_equal(dvp_intr_queue_fini(&iq), 0);
 	close(blocking);
 	close(nb);
+}
+
+/* A queue woken by two fds (net_verbs: its channel and its kick eventfd). */
+struct two_fd_queue {
+	int fd[2];
+	int consumes;
+	int work;
+};
+
+static int two_fd_consume(void *ctx)
+{
+	struct two_fd_queue *q = ctx;
+	eventfd_t v;
+	int i, n = 0;
+
+	q->consumes++;
+	for (i = 0; i < 2; i++)
+		if (eventfd_read(q->fd[i], &v) == 0)
+			n++;
+	q->work += n;
+	return n;
+}
+
+static bool two_fd_has_work(void *ctx)
+{
+	return ((struct two_fd_queue *)ctx)->work > 0;
+}
+
+/*
+ * The wait set watches every fd of a queue directly and returns the queue
+ * once however many of its fds fired; dvp_rx_intr_fd()'s single fd (an
+ * epoll fd over both) is readable when either is; fini takes both out.
+ */
+static void test_extra_fds(void **state)
+{
+	const struct dvp_intr_queue_ops ops = { fake_arm, two_fd_consume, NULL, two_fd_has_work,
+						0 };
+	struct dvp_intr_queue_conf conf = { .port_id = 7, .queue_id = 4, .nb_extra_fds = 1 };
+	struct two_fd_queue q = { .fd = { -1, -1 } };
+	struct dvp_rx_wait_event ready[4];
+	struct dvp_log_capture cap;
+	struct epoll_event ev;
+	struct dvp_intr_set *set;
+	struct dvp_intr_queue iq;
+	int blocking;
+
+	(void)state;
+	q.fd[0] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	q.fd[1] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	blocking = eventfd(0, EFD_CLOEXEC);
+	assert_true(q.fd[0] >= 0 && q.fd[1] >= 0 && blocking >= 0);
+	conf.fd = q.fd[0];
+
+	dvp_log_capture_begin(&cap);
+	conf.extra_fds[0] = blocking;
+	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), -EINVAL);
+	conf.extra_fds[0] = q.fd[1];
+	conf.nb_extra_fds = DVP_INTR_QUEUE_EXTRA_FDS_MAX + 1;
+	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), -EINVAL);
+	conf.nb_extra_fds = 1;
+	conf.extra_fds[0] = q.fd[0];
+	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), -EEXIST);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "port 7 rx queue 4: extra event fd");
+	assert_contains(cap.buf, "is blocking");
+	assert_contains(cap.buf, "extra event fds; at most 2 are allowed");
+	assert_contains(cap.buf, "an extra fd repeats one of the queue's");
+	dvp_log_capture_free(&cap);
+
+	conf.extra_fds[0] = q.fd[1];
+	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), 0);
+	assert_true(iq.fd != q.fd[0] && iq.fd != q.fd[1]);
+	set = dvp_intr_set_create(1);
+	assert_non_null(set);
+	assert_int_equal(dvp_intr_set_add(set, &iq, &q), 0);
+
+	/* Each fd alone wakes the waiter, and the application's fd. */
+	assert_int_equal(epoll_wait(iq.fd, &ev, 1, 0), 0);
+	assert_int_equal(eventfd_write(q.fd[1], 1), 0);
+	assert_int_equal(epoll_wait(iq.fd, &ev, 1, 0), 1);
+	assert_int_equal(dvp_rx_wait(set, ready, 4, 5000), 1);
+	assert_ptr_equal(ready[0].data, &q);
+	assert_int_equal(ready[0].queue_id, 4);
+	assert_int_equal(q.consumes, 1);
+	q.work = 0;
+	assert_int_equal(eventfd_write(q.fd[0], 1), 0);
+	assert_int_equal(dvp_rx_wait(set, ready, 4, 5000), 1);
+	assert_int_equal(q.consumes, 2);
+	q.work = 0;
+
+	/* Both fired: the queue is read once and returned once. */
+	assert_int_equal(eventfd_write(q.fd[0], 1), 0);
+	assert_int_equal(eventfd_write(q.fd[1], 1), 0);
+	assert_int_equal(dvp_rx_wait(set, ready, 4, 5000), 1);
+	assert_int_equal(q.consumes, 3);
+	assert_int_equal(q.work, 2);
+	q.work = 0;
+
+	/* Out of the set, neither fd wakes it; the 4 events read are acked. */
+	assert_int_equal(dvp_intr_queue_fini(&iq), 4);
+	assert_int_equal(dvp_intr_set_count(set), 0);
+	assert_int_equal(eventfd_write(q.fd[0], 1), 0);
+	assert_int_equal(eventfd_write(q.fd[1], 1), 0);
+	assert_int_equal(dvp_rx_wait(set, ready, 4, 20), 0);
+	assert_int_equal(dvp_intr_set_free(set), 0);
+	close(blocking);
+	close(q.fd[0]);
+	close(q.fd[1]);
+}
+
+/* A clock that jumps 10 s at every reading. */
+static uint64_t jumping_clock(void *arg)
+{
+	uint64_t *t = arg;
+
+	*t += 10000000000u;
+	return *t;
+}
+
+/*
+ * A timed wait's deadline is on the set's clock, not CLOCK_MONOTONIC: after
+ * a spurious event, the set's clock says the time is up, so the wait
+ * returns instead of sleeping out the rest of the 5 s.
+ */
+static void test_timeout_on_set_clock(void **state)
+{
+	const struct dvp_intr_queue_ops ops = { fake_arm, two_fd_consume, NULL, fake_has_work, 0 };
+	struct dvp_intr_queue_conf conf = { .port_id = 7, .queue_id = 5 };
+	struct two_fd_queue q = { .fd = { -1, -1 } };
+	struct dvp_intr_queue_stats st;
+	struct dvp_rx_wait_event ready[1];
+	struct dvp_intr_queue iq;
+	struct dvp_intr_set *set;
+	struct timespec a, b;
+	uint64_t t = 0;
+	double s;
+
+	(void)state;
+	q.fd[0] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	q.fd[1] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	assert_true(q.fd[0] >= 0 && q.fd[1] >= 0);
+	conf.fd = q.fd[0];
+	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), 0);
+	set = dvp_intr_set_create(1);
+	assert_non_null(set);
+	dvp_intr_set_clock(set, jumping_clock, &t);
+	assert_int_equal(dvp_intr_set_add(set, &iq, NULL), 0);
+
+	assert_int_equal(eventfd_write(q.fd[0], 1), 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	assert_int_equal(dvp_rx_wait(set, ready, 1, 5000), 0);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	assert_true(s < 2.5);
+	dvp_intr_queue_stats_get(&iq, &st);
+	assert_int_equal(st.spurious, 1);
+	assert_int_equal(st.sleeps, 1);
+	assert_true(t >= 20000000000u);
+
+	dvp_intr_queue_fini(&iq);
+	assert_int_equal(dvp_intr_set_free(set), 0);
+	close(q.fd[0]);
+	close(q.fd[1]);
 }
 
 /* One event per arm; no event without an arm; a second arm before the event is a no-op. */
@@ -521,6 +688,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_queue_init_checks),
+		cmocka_unit_test(test_extra_fds),
+		cmocka_unit_test(test_timeout_on_set_clock),
 		cmocka_unit_test_setup(test_arm_one_shot, stop_p0),
 		cmocka_unit_test_setup(test_event_between_arm_and_final_poll, stop_p0),
 		cmocka_unit_test_setup(test_spurious_event, stop_p0),

@@ -282,7 +282,6 @@ struct vb_rxq {
 	struct vb_port *vp;
 	uint16_t queue_id;
 	struct ibv_comp_channel *ch; /* NULL without rx interrupts */
-	int epfd; /* the fd lib/intr waits on: ch's fd and kickfd */
 	int kickfd; /* the driver's wake-up for a sleeping lcore */
 	uint32_t kick_pending; /* atomic: kickfd was written and not read yet */
 	uint32_t unacked; /* CQ events read and not acked yet */

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -540,8 +539,6 @@ static void rxq_free(struct vb_rxq *rxq)
 	}
 	if (rxq->ch != NULL)
 		ibv_destroy_comp_channel(rxq->ch);
-	if (rxq->epfd >= 0)
-		close(rxq->epfd);
 	if (rxq->kickfd >= 0)
 		close(rxq->kickfd);
 	dvp_free(rxq->sges);
@@ -550,11 +547,13 @@ static void rxq_free(struct vb_rxq *rxq)
 	dvp_free(rxq);
 }
 
-/* The comp channel and the kick eventfd, behind one epoll fd for lib/intr. */
+/*
+ * The comp channel and the kick eventfd: lib/intr's wait set watches both
+ * (one epoll level between the completion and the lcore).
+ */
 static int rxq_intr_fds(struct vb_rxq *rxq)
 {
 	struct vb_port *vp = rxq->vp;
-	struct epoll_event ev = { .events = EPOLLIN };
 
 	rxq->ch = ibv_create_comp_channel(vp->dev->ctx);
 	if (rxq->ch == NULL) {
@@ -563,12 +562,8 @@ static int rxq_intr_fds(struct vb_rxq *rxq)
 		return dvp_err(errno ? errno : ENOMEM);
 	}
 	rxq->kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	rxq->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (rxq->kickfd < 0 || rxq->epfd < 0 || set_nonblock(rxq->ch->fd) < 0 ||
-	    set_nonblock(rxq->epfd) < 0 ||
-	    epoll_ctl(rxq->epfd, EPOLL_CTL_ADD, rxq->ch->fd, &ev) < 0 ||
-	    epoll_ctl(rxq->epfd, EPOLL_CTL_ADD, rxq->kickfd, &ev) < 0) {
-		VB_LOG(ERR, "%s rx queue %u: the event fds (channel, eventfd, epoll): %s", vp->name,
+	if (rxq->kickfd < 0 || set_nonblock(rxq->ch->fd) < 0) {
+		VB_LOG(ERR, "%s rx queue %u: the event fds (channel, eventfd): %s", vp->name,
 		       rxq->queue_id, dvp_strerror(errno));
 		return dvp_err(errno);
 	}
@@ -601,7 +596,6 @@ int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 	rxq->queue_id = q;
 	rxq->port_id = port->port_id;
 	rxq->ctx = (struct vb_qctx){ .vp = vp, .queue_id = q, .tx = false };
-	rxq->epfd = -1;
 	rxq->kickfd = -1;
 	rxq->cause = VB_CAUSE_NONE;
 	rxq->mp = mp;
@@ -655,7 +649,9 @@ int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 	}
 	if (rxq->intr_on) {
 		struct dvp_intr_queue_conf ic = {
-			.fd = rxq->epfd,
+			.fd = rxq->ch->fd,
+			.extra_fds = { rxq->kickfd },
+			.nb_extra_fds = 1,
 			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
 			.solicited = solicited,
 			.port_id = port->port_id,
