@@ -73,19 +73,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	uint16_t p;
-
-	(void)state;
-	DVP_PORT_FOREACH(p)
-		dvp_port_close(p);
-	if (dvp_pktmbuf_pool_in_use(tp_pool) != 0)
-		return -1;
-	dvp_mempool_free(tp_pool);
-	return dvp_eal_cleanup();
-}
-
 /* Server first (a client refused by a stopped server only retries later). */
 static void pair_up(uint16_t s, uint16_t c, uint16_t nq_s, uint16_t nq_c,
 		    const struct dvp_port_conf *conf)
@@ -100,70 +87,6 @@ static void pair_down(uint16_t s, uint16_t c)
 	assert_int_equal(dvp_port_stop(c), 0);
 	assert_int_equal(dvp_port_stop(s), 0);
 	tp_assert_pool_full();
-}
-
-/* A frame of @len bytes whose byte i is (seed + i), in segments of at most @seg bytes. */
-static struct dvp_mbuf *pattern_frame(uint32_t len, uint8_t seed, uint16_t seg)
-{
-	struct dvp_mbuf *head = NULL, *last = NULL;
-	uint32_t off = 0;
-
-	while (off < len || head == NULL) {
-		struct dvp_mbuf *m = dvp_pktmbuf_alloc(tp_pool);
-		uint16_t n = (uint16_t)DVP_MIN((uint32_t)seg, len - off);
-		uint8_t *p;
-		uint16_t i;
-
-		assert_non_null(m);
-		p = (uint8_t *)dvp_pktmbuf_append(m, n);
-		assert_non_null(p);
-		for (i = 0; i < n; i++)
-			p[i] = (uint8_t)(seed + off + i);
-		off += n;
-		if (head == NULL) {
-			head = m;
-		} else {
-			last->next = m;
-			head->nb_segs++;
-			head->pkt_len += n;
-		}
-		last = m;
-	}
-	return head;
-}
-
-static void check_pattern(const struct dvp_mbuf *m, uint32_t len, uint8_t seed)
-{
-	uint32_t off = 0;
-
-	assert_int_equal(m->pkt_len, len);
-	for (; m != NULL; m = m->next) {
-		const uint8_t *p = dvp_pktmbuf_mtod(m, const uint8_t *);
-		uint16_t i;
-
-		for (i = 0; i < m->data_len; i++, off++)
-			if (p[i] != (uint8_t)(seed + off))
-				fail_msg("byte %u is 0x%02x, expected 0x%02x", off, p[i],
-					 (uint8_t)(seed + off));
-	}
-	assert_int_equal(off, len);
-}
-
-/* Receive exactly @n packets on (@port, @q), bounded; frees them. */
-static void recv_n(uint16_t port, uint16_t q, unsigned int n)
-{
-	unsigned int got = 0;
-	int spins;
-
-	for (spins = 0; got < n && spins < 100000; spins++) {
-		unsigned int k = tp_recv_all(port, q);
-
-		got += k;
-		if (k == 0)
-			usleep(10);
-	}
-	assert_int_equal(got, n);
-	assert_int_equal(tp_recv_all(port, q), 0);
 }
 
 /* ------------------------------------------------------------------------
@@ -240,9 +163,9 @@ static void test_traffic_both_ways(void **state)
 	assert_int_equal(dvp_xstats_reset(cli), 0);
 	for (q = 0; q < 2; q++) {
 		for (i = 0; i < 40; i++) {
-			m = pattern_frame(60 + i, (uint8_t)(q * 100 + i), 2048);
+			m = tp_pattern_frame(tp_pool, 60 + i, (uint8_t)(q * 100 + i), 2048);
 			assert_int_equal(dvp_tx_burst(cli, q, &m, 1), 1);
-			m = pattern_frame(100 + i, (uint8_t)(q * 50 + i), 2048);
+			m = tp_pattern_frame(tp_pool, 100 + i, (uint8_t)(q * 50 + i), 2048);
 			assert_int_equal(dvp_tx_burst(srv, q, &m, 1), 1);
 		}
 	}
@@ -251,14 +174,14 @@ static void test_traffic_both_ways(void **state)
 		assert_int_equal(n, 40);
 		for (i = 0; i < n; i++) {
 			assert_int_equal(pkts[i]->port, srv);
-			check_pattern(pkts[i], 60 + i, (uint8_t)(q * 100 + i));
+			tp_check_pattern(pkts[i], 60 + i, (uint8_t)(q * 100 + i));
 		}
 		dvp_pktmbuf_free_bulk(pkts, n);
 		n = dvp_rx_burst(cli, q, pkts, 64);
 		assert_int_equal(n, 40);
 		for (i = 0; i < n; i++) {
 			assert_int_equal(pkts[i]->port, cli);
-			check_pattern(pkts[i], 100 + i, (uint8_t)(q * 50 + i));
+			tp_check_pattern(pkts[i], 100 + i, (uint8_t)(q * 50 + i));
 		}
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}
@@ -295,10 +218,10 @@ static void test_ring_full(void **state)
 	assert_int_equal(sent, 256); /* rsize=8 */
 	assert_int_equal(dvp_net_memif_tx_pending(cli, 0), 256);
 	assert_int_equal(tp_xstat(cli, "tx_ring_full"), 1);
-	recv_n(srv, 0, 256);
+	tp_recv_n(srv, 0, 256);
 	assert_int_equal(dvp_net_memif_tx_pending(cli, 0), 0);
 	tp_send(cli, 0, 5);
-	recv_n(srv, 0, 5);
+	tp_recv_n(srv, 0, 5);
 	pair_down(srv, cli);
 }
 
@@ -320,17 +243,17 @@ static void test_chained(void **state)
 
 		for (i = 0; i < DVP_DIM(lens); i++) {
 			/* Sent as a chain of 100-byte segments. */
-			m = pattern_frame(lens[i], (uint8_t)(7 * i + dir), 100);
+			m = tp_pattern_frame(tp_pool, lens[i], (uint8_t)(7 * i + dir), 100);
 			assert_int_equal(dvp_tx_burst(from, 0, &m, 1), 1);
 		}
 		n = dvp_rx_burst(to, 0, pkts, 16);
 		assert_int_equal(n, DVP_DIM(lens));
 		for (i = 0; i < n; i++)
-			check_pattern(pkts[i], lens[i], (uint8_t)(7 * i + dir));
+			tp_check_pattern(pkts[i], lens[i], (uint8_t)(7 * i + dir));
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}
 	/* A frame bigger than the ring's buffers: refused, kept by the caller. */
-	m = pattern_frame(64 * 512 + 1, 0, 2048);
+	m = tp_pattern_frame(tp_pool, 64 * 512 + 1, 0, 2048);
 	assert_int_equal(dvp_tx_burst(c, 0, &m, 1), 0);
 	dvp_pktmbuf_free(m);
 	pair_down(s, c);
@@ -346,13 +269,13 @@ static void test_fewer_rings_than_queues(void **state)
 	(void)state;
 	pair_up(srv, cli, 2, 1, NULL);
 	tp_send(cli, 0, 3);
-	recv_n(srv, 0, 3);
+	tp_recv_n(srv, 0, 3);
 	assert_int_equal(tp_recv_all(srv, 1), 0);
 	m = tp_frame(1);
 	assert_int_equal(dvp_tx_burst(srv, 1, &m, 1), 0);
 	dvp_pktmbuf_free(m);
 	tp_send(srv, 0, 2);
-	recv_n(cli, 0, 2);
+	tp_recv_n(cli, 0, 2);
 	pair_down(srv, cli);
 }
 
@@ -394,9 +317,9 @@ static void test_reconnect(void **state)
 	WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 3);
 	assert_int_equal(tp_xstat(cli, "connects"), 1);
 	tp_send(cli, 0, 7);
-	recv_n(srv, 0, 7);
+	tp_recv_n(srv, 0, 7);
 	tp_send(srv, 0, 4);
-	recv_n(cli, 0, 4);
+	tp_recv_n(cli, 0, 4);
 	pair_down(srv, cli);
 	assert_int_equal(
 		dvp_port_event_unregister(cli, DVP_PORT_EVENT_LINK_STATUS_CHANGE, on_lsc, NULL), 0);
@@ -508,7 +431,7 @@ static void test_intr_wakeups(void **state)
 		assert_int_equal(dvp_xstats_reset(tx), 0);
 		/* Polling: the producer does not write the eventfd. */
 		tp_send(tx, 0, 3);
-		recv_n(rx, 0, 3);
+		tp_recv_n(rx, 0, 3);
 		assert_int_equal(tp_xstat(tx, "tx_intr_kicks"), 0);
 		sd.port = tx;
 		assert_int_equal(pthread_create(&t, NULL, sender_main, &sd), 0);
@@ -541,7 +464,7 @@ static void test_intr_packet_before_arm(void **state)
 	tp_send(srv, 0, 1);
 	assert_int_equal(dvp_rx_wait(set, ev, 1, 10000), 1);
 	assert_int_equal(tp_qintr(cli, 0, "sleeps"), 0);
-	recv_n(cli, 0, 1);
+	tp_recv_n(cli, 0, 1);
 	assert_int_equal(dvp_intr_set_free(set), 0);
 	pair_down(srv, cli);
 }
@@ -568,7 +491,7 @@ static void test_intr_spurious(void **state)
 	assert_int_equal(dvp_rx_intr_enable(srv, 0), 0);
 	tp_send(cli, 0, 1);
 	assert_int_equal(tp_xstat(cli, "tx_intr_kicks"), 1);
-	recv_n(srv, 0, 1);
+	tp_recv_n(srv, 0, 1);
 	assert_int_equal(dvp_rx_wait(set, ev, 1, 20), 0);
 	assert_int_equal(tp_qintr(srv, 0, "spurious"), 1);
 	assert_int_equal(tp_qintr(srv, 0, "wakeups"), 0);
@@ -603,7 +526,7 @@ static void test_intr_armed_while_down(void **state)
 	/* Without the kick at connect this wait would sleep its whole 10 s and return 0. */
 	assert_int_equal(dvp_rx_wait(set, ev, 1, 10000), 1);
 	assert_int_equal(pthread_join(t, NULL), 0);
-	recv_n(cli, 0, 1);
+	tp_recv_n(cli, 0, 1);
 	assert_true(tp_qintr(cli, 0, "sleeps") >= 1);
 	assert_int_equal(dvp_intr_set_free(set), 0);
 	pair_down(srv, cli);
@@ -626,5 +549,5 @@ int main(void)
 		cmocka_unit_test(test_intr_armed_while_down),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tp_teardown);
 }

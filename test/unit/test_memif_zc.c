@@ -79,73 +79,6 @@ static void pair_down(void)
 	tp_assert_pool_full();
 }
 
-/* A frame of @len bytes whose byte i is (seed + i), in segments of at most @seg bytes. */
-static struct dvp_mbuf *pattern_frame(struct dvp_mempool *mp, uint32_t len, uint8_t seed,
-				      uint16_t seg)
-{
-	struct dvp_mbuf *head = NULL, *last = NULL;
-	uint32_t off = 0;
-
-	while (off < len || head == NULL) {
-		struct dvp_mbuf *m = dvp_pktmbuf_alloc(mp);
-		uint16_t n = (uint16_t)DVP_MIN((uint32_t)seg, len - off);
-		uint8_t *p;
-		uint16_t i;
-
-		assert_non_null(m);
-		p = (uint8_t *)dvp_pktmbuf_append(m, n);
-		assert_non_null(p);
-		for (i = 0; i < n; i++)
-			p[i] = (uint8_t)(seed + off + i);
-		off += n;
-		if (head == NULL) {
-			head = m;
-		} else {
-			last->next = m;
-			head->nb_segs++;
-			head->pkt_len += n;
-		}
-		last = m;
-	}
-	return head;
-}
-
-static void check_pattern(const struct dvp_mbuf *m, uint32_t len, uint8_t seed)
-{
-	uint32_t off = 0;
-	uint16_t segs = 0, nb_segs = m->nb_segs;
-
-	assert_int_equal(m->pkt_len, len);
-	for (; m != NULL; m = m->next, segs++) {
-		const uint8_t *p = dvp_pktmbuf_mtod(m, const uint8_t *);
-		uint16_t i;
-
-		for (i = 0; i < m->data_len; i++, off++)
-			if (p[i] != (uint8_t)(seed + off))
-				fail_msg("byte %u is 0x%02x, expected 0x%02x", off, p[i],
-					 (uint8_t)(seed + off));
-	}
-	assert_int_equal(off, len);
-	assert_int_equal(segs, nb_segs);
-}
-
-/* Receive exactly @n packets, bounded; frees them. */
-static void recv_n(uint16_t port, uint16_t q, unsigned int n)
-{
-	unsigned int got = 0;
-	int spins;
-
-	for (spins = 0; got < n && spins < 100000; spins++) {
-		unsigned int k = tp_recv_all(port, q);
-
-		got += k;
-		if (k == 0)
-			usleep(10);
-	}
-	assert_int_equal(got, n);
-	assert_int_equal(tp_recv_all(port, q), 0);
-}
-
 static void test_devargs(void **state)
 {
 	struct dvp_log_capture cap;
@@ -172,9 +105,9 @@ static void test_traffic_both_ways(void **state)
 	assert_int_equal(dvp_pktmbuf_pool_in_use(tp_pool), 512);
 	for (q = 0; q < 2; q++) {
 		for (i = 0; i < 40; i++) {
-			m = pattern_frame(tp_pool, 60 + i, (uint8_t)(q * 100 + i), 2048);
+			m = tp_pattern_frame(tp_pool, 60 + i, (uint8_t)(q * 100 + i), 2048);
 			assert_int_equal(dvp_tx_burst(cli, q, &m, 1), 1);
-			m = pattern_frame(tp_pool, 100 + i, (uint8_t)(q * 50 + i), 2048);
+			m = tp_pattern_frame(tp_pool, 100 + i, (uint8_t)(q * 50 + i), 2048);
 			assert_int_equal(dvp_tx_burst(srv, q, &m, 1), 1);
 		}
 	}
@@ -184,14 +117,14 @@ static void test_traffic_both_ways(void **state)
 		n = dvp_rx_burst(srv, q, pkts, 64);
 		assert_int_equal(n, 40);
 		for (i = 0; i < n; i++)
-			check_pattern(pkts[i], 60 + i, (uint8_t)(q * 100 + i));
+			tp_check_pattern(pkts[i], 60 + i, (uint8_t)(q * 100 + i));
 		dvp_pktmbuf_free_bulk(pkts, n);
 		n = dvp_rx_burst(cli, q, pkts, 64);
 		assert_int_equal(n, 40);
 		for (i = 0; i < n; i++) {
 			assert_int_equal(pkts[i]->port, cli);
 			assert_ptr_equal(pkts[i]->pool, tp_pool);
-			check_pattern(pkts[i], 100 + i, (uint8_t)(q * 50 + i));
+			tp_check_pattern(pkts[i], 100 + i, (uint8_t)(q * 50 + i));
 		}
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}
@@ -199,8 +132,8 @@ static void test_traffic_both_ways(void **state)
 	tp_send(cli, 0, 1);
 	tp_send(cli, 1, 1);
 	assert_int_equal(dvp_port_mbufs_held(cli), 512 + 2);
-	recv_n(srv, 0, 1);
-	recv_n(srv, 1, 1);
+	tp_recv_n(srv, 0, 1);
+	tp_recv_n(srv, 1, 1);
 	assert_int_equal(dvp_stats_get(srv, &st_s), 0);
 	assert_int_equal(dvp_stats_get(cli, &st_c), 0);
 	assert_int_equal(st_c.opackets, 82);
@@ -221,26 +154,26 @@ static void test_chained(void **state)
 	(void)state;
 	pair_up(1);
 	for (i = 0; i < DVP_DIM(lens); i++) {
-		m = pattern_frame(tp_pool, lens[i], (uint8_t)(3 * i), 100);
+		m = tp_pattern_frame(tp_pool, lens[i], (uint8_t)(3 * i), 100);
 		assert_int_equal(dvp_tx_burst(cli, 0, &m, 1), 1);
-		m = pattern_frame(tp_pool, lens[i], (uint8_t)(5 * i), 2048);
+		m = tp_pattern_frame(tp_pool, lens[i], (uint8_t)(5 * i), 2048);
 		assert_int_equal(dvp_tx_burst(srv, 0, &m, 1), 1);
 	}
 	n = dvp_rx_burst(srv, 0, pkts, 16);
 	assert_int_equal(n, DVP_DIM(lens));
 	for (i = 0; i < n; i++)
-		check_pattern(pkts[i], lens[i], (uint8_t)(3 * i));
+		tp_check_pattern(pkts[i], lens[i], (uint8_t)(3 * i));
 	dvp_pktmbuf_free_bulk(pkts, n);
 	n = dvp_rx_burst(cli, 0, pkts, 16);
 	assert_int_equal(n, DVP_DIM(lens));
 	for (i = 0; i < n; i++) {
-		check_pattern(pkts[i], lens[i], (uint8_t)(5 * i));
+		tp_check_pattern(pkts[i], lens[i], (uint8_t)(5 * i));
 		/* Each mbuf has 2048 bytes of room: 9000 bytes came in 5. */
 		assert_int_equal(pkts[i]->nb_segs, (lens[i] + 2047) / 2048);
 	}
 	dvp_pktmbuf_free_bulk(pkts, n);
 	/* A chain longer than the ring: refused, kept by the caller. */
-	m = pattern_frame(tp_pool, 257 * 8, 0, 8);
+	m = tp_pattern_frame(tp_pool, 257 * 8, 0, 8);
 	assert_int_equal(dvp_tx_burst(cli, 0, &m, 1), 0);
 	assert_true(tp_xstat(cli, "tx_ring_full") >= 1);
 	dvp_pktmbuf_free(m);
@@ -272,14 +205,14 @@ static void test_rx_nombuf(void **state)
 	assert_int_equal(dvp_stats_reset(cli), 0);
 	/* The server fills 200 slots; we keep every mbuf we receive. */
 	for (i = 0; i < 200; i++) {
-		m = pattern_frame(tp_pool, 64, (uint8_t)i, 2048);
+		m = tp_pattern_frame(tp_pool, 64, (uint8_t)i, 2048);
 		assert_int_equal(dvp_tx_burst(srv, 0, &m, 1), 1);
 	}
 	while (got < 200) {
 		n = dvp_rx_burst(cli, 0, &held[got], 32);
 		assert_true(n > 0);
 		for (i = 0; i < n; i++)
-			check_pattern(held[got + i], 64, (uint8_t)(got + i));
+			tp_check_pattern(held[got + i], 64, (uint8_t)(got + i));
 		got += n;
 	}
 	/* 8 spare slots' worth was posted, then the pool was dry. */
@@ -289,7 +222,7 @@ static void test_rx_nombuf(void **state)
 	assert_int_equal(dvp_port_mbufs_held(cli), 256 - 200 + 8);
 	/* The server has room for exactly what was posted. */
 	for (i = 0; i < 70; i++) {
-		m = pattern_frame(tp_pool, 64, (uint8_t)i, 2048);
+		m = tp_pattern_frame(tp_pool, 64, (uint8_t)i, 2048);
 		if (dvp_tx_burst(srv, 0, &m, 1) == 0) {
 			dvp_pktmbuf_free(m);
 			break;
@@ -308,7 +241,7 @@ static void test_rx_nombuf(void **state)
 	assert_int_equal(dvp_rx_burst(cli, 0, held, 32), 0);
 	assert_int_equal(dvp_port_mbufs_held(cli), 256);
 	tp_send(srv, 0, 10);
-	recv_n(cli, 0, 10);
+	tp_recv_n(cli, 0, 10);
 	assert_int_equal(dvp_port_stop(cli), 0);
 	assert_int_equal(dvp_port_stop(srv), 0);
 	assert_int_equal(dvp_pktmbuf_pool_in_use(small), 0);
@@ -336,9 +269,9 @@ static void test_disconnect_in_flight(void **state)
 	WAIT_FOR(link_is_up(cli) && link_is_up(srv));
 	assert_int_equal(dvp_port_mbufs_held(cli), 256);
 	tp_send(cli, 0, 7);
-	recv_n(srv, 0, 7);
+	tp_recv_n(srv, 0, 7);
 	tp_send(srv, 0, 4);
-	recv_n(cli, 0, 4);
+	tp_recv_n(cli, 0, 4);
 	/* And we stop first, with frames in flight again. */
 	tp_send(cli, 0, 20);
 	tp_send(srv, 0, 30);
@@ -366,8 +299,8 @@ static void test_unexported_memory_dropped(void **state)
 	late = dvp_pktmbuf_pool_create("zc_late", 63, 0, 0, DVP_MBUF_DEFAULT_BUF_SIZE, sock_id);
 	assert_non_null(late);
 	assert_int_equal(dvp_stats_reset(cli), 0);
-	m[0] = pattern_frame(late, 60, 1, 2048);
-	m[1] = pattern_frame(tp_pool, 60, 2, 2048);
+	m[0] = tp_pattern_frame(late, 60, 1, 2048);
+	m[1] = tp_pattern_frame(tp_pool, 60, 2, 2048);
 	/* Both taken: the first dropped, the second sent. */
 	assert_int_equal(dvp_tx_burst(cli, 0, m, 2), 2);
 	assert_int_equal(dvp_pktmbuf_pool_in_use(late), 0);
@@ -375,7 +308,7 @@ static void test_unexported_memory_dropped(void **state)
 	assert_int_equal(dvp_stats_get(cli, &st), 0);
 	assert_int_equal(st.oerrors, 1);
 	assert_int_equal(st.opackets, 1);
-	recv_n(srv, 0, 1);
+	tp_recv_n(srv, 0, 1);
 	pair_down();
 	dvp_mempool_free(late);
 	assert_int_equal(dvp_memzone_free(mz), 0);

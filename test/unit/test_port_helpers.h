@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dvp_test_eal.h"
 
@@ -148,6 +149,74 @@ static inline uint64_t tp_xstat(uint16_t port, const char *fmt, ...)
 }
 
 /* An rx queue's interrupt counter: tp_qintr(port, q, "sleeps"). */
+/* A frame of @len bytes from @mp whose byte i is (seed + i), in segments of at most @seg bytes. */
+static inline struct dvp_mbuf *tp_pattern_frame(struct dvp_mempool *mp, uint32_t len, uint8_t seed,
+						uint16_t seg)
+{
+	struct dvp_mbuf *head = NULL, *last = NULL;
+	uint32_t off = 0;
+
+	while (off < len || head == NULL) {
+		struct dvp_mbuf *m = dvp_pktmbuf_alloc(mp);
+		uint16_t n = (uint16_t)DVP_MIN((uint32_t)seg, len - off);
+		uint8_t *p;
+		uint16_t i;
+
+		assert_non_null(m);
+		p = (uint8_t *)dvp_pktmbuf_append(m, n);
+		assert_non_null(p);
+		for (i = 0; i < n; i++)
+			p[i] = (uint8_t)(seed + off + i);
+		off += n;
+		if (head == NULL) {
+			head = m;
+		} else {
+			last->next = m;
+			head->nb_segs++;
+			head->pkt_len += n;
+		}
+		last = m;
+	}
+	return head;
+}
+
+/* @m is such a frame: @len bytes, byte i is (seed + i), nb_segs counts its segments. */
+static inline void tp_check_pattern(const struct dvp_mbuf *m, uint32_t len, uint8_t seed)
+{
+	uint32_t off = 0;
+	uint16_t segs = 0, nb_segs = m->nb_segs;
+
+	assert_int_equal(m->pkt_len, len);
+	for (; m != NULL; m = m->next, segs++) {
+		const uint8_t *p = dvp_pktmbuf_mtod(m, const uint8_t *);
+		uint16_t i;
+
+		for (i = 0; i < m->data_len; i++, off++)
+			if (p[i] != (uint8_t)(seed + off))
+				fail_msg("byte %u is 0x%02x, expected 0x%02x", off, p[i],
+					 (uint8_t)(seed + off));
+	}
+	assert_int_equal(off, len);
+	assert_int_equal(segs, nb_segs);
+}
+
+/* Receive exactly @n packets on (@port, @q), bounded; frees them. */
+static inline void tp_recv_n(uint16_t port, uint16_t q, unsigned int n)
+{
+	unsigned int got = 0;
+	int spins;
+
+	for (spins = 0; got < n && spins < 100000; spins++) {
+		unsigned int k = tp_recv_all(port, q);
+
+		got += k;
+		if (k == 0)
+			usleep(10);
+	}
+	assert_int_equal(got, n);
+	assert_int_equal(tp_recv_all(port, q), 0);
+}
+
 #define tp_qintr(port, q, field) tp_xstat(port, "rx_q%u_intr_%s", (unsigned int)(q), field)
 
 #endif /* TEST_PORT_HELPERS_H */
