@@ -115,6 +115,56 @@ static void ring_init_copy(struct memif_ring *r, unsigned int log2_ring_size, ui
 	}
 }
 
+int memif_shm_region0_create(struct memif_shm *shm, uint64_t size, char *why)
+{
+	struct memif_region *reg = &shm->regions[0];
+	int ret;
+
+	reg->fd = memfd_create("memif_region_0", MFD_ALLOW_SEALING | MFD_CLOEXEC);
+	if (reg->fd < 0) {
+		ret = -errno;
+		why_set(why, "Failed to create shared memory: memfd_create: %s", strerror(errno));
+		return ret;
+	}
+	shm->nregions = 1;
+	/* Sealed before it grows: the server may then trust its size. */
+	if (fcntl(reg->fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0 || ftruncate(reg->fd, (off_t)size)) {
+		ret = -errno;
+		why_set(why, "Failed to size shared memory of %llu bytes: %s",
+			(unsigned long long)size, strerror(errno));
+		return ret;
+	}
+	reg->size = size;
+	reg->addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, reg->fd, 0);
+	if (reg->addr == MAP_FAILED) {
+		ret = -errno;
+		reg->addr = NULL;
+		why_set(why, "Failed to map shared memory of %llu bytes: %s",
+			(unsigned long long)size, strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
+int memif_shm_ring_announce(struct memif_shm_ring *sr, struct memif_ring_desc *d, uint64_t off,
+			    uint8_t log2_ring_size, char *why)
+{
+	int ret;
+
+	sr->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (sr->efd < 0) {
+		ret = -errno;
+		why_set(why, "Failed to create a ring eventfd: %s", strerror(errno));
+		return ret;
+	}
+	d->present = true;
+	d->fd = sr->efd;
+	d->region = 0;
+	d->offset = (uint32_t)off;
+	d->log2_ring_size = log2_ring_size;
+	return 0;
+}
+
 int memif_shm_client_create(struct memif_shm *shm, struct memif_conn_desc *c, char *why)
 {
 	unsigned int nrings = (unsigned int)c->nb_c2s + c->nb_s2c;
@@ -128,29 +178,9 @@ int memif_shm_client_create(struct memif_shm *shm, struct memif_conn_desc *c, ch
 	if (ret < 0)
 		return ret;
 
-	reg->fd = memfd_create("memif_region_0", MFD_ALLOW_SEALING | MFD_CLOEXEC);
-	if (reg->fd < 0) {
-		ret = -errno;
-		why_set(why, "Failed to create shared memory: memfd_create: %s", strerror(errno));
-		return ret;
-	}
-	shm->nregions = 1;
-	/* Sealed before it grows: the server may then trust its size. */
-	if (fcntl(reg->fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0 || ftruncate(reg->fd, (off_t)l.size)) {
-		ret = -errno;
-		why_set(why, "Failed to size shared memory of %llu bytes: %s",
-			(unsigned long long)l.size, strerror(errno));
+	ret = memif_shm_region0_create(shm, l.size, why);
+	if (ret < 0)
 		goto fail;
-	}
-	reg->size = l.size;
-	reg->addr = mmap(NULL, l.size, PROT_READ | PROT_WRITE, MAP_SHARED, reg->fd, 0);
-	if (reg->addr == MAP_FAILED) {
-		ret = -errno;
-		reg->addr = NULL;
-		why_set(why, "Failed to map shared memory of %llu bytes: %s",
-			(unsigned long long)l.size, strerror(errno));
-		goto fail;
-	}
 	shm->nb_c2s = c->nb_c2s;
 	shm->nb_s2c = c->nb_s2c;
 	shm->bsize = c->bsize;
@@ -169,17 +199,9 @@ int memif_shm_client_create(struct memif_shm *shm, struct memif_conn_desc *c, ch
 		sr->log2_ring_size = c->log2_ring_size;
 		sr->buf_base = l.buffers_off + ((uint64_t)i << c->log2_ring_size) * c->bsize;
 		ring_init_copy(sr->ring, c->log2_ring_size, sr->buf_base, c->bsize);
-		sr->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-		if (sr->efd < 0) {
-			ret = -errno;
-			why_set(why, "Failed to create a ring eventfd: %s", strerror(errno));
+		ret = memif_shm_ring_announce(sr, d, off, c->log2_ring_size, why);
+		if (ret < 0)
 			goto fail;
-		}
-		d->present = true;
-		d->fd = sr->efd;
-		d->region = 0;
-		d->offset = (uint32_t)off;
-		d->log2_ring_size = c->log2_ring_size;
 	}
 	return 0;
 

@@ -64,6 +64,20 @@ int memif_layout_copy(unsigned int nb_c2s, unsigned int nb_s2c, unsigned int log
 void memif_shm_reset(struct memif_shm *shm);
 
 /*
+ * Client: region 0, a memfd of @size bytes sealed against shrinking and
+ * mapped shared (shm->nregions becomes 1). On error the caller releases
+ * @shm (memif_shm_release).
+ */
+int memif_shm_region0_create(struct memif_shm *shm, uint64_t size, char *why);
+
+/*
+ * Client: ring @sr's eventfd, and @d, the ring's entry in the connection's
+ * description (region 0 at @off, 2^@log2_ring_size slots).
+ */
+int memif_shm_ring_announce(struct memif_shm_ring *sr, struct memif_ring_desc *d, uint64_t off,
+			    uint8_t log2_ring_size, char *why);
+
+/*
  * Client: create region 0 and every ring (initialised, cookie set, each
  * descriptor on its own buffer) and their eventfds for the negotiated
  * sizes in @c, and describe them in @c for the messages.

@@ -88,30 +88,9 @@ int memif_zc_shm_create(struct memif_shm *shm, struct memif_conn_desc *c, char *
 
 	memif_shm_reset(shm);
 	size = nrings * ring_bytes;
-	reg->fd = memfd_create("memif_region_0", MFD_ALLOW_SEALING | MFD_CLOEXEC);
-	if (reg->fd < 0) {
-		ret = -errno;
-		snprintf(why, MEMIF_WHY_SZ, "Failed to create shared memory: memfd_create: %s",
-			 strerror(errno));
-		return ret;
-	}
-	shm->nregions = 1;
-	/* Sealed before it grows: the server may then trust its size. */
-	if (fcntl(reg->fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0 || ftruncate(reg->fd, (off_t)size)) {
-		ret = -errno;
-		snprintf(why, MEMIF_WHY_SZ, "Failed to size shared memory of %llu bytes: %s",
-			 (unsigned long long)size, strerror(errno));
+	ret = memif_shm_region0_create(shm, size, why);
+	if (ret < 0)
 		goto fail;
-	}
-	reg->size = size;
-	reg->addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, reg->fd, 0);
-	if (reg->addr == MAP_FAILED) {
-		ret = -errno;
-		reg->addr = NULL;
-		snprintf(why, MEMIF_WHY_SZ, "Failed to map shared memory of %llu bytes: %s",
-			 (unsigned long long)size, strerror(errno));
-		goto fail;
-	}
 	ret = dvp_memseg_walk(zc_add_segment, &w);
 	if (ret < 0)
 		goto fail;
@@ -135,18 +114,9 @@ int memif_zc_shm_create(struct memif_shm *shm, struct memif_conn_desc *c, char *
 		sr->ring->cookie = MEMIF_COOKIE;
 		sr->log2_ring_size = c->log2_ring_size;
 		sr->buf_base = 0;
-		sr->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-		if (sr->efd < 0) {
-			ret = -errno;
-			snprintf(why, MEMIF_WHY_SZ, "Failed to create a ring eventfd: %s",
-				 strerror(errno));
+		ret = memif_shm_ring_announce(sr, d, off, c->log2_ring_size, why);
+		if (ret < 0)
 			goto fail;
-		}
-		d->present = true;
-		d->fd = sr->efd;
-		d->region = 0;
-		d->offset = (uint32_t)off;
-		d->log2_ring_size = c->log2_ring_size;
 	}
 	return 0;
 
