@@ -43,19 +43,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	uint16_t p;
-
-	(void)state;
-	DVP_PORT_FOREACH(p)
-		dvp_port_close(p);
-	if (dvp_pktmbuf_pool_in_use(tp_pool) != 0)
-		return -1;
-	dvp_mempool_free(tp_pool);
-	return dvp_eal_cleanup();
-}
-
 /* Each test starts from a stopped port 0. */
 static int stop_p0(void **state)
 {
@@ -702,5 +689,5 @@ int main(void)
 		cmocka_unit_test_setup(test_wrong_use, stop_p0),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tp_teardown);
 }

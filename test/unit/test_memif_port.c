@@ -28,23 +28,6 @@
 static char sock[64];
 static uint16_t srv, cli;
 
-/* Bounded wait for a condition another thread brings about. */
-#define WAIT_FOR(cond)                                                    \
-	do {                                                              \
-		int w_;                                                   \
-		for (w_ = 0; w_ < 10000 && !(cond); w_++)                 \
-			usleep(1000);                                     \
-		if (!(cond))                                              \
-			fail_msg("still not true after 10 s: %s", #cond); \
-	} while (0)
-
-static bool link_is_up(uint16_t port)
-{
-	struct dvp_link l;
-
-	return dvp_link_get_nowait(port, &l) == 0 && l.link_status == DVP_LINK_UP;
-}
-
 static int vdev(const char *fmt, ...) __dvp_format_printf(1, 2);
 static int vdev(const char *fmt, ...)
 {
@@ -79,7 +62,7 @@ static void pair_up(uint16_t s, uint16_t c, uint16_t nq_s, uint16_t nq_c,
 {
 	tp_port_up(s, nq_s, conf);
 	tp_port_up(c, nq_c, conf);
-	WAIT_FOR(link_is_up(s) && link_is_up(c));
+	TP_WAIT_FOR(tp_link_is_up(s) && tp_link_is_up(c));
 }
 
 static void pair_down(uint16_t s, uint16_t c)
@@ -302,19 +285,19 @@ static void test_reconnect(void **state)
 		dvp_port_event_register(cli, DVP_PORT_EVENT_LINK_STATUS_CHANGE, on_lsc, NULL), 0);
 	__atomic_store_n(&link_events, 0, __ATOMIC_RELAXED);
 	pair_up(srv, cli, 1, 1, &conf);
-	WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 1);
+	TP_WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 1);
 	assert_int_equal(dvp_xstats_reset(cli), 0);
 	tp_send(cli, 0, 10);
 	assert_int_equal(dvp_port_stop(srv), 0);
-	WAIT_FOR(!link_is_up(cli));
-	WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 2);
+	TP_WAIT_FOR(!tp_link_is_up(cli));
+	TP_WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 2);
 	/* What was in the rings went with the connection: nothing held, nothing leaked. */
 	assert_int_equal(dvp_port_mbufs_held(cli), 0);
 	tp_assert_pool_full();
 	assert_int_equal(tp_xstat(cli, "disconnects"), 1);
 	assert_int_equal(dvp_port_start(srv), 0);
-	WAIT_FOR(link_is_up(cli) && link_is_up(srv));
-	WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 3);
+	TP_WAIT_FOR(tp_link_is_up(cli) && tp_link_is_up(srv));
+	TP_WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 3);
 	assert_int_equal(tp_xstat(cli, "connects"), 1);
 	tp_send(cli, 0, 7);
 	tp_recv_n(srv, 0, 7);
@@ -339,7 +322,8 @@ static void test_bad_secret(void **state)
 	dvp_log_capture_begin(&cap);
 	tp_port_up(s, 1, NULL);
 	tp_port_up(c, 1, NULL);
-	WAIT_FOR(tp_xstat(c, "handshakes_refused") >= 1 && tp_xstat(s, "handshakes_refused") >= 1);
+	TP_WAIT_FOR(tp_xstat(c, "handshakes_refused") >= 1 &&
+		    tp_xstat(s, "handshakes_refused") >= 1);
 	assert_int_equal(dvp_port_stop(c), 0);
 	assert_int_equal(dvp_port_stop(s), 0);
 	dvp_log_capture_end(&cap);
@@ -370,7 +354,7 @@ static void *sender_main(void *arg)
 
 	if (sd->start_port != UINT16_MAX) {
 		assert_int_equal(dvp_port_start(sd->start_port), 0);
-		while (!link_is_up(sd->port))
+		while (!tp_link_is_up(sd->port))
 			usleep(100);
 	}
 	for (i = 0; i < sd->n; i++) {
@@ -519,7 +503,7 @@ static void test_intr_armed_while_down(void **state)
 	set = dvp_intr_set_create(1);
 	assert_non_null(set);
 	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
-	assert_false(link_is_up(cli));
+	assert_false(tp_link_is_up(cli));
 	sd.port = srv;
 	sd.start_port = srv;
 	assert_int_equal(pthread_create(&t, NULL, sender_main, &sd), 0);

@@ -25,22 +25,6 @@
 static char sock[64];
 static uint16_t srv, cli;
 
-#define WAIT_FOR(cond)                                                    \
-	do {                                                              \
-		int w_;                                                   \
-		for (w_ = 0; w_ < 10000 && !(cond); w_++)                 \
-			usleep(1000);                                     \
-		if (!(cond))                                              \
-			fail_msg("still not true after 10 s: %s", #cond); \
-	} while (0)
-
-static bool link_is_up(uint16_t port)
-{
-	struct dvp_link l;
-
-	return dvp_link_get_nowait(port, &l) == 0 && l.link_status == DVP_LINK_UP;
-}
-
 static int setup(void **state)
 {
 	char s[128], c[128];
@@ -61,14 +45,14 @@ static void pair_up_conf(uint16_t nq, const struct dvp_port_conf *conf)
 {
 	tp_port_up(srv, nq, conf);
 	tp_port_up(cli, nq, conf);
-	WAIT_FOR(link_is_up(srv) && link_is_up(cli));
+	TP_WAIT_FOR(tp_link_is_up(srv) && tp_link_is_up(cli));
 }
 
 static void pair_up(uint16_t nq)
 {
 	tp_port_up(srv, nq, NULL);
 	tp_port_up(cli, nq, NULL);
-	WAIT_FOR(link_is_up(srv) && link_is_up(cli));
+	TP_WAIT_FOR(tp_link_is_up(srv) && tp_link_is_up(cli));
 }
 
 static void pair_down(void)
@@ -200,7 +184,7 @@ static void test_rx_nombuf(void **state)
 	assert_int_equal(dvp_rxq_setup(cli, 0, 0, DVP_SOCKET_ANY, NULL, small), 0);
 	assert_int_equal(dvp_txq_setup(cli, 0, 0, DVP_SOCKET_ANY, NULL), 0);
 	assert_int_equal(dvp_port_start(cli), 0);
-	WAIT_FOR(link_is_up(srv) && link_is_up(cli));
+	TP_WAIT_FOR(tp_link_is_up(srv) && tp_link_is_up(cli));
 	assert_int_equal(dvp_pktmbuf_pool_in_use(small), 256);
 	assert_int_equal(dvp_stats_reset(cli), 0);
 	/* The server fills 200 slots; we keep every mbuf we receive. */
@@ -261,12 +245,12 @@ static void test_disconnect_in_flight(void **state)
 	assert_int_equal(dvp_port_mbufs_held(cli), 256 + 100);
 	assert_int_equal(dvp_net_memif_tx_pending(cli, 0), 100);
 	assert_int_equal(dvp_port_stop(srv), 0);
-	WAIT_FOR(!link_is_up(cli));
+	TP_WAIT_FOR(!tp_link_is_up(cli));
 	assert_int_equal(dvp_port_mbufs_held(cli), 0);
 	tp_assert_pool_full();
 	/* Back again: a whole ring posted, traffic both ways. */
 	assert_int_equal(dvp_port_start(srv), 0);
-	WAIT_FOR(link_is_up(cli) && link_is_up(srv));
+	TP_WAIT_FOR(tp_link_is_up(cli) && tp_link_is_up(srv));
 	assert_int_equal(dvp_port_mbufs_held(cli), 256);
 	tp_send(cli, 0, 7);
 	tp_recv_n(srv, 0, 7);

@@ -11,6 +11,7 @@
 #define TEST_PORT_HELPERS_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -215,6 +216,24 @@ static inline void tp_recv_n(uint16_t port, uint16_t q, unsigned int n)
 	}
 	assert_int_equal(got, n);
 	assert_int_equal(tp_recv_all(port, q), 0);
+}
+
+/* Bounded wait (10 s) for a condition another thread brings about. */
+#define TP_WAIT_FOR(cond)                                                 \
+	do {                                                              \
+		int w_;                                                   \
+		for (w_ = 0; w_ < 10000 && !(cond); w_++)                 \
+			usleep(1000);                                     \
+		if (!(cond))                                              \
+			fail_msg("still not true after 10 s: %s", #cond); \
+	} while (0)
+
+/* Whether @port's link is up now (no wait). */
+static inline bool tp_link_is_up(uint16_t port)
+{
+	struct dvp_link l;
+
+	return dvp_link_get_nowait(port, &l) == 0 && l.link_status == DVP_LINK_UP;
 }
 
 #define tp_qintr(port, q, field) tp_xstat(port, "rx_q%u_intr_%s", (unsigned int)(q), field)
