@@ -111,7 +111,10 @@ struct dvp_rx_wait_event {
  * Arms every queue not armed yet, polls each once more, and returns the
  * ready ones at once if any; else sleeps in epoll_wait(), reads the events
  * of each queue that fired (non-blocking, until EAGAIN; acks batched), and
- * returns those with work. An event with no work behind it is counted as
+ * returns those with work. A queue whose source disarms itself when it
+ * fires (a CQ: net_verbs, net_mlx5) is returned before its event is read;
+ * the read is made when it is armed again, by the next wait or
+ * dvp_rx_intr_enable(), off the path from the completion to the reply. An event with no work behind it is counted as
  * spurious, its queue re-armed, and the wait goes on for what is left of
  * @p timeout_ms.
  *

@@ -91,6 +91,17 @@ struct dvp_intr_queue_ops {
 
 /** The driver can arm for solicited completions only. */
 #define DVP_INTR_QUEUE_F_SOLICITED (1u << 0)
+/**
+ * The event source disarms itself when it fires: a CQ raises one event per
+ * ibv_req_notify_cq() or arm doorbell and nothing more until the next arm.
+ * So a wait that wakes on such a queue with work behind the event leaves
+ * the event in the fd and returns at once; the read (and its EAGAIN) is
+ * made just before the queue is armed again, after the lcore has answered
+ * what woke it. Without this flag the event is read on waking, because the
+ * source keeps signalling until consume masks it (a memif ring, net_ring's
+ * armed flag).
+ */
+#define DVP_INTR_QUEUE_F_ONESHOT (1u << 1)
 
 /** Most fds besides the event fd that may wake one queue. */
 #define DVP_INTR_QUEUE_EXTRA_FDS_MAX 2
@@ -130,6 +141,7 @@ struct dvp_intr_queue {
 	uint32_t pending_acks; /**< events read and not acked yet */
 	bool solicited;
 	bool armed; /**< armed and its event not read yet */
+	bool unread; /**< woke a wait; its event is read before the next arm */
 	bool initialized;
 	uint16_t port_id;
 	uint16_t queue_id;
@@ -172,7 +184,8 @@ static inline bool dvp_intr_queue_active(const struct dvp_intr_queue *iq)
 
 /**
  * Arm @p iq unless it is armed already (one-shot: its previous event has
- * not been read). @return 0 or the arm hook's negative errno.
+ * not been read). An event left unread by a wake-up (DVP_INTR_QUEUE_F_ONESHOT)
+ * is read first. @return 0 or the consume or arm hook's negative errno.
  */
 int dvp_intr_queue_arm(struct dvp_intr_queue *iq);
 

@@ -187,6 +187,12 @@ int dvp_intr_queue_arm(struct dvp_intr_queue *iq)
 
 	if (!dvp_intr_queue_active(iq))
 		return dvp_err(EINVAL);
+	/* The event that woke the last wait, left in the fd: read it now. */
+	if (iq->unread) {
+		ret = dvp_intr_queue_consume(iq);
+		if (dvp_unlikely(ret < 0))
+			return ret;
+	}
 	/*
 	 * One-shot: an armed queue whose event has not been read gets no
 	 * second arm; that event is either on its way or in the fd already,
@@ -211,6 +217,7 @@ int dvp_intr_queue_consume(struct dvp_intr_queue *iq)
 	n = iq->ops->consume(iq->ctx);
 	if (dvp_unlikely(n < 0))
 		return dvp_err(-n);
+	iq->unread = false;
 	if (n == 0)
 		return 0;
 	/* The arm fired (or an extra event came): the next wait arms again. */
@@ -246,6 +253,7 @@ unsigned int dvp_intr_queue_fini(struct dvp_intr_queue *iq)
 	iq->fd = -1;
 	iq->own_fd = false;
 	iq->armed = false;
+	iq->unread = false;
 	iq->initialized = false;
 	return acked;
 }

@@ -4,7 +4,8 @@
 
 /*
  * Wait sets and dvp_rx_wait(): arm all, poll once more, sleep only if all
- * are empty, read and ack what fired, return what has work.
+ * are empty, read and ack what fired, return what has work (a queue whose
+ * source disarms itself is returned first and read at its next arm).
  *
  * A set is an epoll instance whose entries carry the struct dvp_intr_queue
  * pointer (the kick eventfd carries NULL); a queue with several fds has an
@@ -428,12 +429,31 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 			if (iq->wake_gen == set->wake_gen)
 				continue;
 			iq->wake_gen = set->wake_gen;
+			/*
+			 * A source that disarmed itself signals nothing more, so
+			 * its event can wait in the fd: the lcore answers first
+			 * and the next arm reads it (one or two system calls off
+			 * the path from a completion to the reply).
+			 */
+			if ((iq->ops->flags & DVP_INTR_QUEUE_F_ONESHOT) &&
+			    iq->ops->has_work(iq->ctx)) {
+				iq->unread = true;
+				intr_ctr_add(&iq->stats.wakeups, 1);
+				ready_add(ready, max_ready, &n, iq);
+				continue;
+			}
 			ret = dvp_intr_queue_consume(iq);
 			if (dvp_unlikely(ret < 0)) {
 				wait_hook_failed(iq, "consume", ret);
 				goto out;
 			}
-			if (iq->ops->has_work(iq->ctx)) {
+			/*
+			 * A one-shot source found empty raises nothing more until
+			 * it is armed again, and the poll after that arm sees
+			 * whatever came in meanwhile.
+			 */
+			if (!(iq->ops->flags & DVP_INTR_QUEUE_F_ONESHOT) &&
+			    iq->ops->has_work(iq->ctx)) {
 				intr_ctr_add(&iq->stats.wakeups, 1);
 				ready_add(ready, max_ready, &n, iq);
 			} else if (ret > 0) {

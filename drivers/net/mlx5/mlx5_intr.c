@@ -74,7 +74,7 @@ const struct dvp_intr_queue_ops mlx5_rxq_intr_ops = {
 	.consume = rxq_consume,
 	.ack = rxq_ack,
 	.has_work = rxq_has_work,
-	.flags = DVP_INTR_QUEUE_F_SOLICITED,
+	.flags = DVP_INTR_QUEUE_F_SOLICITED | DVP_INTR_QUEUE_F_ONESHOT,
 };
 
 static void event_owner(struct dvp_intr_async_event *ev, const struct mlx5_owner *o)

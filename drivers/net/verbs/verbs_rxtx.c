@@ -534,5 +534,5 @@ const struct dvp_intr_queue_ops vb_intr_ops = {
 	.consume = vb_intr_consume,
 	.ack = vb_intr_ack,
 	.has_work = vb_intr_has_work,
-	.flags = DVP_INTR_QUEUE_F_SOLICITED,
+	.flags = DVP_INTR_QUEUE_F_SOLICITED | DVP_INTR_QUEUE_F_ONESHOT,
 };
