@@ -232,20 +232,6 @@ static int parse_choice(const char *opt, const char *s, const char *const *names
 	return bad(opt, s, "unknown value; valid: %s", list);
 }
 
-static int parse_mac(const char *s, struct dvp_ether_addr *mac)
-{
-	unsigned int b[6];
-	char extra;
-	int i;
-
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &extra) != 6)
-		return -EINVAL;
-	for (i = 0; i < 6; i++)
-		mac->addr_bytes[i] = (uint8_t)b[i];
-	return 0;
-}
-
 static int parse_eth_peer(const char *s, struct fwd_config *cfg)
 {
 	const char *comma = strchr(s, ',');
@@ -266,7 +252,7 @@ static int parse_eth_peer(const char *s, struct fwd_config *cfg)
 	if (port >= DVP_MAX_PORTS)
 		return bad("eth-peer", s, "port %s is out of range: ports go from 0 to %d", num,
 			   DVP_MAX_PORTS - 1);
-	if (parse_mac(comma + 1, &cfg->peer[port]) != 0)
+	if (dvp_ether_unformat_addr(comma + 1, &cfg->peer[port]) != 0)
 		return bad("eth-peer", s, "'%s' is not a MAC address xx:xx:xx:xx:xx:xx", comma + 1);
 	cfg->peer_given[port] = true;
 	return 0;

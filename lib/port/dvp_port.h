@@ -286,6 +286,12 @@ int dvp_macaddr_get(uint16_t port_id, struct dvp_ether_addr *mac);
 int dvp_macaddr_set(uint16_t port_id, const struct dvp_ether_addr *mac);
 /** Format @p mac as "02:00:00:00:00:01" into @p buf (at least 18 bytes). */
 void dvp_ether_format_addr(char *buf, size_t len, const struct dvp_ether_addr *mac);
+/**
+ * Parse @p s, six bytes of two hex digits each separated by colons
+ * ("02:00:5E:00:00:01", either case), into @p mac. @return 0, or -EINVAL for anything else (nothing
+ * logged: the caller knows where the text came from).
+ */
+int dvp_ether_unformat_addr(const char *s, struct dvp_ether_addr *mac);
 
 int dvp_promiscuous_enable(uint16_t port_id);
 int dvp_promiscuous_disable(uint16_t port_id);

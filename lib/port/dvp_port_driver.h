@@ -210,6 +210,14 @@ void dvp_port_foreach_of_device(const struct dvp_device *dev,
 void dvp_port_close_of_device(const struct dvp_device *dev);
 
 /**
+ * A port address given as devarg @p key=@p value of device @p dev (at
+ * probe). @return 0 with @p mac set, or -EINVAL after one log line naming
+ * the device and what is wrong: not an address, a multicast or a zero one.
+ */
+int dvp_port_devarg_mac(const char *dev, const char *key, const char *value,
+			struct dvp_ether_addr *mac);
+
+/**
  * Record the link state. If it changed and the port was configured with
  * intr_conf.lsc, a LINK_STATUS_CHANGE event follows. Any thread.
  * @return 1 when it changed, 0 when not.

@@ -485,6 +485,62 @@ void dvp_ether_format_addr(char *buf, size_t len, const struct dvp_ether_addr *m
 	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2], b[3], b[4], b[5]);
 }
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int dvp_ether_unformat_addr(const char *s, struct dvp_ether_addr *mac)
+{
+	struct dvp_ether_addr m;
+	int i, hi, lo;
+
+	/* Parsed by hand: sscanf's %x would also take "0x", signs and spaces. */
+	if (s == NULL || mac == NULL || strlen(s) != 17)
+		return dvp_err(EINVAL);
+	for (i = 0; i < 6; i++) {
+		hi = hex_digit(s[3 * i]);
+		lo = hex_digit(s[3 * i + 1]);
+		if (hi < 0 || lo < 0 || (i < 5 && s[3 * i + 2] != ':'))
+			return dvp_err(EINVAL);
+		m.addr_bytes[i] = (uint8_t)(hi << 4 | lo);
+	}
+	*mac = m;
+	return 0;
+}
+
+static bool ether_addr_is_zero(const struct dvp_ether_addr *mac)
+{
+	static const struct dvp_ether_addr zero;
+
+	return memcmp(mac, &zero, sizeof(zero)) == 0;
+}
+
+int dvp_port_devarg_mac(const char *dev, const char *key, const char *value,
+			struct dvp_ether_addr *mac)
+{
+	struct dvp_ether_addr m;
+
+	if (dvp_ether_unformat_addr(value, &m) < 0) {
+		PORT_LOG(ERR, "%s: %s=%s is not a MAC address; write it as xx:xx:xx:xx:xx:xx", dev,
+			 key, value ? value : "");
+		return dvp_err(EINVAL);
+	}
+	if ((m.addr_bytes[0] & 1) || ether_addr_is_zero(&m)) {
+		PORT_LOG(ERR, "%s: %s=%s is %s; a port needs a non-zero unicast address", dev, key,
+			 value, (m.addr_bytes[0] & 1) ? "a multicast address" : "zero");
+		return dvp_err(EINVAL);
+	}
+	*mac = m;
+	return 0;
+}
+
 int dvp_macaddr_get(uint16_t port_id, struct dvp_ether_addr *mac)
 {
 	struct dvp_port *port = port_get_checked(port_id, "MAC address get");
@@ -499,7 +555,6 @@ int dvp_macaddr_get(uint16_t port_id, struct dvp_ether_addr *mac)
 
 int dvp_macaddr_set(uint16_t port_id, const struct dvp_ether_addr *mac)
 {
-	static const struct dvp_ether_addr zero;
 	struct dvp_port *port = port_get_checked(port_id, "MAC address set");
 	char buf[18];
 	int ret;
@@ -509,7 +564,7 @@ int dvp_macaddr_set(uint16_t port_id, const struct dvp_ether_addr *mac)
 	if (mac == NULL)
 		return refuse(port_id, EINVAL, "MAC address set: no address given");
 	dvp_ether_format_addr(buf, sizeof(buf), mac);
-	if ((mac->addr_bytes[0] & 1) || memcmp(mac, &zero, sizeof(zero)) == 0)
+	if ((mac->addr_bytes[0] & 1) || ether_addr_is_zero(mac))
 		return refuse(
 			port_id, EINVAL,
 			"MAC address set: %s is %s; a port address must be a non-zero unicast address",

@@ -357,6 +357,41 @@ static void test_stats_xstats(void **state)
 	assert_int_equal(dvp_port_stop(lo), 0);
 }
 
+/* Six bytes of two hex digits, colons between, nothing else. */
+static void test_ether_unformat_addr(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"02:00:00:00:00",
+		"02:00:00:00:00:01:",
+		"02:00:00:00:00:01 ",
+		" 02:00:00:00:00:01",
+		"02:00:00:00:00:100",
+		"02-00-00-00-00-01",
+		"0x2:0:0:0:0:1",
+		"+2:0:0:0:0:1",
+		"02:00:00:00:00:0g",
+		"020000000001",
+		"02:0:00:00:00:001",
+		"02:00:00:00:00:01\n",
+	};
+	struct dvp_ether_addr mac, was = { { 0x02, 9, 9, 9, 9, 9 } };
+	char buf[18];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(dvp_ether_unformat_addr("02:aB:cd:00:05:Ff", &mac), 0);
+	dvp_ether_format_addr(buf, sizeof(buf), &mac);
+	assert_string_equal(buf, "02:ab:cd:00:05:ff");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		mac = was;
+		assert_int_equal(dvp_ether_unformat_addr(bad[i], &mac), -EINVAL);
+		assert_memory_equal(&mac, &was, sizeof(mac)); /* untouched */
+	}
+	assert_int_equal(dvp_ether_unformat_addr(NULL, &mac), -EINVAL);
+	assert_int_equal(dvp_ether_unformat_addr("02:00:00:00:00:01", NULL), -EINVAL);
+}
+
 static void test_mac_promisc_mtu(void **state)
 {
 	struct dvp_ether_addr mac, mc = { { 0x01, 0, 0x5e, 0, 0, 1 } }, zero = { { 0 } };
@@ -376,6 +411,7 @@ static void test_mac_promisc_mtu(void **state)
 	assert_int_equal(dvp_port_mtu_set(lo, 9001), -EINVAL);
 	assert_int_equal(dvp_vdev_create("net_ring9,mac=01:02:03:04:05:06"), -EINVAL);
 	assert_int_equal(dvp_vdev_create("net_ring9,mac=02:02:03:04:05"), -EINVAL);
+	assert_int_equal(dvp_vdev_create("net_ring9,mac=00:00:00:00:00:00"), -EINVAL);
 	dvp_log_capture_end(&cap);
 	assert_contains(
 		cap.buf,
@@ -385,6 +421,8 @@ static void test_mac_promisc_mtu(void **state)
 	assert_contains(cap.buf, "mac=01:02:03:04:05:06 is a multicast address");
 	assert_contains(cap.buf,
 			"mac=02:02:03:04:05 is not a MAC address; write it as xx:xx:xx:xx:xx:xx");
+	assert_contains(cap.buf,
+			"net_ring9: mac=00:00:00:00:00:00 is zero; a port needs a non-zero");
 	dvp_log_capture_free(&cap);
 
 	assert_int_equal(dvp_macaddr_set(lo, &set), 0);
@@ -730,6 +768,7 @@ int main(void)
 		cmocka_unit_test_setup(test_burst_refused, stop_all),
 		cmocka_unit_test_setup(test_stop_returns_mbufs, stop_all),
 		cmocka_unit_test_setup(test_stats_xstats, stop_all),
+		cmocka_unit_test(test_ether_unformat_addr),
 		cmocka_unit_test_setup(test_mac_promisc_mtu, stop_all),
 		cmocka_unit_test_setup(test_link_and_lsc, stop_all),
 		cmocka_unit_test(test_new_destroy_and_unregister),

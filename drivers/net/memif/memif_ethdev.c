@@ -478,30 +478,6 @@ static const struct dvp_port_ops memif_ops = {
  * Probe
  */
 
-static int parse_mac(const char *dev, const char *s, struct dvp_ether_addr *mac)
-{
-	unsigned int b[6];
-	char end;
-	int i;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &end) != 6)
-		goto bad;
-	for (i = 0; i < 6; i++) {
-		if (b[i] > 0xff)
-			goto bad;
-		mac->addr_bytes[i] = (uint8_t)b[i];
-	}
-	if (mac->addr_bytes[0] & 1) {
-		MEMIF_LOG(ERR, "%s: mac=%s is a multicast address; a port needs a unicast one", dev,
-			  s);
-		return dvp_err(EINVAL);
-	}
-	return 0;
-bad:
-	MEMIF_LOG(ERR, "%s: mac=%s is not a MAC address; write it as xx:xx:xx:xx:xx:xx", dev, s);
-	return dvp_err(EINVAL);
-}
-
 /* As DPDK's default: random, unicast, locally administered. */
 static void random_mac(struct dvp_ether_addr *mac)
 {
@@ -574,7 +550,7 @@ static int parse_params(const struct dvp_device *dev, struct memif_if_params *p,
 
 	s = dvp_devargs_get(da, "mac");
 	if (s != NULL) {
-		ret = parse_mac(dev->name, s, mac);
+		ret = dvp_port_devarg_mac(dev->name, "mac", s, mac);
 		if (ret < 0)
 			return ret;
 	} else {

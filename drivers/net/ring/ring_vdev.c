@@ -251,30 +251,6 @@ fail:
 	return ret;
 }
 
-static int parse_mac(const char *dev, const char *s, struct dvp_ether_addr *mac)
-{
-	unsigned int b[6];
-	char end;
-	int i;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &end) != 6)
-		goto bad;
-	for (i = 0; i < 6; i++) {
-		if (b[i] > 0xff)
-			goto bad;
-		mac->addr_bytes[i] = (uint8_t)b[i];
-	}
-	if (mac->addr_bytes[0] & 1) {
-		NR_LOG(ERR, "%s: mac=%s is a multicast address; a port needs a unicast one", dev,
-		       s);
-		return dvp_err(EINVAL);
-	}
-	return 0;
-bad:
-	NR_LOG(ERR, "%s: mac=%s is not a MAC address; write it as xx:xx:xx:xx:xx:xx", dev, s);
-	return dvp_err(EINVAL);
-}
-
 void nr_port_unlink_locked(struct nr_port *np)
 {
 	struct nr_port **l;
@@ -347,7 +323,7 @@ static int nr_probe(struct dvp_device *dev)
 	}
 	mac_s = dvp_devargs_get(da, "mac");
 	if (mac_s != NULL) {
-		ret = parse_mac(dev->name, mac_s, &mac);
+		ret = dvp_port_devarg_mac(dev->name, "mac", mac_s, &mac);
 		if (ret < 0)
 			return ret;
 		macp = &mac;

@@ -139,29 +139,6 @@ bad_host:
 	return dvp_err(EINVAL);
 }
 
-static int mac_parse(const char *name, const char *s, struct dvp_ether_addr *mac)
-{
-	unsigned int b[6];
-	char end;
-	int i;
-
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &end) != 6 ||
-	    strlen(s) != 17) {
-		VB_LOG(ERR, "%s: mac=%s is not a MAC address; write it as xx:xx:xx:xx:xx:xx", name,
-		       s);
-		return dvp_err(EINVAL);
-	}
-	for (i = 0; i < 6; i++)
-		mac->addr_bytes[i] = (uint8_t)b[i];
-	if (mac->addr_bytes[0] & 1) {
-		VB_LOG(ERR, "%s: mac=%s is a multicast address; a port needs a unicast one", name,
-		       s);
-		return dvp_err(EINVAL);
-	}
-	return 0;
-}
-
 /*
  * listen= / connect=: "IPV4:PORT", "[IPV6]:PORT", or (devargs cannot hold
  * brackets in a value) an IPv6 address with its port in port=.
@@ -269,7 +246,7 @@ int vb_cfg_parse(const char *name, const struct dvp_devargs *da, struct vb_cfg *
 	cfg->rx_cq_size = (uint32_t)v;
 	mac = dvp_devargs_get(da, "mac");
 	if (mac != NULL) {
-		ret = mac_parse(name, mac, &cfg->mac);
+		ret = dvp_port_devarg_mac(name, "mac", mac, &cfg->mac);
 		if (ret < 0)
 			return ret;
 		cfg->mac_set = true;
