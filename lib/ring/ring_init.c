@@ -18,6 +18,12 @@ _Static_assert(offsetof(struct dvp_ring, prod) % (2 * DVP_CACHE_LINE_SIZE) == 0,
 	       "producer counters start a line pair");
 _Static_assert(offsetof(struct dvp_ring, cons) % (2 * DVP_CACHE_LINE_SIZE) == 0,
 	       "consumer counters start a line pair");
+_Static_assert(offsetof(struct dvp_ring, prod.tail) - offsetof(struct dvp_ring, prod.head) >=
+		       2 * DVP_CACHE_LINE_SIZE,
+	       "producer tail in another line pair than the head");
+_Static_assert(offsetof(struct dvp_ring, cons.tail) - offsetof(struct dvp_ring, cons.head) >=
+		       2 * DVP_CACHE_LINE_SIZE,
+	       "consumer tail in another line pair than the head");
 
 /* The slot count for @count entries, or 0 (after a log line) if invalid. */
 static __dvp_cold uint32_t ring_bad_count(unsigned int count, unsigned int flags)
