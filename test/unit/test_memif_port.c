@@ -42,18 +42,8 @@ static int vdev(const char *fmt, ...)
 
 static int setup(void **state)
 {
-	char s[128], c[128];
-
 	(void)state;
-	snprintf(sock, sizeof(sock), "dvp-test-memif-%d", (int)getpid());
-	snprintf(s, sizeof(s), "net_memif_s0,role=server,socket=%s,id=3", sock);
-	snprintf(c, sizeof(c), "net_memif_c0,role=client,socket=%s,id=3,rsize=8", sock);
-	if (dvp_test_eal_init("--no-huge", "-m", "64", "-l", "0-1", "--vdev", s, "--vdev", c) < 0)
-		return -1;
-	tp_pool_create();
-	srv = tp_port("net_memif_s0");
-	cli = tp_port("net_memif_c0");
-	return 0;
+	return tp_memif_pair_init(sock, sizeof(sock), "port", ",id=3", ",id=3,rsize=8", &srv, &cli);
 }
 
 /* Server first (a client refused by a stopped server only retries later). */

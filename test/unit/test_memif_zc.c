@@ -27,18 +27,9 @@ static uint16_t srv, cli;
 
 static int setup(void **state)
 {
-	char s[128], c[128];
-
 	(void)state;
-	snprintf(sock, sizeof(sock), "dvp-test-memif-zc-%d", (int)getpid());
-	snprintf(s, sizeof(s), "net_memif_s0,role=server,socket=%s", sock);
-	snprintf(c, sizeof(c), "net_memif_c0,role=client,socket=%s,rsize=8,zero-copy=yes", sock);
-	if (dvp_test_eal_init("--no-huge", "-m", "64", "-l", "0-1", "--vdev", s, "--vdev", c) < 0)
-		return -1;
-	tp_pool_create();
-	srv = tp_port("net_memif_s0");
-	cli = tp_port("net_memif_c0");
-	return 0;
+	return tp_memif_pair_init(sock, sizeof(sock), "zc", "", ",rsize=8,zero-copy=yes", &srv,
+				  &cli);
 }
 
 static void pair_up_conf(uint16_t nq, const struct dvp_port_conf *conf)

@@ -62,6 +62,28 @@ static inline uint16_t tp_port(const char *name)
 	return id;
 }
 
+/*
+ * A group setup for the memif tests: the EAL (--no-huge, lcores 0-1) with
+ * net_memif_s0, a server, and net_memif_c0, its client, on a socket named
+ * dvp-test-memif-@p tag-<pid> (written to @p sock), each with its @p
+ * extra devargs (",key=value..."); the pool; the two port ids.
+ */
+static inline int tp_memif_pair_init(char *sock, size_t len, const char *tag, const char *srv_extra,
+				     const char *cli_extra, uint16_t *srv, uint16_t *cli)
+{
+	char s[160], c[160];
+
+	snprintf(sock, len, "dvp-test-memif-%s-%d", tag, (int)getpid());
+	snprintf(s, sizeof(s), "net_memif_s0,role=server,socket=%s%s", sock, srv_extra);
+	snprintf(c, sizeof(c), "net_memif_c0,role=client,socket=%s%s", sock, cli_extra);
+	if (dvp_test_eal_init("--no-huge", "-m", "64", "-l", "0-1", "--vdev", s, "--vdev", c) < 0)
+		return -1;
+	tp_pool_create();
+	*srv = tp_port("net_memif_s0");
+	*cli = tp_port("net_memif_c0");
+	return 0;
+}
+
 /* Configure @p port with @p nq queues each way and @p conf (NULL: defaults), set them up. */
 static inline void tp_port_setup(uint16_t port, uint16_t nq, const struct dvp_port_conf *conf)
 {
