@@ -8,12 +8,14 @@
 #   usertools/dvp-rxe-vm test/bench/verbs-vs-perftest.sh build/apps/dvp-perf [--size B] [--runs N] [--iters N]
 #   meson test -C build --benchmark --suite bench rxe-verbs-perftest -v
 #
-# Each run measures, interleaved so that both see the same noise:
+# Each run measures, case by case, dvp-perf and the perftest case it is
+# compared with one right after the other (dvp first in odd runs, perftest
+# first in even ones), so that each pair sees the same state of the host:
 #   dvp-perf --test lat and --test bw over net_verbs with --rx-mode poll,
 #   intr and adaptive (server and client both in the mode), the adaptive
 #   client then idle for 2 s (--idle) to measure the CPU it uses waiting;
 #   perftest's ib_send_lat, ib_send_lat -e, ib_send_bw, ib_send_bw -e
-#   (test/rxe/perftest-baseline.sh, one run).
+#   (test/rxe/perftest-baseline.sh --cases, one run each).
 # Latency is one-way (half the round trip) for both, as ib_send_lat reports
 # it; bandwidth is MB/s with MB = 2^20 bytes, as perftest prints it.
 #
@@ -115,31 +117,52 @@ add() { # name value
 
 echo "VS-PERFTEST-CONFIG dev=$dev size=$size runs=$runs iters=$iters cpus=$(nproc)" \
 	"active_mtu=$(ibv_devinfo -d "$dev" 2>/dev/null | awk '/active_mtu/ { print $2; exit }')"
-for r in $(seq 1 "$runs"); do
-	for mode in poll intr adaptive; do
-		extra=()
-		[ "$mode" = adaptive ] && extra=(--idle 2)
-		out=$(dvp_run lat "$mode" "${extra[@]}") || continue
-		echo "$out" | sed "s/^/run $r: /"
-		lat=$(grep '^LAT ' <<<"$out")
-		add "dvp.lat_$mode.p50" "$(field "$lat" p50_us)"
-		add "dvp.lat_$mode.p99" "$(field "$lat" p99_us)"
+dvp_step() { # run test mode
+	local r=$1 test=$2 mode=$3 out extra=()
+	[ "$test/$mode" = lat/adaptive ] && extra=(--idle 2)
+	out=$(dvp_run "$test" "$mode" "${extra[@]}") || return 0
+	echo "$out" | sed "s/^/run $r: /"
+	if [ "$test" = lat ]; then
+		add "dvp.lat_$mode.p50" "$(field "$(grep '^LAT ' <<<"$out")" p50_us)"
+		add "dvp.lat_$mode.p99" "$(field "$(grep '^LAT ' <<<"$out")" p99_us)"
 		[ "$mode" = adaptive ] && add dvp.idle_cpu "$(field "$(grep '^IDLE ' <<<"$out")" cpu_pct)"
-	done
-	for mode in poll intr adaptive; do
-		out=$(dvp_run bw "$mode") || continue
-		echo "$out" | sed "s/^/run $r: /"
+	else
 		add "dvp.bw_$mode" "$(field "$(grep '^BW ' <<<"$out")" mb_s)"
-	done
-	out=$("$baseline" --size "$size" --runs 1 --iters "$iters" 2>&1)
-	echo "$out" | grep '^PERFTEST ' | sed "s/^/run $r: /"
-	for c in lat_poll lat_event; do
-		line=$(grep "^PERFTEST $c " <<<"$out")
+	fi
+}
+
+pt_step() { # run case (none: nothing)
+	local r=$1 c=$2 out line
+	[ -n "$c" ] || return 0
+	out=$("$baseline" --size "$size" --runs 1 --iters "$iters" --cases "$c" 2>&1)
+	line=$(grep "^PERFTEST $c " <<<"$out") || {
+		echo "verbs-vs-perftest: perftest $c gave no figure:" >&2
+		tail -n 4 <<<"$out" | sed 's/^/  /' >&2
+		return 0
+	}
+	echo "run $r: $line"
+	case "$c" in
+	lat_*)
 		add "pt.$c.p50" "$(field "$line" p50_us)"
 		add "pt.$c.p99" "$(field "$line" p99_us)"
-	done
-	for c in bw_poll bw_event; do
-		add "pt.$c" "$(field "$(grep "^PERFTEST $c " <<<"$out")" mb_s)"
+		;;
+	*) add "pt.$c" "$(field "$line" mb_s)" ;;
+	esac
+}
+
+# Each dvp case and its perftest case back to back; adaptive mode is
+# compared with the poll-mode perftest case measured just before it.
+for r in $(seq 1 "$runs"); do
+	for step in lat:poll:lat_poll lat:adaptive: lat:intr:lat_event bw:poll:bw_poll bw:adaptive: \
+		bw:intr:bw_event; do
+		IFS=: read -r test mode pcase <<<"$step"
+		if [ $((r % 2)) = 1 ]; then
+			dvp_step "$r" "$test" "$mode"
+			pt_step "$r" "$pcase"
+		else
+			pt_step "$r" "$pcase"
+			dvp_step "$r" "$test" "$mode"
+		fi
 	done
 done
 

@@ -6,11 +6,12 @@
 # baseline the verbs PMD's benchmark is compared with (issue 8).
 #
 # Runs inside the VM, server and client both in the guest on rxe0:
-#   usertools/dvp-rxe-vm test/rxe/perftest-baseline.sh [--size BYTES] [--runs N] [--iters N]
+#   usertools/dvp-rxe-vm test/rxe/perftest-baseline.sh [--size BYTES] [--runs N] [--iters N] [--cases LIST]
 #   meson test -C build --benchmark --suite bench rxe-perftest
 # Cases: ib_send_lat and ib_send_lat -e (latency: t_typical is the median,
 # and the 99% percentile), ib_send_bw and ib_send_bw -e (the client's BW
-# average). Each case runs N times; a run counts only when both sides exit 0
+# average); --cases runs some of them (a comma list of lat_poll, lat_event,
+# bw_poll, bw_event). Each case runs N times; a run counts only when both sides exit 0
 # and the client printed a finite, positive figure (perftest's event-mode
 # reports are sometimes "inf" or 0.00), with two more tries per run.
 #
@@ -31,19 +32,29 @@ set -u -o pipefail
 size=${DVP_PERFTEST_SIZE:-64}
 runs=${DVP_PERFTEST_RUNS:-3}
 iters=${DVP_PERFTEST_ITERS:-5000}
+cases=lat_poll,lat_event,bw_poll,bw_event
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--size) size=$2; shift ;;
 	--runs) runs=$2; shift ;;
 	--iters) iters=$2; shift ;;
+	--cases) cases=$2; shift ;;
 	-h | --help) sed -n '5,/^set -u/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "perftest-baseline: unknown argument '$1'; valid: --size, --runs, --iters" >&2; exit 2 ;;
+	*) echo "perftest-baseline: unknown argument '$1'; valid: --size, --runs, --iters, --cases" >&2; exit 2 ;;
 	esac
 	shift
 done
 for v in size runs iters; do
 	case "${!v}" in '' | *[!0-9]* | 0)
 		echo "perftest-baseline: --$v '${!v}': expected a positive whole number" >&2
+		exit 2
+		;;
+	esac
+done
+for c in ${cases//,/ }; do
+	case "$c" in lat_poll | lat_event | bw_poll | bw_event) ;;
+	*)
+		echo "perftest-baseline: --cases: unknown case '$c'; valid: lat_poll, lat_event, bw_poll, bw_event" >&2
 		exit 2
 		;;
 	esac
@@ -146,8 +157,9 @@ run_case() { # case tool flags...
 	fi
 }
 
-run_case lat_poll ib_send_lat
-run_case lat_event ib_send_lat -e
-run_case bw_poll ib_send_bw
-run_case bw_event ib_send_bw -e
+wanted() { [[ ",$cases," == *",$1,"* ]]; }
+wanted lat_poll && run_case lat_poll ib_send_lat
+wanted lat_event && run_case lat_event ib_send_lat -e
+wanted bw_poll && run_case bw_poll ib_send_bw
+wanted bw_event && run_case bw_event ib_send_bw -e
 exit $status
