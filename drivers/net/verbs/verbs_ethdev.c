@@ -430,7 +430,7 @@ static int vb_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int s
 			continue;
 		qstats_read(&txq->st, &txq->base, &s);
 		qstats_add(&tx, &s);
-		v[XS_TX_IN_FLIGHT] += txq->tail - txq->head;
+		v[XS_TX_IN_FLIGHT] += vb_idx_get(&txq->tail) - vb_idx_get(&txq->head);
 	}
 	v[XS_RX_DROPPED_ON_RESET] = rx.dropped_on_reset;
 	v[XS_TX_DROPPED_ON_RESET] = tx.dropped_on_reset;

@@ -517,6 +517,29 @@ static inline uint64_t vb_ctr_read(const uint64_t *c)
 	return __atomic_load_n(c, __ATOMIC_RELAXED);
 }
 
+/*
+ * A ring index or slot the lcore writes while the control thread may read
+ * it (xstats, dvp_port_mbufs_held()): the writer stores it relaxed and
+ * readers on other threads load it relaxed; relaxed is enough, they want
+ * a recent count, not an order with other memory. The lcore reads its own
+ * plainly: nothing else writes them while it runs (teardown writes them
+ * only when no burst can).
+ */
+static inline void vb_idx_set(uint32_t *idx, uint32_t v)
+{
+	__atomic_store_n(idx, v, __ATOMIC_RELAXED);
+}
+
+static inline uint32_t vb_idx_get(const uint32_t *idx)
+{
+	return __atomic_load_n(idx, __ATOMIC_RELAXED);
+}
+
+static inline void vb_slot_set(struct dvp_mbuf **slot, struct dvp_mbuf *m)
+{
+	__atomic_store_n(slot, m, __ATOMIC_RELAXED);
+}
+
 /* Monotonic nanoseconds (control path). */
 uint64_t vb_now_ns(void);
 

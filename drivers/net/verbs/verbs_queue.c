@@ -47,9 +47,10 @@ void vb_rxq_kick(struct vb_rxq *rxq)
 	(void)eventfd_write(rxq->kickfd, 1);
 }
 
+/* Any thread (see vb_idx_set()). */
 unsigned int vb_rxq_held(const struct vb_rxq *rxq)
 {
-	return rxq->tail - rxq->head;
+	return vb_idx_get(&rxq->tail) - vb_idx_get(&rxq->head);
 }
 
 unsigned int vb_txq_held(const struct vb_txq *txq)
@@ -57,8 +58,11 @@ unsigned int vb_txq_held(const struct vb_txq *txq)
 	unsigned int n = 0;
 	uint32_t i;
 
-	for (i = txq->head; i != txq->tail; i++)
-		n += txq->ring[i & txq->mask] != NULL;
+	uint32_t end = vb_idx_get(&txq->tail);
+
+	/* Any thread: a slot read while the lcore runs may be a burst old. */
+	for (i = vb_idx_get(&txq->head); i != end; i++)
+		n += __atomic_load_n(&txq->ring[i & txq->mask], __ATOMIC_RELAXED) != NULL;
 	return n;
 }
 
@@ -205,9 +209,10 @@ void vb_rxq_teardown(struct vb_rxq *rxq, bool after_break)
 	while (rxq->cq != NULL && (n = ibv_poll_cq(rxq->cq, VB_RX_POLL, wc)) > 0)
 		while (n-- > 0)
 			dropped += wc[n].status == IBV_WC_SUCCESS;
-	for (; rxq->head != rxq->tail; rxq->head++, freed++)
+	for (; rxq->head != rxq->tail; vb_idx_set(&rxq->head, rxq->head + 1), freed++)
 		dvp_pktmbuf_free(rxq->ring[rxq->head & rxq->mask]);
-	rxq->head = rxq->tail = 0;
+	vb_idx_set(&rxq->head, 0);
+	vb_idx_set(&rxq->tail, 0);
 	vb_ctr_add(&rxq->st.dropped_on_reset, dropped);
 	vb_ctr_add(&rxq->st.errors, dropped);
 	if (after_break && __atomic_load_n(&rxq->cause, __ATOMIC_RELAXED) != VB_CAUSE_NONE)
@@ -231,12 +236,12 @@ static unsigned int tx_free_upto(struct vb_txq *txq, uint32_t last)
 	unsigned int n = 0, total = 0;
 	uint32_t end = last + 1;
 
-	for (; txq->head != end; txq->head++) {
+	for (; txq->head != end; vb_idx_set(&txq->head, txq->head + 1)) {
 		struct dvp_mbuf *m = txq->ring[txq->head & txq->mask];
 
 		if (m == NULL)
 			continue;
-		txq->ring[txq->head & txq->mask] = NULL;
+		vb_slot_set(&txq->ring[txq->head & txq->mask], NULL);
 		batch[n++] = m;
 		total++;
 		if (n == DVP_DIM(batch)) {
@@ -296,7 +301,8 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 	/* The rest never got an answer: lost on the wire, as far as anyone knows. */
 	lost += txq->head != txq->tail ? tx_free_upto(txq, txq->tail - 1) : 0;
 	freed += lost;
-	txq->head = txq->tail = 0;
+	vb_idx_set(&txq->head, 0);
+	vb_idx_set(&txq->tail, 0);
 	txq->unsignaled = 0;
 	txq->wd_since = 0;
 	txq->timed_out = false;
@@ -514,7 +520,8 @@ int vb_txq_qp_create(struct vb_txq *txq, struct rdma_cm_id *id)
 	txq->max_inline = 0;
 	if (vp->cfg.tx_inline > 0 && ibv_query_qp(txq->qp, &attr, IBV_QP_CAP, &init) == 0)
 		txq->max_inline = DVP_MIN(attr.cap.max_inline_data, vp->cfg.tx_inline);
-	txq->head = txq->tail = 0;
+	vb_idx_set(&txq->head, 0);
+	vb_idx_set(&txq->tail, 0);
 	txq->unsignaled = 0;
 	txq->wd_since = 0;
 	txq->timed_out = false;

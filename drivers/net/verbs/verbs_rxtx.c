@@ -76,7 +76,7 @@ unsigned int vb_rxq_refill(struct vb_rxq *rxq)
 			else
 				first = &rxq->wrs[slot];
 			last = &rxq->wrs[slot];
-			rxq->tail++;
+			vb_idx_set(&rxq->tail, rxq->tail + 1);
 		}
 		posted += chunk;
 	}
@@ -87,7 +87,7 @@ unsigned int vb_rxq_refill(struct vb_rxq *rxq)
 		uint32_t from = (uint32_t)bad->wr_id;
 
 		while (rxq->tail != from) {
-			rxq->tail--;
+			vb_idx_set(&rxq->tail, rxq->tail - 1);
 			dvp_pktmbuf_free(rxq->ring[rxq->tail & rxq->mask]);
 		}
 		vb_rxq_break(rxq, VB_CAUSE_DRIVER);
@@ -183,7 +183,7 @@ uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 				goto out;
 			}
 			m = rxq->ring[rxq->head & rxq->mask];
-			rxq->head++;
+			vb_idx_set(&rxq->head, rxq->head + 1);
 			if (dvp_unlikely(wc->status != IBV_WC_SUCCESS)) {
 				rx_wc_error(rxq, wc, m);
 				continue;
@@ -240,12 +240,12 @@ static void tx_reap(struct vb_txq *txq)
 			vb_txq_break(txq, VB_CAUSE_DRIVER);
 			return;
 		}
-		for (; txq->head != idx + 1; txq->head++) {
+		for (; txq->head != idx + 1; vb_idx_set(&txq->head, txq->head + 1)) {
 			struct dvp_mbuf *m = txq->ring[txq->head & txq->mask];
 
 			if (m == NULL)
 				continue;
-			txq->ring[txq->head & txq->mask] = NULL;
+			vb_slot_set(&txq->ring[txq->head & txq->mask], NULL);
 			batch[nf++] = m;
 			if (nf == DVP_DIM(batch)) {
 				dvp_pktmbuf_free_bulk(batch, nf);
@@ -369,10 +369,10 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 			prev->next = wr;
 		prev = wr;
 		/* Inline data is copied by the post: the mbuf is free right after it. */
-		txq->ring[txq->tail & txq->mask] = inline_it ? NULL : m;
+		vb_slot_set(&txq->ring[txq->tail & txq->mask], inline_it ? NULL : m);
 		if (inline_it)
 			inl[ninl++] = m;
-		txq->tail++;
+		vb_idx_set(&txq->tail, txq->tail + 1);
 		*bytes += m->pkt_len;
 		nw++;
 	}
@@ -390,10 +390,10 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 		uint16_t lost = (uint16_t)(txq->tail - from);
 
 		while (txq->tail != from) {
-			txq->tail--;
+			vb_idx_set(&txq->tail, txq->tail - 1);
 			if (txq->ring[txq->tail & txq->mask] != NULL)
 				dvp_pktmbuf_free(txq->ring[txq->tail & txq->mask]);
-			txq->ring[txq->tail & txq->mask] = NULL;
+			vb_slot_set(&txq->ring[txq->tail & txq->mask], NULL);
 		}
 		vb_ctr_add(&txq->st.errors, lost);
 		nw = (uint16_t)(from - first_tail);
