@@ -114,9 +114,9 @@ struct dvp_rx_wait_event {
  * returns those with work. A queue whose source disarms itself when it
  * fires (a CQ: net_verbs, net_mlx5) is returned before its event is read;
  * the read is made when it is armed again, by the next wait or
- * dvp_rx_intr_enable(), off the path from the completion to the reply. An event with no work behind it is counted as
- * spurious, its queue re-armed, and the wait goes on for what is left of
- * @p timeout_ms.
+ * dvp_rx_intr_enable(), off the path from the completion to the reply.
+ * An event with no work behind it is counted as spurious, its queue
+ * re-armed, and the wait goes on for what is left of @p timeout_ms.
  *
  * @param ready  filled with up to @p max_ready queues
  * @return the number of ready queues (0 on timeout or kick), or a negative

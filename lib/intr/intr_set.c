@@ -416,6 +416,7 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 		/* 4. Read what fired; keep the queues that really have work. */
 		set->wake_gen++;
 		for (i = 0; i < (unsigned int)k; i++) {
+			bool oneshot, work;
 			uint64_t drain;
 
 			iq = set->evs[i].data.ptr;
@@ -433,27 +434,23 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 			 * A source that disarmed itself signals nothing more, so
 			 * its event can wait in the fd: the lcore answers first
 			 * and the next arm reads it (one or two system calls off
-			 * the path from a completion to the reply).
+			 * the path from a completion to the reply). Found empty,
+			 * it is read now and not polled again: the poll after
+			 * the next arm sees whatever came in meanwhile.
 			 */
-			if ((iq->ops->flags & DVP_INTR_QUEUE_F_ONESHOT) &&
-			    iq->ops->has_work(iq->ctx)) {
-				iq->unread = true;
-				intr_ctr_add(&iq->stats.wakeups, 1);
-				ready_add(ready, max_ready, &n, iq);
-				continue;
+			oneshot = iq->ops->flags & DVP_INTR_QUEUE_F_ONESHOT;
+			work = oneshot && iq->ops->has_work(iq->ctx);
+			iq->unread = work;
+			ret = 0;
+			if (!work) {
+				ret = dvp_intr_queue_consume(iq);
+				if (dvp_unlikely(ret < 0)) {
+					wait_hook_failed(iq, "consume", ret);
+					goto out;
+				}
+				work = !oneshot && iq->ops->has_work(iq->ctx);
 			}
-			ret = dvp_intr_queue_consume(iq);
-			if (dvp_unlikely(ret < 0)) {
-				wait_hook_failed(iq, "consume", ret);
-				goto out;
-			}
-			/*
-			 * A one-shot source found empty raises nothing more until
-			 * it is armed again, and the poll after that arm sees
-			 * whatever came in meanwhile.
-			 */
-			if (!(iq->ops->flags & DVP_INTR_QUEUE_F_ONESHOT) &&
-			    iq->ops->has_work(iq->ctx)) {
+			if (work) {
 				intr_ctr_add(&iq->stats.wakeups, 1);
 				ready_add(ready, max_ready, &n, iq);
 			} else if (ret > 0) {
