@@ -244,10 +244,23 @@ static struct dvp_mbuf *frame_new(struct ep *e, uint64_t seq, bool fin)
 	return m;
 }
 
+/* Frames we may build now, from sequence number @next on. */
+static uint64_t tx_allowed(const struct ep *e, uint64_t next)
+{
+	uint64_t ours = next - e->tx_start;
+	uint64_t theirs = e->rx_run != 0 ? e->rx_expected - e->rx_run_start : 0;
+
+	if (next >= e->tx_limit)
+		return 0;
+	if (ours < e->lockstep)
+		return theirs >= ours ? 1 : 0;
+	return e->tx_limit - next;
+}
+
 static int tx_some(struct ep *e)
 {
 	uint64_t next = e->tx_seq + e->npending;
-	uint64_t left = e->tx_limit > next ? e->tx_limit - next : 0;
+	uint64_t left = tx_allowed(e, next);
 	uint16_t sent;
 
 	/* Frames the queue refused wait here: building and freeing them again would waste the CPU rxe needs. */
@@ -311,6 +324,7 @@ int ep_exchange(struct ep *e, uint64_t count, unsigned int idle_ms)
 	struct dvp_mbuf *fin;
 	int n;
 
+	e->tx_start = e->tx_seq;
 	e->tx_limit = e->tx_seq + count;
 	e->fin_seen = false;
 	for (;;) {

@@ -35,6 +35,14 @@ struct ep {
 	/* tx */
 	uint64_t tx_seq; /* next sequence number to send */
 	uint64_t tx_limit; /* send up to this sequence number */
+	uint64_t tx_start; /* tx_seq when the exchange began */
+	/*
+	 * The first this many frames of an exchange go one at a time, each
+	 * once the peer's frame of the same number has arrived: both ends sleep
+	 * between them, so an interrupt-mode case wakes on events however
+	 * rarely the bulk part that follows leaves an end idle.
+	 */
+	uint64_t lockstep;
 	struct dvp_mbuf *pending[32]; /* built, refused by a full queue, sent next */
 	unsigned int npending;
 
