@@ -54,6 +54,7 @@ extern int vb_logtype;
 #define VB_DESC_MAX 8192
 #define VB_DESC_DEFAULT 512
 #define VB_RX_POLL 32 /* completions read per ibv_poll_cq on rx */
+#define VB_RX_IDLE_REFILL 8u /* receives an empty rx burst posts at most */
 #define VB_TX_BURST 32 /* sends posted per ibv_post_send */
 #define VB_TX_POLL 16 /* completions read per ibv_poll_cq on tx */
 #define VB_MAX_SGE 4 /* segments of a frame on tx */
@@ -264,6 +265,7 @@ struct vb_rxq {
 	uint32_t tail;
 	uint32_t mask; /* ring size - 1 */
 	uint32_t nb_desc; /* receives to keep posted */
+	uint32_t idle_refill; /* receives an empty burst replaces at most */
 	uint16_t port_id;
 	uint16_t wc_pos; /* completions polled by has_work, not yet returned */
 	uint16_t wc_n;
@@ -473,8 +475,8 @@ unsigned int vb_txq_held(const struct vb_txq *txq);
 uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
 uint16_t vb_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
 extern const struct dvp_intr_queue_ops vb_intr_ops;
-/* Post receives until nb_desc are posted or the pool runs dry. @return how many. */
-unsigned int vb_rxq_refill(struct vb_rxq *rxq);
+/* Post up to @max receives (at most nb_desc in all) while the pool has mbufs. @return how many. */
+unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max);
 
 /* verbs_cm_setup.c */
 int vb_cm_init(struct vb_port *vp);

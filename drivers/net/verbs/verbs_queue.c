@@ -492,7 +492,7 @@ int vb_rxq_qp_create(struct vb_rxq *rxq, struct rdma_cm_id *id)
 	__atomic_store_n(&rxq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
 	rxq->wc_status = IBV_WC_SUCCESS;
 	/* Receives may be posted from INIT on; the peer's first SEND finds them. */
-	vb_rxq_refill(rxq);
+	vb_rxq_refill(rxq, rxq->nb_desc);
 	if (rxq->tail == rxq->head) {
 		VB_LOG(ERR, "%s rx queue %u: mempool %s has no free mbuf to post a receive with",
 		       vp->name, rxq->queue_id, rxq->mp->name);
@@ -607,6 +607,8 @@ int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 	rxq->cause = VB_CAUSE_NONE;
 	rxq->mp = mp;
 	rxq->nb_desc = nb_desc;
+	/* A small ring replaces a quarter at a time, so some are always posted. */
+	rxq->idle_refill = DVP_MIN(VB_RX_IDLE_REFILL, (uint32_t)nb_desc / 4 + 1);
 	rxq->mask = size - 1;
 	rxq->grh = vp->cfg.mode == VB_MODE_UD ? VB_UD_GRH : 0;
 	rxq->buf_len = (uint32_t)room - DVP_PKTMBUF_HEADROOM;

@@ -39,11 +39,11 @@
  * Rx
  */
 
-unsigned int vb_rxq_refill(struct vb_rxq *rxq)
+unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max)
 {
 	struct dvp_mbuf *mbufs[VB_RX_POLL];
 	struct ibv_recv_wr *first = NULL, *last = NULL, *bad;
-	uint32_t want = rxq->nb_desc - (rxq->tail - rxq->head);
+	uint32_t want = DVP_MIN(max, rxq->nb_desc - (rxq->tail - rxq->head));
 	uint32_t start = rxq->tail, grh = rxq->grh, posted = 0;
 	uint32_t chunk, i, slot, lkey;
 	uintptr_t addr;
@@ -198,17 +198,18 @@ uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 	}
 out:
 	/*
-	 * Replace in batches (each post is a doorbell), and off the path of
-	 * the frames: when the poll found nothing (the lcore is waiting
-	 * anyway), or when half the ring is empty (a busy queue must not run
-	 * dry). Replacing at once would put the whole batch's cost on the one
-	 * frame in 32 that crossed the line: the latency tail of a ping-pong.
+	 * Replace off the path of the frames: a few at a time in a burst
+	 * that found nothing (the lcore is waiting anyway), everything once
+	 * half the ring is empty (a busy queue must not run dry). Replacing
+	 * in the burst that took a frame puts the batch's cost on that frame,
+	 * and a frame that lands during an idle burst's replacement waits for
+	 * it: small idle batches keep both out of a ping-pong's latency.
 	 */
 	free_slots = rxq->nb_desc - (rxq->tail - rxq->head);
-	if (free_slots >= DVP_MIN(VB_RX_POLL, rxq->nb_desc / 4 + 1) &&
-	    (k == 0 || free_slots >= rxq->nb_desc / 2) &&
-	    dvp_likely(__atomic_load_n(&rxq->state, __ATOMIC_RELAXED) == VQ_LIVE))
-		vb_rxq_refill(rxq);
+	if (k == 0 ? free_slots >= rxq->idle_refill : free_slots >= rxq->nb_desc / 2) {
+		if (dvp_likely(__atomic_load_n(&rxq->state, __ATOMIC_RELAXED) == VQ_LIVE))
+			vb_rxq_refill(rxq, k == 0 ? rxq->idle_refill : free_slots);
+	}
 	if (k > 0) {
 		vb_ctr_add(&rxq->st.packets, k);
 		vb_ctr_add(&rxq->st.bytes, bytes);
@@ -307,9 +308,8 @@ static __dvp_cold void tx_drop(struct vb_txq *txq, struct dvp_mbuf *m, uint64_t 
 static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb, bool last_burst,
 			uint64_t *bytes)
 {
-	struct dvp_mbuf *inl[VB_TX_BURST];
 	struct ibv_send_wr *bad, *prev = NULL;
-	uint16_t i, nw = 0, ninl = 0;
+	uint16_t i, nw = 0;
 	uint32_t s, first_tail = txq->tail;
 
 	for (i = 0; i < nb; i++) {
@@ -368,10 +368,14 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 		if (prev != NULL)
 			prev->next = wr;
 		prev = wr;
-		/* Inline data is copied by the post: the mbuf is free right after it. */
-		vb_slot_set(&txq->ring[txq->tail & txq->mask], inline_it ? NULL : m);
-		if (inline_it)
-			inl[ninl++] = m;
+		/*
+		 * An inline frame is copied by the post, yet it stays in its
+		 * slot and goes back with the completion that covers it, as the
+		 * others do: freed in bulk there, not one by one after the
+		 * post, where a ping-pong's lcore would pay for it between the
+		 * doorbell and its next poll.
+		 */
+		vb_slot_set(&txq->ring[txq->tail & txq->mask], m);
 		vb_idx_set(&txq->tail, txq->tail + 1);
 		*bytes += m->pkt_len;
 		nw++;
@@ -391,16 +395,13 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 
 		while (txq->tail != from) {
 			vb_idx_set(&txq->tail, txq->tail - 1);
-			if (txq->ring[txq->tail & txq->mask] != NULL)
-				dvp_pktmbuf_free(txq->ring[txq->tail & txq->mask]);
+			dvp_pktmbuf_free(txq->ring[txq->tail & txq->mask]);
 			vb_slot_set(&txq->ring[txq->tail & txq->mask], NULL);
 		}
 		vb_ctr_add(&txq->st.errors, lost);
 		nw = (uint16_t)(from - first_tail);
 		vb_txq_break(txq, VB_CAUSE_DRIVER);
 	}
-	if (ninl > 0)
-		dvp_pktmbuf_free_bulk(inl, ninl);
 	return nw;
 }
 
