@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <dvp_cycles.h>
 #include <dvp_intr.h>
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
@@ -76,6 +77,19 @@ struct perf_hdr {
 
 #define FRAME_MIN (14 + sizeof(struct perf_hdr))
 
+static inline struct perf_hdr *frame_hdr(struct dvp_mbuf *m)
+{
+	return dvp_pktmbuf_mtod_offset(m, struct perf_hdr *, 14);
+}
+
+/* The header of a frame of ours, or NULL when it is not one (inline: per frame). */
+static inline const struct perf_hdr *frame_check(struct dvp_mbuf *m)
+{
+	if (m->data_len < FRAME_MIN || frame_hdr(m)->magic != PERF_MAGIC)
+		return NULL;
+	return frame_hdr(m);
+}
+
 enum rx_mode { MODE_POLL, MODE_INTR, MODE_ADAPTIVE };
 extern const char *const perf_mode_names[3];
 
@@ -109,6 +123,28 @@ extern struct perf_opt opt;
 extern atomic_int perf_stop;
 extern uint64_t perf_hz;
 
+/*
+ * Deadlines are TSC readings: checking one in a poll loop is a compare.
+ * perf_now_ns() converts in floating point, which an emulated CPU (the
+ * Soft-RoCE guest's) runs in software: tenths of a µs between the
+ * doorbell and the first poll of a round trip, when every call of
+ * recv_some() converted its deadline.
+ */
+static inline uint64_t perf_deadline_in_ms(uint64_t ms)
+{
+	return dvp_rdtsc() + ms * (perf_hz / 1000);
+}
+
+static inline uint64_t perf_deadline_in(unsigned int s)
+{
+	return dvp_rdtsc() + (uint64_t)s * perf_hz;
+}
+
+static inline bool perf_past(uint64_t deadline)
+{
+	return dvp_rdtsc() > deadline;
+}
+
 static inline bool perf_stopping(void)
 {
 	return atomic_load_explicit(&perf_stop, memory_order_relaxed) != 0;
@@ -131,7 +167,6 @@ struct perf_end {
 uint64_t perf_now_ns(void);
 /* perf_now_ns() as lib/intr's clock: the TSC, no system call (a VM's clock_gettime may be one). */
 uint64_t perf_intr_clock(void *arg);
-uint64_t perf_deadline_in(unsigned int s);
 /* Configure and start @e's port. @return 0 or a negative errno (said on stderr). */
 int end_setup(struct perf_end *e);
 /* Wait for @e's link and print its PERF-CONFIG line. @return 0 or a negative errno. */
@@ -140,8 +175,6 @@ int end_wait_link(struct perf_end *e);
 int end_teardown(struct perf_end *e);
 struct dvp_mbuf *frame_new(struct perf_end *e, uint8_t type, uint64_t seq, uint64_t value,
 			   uint64_t errors);
-/* The header of a frame of ours, or NULL when it is not one. */
-const struct perf_hdr *frame_check(struct dvp_mbuf *m);
 /* Send one frame, retrying while the queue is full. @return 0 or -ETIMEDOUT (freed). */
 int send_one(struct perf_end *e, struct dvp_mbuf *m);
 /* At least one frame, waiting as --rx-mode says, until @deadline. @return n, 0 or -errno. */

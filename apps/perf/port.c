@@ -31,11 +31,6 @@ uint64_t perf_intr_clock(void *arg)
 	return perf_now_ns();
 }
 
-uint64_t perf_deadline_in(unsigned int s)
-{
-	return perf_now_ns() + (uint64_t)s * 1000000000u;
-}
-
 static const char *role_name(const struct perf_end *e)
 {
 	return e->server ? "server" : "client";
@@ -128,7 +123,7 @@ int end_wait_link(struct perf_end *e)
 		ret = dvp_link_get(e->port, &link);
 		if (ret < 0)
 			return ret;
-	} while (!link.link_status && !perf_stopping() && perf_now_ns() < deadline);
+	} while (!link.link_status && !perf_stopping() && !perf_past(deadline));
 	if (!link.link_status) {
 		fprintf(stderr,
 			"dvp-perf: port %u (%s): no link within %u s (is the peer running?)\n",
@@ -185,11 +180,6 @@ void end_kick(struct perf_end *e)
  * Frames
  */
 
-static struct perf_hdr *frame_hdr(struct dvp_mbuf *m)
-{
-	return dvp_pktmbuf_mtod_offset(m, struct perf_hdr *, 14);
-}
-
 struct dvp_mbuf *frame_new(struct perf_end *e, uint8_t type, uint64_t seq, uint64_t value,
 			   uint64_t errors)
 {
@@ -217,13 +207,6 @@ struct dvp_mbuf *frame_new(struct perf_end *e, uint8_t type, uint64_t seq, uint6
 	return m;
 }
 
-const struct perf_hdr *frame_check(struct dvp_mbuf *m)
-{
-	if (m->data_len < FRAME_MIN || frame_hdr(m)->magic != PERF_MAGIC)
-		return NULL;
-	return frame_hdr(m);
-}
-
 int send_one(struct perf_end *e, struct dvp_mbuf *m)
 {
 	uint64_t deadline = 0;
@@ -231,7 +214,7 @@ int send_one(struct perf_end *e, struct dvp_mbuf *m)
 	while (dvp_tx_burst(e->port, 0, &m, 1) == 0) {
 		if (deadline == 0)
 			deadline = perf_deadline_in(opt.timeout_s);
-		if (perf_now_ns() > deadline || perf_stopping()) {
+		if (perf_past(deadline) || perf_stopping()) {
 			dvp_pktmbuf_free(m);
 			return -ETIMEDOUT;
 		}
@@ -241,17 +224,9 @@ int send_one(struct perf_end *e, struct dvp_mbuf *m)
 
 int recv_some(struct perf_end *e, struct dvp_mbuf **pkts, uint16_t max, uint64_t deadline)
 {
-	/*
-	 * The deadline in TSC ticks, converted once: an empty poll then
-	 * costs one integer compare, not a floating-point conversion (which
-	 * an emulated CPU does in software), and the loop polls more often.
-	 */
-	uint64_t now = perf_now_ns(), tsc_deadline = dvp_rdtsc();
 	struct dvp_rx_wait_event ev;
 	int n, ret;
 
-	tsc_deadline +=
-		deadline > now ? (uint64_t)((double)(deadline - now) * (double)perf_hz / 1e9) : 0;
 	for (;;) {
 		if (opt.mode == MODE_ADAPTIVE)
 			n = dvp_rx_burst_adaptive(e->gov, e->port, 0, pkts, max);
@@ -261,7 +236,7 @@ int recv_some(struct perf_end *e, struct dvp_mbuf **pkts, uint16_t max, uint64_t
 			return n;
 		if (perf_stopping())
 			return -EINTR;
-		if (dvp_rdtsc() > tsc_deadline)
+		if (perf_past(deadline))
 			return 0;
 		if (opt.mode == MODE_INTR) {
 			/* No timeout: the ticker's kicks bring it back (perf_ticker_start()). */

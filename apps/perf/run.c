@@ -81,8 +81,8 @@ int run_server(struct perf_end *e)
 	 * measure its idle CPU now, and a peer that vanished would have it
 	 * reconnecting).
 	 */
-	end = perf_now_ns() + (linger_ms + opt.timeout_s * 1000ull) * 1000000u;
-	for (done = false; !done && !perf_stopping() && perf_now_ns() < end;) {
+	end = perf_deadline_in_ms(linger_ms + opt.timeout_s * 1000ull);
+	for (done = false; !done && !perf_stopping() && !perf_past(end);) {
 		struct dvp_link link;
 
 		n = recv_some(e, pkts, PERF_BURST_MAX, perf_deadline_in(1));
@@ -252,7 +252,7 @@ int run_bw(struct perf_end *e)
 			/* The queue is full: completions come from the peer's acks. */
 			if (deadline == 0)
 				deadline = perf_deadline_in(opt.timeout_s);
-			else if (perf_now_ns() > deadline)
+			else if (perf_past(deadline))
 				return -ETIMEDOUT;
 			continue;
 		}
@@ -299,11 +299,11 @@ static double cpu_seconds(void)
 void run_idle(struct perf_end *e)
 {
 	struct dvp_mbuf *pkts[PERF_BURST_MAX];
-	uint64_t t0 = perf_now_ns(), end = t0 + (uint64_t)(opt.idle_s * 1e9);
+	uint64_t t0 = perf_now_ns(), end = perf_deadline_in_ms((uint64_t)(opt.idle_s * 1000));
 	double c0 = cpu_seconds(), wall;
 	int n;
 
-	while (!perf_stopping() && perf_now_ns() < end) {
+	while (!perf_stopping() && !perf_past(end)) {
 		n = recv_some(e, pkts, PERF_BURST_MAX, end);
 		if (n > 0)
 			dvp_pktmbuf_free_bulk(pkts, (unsigned int)n);
