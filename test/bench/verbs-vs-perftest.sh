@@ -5,7 +5,8 @@
 # verbs-vs-perftest.sh: net_verbs against perftest on the same Soft-RoCE
 # device, in the same VM boot (issue 8's benchmark).
 #
-#   usertools/dvp-rxe-vm test/bench/verbs-vs-perftest.sh build/apps/dvp-perf [--size B] [--runs N] [--iters N]
+#   usertools/dvp-rxe-vm test/bench/verbs-vs-perftest.sh build/apps/dvp-perf [--size B] [--runs N]
+#       [--iters N] [--bw-iters N]
 #   meson test -C build --benchmark --suite bench rxe-verbs-perftest -v
 #
 # Each run measures, case by case, dvp-perf and the perftest case it is
@@ -29,7 +30,9 @@
 #   ADAPTIVE lat_p50_vs_poll=<adaptive p50 / dvp poll p50> idle_cpu_pct=<%>
 # (issue 8's targets: at most 1.2, under 5).
 # Defaults: DVP_PERFTEST_SIZE (64), DVP_PERFTEST_RUNS (3), DVP_PERFTEST_ITERS
-# (5000). Exit status: 0, 1 when a case had no valid run, 2 on bad
+# (5000 round trips for latency), DVP_PERFTEST_BW_ITERS (20000 messages for
+# bandwidth: at 64 bytes 5000 take 0.1-0.3 s here, so short that one
+# run's rate swung 0.45-1.77 against the perftest run beside it). Exit status: 0, 1 when a case had no valid run, 2 on bad
 # arguments, 77 outside the VM.
 set -u -o pipefail
 
@@ -38,12 +41,14 @@ perf=${1:-}
 size=${DVP_PERFTEST_SIZE:-64}
 runs=${DVP_PERFTEST_RUNS:-3}
 iters=${DVP_PERFTEST_ITERS:-5000}
+bw_iters=${DVP_PERFTEST_BW_ITERS:-20000}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--size) size=$2; shift ;;
 	--runs) runs=$2; shift ;;
 	--iters) iters=$2; shift ;;
-	*) echo "verbs-vs-perftest: unknown argument '$1'; valid: --size, --runs, --iters" >&2; exit 2 ;;
+	--bw-iters) bw_iters=$2; shift ;;
+	*) echo "verbs-vs-perftest: unknown argument '$1'; valid: --size, --runs, --iters, --bw-iters" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -51,9 +56,9 @@ if [ -z "$perf" ] || [ ! -x "$perf" ]; then
 	echo "verbs-vs-perftest: the first argument must be the dvp-perf program (build/apps/dvp-perf)" >&2
 	exit 2
 fi
-for v in size runs iters; do
+for v in size runs iters bw_iters; do
 	case "${!v}" in '' | *[!0-9]* | 0)
-		echo "verbs-vs-perftest: --$v '${!v}': expected a positive whole number" >&2
+		echo "verbs-vs-perftest: --${v/_/-} '${!v}': expected a positive whole number" >&2
 		exit 2
 		;;
 	esac
@@ -75,9 +80,9 @@ port=18800
 eal=(--no-huge -m 128)
 
 # One dvp-perf server/client pair: prints the client's LAT, BW and IDLE lines.
-dvp_run() { # test mode extra-client-args...
-	local test=$1 mode=$2 rc_s rc_c
-	shift 2
+dvp_run() { # test mode iters extra-client-args...
+	local test=$1 mode=$2 n=$3 rc_s rc_c
+	shift 3
 	port=$((port + 1))
 	timeout 120 "$perf" "${eal[@]}" -l 1 --file-prefix vbs$port \
 		--vdev "net_verbs0,dev=$dev,listen=$ip:$port" -- \
@@ -85,7 +90,7 @@ dvp_run() { # test mode extra-client-args...
 	local spid=$!
 	timeout 120 "$perf" "${eal[@]}" -l 0 --file-prefix vbc$port \
 		--vdev "net_verbs0,dev=$dev,connect=$ip:$port" -- \
-		--role client --test "$test" --rx-mode "$mode" --size "$size" --iters "$iters" "$@" \
+		--role client --test "$test" --rx-mode "$mode" --size "$size" --iters "$n" "$@" \
 		>"$work/client" 2>&1
 	rc_c=$?
 	wait $spid
@@ -115,12 +120,13 @@ add() { # name value
 	[ -n "$2" ] && all[$1]="${all[$1]:-} $2"
 }
 
-echo "VS-PERFTEST-CONFIG dev=$dev size=$size runs=$runs iters=$iters cpus=$(nproc)" \
+echo "VS-PERFTEST-CONFIG dev=$dev size=$size runs=$runs iters=$iters bw_iters=$bw_iters cpus=$(nproc)" \
 	"active_mtu=$(ibv_devinfo -d "$dev" 2>/dev/null | awk '/active_mtu/ { print $2; exit }')"
 dvp_step() { # run test mode
-	local r=$1 test=$2 mode=$3 out extra=()
+	local r=$1 test=$2 mode=$3 out extra=() n=$iters
 	[ "$test/$mode" = lat/adaptive ] && extra=(--idle 2)
-	out=$(dvp_run "$test" "$mode" "${extra[@]}") || return 0
+	[ "$test" = bw ] && n=$bw_iters
+	out=$(dvp_run "$test" "$mode" "$n" "${extra[@]}") || return 0
 	echo "$out" | sed "s/^/run $r: /"
 	if [ "$test" = lat ]; then
 		add "dvp.lat_$mode.p50" "$(field "$(grep '^LAT ' <<<"$out")" p50_us)"
@@ -132,9 +138,10 @@ dvp_step() { # run test mode
 }
 
 pt_step() { # run case (none: nothing)
-	local r=$1 c=$2 out line
+	local r=$1 c=$2 out line n=$iters
 	[ -n "$c" ] || return 0
-	out=$("$baseline" --size "$size" --runs 1 --iters "$iters" --cases "$c" 2>&1)
+	[ "${c%%_*}" = bw ] && n=$bw_iters
+	out=$("$baseline" --size "$size" --runs 1 --iters "$n" --cases "$c" 2>&1)
 	line=$(grep "^PERFTEST $c " <<<"$out") || {
 		echo "verbs-vs-perftest: perftest $c gave no figure:" >&2
 		tail -n 4 <<<"$out" | sed 's/^/  /' >&2
