@@ -263,6 +263,10 @@ static int tx_some(struct ep *e)
 	uint64_t left = tx_allowed(e, next);
 	uint16_t sent;
 
+	if (e->lockstep_delay_us > 0 && left > 0 && e->npending == 0 &&
+	    next - e->tx_start < e->lockstep)
+		usleep(e->lockstep_delay_us);
+
 	/* Frames the queue refused wait here: building and freeing them again would waste the CPU rxe needs. */
 	while (e->npending < BURST && left > 0) {
 		e->pending[e->npending] = frame_new(e, e->tx_seq + e->npending, false);

@@ -38,11 +38,15 @@ struct ep {
 	uint64_t tx_start; /* tx_seq when the exchange began */
 	/*
 	 * The first this many frames of an exchange go one at a time, each
-	 * once the peer's frame of the same number has arrived: both ends sleep
-	 * between them, so an interrupt-mode case wakes on events however
-	 * rarely the bulk part that follows leaves an end idle.
+	 * once the peer's frame of the same number has arrived, and this end
+	 * waits lockstep_delay_us before sending each: the other end has
+	 * nothing to do meanwhile and sleeps, so an interrupt-mode case wakes
+	 * on events however rarely the bulk part that follows leaves an end
+	 * idle (on rxe the sender's system call may outlast the frame's trip,
+	 * so a plain ping-pong rarely finds its receiver asleep).
 	 */
 	uint64_t lockstep;
+	unsigned int lockstep_delay_us;
 	struct dvp_mbuf *pending[32]; /* built, refused by a full queue, sent next */
 	unsigned int npending;
 
