@@ -29,13 +29,13 @@
 # 1 favour dvpmd. Then
 #   ADAPTIVE lat_p50_vs_poll=<adaptive p50 / dvp poll p50> idle_cpu_pct=<%>
 # (issue 8's targets: at most 1.2, under 5).
-# Defaults: DVP_PERFTEST_SIZE (64), DVP_PERFTEST_RUNS (5: the host under the
-# VM flips between a fast and a slow state lasting seconds, and with three
-# runs the median mostly told which program's runs the fast state fell on),
-# DVP_PERFTEST_ITERS
-# (5000 round trips for latency), DVP_PERFTEST_BW_ITERS (20000 messages for
-# bandwidth: at 64 bytes 5000 take 0.1-0.3 s here, so short that one
-# run's rate swung 0.45-1.77 against the perftest run beside it). Exit status: 0, 1 when a case had no valid run, 2 on bad
+# Defaults: DVP_PERFTEST_SIZE (64); DVP_PERFTEST_RUNS (5: the host under
+# the VM flips between a fast and a slow state lasting seconds, and with
+# three runs the median mostly told which program's runs the fast state
+# fell on); DVP_PERFTEST_ITERS (5000 round trips for latency);
+# DVP_PERFTEST_BW_ITERS (20000 messages for bandwidth: at 64 bytes 5000 take
+# 0.1-0.3 s here, and one run's rate swung 0.45-1.77 against the perftest
+# run beside it). Exit status: 0, 1 when a case had no valid run, 2 on bad
 # arguments, 77 outside the VM.
 set -u -o pipefail
 
