@@ -474,6 +474,8 @@ unsigned int vb_txq_held(const struct vb_txq *txq);
 /* verbs_rxtx.c */
 uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
 uint16_t vb_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
+/* Free the tx ring's frames up to (and including) index @last; @return how many. */
+unsigned int vb_txq_free_upto(struct vb_txq *txq, uint32_t last);
 extern const struct dvp_intr_queue_ops vb_intr_ops;
 /* Post up to @max receives (at most nb_desc in all) while the pool has mbufs. @return how many. */
 unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max);

@@ -229,31 +229,6 @@ void vb_rxq_teardown(struct vb_rxq *rxq, bool after_break)
 		       dropped);
 }
 
-/* Free the ring entries up to (and including) index @last; @return the frames freed. */
-static unsigned int tx_free_upto(struct vb_txq *txq, uint32_t last)
-{
-	struct dvp_mbuf *batch[64];
-	unsigned int n = 0, total = 0;
-	uint32_t end = last + 1;
-
-	for (; txq->head != end; vb_idx_set(&txq->head, txq->head + 1)) {
-		struct dvp_mbuf *m = txq->ring[txq->head & txq->mask];
-
-		if (m == NULL)
-			continue;
-		vb_slot_set(&txq->ring[txq->head & txq->mask], NULL);
-		batch[n++] = m;
-		total++;
-		if (n == DVP_DIM(batch)) {
-			dvp_pktmbuf_free_bulk(batch, n);
-			n = 0;
-		}
-	}
-	if (n > 0)
-		dvp_pktmbuf_free_bulk(batch, n);
-	return total;
-}
-
 void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 {
 	struct ibv_wc wc[VB_TX_POLL];
@@ -287,19 +262,19 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 				/* Only wr_id, status, qp_num and vendor_err are valid here. */
 				vb_ctr_add(&txq->st.wc_err[vb_wc_status_index(wc[i].status)], 1);
 				if (!failed && ours)
-					freed += tx_free_upto(txq, idx - 1);
+					freed += vb_txq_free_upto(txq, idx - 1);
 				failed = true;
 			}
 			if (!ours)
 				continue;
 			if (failed)
-				lost += tx_free_upto(txq, idx);
+				lost += vb_txq_free_upto(txq, idx);
 			else
-				freed += tx_free_upto(txq, idx);
+				freed += vb_txq_free_upto(txq, idx);
 		}
 	}
 	/* The rest never got an answer: lost on the wire, as far as anyone knows. */
-	lost += txq->head != txq->tail ? tx_free_upto(txq, txq->tail - 1) : 0;
+	lost += txq->head != txq->tail ? vb_txq_free_upto(txq, txq->tail - 1) : 0;
 	freed += lost;
 	vb_idx_set(&txq->head, 0);
 	vb_idx_set(&txq->tail, 0);

@@ -221,6 +221,31 @@ out:
  * Tx
  */
 
+unsigned int vb_txq_free_upto(struct vb_txq *txq, uint32_t last)
+{
+	struct dvp_mbuf *batch[64];
+	unsigned int n = 0, total = 0;
+	uint32_t end = last + 1;
+
+	for (; txq->head != end; vb_idx_set(&txq->head, txq->head + 1)) {
+		struct dvp_mbuf *m = txq->ring[txq->head & txq->mask];
+
+		/* An inline-sent frame left its slot at the post. */
+		if (m == NULL)
+			continue;
+		vb_slot_set(&txq->ring[txq->head & txq->mask], NULL);
+		batch[n++] = m;
+		total++;
+		if (n == DVP_DIM(batch)) {
+			dvp_pktmbuf_free_bulk(batch, n);
+			n = 0;
+		}
+	}
+	if (n > 0)
+		dvp_pktmbuf_free_bulk(batch, n);
+	return total;
+}
+
 /* Read send completions and free what they cover. */
 static void tx_reap(struct vb_txq *txq)
 {
@@ -234,27 +259,12 @@ static void tx_reap(struct vb_txq *txq)
 	for (i = 0; i < n; i++) {
 		const struct ibv_wc *wc = &txq->wc[i];
 		uint32_t idx = (uint32_t)wc->wr_id, cnt = idx - txq->head + 1;
-		struct dvp_mbuf *batch[64];
-		unsigned int nf = 0;
 
 		if (dvp_unlikely(cnt > txq->tail - txq->head)) {
 			vb_txq_break(txq, VB_CAUSE_DRIVER);
 			return;
 		}
-		for (; txq->head != idx + 1; vb_idx_set(&txq->head, txq->head + 1)) {
-			struct dvp_mbuf *m = txq->ring[txq->head & txq->mask];
-
-			if (m == NULL)
-				continue;
-			vb_slot_set(&txq->ring[txq->head & txq->mask], NULL);
-			batch[nf++] = m;
-			if (nf == DVP_DIM(batch)) {
-				dvp_pktmbuf_free_bulk(batch, nf);
-				nf = 0;
-			}
-		}
-		if (nf > 0)
-			dvp_pktmbuf_free_bulk(batch, nf);
+		vb_txq_free_upto(txq, idx);
 		if (dvp_unlikely(wc->status != IBV_WC_SUCCESS)) {
 			/* Only wr_id, status, qp_num and vendor_err are valid here. */
 			if (txq->wc_status == IBV_WC_SUCCESS) {
@@ -308,8 +318,9 @@ static __dvp_cold void tx_drop(struct vb_txq *txq, struct dvp_mbuf *m, uint64_t 
 static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb, bool last_burst,
 			uint64_t *bytes)
 {
+	struct dvp_mbuf *inl[VB_TX_BURST];
 	struct ibv_send_wr *bad, *prev = NULL;
-	uint16_t i, nw = 0;
+	uint16_t i, nw = 0, ninl = 0;
 	uint32_t s, first_tail = txq->tail;
 
 	for (i = 0; i < nb; i++) {
@@ -369,13 +380,15 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 			prev->next = wr;
 		prev = wr;
 		/*
-		 * An inline frame is copied by the post, yet it stays in its
-		 * slot and goes back with the completion that covers it, as the
-		 * others do: freed in bulk there, not one by one after the
-		 * post, where a ping-pong's lcore would pay for it between the
-		 * doorbell and its next poll.
+		 * Inline data is copied by the post: the mbuf is free right
+		 * after it. (Keeping it in its slot until a completion covers
+		 * it was tried: a send that asked for no completion and whose
+		 * QP then went away gets none, so a clean disconnect counted
+		 * the last few as lost.)
 		 */
-		vb_slot_set(&txq->ring[txq->tail & txq->mask], m);
+		vb_slot_set(&txq->ring[txq->tail & txq->mask], inline_it ? NULL : m);
+		if (inline_it)
+			inl[ninl++] = m;
 		vb_idx_set(&txq->tail, txq->tail + 1);
 		*bytes += m->pkt_len;
 		nw++;
@@ -395,13 +408,16 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 
 		while (txq->tail != from) {
 			vb_idx_set(&txq->tail, txq->tail - 1);
-			dvp_pktmbuf_free(txq->ring[txq->tail & txq->mask]);
+			if (txq->ring[txq->tail & txq->mask] != NULL)
+				dvp_pktmbuf_free(txq->ring[txq->tail & txq->mask]);
 			vb_slot_set(&txq->ring[txq->tail & txq->mask], NULL);
 		}
 		vb_ctr_add(&txq->st.errors, lost);
 		nw = (uint16_t)(from - first_tail);
 		vb_txq_break(txq, VB_CAUSE_DRIVER);
 	}
+	if (ninl > 0)
+		dvp_pktmbuf_free_bulk(inl, ninl);
 	return nw;
 }
 
