@@ -244,11 +244,17 @@ static struct dvp_mbuf *frame_new(struct ep *e, uint64_t seq, bool fin)
 	return m;
 }
 
+/* Sequence numbers the current peer run has delivered (gaps included). */
+static uint64_t rx_received(const struct ep *e)
+{
+	return e->rx_run != 0 ? e->rx_expected - e->rx_run_start : 0;
+}
+
 /* Frames we may build now, from sequence number @next on. */
 static uint64_t tx_allowed(const struct ep *e, uint64_t next)
 {
 	uint64_t ours = next - e->tx_start;
-	uint64_t theirs = e->rx_run != 0 ? e->rx_expected - e->rx_run_start : 0;
+	uint64_t theirs = rx_received(e);
 
 	if (next >= e->tx_limit)
 		return 0;
@@ -333,7 +339,7 @@ int ep_exchange(struct ep *e, uint64_t count, unsigned int idle_ms)
 	e->fin_seen = false;
 	for (;;) {
 		bool sent_all = e->tx_seq >= e->tx_limit;
-		bool got_all = e->rx_run != 0 && e->rx_expected - e->rx_run_start >= count;
+		bool got_all = rx_received(e) >= count;
 
 		n = ep_pump(e, sent_all ? 50 : 1);
 		if (n < 0)
@@ -356,8 +362,8 @@ int ep_exchange(struct ep *e, uint64_t count, unsigned int idle_ms)
 			fprintf(stderr,
 				"# no progress for %u ms: sent %" PRIu64 "/%" PRIu64
 				", received up to %" PRIu64 " of %" PRIu64 ", fin %s/%s\n",
-				idle_ms, e->tx_seq, e->tx_limit, e->rx_expected - e->rx_run_start,
-				count, fin_sent_at ? "sent" : "not sent",
+				idle_ms, e->tx_seq, e->tx_limit, rx_received(e), count,
+				fin_sent_at ? "sent" : "not sent",
 				e->fin_seen ? "seen" : "not seen");
 			ep_dump(e);
 			return -ETIMEDOUT;
