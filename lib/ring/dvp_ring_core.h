@@ -13,10 +13,20 @@
  * prod.tail - cons.head; free room is capacity - (prod.head - cons.tail).
  *
  * Enqueue in three steps: reserve slots by moving prod.head (a CAS among
- * multiple producers, a plain store for a single one), copy the objects in,
- * then publish them by moving prod.tail past them with a release store.
- * Dequeue is the mirror image on cons.head / cons.tail. Head and tail are
- * apart only while a copy is under way.
+ * multiple producers), copy the objects in, then publish them by moving
+ * prod.tail past them with a release store. Dequeue is the mirror image on
+ * cons.head / cons.tail. Among multi-thread calls, head and tail are apart
+ * only while a copy is under way.
+ *
+ * A single-thread call has no one to reserve against: its position is the
+ * tail, and it stores only the tail (the producer's head word when its
+ * limit is refreshed, the consumer's head when it crosses a multiple of the
+ * ring size). One store less per call is worth having: the core commits
+ * stores to distinct cache lines at one a cycle, and that is what bounds an
+ * enqueue plus a dequeue of one object (doc/perf.md, ring). The heads so
+ * left behind stay less than a ring size behind the tails, which is how a
+ * multi-thread call after them tells a stale head from a live one
+ * (__dvp_ring_position()).
  *
  * Producers keep, in the same 64-bit word as their head, the limit the
  * head may reach: cons.tail + capacity as last read. Room computed from it
@@ -24,8 +34,9 @@
  * line only when the limit says there is not enough room: a producer
  * streaming to a consumer on another core no longer misses on the
  * consumer's line at every call. Because the limit changes together with
- * the head (one store, or the same CAS), it is always the one the head was
- * reserved against, and room computed from the pair never wraps. Consumers
+ * the head (in the same CAS, or the single producer's store when it
+ * refreshes the limit), no producer position ever passes it, and room
+ * computed from it never wraps. Consumers
  * keep no such copy: a consumer that keeps up finds the ring nearly empty
  * and must read prod.tail anyway, and the copy would cost every dequeue on
  * one core a few instructions.
@@ -161,6 +172,80 @@ static __dvp_always_inline void *__dvp_ring_slots(const struct dvp_ring *r)
 }
 
 /*
+ * Where a multi-thread call reserves from: the head it loaded, unless
+ * single-thread calls moved the tail past it (they keep their position in
+ * the tail alone). While multi-thread calls run, head - tail is in
+ * [0, capacity]; a head left behind is less than a ring size behind the
+ * tail, which puts head - tail (modulo 2^32) above 2^31, so above any
+ * capacity.
+ */
+static __dvp_always_inline uint32_t __dvp_ring_position(uint32_t head, uint32_t tail,
+							uint32_t capacity)
+{
+	if (dvp_unlikely(head - tail > capacity)) {
+		/*
+		 * The empty asm keeps this a branch (the compiler would make it
+		 * a conditional move): predicted not taken, it keeps the tail
+		 * load off the dependency chain that leads to the CAS.
+		 */
+		__asm__("" : "+r"(tail));
+		return tail;
+	}
+	return head;
+}
+
+/*
+ * Reserve up to @n slots for a single producer. Its position is prod.tail:
+ * nothing else can move it while it runs. The head word is written only
+ * when the limit is refreshed (at least once per capacity entries), so an
+ * enqueue stores one counter, not two. That matters because the core
+ * commits stores to distinct cache lines one per cycle, and an enqueue plus
+ * a dequeue of one object is bound by exactly that (doc/perf.md, ring).
+ */
+static __dvp_always_inline unsigned int
+__dvp_ring_sp_move_head(struct dvp_ring *r, unsigned int n, enum dvp_ring_queue_behavior behavior,
+			uint32_t *old_head, uint32_t *new_head)
+{
+	uint32_t pos, limit, room;
+
+	/*
+	 * Relaxed, both: the last writer of either word is this thread, or a
+	 * thread that handed the producer side over to us through something
+	 * that synchronises (single-thread calls never overlap other
+	 * producers). The limit never lies beyond a tail a producer has
+	 * published, so room is in [0, capacity].
+	 */
+	pos = atomic_load_explicit(&r->prod.tail, memory_order_relaxed);
+	*old_head = pos;
+	room = __dvp_ring_word_limit(atomic_load_explicit(&r->prod.head, memory_order_relaxed)) -
+	       pos;
+	if (dvp_unlikely(n > room)) {
+		/*
+		 * Acquire: pairs with the consumers' release store of cons.tail,
+		 * so their reads of the slots we are about to overwrite are done.
+		 */
+		limit = atomic_load_explicit(&r->cons.tail, memory_order_acquire) + r->capacity;
+		room = limit - pos;
+		if (dvp_unlikely(n > room)) {
+			n = behavior == DVP_RING_QUEUE_FIXED ? 0 : room;
+			/* Nothing written: a producer facing a full ring keeps
+			 * its lines clean for the consumers polling them. */
+			if (n == 0)
+				return 0;
+		}
+		/*
+		 * Relaxed: read only by producers, after a handover that
+		 * synchronises (above). The head is brought level with the
+		 * tail, so it never falls more than a capacity behind.
+		 */
+		atomic_store_explicit(&r->prod.head, __dvp_ring_word(pos + n, limit),
+				      memory_order_relaxed);
+	}
+	*new_head = pos + n;
+	return n;
+}
+
+/*
  * Reserve up to @n slots for producers. Returns how many were reserved (0
  * or n for FIXED) and the range [*old_head, *new_head).
  */
@@ -172,85 +257,93 @@ __dvp_ring_move_prod_head(struct dvp_ring *r, bool single, unsigned int n,
 	const unsigned int max = n;
 	uint32_t limit, room;
 	uint64_t w, nw;
-	bool ok;
+
+	if (single)
+		return __dvp_ring_sp_move_head(r, n, behavior, old_head, new_head);
 
 	/*
-	 * Acquire: pairs with the release store or CAS of the thread that set
-	 * this word. Its limit came from an acquire load of cons.tail, so this
+	 * Acquire: pairs with the release CAS of the producer that set this
+	 * word. Its limit came from an acquire load of cons.tail, so this
 	 * chain makes the consumers' slot reads up to there happen before our
-	 * slot writes. It also orders our own load of cons.tail below after
-	 * this one: by read-read coherence that load returns a tail no older
-	 * than the one behind the limit, so room never wraps.
+	 * slot writes. It also orders our loads of prod.tail and cons.tail
+	 * below after this one: by read-read coherence they return tails no
+	 * older than the ones behind the word, so neither the position nor
+	 * the room wraps.
 	 */
 	w = atomic_load_explicit(&r->prod.head, memory_order_acquire);
 	do {
 		n = max;
-		*old_head = __dvp_ring_word_head(w);
+		/*
+		 * Relaxed: only compared with the head; a CAS that succeeds
+		 * proves the head unchanged since w was read, so no producer
+		 * has published past it unless single-thread calls did.
+		 */
+		*old_head = __dvp_ring_position(
+			__dvp_ring_word_head(w),
+			atomic_load_explicit(&r->prod.tail, memory_order_relaxed), r->capacity);
 		/* Modulo 2^32: in [0, capacity], the limit came with the head. */
 		room = __dvp_ring_word_limit(w) - *old_head;
 		if (dvp_likely(n <= room)) {
 			/* Enough by the limit: the consumers' line is not touched. */
-			nw = w + ((uint64_t)n << 32);
+			limit = __dvp_ring_word_limit(w);
 		} else {
-			/*
-			 * Acquire: pairs with the consumers' release store of
-			 * cons.tail, so their reads of the slots we are about to
-			 * overwrite are done.
-			 */
+			/* Acquire: as in __dvp_ring_sp_move_head(). */
 			limit = atomic_load_explicit(&r->cons.tail, memory_order_acquire) +
 				r->capacity;
 			room = limit - *old_head;
 			if (dvp_unlikely(n > room)) {
 				n = behavior == DVP_RING_QUEUE_FIXED ? 0 : room;
-				/* Nothing written: a producer facing a full ring keeps
-				 * its line clean for the consumers polling it. */
 				if (n == 0)
 					return 0;
 			}
-			nw = __dvp_ring_word(*old_head + n, limit);
 		}
 		*new_head = *old_head + n;
-		if (single) {
-			/*
-			 * Relaxed: no other producer runs concurrently. The next
-			 * call reads the word in program order, or on another
-			 * thread after a handover that synchronises by itself (a
-			 * lock, a thread join), which carries the limit's chain.
-			 */
-			atomic_store_explicit(&r->prod.head, nw, memory_order_relaxed);
-			ok = true;
-		} else {
-			/*
-			 * Release on success: passes our acquire of cons.tail on to
-			 * the next producer (see the first load). Acquire on
-			 * failure: w is reloaded and must be ordered before the
-			 * retry's load of cons.tail, as above.
-			 */
-			ok = atomic_compare_exchange_weak_explicit(
-				&r->prod.head, &w, nw, memory_order_release, memory_order_acquire);
-		}
-	} while (dvp_unlikely(!ok));
+		nw = __dvp_ring_word(*new_head, limit);
+		/*
+		 * Release on success: passes our acquire of cons.tail on to the
+		 * next producer (see the first load). Acquire on failure: w is
+		 * reloaded and must be ordered before the retry's loads, as
+		 * above.
+		 */
+	} while (dvp_unlikely(!atomic_compare_exchange_weak_explicit(
+		&r->prod.head, &w, nw, memory_order_release, memory_order_acquire)));
 	return n;
 }
 
-/* Reserve up to @n entries for consumers, as __dvp_ring_move_prod_head. */
+/*
+ * Reserve up to @n entries for consumers, as __dvp_ring_move_prod_head. A
+ * single consumer's position is cons.tail; it stores cons.head only when it
+ * crosses a multiple of the ring size, which keeps the head less than a
+ * ring size behind for __dvp_ring_position().
+ */
 static __dvp_always_inline unsigned int
 __dvp_ring_move_cons_head(struct dvp_ring *r, bool single, unsigned int n,
 			  enum dvp_ring_queue_behavior behavior, uint32_t *old_head,
 			  uint32_t *new_head)
 {
 	const unsigned int max = n;
-	uint32_t entries;
+	uint32_t head, entries;
 	bool ok;
 
 	/*
-	 * Acquire: pairs with the release CAS of the consumer that set this
-	 * head, which read prod.tail before; so our prod.tail load below is
-	 * not older than its (read-read coherence), and entries never wrap.
+	 * Single: relaxed, as in __dvp_ring_sp_move_head(). Multi: acquire,
+	 * pairs with the release CAS of the consumer that set this head,
+	 * which read prod.tail before; so our loads of cons.tail and prod.tail
+	 * below are not older than its (read-read coherence), and neither the
+	 * position nor the entries wrap.
 	 */
-	*old_head = atomic_load_explicit(&r->cons.head, memory_order_acquire);
+	if (single)
+		head = atomic_load_explicit(&r->cons.tail, memory_order_relaxed);
+	else
+		head = atomic_load_explicit(&r->cons.head, memory_order_acquire);
 	do {
 		n = max;
+		/* Relaxed: as the producers' load of prod.tail. */
+		*old_head = single ? head :
+				     __dvp_ring_position(head,
+							 atomic_load_explicit(&r->cons.tail,
+									      memory_order_relaxed),
+							 r->capacity);
 		/*
 		 * Acquire: pairs with the producers' release store of prod.tail,
 		 * so the objects they copied into the slots are visible.
@@ -263,13 +356,15 @@ __dvp_ring_move_cons_head(struct dvp_ring *r, bool single, unsigned int n,
 		}
 		*new_head = *old_head + n;
 		if (single) {
-			/* Relaxed: no other consumer runs concurrently (see above). */
-			atomic_store_explicit(&r->cons.head, *new_head, memory_order_relaxed);
+			/* Relaxed: read only by consumers, after a handover. */
+			if (dvp_unlikely((*old_head ^ *new_head) > r->mask))
+				atomic_store_explicit(&r->cons.head, *new_head,
+						      memory_order_relaxed);
 			ok = true;
 		} else {
 			/* Release/acquire: as the producers' CAS. */
-			ok = atomic_compare_exchange_weak_explicit(&r->cons.head, old_head,
-								   *new_head, memory_order_release,
+			ok = atomic_compare_exchange_weak_explicit(&r->cons.head, &head, *new_head,
+								   memory_order_release,
 								   memory_order_acquire);
 		}
 	} while (dvp_unlikely(!ok));

@@ -159,6 +159,8 @@ void dvp_ring_reset(struct dvp_ring *r)
 
 void dvp_ring_dump(FILE *f, const struct dvp_ring *r)
 {
+	uint32_t prod_tail, cons_tail;
+
 	if (f == NULL)
 		f = stdout;
 	if (r == NULL) {
@@ -168,13 +170,20 @@ void dvp_ring_dump(FILE *f, const struct dvp_ring *r)
 	fprintf(f, "ring <%s>@%p\n", r->name, (const void *)r);
 	fprintf(f, "  flags=0x%x socket=%d esize=%u\n", r->flags, r->socket_id, r->esize);
 	fprintf(f, "  size=%u capacity=%u\n", r->size, r->capacity);
+	/* The heads as the next call of either kind sees them (single-thread
+	 * calls leave them behind the tails). */
+	prod_tail = atomic_load_explicit(&r->prod.tail, memory_order_relaxed);
+	cons_tail = atomic_load_explicit(&r->cons.tail, memory_order_relaxed);
 	fprintf(f, "  prod: %s head=%" PRIu32 " tail=%" PRIu32 "\n",
 		r->prod.single ? "single" : "multi",
-		__dvp_ring_word_head(atomic_load_explicit(&r->prod.head, memory_order_relaxed)),
-		atomic_load_explicit(&r->prod.tail, memory_order_relaxed));
+		__dvp_ring_position(__dvp_ring_word_head(atomic_load_explicit(
+					    &r->prod.head, memory_order_relaxed)),
+				    prod_tail, r->capacity),
+		prod_tail);
 	fprintf(f, "  cons: %s head=%" PRIu32 " tail=%" PRIu32 "\n",
 		r->cons.single ? "single" : "multi",
-		atomic_load_explicit(&r->cons.head, memory_order_relaxed),
-		atomic_load_explicit(&r->cons.tail, memory_order_relaxed));
+		__dvp_ring_position(atomic_load_explicit(&r->cons.head, memory_order_relaxed),
+				    cons_tail, r->capacity),
+		cons_tail);
 	fprintf(f, "  used=%u avail=%u\n", dvp_ring_count(r), dvp_ring_free_count(r));
 }

@@ -10,6 +10,8 @@
 
 #include "dvp_test_eal.h"
 
+#include <inttypes.h>
+
 #include <dvp_eal.h>
 #include <dvp_errno.h>
 #include <dvp_lcore.h>
@@ -166,6 +168,67 @@ static void test_counter_wrap(void **state)
 	assert_true(dvp_ring_empty(r));
 	/* the counters did cross zero */
 	assert_true(atomic_load(&r->prod.tail) < UINT32_MAX - 40);
+	free(r);
+}
+
+/*
+ * Single-thread calls keep their position in the tail and leave the head
+ * behind; multi-thread calls after them must start from the tail. Every mix
+ * of the two, on both sides, across the counters' wrap: FIFO order, counts,
+ * and a full or empty ring refusing what does not fit.
+ */
+static void test_single_multi_handover(void **state)
+{
+	struct dvp_ring *r = ring_alloc(8, 8, 0);
+	uintptr_t next_in = 1, next_out = 1;
+	unsigned int step, i, n, want, room, avail;
+	void *buf[8];
+	char *dump = NULL, line[96];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	dvp_ring_test_set_counters(r, UINT32_MAX - 300);
+	for (step = 0; step < 4000; step++) {
+		/* periods 7 and 11 steps: every pairing of modes, and long
+		 * single-thread runs (several ring sizes) between switches */
+		bool sp = (step / 7) % 2, sc = (step / 11) % 2;
+
+		want = 1 + (step * 5) % 8;
+		room = 7 - (unsigned int)(next_in - next_out);
+		for (i = 0; i < want; i++)
+			buf[i] = (void *)(next_in + i);
+		if (step % 3 == 0) {
+			n = sp ? dvp_ring_sp_enqueue_bulk(r, buf, want, NULL) :
+				 dvp_ring_mp_enqueue_bulk(r, buf, want, NULL);
+			assert_int_equal(n, want <= room ? want : 0);
+		} else {
+			n = sp ? dvp_ring_sp_enqueue_burst(r, buf, want, NULL) :
+				 dvp_ring_mp_enqueue_burst(r, buf, want, NULL);
+			assert_int_equal(n, want <= room ? want : room);
+		}
+		next_in += n;
+		assert_int_equal(dvp_ring_count(r), next_in - next_out);
+
+		want = 1 + (step * 3) % 8;
+		avail = (unsigned int)(next_in - next_out);
+		n = sc ? dvp_ring_sc_dequeue_burst(r, buf, want, NULL) :
+			 dvp_ring_mc_dequeue_burst(r, buf, want, NULL);
+		assert_int_equal(n, want <= avail ? want : avail);
+		for (i = 0; i < n; i++)
+			assert_ptr_equal(buf[i], (void *)next_out++);
+	}
+	assert_true(next_out > 4000);
+	/* a single-thread enqueue leaves the head behind the tail; the dump
+	 * shows where the next call of either kind starts */
+	assert_int_equal(dvp_ring_sp_enqueue_bulk(r, buf, 1, NULL), 1);
+	snprintf(line, sizeof(line), "prod: multi head=%" PRIu32 " tail=%" PRIu32,
+		 atomic_load(&r->prod.tail), atomic_load(&r->prod.tail));
+	f = open_memstream(&dump, &len);
+	dvp_ring_dump(f, r);
+	fclose(f);
+	assert_contains(dump, line);
+	free(dump);
 	free(r);
 }
 
@@ -396,9 +459,13 @@ static void test_concurrent_sp_sc(void **state)
 int main(void)
 {
 	const struct CMUnitTest alone[] = {
-		cmocka_unit_test(test_init_geometry),	    cmocka_unit_test(test_init_bad_args),
-		cmocka_unit_test(test_bulk_burst_pointers), cmocka_unit_test(test_elem_sizes),
-		cmocka_unit_test(test_counter_wrap),	    cmocka_unit_test(test_dump),
+		cmocka_unit_test(test_init_geometry),
+		cmocka_unit_test(test_init_bad_args),
+		cmocka_unit_test(test_bulk_burst_pointers),
+		cmocka_unit_test(test_elem_sizes),
+		cmocka_unit_test(test_counter_wrap),
+		cmocka_unit_test(test_single_multi_handover),
+		cmocka_unit_test(test_dump),
 	};
 	const struct CMUnitTest with_eal[] = {
 		cmocka_unit_test(test_create_lookup_free),
