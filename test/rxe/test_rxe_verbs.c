@@ -105,6 +105,7 @@ static int peer_main(void)
 	}
 	if (strcmp(cfg.name, "poll") == 0 || strcmp(cfg.name, "intr") == 0 ||
 	    strcmp(cfg.name, "solicited") == 0) {
+		e.clean_end = ret == 0;
 		if (e.rx_gaps != 0 || e.rx_ok != cfg.count) {
 			fprintf(stderr,
 				"# peer: %" PRIu64 " of %" PRIu64 " frames received, %" PRIu64
@@ -224,6 +225,7 @@ static void test_exchange(void **state)
 		assert_true(wake >= LOCKSTEP_FRAMES / 4 && wake != UINT64_MAX);
 	}
 	assert_int_equal(wait_peer(peer), 0);
+	e.clean_end = true;
 	assert_int_equal(ep_close(&e), 0);
 }
 

@@ -380,6 +380,19 @@ int ep_close(struct ep *e)
 	e->npending = 0;
 	if (dvp_port_stop(e->port) < 0)
 		ret = -EIO;
+	if (e->clean_end) {
+		struct dvp_port_stats st;
+		uint64_t dropped = ep_xstat(e, "tx_dropped_on_reset");
+
+		if (dvp_stats_get(e->port, &st) < 0 || st.oerrors != 0 || dropped != 0) {
+			fprintf(stderr,
+				"# after the stop: oerrors %" PRIu64
+				", tx_dropped_on_reset %" PRIu64
+				": delivered sends were counted as lost\n",
+				st.oerrors, dropped);
+			ret = -EIO;
+		}
+	}
 	held = dvp_port_mbufs_held(e->port);
 	if (held != 0) {
 		fprintf(stderr, "# the port still holds %d mbufs after stop\n", held);

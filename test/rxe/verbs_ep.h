@@ -61,6 +61,12 @@ struct ep {
 	uint64_t rx_run_start; /* the first sequence number of the current run */
 	bool fin_seen; /* the peer's end marker arrived */
 	uint64_t sleeps; /* dvp_rx_wait() calls that returned nothing or something */
+	/*
+	 * The exchange ended cleanly: ep_close() checks that stopping the port
+	 * counted no send as lost (every one was acknowledged by then, those
+	 * that asked for no completion included).
+	 */
+	bool clean_end;
 
 	/* Events from the EAL interrupt thread (atomics). */
 	uint32_t link_ups;

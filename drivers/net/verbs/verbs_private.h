@@ -71,6 +71,8 @@ extern int vb_logtype;
 #define VB_RETRY_CNT 6
 #define VB_RNR_RETRY 7 /* infinite: a receiver out of buffers slows the sender */
 #define VB_TX_TIMEOUT_DEFAULT 1000 /* ms: the tx watchdog (tx_timeout=) */
+#define VB_WR_DRAIN UINT64_MAX /* wr_id of the teardown's drain marker (never a ring index) */
+#define VB_DRAIN_MS 100 /* how long a teardown waits for its drain marker */
 #define VB_MRC_SIZE 8 /* a queue's own lkey cache */
 #define VB_UD_GRH 40 /* a UD receive starts with the GRH */
 #define VB_CM_TIMEOUT_MS 2000 /* address and route resolution */

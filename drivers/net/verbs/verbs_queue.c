@@ -229,35 +229,83 @@ void vb_rxq_teardown(struct vb_rxq *rxq, bool after_break)
 		       dropped);
 }
 
+/*
+ * Drain the send queue before the QP goes, as the kernel's ib_drain_sq():
+ * move the QP to the error state, which completes every send still
+ * outstanding with a flush error, then post a signaled marker, which
+ * completes (in error) after all of them. A send that asked for no
+ * completion and was done before the transition gets none; without the
+ * marker, nothing tells it from one still in flight, and a clean stop
+ * counted up to tx_signal - 1 delivered frames as lost. @return whether
+ * the marker was posted (its completion is then worth waiting for).
+ */
+static bool txq_drain_start(struct vb_txq *txq)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	struct ibv_send_wr wr = {
+		.wr_id = VB_WR_DRAIN,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int ret;
+
+	if (txq->qp == NULL || txq->cq == NULL || txq->head == txq->tail ||
+	    __atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED) || (txq->ud && txq->ah == NULL))
+		return false;
+	ret = ibv_modify_qp(txq->qp, &attr, IBV_QP_STATE);
+	if (ret != 0) {
+		VB_LOG(DEBUG, "%s tx queue %u: no drain: ibv_modify_qp(ERR): %s", txq->vp->name,
+		       txq->queue_id, dvp_strerror(ret));
+		return false;
+	}
+	if (txq->ud) {
+		wr.wr.ud.ah = txq->ah;
+		wr.wr.ud.remote_qpn = txq->remote_qpn;
+		wr.wr.ud.remote_qkey = txq->remote_qkey;
+	}
+	ret = ibv_post_send(txq->qp, &wr, &bad);
+	if (ret != 0) {
+		VB_LOG(DEBUG, "%s tx queue %u: no drain: ibv_post_send(marker): %s", txq->vp->name,
+		       txq->queue_id, dvp_strerror(ret));
+		return false;
+	}
+	return true;
+}
+
 void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 {
 	struct ibv_wc wc[VB_TX_POLL];
 	unsigned int freed = 0, lost = 0;
 	int n, i, ret, cause, wc_status;
-	bool failed, timed_out = txq->timed_out;
+	bool failed, timed_out = txq->timed_out, drained = false, draining = txq_drain_start(txq);
+	uint64_t deadline = dvp_rdtsc() + dvp_get_tsc_hz() / 1000 * VB_DRAIN_MS;
 
-	if (txq->qp != NULL) {
-		ret = ibv_destroy_qp(txq->qp);
-		if (ret != 0)
-			VB_LOG(ERR, "%s tx queue %u: ibv_destroy_qp: %s", txq->vp->name,
-			       txq->queue_id, dvp_strerror(ret));
-		txq->qp = NULL;
-	}
-	if (txq->ah != NULL) {
-		ibv_destroy_ah(txq->ah);
-		txq->ah = NULL;
-	}
 	/*
 	 * Sends that completed free their frames as delivered, up to the
 	 * first error: RC completes in order, so what follows an error (the
-	 * QP's flushes, and sends that asked for no completion) was not.
+	 * QP's flushes, and sends that asked for no completion) was not. The
+	 * CQ is read before the QP is destroyed: some providers drop a
+	 * destroyed QP's completions from its CQ.
 	 */
 	failed = txq->wc_status != IBV_WC_SUCCESS;
-	while (txq->cq != NULL && (n = ibv_poll_cq(txq->cq, VB_TX_POLL, wc)) > 0) {
+	while (txq->cq != NULL) {
+		n = ibv_poll_cq(txq->cq, VB_TX_POLL, wc);
+		if (n <= 0) {
+			if (n < 0 || !draining || dvp_rdtsc() > deadline)
+				break;
+			usleep(50);
+			continue;
+		}
 		for (i = 0; i < n; i++) {
 			uint32_t idx = (uint32_t)wc[i].wr_id;
 			bool ours = idx - txq->head < txq->tail - txq->head;
 
+			if (wc[i].wr_id == VB_WR_DRAIN) {
+				/* Every send before it has completed, one way or the other. */
+				draining = false;
+				drained = true;
+				continue;
+			}
 			if (wc[i].status != IBV_WC_SUCCESS) {
 				/* Only wr_id, status, qp_num and vendor_err are valid here. */
 				vb_ctr_add(&txq->st.wc_err[vb_wc_status_index(wc[i].status)], 1);
@@ -273,6 +321,23 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 				freed += vb_txq_free_upto(txq, idx);
 		}
 	}
+	if (txq->qp != NULL) {
+		ret = ibv_destroy_qp(txq->qp);
+		if (ret != 0)
+			VB_LOG(ERR, "%s tx queue %u: ibv_destroy_qp: %s", txq->vp->name,
+			       txq->queue_id, dvp_strerror(ret));
+		txq->qp = NULL;
+	}
+	if (txq->ah != NULL) {
+		ibv_destroy_ah(txq->ah);
+		txq->ah = NULL;
+	}
+	/*
+	 * The marker came back: the sends still held completed before the
+	 * error state without asking for a completion, so they were delivered.
+	 */
+	if (drained && !failed && txq->head != txq->tail)
+		freed += vb_txq_free_upto(txq, txq->tail - 1);
 	/* The rest never got an answer: lost on the wire, as far as anyone knows. */
 	lost += txq->head != txq->tail ? vb_txq_free_upto(txq, txq->tail - 1) : 0;
 	freed += lost;
@@ -487,7 +552,8 @@ int vb_txq_qp_create(struct vb_txq *txq, struct rdma_cm_id *id)
 	/* A DOWN tx queue is ours, CQ included: replace one that overran. */
 	if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED) && vb_txq_cq_renew(txq) < 0)
 		return -dvp_errno;
-	txq->qp = qp_create(vp, &txq->ctx, txq->cq, txq->nb_desc, 0, txq->max_sge,
+	/* One send more than the ring holds: the drain's marker (txq_drain_start()). */
+	txq->qp = qp_create(vp, &txq->ctx, txq->cq, txq->nb_desc + 1, 0, txq->max_sge,
 			    vp->cfg.tx_inline, id);
 	if (txq->qp == NULL)
 		return -dvp_errno;
@@ -713,7 +779,7 @@ int vb_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 		txq->wrs[i].opcode = IBV_WR_SEND;
 	}
 	/* Every send can complete with an error (each error is reported): room for all. */
-	txq->cq_size = nb_desc;
+	txq->cq_size = nb_desc + 1; /* and the drain's marker */
 	if ((int)txq->cq_size > dev->attr.max_cqe) {
 		VB_LOG(ERR,
 		       "%s tx queue %u: %u descriptors need a CQ of as many entries; %s offers %d",

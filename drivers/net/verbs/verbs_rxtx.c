@@ -261,6 +261,9 @@ static void tx_reap(struct vb_txq *txq)
 		uint32_t idx = (uint32_t)wc->wr_id, cnt = idx - txq->head + 1;
 
 		if (dvp_unlikely(cnt > txq->tail - txq->head)) {
+			/* A drain marker that came back after its QP was gone. */
+			if (wc->wr_id == VB_WR_DRAIN)
+				continue;
 			vb_txq_break(txq, VB_CAUSE_DRIVER);
 			return;
 		}
