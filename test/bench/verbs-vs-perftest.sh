@@ -32,7 +32,10 @@
 # Defaults: DVP_PERFTEST_SIZE (64); DVP_PERFTEST_RUNS (5: the host under
 # the VM flips between a fast and a slow state lasting seconds, and with
 # three runs the median mostly told which program's runs the fast state
-# fell on); DVP_PERFTEST_ITERS (5000 round trips for latency);
+# fell on); DVP_PERFTEST_ITERS (30000 round trips for latency: 5000 took
+# 0.1-0.25 s in poll mode, less than a host state lasts, so a run's p50
+# was the fast or the slow state's; 30000 take 0.6-1.5 s and average over
+# them);
 # DVP_PERFTEST_BW_ITERS (20000 messages for bandwidth: at 64 bytes 5000 take
 # 0.1-0.3 s here, and one run's rate swung 0.45-1.77 against the perftest
 # run beside it). Exit status: 0, 1 when a case had no valid run, 2 on bad
@@ -43,7 +46,7 @@ perf=${1:-}
 [ $# -gt 0 ] && shift
 size=${DVP_PERFTEST_SIZE:-64}
 runs=${DVP_PERFTEST_RUNS:-5}
-iters=${DVP_PERFTEST_ITERS:-5000}
+iters=${DVP_PERFTEST_ITERS:-30000}
 bw_iters=${DVP_PERFTEST_BW_ITERS:-20000}
 while [ $# -gt 0 ]; do
 	case "$1" in
