@@ -168,6 +168,9 @@ static int vb_info_get(struct dvp_port *port, struct dvp_port_info *info)
 						   .nb_min = VB_DESC_MIN,
 						   .nb_align = 1 };
 	info->tx_desc_lim = info->rx_desc_lim;
+	/* A tx queue's QP and CQ take one entry more: the drain's marker. */
+	info->tx_desc_lim.nb_max =
+		(uint16_t)DVP_MIN(dmax, (uint32_t)DVP_MIN(a->max_qp_wr, a->max_cqe) - 1);
 	info->default_rxq_size = (uint16_t)DVP_MIN((uint32_t)VB_DESC_DEFAULT, dmax);
 	info->default_txq_size = info->default_rxq_size;
 	info->rx_offload_capa = 0;

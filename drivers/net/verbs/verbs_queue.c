@@ -782,8 +782,8 @@ int vb_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 	txq->cq_size = nb_desc + 1; /* and the drain's marker */
 	if ((int)txq->cq_size > dev->attr.max_cqe) {
 		VB_LOG(ERR,
-		       "%s tx queue %u: %u descriptors need a CQ of as many entries; %s offers %d",
-		       vp->name, q, nb_desc, dev->name, dev->attr.max_cqe);
+		       "%s tx queue %u: %u descriptors need a CQ of %u entries (one for each and one for the drain); %s offers %d",
+		       vp->name, q, nb_desc, txq->cq_size, dev->name, dev->attr.max_cqe);
 		ret = dvp_err(EINVAL);
 		goto fail;
 	}
