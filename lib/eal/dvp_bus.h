@@ -126,6 +126,17 @@ int dvp_dev_probe_all(void);
  */
 int dvp_vdev_create(const char *devargs);
 
+/**
+ * Attach one device at run time, as rte_dev_probe(): @p devargs names a
+ * virtual device ("sim_mlx5,ports=2", "net_memif0,role=client", its name
+ * starting with its driver's) or an ib device found by the scan
+ * ("mlx5_0,rxq_cqe_comp_en=0"), with its devargs.
+ * @return 0, or a negative errno after a log line: -ENODEV (no such
+ *   device or driver), -EEXIST (attached already), -EINVAL (bad devargs),
+ *   or the driver's error.
+ */
+int dvp_dev_attach(const char *devargs);
+
 /** Remove a device: the driver's remove, then the device itself. */
 int dvp_dev_remove(const char *name);
 

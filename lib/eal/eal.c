@@ -10,8 +10,11 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "dvp_eal.h"
+#include "dvp_eal_host.h"
 #include "eal_private.h"
 
 /* Init and cleanup are serialised; the status is also read by other threads. */
@@ -42,6 +45,50 @@ const char *dvp_eal_file_prefix(void)
 static void set_status(enum dvp_eal_init_status s)
 {
 	atomic_store_explicit(&eal_status, s, memory_order_release);
+}
+
+/*
+ * Bring the parts up in order, for a native or a hosted init (eal_cfg says
+ * which). Undone in reverse on failure. Called with eal_lock held.
+ */
+static int eal_start(void)
+{
+	int ret;
+
+	ret = eal_memory_init(&eal_cfg);
+	if (ret < 0)
+		return ret;
+	ret = eal_heap_init(&eal_cfg);
+	if (ret < 0)
+		goto fail_memory;
+	ret = eal_memzone_init();
+	if (ret < 0)
+		goto fail_heap;
+	eal_cycles_init();
+	ret = eal_lcore_init(&eal_cfg);
+	if (ret < 0)
+		goto fail_memzone;
+	ret = eal_intr_init(&eal_cfg);
+	if (ret < 0)
+		goto fail_lcore;
+	/* Drivers probed here may reserve memory and register interrupt fds. */
+	set_status(DVP_EAL_INIT_DONE);
+	ret = eal_bus_init(&eal_cfg);
+	if (ret < 0)
+		goto fail_intr;
+	return 0;
+
+fail_intr:
+	eal_intr_cleanup();
+fail_lcore:
+	eal_lcore_cleanup();
+fail_memzone:
+	eal_memzone_cleanup();
+fail_heap:
+	eal_heap_cleanup();
+fail_memory:
+	eal_memory_cleanup();
+	return ret;
 }
 
 int dvp_eal_init(int argc, char **argv)
@@ -76,27 +123,9 @@ int dvp_eal_init(int argc, char **argv)
 		return -1;
 	}
 
-	ret = eal_memory_init(&eal_cfg);
+	ret = eal_start();
 	if (ret < 0)
 		goto fail_args;
-	ret = eal_heap_init(&eal_cfg);
-	if (ret < 0)
-		goto fail_memory;
-	ret = eal_memzone_init();
-	if (ret < 0)
-		goto fail_heap;
-	eal_cycles_init();
-	ret = eal_lcore_init(&eal_cfg);
-	if (ret < 0)
-		goto fail_memzone;
-	ret = eal_intr_init();
-	if (ret < 0)
-		goto fail_lcore;
-	/* Drivers probed here may reserve memory and register interrupt fds. */
-	set_status(DVP_EAL_INIT_DONE);
-	ret = eal_bus_init(&eal_cfg);
-	if (ret < 0)
-		goto fail_intr;
 	pthread_mutex_unlock(&eal_lock);
 	EAL_LOG(DEBUG, "initialised: %u lcore(s), main lcore %u, %s memory", dvp_lcore_count(),
 		dvp_get_main_lcore(), eal_memory_has_hugepages() ? "hugepage" : "--no-huge memfd");
@@ -108,22 +137,72 @@ int dvp_eal_init(int argc, char **argv)
 	argv[consumed - 1] = argv[0];
 	return consumed - 1;
 
-fail_intr:
-	eal_intr_cleanup();
-fail_lcore:
-	eal_lcore_cleanup();
-fail_memzone:
-	eal_memzone_cleanup();
-fail_heap:
-	eal_heap_cleanup();
-fail_memory:
-	eal_memory_cleanup();
 fail_args:
 	eal_cfg_free(&eal_cfg);
 	set_status(DVP_EAL_INIT_FAILED);
 	pthread_mutex_unlock(&eal_lock);
 	dvp_errno = -ret;
 	return -1;
+}
+
+static bool host_valid(const struct dvp_eal_host *host)
+{
+	return host != NULL && host->name != NULL && host->lcore_enabled != NULL &&
+	       host->lcore_socket != NULL && host->mem_map != NULL && host->mem_unmap != NULL &&
+	       host->log != NULL && host->intr_attach != NULL && host->intr_detach != NULL;
+}
+
+int dvp_eal_init_hosted(const struct dvp_eal_host *host)
+{
+	unsigned int i;
+	int ret;
+
+	if (!host_valid(host)) {
+		EAL_LOG(ERR,
+			"hosted init: the host must give a name and every hook of struct dvp_eal_host");
+		return dvp_err(EINVAL);
+	}
+	pthread_mutex_lock(&eal_lock);
+	if (eal_is_initialised()) {
+		pthread_mutex_unlock(&eal_lock);
+		EAL_LOG(ERR, "hosted init: already initialised; call dvp_eal_cleanup() first");
+		return dvp_err(EALREADY);
+	}
+	memset(&eal_cfg, 0, sizeof(eal_cfg));
+	eal_cfg.host = host;
+	for (i = 0; i < DVP_MAX_LCORE; i++)
+		eal_cfg.lcore_enabled[i] = host->lcore_enabled(host->arg, i);
+	if (host->main_lcore >= DVP_MAX_LCORE || !eal_cfg.lcore_enabled[host->main_lcore]) {
+		pthread_mutex_unlock(&eal_lock);
+		EAL_LOG(ERR, "hosted init: main lcore %u of %s is not an enabled lcore below %u",
+			host->main_lcore, host->name, DVP_MAX_LCORE);
+		return dvp_err(EINVAL);
+	}
+	eal_cfg.main_lcore = host->main_lcore;
+	eal_cfg.main_lcore_given = true;
+	/* The heap starts empty and grows in blocks the host lends. */
+	eal_cfg.socket_mem_given = true;
+	eal_cfg.no_telemetry = true;
+	snprintf(eal_cfg.file_prefix, sizeof(eal_cfg.file_prefix), "hosted");
+	eal_log_set_host(host);
+	ret = eal_start();
+	if (ret < 0) {
+		eal_log_set_host(NULL);
+		memset(&eal_cfg, 0, sizeof(eal_cfg));
+		set_status(DVP_EAL_INIT_FAILED);
+		pthread_mutex_unlock(&eal_lock);
+		dvp_errno = -ret;
+		return -1;
+	}
+	pthread_mutex_unlock(&eal_lock);
+	EAL_LOG(INFO, "hosted by %s: %u lcore(s), main lcore %u", host->name, dvp_lcore_count(),
+		host->main_lcore);
+	return 0;
+}
+
+bool dvp_eal_is_hosted(void)
+{
+	return eal_is_initialised() && eal_cfg.host != NULL;
 }
 
 int dvp_eal_cleanup(void)
@@ -141,7 +220,9 @@ int dvp_eal_cleanup(void)
 	eal_memzone_cleanup();
 	eal_heap_cleanup();
 	eal_memory_cleanup();
+	eal_log_set_host(NULL);
 	eal_cfg_free(&eal_cfg);
+	eal_cfg.host = NULL;
 	pthread_mutex_unlock(&eal_lock);
 	return 0;
 }

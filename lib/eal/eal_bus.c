@@ -339,6 +339,80 @@ int dvp_dev_remove(const char *name)
 	return ret;
 }
 
+struct attach_pick {
+	const char *name;
+	bool vdev;
+};
+
+static void attach_pick_vdev(const struct dvp_driver *drv, void *arg)
+{
+	struct attach_pick *p = arg;
+
+	if (drv->bus == DVP_BUS_VDEV && strncmp(p->name, drv->name, strlen(drv->name)) == 0)
+		p->vdev = true;
+}
+
+static void ib_names(struct dvp_device *dev, void *arg)
+{
+	char *list = arg;
+	size_t off = strlen(list);
+
+	if (dev->bus == DVP_BUS_IB && off < 200)
+		snprintf(list + off, 256 - off, "%s%s", off ? ", " : "", dev->name);
+}
+
+int dvp_dev_attach(const char *devargs)
+{
+	char name[DVP_DEV_NAME_MAX_LEN], list[256] = "";
+	struct attach_pick pick = { .name = name };
+	struct eal_dev *d;
+	int ret;
+
+	if (devargs == NULL || devargs[0] == '\0' || devargs[0] == ',') {
+		EAL_LOG(ERR,
+			"attach: no device named: give a device and its devargs, e.g. sim_mlx5,ports=2 or mlx5_0,rxq_cqe_comp_en=0");
+		return dvp_err(EINVAL);
+	}
+	if (!eal_is_initialised()) {
+		EAL_LOG(ERR, "attach %s: the EAL is not initialised", devargs);
+		return dvp_err(E_DVP_NO_INIT);
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(devargs, ","), devargs);
+	dvp_driver_foreach(attach_pick_vdev, &pick);
+	if (pick.vdev)
+		return dvp_vdev_create(devargs);
+
+	pthread_mutex_lock(&eal_bus_lock);
+	d = eal_dev_find_locked(name);
+	if (d == NULL || d->dev.bus != DVP_BUS_IB) {
+		pthread_mutex_unlock(&eal_bus_lock);
+		dvp_dev_foreach(ib_names, list);
+		EAL_LOG(ERR,
+			"attach %s: %s is neither an ib device (found: %s) nor named after a virtual device driver (sim_mlx5, net_verbs, net_memif, net_ring ...)",
+			devargs, name, list[0] ? list : "none");
+		return dvp_err(ENODEV);
+	}
+	if (d->dev.driver != NULL) {
+		pthread_mutex_unlock(&eal_bus_lock);
+		EAL_LOG(ERR, "attach %s: ib device %s is attached already", devargs, name);
+		return dvp_err(EEXIST);
+	}
+	dvp_devargs_free(&d->devargs);
+	ret = eal_devargs_parse_ctx("attach", devargs, &d->devargs);
+	if (ret == 0) {
+		d->dev.devargs = &d->devargs;
+		ret = eal_dev_probe_locked(d);
+		if (ret == 0 && d->dev.driver == NULL) {
+			EAL_LOG(ERR,
+				"attach %s: no ib-bus driver takes provider %s (net_verbs,dev=%s does, as a virtual device)",
+				devargs, d->ib.provider, name);
+			ret = dvp_err(ENODEV);
+		}
+	}
+	pthread_mutex_unlock(&eal_bus_lock);
+	return ret;
+}
+
 static void allow_unmatched_warn(void)
 {
 	unsigned int i;
@@ -364,7 +438,8 @@ int eal_bus_init(const struct eal_cfg *cfg)
 	ret = eal_ib_scan();
 	for (i = 0; i < cfg->vdev.n && ret == 0; i++)
 		ret = eal_vdev_add_locked("--vdev", cfg->vdev.s[i], &d);
-	if (ret == 0)
+	/* Hosted, nothing is probed unasked: the host attaches what it is given. */
+	if (ret == 0 && cfg->host == NULL)
 		ret = dvp_dev_probe_all();
 	if (ret == 0) {
 		allow_unmatched_warn();

@@ -11,6 +11,10 @@
  * an unregister from another thread that finds its callback running marks
  * it removed and waits on intr.done until the thread has moved past it, so
  * the caller may free the callback's argument when unregister returns.
+ *
+ * Hosted (dvp_eal_init_hosted()), there is no thread of ours: the host's
+ * interrupt thread watches the epoll fd and calls host_ready(), which takes
+ * what is ready without waiting and dispatches it the same way.
  */
 
 #include <errno.h>
@@ -22,6 +26,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "dvp_eal_host.h"
 #include "dvp_interrupts.h"
 #include "eal_private.h"
 
@@ -52,6 +57,7 @@ static struct {
 	pthread_t thread;
 	int epfd;
 	int wakefd; /* eventfd: tells the thread to stop */
+	const struct dvp_eal_host *host; /* hosted: whose interrupt thread runs us */
 	bool up;
 } intr = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -258,10 +264,30 @@ static void hangup_locked(int fd, uint32_t events)
 	src_release_locked(s);
 }
 
+/* Dispatch what epoll_wait() returned. @return false when told to stop. */
+static bool dispatch_ready(const struct epoll_event *evs, int n)
+{
+	int i;
+
+	pthread_mutex_lock(&intr.lock);
+	for (i = 0; i < n; i++) {
+		if (evs[i].data.fd == intr.wakefd) {
+			pthread_mutex_unlock(&intr.lock);
+			return false;
+		}
+		if (evs[i].events & EPOLLIN)
+			dispatch_locked(evs[i].data.fd);
+		if (evs[i].events & (EPOLLHUP | EPOLLERR))
+			hangup_locked(evs[i].data.fd, evs[i].events);
+	}
+	pthread_mutex_unlock(&intr.lock);
+	return true;
+}
+
 static void *intr_main(void *unused)
 {
 	struct epoll_event evs[16];
-	int i, n;
+	int n;
 
 	(void)unused;
 	is_intr_thread = true;
@@ -275,23 +301,26 @@ static void *intr_main(void *unused)
 				dvp_strerror(errno));
 			break;
 		}
-		pthread_mutex_lock(&intr.lock);
-		for (i = 0; i < n; i++) {
-			if (evs[i].data.fd == intr.wakefd) {
-				pthread_mutex_unlock(&intr.lock);
-				return NULL;
-			}
-			if (evs[i].events & EPOLLIN)
-				dispatch_locked(evs[i].data.fd);
-			if (evs[i].events & (EPOLLHUP | EPOLLERR))
-				hangup_locked(evs[i].data.fd, evs[i].events);
-		}
-		pthread_mutex_unlock(&intr.lock);
+		if (!dispatch_ready(evs, n))
+			break;
 	}
 	return NULL;
 }
 
-int eal_intr_init(void)
+/* Hosted: the host's interrupt thread found the epoll fd readable. */
+static void host_ready(void)
+{
+	struct epoll_event evs[16];
+	int n;
+
+	/* The host's thread is ours while it runs our callbacks (dvp_thread_is_intr()). */
+	is_intr_thread = true;
+	n = epoll_wait(intr.epfd, evs, DVP_DIM(evs), 0);
+	if (n > 0)
+		dispatch_ready(evs, n);
+}
+
+int eal_intr_init(const struct eal_cfg *cfg)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	pthread_attr_t attr;
@@ -310,6 +339,19 @@ int eal_intr_init(void)
 		ret = errno;
 		EAL_LOG(ERR, "interrupt thread: eventfd: %s", dvp_strerror(ret));
 		goto fail;
+	}
+	if (cfg->host != NULL) {
+		ret = -cfg->host->intr_attach(cfg->host->arg, intr.epfd, host_ready);
+		if (ret != 0) {
+			EAL_LOG(ERR, "%s does not take the interrupt fd: %s", cfg->host->name,
+				dvp_strerror(ret));
+			goto fail;
+		}
+		pthread_mutex_lock(&intr.lock);
+		intr.host = cfg->host;
+		intr.up = true;
+		pthread_mutex_unlock(&intr.lock);
+		return 0;
 	}
 	/* Control threads stay off the lcores' CPUs when there are others. */
 	eal_control_cpus(&cpus);
@@ -347,9 +389,15 @@ void eal_intr_cleanup(void)
 	}
 	intr.up = false;
 	pthread_mutex_unlock(&intr.lock);
-	if (write(intr.wakefd, &one, sizeof(one)) != sizeof(one))
-		EAL_LOG(WARNING, "cannot wake the interrupt thread: %s", dvp_strerror(errno));
-	pthread_join(intr.thread, NULL);
+	if (intr.host != NULL) {
+		intr.host->intr_detach(intr.host->arg, intr.epfd);
+		intr.host = NULL;
+	} else {
+		if (write(intr.wakefd, &one, sizeof(one)) != sizeof(one))
+			EAL_LOG(WARNING, "cannot wake the interrupt thread: %s",
+				dvp_strerror(errno));
+		pthread_join(intr.thread, NULL);
+	}
 
 	pthread_mutex_lock(&intr.lock);
 	while ((s = intr.srcs) != NULL) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "dvp_eal.h"
+#include "dvp_eal_host.h"
 #include "dvp_lcore.h"
 #include "eal_private.h"
 
@@ -205,6 +206,7 @@ static __dvp_cold int start_worker(struct lcore *lc, unsigned int id)
 
 int eal_lcore_init(const struct eal_cfg *cfg)
 {
+	const struct dvp_eal_host *host = cfg->host;
 	struct lcore *lc;
 	char cpus[256];
 	unsigned int i;
@@ -218,13 +220,20 @@ int eal_lcore_init(const struct eal_cfg *cfg)
 		lc = &lcores.lc[i];
 		lc->enabled = true;
 		lc->cpus = cfg->lcore_cpus[i];
-		lc->socket = lcore_socket(&lc->cpus);
+		lc->socket =
+			host != NULL ? host->lcore_socket(host->arg, i) : lcore_socket(&lc->cpus);
 		lc->state = DVP_LCORE_WAIT;
 		pthread_mutex_init(&lc->lock, NULL);
 		pthread_cond_init(&lc->cond, NULL);
 		lcores.count++;
 	}
 
+	if (host != NULL) {
+		/* The host's threads are the lcores: nothing to start or pin. */
+		DVP_PER_LCORE(_lcore_id) = lcores.main;
+		lcores.up = true;
+		return 0;
+	}
 	/* The main thread runs on its lcore's CPUs until cleanup gives its own mask back. */
 	lc = &lcores.lc[lcores.main];
 	pthread_getaffinity_np(pthread_self(), sizeof(lcores.main_saved_affinity),
@@ -317,6 +326,12 @@ int dvp_eal_remote_launch(dvp_lcore_function_t f, void *arg, unsigned int worker
 	if (f == NULL)
 		return dvp_err(EINVAL);
 	lc = &lcores.lc[worker_id];
+	if (!lc->thread_started) {
+		EAL_LOG(ERR,
+			"launch on lcore %u: hosted, the host's threads run the lcores: launch there",
+			worker_id);
+		return dvp_err(ENOTSUP);
+	}
 	pthread_mutex_lock(&lc->lock);
 	if (lc->state == DVP_LCORE_RUNNING) {
 		pthread_mutex_unlock(&lc->lock);

@@ -12,8 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dvp_eal_host.h"
 #include "dvp_errno.h"
 #include "dvp_log.h"
+#include "eal_private.h"
 
 struct log_type {
 	char name[DVP_LOG_TYPE_NAMESIZE];
@@ -43,6 +45,8 @@ static struct {
 	_Atomic uint32_t global_level;
 	struct log_pattern *patterns; /* oldest first: later ones win */
 	FILE *_Atomic stream;
+	/* Hosted: every line goes to the host's log instead of the stream. */
+	const struct dvp_eal_host *_Atomic host;
 } logs = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.types = {
@@ -351,8 +355,15 @@ bool dvp_log_can_log(uint32_t type, uint32_t level)
 	return level <= atomic_load_explicit(&logs.types[type].level, memory_order_relaxed);
 }
 
+void eal_log_set_host(const struct dvp_eal_host *host)
+{
+	/* Release: the host's hooks are set up before a logging thread sees them. */
+	atomic_store_explicit(&logs.host, host, memory_order_release);
+}
+
 int dvp_vlog(uint32_t level, uint32_t type, const char *format, va_list ap)
 {
+	const struct dvp_eal_host *host;
 	char buf[1024];
 	FILE *f;
 	int len;
@@ -367,6 +378,11 @@ int dvp_vlog(uint32_t level, uint32_t type, const char *format, va_list ap)
 		len = sizeof(buf) - 1;
 		if (format[strlen(format) - 1] == '\n')
 			buf[len - 1] = '\n';
+	}
+	host = atomic_load_explicit(&logs.host, memory_order_acquire);
+	if (host != NULL) {
+		host->log(host->arg, level, type, buf);
+		return len;
 	}
 	f = dvp_log_get_stream();
 	fwrite(buf, 1, (size_t)len, f);

@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "dvp_eal_host.h"
 #include "dvp_lcore.h"
 #include "eal_private.h"
 
@@ -26,6 +27,7 @@ static struct {
 	bool up;
 	bool huge;
 	size_t page_sz;
+	const struct dvp_eal_host *host; /* hosted: blocks come from the host */
 } mem;
 
 size_t eal_memory_page_size(void)
@@ -117,6 +119,28 @@ fail:
 	return NULL;
 }
 
+/* Hosted: a block the host lends (its memory, its IOVA), with no fd to share. */
+static struct eal_memseg *host_map(int socket, size_t len, char *why, size_t wlen)
+{
+	struct eal_memseg *seg = calloc(1, sizeof(*seg));
+
+	if (seg == NULL) {
+		snprintf(why, wlen, "out of process memory");
+		return NULL;
+	}
+	seg->addr = mem.host->mem_map(mem.host->arg, socket, len, &seg->page_sz, &seg->host_cookie);
+	if (seg->addr == NULL) {
+		snprintf(why, wlen, "%s has no %zu KB to lend on node %d", mem.host->name,
+			 len >> 10, socket);
+		free(seg);
+		return NULL;
+	}
+	seg->len = len;
+	seg->socket = socket;
+	seg->fd = -1;
+	return seg;
+}
+
 struct eal_memseg *eal_memseg_map(int socket, size_t len, char *why, size_t wlen)
 {
 	if (!mem.up) {
@@ -132,6 +156,8 @@ struct eal_memseg *eal_memseg_map(int socket, size_t len, char *why, size_t wlen
 		return NULL;
 	}
 	len = DVP_ALIGN_CEIL(len, mem.page_sz);
+	if (mem.host != NULL)
+		return host_map(socket, len, why, wlen);
 	if (mem.huge)
 		return eal_huge_map(socket, len, why, wlen);
 	return memfd_map(socket, len, why, wlen);
@@ -141,6 +167,11 @@ void eal_memseg_unmap(struct eal_memseg *seg)
 {
 	if (seg == NULL)
 		return;
+	if (seg->host_cookie != NULL) {
+		mem.host->mem_unmap(mem.host->arg, seg->host_cookie);
+		free(seg);
+		return;
+	}
 	munmap(seg->addr, seg->len);
 	if (seg->fd >= 0)
 		close(seg->fd);
@@ -156,7 +187,11 @@ int eal_memory_init(const struct eal_cfg *cfg)
 	int ret;
 
 	memset(&mem, 0, sizeof(mem));
-	if (cfg->no_huge) {
+	if (cfg->host != NULL) {
+		/* The host decides what backs its blocks; ours are page-sized. */
+		mem.page_sz = (size_t)sysconf(_SC_PAGESIZE);
+		mem.host = cfg->host;
+	} else if (cfg->no_huge) {
 		mem.page_sz = (size_t)sysconf(_SC_PAGESIZE);
 		EAL_LOG(WARNING,
 			"--no-huge: datapath memory is %zu KB pages (still bound per node); expect more TLB misses than with hugepages",

@@ -20,6 +20,8 @@
 #include "dvp_errno.h"
 #include "dvp_log.h"
 
+struct dvp_eal_host;
+
 #define EAL_LOG(level, fmt, ...) DVP_LOG_LINE(level, dvp_logtype_eal, "EAL: ", fmt, ##__VA_ARGS__)
 
 #define EAL_FILE_PREFIX_MAX 64
@@ -60,6 +62,9 @@ struct eal_cfg {
 
 	bool no_telemetry;
 	bool help_shown;
+
+	/* dvp_eal_init_hosted(): the host lending memory, lcores, logs, interrupts */
+	const struct dvp_eal_host *host;
 };
 
 /* The configuration of the current (or last) dvp_eal_init(). */
@@ -106,6 +111,7 @@ struct eal_memseg {
 	int socket;
 	int fd; /* hugepage file, or memfd (hugetlb with --in-memory, ordinary pages with --no-huge) */
 	char *path; /* hugepage file, NULL when none is left on disk */
+	void *host_cookie; /* hosted: the host's handle for the block it lent */
 };
 int eal_memory_init(const struct eal_cfg *cfg);
 void eal_memory_cleanup(void);
@@ -138,9 +144,12 @@ void eal_heap_cleanup(void);
 int eal_memzone_init(void);
 void eal_memzone_cleanup(void);
 
-/* eal_intr.c */
-int eal_intr_init(void);
+/* eal_intr.c: a thread of our own, or (hosted) the host's interrupt thread */
+int eal_intr_init(const struct eal_cfg *cfg);
 void eal_intr_cleanup(void);
+
+/* eal_log.c: lines go to the host's log instead of a stream (NULL: back to the stream) */
+void eal_log_set_host(const struct dvp_eal_host *host);
 
 /* eal_cycles.c */
 void eal_cycles_init(void);

@@ -471,6 +471,15 @@ int dvp_rx_intr_enable(uint16_t port_id, uint16_t queue_id);
  */
 int dvp_rx_intr_disable(uint16_t port_id, uint16_t queue_id);
 
+/**
+ * Whether an rx burst on the queue would return something now, without
+ * taking it: for a caller that arms and then sleeps without polling once
+ * more (as DPDK's rx interrupt API allows), to find a packet that landed
+ * before the arm. Call it on the lcore that polls the queue.
+ * @return 1, 0, or as above.
+ */
+int dvp_rx_intr_has_work(uint16_t port_id, uint16_t queue_id);
+
 /** The queue's event fd, for an application's own epoll. @return it, or as above. */
 int dvp_rx_intr_fd(uint16_t port_id, uint16_t queue_id);
 

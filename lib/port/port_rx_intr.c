@@ -65,6 +65,15 @@ int dvp_rx_intr_disable(uint16_t port_id, uint16_t queue_id)
 	return dvp_intr_queue_consume(iq);
 }
 
+int dvp_rx_intr_has_work(uint16_t port_id, uint16_t queue_id)
+{
+	struct dvp_intr_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr has work");
+
+	if (iq == NULL)
+		return -dvp_errno;
+	return iq->ops->has_work(iq->ctx) ? 1 : 0;
+}
+
 int dvp_rx_intr_fd(uint16_t port_id, uint16_t queue_id)
 {
 	struct dvp_intr_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr fd");

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * net_dvp: dvpmd's ports as DPDK ethdev ports, inside a DPDK process.
+ * What the plugin's files share (not installed).
+ *
+ * One --vdev net_dvpN,<dvp device>[,<its devargs>] attaches a dvp device
+ * on dvpmd's hosted runtime and makes one ethdev port of each dvp port it
+ * creates. Each ethdev op calls the dvp port API, as an application would.
+ *
+ * Mbufs cross without copying the data (doc/dpdk.md): a dvp rx queue
+ * fills buffers of a dvp pool of its own; each received dvp mbuf goes to
+ * the application as an rte_mbuf from the application's pool with the dvp
+ * buffer attached as an external buffer, whose shared info lives in the
+ * dvp mbuf's private area and whose free callback returns the dvp mbuf to
+ * its pool. On tx, an rte_mbuf carrying such a buffer gives the dvp mbuf
+ * back to a dvp tx queue and its shell to its pool; any other rte_mbuf is
+ * copied into a dvp mbuf (counted as tx_copied).
+ */
+
+#ifndef NET_DVP_H
+#define NET_DVP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ethdev_driver.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+
+#include <dvp_mbuf.h>
+#include <dvp_port.h>
+
+#define NET_DVP_DRIVER_NAME net_dvp
+/** The most packets one burst moves: the stack arrays of the burst wrappers. */
+#define NET_DVP_BURST_MAX 64
+/** dvp mbufs a queue's pool holds beyond its descriptors (see net_dvp_rxq_pool_size()). */
+#define NET_DVP_POOL_SLACK 2048
+
+extern int net_dvp_logtype;
+#define NET_DVP_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, net_dvp_logtype, "net_dvp: " fmt "\n", ##__VA_ARGS__)
+
+/*
+ * What the private area of each dvp mbuf holds: the external-buffer info
+ * an rte_mbuf points at while it carries this buffer, and the buffer's IOVA.
+ */
+struct net_dvp_buf {
+	struct rte_mbuf_ext_shared_info shinfo;
+	rte_iova_t buf_iova;
+};
+#define NET_DVP_BUF_PRIV_SIZE RTE_ALIGN_CEIL(sizeof(struct net_dvp_buf), 8)
+
+static inline struct net_dvp_buf *net_dvp_buf_of(struct dvp_mbuf *dm)
+{
+	return (struct net_dvp_buf *)dvp_mbuf_to_priv(dm);
+}
+
+struct net_dvp_rxq {
+	uint16_t dvp_port; /* the dvp port and queue behind it */
+	uint16_t queue_id;
+	uint16_t eth_port; /* what rx mbufs' port says */
+	struct rte_mempool *mp; /* the application's pool: rte_mbuf shells */
+	struct dvp_mempool *pool; /* the dvp buffers the queue fills */
+	uint64_t shell_nombuf; /* packets dropped: mp was empty (this lcore only) */
+	int kick_fd; /* eventfd: work found right after arming (rx interrupts) */
+	int epoll_fd; /* what DPDK waits on: the dvp queue's fd and kick_fd */
+} __rte_cache_aligned;
+
+struct net_dvp_txq {
+	uint16_t dvp_port;
+	uint16_t queue_id;
+	struct dvp_mempool *pool; /* dvp mbufs that foreign rte_mbufs are copied into */
+	uint32_t max_len; /* the longest packet a dvp buffer holds */
+	uint64_t copied; /* foreign rte_mbufs copied (this lcore only) */
+	uint64_t dropped; /* rte_mbufs too long to copy, dropped and counted */
+} __rte_cache_aligned;
+
+/* The pools a port created: freed at close once every buffer is back. */
+struct net_dvp_pool_ref {
+	struct net_dvp_pool_ref *next;
+	struct dvp_mempool *pool;
+};
+
+/* The ethdev's private data. */
+struct net_dvp_port {
+	uint16_t dvp_port;
+	uint16_t eth_port;
+	struct net_dvp_dev *dev; /* the vdev it came from */
+	struct net_dvp_pool_ref *pools;
+	unsigned int pools_made; /* for unique pool names */
+	struct rte_eth_rss_conf rss_conf; /* as configured, for rss_hash_conf_get */
+	uint8_t rss_key[DVP_RSS_KEY_MAX_LEN];
+	uint32_t xstats_map_len; /* dvp xstats shown (DPDK makes the basic ones itself) */
+	uint32_t *xstats_map; /* ethdev xstat index -> dvp xstat index */
+	bool events_on;
+	struct sim_mlx5_dev *sim_dev; /* the simulated HCA behind the port, or NULL */
+	unsigned int sim_port;
+};
+
+/* One vdev: the dvp device it attached and the ethdev ports it made. */
+struct net_dvp_dev {
+	struct net_dvp_dev *next;
+	char name[RTE_DEV_NAME_MAX_LEN]; /* "net_dvp0" */
+	char dvp_dev[64]; /* the dvp device it attached: "sim_mlx5", "mlx5_0" */
+	struct rte_vdev_device *vdev;
+	uint16_t nb_ports;
+	uint16_t eth_ports[RTE_MAX_ETHPORTS];
+};
+
+/* net_dvp_host.c: the hosted runtime, started by the first vdev and stopped by the last */
+int net_dvp_runtime_get(void);
+void net_dvp_runtime_put(void);
+
+/* net_dvp_ethdev.c */
+int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port);
+extern const struct eth_dev_ops net_dvp_ops;
+
+/* net_dvp_rxtx.c */
+uint16_t net_dvp_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb_pkts);
+uint16_t net_dvp_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb_pkts);
+struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what, unsigned int n,
+					uint16_t data_room, int socket);
+void net_dvp_pools_free(struct net_dvp_port *p);
+
+/* net_dvp_sim.c: the sim's source and sink counters as xstats */
+struct sim_mlx5_dev;
+void net_dvp_sim_attach(struct net_dvp_port *p);
+unsigned int net_dvp_sim_xstats_count(const struct net_dvp_port *p);
+const char *net_dvp_sim_xstat_name(unsigned int i);
+void net_dvp_sim_xstats_get(const struct net_dvp_port *p, uint64_t *values);
+
+/* net_dvp_intr.c: rx interrupts and port events */
+int net_dvp_intr_setup(struct rte_eth_dev *eth);
+void net_dvp_intr_teardown(struct rte_eth_dev *eth);
+int net_dvp_rx_intr_enable(struct rte_eth_dev *eth, uint16_t queue_id);
+int net_dvp_rx_intr_disable(struct rte_eth_dev *eth, uint16_t queue_id);
+void net_dvp_events_on(struct rte_eth_dev *eth);
+void net_dvp_events_off(struct rte_eth_dev *eth);
+
+#endif /* NET_DVP_H */

@@ -1,0 +1,735 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The ethdev ops of a net_dvp port: each maps onto the dvp port API.
+ * Offload, RSS and link-speed bits have DPDK's values in dvpmd, so they
+ * pass through unchanged.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <bus_vdev_driver.h>
+#include <rte_malloc.h>
+
+#include <dvp_eal.h>
+
+#include "net_dvp.h"
+
+static inline struct net_dvp_port *priv_of(struct rte_eth_dev *eth)
+{
+	return eth->data->dev_private;
+}
+
+/* A dvp call failed (it logged why): the ethdev op returns its errno. */
+static int dvp_ret(int ret)
+{
+	return ret < 0 ? ret : 0;
+}
+
+static int net_dvp_configure(struct rte_eth_dev *eth)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	const struct rte_eth_conf *c = &eth->data->dev_conf;
+	struct dvp_port_conf conf = { 0 };
+	int ret;
+
+	conf.rxmode.mtu = c->rxmode.mtu;
+	conf.rxmode.offloads = c->rxmode.offloads;
+	conf.txmode.offloads = c->txmode.offloads;
+	if (eth->data->nb_rx_queues > 1 || c->rx_adv_conf.rss_conf.rss_hf != 0) {
+		conf.rss_conf.rss_key = c->rx_adv_conf.rss_conf.rss_key;
+		conf.rss_conf.rss_key_len = c->rx_adv_conf.rss_conf.rss_key_len;
+		conf.rss_conf.rss_hf = c->rx_adv_conf.rss_conf.rss_hf;
+	}
+	conf.intr_conf.lsc = c->intr_conf.lsc;
+	conf.intr_conf.rmv = c->intr_conf.rmv;
+	conf.intr_conf.rxq = c->intr_conf.rxq;
+	ret = dvp_port_configure(p->dvp_port, eth->data->nb_rx_queues, eth->data->nb_tx_queues,
+				 &conf);
+	if (ret < 0)
+		return ret;
+	p->rss_conf = c->rx_adv_conf.rss_conf;
+	if (p->rss_conf.rss_key != NULL) {
+		p->rss_conf.rss_key_len = RTE_MIN(p->rss_conf.rss_key_len, sizeof(p->rss_key));
+		memcpy(p->rss_key, p->rss_conf.rss_key, p->rss_conf.rss_key_len);
+		p->rss_conf.rss_key = p->rss_key;
+	}
+	return 0;
+}
+
+static uint32_t speed_capa(uint32_t mbps)
+{
+	static const struct {
+		uint32_t mbps;
+		uint32_t flag;
+	} speeds[] = {
+		{ 1000, RTE_ETH_LINK_SPEED_1G },     { 10000, RTE_ETH_LINK_SPEED_10G },
+		{ 25000, RTE_ETH_LINK_SPEED_25G },   { 40000, RTE_ETH_LINK_SPEED_40G },
+		{ 50000, RTE_ETH_LINK_SPEED_50G },   { 100000, RTE_ETH_LINK_SPEED_100G },
+		{ 200000, RTE_ETH_LINK_SPEED_200G },
+	};
+	uint32_t capa = 0;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(speeds); i++)
+		if (speeds[i].mbps <= mbps)
+			capa |= speeds[i].flag;
+	return capa;
+}
+
+static int net_dvp_infos_get(struct rte_eth_dev *eth, struct rte_eth_dev_info *info)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	struct dvp_port_info di;
+	int ret;
+
+	ret = dvp_port_info_get(p->dvp_port, &di);
+	if (ret < 0)
+		return ret;
+	info->max_rx_queues = di.max_rx_queues;
+	info->max_tx_queues = di.max_tx_queues;
+	info->max_mac_addrs = 1;
+	info->max_rx_pktlen = di.max_rx_pktlen;
+	info->min_mtu = di.min_mtu;
+	info->max_mtu = di.max_mtu;
+	info->min_rx_bufsize = RTE_PKTMBUF_HEADROOM + 64;
+	info->rx_desc_lim.nb_max = di.rx_desc_lim.nb_max;
+	info->rx_desc_lim.nb_min = di.rx_desc_lim.nb_min;
+	info->rx_desc_lim.nb_align = di.rx_desc_lim.nb_align;
+	info->tx_desc_lim.nb_max = di.tx_desc_lim.nb_max;
+	info->tx_desc_lim.nb_min = di.tx_desc_lim.nb_min;
+	info->tx_desc_lim.nb_align = di.tx_desc_lim.nb_align;
+	info->default_rxportconf.ring_size = di.default_rxq_size;
+	info->default_txportconf.ring_size = di.default_txq_size;
+	info->rx_offload_capa = di.rx_offload_capa;
+	info->rx_queue_offload_capa = di.rx_offload_capa;
+	/* Multi-segment sends are copied into one dvp buffer when they fit. */
+	info->tx_offload_capa = di.tx_offload_capa | RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	info->flow_type_rss_offloads = di.rss_hf_capa;
+	info->hash_key_size = di.hash_key_size;
+	info->reta_size = di.reta_size;
+	info->speed_capa = speed_capa(di.speed_capa_mbps);
+	return 0;
+}
+
+static const uint32_t *net_dvp_ptypes_get(struct rte_eth_dev *eth)
+{
+	/* What dvpmd's rx paths classify (mlx5's CQE fields; the others say UNKNOWN). */
+	static const uint32_t ptypes[] = {
+		RTE_PTYPE_L2_ETHER,
+		RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,
+		RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
+		RTE_PTYPE_L4_TCP,
+		RTE_PTYPE_L4_UDP,
+		RTE_PTYPE_UNKNOWN,
+	};
+
+	(void)eth;
+	return ptypes;
+}
+
+static int net_dvp_start(struct rte_eth_dev *eth)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	struct dvp_link link;
+	uint16_t i;
+	int ret;
+
+	ret = dvp_port_start(p->dvp_port);
+	if (ret < 0)
+		return ret;
+	ret = net_dvp_intr_setup(eth);
+	if (ret < 0) {
+		dvp_port_stop(p->dvp_port);
+		return ret;
+	}
+	if (dvp_link_get_nowait(p->dvp_port, &link) == 0) {
+		struct rte_eth_link l = {
+			.link_speed = link.link_speed == DVP_LINK_SPEED_UNKNOWN ?
+					      RTE_ETH_SPEED_NUM_UNKNOWN :
+					      link.link_speed,
+			.link_duplex = link.link_duplex,
+			.link_autoneg = link.link_autoneg,
+			.link_status = link.link_status,
+		};
+		rte_eth_linkstatus_set(eth, &l);
+	}
+	for (i = 0; i < eth->data->nb_rx_queues; i++)
+		eth->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	for (i = 0; i < eth->data->nb_tx_queues; i++)
+		eth->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	return 0;
+}
+
+static int net_dvp_stop(struct rte_eth_dev *eth)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	uint16_t i;
+	int ret;
+
+	ret = dvp_port_stop(p->dvp_port);
+	net_dvp_intr_teardown(eth);
+	for (i = 0; i < eth->data->nb_rx_queues; i++)
+		eth->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	for (i = 0; i < eth->data->nb_tx_queues; i++)
+		eth->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	return dvp_ret(ret);
+}
+
+static void net_dvp_rxq_release(struct rte_eth_dev *eth, uint16_t qid)
+{
+	struct net_dvp_rxq *rxq = eth->data->rx_queues[qid];
+
+	/* Its dvp queue and pool live until the port is configured again or closed. */
+	rte_free(rxq);
+	eth->data->rx_queues[qid] = NULL;
+}
+
+static void net_dvp_txq_release(struct rte_eth_dev *eth, uint16_t qid)
+{
+	rte_free(eth->data->tx_queues[qid]);
+	eth->data->tx_queues[qid] = NULL;
+}
+
+static int net_dvp_close(struct rte_eth_dev *eth)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	uint16_t i;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	net_dvp_events_off(eth);
+	net_dvp_intr_teardown(eth);
+	ret = dvp_port_close(p->dvp_port);
+	for (i = 0; i < eth->data->nb_rx_queues; i++)
+		net_dvp_rxq_release(eth, i);
+	for (i = 0; i < eth->data->nb_tx_queues; i++)
+		net_dvp_txq_release(eth, i);
+	net_dvp_pools_free(p);
+	rte_free(p->xstats_map);
+	p->xstats_map = NULL;
+	return dvp_ret(ret);
+}
+
+static int net_dvp_reset(struct rte_eth_dev *eth)
+{
+	return dvp_ret(dvp_port_reset(priv_of(eth)->dvp_port));
+}
+
+/*
+ * How many dvp buffers back an rx queue: its descriptors, plus what the
+ * application may hold at once (each held packet holds a shell of its own
+ * pool), within a slack so that a very large application pool does not
+ * double the memory.
+ */
+static unsigned int net_dvp_rxq_pool_size(uint16_t nb_desc, const struct rte_mempool *mp)
+{
+	return (unsigned int)nb_desc * 2 + RTE_MIN(mp->size, (unsigned int)NET_DVP_POOL_SLACK);
+}
+
+static int net_dvp_rxq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc,
+			     unsigned int socket, const struct rte_eth_rxconf *conf,
+			     struct rte_mempool *mp)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	struct dvp_rxq_conf dconf = { .offloads = conf != NULL ? conf->offloads : 0 };
+	struct net_dvp_rxq *rxq;
+	uint16_t room = rte_pktmbuf_data_room_size(mp);
+	int ret;
+
+	if (rte_pktmbuf_priv_size(mp) % 8 != 0 || room <= RTE_PKTMBUF_HEADROOM) {
+		NET_DVP_LOG(
+			ERR,
+			"port %u rx queue %u: pool %s has a data room of %u: it must be above the %u-byte headroom",
+			p->eth_port, qid, mp->name, room, RTE_PKTMBUF_HEADROOM);
+		return -EINVAL;
+	}
+	if (eth->data->rx_queues[qid] != NULL)
+		net_dvp_rxq_release(eth, qid);
+	rxq = rte_zmalloc_socket("net_dvp_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, (int)socket);
+	if (rxq == NULL)
+		return -ENOMEM;
+	rxq->dvp_port = p->dvp_port;
+	rxq->queue_id = qid;
+	rxq->eth_port = p->eth_port;
+	rxq->mp = mp;
+	rxq->kick_fd = -1;
+	rxq->epoll_fd = -1;
+	rxq->pool =
+		net_dvp_pool_create(p, "rx", net_dvp_rxq_pool_size(nb_desc, mp), room, (int)socket);
+	if (rxq->pool == NULL) {
+		rte_free(rxq);
+		return -ENOMEM;
+	}
+	ret = dvp_rxq_setup(p->dvp_port, qid, nb_desc, (int)socket, &dconf, rxq->pool);
+	if (ret < 0) {
+		rte_free(rxq);
+		return ret;
+	}
+	eth->data->rx_queues[qid] = rxq;
+	return 0;
+}
+
+static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc,
+			     unsigned int socket, const struct rte_eth_txconf *conf)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	struct dvp_txq_conf dconf = { 0 };
+	struct net_dvp_txq *txq;
+	struct dvp_port_info di;
+	uint16_t room;
+	int ret;
+
+	if (conf != NULL) {
+		dconf.offloads = conf->offloads & ~RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+		dconf.tx_free_thresh = conf->tx_free_thresh;
+	}
+	ret = dvp_port_info_get(p->dvp_port, &di);
+	if (ret < 0)
+		return ret;
+	if (eth->data->tx_queues[qid] != NULL)
+		net_dvp_txq_release(eth, qid);
+	txq = rte_zmalloc_socket("net_dvp_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE, (int)socket);
+	if (txq == NULL)
+		return -ENOMEM;
+	txq->dvp_port = p->dvp_port;
+	txq->queue_id = qid;
+	/* Copies hold a whole frame of the port's largest size. */
+	room = (uint16_t)RTE_MIN(RTE_MAX(di.max_rx_pktlen, 1518u) + RTE_PKTMBUF_HEADROOM, 65535u);
+	txq->max_len = room - RTE_PKTMBUF_HEADROOM;
+	txq->pool = net_dvp_pool_create(p, "tx", (unsigned int)nb_desc * 2 + 64, room, (int)socket);
+	if (txq->pool == NULL) {
+		rte_free(txq);
+		return -ENOMEM;
+	}
+	ret = dvp_txq_setup(p->dvp_port, qid, nb_desc, (int)socket, &dconf);
+	if (ret < 0) {
+		rte_free(txq);
+		return ret;
+	}
+	eth->data->tx_queues[qid] = txq;
+	return 0;
+}
+
+static int net_dvp_link_update(struct rte_eth_dev *eth, int wait)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	struct rte_eth_link l = { 0 };
+	struct dvp_link link;
+	int ret;
+
+	ret = wait ? dvp_link_get(p->dvp_port, &link) : dvp_link_get_nowait(p->dvp_port, &link);
+	if (ret < 0)
+		return ret;
+	l.link_speed = link.link_speed == DVP_LINK_SPEED_UNKNOWN ? RTE_ETH_SPEED_NUM_UNKNOWN :
+								   link.link_speed;
+	l.link_duplex = link.link_duplex;
+	l.link_autoneg = link.link_autoneg;
+	l.link_status = link.link_status;
+	return rte_eth_linkstatus_set(eth, &l);
+}
+
+static int net_dvp_promisc_enable(struct rte_eth_dev *eth)
+{
+	return dvp_ret(dvp_promiscuous_enable(priv_of(eth)->dvp_port));
+}
+
+static int net_dvp_promisc_disable(struct rte_eth_dev *eth)
+{
+	return dvp_ret(dvp_promiscuous_disable(priv_of(eth)->dvp_port));
+}
+
+/* Multicast frames are not filtered by dvpmd's ports: all-multicast is always on. */
+static int net_dvp_allmulti_enable(struct rte_eth_dev *eth)
+{
+	(void)eth;
+	return 0;
+}
+
+static int net_dvp_allmulti_disable(struct rte_eth_dev *eth)
+{
+	(void)eth;
+	return -ENOTSUP;
+}
+
+static int net_dvp_mac_set(struct rte_eth_dev *eth, struct rte_ether_addr *mac)
+{
+	struct dvp_ether_addr a;
+
+	memcpy(a.addr_bytes, mac->addr_bytes, sizeof(a.addr_bytes));
+	return dvp_ret(dvp_macaddr_set(priv_of(eth)->dvp_port, &a));
+}
+
+static int net_dvp_mtu_set(struct rte_eth_dev *eth, uint16_t mtu)
+{
+	return dvp_ret(dvp_port_mtu_set(priv_of(eth)->dvp_port, mtu));
+}
+
+static int net_dvp_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *st)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	struct dvp_port_stats ds;
+	uint16_t i;
+	int ret;
+
+	ret = dvp_stats_get(p->dvp_port, &ds);
+	if (ret < 0)
+		return ret;
+	st->ipackets = ds.ipackets;
+	st->opackets = ds.opackets;
+	st->ibytes = ds.ibytes;
+	st->obytes = ds.obytes;
+	st->imissed = ds.imissed;
+	st->ierrors = ds.ierrors;
+	st->oerrors = ds.oerrors;
+	/* DPDK filled rx_nombuf from dev->data; dvp's own and the shells' add to it. */
+	st->rx_nombuf += ds.rx_nombuf;
+	for (i = 0; i < eth->data->nb_rx_queues; i++) {
+		const struct net_dvp_rxq *rxq = eth->data->rx_queues[i];
+
+		if (rxq != NULL)
+			st->rx_nombuf += rxq->shell_nombuf;
+	}
+	for (i = 0; i < eth->data->nb_tx_queues; i++) {
+		const struct net_dvp_txq *txq = eth->data->tx_queues[i];
+
+		if (txq != NULL)
+			st->oerrors += txq->dropped;
+	}
+	RTE_BUILD_BUG_ON(RTE_ETHDEV_QUEUE_STAT_CNTRS != DVP_PORT_QUEUE_STAT_CNTRS);
+	for (i = 0; i < RTE_ETHDEV_QUEUE_STAT_CNTRS; i++) {
+		st->q_ipackets[i] = ds.q_ipackets[i];
+		st->q_opackets[i] = ds.q_opackets[i];
+		st->q_ibytes[i] = ds.q_ibytes[i];
+		st->q_obytes[i] = ds.q_obytes[i];
+		st->q_errors[i] = ds.q_errors[i];
+	}
+	return 0;
+}
+
+static int net_dvp_stats_reset(struct rte_eth_dev *eth)
+{
+	uint16_t i;
+
+	for (i = 0; i < eth->data->nb_rx_queues; i++) {
+		struct net_dvp_rxq *rxq = eth->data->rx_queues[i];
+
+		if (rxq != NULL)
+			rxq->shell_nombuf = 0;
+	}
+	for (i = 0; i < eth->data->nb_tx_queues; i++) {
+		struct net_dvp_txq *txq = eth->data->tx_queues[i];
+
+		if (txq != NULL) {
+			txq->copied = 0;
+			txq->dropped = 0;
+		}
+	}
+	return dvp_ret(dvp_stats_reset(priv_of(eth)->dvp_port));
+}
+
+static int net_dvp_fw_version_get(struct rte_eth_dev *eth, char *buf, size_t size)
+{
+	struct dvp_port_info di;
+	int n;
+
+	if (dvp_port_info_get(priv_of(eth)->dvp_port, &di) < 0)
+		return -EIO;
+	n = snprintf(buf, size, "%s %s", dvp_version(), di.driver_name);
+	return n < 0 ? -EIO : ((size_t)n + 1 > size ? n + 1 : 0);
+}
+
+static int net_dvp_rss_conf_get(struct rte_eth_dev *eth, struct rte_eth_rss_conf *conf)
+{
+	struct net_dvp_port *p = priv_of(eth);
+
+	conf->rss_hf = p->rss_conf.rss_hf;
+	if (conf->rss_key != NULL && p->rss_conf.rss_key != NULL) {
+		memcpy(conf->rss_key, p->rss_key, p->rss_conf.rss_key_len);
+		conf->rss_key_len = p->rss_conf.rss_key_len;
+	}
+	return 0;
+}
+
+static int net_dvp_rss_update(struct rte_eth_dev *eth, struct rte_eth_rss_conf *conf)
+{
+	struct net_dvp_port *p = priv_of(eth);
+
+	if (conf->rss_hf == p->rss_conf.rss_hf && conf->rss_key == NULL)
+		return 0;
+	NET_DVP_LOG(
+		ERR,
+		"port %u: RSS is set by configure in dvpmd: stop the port and configure it again with the new rss_conf",
+		p->eth_port);
+	return -ENOTSUP;
+}
+
+/* dvpmd spreads the indirection table over the rx queues in turn. */
+static int net_dvp_reta_query(struct rte_eth_dev *eth, struct rte_eth_rss_reta_entry64 *reta,
+			      uint16_t size)
+{
+	uint16_t i, nq = RTE_MAX(eth->data->nb_rx_queues, (uint16_t)1);
+
+	for (i = 0; i < size; i++)
+		if (reta[i / RTE_ETH_RETA_GROUP_SIZE].mask &
+		    (1ULL << (i % RTE_ETH_RETA_GROUP_SIZE)))
+			reta[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] =
+				i % nq;
+	return 0;
+}
+
+static int net_dvp_reta_update(struct rte_eth_dev *eth, struct rte_eth_rss_reta_entry64 *reta,
+			       uint16_t size)
+{
+	(void)reta;
+	(void)size;
+	NET_DVP_LOG(ERR, "port %u: the RSS indirection table is fixed in dvpmd (queues in turn)",
+		    priv_of(eth)->eth_port);
+	return -ENOTSUP;
+}
+
+/* The basic counters DPDK names itself for every port; dvp's copies are left out. */
+static bool dpdk_names_it(const char *name)
+{
+	static const char *const basic[] = {
+		"rx_good_packets",  "tx_good_packets", "rx_good_bytes", "tx_good_bytes",
+		"rx_missed_errors", "rx_errors",       "tx_errors",	"rx_mbuf_allocation_errors",
+	};
+	unsigned int i, q;
+	char rest[16];
+
+	for (i = 0; i < RTE_DIM(basic); i++)
+		if (strcmp(name, basic[i]) == 0)
+			return true;
+	return (sscanf(name, "rx_q%u_%15s", &q, rest) == 2 ||
+		sscanf(name, "tx_q%u_%15s", &q, rest) == 2) &&
+	       (strcmp(rest, "packets") == 0 || strcmp(rest, "bytes") == 0 ||
+		strcmp(rest, "errors") == 0);
+}
+
+/* net_dvp's own counters, after dvp's. */
+static const char *const own_xstats[] = { "rx_shell_nombuf", "tx_copied", "tx_dropped_too_long" };
+
+static int xstats_map_build(struct net_dvp_port *p, struct dvp_xstat_name **names_out)
+{
+	struct dvp_xstat_name *names;
+	uint32_t i, n;
+	int ret;
+
+	ret = dvp_xstats_get_names(p->dvp_port, NULL, 0);
+	if (ret < 0)
+		return ret;
+	n = (uint32_t)ret;
+	names = rte_calloc("net_dvp_xnames", n + 1, sizeof(*names), 0);
+	rte_free(p->xstats_map);
+	p->xstats_map = rte_calloc("net_dvp_xmap", n + 1, sizeof(*p->xstats_map), 0);
+	if (names == NULL || p->xstats_map == NULL) {
+		rte_free(names);
+		return -ENOMEM;
+	}
+	ret = dvp_xstats_get_names(p->dvp_port, names, n);
+	if (ret < 0) {
+		rte_free(names);
+		return ret;
+	}
+	p->xstats_map_len = 0;
+	for (i = 0; i < n && i < (uint32_t)ret; i++)
+		if (!dpdk_names_it(names[i].name))
+			p->xstats_map[p->xstats_map_len++] = i;
+	*names_out = names;
+	return 0;
+}
+
+static uint64_t own_xstat(struct rte_eth_dev *eth, unsigned int which)
+{
+	uint64_t v = 0;
+	uint16_t i;
+
+	for (i = 0; which == 0 && i < eth->data->nb_rx_queues; i++)
+		if (eth->data->rx_queues[i] != NULL)
+			v += ((struct net_dvp_rxq *)eth->data->rx_queues[i])->shell_nombuf;
+	for (i = 0; which > 0 && i < eth->data->nb_tx_queues; i++) {
+		const struct net_dvp_txq *txq = eth->data->tx_queues[i];
+
+		if (txq != NULL)
+			v += which == 1 ? txq->copied : txq->dropped;
+	}
+	return v;
+}
+
+static int net_dvp_xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xstat_name *out,
+				    unsigned int size)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	struct dvp_xstat_name *names = NULL;
+	unsigned int i, total;
+	int ret;
+
+	ret = xstats_map_build(p, &names);
+	if (ret < 0)
+		return ret;
+	total = p->xstats_map_len + RTE_DIM(own_xstats) + net_dvp_sim_xstats_count(p);
+	if (out != NULL && size >= total) {
+		unsigned int k = 0;
+
+		for (i = 0; i < p->xstats_map_len; i++)
+			snprintf(out[k++].name, sizeof(out[0].name), "%s",
+				 names[p->xstats_map[i]].name);
+		for (i = 0; i < RTE_DIM(own_xstats); i++)
+			snprintf(out[k++].name, sizeof(out[0].name), "%s", own_xstats[i]);
+		for (i = 0; i < net_dvp_sim_xstats_count(p); i++)
+			snprintf(out[k++].name, sizeof(out[0].name), "%s",
+				 net_dvp_sim_xstat_name(i));
+	}
+	rte_free(names);
+	return (int)total;
+}
+
+static int net_dvp_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *out, unsigned int n)
+{
+	struct net_dvp_port *p = priv_of(eth);
+	struct dvp_xstat *vals;
+	unsigned int i, total;
+	int ret;
+
+	if (p->xstats_map == NULL) {
+		struct dvp_xstat_name *names = NULL;
+
+		ret = xstats_map_build(p, &names);
+		rte_free(names);
+		if (ret < 0)
+			return ret;
+	}
+	total = p->xstats_map_len + RTE_DIM(own_xstats) + net_dvp_sim_xstats_count(p);
+	if (out == NULL || n < total)
+		return (int)total;
+	ret = dvp_xstats_get(p->dvp_port, NULL, 0);
+	if (ret < 0)
+		return ret;
+	vals = rte_calloc("net_dvp_xvals", (size_t)ret + 1, sizeof(*vals), 0);
+	if (vals == NULL)
+		return -ENOMEM;
+	ret = dvp_xstats_get(p->dvp_port, vals, (unsigned int)ret);
+	if (ret < 0) {
+		rte_free(vals);
+		return ret;
+	}
+	for (i = 0; i < p->xstats_map_len; i++) {
+		out[i].id = i;
+		out[i].value = p->xstats_map[i] < (uint32_t)ret ? vals[p->xstats_map[i]].value : 0;
+	}
+	for (i = 0; i < RTE_DIM(own_xstats); i++)
+		out[p->xstats_map_len + i].value = own_xstat(eth, i);
+	{
+		uint64_t sim[16] = { 0 };
+
+		net_dvp_sim_xstats_get(p, sim);
+		for (i = 0; i < net_dvp_sim_xstats_count(p); i++)
+			out[p->xstats_map_len + RTE_DIM(own_xstats) + i].value = sim[i];
+	}
+	for (i = 0; i < total; i++)
+		out[i].id = i;
+	rte_free(vals);
+	return (int)total;
+}
+
+static int net_dvp_xstats_reset(struct rte_eth_dev *eth)
+{
+	net_dvp_stats_reset(eth);
+	return dvp_ret(dvp_xstats_reset(priv_of(eth)->dvp_port));
+}
+
+const struct eth_dev_ops net_dvp_ops = {
+	.dev_configure = net_dvp_configure,
+	.dev_infos_get = net_dvp_infos_get,
+	.dev_supported_ptypes_get = net_dvp_ptypes_get,
+	.dev_start = net_dvp_start,
+	.dev_stop = net_dvp_stop,
+	.dev_close = net_dvp_close,
+	.dev_reset = net_dvp_reset,
+	.rx_queue_setup = net_dvp_rxq_setup,
+	.tx_queue_setup = net_dvp_txq_setup,
+	.rx_queue_release = net_dvp_rxq_release,
+	.tx_queue_release = net_dvp_txq_release,
+	.rx_queue_intr_enable = net_dvp_rx_intr_enable,
+	.rx_queue_intr_disable = net_dvp_rx_intr_disable,
+	.link_update = net_dvp_link_update,
+	.promiscuous_enable = net_dvp_promisc_enable,
+	.promiscuous_disable = net_dvp_promisc_disable,
+	.allmulticast_enable = net_dvp_allmulti_enable,
+	.allmulticast_disable = net_dvp_allmulti_disable,
+	.mac_addr_set = net_dvp_mac_set,
+	.mtu_set = net_dvp_mtu_set,
+	.stats_get = net_dvp_stats_get,
+	.stats_reset = net_dvp_stats_reset,
+	.xstats_get = net_dvp_xstats_get,
+	.xstats_get_names = net_dvp_xstats_get_names,
+	.xstats_reset = net_dvp_xstats_reset,
+	.rss_hash_update = net_dvp_rss_update,
+	.rss_hash_conf_get = net_dvp_rss_conf_get,
+	.reta_update = net_dvp_reta_update,
+	.reta_query = net_dvp_reta_query,
+	.fw_version_get = net_dvp_fw_version_get,
+};
+
+int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port)
+{
+	struct rte_eth_dev *eth;
+	struct net_dvp_port *p;
+	struct dvp_ether_addr mac;
+	char name[RTE_ETH_NAME_MAX_LEN], dvp_name[64];
+	int socket = dev->vdev->device.numa_node;
+	struct dvp_port_info di;
+
+	if (dvp_port_get_name(dvp_port, dvp_name, sizeof(dvp_name)) < 0 ||
+	    dvp_port_info_get(dvp_port, &di) < 0)
+		return -ENODEV;
+	if (di.numa_node >= 0)
+		socket = di.numa_node;
+	if (snprintf(name, sizeof(name), "%s_%.*s", dev->name, (int)(sizeof(name) / 2), dvp_name) >=
+	    (int)sizeof(name))
+		return -ENAMETOOLONG;
+	eth = rte_eth_dev_allocate(name);
+	if (eth == NULL) {
+		NET_DVP_LOG(ERR, "%s: cannot allocate an ethdev port named %s", dev->name, name);
+		return -ENOMEM;
+	}
+	p = rte_zmalloc_socket(name, sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
+	eth->data->mac_addrs = rte_zmalloc_socket(name, sizeof(struct rte_ether_addr), 0, socket);
+	if (p == NULL || eth->data->mac_addrs == NULL) {
+		rte_free(p);
+		rte_eth_dev_release_port(eth);
+		return -ENOMEM;
+	}
+	p->dvp_port = dvp_port;
+	p->eth_port = eth->data->port_id;
+	p->dev = dev;
+	if (dvp_macaddr_get(dvp_port, &mac) == 0)
+		memcpy(eth->data->mac_addrs[0].addr_bytes, mac.addr_bytes, RTE_ETHER_ADDR_LEN);
+	eth->data->dev_private = p;
+	eth->data->numa_node = socket;
+	eth->data->dev_flags |=
+		RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV | RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	eth->device = &dev->vdev->device;
+	eth->dev_ops = &net_dvp_ops;
+	eth->rx_pkt_burst = net_dvp_rx_burst;
+	eth->tx_pkt_burst = net_dvp_tx_burst;
+	eth->intr_handle = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_SHARED);
+	if (eth->intr_handle == NULL || rte_intr_type_set(eth->intr_handle, RTE_INTR_HANDLE_EXT)) {
+		rte_intr_instance_free(eth->intr_handle);
+		eth->intr_handle = NULL;
+		rte_eth_dev_release_port(eth);
+		return -ENOMEM;
+	}
+	dev->eth_ports[dev->nb_ports++] = p->eth_port;
+	net_dvp_events_on(eth);
+	net_dvp_sim_attach(p);
+	rte_eth_dev_probing_finish(eth);
+	NET_DVP_LOG(INFO, "%s: port %u is dvp port %u (%s, %s)", dev->name, p->eth_port, dvp_port,
+		    dvp_name, di.driver_name);
+	return 0;
+}

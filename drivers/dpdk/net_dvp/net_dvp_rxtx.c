@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The bursts: dvp mbufs in and out of rte_mbufs without copying packet
+ * data (net_dvp.h says how), and the dvp pools behind the queues.
+ */
+
+#include <string.h>
+
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_memcpy.h>
+
+#include <dvp_eal_host.h>
+#include <dvp_errno.h>
+#include <dvp_mempool.h>
+
+#include "net_dvp.h"
+
+/*
+ * The free callback of a dvp buffer an rte_mbuf carries: the last owner of
+ * the rte_mbuf let go of it, on whatever thread that is.
+ */
+static void net_dvp_buf_free(void *addr, void *opaque)
+{
+	(void)addr;
+	dvp_pktmbuf_free_seg(opaque);
+}
+
+/*
+ * DPDK's threads are lcores by DPDK's ids, and dvpmd's runtime takes the
+ * same ids: tell it which one this thread is, so its pools use this
+ * lcore's cache. Two thread-local loads when nothing changed.
+ */
+static __rte_always_inline void net_dvp_lcore_sync(void)
+{
+	unsigned int id = rte_lcore_id();
+
+	if (unlikely(dvp_lcore_id() != id))
+		dvp_eal_host_thread_lcore(id);
+}
+
+/* Make @p m (fresh from its pool) carry the received dvp segment @p dm. */
+static __rte_always_inline void net_dvp_attach(struct rte_mbuf *m, struct dvp_mbuf *dm,
+					       uint16_t port)
+{
+	struct net_dvp_buf *b = net_dvp_buf_of(dm);
+
+	/* Only this thread knows the buffer until the burst returns: a plain store. */
+	b->shinfo.refcnt = 1;
+	m->buf_addr = dm->buf_addr;
+	m->buf_iova = b->buf_iova;
+	m->buf_len = dm->buf_len;
+	m->shinfo = &b->shinfo;
+	m->data_off = dm->data_off;
+	m->data_len = dm->data_len;
+	m->pkt_len = dm->pkt_len;
+	/* The rx flags and packet types have DPDK's values in dvpmd too. */
+	m->ol_flags = dm->ol_flags | RTE_MBUF_F_EXTERNAL;
+	m->packet_type = dm->packet_type;
+	m->hash.rss = dm->hash.rss;
+	m->vlan_tci = dm->vlan_tci;
+	m->vlan_tci_outer = dm->vlan_tci_outer;
+	m->port = port;
+}
+
+/* A chained packet: a shell for each further segment. @return false when mp ran dry. */
+static __rte_noinline bool net_dvp_attach_chain(struct net_dvp_rxq *rxq, struct rte_mbuf *head,
+						struct dvp_mbuf *dm)
+{
+	struct rte_mbuf *prev = head, *m;
+	struct dvp_mbuf *seg, *next;
+
+	for (seg = dm->next; seg != NULL; seg = seg->next) {
+		m = rte_pktmbuf_alloc(rxq->mp);
+		if (m == NULL) {
+			/* What is attached goes with the head; free the rest here. */
+			prev->next = NULL;
+			for (; seg != NULL; seg = next) {
+				next = seg->next;
+				seg->next = NULL;
+				dvp_pktmbuf_free_seg(seg);
+			}
+			rte_pktmbuf_free(head);
+			return false;
+		}
+		net_dvp_attach(m, seg, rxq->eth_port);
+		prev->next = m;
+		prev = m;
+	}
+	head->nb_segs = dm->nb_segs;
+	/* Each segment is owned by its own shell now. */
+	for (seg = dm; seg != NULL; seg = next) {
+		next = seg->next;
+		seg->next = NULL;
+		seg->nb_segs = 1;
+	}
+	return true;
+}
+
+static __rte_noinline uint16_t net_dvp_rx_nombuf(struct net_dvp_rxq *rxq, struct dvp_mbuf **dm,
+						 uint16_t nb)
+{
+	uint16_t i;
+
+	for (i = 0; i < nb; i++)
+		dvp_pktmbuf_free(dm[i]);
+	rxq->shell_nombuf += nb;
+	return 0;
+}
+
+uint16_t net_dvp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct net_dvp_rxq *rxq = q;
+	struct dvp_mbuf *dm[NET_DVP_BURST_MAX];
+	uint16_t i, nb, out = 0;
+
+	net_dvp_lcore_sync();
+	nb = dvp_rx_burst(rxq->dvp_port, rxq->queue_id, dm, RTE_MIN(nb_pkts, NET_DVP_BURST_MAX));
+	if (nb == 0)
+		return 0;
+	if (unlikely(rte_pktmbuf_alloc_bulk(rxq->mp, pkts, nb) != 0))
+		return net_dvp_rx_nombuf(rxq, dm, nb);
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		net_dvp_attach(m, dm[i], rxq->eth_port);
+		if (unlikely(dm[i]->next != NULL) && !net_dvp_attach_chain(rxq, m, dm[i])) {
+			/* Dropped with its shell; later packets move up (out <= i). */
+			rxq->shell_nombuf++;
+			continue;
+		}
+		pkts[out++] = m;
+	}
+	return out;
+}
+
+/*
+ * An rte_mbuf whose buffer is a dvp buffer, held by it alone: the dvp mbuf
+ * can go to the device as it is.
+ */
+static __rte_always_inline struct dvp_mbuf *net_dvp_owned(struct rte_mbuf *m)
+{
+	if (!RTE_MBUF_HAS_EXTBUF(m) || m->shinfo->free_cb != net_dvp_buf_free || m->nb_segs != 1 ||
+	    rte_mbuf_refcnt_read(m) != 1 || rte_mbuf_ext_refcnt_read(m->shinfo) != 1)
+		return NULL;
+	return m->shinfo->fcb_opaque;
+}
+
+/* What the application set on @p m, onto the dvp mbuf that goes to the device. */
+static __rte_always_inline void net_dvp_tx_fields(struct dvp_mbuf *dm, const struct rte_mbuf *m)
+{
+	dm->data_off = (uint16_t)((char *)m->buf_addr + m->data_off - (char *)dm->buf_addr);
+	dm->data_len = m->data_len;
+	dm->pkt_len = m->pkt_len;
+	dm->nb_segs = 1;
+	/* Tx flags have DPDK's values in dvpmd; the external-buffer one is ours to drop. */
+	dm->ol_flags = m->ol_flags & ~RTE_MBUF_F_EXTERNAL;
+	dm->tx_offload = m->tx_offload;
+	dm->vlan_tci = m->vlan_tci;
+	dm->vlan_tci_outer = m->vlan_tci_outer;
+	dm->packet_type = m->packet_type;
+}
+
+/*
+ * Give a shell whose dvp buffer went to the device back to its pool as
+ * the direct mbuf it was born as, without the free callback (the buffer
+ * is the device's now).
+ */
+static __rte_always_inline void net_dvp_shell_free(struct rte_mbuf *m)
+{
+	struct rte_mempool *mp = m->pool;
+	uint32_t hdr = (uint32_t)sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(mp);
+
+	m->buf_addr = (char *)m + hdr;
+	m->buf_iova = rte_mempool_virt2iova(m) + hdr;
+	m->buf_len = rte_pktmbuf_data_room_size(mp);
+	m->data_off = RTE_MIN(RTE_PKTMBUF_HEADROOM, m->buf_len);
+	m->data_len = 0;
+	m->ol_flags = 0;
+	rte_mbuf_raw_free(m);
+}
+
+/* A foreign rte_mbuf (no longer than max_len): its data into a dvp mbuf, or NULL when dry. */
+static __rte_noinline struct dvp_mbuf *net_dvp_tx_copy(struct net_dvp_txq *txq, struct rte_mbuf *m)
+{
+	struct dvp_mbuf *dm = dvp_pktmbuf_alloc(txq->pool);
+	const struct rte_mbuf *seg;
+	char *dst;
+
+	if (dm == NULL)
+		return NULL;
+	dst = dvp_pktmbuf_mtod(dm, char *);
+	for (seg = m; seg != NULL; seg = seg->next) {
+		rte_memcpy(dst, rte_pktmbuf_mtod(seg, const char *), seg->data_len);
+		dst += seg->data_len;
+	}
+	net_dvp_tx_fields(dm, m);
+	dm->data_off = RTE_PKTMBUF_HEADROOM;
+	dm->data_len = (uint16_t)m->pkt_len;
+	txq->copied++;
+	return dm;
+}
+
+enum net_dvp_tx_how {
+	NET_DVP_TX_OWNED, /* a dvp buffer: the dvp mbuf goes, the shell returns to its pool */
+	NET_DVP_TX_COPIED, /* foreign: a copy goes, the rte_mbuf is freed */
+	NET_DVP_TX_DROP, /* longer than any dvp buffer: freed and counted */
+};
+
+uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct net_dvp_txq *txq = q;
+	struct dvp_mbuf *send[NET_DVP_BURST_MAX], *dm;
+	uint8_t how[NET_DVP_BURST_MAX];
+	uint16_t i, k = 0, nb, sent, done;
+
+	net_dvp_lcore_sync();
+	nb = RTE_MIN(nb_pkts, NET_DVP_BURST_MAX);
+	for (i = 0; i < nb; i++) {
+		dm = net_dvp_owned(pkts[i]);
+		if (likely(dm != NULL)) {
+			net_dvp_tx_fields(dm, pkts[i]);
+			how[i] = NET_DVP_TX_OWNED;
+			send[k++] = dm;
+			continue;
+		}
+		if (unlikely(pkts[i]->pkt_len > txq->max_len)) {
+			how[i] = NET_DVP_TX_DROP;
+			continue;
+		}
+		dm = net_dvp_tx_copy(txq, pkts[i]);
+		if (dm == NULL)
+			break; /* the copy pool is dry: this one and the rest stay the caller's */
+		how[i] = NET_DVP_TX_COPIED;
+		send[k++] = dm;
+	}
+	nb = i;
+	sent = dvp_tx_burst(txq->dvp_port, txq->queue_id, send, k);
+
+	/*
+	 * The caller's array is consumed up to the first packet the device did
+	 * not take; drops before that point are consumed too, later ones are
+	 * dropped when the caller offers them again.
+	 */
+	for (i = 0, k = 0; i < nb; i++) {
+		if (how[i] == NET_DVP_TX_DROP) {
+			txq->dropped++;
+			rte_pktmbuf_free(pkts[i]);
+			continue;
+		}
+		if (k == sent)
+			break;
+		k++;
+		if (how[i] == NET_DVP_TX_OWNED)
+			net_dvp_shell_free(pkts[i]);
+		else
+			rte_pktmbuf_free(pkts[i]);
+	}
+	done = i;
+	/* Copies made for packets kept back are not needed. */
+	for (; i < nb; i++) {
+		if (how[i] == NET_DVP_TX_DROP)
+			continue;
+		if (how[i] == NET_DVP_TX_COPIED)
+			dvp_pktmbuf_free(send[k]);
+		k++;
+	}
+	return done;
+}
+
+struct pool_fill {
+	unsigned int bad_iova;
+};
+
+static void net_dvp_buf_init(struct dvp_mempool *mp, void *opaque, void *obj, unsigned int idx)
+{
+	struct dvp_mbuf *dm = obj;
+	struct net_dvp_buf *b = net_dvp_buf_of(dm);
+	struct pool_fill *f = opaque;
+
+	(void)mp;
+	(void)idx;
+	b->shinfo.free_cb = net_dvp_buf_free;
+	b->shinfo.fcb_opaque = dm;
+	b->shinfo.refcnt = 1;
+	b->buf_iova = rte_mem_virt2iova(dm->buf_addr);
+	if (b->buf_iova == RTE_BAD_IOVA)
+		f->bad_iova++;
+}
+
+struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what, unsigned int n,
+					uint16_t data_room, int socket)
+{
+	struct net_dvp_pool_ref *ref = rte_zmalloc("net_dvp_pool_ref", sizeof(*ref), 0);
+	struct pool_fill fill = { 0 };
+	struct dvp_mempool *mp;
+	char name[DVP_MEMPOOL_NAMESIZE];
+
+	if (ref == NULL)
+		return NULL;
+	snprintf(name, sizeof(name), "ndvp%u_%s%u", p->eth_port, what, p->pools_made++);
+	mp = dvp_pktmbuf_pool_create(name, n, RTE_MIN(256u, n / 4), NET_DVP_BUF_PRIV_SIZE,
+				     data_room, socket);
+	if (mp == NULL) {
+		NET_DVP_LOG(ERR, "port %u: cannot create a pool of %u buffers of %u bytes: %s",
+			    p->eth_port, n, data_room, dvp_strerror(dvp_errno));
+		rte_free(ref);
+		return NULL;
+	}
+	dvp_mempool_obj_iter(mp, net_dvp_buf_init, &fill);
+	if (fill.bad_iova != 0)
+		NET_DVP_LOG(WARNING,
+			    "port %u: pool %s: %u buffers have no IOVA in DPDK's memory map",
+			    p->eth_port, name, fill.bad_iova);
+	ref->pool = mp;
+	ref->next = p->pools;
+	p->pools = ref;
+	return mp;
+}
+
+void net_dvp_pools_free(struct net_dvp_port *p)
+{
+	struct net_dvp_pool_ref *ref;
+	unsigned int in_use;
+
+	while ((ref = p->pools) != NULL) {
+		p->pools = ref->next;
+		in_use = dvp_mempool_in_use_count(ref->pool);
+		if (in_use == 0)
+			dvp_mempool_free(ref->pool);
+		else
+			/* rte_mbufs the application still holds point into it: keep it. */
+			NET_DVP_LOG(
+				WARNING,
+				"port %u: %u buffers of pool %s are still held by the application; the pool stays",
+				p->eth_port, in_use, ref->pool->name);
+		rte_free(ref);
+	}
+}

@@ -1,0 +1,183 @@
+#!/bin/bash
+# net_dvp inside Debian's unmodified dpdk-testpmd (DPDK 22.11): the plugin
+# loaded with -d, two ethdev ports on the simulated HCA whose traffic
+# cable gives each port a source and a sink.
+#
+# Usage: net_dvp_testpmd.sh PLUGIN WORKDIR CASE
+#   CASE  io | macswap | restart | lsc
+# Exit 0 pass, 1 fail, 77 skipped (the one line printed says why).
+#
+# io, macswap: each source sends COUNT frames; testpmd forwards port 0 to
+# port 1 and back. Pass: every sink received COUNT intact (lost, corrupt,
+# duplicates, foreign 0, read with `show port xstats`), testpmd counted no
+# drop, and net_dvp gave every buffer back at close.
+# restart: the same after `port stop all` and `port start all` in the middle.
+# lsc: a link flap on the sim (flap=) reaches testpmd as link state events.
+#
+# Results are counts; the time limits only bound a hung process, so a
+# loaded machine makes the test slower, not failed.
+set -u
+plugin=$1
+work=$2
+case_=$3
+count=${DVP_NET_DVP_COUNT:-30000}
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+command -v dpdk-testpmd >/dev/null || skip "dpdk-testpmd not found (Debian package dpdk-dev)"
+[ "$(id -u)" = 0 ] || skip "not root: DPDK's testpmd needs root"
+[ -f "$plugin" ] || skip "no plugin at $plugin (meson: -Ddpdk_pmd, usertools/dvp-dpdk-sdk)"
+
+# DPDK loads no plugin from a path with a world-writable directory in it:
+# the copy lives in a private directory of the build tree.
+dir=$work/net_dvp_testpmd.$case_
+rm -rf "$dir"
+mkdir -p "$dir/pmd"
+chmod 755 "$dir" "$dir/pmd"
+cp "$plugin" "$dir/pmd/"
+prefix=ndvp$$
+fifo=$dir/cmd
+out=$dir/testpmd.log
+mkfifo "$fifo"
+tp_pid=
+
+cleanup() {
+	exec 3>&- 2>/dev/null
+	if [ -n "$tp_pid" ] && kill -0 "$tp_pid" 2>/dev/null; then
+		kill -INT "$tp_pid" 2>/dev/null
+		for _ in $(seq 50); do kill -0 "$tp_pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$tp_pid" 2>/dev/null
+	fi
+	rm -rf "/var/run/dpdk/$prefix"
+}
+trap cleanup EXIT
+
+sim="sim_mlx5,ports=2,cable=traffic,count=$count"
+fwd=io
+case $case_ in
+io | restart) ;;
+macswap) fwd=macswap ;;
+lsc) sim="sim_mlx5,ports=2,cable=traffic,rate=20000,flap=[at:8s,down:300ms]" ;;
+*) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc" >&2; exit 2 ;;
+esac
+
+# testpmd needs two lcores; on a 2-CPU machine they share the CPUs with the rest.
+stdbuf -oL -eL dpdk-testpmd -l 0-1 --no-huge -m 512 --no-pci --file-prefix "$prefix" \
+	--log-level=pmd.net.dvp*:info -d "$dir/pmd/librte_net_dvp.so" \
+	--vdev "net_dvp0,$sim" -- -i --forward-mode="$fwd" --no-flush-rx \
+	--total-num-mbufs=16384 <"$fifo" >"$out" 2>&1 &
+tp_pid=$!
+exec 3>"$fifo"
+cmd() { echo "$*" >&3; }
+
+fail() {
+	echo "FAIL: $*"
+	echo "---- the end of testpmd's output ($out):"
+	tail -n 40 "$out"
+	exit 1
+}
+
+# Wait until testpmd's output has @1 more lines matching @2 than @3 (seconds: @4).
+wait_for() {
+	local want=$1 re=$2 tmo=$3 i
+	for i in $(seq $((tmo * 10))); do
+		[ "$(grep -cE "$re" "$out")" -ge "$want" ] && return 0
+		kill -0 "$tp_pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# The last value of xstat @1 of port @2 in the output.
+xstat() {
+	awk -v name="$1" -v port="$2" '
+		/NIC extended statistics for port/ { p = $NF }
+		p == port && $1 == name ":" { v = $2 }
+		END { print v == "" ? -1 : v }' "$out"
+}
+
+wait_for 1 'testpmd> ' 60 || fail "testpmd did not start"
+grep -q "net_dvp0: sim_mlx5 gives 2 port" "$out" || fail "net_dvp did not make two ports"
+cmd "show port info 0"
+wait_for 1 'Driver name: net_dvp' 20 || fail "show port info names no net_dvp port"
+cmd "start"
+
+if [ "$case_" = lsc ]; then
+	# Each port's link goes down and comes back: four events after those of
+	# the start (testpmd reports every RTE_ETH_EVENT_INTR_LSC it gets).
+	re='Port [01]: link state change event'
+	before=$(grep -cE "$re" "$out")
+	# The flap is timed from the device's creation: a machine so loaded that
+	# testpmd was not up 8 s later cannot tell this test anything.
+	grep -q 'link down' "$out" && skip "the flap came before testpmd was up (a very loaded machine)"
+	wait_for $((before + 4)) "$re" 60 ||
+		fail "$(($(grep -cE "$re" "$out") - before)) of 4 link state change events reached testpmd"
+	cmd "show port info 0"
+	cmd "stop"
+	cmd "quit"
+	wait "$tp_pid"
+	tp_pid=
+	grep -q 'Link status: up' "$out" || fail "the link is not up again after the flap"
+	echo "PASS: the sim's link flap reached testpmd as $(($(grep -cE "$re" "$out") - before)) link state change events"
+	exit 0
+fi
+
+# Poll the sim's counters until every source is done and every sink has
+# caught up (or nothing moves for 20 s: a stall, not a slow machine).
+snap=
+same=0
+restarted=0
+for _ in $(seq 600); do
+	: >"$dir/mark"
+	cmd "show port xstats all"
+	sleep 0.5
+	s0=$(xstat sim_source_sent 0) s1=$(xstat sim_source_sent 1)
+	r0=$(xstat sim_sink_received 0) r1=$(xstat sim_sink_received 1)
+	if [ "$case_" = restart ] && [ $restarted = 0 ] && [ "$s0" -ge $((count / 2)) ]; then
+		cmd "stop"
+		cmd "port stop all"
+		cmd "port start all"
+		cmd "start"
+		restarted=1
+	fi
+	[ "$s0" = "$count" ] && [ "$s1" = "$count" ] && [ "$r0" = "$count" ] && [ "$r1" = "$count" ] && break
+	now="$s0/$s1/$r0/$r1"
+	if [ "$now" = "$snap" ]; then
+		same=$((same + 1))
+		[ $same -ge 40 ] && break
+	else
+		same=0
+	fi
+	snap=$now
+done
+cmd "stop"
+cmd "show port xstats all"
+sleep 1
+cmd "quit"
+for _ in $(seq 300); do kill -0 "$tp_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$tp_pid" 2>/dev/null && fail "testpmd did not quit within 30 s"
+wait "$tp_pid"
+rc=$?
+tp_pid=
+[ $rc = 0 ] || fail "testpmd exited with status $rc"
+[ "$case_" = restart ] && [ $restarted = 0 ] && fail "the sources never reached the middle: no restart was made"
+
+bad=
+for p in 0 1; do
+	sent=$(xstat sim_source_sent $p)
+	got=$(xstat sim_sink_received $p)
+	for x in sim_sink_lost sim_sink_corrupt sim_sink_duplicates sim_sink_foreign \
+		rx_mbuf_allocation_errors rx_missed_errors tx_errors rx_shell_nombuf tx_copied; do
+		v=$(xstat $x $p)
+		[ "$v" = 0 ] || bad="$bad port $p $x=$v;"
+	done
+	[ "$sent" = "$count" ] || bad="$bad port $p source sent $sent of $count;"
+	[ "$got" = "$count" ] || bad="$bad port $p sink received $got of $count;"
+	echo "port $p: source sent $sent, sink received $got intact"
+done
+grep -q "still held by the application" "$out" && bad="$bad net_dvp buffers still held at close;"
+grep -q "Port 0 is closed" "$out" && grep -q "Port 1 is closed" "$out" || bad="$bad ports not closed;"
+[ -z "$bad" ] || fail "$bad"
+echo "PASS: $fwd forwarding over net_dvp: 2 x $count frames, 0 lost, 0 corrupt; every buffer back"
