@@ -160,13 +160,15 @@ int dvp_eal_init_hosted(const struct dvp_eal_host *host)
 	if (!host_valid(host)) {
 		EAL_LOG(ERR,
 			"hosted init: the host must give a name and every hook of struct dvp_eal_host");
-		return dvp_err(EINVAL);
+		dvp_errno = EINVAL;
+		return -1;
 	}
 	pthread_mutex_lock(&eal_lock);
 	if (eal_is_initialised()) {
 		pthread_mutex_unlock(&eal_lock);
 		EAL_LOG(ERR, "hosted init: already initialised; call dvp_eal_cleanup() first");
-		return dvp_err(EALREADY);
+		dvp_errno = EALREADY;
+		return -1;
 	}
 	memset(&eal_cfg, 0, sizeof(eal_cfg));
 	eal_cfg.host = host;
@@ -176,7 +178,8 @@ int dvp_eal_init_hosted(const struct dvp_eal_host *host)
 		pthread_mutex_unlock(&eal_lock);
 		EAL_LOG(ERR, "hosted init: main lcore %u of %s is not an enabled lcore below %u",
 			host->main_lcore, host->name, DVP_MAX_LCORE);
-		return dvp_err(EINVAL);
+		dvp_errno = EINVAL;
+		return -1;
 	}
 	eal_cfg.main_lcore = host->main_lcore;
 	eal_cfg.main_lcore_given = true;
