@@ -63,6 +63,20 @@ lsc) sim="sim_mlx5,ports=2,cable=traffic,rate=20000,flap=[at:8s,down:300ms]" ;;
 *) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc" >&2; exit 2 ;;
 esac
 
+# A plugin built with ASan+UBSan (the sanitizer build) needs their runtimes
+# loaded first into testpmd, which was built without them. Leak checking is
+# off: testpmd itself does not free everything at exit.
+preload=
+for lib in $(readelf -d "$plugin" | sed -n 's/.*NEEDED.*\[\(lib\(asan\|ubsan\)\.so[.0-9]*\)\]/\1/p'); do
+	preload="$preload:$(gcc -print-file-name="$lib")"
+done
+if [ -n "$preload" ]; then
+	export LD_PRELOAD=${preload#:}
+	export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	echo "plugin built with sanitizers: LD_PRELOAD=$LD_PRELOAD"
+fi
+
 # testpmd needs two lcores; on a 2-CPU machine they share the CPUs with the rest.
 stdbuf -oL -eL dpdk-testpmd -l 0-1 --no-huge -m 512 --no-pci --file-prefix "$prefix" \
 	--log-level=pmd.net.dvp*:info -d "$dir/pmd/librte_net_dvp.so" \
