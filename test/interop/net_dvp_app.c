@@ -33,13 +33,13 @@
 
 static struct rte_mempool *mp;
 
-#define CHECK(cond, ...)                                            \
-	do {                                                        \
-		if (!(cond)) {                                      \
-			fprintf(stderr, "FAIL: " __VA_ARGS__);      \
+#define CHECK(cond, ...)                                                   \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			fprintf(stderr, "FAIL: " __VA_ARGS__);             \
 			fprintf(stderr, " (%s:%d)\n", __FILE__, __LINE__); \
-			exit(1);                                    \
-		}                                                   \
+			exit(1);                                           \
+		}                                                          \
 	} while (0)
 
 struct range_check {
@@ -140,8 +140,9 @@ int main(int argc, char **argv)
 		/* As l3fwd-power: arm, then sleep with no poll in between. */
 		CHECK(rte_eth_dev_rx_intr_enable(port, 0) == 0, "rx_intr_enable");
 		ret = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 1, 5000);
-		CHECK(ret == 1, "rte_epoll_wait returned %d after %llu packets: no wake-up within 5 s",
-		      ret, (unsigned long long)got);
+		CHECK(ret == 1,
+		      "rte_epoll_wait returned %d after %llu packets: no wake-up within 5 s", ret,
+		      (unsigned long long)got);
 		rte_eth_dev_rx_intr_disable(port, 0);
 		wakeups++;
 	}

@@ -44,18 +44,19 @@ extern int net_dvp_logtype;
 	rte_log(RTE_LOG_##level, net_dvp_logtype, "net_dvp: " fmt "\n", ##__VA_ARGS__)
 
 /*
- * What the private area of each dvp mbuf holds: the external-buffer info
- * an rte_mbuf points at while it carries this buffer, and the buffer's IOVA.
+ * What each dvp mbuf of net_dvp's pools keeps in its dynamic fields (the
+ * second cache line, which tx reads anyway): the external-buffer info an
+ * rte_mbuf points at while it carries this buffer, and the buffer's IOVA.
  */
 struct net_dvp_buf {
 	struct rte_mbuf_ext_shared_info shinfo;
 	rte_iova_t buf_iova;
 };
-#define NET_DVP_BUF_PRIV_SIZE RTE_ALIGN_CEIL(sizeof(struct net_dvp_buf), 8)
 
 static inline struct net_dvp_buf *net_dvp_buf_of(struct dvp_mbuf *dm)
 {
-	return (struct net_dvp_buf *)dvp_mbuf_to_priv(dm);
+	RTE_BUILD_BUG_ON(sizeof(struct net_dvp_buf) > sizeof(dm->dynfield1));
+	return (struct net_dvp_buf *)(void *)dm->dynfield1;
 }
 
 struct net_dvp_rxq {
@@ -74,6 +75,7 @@ struct net_dvp_txq {
 	uint16_t queue_id;
 	struct dvp_mempool *pool; /* dvp mbufs that foreign rte_mbufs are copied into */
 	uint32_t max_len; /* the longest packet a dvp buffer holds */
+	bool iova_va; /* DPDK runs with IOVA as VA: an mbuf's IOVA is its address */
 	uint64_t copied; /* foreign rte_mbufs copied (this lcore only) */
 	uint64_t dropped; /* rte_mbufs too long to copy, dropped and counted */
 } __rte_cache_aligned;

@@ -298,6 +298,7 @@ static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 		return -ENOMEM;
 	txq->dvp_port = p->dvp_port;
 	txq->queue_id = qid;
+	txq->iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
 	/* Copies hold a whole frame of the port's largest size. */
 	room = (uint16_t)RTE_MIN(RTE_MAX(di.max_rx_pktlen, 1518u) + RTE_PKTMBUF_HEADROOM, 65535u);
 	txq->max_len = room - RTE_PKTMBUF_HEADROOM;

@@ -65,6 +65,7 @@ static __rte_always_inline void net_dvp_attach(struct rte_mbuf *m, struct dvp_mb
 	m->vlan_tci = dm->vlan_tci;
 	m->vlan_tci_outer = dm->vlan_tci_outer;
 	m->port = port;
+	m->tx_offload = 0;
 }
 
 /* A chained packet: a shell for each further segment. @return false when mp ran dry. */
@@ -122,7 +123,11 @@ uint16_t net_dvp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	nb = dvp_rx_burst(rxq->dvp_port, rxq->queue_id, dm, RTE_MIN(nb_pkts, NET_DVP_BURST_MAX));
 	if (nb == 0)
 		return 0;
-	if (unlikely(rte_pktmbuf_alloc_bulk(rxq->mp, pkts, nb) != 0))
+	/*
+	 * Raw: a free mbuf of a pool has refcnt 1, next NULL and nb_segs 1,
+	 * and attach writes every other field rte_pktmbuf_reset() would.
+	 */
+	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)pkts, nb) != 0))
 		return net_dvp_rx_nombuf(rxq, dm, nb);
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -166,22 +171,36 @@ static __rte_always_inline void net_dvp_tx_fields(struct dvp_mbuf *dm, const str
 }
 
 /*
- * Give a shell whose dvp buffer went to the device back to its pool as
- * the direct mbuf it was born as, without the free callback (the buffer
- * is the device's now).
+ * Make a shell whose dvp buffer went to the device the direct mbuf it was
+ * born as again, without the free callback (the buffer is the device's
+ * now), ready to go back to its pool. With IOVA as VA, its buffer's IOVA is
+ * its address: no read of the mempool object header's line.
  */
-static __rte_always_inline void net_dvp_shell_free(struct rte_mbuf *m)
+static __rte_always_inline void net_dvp_shell_restore(struct rte_mbuf *m, bool iova_va)
 {
 	struct rte_mempool *mp = m->pool;
 	uint32_t hdr = (uint32_t)sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(mp);
 
 	m->buf_addr = (char *)m + hdr;
-	m->buf_iova = rte_mempool_virt2iova(m) + hdr;
+	m->buf_iova = iova_va ? (rte_iova_t)(uintptr_t)m->buf_addr : rte_mempool_virt2iova(m) + hdr;
 	m->buf_len = rte_pktmbuf_data_room_size(mp);
 	m->data_off = RTE_MIN(RTE_PKTMBUF_HEADROOM, m->buf_len);
 	m->data_len = 0;
 	m->ol_flags = 0;
-	rte_mbuf_raw_free(m);
+}
+
+/* Put restored shells back, one bulk put per run of the same pool. */
+static __rte_always_inline void net_dvp_shells_put(struct rte_mbuf **shells, uint16_t n)
+{
+	uint16_t i, start = 0;
+
+	for (i = 1; i <= n; i++) {
+		if (i == n || shells[i]->pool != shells[start]->pool) {
+			rte_mempool_put_bulk(shells[start]->pool, (void **)&shells[start],
+					     i - start);
+			start = i;
+		}
+	}
 }
 
 /* A foreign rte_mbuf (no longer than max_len): its data into a dvp mbuf, or NULL when dry. */
@@ -215,8 +234,9 @@ uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct net_dvp_txq *txq = q;
 	struct dvp_mbuf *send[NET_DVP_BURST_MAX], *dm;
+	struct rte_mbuf *shells[NET_DVP_BURST_MAX];
 	uint8_t how[NET_DVP_BURST_MAX];
-	uint16_t i, k = 0, nb, sent, done;
+	uint16_t i, k = 0, nb, sent, done, nb_shells = 0;
 
 	net_dvp_lcore_sync();
 	nb = RTE_MIN(nb_pkts, NET_DVP_BURST_MAX);
@@ -255,12 +275,16 @@ uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		if (k == sent)
 			break;
 		k++;
-		if (how[i] == NET_DVP_TX_OWNED)
-			net_dvp_shell_free(pkts[i]);
-		else
+		if (likely(how[i] == NET_DVP_TX_OWNED)) {
+			net_dvp_shell_restore(pkts[i], txq->iova_va);
+			shells[nb_shells++] = pkts[i];
+		} else {
 			rte_pktmbuf_free(pkts[i]);
+		}
 	}
 	done = i;
+	if (nb_shells != 0)
+		net_dvp_shells_put(shells, nb_shells);
 	/* Copies made for packets kept back are not needed. */
 	for (; i < nb; i++) {
 		if (how[i] == NET_DVP_TX_DROP)
@@ -303,8 +327,7 @@ struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what
 	if (ref == NULL)
 		return NULL;
 	snprintf(name, sizeof(name), "ndvp%u_%s%u", p->eth_port, what, p->pools_made++);
-	mp = dvp_pktmbuf_pool_create(name, n, RTE_MIN(256u, n / 4), NET_DVP_BUF_PRIV_SIZE,
-				     data_room, socket);
+	mp = dvp_pktmbuf_pool_create(name, n, RTE_MIN(256u, n / 4), 0, data_room, socket);
 	if (mp == NULL) {
 		NET_DVP_LOG(ERR, "port %u: cannot create a pool of %u buffers of %u bytes: %s",
 			    p->eth_port, n, data_room, dvp_strerror(dvp_errno));
