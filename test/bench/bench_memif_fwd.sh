@@ -1,13 +1,19 @@
 #!/bin/bash
 # memif forwarding against DPDK, and our memif rx interrupts (doc/perf.md).
 #
-# Usage: bench_memif_fwd.sh DVP_FWD [BENCH_MEMIF_INTR]
+# Usage: bench_memif_fwd.sh DVP_FWD [BENCH_MEMIF_INTR [NET_DVP_PLUGIN]]
 #
 # Pipeline, over two memif links (sockets in a temporary directory):
 #
 #   A: dpdk-testpmd txonly, client --link 1--> M: the middle box, server on
 #   both links, io forwarding port 0 -> 1 --link 2--> C: dpdk-testpmd rxonly,
 #   client
+#
+# With NET_DVP_PLUGIN (librte_net_dvp.so), a third middle box: dpdk-testpmd
+# again, over dvpmd's memif through net_dvp (--vdev net_dvp0,net_memif0,...),
+# so dvp's memif and DPDK's are compared inside the same application:
+#   VS-DPDK testpmd_memif dvp_mpps=<x> dpdk_mpps=<y> ratio=<x/y>  (sink, medians)
+# (copy mode only: hosted memory has no fd for zero-copy to share).
 #
 # M is dpdk-testpmd (io forwarding) in one case and dvp-fwd in the other,
 # with the same command-line meaning: poll mode, burst 32, what link 2 does
@@ -51,6 +57,7 @@
 set -u
 fwd=$1
 intr_bench=${2:-}
+plugin=${3:-}
 rounds=${DVP_BENCH_ROUNDS:-3}
 middle=${DVP_BENCH_MIDDLE:-copy}
 secs=${DVP_BENCH_SECONDS:-8}
@@ -180,6 +187,10 @@ run_case() {
 		tp_mbufs=${mid_app#--total-num-mbufs=} testpmd M "${base}m" 0@0,1@1 io $mid_mem \
 			$mid_eal --vdev="net_memif0,$dev1" --vdev="net_memif1,$dev2"
 		wait_log "Port 1:" "$work/M.log" || fail "testpmd (middle) did not start"
+	elif [ "$mid" = net_dvp ]; then
+		testpmd M "${base}m" 0@0,1@1 io $mid_mem -d "$plugin" \
+			--vdev="net_dvp0,net_memif0,$dev1" --vdev="net_dvp1,net_memif1,$dev2"
+		wait_log "Port 1:" "$work/M.log" || fail "testpmd over net_dvp (middle) did not start"
 	else
 		"$fwd" --lcores 0@0,1@1 --file-prefix "${base}d" $mid_mem \
 			--vdev "net_memif0,$dev1" --vdev "net_memif1,$dev2" -- \
@@ -204,7 +215,7 @@ run_case() {
 	sink=$(grep -a "Rx-pps" "$work/C.log" | awk -v a="$n1" -v b="$n2" \
 		'NR > a && NR <= b {s += $2; n++} END {if (n) printf "%.4f", s / n / 1e6}')
 	read -r cyc tot pkts mhz < <(sed -n 's/.*CPU cycles\/packet=\([0-9.]*\) (total cycles=\([0-9]*\) \/ total io packets=\([0-9]*\)) at \([0-9]*\) MHz.*/\1 \2 \3 \4/p' "$work/M.log" | tail -1)
-	if [ "$mid" = dpdk ]; then
+	if [ "$mid" != dvp ]; then
 		read -r tx drop < <(awk '/Accumulated forward statistics/ {p = 1}
 			p && /TX-packets:/ {print $2, $4; exit}' "$work/M.log")
 		rx=$pkts
@@ -230,8 +241,10 @@ median() {
 }
 
 echo "bench_memif_fwd: $rounds rounds of each middle box, ${secs} s windows, memory: $mem, middle: $middle"
+middles="dpdk dvp"
+[ -n "$plugin" ] && [ "$middle" = copy ] && middles="$middles net_dvp"
 for r in $(seq 1 "$rounds"); do
-	for mid in dpdk dvp; do
+	for mid in $middles; do
 		run_case "$mid" "$r"
 	done
 done
@@ -241,6 +254,12 @@ bd=$(median $busy_dvp)
 bp=$(median $busy_dpdk)
 echo "VS-DPDK memif_fwd dvp_mpps=$sd dpdk_mpps=$sp ratio=$(awk -v x="$sd" -v y="$sp" 'BEGIN {printf "%.3f", x / y}')"
 echo "VS-DPDK memif_fwd_busy dvp_mpps=$bd dpdk_mpps=$bp ratio=$(awk -v x="$bd" -v y="$bp" 'BEGIN {printf "%.3f", x / y}')"
+if [ -n "${sink_net_dvp:-}" ]; then
+	sn=$(median $sink_net_dvp)
+	bn=$(median $busy_net_dvp)
+	echo "VS-DPDK testpmd_memif dvp_mpps=$sn dpdk_mpps=$sp ratio=$(awk -v x="$sn" -v y="$sp" 'BEGIN {printf "%.3f", x / y}')"
+	echo "VS-DPDK testpmd_memif_busy dvp_mpps=$bn dpdk_mpps=$bp ratio=$(awk -v x="$bn" -v y="$bp" 'BEGIN {printf "%.3f", x / y}')"
+fi
 if [ -n "$intr_bench" ]; then
 	"$intr_bench" || fail "bench_memif_intr failed"
 fi

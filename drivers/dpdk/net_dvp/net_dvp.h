@@ -66,7 +66,11 @@ struct net_dvp_rxq {
 	struct rte_mempool *mp; /* the application's pool: rte_mbuf shells */
 	struct dvp_mempool *pool; /* the dvp buffers the queue fills */
 	uint64_t shell_nombuf; /* packets dropped: mp was empty (this lcore only) */
+	bool iova_va; /* DPDK runs with IOVA as VA: a buffer's IOVA is its address */
 	int kick_fd; /* eventfd: work found right after arming (rx interrupts) */
+	uint16_t stash_n; /* shells in stash */
+	/* Shells taken from mp ahead of the bursts that fill them (prefetched). */
+	struct rte_mbuf *stash[NET_DVP_BURST_MAX];
 	int epoll_fd; /* what DPDK waits on: the dvp queue's fd and kick_fd */
 } __rte_cache_aligned;
 
@@ -123,6 +127,8 @@ extern const struct eth_dev_ops net_dvp_ops;
 /* net_dvp_rxtx.c */
 uint16_t net_dvp_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb_pkts);
 uint16_t net_dvp_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb_pkts);
+/* Give the shells an rx queue took ahead back to the application's pool. */
+void net_dvp_rxq_stash_drain(struct net_dvp_rxq *rxq);
 struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what, unsigned int n,
 					uint16_t data_room, int socket);
 void net_dvp_pools_free(struct net_dvp_port *p);

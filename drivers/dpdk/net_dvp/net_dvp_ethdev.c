@@ -172,6 +172,10 @@ static int net_dvp_stop(struct rte_eth_dev *eth)
 
 	ret = dvp_port_stop(p->dvp_port);
 	net_dvp_intr_teardown(eth);
+	/* A stopped port holds no mbuf of the application's. */
+	for (i = 0; i < eth->data->nb_rx_queues; i++)
+		if (eth->data->rx_queues[i] != NULL)
+			net_dvp_rxq_stash_drain(eth->data->rx_queues[i]);
 	for (i = 0; i < eth->data->nb_rx_queues; i++)
 		eth->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	for (i = 0; i < eth->data->nb_tx_queues; i++)
@@ -184,6 +188,8 @@ static void net_dvp_rxq_release(struct rte_eth_dev *eth, uint16_t qid)
 	struct net_dvp_rxq *rxq = eth->data->rx_queues[qid];
 
 	/* Its dvp queue and pool live until the port is configured again or closed. */
+	if (rxq != NULL)
+		net_dvp_rxq_stash_drain(rxq);
 	rte_free(rxq);
 	eth->data->rx_queues[qid] = NULL;
 }
@@ -257,6 +263,7 @@ static int net_dvp_rxq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 	rxq->queue_id = qid;
 	rxq->eth_port = p->eth_port;
 	rxq->mp = mp;
+	rxq->iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
 	rxq->kick_fd = -1;
 	rxq->epoll_fd = -1;
 	rxq->pool =
@@ -713,8 +720,12 @@ int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port)
 		memcpy(eth->data->mac_addrs[0].addr_bytes, mac.addr_bytes, RTE_ETHER_ADDR_LEN);
 	eth->data->dev_private = p;
 	eth->data->numa_node = socket;
-	eth->data->dev_flags |=
-		RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV | RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	/* testpmd and others ask for what the flags offer: offer what the dvp port has. */
+	eth->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	if (di.intr_capa & DVP_PORT_INTR_LSC)
+		eth->data->dev_flags |= RTE_ETH_DEV_INTR_LSC;
+	if (di.intr_capa & DVP_PORT_INTR_RMV)
+		eth->data->dev_flags |= RTE_ETH_DEV_INTR_RMV;
 	eth->device = &dev->vdev->device;
 	eth->dev_ops = &net_dvp_ops;
 	eth->rx_pkt_burst = net_dvp_rx_burst;

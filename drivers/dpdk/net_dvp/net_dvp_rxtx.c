@@ -13,6 +13,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
+#include <rte_prefetch.h>
 
 #include <dvp_eal_host.h>
 #include <dvp_errno.h>
@@ -26,8 +27,16 @@
  */
 static void net_dvp_buf_free(void *addr, void *opaque)
 {
+	struct dvp_mbuf *dm = opaque;
+
 	(void)addr;
-	dvp_pktmbuf_free_seg(opaque);
+	/*
+	 * DPDK dropped the count to 0 before calling: back to 1, so that rx
+	 * can hand the buffer out again without writing this line. Plain: the
+	 * last owner is the only one that knows the buffer now.
+	 */
+	net_dvp_buf_of(dm)->shinfo.refcnt = 1;
+	dvp_pktmbuf_free_seg(dm);
 }
 
 /*
@@ -43,16 +52,19 @@ static __rte_always_inline void net_dvp_lcore_sync(void)
 		dvp_eal_host_thread_lcore(id);
 }
 
-/* Make @p m (fresh from its pool) carry the received dvp segment @p dm. */
+/*
+ * Make @p m (fresh from its pool) carry the received dvp segment @p dm.
+ * Only dm's first cache line is read: the shared info on its second line
+ * needs no write (a free dvp buffer's count is 1, see net_dvp_buf_free()),
+ * and with IOVA as VA the buffer's IOVA is its address.
+ */
 static __rte_always_inline void net_dvp_attach(struct rte_mbuf *m, struct dvp_mbuf *dm,
-					       uint16_t port)
+					       uint16_t port, bool iova_va)
 {
 	struct net_dvp_buf *b = net_dvp_buf_of(dm);
 
-	/* Only this thread knows the buffer until the burst returns: a plain store. */
-	b->shinfo.refcnt = 1;
 	m->buf_addr = dm->buf_addr;
-	m->buf_iova = b->buf_iova;
+	m->buf_iova = iova_va ? (rte_iova_t)(uintptr_t)dm->buf_addr : b->buf_iova;
 	m->buf_len = dm->buf_len;
 	m->shinfo = &b->shinfo;
 	m->data_off = dm->data_off;
@@ -88,7 +100,7 @@ static __rte_noinline bool net_dvp_attach_chain(struct net_dvp_rxq *rxq, struct 
 			rte_pktmbuf_free(head);
 			return false;
 		}
-		net_dvp_attach(m, seg, rxq->eth_port);
+		net_dvp_attach(m, seg, rxq->eth_port, rxq->iova_va);
 		prev->next = m;
 		prev = m;
 	}
@@ -102,15 +114,40 @@ static __rte_noinline bool net_dvp_attach_chain(struct net_dvp_rxq *rxq, struct 
 	return true;
 }
 
-static __rte_noinline uint16_t net_dvp_rx_nombuf(struct net_dvp_rxq *rxq, struct dvp_mbuf **dm,
-						 uint16_t nb)
+/*
+ * Take @p n shells into the stash and start loading their first lines,
+ * which the next burst writes: the loads overlap the device poll instead of
+ * stalling the attach. @return false when the pool had fewer.
+ */
+static __rte_always_inline bool net_dvp_stash_fill(struct net_dvp_rxq *rxq, uint16_t n)
 {
 	uint16_t i;
 
-	for (i = 0; i < nb; i++)
-		dvp_pktmbuf_free(dm[i]);
-	rxq->shell_nombuf += nb;
-	return 0;
+	/* Raw gets: a free mbuf has refcnt 1, next NULL, nb_segs 1; attach writes the rest. */
+	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)&rxq->stash[rxq->stash_n], n) != 0))
+		return false;
+	for (i = 0; i < n; i++)
+		rte_prefetch0(rxq->stash[rxq->stash_n + i]);
+	rxq->stash_n += n;
+	return true;
+}
+
+/* The stash was short (the application's pool ran dry): top it up as far as it goes. */
+static __rte_noinline void net_dvp_stash_refill_slow(struct net_dvp_rxq *rxq)
+{
+	uint16_t want = NET_DVP_BURST_MAX - rxq->stash_n;
+
+	while (want > 0 && !net_dvp_stash_fill(rxq, want))
+		want /= 2;
+	if (rxq->stash_n == 0)
+		rxq->shell_nombuf++;
+}
+
+void net_dvp_rxq_stash_drain(struct net_dvp_rxq *rxq)
+{
+	if (rxq->stash_n != 0)
+		rte_mempool_put_bulk(rxq->mp, (void **)rxq->stash, rxq->stash_n);
+	rxq->stash_n = 0;
 }
 
 uint16_t net_dvp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
@@ -120,26 +157,37 @@ uint16_t net_dvp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	uint16_t i, nb, out = 0;
 
 	net_dvp_lcore_sync();
-	nb = dvp_rx_burst(rxq->dvp_port, rxq->queue_id, dm, RTE_MIN(nb_pkts, NET_DVP_BURST_MAX));
+	/*
+	 * A packet needs a shell: take no more from the device than the stash
+	 * holds. With the application's pool dry, packets wait in the device's
+	 * queue (and past its size the device counts them missed).
+	 */
+	if (unlikely(rxq->stash_n < NET_DVP_BURST_MAX)) {
+		net_dvp_stash_refill_slow(rxq);
+		if (rxq->stash_n == 0)
+			return 0;
+	}
+	nb = dvp_rx_burst(rxq->dvp_port, rxq->queue_id, dm,
+			  RTE_MIN(RTE_MIN(nb_pkts, NET_DVP_BURST_MAX), rxq->stash_n));
 	if (nb == 0)
 		return 0;
-	/*
-	 * Raw: a free mbuf of a pool has refcnt 1, next NULL and nb_segs 1,
-	 * and attach writes every other field rte_pktmbuf_reset() would.
-	 */
-	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)pkts, nb) != 0))
-		return net_dvp_rx_nombuf(rxq, dm, nb);
+	rxq->stash_n -= nb;
 	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *m = pkts[i];
+		struct rte_mbuf *m = rxq->stash[rxq->stash_n + i];
 
-		net_dvp_attach(m, dm[i], rxq->eth_port);
+		/* tx or a free reads the buffer's shared info on dm's second line. */
+		rte_prefetch0(&dm[i]->dynfield1);
+		net_dvp_attach(m, dm[i], rxq->eth_port, rxq->iova_va);
 		if (unlikely(dm[i]->next != NULL) && !net_dvp_attach_chain(rxq, m, dm[i])) {
-			/* Dropped with its shell; later packets move up (out <= i). */
+			/* Dropped with its shell. */
 			rxq->shell_nombuf++;
 			continue;
 		}
 		pkts[out++] = m;
 	}
+	/* Shells for the next burst, loading while the application works. */
+	if (unlikely(!net_dvp_stash_fill(rxq, nb)))
+		net_dvp_stash_refill_slow(rxq);
 	return out;
 }
 
