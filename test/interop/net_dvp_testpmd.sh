@@ -4,7 +4,7 @@
 # cable gives each port a source and a sink.
 #
 # Usage: net_dvp_testpmd.sh PLUGIN WORKDIR CASE
-#   CASE  io | macswap | restart | lsc
+#   CASE  io | macswap | restart | lsc | rmv | queue-error | bad-devargs | telemetry
 # Exit 0 pass, 1 fail, 77 skipped (the one line printed says why).
 #
 # io, macswap: each source sends COUNT frames; testpmd forwards port 0 to
@@ -13,6 +13,15 @@
 # drop, and net_dvp gave every buffer back at close.
 # restart: the same after `port stop all` and `port start all` in the middle.
 # lsc: a link flap on the sim (flap=) reaches testpmd as link state events.
+# rmv: a device fatal error of the sim (fatal=) reaches testpmd as a removal
+#   event; testpmd then detaches the device, and nothing is left behind.
+# queue-error: the sim answers one receive WQE as if its lkey were invalid;
+#   the queue is restarted, testpmd gets the error-recovering and recovery
+#   events, and forwarding goes on: every frame but the one is delivered.
+# bad-devargs: a net_dvp vdev with a bad dvp device fails its probe with
+#   one line naming it, and testpmd goes on with the other vdev's ports.
+# telemetry: Debian's dpdk-telemetry.py lists the net_dvp ports of the
+#   running testpmd with their stats and xstats.
 #
 # Results are counts; the time limits only bound a hung process, so a
 # loaded machine makes the test slower, not failed.
@@ -56,11 +65,16 @@ trap cleanup EXIT
 
 sim="sim_mlx5,ports=2,cable=traffic,count=$count"
 fwd=io
+extra_vdev=
+[ "$case_" = bad-devargs ] && extra_vdev="--vdev net_dvp1,no_such_device0,key=1"
 case $case_ in
 io | restart) ;;
 macswap) fwd=macswap ;;
 lsc) sim="sim_mlx5,ports=2,cable=traffic,rate=20000,flap=[at:8s,down:300ms]" ;;
-*) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc" >&2; exit 2 ;;
+rmv) sim="sim_mlx5,ports=2,cable=traffic,rate=20000,fatal=8s" ;;
+queue-error) sim="sim_mlx5,ports=2,cable=traffic,count=$count,bad_lkey=5000" ;;
+bad-devargs | telemetry) ;;
+*) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc, rmv, queue-error, bad-devargs, telemetry" >&2; exit 2 ;;
 esac
 
 # A plugin built with ASan+UBSan (the sanitizer build) needs their runtimes
@@ -84,7 +98,7 @@ export LD_PRELOAD="${preload#:}${preload:+:}$stdbuf_lib" _STDBUF_O=L _STDBUF_E=L
 # testpmd needs two lcores; on a 2-CPU machine they share the CPUs with the rest.
 dpdk-testpmd -l 0-1 --no-huge -m 512 --no-pci --file-prefix "$prefix" \
 	--log-level=pmd.net.dvp*:info -d "$dir/pmd/librte_net_dvp.so" \
-	--vdev "net_dvp0,$sim" -- -i --forward-mode="$fwd" --no-flush-rx \
+	$extra_vdev --vdev "net_dvp0,$sim" -- -i --forward-mode="$fwd" --no-flush-rx \
 	--total-num-mbufs=16384 <"$fifo" >"$out" 2>&1 &
 tp_pid=$!
 exec 3>"$fifo"
@@ -142,6 +156,48 @@ if [ "$case_" = lsc ]; then
 	exit 0
 fi
 
+if [ "$case_" = rmv ]; then
+	# testpmd answers a removal by closing the port and detaching the device.
+	grep -q 'device fatal error' "$out" && skip "the fatal error came before testpmd was up (a very loaded machine)"
+	wait_for 1 'Port [01]: device removal event' 60 || fail "no removal event reached testpmd"
+	wait_for 1 'Device with port_id=[01] is detached|is closed' 30 ||
+		fail "testpmd did not detach the removed device"
+	cmd "quit"
+	for _ in $(seq 300); do kill -0 "$tp_pid" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$tp_pid" 2>/dev/null && fail "testpmd did not quit within 30 s after the removal"
+	wait "$tp_pid"
+	rc=$?
+	tp_pid=
+	[ $rc = 0 ] || fail "testpmd exited with status $rc after the removal"
+	grep -q "still held by the application" "$out" && fail "net_dvp buffers still held after the removal"
+	grep -q "Device is detached" "$out" || fail "the device was not detached"
+	echo "PASS: the sim's device fatal error reached testpmd as a removal event; the device was detached cleanly"
+	exit 0
+fi
+
+if [ "$case_" = telemetry ]; then
+	command -v dpdk-telemetry.py >/dev/null || skip "dpdk-telemetry.py not found (Debian package dpdk-dev)"
+	sleep 1
+	tel=$dir/telemetry.out
+	printf '/ethdev/list\n/ethdev/info,0\n/ethdev/stats,1\n/ethdev/xstats,1\n' |
+		timeout 30 dpdk-telemetry.py -f "$prefix" >"$tel" 2>&1 || fail "dpdk-telemetry.py failed: $(tail -n 5 "$tel")"
+	grep -q '"/ethdev/list": \[0, 1\]' "$tel" || fail "/ethdev/list does not list ports 0 and 1: $(head -c 400 "$tel")"
+	grep -q '"name": "net_dvp0_sim_mlx5_0_p1"' "$tel" || fail "/ethdev/info,0 does not name the net_dvp port"
+	grep -q '"ipackets": [1-9]' "$tel" || fail "/ethdev/stats,1 shows no packets received"
+	grep -q '"sim_source_sent": [1-9]' "$tel" || fail "/ethdev/xstats,1 lacks the sim's counters"
+	cmd "stop"
+	cmd "quit"
+	wait "$tp_pid"
+	tp_pid=
+	echo "PASS: dpdk-telemetry.py lists the net_dvp ports with their info, stats and xstats"
+	exit 0
+fi
+
+if [ "$case_" = bad-devargs ]; then
+	grep -q 'no_such_device0' "$out" || fail "no line names the bad dvp device"
+	grep -q 'net_dvp1: cannot attach dvp device' "$out" || fail "net_dvp1's failed probe is not reported"
+fi
+
 # Poll the sim's counters until every source is done and every sink has
 # caught up (or nothing moves for 20 s: a stall, not a slow machine).
 snap=
@@ -181,6 +237,20 @@ rc=$?
 tp_pid=
 [ $rc = 0 ] || fail "testpmd exited with status $rc"
 [ "$case_" = restart ] && [ $restarted = 0 ] && fail "the sources never reached the middle: no restart was made"
+
+if [ "$case_" = queue-error ]; then
+	grep -q 'Port [01]: error recovering event' "$out" || fail "no error-recovering event reached testpmd"
+	grep -q 'Port [01]: error recovery successful event' "$out" || fail "no recovery event reached testpmd"
+	grep -q "still held by the application" "$out" && fail "net_dvp buffers still held at close"
+	# Forwarding went on after the restart: both sinks got most of their frames.
+	for p in 0 1; do
+		got=$(xstat sim_sink_received $p)
+		[ "$got" -ge $((count / 2)) ] || fail "port $p's sink received only $got of $count after the queue restart"
+		echo "port $p: sink received $got of $count; lost $(xstat sim_sink_lost $p), device drops $(xstat sim_rx_dropped $((1 - p)))"
+	done
+	echo "PASS: an invalid lkey broke a queue; it was restarted, testpmd got the recovery events, and forwarding went on"
+	exit 0
+fi
 
 bad=
 for p in 0 1; do

@@ -127,6 +127,7 @@ static int net_dvp_remove(struct rte_vdev_device *vdev)
 	}
 	if (dvp_dev_remove(dev->dvp_dev) < 0)
 		NET_DVP_LOG(WARNING, "%s: removing dvp device %s failed", dev->name, dev->dvp_dev);
+	net_dvp_dev_pools_free(dev);
 	net_dvp_runtime_put();
 	rte_free(dev);
 	return 0;

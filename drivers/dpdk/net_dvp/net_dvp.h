@@ -114,6 +114,7 @@ struct net_dvp_dev {
 	struct rte_vdev_device *vdev;
 	uint16_t nb_ports;
 	uint16_t eth_ports[RTE_MAX_ETHPORTS];
+	struct net_dvp_pool_ref *pools_left; /* of closed ports, with buffers still out */
 };
 
 /* net_dvp_host.c: the hosted runtime, started by the first vdev and stopped by the last */
@@ -132,6 +133,7 @@ void net_dvp_rxq_stash_drain(struct net_dvp_rxq *rxq);
 struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what, unsigned int n,
 					uint16_t data_room, int socket);
 void net_dvp_pools_free(struct net_dvp_port *p);
+void net_dvp_dev_pools_free(struct net_dvp_dev *dev);
 
 /* net_dvp_sim.c: the sim's source and sink counters as xstats */
 struct sim_mlx5_dev;

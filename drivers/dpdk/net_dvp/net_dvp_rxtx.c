@@ -393,22 +393,61 @@ struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what
 	return mp;
 }
 
+/*
+ * Free every pool in @p list whose buffers are all back; keep the others
+ * there. @return how many buffers are still out.
+ */
+static unsigned int pools_free_idle(struct net_dvp_pool_ref **list)
+{
+	struct net_dvp_pool_ref **pp = list, *ref;
+	unsigned int out = 0, in_use;
+
+	while ((ref = *pp) != NULL) {
+		in_use = dvp_mempool_in_use_count(ref->pool);
+		if (in_use != 0) {
+			out += in_use;
+			pp = &ref->next;
+			continue;
+		}
+		*pp = ref->next;
+		dvp_mempool_free(ref->pool);
+		rte_free(ref);
+	}
+	return out;
+}
+
 void net_dvp_pools_free(struct net_dvp_port *p)
 {
 	struct net_dvp_pool_ref *ref;
-	unsigned int in_use;
 
+	/*
+	 * A pool whose buffers are still out (in another port's tx queue, or
+	 * with the application) waits on the device's list: its buffers come
+	 * back when that port is closed or the application frees them.
+	 */
+	pools_free_idle(&p->pools);
 	while ((ref = p->pools) != NULL) {
 		p->pools = ref->next;
-		in_use = dvp_mempool_in_use_count(ref->pool);
-		if (in_use == 0)
-			dvp_mempool_free(ref->pool);
-		else
-			/* rte_mbufs the application still holds point into it: keep it. */
-			NET_DVP_LOG(
-				WARNING,
-				"port %u: %u buffers of pool %s are still held by the application; the pool stays",
-				p->eth_port, in_use, ref->pool->name);
+		ref->next = p->dev->pools_left;
+		p->dev->pools_left = ref;
+	}
+	pools_free_idle(&p->dev->pools_left);
+}
+
+void net_dvp_dev_pools_free(struct net_dvp_dev *dev)
+{
+	struct net_dvp_pool_ref *ref;
+	unsigned int out = pools_free_idle(&dev->pools_left);
+
+	if (out == 0)
+		return;
+	/* Every port is closed: what is still out, the application holds. Keep it mapped. */
+	NET_DVP_LOG(
+		WARNING,
+		"%s: %u buffers are still held by the application after every port closed; their pools stay",
+		dev->name, out);
+	while ((ref = dev->pools_left) != NULL) {
+		dev->pools_left = ref->next;
 		rte_free(ref);
 	}
 }

@@ -17,9 +17,9 @@
 #include "net_dvp.h"
 
 static const char *const sim_names[] = {
-	"sim_source_sent",    "sim_sink_received",    "sim_sink_lost",
-	"sim_sink_reordered", "sim_sink_duplicates",  "sim_sink_corrupt",
-	"sim_sink_foreign",   "sim_rx_out_of_buffer", "sim_rx_wire_drops",
+	"sim_source_sent",     "sim_sink_received", "sim_sink_lost",	"sim_sink_reordered",
+	"sim_sink_duplicates", "sim_sink_corrupt",  "sim_sink_foreign", "sim_rx_out_of_buffer",
+	"sim_rx_wire_drops",   "sim_rx_dropped",
 };
 
 void net_dvp_sim_attach(struct net_dvp_port *p)
@@ -76,4 +76,5 @@ void net_dvp_sim_xstats_get(const struct net_dvp_port *p, uint64_t *values)
 	values[6] = sink.foreign;
 	values[7] = ps.rx_out_of_buffer;
 	values[8] = ps.rx_wire_drops;
+	values[9] = ps.rx_dropped;
 }
