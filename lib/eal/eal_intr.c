@@ -313,11 +313,16 @@ static void host_ready(void)
 	struct epoll_event evs[16];
 	int n;
 
-	/* The host's thread is ours while it runs our callbacks (dvp_thread_is_intr()). */
+	/*
+	 * The host's thread is ours only while it runs our callbacks
+	 * (dvp_thread_is_intr()): outside them it may do what our interrupt
+	 * thread may not, such as detaching a device and cleaning up.
+	 */
 	is_intr_thread = true;
 	n = epoll_wait(intr.epfd, evs, DVP_DIM(evs), 0);
 	if (n > 0)
 		dispatch_ready(evs, n);
+	is_intr_thread = false;
 }
 
 int eal_intr_init(const struct eal_cfg *cfg)

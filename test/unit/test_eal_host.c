@@ -182,6 +182,8 @@ static void test_hosted_interrupts_run_on_the_host_thread(void **state)
 	assert_int_equal(epoll_wait(mock.intr_fd, &ev, 1, 5000), 1);
 	mock.ready();
 	assert_int_equal(intr_calls, 1);
+	/* Outside our callbacks the host's thread is its own again. */
+	assert_false(dvp_thread_is_intr());
 	/* Nothing ready: a call back does nothing and does not block. */
 	mock.ready();
 	assert_int_equal(intr_calls, 1);
