@@ -34,7 +34,7 @@ struct dvp_intr_set {
 	unsigned int max;
 	unsigned int count;
 	struct dvp_intr_queue **queues; /* [max], dense */
-	/* [max * (1 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1]: the waiter's */
+	/* [max * (2 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1]: the waiter's */
 	struct epoll_event *evs;
 	unsigned int nfds; /* fds of the queues in the set */
 	uint64_t wake_gen; /* epoll_wait() returns so far: the waiter's */
@@ -65,7 +65,7 @@ struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues)
 	if (set == NULL)
 		goto nomem;
 	set->queues = calloc(max_queues, sizeof(*set->queues));
-	set->evs = calloc((size_t)max_queues * (1 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1,
+	set->evs = calloc((size_t)max_queues * (2 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1,
 			  sizeof(*set->evs));
 	if (set->queues == NULL || set->evs == NULL)
 		goto nomem_free;

@@ -9,7 +9,8 @@
  * stop and reconnect with every mbuf back, stats and xstats, and interrupt
  * mode by lib/intr's rules -- a producer thread waking a sleeping
  * consumer, a packet already there when arming, a spurious event, a
- * waiter armed while the link was down.
+ * waiter armed while the link was down, a waiter asleep on a ring its
+ * peer replaces by reconnecting.
  *
  * Results are counts and contents; waits for a connection are bounded
  * (a hung peer fails the test, a slow machine only makes it slower).
@@ -506,6 +507,81 @@ static void test_intr_armed_while_down(void **state)
 	pair_down(srv, cli);
 }
 
+/* Stops the peer, waits for the link to go down, starts it again and sends @n. */
+struct flapper {
+	uint16_t peer; /* the port that goes away and comes back */
+	uint16_t rx; /* the port whose lcore sleeps */
+	unsigned int n;
+};
+
+static void *flapper_main(void *arg)
+{
+	struct flapper *f = arg;
+	struct dvp_mbuf *m;
+	unsigned int i;
+
+	usleep(20000); /* the waiter is asleep on the armed ring by now, or soon */
+	assert_int_equal(dvp_port_stop(f->peer), 0);
+	while (tp_link_is_up(f->rx))
+		usleep(100);
+	assert_int_equal(dvp_port_start(f->peer), 0);
+	while (!tp_link_is_up(f->peer) || !tp_link_is_up(f->rx))
+		usleep(100);
+	for (i = 0; i < f->n; i++) {
+		m = tp_frame((uint8_t)i);
+		while (dvp_tx_burst(f->peer, 0, &m, 1) == 0)
+			usleep(10);
+	}
+	return NULL;
+}
+
+/*
+ * Each role's rx queue is armed and asleep when its peer leaves; the peer
+ * comes back on a new ring and sends. The new ring is masked at connect
+ * and what lib/intr remembers arming was the old one: only the queue's
+ * kick at connect makes the sleeping lcore wake, poll and arm the new ring.
+ * Without it this wait sleeps its whole 10 s and returns 0.
+ */
+static void test_intr_reconnect_while_asleep(void **state)
+{
+	struct dvp_port_conf conf = { 0 };
+	struct dvp_rx_wait_event ev[1];
+	struct dvp_intr_set *set;
+	struct flapper f = { .n = 3 };
+	unsigned int got;
+	uint16_t role;
+	pthread_t t;
+	int r;
+
+	(void)state;
+	conf.intr_conf.rxq = 1;
+	pair_up(srv, cli, 1, 1, &conf);
+	for (role = 0; role < 2; role++) {
+		f.rx = role == 0 ? cli : srv;
+		f.peer = role == 0 ? srv : cli;
+		set = dvp_intr_set_create(1);
+		assert_non_null(set);
+		assert_int_equal(dvp_rx_intr_ctl(f.rx, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
+		/* Armed on this connection's ring, with nothing in it. */
+		assert_int_equal(dvp_rx_wait(set, ev, 1, 0), 0);
+		assert_int_equal(pthread_create(&t, NULL, flapper_main, &f), 0);
+		got = 0;
+		while (got < f.n) {
+			r = dvp_rx_wait(set, ev, 1, 10000);
+			assert_true(r >= 0);
+			if (r == 0)
+				fail_msg("role %u: no wake-up in 10 s after a reconnect (%u of %u)",
+					 role, got, f.n);
+			got += tp_recv_all(f.rx, 0);
+		}
+		assert_int_equal(pthread_join(t, NULL), 0);
+		assert_int_equal(got, f.n);
+		assert_int_equal(dvp_rx_intr_ctl(f.rx, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
+		assert_int_equal(dvp_intr_set_free(set), 0);
+	}
+	pair_down(srv, cli);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -521,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_intr_packet_before_arm),
 		cmocka_unit_test(test_intr_spurious),
 		cmocka_unit_test(test_intr_armed_while_down),
+		cmocka_unit_test(test_intr_reconnect_while_asleep),
 	};
 
 	return cmocka_run_group_tests(tests, setup, tp_teardown);

@@ -13,7 +13,6 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -72,7 +71,6 @@ void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t que
 	q->port_id = port_id;
 	q->efd = -1;
 	q->epfd = -1;
-	q->kfd = -1;
 }
 
 void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
@@ -126,13 +124,13 @@ void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 	/* Seq_cst: the fields above are visible to a burst that sees up (see q_enter). */
 	__atomic_store_n(&q->up, 1, __ATOMIC_SEQ_CST);
 	/*
-	 * A waiter armed the queue while it was down (nothing to unmask then):
-	 * wake it to arm this ring. Seq_cst exchange after the seq_cst store
-	 * of up, against memif_intr_arm()'s store of want_kick then load of up:
-	 * either the arm saw up and unmasked the ring, or we see want_kick.
+	 * A new ring, masked: whatever lib/intr remembers arming was done on
+	 * the old one (or on nothing, while down). Kick, after up is stored,
+	 * so that a lcore asleep on the queue wakes, polls the new ring and
+	 * arms it.
 	 */
-	if (q->intr && __atomic_exchange_n(&q->want_kick, 0, __ATOMIC_SEQ_CST))
-		(void)eventfd_write(q->kfd, 1);
+	if (q->intr && dvp_intr_queue_active(&q->iq))
+		(void)dvp_intr_queue_kick(&q->iq);
 }
 
 void memif_queue_down(struct memif_queue *q)
@@ -553,18 +551,13 @@ out:
 
 int memif_queue_intr_init(struct memif_queue *q)
 {
-	struct epoll_event ev = { .events = EPOLLIN };
 	int err;
 
 	q->epfd = epoll_create1(EPOLL_CLOEXEC);
-	q->kfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (q->epfd < 0 || q->kfd < 0)
+	if (q->epfd < 0)
 		goto fail;
 	/* lib/intr refuses a blocking fd: its reads must never hang the lcore. */
 	if (fcntl(q->epfd, F_SETFL, O_NONBLOCK) < 0)
-		goto fail;
-	ev.data.fd = q->kfd;
-	if (epoll_ctl(q->epfd, EPOLL_CTL_ADD, q->kfd, &ev) < 0)
 		goto fail;
 	q->intr = true;
 	return 0;
@@ -579,10 +572,7 @@ void memif_queue_intr_fini(struct memif_queue *q)
 {
 	if (q->epfd >= 0)
 		close(q->epfd);
-	if (q->kfd >= 0)
-		close(q->kfd);
 	q->epfd = -1;
-	q->kfd = -1;
 	q->intr = false;
 }
 
@@ -591,12 +581,8 @@ static int memif_intr_arm(void *ctx, bool solicited)
 	struct memif_queue *q = ctx;
 
 	(void)solicited;
-	/* Seq_cst store, then q_enter's seq_cst load of up: see memif_queue_up(). */
-	__atomic_store_n(&q->want_kick, 1, __ATOMIC_SEQ_CST);
 	if (!q_enter(q))
-		return 0; /* down: memif_queue_up() kicks the waiter when it connects */
-	/* Up: the ring is armed below; a kick memif_queue_up() may still send is spurious. */
-	__atomic_store_n(&q->want_kick, 0, __ATOMIC_RELAXED);
+		return 0; /* down: memif_queue_up() kicks the queue when a ring comes */
 	__atomic_store_n(&q->ring->flags, 0, __ATOMIC_RELAXED);
 	/*
 	 * Seq_cst fence: the unmask is visible before lib/intr's final poll
@@ -633,7 +619,6 @@ static int memif_intr_consume(void *ctx)
 		n += efd_take(q->efd);
 		q_leave(q);
 	}
-	n += efd_take(q->kfd);
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 

@@ -119,15 +119,12 @@ struct memif_queue {
 	uint16_t queue_id;
 	bool intr; /* rx interrupt mode configured */
 	/*
-	 * The fd lib/intr waits on: an epoll set of the queue's own holding
-	 * the ring's eventfd while connected (a new one each connection, made
-	 * by the client) and kfd, which lives as long as the queue.
+	 * The event fd lib/intr waits on: an epoll set of the queue's own
+	 * holding the ring's eventfd while connected (a new one each
+	 * connection, made by the client). Each new ring kicks iq
+	 * (dvp_intr_queue_kick), so a waiter arms it.
 	 */
 	int epfd;
-	/* Written when the queue comes up, so a waiter arms the new ring. */
-	int kfd;
-	/* Armed while down: the next memif_queue_up() writes kfd (atomic). */
-	uint32_t want_kick;
 	struct dvp_intr_queue iq;
 };
 
@@ -198,15 +195,15 @@ void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t que
  * Bring @q up on @sr of @shm (control thread; the queue must be down).
  * Resets the ring indexes as the protocol wants at connect, masks the
  * interrupts of our rx rings (polling until armed), posts every buffer of
- * a client rx ring, and publishes; an rx queue in interrupt mode that was
- * armed while down is kicked so that its waiter arms the new ring.
+ * a client rx ring, and publishes; an rx queue in interrupt mode is kicked
+ * (dvp_intr_queue_kick) so that a waiter asleep on it arms the new ring.
  */
 void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 		    const struct memif_shm_ring *sr);
 
 /*
  * Make @q an interrupt-mode rx queue: its epoll fd (non-blocking, what
- * lib/intr waits on) and kick eventfd. @return 0 or -errno after a log line.
+ * lib/intr waits on). @return 0 or -errno after a log line.
  */
 int memif_queue_intr_init(struct memif_queue *q);
 void memif_queue_intr_fini(struct memif_queue *q);
