@@ -25,6 +25,9 @@
 
 #include <dvp_intr.h>
 #include <dvp_net_memif.h>
+#include <dvp_port_driver.h>
+
+#include "memif_rxtx.h" /* a hostile peer writes the ring's indexes */
 
 static char sock[64];
 static uint16_t srv, cli;
@@ -326,6 +329,59 @@ static void test_bad_secret(void **state)
 	assert_int_equal(dvp_dev_remove("net_memif_c2"), 0);
 }
 
+static unsigned int count_of(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (hay = strstr(hay, needle); hay != NULL; hay = strstr(hay + 1, needle))
+		n++;
+	return n;
+}
+
+/*
+ * The client moves its head more than a ring past the server's index (the
+ * server's rx ring in shared memory): the server logs one line naming the
+ * index, disconnects with that reason, the client hears it, reconnects on
+ * new rings and traffic flows again.
+ */
+static void test_peer_breaks_ring(void **state)
+{
+	struct memif_queue *q;
+	struct dvp_log_capture cap;
+	char want[160];
+	unsigned int ring;
+
+	(void)state;
+	pair_up(srv, cli, 1, 1, NULL);
+	assert_int_equal(dvp_xstats_reset(srv), 0);
+	assert_int_equal(dvp_xstats_reset(cli), 0);
+	tp_send(cli, 0, 2);
+	tp_recv_n(srv, 0, 2);
+	q = dvp_port_get(srv)->rxqs[0];
+	ring = q->ring_size;
+	dvp_log_capture_begin(&cap);
+	__atomic_store_n(&q->ring->head, (uint16_t)(q->last + q->ring_size + 3), __ATOMIC_RELEASE);
+	assert_int_equal(tp_recv_all(srv, 0), 0);
+	TP_WAIT_FOR(tp_xstat(srv, "disconnects") == 1 && tp_xstat(cli, "disconnects") == 1);
+	TP_WAIT_FOR(tp_link_is_up(srv) && tp_link_is_up(cli));
+	dvp_log_capture_end(&cap);
+	snprintf(want, sizeof(want),
+		 "net_memif_s0: disconnecting: Ring protocol broken: rx queue 0: peer head %u vs "
+		 "ours 2 (ring %u)",
+		 (uint16_t)(2 + ring + 3), ring);
+	assert_contains(cap.buf, want);
+	/* One line on the server's side however many bursts saw it; the client is told. */
+	assert_int_equal(count_of(cap.buf, "disconnecting: Ring protocol broken"), 1);
+	assert_contains(cap.buf, "net_memif_c0: disconnected: Ring protocol broken: rx queue 0");
+	dvp_log_capture_free(&cap);
+	assert_true(tp_xstat(srv, "rx_peer_index_errors") >= 1);
+	tp_send(cli, 0, 5);
+	tp_recv_n(srv, 0, 5);
+	tp_send(srv, 0, 3);
+	tp_recv_n(cli, 0, 3);
+	pair_down(srv, cli);
+}
+
 /* ------------------------------------------------------------------------
  * Interrupt mode
  */
@@ -593,6 +649,7 @@ int main(void)
 		cmocka_unit_test(test_fewer_rings_than_queues),
 		cmocka_unit_test(test_reconnect),
 		cmocka_unit_test(test_bad_secret),
+		cmocka_unit_test(test_peer_breaks_ring),
 		cmocka_unit_test(test_intr_wakeups),
 		cmocka_unit_test(test_intr_packet_before_arm),
 		cmocka_unit_test(test_intr_spurious),

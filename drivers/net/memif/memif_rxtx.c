@@ -12,7 +12,9 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -71,6 +73,44 @@ void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t que
 	q->port_id = port_id;
 	q->efd = -1;
 	q->epfd = -1;
+	q->ctl_fd = -1;
+}
+
+__dvp_cold void memif_peer_violation(struct memif_queue *q, enum memif_violation kind,
+				     uint16_t peer, uint16_t ours)
+{
+	memif_ctr_add(&q->st.peer_errors, 1);
+	if (__atomic_load_n(&q->violated, __ATOMIC_RELAXED))
+		return; /* reported already: the control thread is disconnecting */
+	q->viol_kind = kind;
+	q->viol_peer = peer;
+	q->viol_ours = ours;
+	/* Release: the control thread that sees the flag sees the fields. */
+	__atomic_store_n(&q->violated, 1, __ATOMIC_RELEASE);
+	if (q->ctl_fd >= 0)
+		(void)eventfd_write(q->ctl_fd, 1);
+}
+
+void memif_violation_reason(const struct memif_queue *q, char *buf, size_t len)
+{
+	bool rx = q->role == MEMIF_Q_SERVER_RX || q->role == MEMIF_Q_CLIENT_RX;
+
+	switch (q->viol_kind) {
+	case MEMIF_VIOL_HEAD:
+	case MEMIF_VIOL_TAIL:
+		snprintf(buf, len,
+			 "Ring protocol broken: %s queue %u: peer %s %u vs ours %u (ring %u)",
+			 rx ? "rx" : "tx", q->queue_id,
+			 q->viol_kind == MEMIF_VIOL_HEAD ? "head" : "tail", q->viol_peer,
+			 q->viol_ours, q->ring_size);
+		break;
+	default:
+		snprintf(
+			buf, len,
+			"Ring protocol broken: %s queue %u: buffer posted at slot %u is outside memory",
+			rx ? "rx" : "tx", q->queue_id, q->viol_peer);
+		break;
+	}
 }
 
 void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
@@ -95,6 +135,7 @@ void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 	q->regions = shm->regions;
 	q->nregions = shm->nregions;
 	q->efd = sr->efd;
+	__atomic_store_n(&q->violated, 0, __ATOMIC_RELAXED);
 	/* Both sides start a connection from 0, as DPDK does at connect. */
 	__atomic_store_n(&r->head, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->tail, 0, __ATOMIC_RELAXED);
@@ -281,7 +322,7 @@ static __dvp_always_inline uint16_t rx_burst(struct memif_queue *q, struct dvp_m
 			__atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
 	avail = (uint16_t)(peer - cur);
 	if (dvp_unlikely(avail > q->ring_size)) {
-		memif_ctr_add(&q->st.peer_errors, 1);
+		memif_peer_violation(q, client ? MEMIF_VIOL_TAIL : MEMIF_VIOL_HEAD, peer, cur);
 		goto out;
 	}
 	while (n < nb_pkts && avail != 0) {
@@ -362,7 +403,7 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	/* Acquire pairs with the server's release of tail: it is done with those buffers. */
 	used = (uint16_t)(slot - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE));
 	if (dvp_unlikely(used > q->ring_size)) {
-		memif_ctr_add(&q->st.peer_errors, 1);
+		memif_peer_violation(q, MEMIF_VIOL_TAIL, (uint16_t)(slot - used), slot);
 		goto out;
 	}
 	n_free = (uint16_t)(q->ring_size - used);
@@ -461,7 +502,7 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	/* Acquire pairs with the client's release of head: its posted descriptors are visible. */
 	n_free = (uint16_t)(__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) - slot);
 	if (dvp_unlikely(n_free > q->ring_size)) {
-		memif_ctr_add(&q->st.peer_errors, 1);
+		memif_peer_violation(q, MEMIF_VIOL_HEAD, (uint16_t)(slot + n_free), slot);
 		goto out;
 	}
 	while (n < nb_pkts && n_free != 0) {
@@ -478,7 +519,8 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 				goto no_room;
 			room = tx_room(q, (uint16_t)(slot + k), &dst);
 			if (room < 0) {
-				memif_ctr_add(&q->st.peer_errors, 1);
+				memif_peer_violation(q, MEMIF_VIOL_DESC, (uint16_t)(slot + k),
+						     slot);
 				goto done;
 			}
 			have += (uint64_t)room;
@@ -505,7 +547,8 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 						goto no_room; /* the client shrank a buffer meanwhile */
 					room = tx_room(q, (uint16_t)(slot + k), &dst);
 					if (room < 0) {
-						memif_ctr_add(&q->st.peer_errors, 1);
+						memif_peer_violation(q, MEMIF_VIOL_DESC,
+								     (uint16_t)(slot + k), slot);
 						goto done;
 					}
 					dlen = 0;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -52,6 +53,8 @@ struct memif_if {
 	bool connected;
 	struct memif_chan *chan;
 	int tfd; /* client: reconnect timer */
+	int vfd; /* eventfd a queue writes when its peer broke the ring protocol */
+	bool disc_error; /* the next disconnect is our verdict on the peer: logged as an error */
 	unsigned int backoff_ms;
 	bool warned; /* client: the first failed connect was logged */
 	struct memif_if_stats st;
@@ -266,11 +269,14 @@ static void env_disconnected(void *ctx, bool by_peer, const char *reason)
 		ifc->st.disconnects++;
 	else
 		ifc->st.rejects++;
-	if (was_up)
+	if (was_up && ifc->disc_error)
+		MEMIF_LOG(ERR, "%s: disconnecting: %s", ifc->p.if_name, reason);
+	else if (was_up)
 		MEMIF_LOG(NOTICE, "%s: disconnected: %s", ifc->p.if_name, reason);
 	else
 		MEMIF_LOG(ERR, "%s: connection refused: %s%s", ifc->p.if_name, reason,
 			  by_peer ? " (said the peer)" : "");
+	ifc->disc_error = false;
 	if (was_up && ifc->link_cb != NULL)
 		ifc->link_cb(ifc->link_arg, false);
 }
@@ -512,6 +518,41 @@ static void timer_cb(int fd, void *arg)
 	pthread_mutex_unlock(&memif_lock);
 }
 
+/*
+ * A queue found its peer breaking the ring protocol: disconnect with the
+ * reason (one line, from env_disconnected), so that the peer is told why
+ * and a client starts afresh on new rings.
+ */
+static void violation_cb(int fd, void *arg)
+{
+	struct memif_if *ifc = arg;
+	char reason[MEMIF_DISC_STRING_SZ] = "";
+	struct memif_queue *q = NULL;
+	struct memif_cc_out out;
+	struct memif_chan *ch;
+	unsigned int i;
+	eventfd_t v;
+
+	(void)eventfd_read(fd, &v);
+	pthread_mutex_lock(&memif_lock);
+	ch = ifc->chan;
+	for (i = 0; q == NULL && i < ifc->nb_rxq; i++)
+		if (__atomic_load_n(&ifc->rxq[i]->violated, __ATOMIC_ACQUIRE))
+			q = ifc->rxq[i];
+	for (i = 0; q == NULL && i < ifc->nb_txq; i++)
+		if (__atomic_load_n(&ifc->txq[i]->violated, __ATOMIC_ACQUIRE))
+			q = ifc->txq[i];
+	/* Down already (the peer left, the port stopped): nothing to do. */
+	if (q != NULL && ch != NULL && ifc->connected) {
+		memif_violation_reason(q, reason, sizeof(reason));
+		ifc->disc_error = true;
+		memif_cc_close(&ch->cc, reason, &out);
+		chan_send(ch, &out);
+		chan_close_here(ch);
+	}
+	pthread_mutex_unlock(&memif_lock);
+}
+
 /* ------------------------------------------------------------------------
  * Interfaces
  */
@@ -539,6 +580,7 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 	ifc->link_cb = cb;
 	ifc->link_arg = cb_arg;
 	ifc->tfd = -1;
+	ifc->vfd = -1;
 	ifc->backoff_ms = MEMIF_RECONNECT_MIN_MS;
 	memif_shm_reset(&ifc->shm);
 	ifc->cfg.role = p->role;
@@ -600,6 +642,17 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 	s->ifs = ifc;
 	pthread_mutex_unlock(&memif_lock);
 
+	ifc->vfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (ifc->vfd < 0 || dvp_intr_callback_register(ifc->vfd, violation_cb, ifc) < 0) {
+		int err = ifc->vfd < 0 ? errno : ENOMEM;
+
+		MEMIF_LOG(ERR, "%s: protocol-violation eventfd: %s", p->if_name, strerror(err));
+		if (ifc->vfd >= 0)
+			close(ifc->vfd);
+		ifc->vfd = -1;
+		memif_if_destroy(ifc);
+		return null_err(err);
+	}
 	if (client) {
 		ifc->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 		if (ifc->tfd < 0 || dvp_intr_callback_register(ifc->tfd, timer_cb, ifc) < 0) {
@@ -617,6 +670,7 @@ int memif_if_start(struct memif_if *ifc, struct memif_queue *const *rxq, uint16_
 		   struct memif_queue *const *txq, uint16_t nb_txq)
 {
 	bool client = ifc->p.role == MEMIF_ROLE_CLIENT;
+	unsigned int i;
 
 	if (nb_rxq > MEMIF_MAX_QUEUES || nb_txq > MEMIF_MAX_QUEUES || nb_rxq + nb_txq == 0) {
 		MEMIF_LOG(ERR, "%s: %u rx and %u tx queues: memif has 0 to %d each, not both 0",
@@ -628,6 +682,10 @@ int memif_if_start(struct memif_if *ifc, struct memif_queue *const *rxq, uint16_
 	memcpy(ifc->txq, txq, nb_txq * sizeof(*txq));
 	ifc->nb_rxq = nb_rxq;
 	ifc->nb_txq = nb_txq;
+	for (i = 0; i < nb_rxq; i++)
+		rxq[i]->ctl_fd = ifc->vfd;
+	for (i = 0; i < nb_txq; i++)
+		txq[i]->ctl_fd = ifc->vfd;
 	ifc->cfg.nb_c2s = client ? nb_txq : nb_rxq;
 	ifc->cfg.nb_s2c = client ? nb_rxq : nb_txq;
 	ifc->started = true;
@@ -678,6 +736,10 @@ void memif_if_destroy(struct memif_if *ifc)
 	if (ifc->tfd >= 0) {
 		dvp_intr_callback_unregister(ifc->tfd, timer_cb, ifc);
 		close(ifc->tfd);
+	}
+	if (ifc->vfd >= 0) {
+		dvp_intr_callback_unregister(ifc->vfd, violation_cb, ifc);
+		close(ifc->vfd);
 	}
 	pthread_mutex_lock(&memif_lock);
 	if (s != NULL) {
