@@ -80,8 +80,9 @@ struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues);
 /**
  * Remove every queue from @p set (each keeps its events and pending acks)
  * and free it (NULL is fine). No thread may be waiting on it.
- * @return 0, or -EBUSY (with a log line) when a thread is inside
- *   dvp_rx_wait() on it.
+ * @return 0, or after a log line -EBUSY when a thread is inside
+ *   dvp_rx_wait() on it, -EINVAL when @p set is not a live set (freed
+ *   already: a second free is detected and frees nothing).
  */
 int dvp_intr_set_free(struct dvp_intr_set *set);
 

@@ -917,6 +917,14 @@ static void test_wrong_use(void **state)
 	assert_int_equal(dvp_intr_set_free(set), 0);
 	assert_int_equal(dvp_intr_set_free(set1), 0);
 	assert_int_equal(dvp_intr_set_free(NULL), 0);
+
+	/* A second free is found out and frees nothing. */
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_intr_set_free(set1), -EINVAL);
+	assert_int_equal(dvp_errno, EINVAL);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "is not a live wait set (freed already?)");
+	dvp_log_capture_free(&cap);
 }
 
 int main(void)
