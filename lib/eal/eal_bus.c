@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,21 @@ const char *dvp_sysfs_root(void)
 
 int dvp_sysfs_read_line(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f;
 	bool ok;
 
+	if (path == NULL || buf == NULL || size == 0) {
+		EAL_LOG(ERR, "sysfs read line: %s",
+			path == NULL ? "no path" :
+			buf == NULL  ? "no buffer" :
+				       "a buffer of 0 bytes");
+		dvp_errno = EINVAL;
+		return EINVAL;
+	}
+	/* fgets takes an int: a line longer than that is cut anyway. */
+	if (size > INT_MAX)
+		size = INT_MAX;
+	f = fopen(path, "r");
 	if (f == NULL)
 		return errno;
 	ok = fgets(buf, (int)size, f) != NULL;
