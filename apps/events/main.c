@@ -37,6 +37,7 @@
 
 #include <dvp_eal.h>
 #include <dvp_mbuf.h>
+#include <dvp_parse.h>
 #include <dvp_port.h>
 
 #define PRG "dvp-events"
@@ -248,7 +249,6 @@ static int parse_args(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int o;
 
 	opterr = 0;
@@ -256,18 +256,13 @@ static int parse_args(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'c':
-			errno = 0;
-			opt.count = strtoull(optarg, &end, 10);
-			if (optarg[0] < '0' || optarg[0] > '9' || *end != '\0' || errno != 0 ||
-			    opt.count == 0)
+			if (dvp_parse_u64(optarg, 1, UINT64_MAX, &opt.count) < 0)
 				return bad_arg("count", optarg,
 					       "expected a number of events from 1");
 			break;
 		case 't':
-			errno = 0;
-			opt.timeout = strtod(optarg, &end);
-			if (optarg[0] == '\0' || *end != '\0' || errno != 0 ||
-			    !isfinite(opt.timeout) || opt.timeout <= 0 || opt.timeout > 31536000)
+			if (dvp_parse_double(optarg, 0, 31536000, &opt.timeout) < 0 ||
+			    opt.timeout <= 0)
 				return bad_arg("timeout", optarg,
 					       "expected seconds above 0, e.g. 10 or 0.5");
 			break;

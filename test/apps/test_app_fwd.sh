@@ -51,6 +51,23 @@ case_args() {
 	expect_usage_error "--max-loss '101': expected a percentage from 0 to 100" \
 		"${a[@]}" -- --max-loss 101
 	expect_usage_error "--tx-retry 'lots': expected a number of retries" "${a[@]}" -- --tx-retry lots
+	# Numbers: one parser for options and devargs (no NaN or infinity, times
+	# bounded before they become nanoseconds, no octal).
+	expect_usage_error "--max-loss 'nan': expected a percentage" "${a[@]}" -- --max-loss nan
+	expect_usage_error "--duration 'inf': expected seconds" "${a[@]}" -- --duration inf
+	expect_usage_error "devargs drop: 'nan' is not a percentage" "${a[@]}" -- --sim drop=nan
+	expect_usage_error "devargs corrupt: 'nan' is not a percentage" "${a[@]}" -- --sim corrupt=nan
+	expect_usage_error "devargs fatal: 'infs' is not a time" "${a[@]}" -- --sim fatal=infs
+	expect_usage_error "devargs fatal: '20000000000s' is not a time" \
+		"${a[@]}" -- --sim fatal=20000000000s
+	expect_usage_error "devargs fatal: '1e300s' is not a time" "${a[@]}" -- --sim fatal=1e300s
+	expect_usage_error "unknown level '4294967297'" --no-huge --log-level 4294967297
+	run "$fwd" $ring -- --burst 010 --duration 0.1
+	[ "$rc" = 0 ] || fail "--burst 010: exit $rc"
+	printf '%s\n' "$out" | grep -q "burst 10," || fail "--burst 010 is not ten (octal?)"
+	run "$fwd" $ring -- --burst 08 --duration 0.1
+	[ "$rc" = 0 ] || fail "--burst 08: exit $rc"
+	printf '%s\n' "$out" | grep -q "burst 8," || fail "--burst 08 is not eight"
 	expect_usage_error "--bogus: unknown option" "${a[@]}" -- --bogus
 	expect_usage_error "--duration: needs a value" "${a[@]}" -- --duration
 	expect_usage_error "unexpected argument 'stray'" "${a[@]}" -- stray
