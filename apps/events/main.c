@@ -238,8 +238,23 @@ static int bad_arg(const char *o, const char *v, const char *expected)
 }
 
 /* @return 0, 1 for --help, -EINVAL after the error line. */
+/*
+ * The option getopt refused: an unknown short option may sit in a group
+ * ("-xv"), where argv[optind - 1] is the argument before it (or the
+ * program), so it is named by optopt; an unknown long one by its argument.
+ */
+static const char *unknown_option(char *const *argv, char *buf, size_t len)
+{
+	if (optopt > 0 && optopt < 256) {
+		snprintf(buf, len, "-%c", optopt);
+		return buf;
+	}
+	return argv[optind - 1];
+}
+
 static int parse_args(int argc, char **argv)
 {
+	char sopt[4];
 	static const struct option opts[] = {
 		{ "count", required_argument, NULL, 'c' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -285,7 +300,7 @@ static int parse_args(int argc, char **argv)
 			fprintf(stderr,
 				PRG ": %s: unknown option; valid: --count, --timeout, --rx, "
 				    "--no-start, --json, --help\n",
-				argv[optind - 1]);
+				unknown_option(argv, sopt, sizeof(sopt)));
 			goto hint;
 		}
 	}

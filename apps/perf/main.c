@@ -126,8 +126,23 @@ static uint64_t parse_num(const char *name, const char *s, uint64_t min, uint64_
 	return v;
 }
 
+/*
+ * The option getopt refused: an unknown short option may sit in a group
+ * ("-xv"), where argv[optind - 1] is the argument before it (or the
+ * program), so it is named by optopt; an unknown long one by its argument.
+ */
+static const char *unknown_option(char *const *argv, char *buf, size_t len)
+{
+	if (optopt > 0 && optopt < 256) {
+		snprintf(buf, len, "-%c", optopt);
+		return buf;
+	}
+	return argv[optind - 1];
+}
+
 static void parse_args(int argc, char **argv)
 {
+	char sopt[4];
 	static const struct option lopts[] = {
 		{ "role", required_argument, NULL, 'r' },
 		{ "test", required_argument, NULL, 't' },
@@ -228,7 +243,8 @@ static void parse_args(int argc, char **argv)
 		case ':':
 			usage_error("%s needs a value", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s'", argv[optind - 1]);
+			usage_error("unknown option '%s'",
+				    unknown_option(argv, sopt, sizeof(sopt)));
 		}
 	}
 	if (optind < argc)

@@ -62,6 +62,8 @@ case_args() {
 		"${a[@]}" -- --sim fatal=20000000000s
 	expect_usage_error "devargs fatal: '1e300s' is not a time" "${a[@]}" -- --sim fatal=1e300s
 	expect_usage_error "unknown level '4294967297'" --no-huge --log-level 4294967297
+	expect_usage_error "--sim: with the simulated HCA's defaults its devargs take more than 511 bytes" \
+		"${a[@]}" -- --sim "count=$(printf '0%.0s' $(seq 600))1"
 	run "$fwd" $ring -- --burst 010 --duration 0.1
 	[ "$rc" = 0 ] || fail "--burst 010: exit $rc"
 	printf '%s\n' "$out" | grep -q "burst 10," || fail "--burst 010 is not ten (octal?)"
@@ -69,6 +71,9 @@ case_args() {
 	[ "$rc" = 0 ] || fail "--burst 08: exit $rc"
 	printf '%s\n' "$out" | grep -q "burst 8," || fail "--burst 08 is not eight"
 	expect_usage_error "--bogus: unknown option" "${a[@]}" -- --bogus
+	# Grouped short options: the unknown one is named, not the argument before it.
+	expect_usage_error "dvp-fwd: -x: unknown option (long options take two dashes)" \
+		"${a[@]}" -- --duration 1 -xv
 	expect_usage_error "--duration: needs a value" "${a[@]}" -- --duration
 	expect_usage_error "unexpected argument 'stray'" "${a[@]}" -- stray
 	expect_usage_error "--txq 1 is fewer than --rxq 2" "${a[@]}" -- --rxq 2
