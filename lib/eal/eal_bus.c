@@ -386,7 +386,13 @@ int eal_bus_init(const struct eal_cfg *cfg)
 	pthread_mutex_unlock(&eal_bus_lock);
 	if (ret < 0)
 		eal_bus_cleanup();
-	return ret;
+	/*
+	 * A device of the command line (--vdev, -a) whose devargs were refused
+	 * (a bad key or value, EINVAL after the driver's line) is the command
+	 * line's fault: dvp_eal_init() reports it as E_DVP_BAD_ARG, so that
+	 * programs exit as for any bad argument.
+	 */
+	return ret == -EINVAL ? -E_DVP_BAD_ARG : ret;
 }
 
 void eal_bus_cleanup(void)

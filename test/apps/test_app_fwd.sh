@@ -85,6 +85,11 @@ case_args() {
 	expect_usage_error "--sim adds to the default simulated HCA" $ring -- --sim drop=1
 	# The EAL's own: its line, then where to look.
 	expect_usage_error "unknown EAL option" --no-huge --bogus-eal
+	# Devargs the driver refuses are bad arguments too.
+	expect_usage_error "net_ring0: unknown devargs key 'bogus'" --no-huge $LCORES \
+		--vdev net_ring0,bogus=1
+	expect_usage_error "net_ring0: devargs queues=99: expected a number from 1 to 16" \
+		--no-huge $LCORES --vdev net_ring0,queues=99
 	run "$fwd" --no-huge -- --help
 	[ "$rc" = 0 ] || fail "-- --help: exit $rc"
 	printf '%s\n' "$out" | grep -q "^Usage: dvp-fwd \[EAL options\] -- \[options\]" || fail "no usage"
