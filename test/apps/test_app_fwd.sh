@@ -90,6 +90,9 @@ case_args() {
 		--vdev net_ring0,bogus=1
 	expect_usage_error "net_ring0: devargs queues=99: expected a number from 1 to 16" \
 		--no-huge $LCORES --vdev net_ring0,queues=99
+	# -a naming no device: a warning, but its devargs are still checked.
+	expect_usage_error "-a mlx5_99,key=banana: unknown devargs key 'key': no ib driver" \
+		--no-huge $LCORES -a mlx5_99,key=banana
 	run "$fwd" --no-huge -- --help
 	[ "$rc" = 0 ] || fail "-- --help: exit $rc"
 	printf '%s\n' "$out" | grep -q "^Usage: dvp-fwd \[EAL options\] -- \[options\]" || fail "no usage"
