@@ -37,6 +37,7 @@
 
 #include <dvp_eal.h>
 #include <dvp_mbuf.h>
+#include <dvp_parse.h>
 #include <dvp_port.h>
 
 #define PRG "dvp-events"
@@ -237,8 +238,23 @@ static int bad_arg(const char *o, const char *v, const char *expected)
 }
 
 /* @return 0, 1 for --help, -EINVAL after the error line. */
+/*
+ * The option getopt refused: an unknown short option may sit in a group
+ * ("-xv"), where argv[optind - 1] is the argument before it (or the
+ * program), so it is named by optopt; an unknown long one by its argument.
+ */
+static const char *unknown_option(char *const *argv, char *buf, size_t len)
+{
+	if (optopt > 0 && optopt < 256) {
+		snprintf(buf, len, "-%c", optopt);
+		return buf;
+	}
+	return argv[optind - 1];
+}
+
 static int parse_args(int argc, char **argv)
 {
+	char sopt[4];
 	static const struct option opts[] = {
 		{ "count", required_argument, NULL, 'c' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -248,7 +264,6 @@ static int parse_args(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int o;
 
 	opterr = 0;
@@ -256,18 +271,13 @@ static int parse_args(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'c':
-			errno = 0;
-			opt.count = strtoull(optarg, &end, 10);
-			if (optarg[0] < '0' || optarg[0] > '9' || *end != '\0' || errno != 0 ||
-			    opt.count == 0)
+			if (dvp_parse_u64(optarg, 1, UINT64_MAX, &opt.count) < 0)
 				return bad_arg("count", optarg,
 					       "expected a number of events from 1");
 			break;
 		case 't':
-			errno = 0;
-			opt.timeout = strtod(optarg, &end);
-			if (optarg[0] == '\0' || *end != '\0' || errno != 0 ||
-			    !isfinite(opt.timeout) || opt.timeout <= 0 || opt.timeout > 31536000)
+			if (dvp_parse_double(optarg, 0, 31536000, &opt.timeout) < 0 ||
+			    opt.timeout <= 0)
 				return bad_arg("timeout", optarg,
 					       "expected seconds above 0, e.g. 10 or 0.5");
 			break;
@@ -290,7 +300,7 @@ static int parse_args(int argc, char **argv)
 			fprintf(stderr,
 				PRG ": %s: unknown option; valid: --count, --timeout, --rx, "
 				    "--no-start, --json, --help\n",
-				argv[optind - 1]);
+				unknown_option(argv, sopt, sizeof(sopt)));
 			goto hint;
 		}
 	}

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dvp_parse.h>
+
 #include "fwd.h"
 
 static const char *const mode_names[FWD_MODE_MAX] = {
@@ -167,20 +169,13 @@ static int bad(const char *opt, const char *val, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A whole-string unsigned number within [min, max]: 0 or -EINVAL, quietly. */
+/*
+ * A whole-string unsigned number within [min, max] (decimal or 0x, no
+ * octal: dvp_parse.h): 0 or -EINVAL, quietly.
+ */
 static int to_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	v = strtoull(s, &end, 0);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	return dvp_parse_u64(s, min, max, out) == 0 ? 0 : -EINVAL;
 }
 
 static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -203,12 +198,9 @@ static int parse_u16(const char *opt, const char *s, uint64_t min, uint64_t max,
 
 static int parse_seconds(const char *opt, const char *s, double min, double *out)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (*s == '\0' || errno != 0 || *end != '\0' || !isfinite(v) || v < min || v > 31536000.0)
+	if (dvp_parse_double(s, min, 31536000.0, &v) < 0)
 		return bad(opt, s, "expected seconds from %g to 31536000, e.g. 10 or 0.5", min);
 	*out = v;
 	return 0;
@@ -236,18 +228,15 @@ static int parse_eth_peer(const char *s, struct fwd_config *cfg)
 {
 	const char *comma = strchr(s, ',');
 	char num[16];
-	uint64_t port;
+	uint64_t port = UINT64_MAX;
 	size_t len;
-	char *end;
 
 	len = comma ? (size_t)(comma - s) : 0;
 	if (comma == NULL || len == 0 || len >= sizeof(num))
 		return bad("eth-peer", s, "expected PORT,MAC as 0,02:00:00:00:00:01");
 	memcpy(num, s, len);
 	num[len] = '\0';
-	errno = 0;
-	port = strtoull(num, &end, 10);
-	if (errno != 0 || *end != '\0' || num[0] == '-')
+	if (dvp_parse_u64(num, 0, UINT64_MAX, &port) == -EINVAL)
 		return bad("eth-peer", s, "expected PORT,MAC as 0,02:00:00:00:00:01");
 	if (port >= DVP_MAX_PORTS)
 		return bad("eth-peer", s, "port %s is out of range: ports go from 0 to %d", num,
@@ -264,14 +253,13 @@ static int parse_txpkts(const char *s, struct fwd_config *cfg)
 	unsigned int n = 0;
 
 	while (*p != '\0') {
-		unsigned long v;
-		char *end;
+		const char *end;
+		uint64_t v = 0;
 
 		if (n == FWD_MAX_TXPKTS)
 			return bad("txpkts", s, "more than %d lengths", FWD_MAX_TXPKTS);
-		errno = 0;
-		v = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : (end = (char *)p, 0);
-		if (end == p || errno != 0 || (*end != ',' && *end != '\0') || v < 60 || v > 9014)
+		if (dvp_parse_u64_prefix(p, &v, &end) < 0 || (*end != ',' && *end != '\0') ||
+		    v < 60 || v > 9014)
 			return bad("txpkts", s,
 				   "expected frame lengths from 60 to 9014 bytes, as 64 or "
 				   "64,512,1514");
@@ -288,16 +276,28 @@ static int parse_txpkts(const char *s, struct fwd_config *cfg)
 
 static int parse_loss(const char *s, double *out)
 {
-	char *end;
+	const char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (*s == '\0' || errno != 0 || (*end != '\0' && strcmp(end, "%") != 0) || !isfinite(v) ||
-	    v < 0 || v > 100)
+	if (dvp_parse_double_prefix(s, 0, 100, &v, &end) < 0 ||
+	    (*end != '\0' && strcmp(end, "%") != 0))
 		return bad("max-loss", s, "expected a percentage from 0 to 100");
 	*out = v;
 	return 0;
+}
+
+/*
+ * The option getopt refused: an unknown short option may sit in a group
+ * ("-xv"), where argv[optind - 1] is the argument before it (or the
+ * program), so it is named by optopt; an unknown long one by its argument.
+ */
+static const char *unknown_option(char *const *argv, char *buf, size_t len)
+{
+	if (optopt > 0 && optopt < 256) {
+		snprintf(buf, len, "-%c", optopt);
+		return buf;
+	}
+	return argv[optind - 1];
 }
 
 enum {
@@ -493,12 +493,15 @@ int fwd_parse_args(int argc, char **argv, struct fwd_config *cfg)
 		case ':':
 			fprintf(stderr, FWD_PROG ": %s: needs a value\n", argv[optind - 1]);
 			goto hint;
-		default:
-			fprintf(stderr, FWD_PROG ": %s: unknown option%s\n", argv[optind - 1],
-				strncmp(argv[optind - 1], "--", 2) == 0 ?
-					"" :
-					" (long options take two dashes)");
+		default: {
+			char sopt[4];
+			const char *what = unknown_option(argv, sopt, sizeof(sopt));
+
+			fprintf(stderr, FWD_PROG ": %s: unknown option%s\n", what,
+				strncmp(what, "--", 2) == 0 ? "" :
+							      " (long options take two dashes)");
 			goto hint;
+		}
 		}
 		if (ret != 0)
 			return ret;

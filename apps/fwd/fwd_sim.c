@@ -106,8 +106,13 @@ int fwd_sim_create_default(struct fwd_run *run)
 	int ret;
 
 	ret = default_devargs(run->cfg.sim_args, args, sizeof(args));
+	if (ret == -E2BIG)
+		fprintf(stderr,
+			FWD_PROG ": --sim: with the simulated HCA's defaults its devargs take more "
+				 "than %zu bytes; give fewer or shorter KEY=VALUE pairs\n",
+			sizeof(args) - 1);
 	if (ret != 0) {
-		run->usage_error = ret == -EINVAL;
+		run->usage_error = ret == -EINVAL || ret == -E2BIG;
 		return ret;
 	}
 	if (count_adapters() == 0)

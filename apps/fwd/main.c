@@ -277,9 +277,13 @@ int main(int argc, char **argv)
 	}
 	end = now_s();
 	res.errors += stop_lcores();
-	fwd_stats_final(&run);
 	fwd_events_off(&run);
 	res.errors += (unsigned int)fwd_ports_stop(&run);
+	/*
+	 * After the stop: what a driver drops and counts while stopping (sends
+	 * flushed from its queues) belongs in the verdict.
+	 */
+	fwd_stats_final(&run);
 	res.pool_in_use = dvp_pktmbuf_pool_in_use(run.pool);
 	if (res.pool_in_use != 0)
 		fprintf(stderr,

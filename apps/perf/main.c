@@ -30,6 +30,7 @@
 #include <dvp_errno.h>
 #include <dvp_lcore.h>
 #include <dvp_mbuf.h>
+#include <dvp_parse.h>
 #include <dvp_port.h>
 
 #include "perf.h"
@@ -114,12 +115,9 @@ static void usage(FILE *f)
 
 static uint64_t parse_num(const char *name, const char *s, uint64_t min, uint64_t max)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (s[0] == '\0' || s[0] == '-' || *end != '\0' || errno != 0 || v < min || v > max) {
+	if (dvp_parse_u64(s, min, max, &v) < 0) {
 		fprintf(stderr, "dvp-perf: %s '%s': expected a whole number from %llu to %llu\n",
 			name, s, (unsigned long long)min, (unsigned long long)max);
 		fprintf(stderr, "Try 'dvp-perf -- --help'.\n");
@@ -128,8 +126,23 @@ static uint64_t parse_num(const char *name, const char *s, uint64_t min, uint64_
 	return v;
 }
 
+/*
+ * The option getopt refused: an unknown short option may sit in a group
+ * ("-xv"), where argv[optind - 1] is the argument before it (or the
+ * program), so it is named by optopt; an unknown long one by its argument.
+ */
+static const char *unknown_option(char *const *argv, char *buf, size_t len)
+{
+	if (optopt > 0 && optopt < 256) {
+		snprintf(buf, len, "-%c", optopt);
+		return buf;
+	}
+	return argv[optind - 1];
+}
+
 static void parse_args(int argc, char **argv)
 {
+	char sopt[4];
 	static const struct option lopts[] = {
 		{ "role", required_argument, NULL, 'r' },
 		{ "test", required_argument, NULL, 't' },
@@ -152,7 +165,6 @@ static void parse_args(int argc, char **argv)
 	};
 	bool role = false;
 	unsigned int i;
-	char *end;
 	int c;
 
 	opterr = 0;
@@ -215,8 +227,7 @@ static void parse_args(int argc, char **argv)
 			opt.plot = optarg;
 			break;
 		case 'i':
-			opt.idle_s = strtod(optarg, &end);
-			if (*end != '\0' || opt.idle_s < 0 || opt.idle_s > 3600)
+			if (dvp_parse_double(optarg, 0, 3600, &opt.idle_s) < 0)
 				usage_error("--idle '%s': expected seconds from 0 to 3600", optarg);
 			break;
 		case 'L':
@@ -232,7 +243,8 @@ static void parse_args(int argc, char **argv)
 		case ':':
 			usage_error("%s needs a value", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s'", argv[optind - 1]);
+			usage_error("unknown option '%s'",
+				    unknown_option(argv, sopt, sizeof(sopt)));
 		}
 	}
 	if (optind < argc)

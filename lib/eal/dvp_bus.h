@@ -156,7 +156,8 @@ const char *dvp_sysfs_root(void);
  * Read the first line of the file @p path into @p buf (@p size bytes),
  * without its newline; a longer line is cut to fit.
  * @return 0 (the line may be empty), or a positive errno: the one from
- *   opening the file, or EIO when it has no line at all.
+ *   opening the file, EIO when it has no line at all, or EINVAL (with a log
+ *   line) for a NULL @p path or @p buf or a @p size of 0.
  */
 int dvp_sysfs_read_line(const char *path, char *buf, size_t size);
 

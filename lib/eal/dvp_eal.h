@@ -56,8 +56,14 @@ enum dvp_eal_init_status dvp_eal_init_status(void);
 /**
  * Undo dvp_eal_init(): stop worker and interrupt threads, remove devices,
  * unmap memory and remove hugepage files. Ports must be closed first.
- * @return 0, or a negative errno (with a log line) when something could not
- *   be released.
+ * Call it from the main lcore (or a thread the EAL did not create) once
+ * the workers' functions have returned: from a worker lcore, or from an
+ * interrupt callback (the EAL interrupt thread), it would wait for its own
+ * thread or free the state that thread runs on, so it is refused there
+ * and changes nothing.
+ * @return 0, or a negative errno (with a log line): -E_DVP_NO_INIT when
+ *   not initialised, -EDEADLK from a worker lcore or the EAL interrupt
+ *   thread, or the error of a part that could not be released.
  */
 int dvp_eal_cleanup(void);
 

@@ -23,11 +23,16 @@
 extern "C" {
 #endif
 
+/** Largest size a heap may be asked for; above it every call fails with ENOMEM. */
+#define DVP_MALLOC_SIZE_MAX (SIZE_MAX / 2)
+
 /**
  * @param type  a name for statistics and debugging, may be NULL
  * @param align 0 for a cache line, else a power of two
  * @return the memory, or NULL with dvp_errno = ENOMEM (the log names the
- *   node and what is free on it) or EINVAL.
+ *   node and what is free on it; also for a size above DVP_MALLOC_SIZE_MAX)
+ *   or EINVAL (size 0, a bad alignment or node; calloc's num * size
+ *   overflowing).
  */
 void *dvp_malloc_socket(const char *type, size_t size, unsigned int align, int socket_id);
 void *dvp_zmalloc_socket(const char *type, size_t size, unsigned int align, int socket_id);

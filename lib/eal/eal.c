@@ -15,6 +15,8 @@
 
 #include "dvp_eal.h"
 #include "dvp_eal_host.h"
+#include "dvp_interrupts.h"
+#include "dvp_lcore.h"
 #include "eal_private.h"
 
 /* Init and cleanup are serialised; the status is also read by other threads. */
@@ -210,6 +212,25 @@ bool dvp_eal_is_hosted(void)
 
 int dvp_eal_cleanup(void)
 {
+	unsigned int lcore = dvp_lcore_id();
+
+	/*
+	 * Cleanup stops the interrupt thread and joins the workers: from one
+	 * of them it would free the state the thread runs on, or wait for
+	 * itself. Refused before anything is touched.
+	 */
+	if (dvp_thread_is_intr()) {
+		EAL_LOG(ERR, "dvp_eal_cleanup: called from the EAL interrupt thread (an interrupt "
+			     "callback); call it from the main lcore or a non-EAL thread");
+		return dvp_err(EDEADLK);
+	}
+	if (lcore != DVP_LCORE_ID_ANY && eal_is_initialised() && lcore != dvp_get_main_lcore()) {
+		EAL_LOG(ERR,
+			"dvp_eal_cleanup: called from worker lcore %u; call it from the main "
+			"lcore (%u) or a non-EAL thread, after dvp_eal_mp_wait_lcore()",
+			lcore, dvp_get_main_lcore());
+		return dvp_err(EDEADLK);
+	}
 	pthread_mutex_lock(&eal_lock);
 	if (!eal_is_initialised()) {
 		pthread_mutex_unlock(&eal_lock);

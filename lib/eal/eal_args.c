@@ -18,6 +18,7 @@
 #include "dvp_bus.h"
 #include "dvp_devargs.h"
 #include "dvp_eal.h"
+#include "dvp_parse.h"
 #include "eal_private.h"
 
 enum opt_id {
@@ -121,17 +122,7 @@ static int arg_error(const char *opt, const char *arg, const char *fmt, ...)
 
 bool eal_parse_u64(const char *s, uint64_t *out)
 {
-	unsigned long long v;
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0')
-		return false;
-	*out = v;
-	return true;
+	return dvp_parse_u64(s, 0, UINT64_MAX, out) == 0;
 }
 
 static void opt_name(const struct eal_opt *o, char *buf, size_t len)

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,21 @@ const char *dvp_sysfs_root(void)
 
 int dvp_sysfs_read_line(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f;
 	bool ok;
 
+	if (path == NULL || buf == NULL || size == 0) {
+		EAL_LOG(ERR, "sysfs read line: %s",
+			path == NULL ? "no path" :
+			buf == NULL  ? "no buffer" :
+				       "a buffer of 0 bytes");
+		dvp_errno = EINVAL;
+		return EINVAL;
+	}
+	/* fgets takes an int: a line longer than that is cut anyway. */
+	if (size > INT_MAX)
+		size = INT_MAX;
+	f = fopen(path, "r");
 	if (f == NULL)
 		return errno;
 	ok = fgets(buf, (int)size, f) != NULL;
@@ -413,17 +426,68 @@ int dvp_dev_attach(const char *devargs)
 	return ret;
 }
 
-static void allow_unmatched_warn(void)
+/* Whether some ib-bus driver takes devargs key @p key. */
+static bool ib_key_known(const char *key)
 {
-	unsigned int i;
-	char name[DVP_DEV_NAME_MAX_LEN];
+	const struct dvp_driver *drv;
+	const struct dvp_devargs_key *k;
 
-	for (i = 0; i < bus.cfg->allow.n; i++) {
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(bus.cfg->allow.s[i], ","),
-			 bus.cfg->allow.s[i]);
-		if (eal_dev_find_locked(name) == NULL)
-			EAL_LOG(WARNING, "-a %s: no ib device of this name was found", name);
+	for (drv = bus.drivers; drv != NULL; drv = drv->next)
+		for (k = drv->keys; drv->bus == DVP_BUS_IB && k != NULL && k->key != NULL; k++)
+			if (strcmp(k->key, key) == 0)
+				return true;
+	return false;
+}
+
+/*
+ * An -a naming no device is only a warning (the adapter may be elsewhere
+ * or later), but its devargs are still checked: a key no ib driver takes
+ * fails the init, as it would with the device present.
+ */
+static int allow_unmatched_check(void)
+{
+	char name[DVP_DEV_NAME_MAX_LEN];
+	const struct dvp_driver *drv;
+	struct dvp_devargs da;
+	unsigned int i, k;
+	bool ib_drivers = false;
+	int ret = 0;
+
+	/* Without an ib driver nothing would take the device: no keys to check against. */
+	for (drv = bus.drivers; drv != NULL; drv = drv->next)
+		ib_drivers |= drv->bus == DVP_BUS_IB;
+
+	for (i = 0; i < bus.cfg->allow.n && ret == 0; i++) {
+		const char *a = bus.cfg->allow.s[i];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a, ","), a);
+		if (eal_dev_find_locked(name) != NULL)
+			continue;
+		EAL_LOG(WARNING, "-a %s: no ib device of this name was found", name);
+		if (!ib_drivers || strchr(a, ',') == NULL)
+			continue;
+		if (dvp_devargs_parse(a, &da) != 0)
+			return dvp_err(EINVAL); /* the parser logged why */
+		for (k = 0; k < da.count; k++) {
+			if (!ib_key_known(da.pairs[k].key)) {
+				char drivers[128] = "";
+				size_t off = 0;
+
+				for (drv = bus.drivers; drv != NULL; drv = drv->next)
+					if (drv->bus == DVP_BUS_IB && off < sizeof(drivers))
+						off += (size_t)snprintf(
+							drivers + off, sizeof(drivers) - off,
+							"%s%s", off ? ", " : "", drv->name);
+				EAL_LOG(ERR,
+					"-a %s: unknown devargs key '%s': no ib driver (%s) takes it",
+					a, da.pairs[k].key, off ? drivers : "none registered");
+				ret = dvp_err(EINVAL);
+				break;
+			}
+		}
+		dvp_devargs_free(&da);
 	}
+	return ret;
 }
 
 int eal_bus_init(const struct eal_cfg *cfg)
@@ -441,14 +505,20 @@ int eal_bus_init(const struct eal_cfg *cfg)
 	/* Hosted, nothing is probed unasked: the host attaches what it is given. */
 	if (ret == 0 && cfg->host == NULL)
 		ret = dvp_dev_probe_all();
-	if (ret == 0) {
-		allow_unmatched_warn();
+	if (ret == 0)
+		ret = allow_unmatched_check();
+	if (ret == 0)
 		bus.probed = true;
-	}
 	pthread_mutex_unlock(&eal_bus_lock);
 	if (ret < 0)
 		eal_bus_cleanup();
-	return ret;
+	/*
+	 * A device of the command line (--vdev, -a) whose devargs were refused
+	 * (a bad key or value, EINVAL after the driver's line) is the command
+	 * line's fault: dvp_eal_init() reports it as E_DVP_BAD_ARG, so that
+	 * programs exit as for any bad argument.
+	 */
+	return ret == -EINVAL ? -E_DVP_BAD_ARG : ret;
 }
 
 void eal_bus_cleanup(void)

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "dvp_devargs.h"
+#include "dvp_parse.h"
 #include "eal_private.h"
 
 #define DEVARGS_SYNTAX "expected NAME,KEY=VALUE,KEY=[A,B],..."
@@ -222,18 +223,17 @@ const char *dvp_devargs_get(const struct dvp_devargs *da, const char *key)
 	return NULL;
 }
 
-/* "64", "0x40", "2k", "1M": false unless the whole text is one such number. */
+/*
+ * "64", "0x40", "010" (ten: no octal), "2k", "1M": false unless the whole
+ * text is one such number (dvp_parse.h's rules, then the suffix).
+ */
 static bool parse_size(const char *s, uint64_t *out)
 {
-	unsigned long long v;
 	unsigned int shift = 0;
-	char *end;
+	const char *end;
+	uint64_t v;
 
-	if (!isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno != 0)
+	if (dvp_parse_u64_prefix(s, &v, &end) < 0)
 		return false;
 	switch (*end) {
 	case 'k':
@@ -257,7 +257,7 @@ static bool parse_size(const char *s, uint64_t *out)
 		return false;
 	if (shift != 0 && v > (UINT64_MAX >> shift))
 		return false;
-	*out = (uint64_t)v << shift;
+	*out = v << shift;
 	return true;
 }
 

@@ -16,6 +16,7 @@
 #include "dvp_errno.h"
 #include "dvp_log.h"
 #include "eal_private.h"
+#include "dvp_parse.h"
 
 struct log_type {
 	char name[DVP_LOG_TYPE_NAMESIZE];
@@ -91,16 +92,14 @@ const char *dvp_log_level_name(uint32_t level)
 
 int dvp_log_parse_level(const char *text)
 {
-	char *end;
-	unsigned long n;
+	uint64_t n;
 	size_t i;
 
 	if (text == NULL || *text == '\0')
 		return -EINVAL;
 	if (isdigit((unsigned char)*text)) {
-		errno = 0;
-		n = strtoul(text, &end, 10);
-		if (errno || *end != '\0' || !level_valid((uint32_t)n))
+		/* Range-checked on 64 bits: 4294967297 is not level 1. */
+		if (dvp_parse_u64(text, DVP_LOG_EMERG, DVP_LOG_MAX, &n) < 0)
 			return -EINVAL;
 		return (int)n;
 	}

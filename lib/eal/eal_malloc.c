@@ -133,8 +133,11 @@ static void *heap_alloc_locked(struct heap *h, size_t size, size_t align)
 		base = (uintptr_t)e;
 		end = base + elem_size(e);
 		data = DVP_ALIGN_CEIL(base + ELEM_HDR, align);
+		/* Compared as room left, never as data + size: that sum can wrap. */
+		if (data >= end || size > end - data)
+			continue;
 		need_end = DVP_ALIGN_CEIL(data + size, ELEM_HDR);
-		if (need_end > end || need_end < data)
+		if (need_end > end)
 			continue;
 		if (data - ELEM_HDR - base >= ELEM_MIN) {
 			/* A large alignment gap is left as a free element of its own. */
@@ -266,6 +269,14 @@ void *dvp_malloc_socket(const char *type, size_t size, unsigned int align, int s
 				   "the EAL is not initialised (call dvp_eal_init first)");
 	if (size == 0)
 		return alloc_error(EINVAL, type, size, "the size is 0");
+	/*
+	 * No heap can hold half the address space; refusing it here keeps
+	 * every size computation below (alignment, headers, page rounding)
+	 * far from wrapping.
+	 */
+	if (size > DVP_MALLOC_SIZE_MAX)
+		return alloc_error(ENOMEM, type, size,
+				   "larger than any heap can hold (at most SIZE_MAX / 2 bytes)");
 	if (align != 0 && !dvp_is_power_of_2(align))
 		return alloc_error(EINVAL, type, size, "the alignment is not a power of two");
 	align = DVP_MAX(align, (unsigned int)DVP_CACHE_LINE_SIZE);

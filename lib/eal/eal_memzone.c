@@ -63,6 +63,10 @@ const struct dvp_memzone *dvp_memzone_reserve_aligned(const char *name, size_t l
 		return mz_error(EINVAL, name, len, "the name must have 1 to 31 characters");
 	if (len == 0)
 		return mz_error(EINVAL, name, len, "the length is 0");
+	/* Before any rounding of len, which would wrap near SIZE_MAX. */
+	if (len > DVP_MALLOC_SIZE_MAX)
+		return mz_error(ENOMEM, name, len,
+				"larger than any heap can hold (at most SIZE_MAX / 2 bytes)");
 	if (align != 0 && !dvp_is_power_of_2(align))
 		return mz_error(EINVAL, name, len, "the alignment is not a power of two");
 	if (flags & ~known)

@@ -80,8 +80,9 @@ struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues);
 /**
  * Remove every queue from @p set (each keeps its events and pending acks)
  * and free it (NULL is fine). No thread may be waiting on it.
- * @return 0, or -EBUSY (with a log line) when a thread is inside
- *   dvp_rx_wait() on it.
+ * @return 0, or after a log line -EBUSY when a thread is inside
+ *   dvp_rx_wait() on it, -EINVAL when @p set is not a live set (freed
+ *   already: a second free is detected and frees nothing).
  */
 int dvp_intr_set_free(struct dvp_intr_set *set);
 
@@ -165,7 +166,7 @@ struct dvp_intr_governor_conf {
 	void *clock_arg; /**< passed to clock and pause */
 };
 
-/** Fill @p conf with the defaults above. */
+/** Fill @p conf with the defaults above (NULL: nothing). */
 void dvp_intr_governor_conf_default(struct dvp_intr_governor_conf *conf);
 
 /**
@@ -180,7 +181,9 @@ void dvp_intr_governor_free(struct dvp_intr_governor *gov);
 /**
  * Account one rx poll of @p nb_rx packets (@p iq: the queue's interrupt
  * state, or NULL for a queue not in interrupt mode). Cheap: no syscall,
- * lock or allocation. dvp_rx_burst_adaptive() calls it.
+ * lock or allocation. dvp_rx_burst_adaptive() calls it. Fast path, with
+ * DPDK's convention for burst functions: @p gov is not checked (NULL
+ * crashes), as the rx burst does not check its port.
  */
 void dvp_intr_governor_account(struct dvp_intr_governor *gov, struct dvp_intr_queue *iq,
 			       uint16_t nb_rx);
@@ -195,7 +198,7 @@ enum dvp_intr_governor_action {
 /**
  * End a round of polls: decide and do what the counts call for.
  * @return an enum dvp_intr_governor_action, or the negative errno of
- *   dvp_rx_wait().
+ *   dvp_rx_wait(), or -EINVAL (with a log line) for a NULL @p gov.
  */
 int dvp_intr_governor_idle(struct dvp_intr_governor *gov);
 
@@ -210,7 +213,7 @@ struct dvp_intr_governor_stats {
 	uint64_t asleep_ns; /**< time inside dvp_rx_wait() */
 };
 
-/** Counters of @p gov (any thread: relaxed snapshots). */
+/** Counters of @p gov (any thread: relaxed snapshots); all 0 for a NULL @p gov. */
 void dvp_intr_governor_stats_get(const struct dvp_intr_governor *gov,
 				 struct dvp_intr_governor_stats *stats);
 

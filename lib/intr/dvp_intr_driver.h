@@ -22,9 +22,16 @@
  * Each rx queue needs its own event fd (one completion channel per CQ for
  * verbs and mlx5, one eventfd per ring for memif and net_ring), because the
  * epoll data of a wait set names the queue. A queue may have more fds that
- * wake it (net_verbs: its own kick eventfd beside the channel): the wait set
- * watches each directly, so a wake-up crosses one epoll level, and
+ * wake it (net_verbs: its own kick eventfd beside the channel), and lib/intr
+ * adds one of its own, the kick eventfd of dvp_intr_queue_kick(): the wait
+ * set watches each directly, so a wake-up crosses one epoll level, and
  * dvp_rx_intr_fd() gets one epoll fd holding them all.
+ *
+ * The one rule for drivers on top of the libibverbs ones: any transition
+ * that can give a queue work no armed event will report -- the link comes
+ * up, the queue goes live, its ring or CQ is replaced, the queue is rebuilt
+ * -- calls dvp_intr_queue_kick(), so that a lcore asleep on the queue wakes
+ * and arms what is there now.
  *
  * Async events (ibv_get_async_event(3)) are read on the EAL interrupt
  * thread by a dvp_intr_async source: the driver's get hook reads one event
@@ -133,9 +140,12 @@ struct dvp_intr_queue {
 	 * fd, or with extra fds an epoll fd of lib/intr's holding them all.
 	 */
 	int fd;
-	int fds[1 + DVP_INTR_QUEUE_EXTRA_FDS_MAX]; /**< what a wait set watches */
+	int fds[2 + DVP_INTR_QUEUE_EXTRA_FDS_MAX]; /**< what a wait set watches */
 	uint8_t nb_fds;
 	bool own_fd; /**< fd is lib/intr's epoll fd: fini closes it */
+	int kick_fd; /**< lib/intr's eventfd written by dvp_intr_queue_kick() */
+	uint64_t kicks_sent; /**< kicks asked (any thread: atomic) */
+	uint64_t kicks_taken; /**< kicks read from kick_fd (the polling lcore) */
 	uint64_t wake_gen; /**< the set's epoll_wait() that last read it */
 	uint32_t ack_batch;
 	uint32_t pending_acks; /**< events read and not acked yet */
@@ -156,12 +166,12 @@ struct dvp_intr_queue {
 
 /**
  * Set up @p iq for the queue @p ctx with @p ops (which must outlive it).
- * With extra fds it creates an epoll fd over all of them for
- * dvp_rx_intr_fd(); dvp_intr_queue_fini() closes it.
+ * It creates the queue's kick eventfd and an epoll fd over every fd of the
+ * queue for dvp_rx_intr_fd(); dvp_intr_queue_fini() closes both.
  * @return 0, or after a log line -EINVAL (a hook missing, an fd negative
  *   or blocking, too many extra fds), -ENOTSUP (solicited asked of a
  *   driver without DVP_INTR_QUEUE_F_SOLICITED), or the errno of
- *   epoll_create1/epoll_ctl.
+ *   eventfd/epoll_create1/epoll_ctl.
  */
 int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_ops *ops, void *ctx,
 			const struct dvp_intr_queue_conf *conf);
@@ -190,8 +200,28 @@ static inline bool dvp_intr_queue_active(const struct dvp_intr_queue *iq)
 int dvp_intr_queue_arm(struct dvp_intr_queue *iq);
 
 /**
+ * Say that @p iq may have work now that no armed event will report: the
+ * link came up, the queue went live, its ring or CQ was replaced, it was
+ * rebuilt. A lcore asleep on the queue (in dvp_rx_wait(), or in its own
+ * epoll on dvp_rx_intr_fd()) wakes, and the queue's next arm calls the
+ * driver's arm hook even if lib/intr thought it armed: an arm made on what
+ * was there before the transition is forgotten. The wait that wakes polls
+ * the queue and returns it if it has work, else arms it again and sleeps
+ * on; a kick is not counted as an event, nor as spurious.
+ *
+ * Any thread (the driver's control thread, the EAL interrupt thread), and
+ * async-signal safe (an atomic add and one write(2)); the queue must stay
+ * set up during the call. Cheap enough for every transition: a kick
+ * nobody needed costs the sleeping lcore one wake-up.
+ * @return 0, or -EINVAL when @p iq is not set up.
+ */
+int dvp_intr_queue_kick(struct dvp_intr_queue *iq);
+
+/**
  * Read @p iq's pending events (non-blocking), count them and ack in
- * batches. @return the number read, or the hook's negative errno.
+ * batches; take any kick (dvp_intr_queue_kick()), which leaves the queue
+ * unarmed. @return the number of events read (kicks not included), or the
+ * hook's negative errno.
  */
 int dvp_intr_queue_consume(struct dvp_intr_queue *iq);
 

@@ -35,6 +35,8 @@ struct dvp_intr_governor {
 
 void dvp_intr_governor_conf_default(struct dvp_intr_governor_conf *conf)
 {
+	if (conf == NULL)
+		return;
 	memset(conf, 0, sizeof(*conf));
 	conf->pause_after = 256;
 	conf->sleep_after = 1024;
@@ -115,13 +117,25 @@ static void governor_pause(struct dvp_intr_governor *gov)
 		dvp_pause();
 }
 
+static __dvp_cold int governor_idle_null(void)
+{
+	INTR_LOG(ERR, "governor idle: no governor (dvp_intr_governor_create() failed?)");
+	return dvp_err(EINVAL);
+}
+
 int dvp_intr_governor_idle(struct dvp_intr_governor *gov)
 {
-	struct dvp_intr_governor_stats *st = &gov->stats;
-	uint64_t sleep_at = (uint64_t)gov->conf.pause_after + gov->conf.sleep_after;
-	bool unarmable = gov->round_unarmable, slept;
-	uint64_t t0, t1;
+	struct dvp_intr_governor_stats *st;
+	uint64_t sleep_at, t0, t1;
+	bool unarmable, slept;
 	int r;
+
+	/* Once per round, not per packet: a predicted branch, and a clear error. */
+	if (dvp_unlikely(gov == NULL))
+		return governor_idle_null();
+	st = &gov->stats;
+	sleep_at = (uint64_t)gov->conf.pause_after + gov->conf.sleep_after;
+	unarmable = gov->round_unarmable;
 
 	intr_ctr_add(&st->rounds, 1);
 	gov->round_unarmable = false;
@@ -161,10 +175,17 @@ int dvp_intr_governor_idle(struct dvp_intr_governor *gov)
 void dvp_intr_governor_stats_get(const struct dvp_intr_governor *gov,
 				 struct dvp_intr_governor_stats *stats)
 {
-	const uint64_t *in = (const uint64_t *)&gov->stats;
+	const uint64_t *in;
 	uint64_t *out = (uint64_t *)stats;
 	size_t i;
 
+	if (stats == NULL)
+		return;
+	if (gov == NULL) {
+		memset(stats, 0, sizeof(*stats));
+		return;
+	}
+	in = (const uint64_t *)&gov->stats;
 	for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
 		out[i] = intr_ctr_read(&in[i]);
 }

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,9 +93,9 @@ fail:
 int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_ops *ops, void *ctx,
 			const struct dvp_intr_queue_conf *conf)
 {
-	int fds[1 + DVP_INTR_QUEUE_EXTRA_FDS_MAX];
+	int fds[2 + DVP_INTR_QUEUE_EXTRA_FDS_MAX];
 	unsigned int i, n;
-	int ret, appfd;
+	int ret, appfd, kfd, err;
 
 	if (iq == NULL || ops == NULL || conf == NULL) {
 		INTR_LOG(ERR, "queue init: %s is NULL",
@@ -136,14 +137,25 @@ int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_o
 			 conf->port_id, conf->queue_id);
 		return dvp_err(ENOTSUP);
 	}
-	appfd = n > 1 ? app_epoll_fd(conf, fds, n) : conf->fd;
-	if (appfd < 0)
+	kfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (kfd < 0) {
+		err = errno;
+		INTR_LOG(ERR, "port %u rx queue %u: its kick eventfd: %s", conf->port_id,
+			 conf->queue_id, dvp_strerror(err));
+		return dvp_err(err);
+	}
+	fds[n++] = kfd;
+	appfd = app_epoll_fd(conf, fds, n);
+	if (appfd < 0) {
+		close(kfd);
 		return appfd;
+	}
 	memset(iq, 0, sizeof(*iq));
 	iq->ops = ops;
 	iq->ctx = ctx;
 	iq->fd = appfd;
-	iq->own_fd = n > 1;
+	iq->own_fd = true;
+	iq->kick_fd = kfd;
 	memcpy(iq->fds, fds, n * sizeof(fds[0]));
 	iq->nb_fds = (uint8_t)n;
 	iq->ack_batch = conf->ack_batch ? conf->ack_batch : DVP_INTR_ACK_BATCH_DEFAULT;
@@ -181,14 +193,63 @@ void dvp_intr_queue_set_ack_batch(struct dvp_intr_queue *iq, uint32_t ack_batch)
 		iq->ack_batch = ack_batch ? ack_batch : DVP_INTR_ACK_BATCH_DEFAULT;
 }
 
+int dvp_intr_queue_kick(struct dvp_intr_queue *iq)
+{
+	ssize_t r;
+	uint64_t one = 1;
+
+	if (!dvp_intr_queue_active(iq)) {
+		INTR_LOG(ERR, "queue kick: the queue has no interrupt state (not set up)");
+		return dvp_err(EINVAL);
+	}
+	/*
+	 * Release: a lcore that sees the count has seen what the driver
+	 * changed before the kick (the new ring). The count comes before the
+	 * write, so a readable kick fd always has a count ahead of what was
+	 * taken, and queue_take_kicks() reads it.
+	 */
+	__atomic_fetch_add(&iq->kicks_sent, 1, __ATOMIC_RELEASE);
+	do {
+		r = write(iq->kick_fd, &one, sizeof(one));
+	} while (r < 0 && errno == EINTR);
+	/* It fails only when the count would overflow: a kick is pending then. */
+	return 0;
+}
+
+/* Whether a kick is waiting to be taken (the polling lcore). */
+static inline bool queue_kick_pending(const struct dvp_intr_queue *iq)
+{
+	return __atomic_load_n(&iq->kicks_sent, __ATOMIC_ACQUIRE) != iq->kicks_taken;
+}
+
+/*
+ * Take the kicks sent so far: read the kick fd (one read takes its whole
+ * count). A kick whose write has not landed yet still counts as taken for
+ * the arm; its write makes the fd readable later, and that read (a
+ * wake-up with nothing behind it at worst) brings the counts level.
+ */
+static bool queue_take_kicks(struct dvp_intr_queue *iq)
+{
+	uint64_t v;
+
+	if (!queue_kick_pending(iq))
+		return false;
+	if (read(iq->kick_fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		iq->kicks_taken += v;
+	return true;
+}
+
 int dvp_intr_queue_arm(struct dvp_intr_queue *iq)
 {
 	int ret;
 
 	if (!dvp_intr_queue_active(iq))
 		return dvp_err(EINVAL);
-	/* The event that woke the last wait, left in the fd: read it now. */
-	if (iq->unread) {
+	/*
+	 * The event that woke the last wait, left in the fd, or a kick (the
+	 * arm it finds may be on a ring that is gone): read them now.
+	 */
+	if (iq->unread || queue_kick_pending(iq)) {
 		ret = dvp_intr_queue_consume(iq);
 		if (dvp_unlikely(ret < 0))
 			return ret;
@@ -210,14 +271,19 @@ int dvp_intr_queue_arm(struct dvp_intr_queue *iq)
 
 int dvp_intr_queue_consume(struct dvp_intr_queue *iq)
 {
+	bool kicked;
 	int n;
 
 	if (!dvp_intr_queue_active(iq))
 		return dvp_err(EINVAL);
+	kicked = queue_take_kicks(iq);
 	n = iq->ops->consume(iq->ctx);
 	if (dvp_unlikely(n < 0))
 		return dvp_err(-n);
 	iq->unread = false;
+	/* Kicked: whatever arm lib/intr remembers is forgotten. */
+	if (kicked)
+		iq->armed = false;
 	if (n == 0)
 		return 0;
 	/* The arm fired (or an extra event came): the next wait arms again. */
@@ -250,6 +316,9 @@ unsigned int dvp_intr_queue_fini(struct dvp_intr_queue *iq)
 	acked = queue_ack(iq);
 	if (iq->own_fd)
 		close(iq->fd);
+	if (iq->kick_fd >= 0)
+		close(iq->kick_fd);
+	iq->kick_fd = -1;
 	iq->fd = -1;
 	iq->own_fd = false;
 	iq->armed = false;

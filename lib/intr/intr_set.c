@@ -34,7 +34,7 @@ struct dvp_intr_set {
 	unsigned int max;
 	unsigned int count;
 	struct dvp_intr_queue **queues; /* [max], dense */
-	/* [max * (1 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1]: the waiter's */
+	/* [max * (2 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1]: the waiter's */
 	struct epoll_event *evs;
 	unsigned int nfds; /* fds of the queues in the set */
 	uint64_t wake_gen; /* epoll_wait() returns so far: the waiter's */
@@ -47,7 +47,39 @@ struct dvp_intr_set {
 	bool busy; /* a thread is inside dvp_rx_wait() */
 	pthread_t waiter;
 	unsigned int ctl_pending; /* threads waiting to change membership */
+	struct dvp_intr_set *next_live; /* on live_sets */
 };
+
+/*
+ * Every set created and not freed yet, so that dvp_intr_set_free() can tell
+ * a second free (or a pointer that never was a set) from a set, as the
+ * other free functions do, instead of freeing it again.
+ */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dvp_intr_set *live_sets;
+
+static void live_add(struct dvp_intr_set *set)
+{
+	pthread_mutex_lock(&live_lock);
+	set->next_live = live_sets;
+	live_sets = set;
+	pthread_mutex_unlock(&live_lock);
+}
+
+/* Whether @set is live; with @take, also take it off the list. Caller holds live_lock. */
+static bool live_find_locked(const struct dvp_intr_set *set, bool take)
+{
+	struct dvp_intr_set **pp;
+
+	for (pp = &live_sets; *pp != NULL; pp = &(*pp)->next_live) {
+		if (*pp == set) {
+			if (take)
+				*pp = set->next_live;
+			return true;
+		}
+	}
+	return false;
+}
 
 struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues)
 {
@@ -65,7 +97,7 @@ struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues)
 	if (set == NULL)
 		goto nomem;
 	set->queues = calloc(max_queues, sizeof(*set->queues));
-	set->evs = calloc((size_t)max_queues * (1 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1,
+	set->evs = calloc((size_t)max_queues * (2 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1,
 			  sizeof(*set->evs));
 	if (set->queues == NULL || set->evs == NULL)
 		goto nomem_free;
@@ -90,6 +122,7 @@ struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues)
 		INTR_LOG(ERR, "wait set create: epoll_ctl: %s", dvp_strerror(err));
 		goto fail_kick;
 	}
+	live_add(set);
 	return set;
 
 fail_kick:
@@ -120,17 +153,27 @@ int dvp_intr_set_free(struct dvp_intr_set *set)
 
 	if (set == NULL)
 		return 0;
+	pthread_mutex_lock(&live_lock);
+	if (!live_find_locked(set, false)) {
+		pthread_mutex_unlock(&live_lock);
+		INTR_LOG(ERR, "wait set free: %p is not a live wait set (freed already?)",
+			 (void *)set);
+		return dvp_err(EINVAL);
+	}
 	pthread_mutex_lock(&set->lock);
 	if (set->busy) {
 		pthread_mutex_unlock(&set->lock);
+		pthread_mutex_unlock(&live_lock);
 		INTR_LOG(
 			ERR,
 			"wait set free: a thread is waiting on it; kick it and let it return first");
 		return dvp_err(EBUSY);
 	}
+	(void)live_find_locked(set, true);
 	for (i = 0; i < set->count; i++)
 		set->queues[i]->set = NULL;
 	pthread_mutex_unlock(&set->lock);
+	pthread_mutex_unlock(&live_lock);
 	close(set->kickfd);
 	close(set->epfd);
 	pthread_cond_destroy(&set->left);

@@ -143,8 +143,9 @@ struct dvp_mempool {
  * @param cache_size  objects per lcore cache: 0 for none, else at most
  *   DVP_MEMPOOL_CACHE_MAX_SIZE and such that 1.5 x cache_size <= n. A size
  *   that divides n leaves no object stranded in caches (DPDK's advice).
+ * @param elt_size  1 to 2^30 bytes
  * @param private_data_size  bytes the pool's user keeps with the pool
- *   (dvp_mempool_get_priv()), zeroed
+ *   (dvp_mempool_get_priv()), zeroed: 0 to 2^30
  * @param flags  DVP_MEMPOOL_F_*
  * @return the pool, or NULL with dvp_errno set after a log line: EINVAL
  *   (bad argument: the message names it and the valid range), EEXIST (name

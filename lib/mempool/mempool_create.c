@@ -29,7 +29,8 @@ static __dvp_cold int mempool_bad_arg(const char *name, const char *what)
 }
 
 static int mempool_check_args(const char *name, unsigned int n, unsigned int elt_size,
-			      unsigned int cache_size, unsigned int flags)
+			      unsigned int cache_size, unsigned int private_data_size,
+			      unsigned int flags)
 {
 	const unsigned int known = DVP_MEMPOOL_F_NO_CACHE_ALIGN | DVP_MEMPOOL_F_SP_PUT |
 				   DVP_MEMPOOL_F_SC_GET | DVP_MEMPOOL_F_DEBUG;
@@ -48,6 +49,11 @@ static int mempool_check_args(const char *name, unsigned int n, unsigned int elt
 	if (elt_size == 0 || elt_size > (1u << 30)) {
 		snprintf(msg, sizeof(msg), "object size %u is invalid: valid is 1 to %u", elt_size,
 			 1u << 30);
+		return mempool_bad_arg(name, msg);
+	}
+	if (private_data_size > (1u << 30)) {
+		snprintf(msg, sizeof(msg), "private data size %u is invalid: valid is 0 to %u",
+			 private_data_size, 1u << 30);
 		return mempool_bad_arg(name, msg);
 	}
 	if (cache_size > DVP_MEMPOOL_CACHE_MAX_SIZE ||
@@ -172,7 +178,7 @@ struct dvp_mempool *dvp_mempool_create(const char *name, unsigned int n, unsigne
 	unsigned int ring_flags, i;
 	int err;
 
-	if (mempool_check_args(name, n, elt_size, cache_size, flags) < 0)
+	if (mempool_check_args(name, n, elt_size, cache_size, private_data_size, flags) < 0)
 		return NULL;
 	if (DVP_MEMPOOL_DEBUG)
 		flags |= DVP_MEMPOOL_F_DEBUG;

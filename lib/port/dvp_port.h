@@ -284,7 +284,11 @@ int dvp_port_mbufs_held(uint16_t port_id);
 int dvp_macaddr_get(uint16_t port_id, struct dvp_ether_addr *mac);
 /** @return 0, -EINVAL (bad id, a multicast or zero address), -ENOTSUP. */
 int dvp_macaddr_set(uint16_t port_id, const struct dvp_ether_addr *mac);
-/** Format @p mac as "02:00:00:00:00:01" into @p buf (at least 18 bytes). */
+/**
+ * Format @p mac as "02:00:00:00:00:01" into @p buf (at least 18 bytes; a
+ * shorter one gets a cut, terminated string). A NULL @p buf (or @p len 0)
+ * is left alone; a NULL @p mac is written as "(no address)".
+ */
 void dvp_ether_format_addr(char *buf, size_t len, const struct dvp_ether_addr *mac);
 /**
  * Parse @p s, six bytes of two hex digits each separated by colons

@@ -57,7 +57,8 @@ uint16_t dvp_port_find_next(uint16_t port_id)
 {
 	while (port_id < DVP_MAX_PORTS && !dvp_port_is_valid(port_id))
 		port_id++;
-	return port_id;
+	/* Past the table (65535 included) there is none: the header's answer. */
+	return port_id < DVP_MAX_PORTS ? port_id : DVP_MAX_PORTS;
 }
 
 uint16_t dvp_port_count(void)

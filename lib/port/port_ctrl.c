@@ -480,8 +480,15 @@ int dvp_port_reset(uint16_t port_id)
 
 void dvp_ether_format_addr(char *buf, size_t len, const struct dvp_ether_addr *mac)
 {
-	const uint8_t *b = mac->addr_bytes;
+	const uint8_t *b;
 
+	if (buf == NULL || len == 0)
+		return;
+	if (mac == NULL) {
+		snprintf(buf, len, "(no address)");
+		return;
+	}
+	b = mac->addr_bytes;
 	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2], b[3], b[4], b[5]);
 }
 

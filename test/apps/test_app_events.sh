@@ -71,7 +71,9 @@ fi
 for bad in "--count 0|--count '0': expected a number of events from 1" \
 	"--timeout x|--timeout 'x': expected seconds above 0" \
 	"--rx --no-start|--rx empties started queues: not with --no-start" \
-	"--bogus|--bogus: unknown option" "stray|unexpected argument 'stray'"; do
+	"--bogus|--bogus: unknown option" "stray|unexpected argument 'stray'" \
+	"--count 5 -xv|dvp-events: -x: unknown option" "--count nan|--count 'nan'" \
+	"--timeout inf|--timeout 'inf'"; do
 	a=${bad%%|*} says=${bad#*|}
 	run "$events" $ring -- $a
 	[ "$rc" = 2 ] || fail "dvp-events $a: exit $rc, expected 2"

@@ -51,7 +51,29 @@ case_args() {
 	expect_usage_error "--max-loss '101': expected a percentage from 0 to 100" \
 		"${a[@]}" -- --max-loss 101
 	expect_usage_error "--tx-retry 'lots': expected a number of retries" "${a[@]}" -- --tx-retry lots
+	# Numbers: one parser for options and devargs (no NaN or infinity, times
+	# bounded before they become nanoseconds, no octal).
+	expect_usage_error "--max-loss 'nan': expected a percentage" "${a[@]}" -- --max-loss nan
+	expect_usage_error "--duration 'inf': expected seconds" "${a[@]}" -- --duration inf
+	expect_usage_error "devargs drop: 'nan' is not a percentage" "${a[@]}" -- --sim drop=nan
+	expect_usage_error "devargs corrupt: 'nan' is not a percentage" "${a[@]}" -- --sim corrupt=nan
+	expect_usage_error "devargs fatal: 'infs' is not a time" "${a[@]}" -- --sim fatal=infs
+	expect_usage_error "devargs fatal: '20000000000s' is not a time" \
+		"${a[@]}" -- --sim fatal=20000000000s
+	expect_usage_error "devargs fatal: '1e300s' is not a time" "${a[@]}" -- --sim fatal=1e300s
+	expect_usage_error "unknown level '4294967297'" --no-huge --log-level 4294967297
+	expect_usage_error "--sim: with the simulated HCA's defaults its devargs take more than 511 bytes" \
+		"${a[@]}" -- --sim "count=$(printf '0%.0s' $(seq 600))1"
+	run "$fwd" $ring -- --burst 010 --duration 0.1
+	[ "$rc" = 0 ] || fail "--burst 010: exit $rc"
+	printf '%s\n' "$out" | grep -q "burst 10," || fail "--burst 010 is not ten (octal?)"
+	run "$fwd" $ring -- --burst 08 --duration 0.1
+	[ "$rc" = 0 ] || fail "--burst 08: exit $rc"
+	printf '%s\n' "$out" | grep -q "burst 8," || fail "--burst 08 is not eight"
 	expect_usage_error "--bogus: unknown option" "${a[@]}" -- --bogus
+	# Grouped short options: the unknown one is named, not the argument before it.
+	expect_usage_error "dvp-fwd: -x: unknown option (long options take two dashes)" \
+		"${a[@]}" -- --duration 1 -xv
 	expect_usage_error "--duration: needs a value" "${a[@]}" -- --duration
 	expect_usage_error "unexpected argument 'stray'" "${a[@]}" -- stray
 	expect_usage_error "--txq 1 is fewer than --rxq 2" "${a[@]}" -- --rxq 2
@@ -63,6 +85,14 @@ case_args() {
 	expect_usage_error "--sim adds to the default simulated HCA" $ring -- --sim drop=1
 	# The EAL's own: its line, then where to look.
 	expect_usage_error "unknown EAL option" --no-huge --bogus-eal
+	# Devargs the driver refuses are bad arguments too.
+	expect_usage_error "net_ring0: unknown devargs key 'bogus'" --no-huge $LCORES \
+		--vdev net_ring0,bogus=1
+	expect_usage_error "net_ring0: devargs queues=99: expected a number from 1 to 16" \
+		--no-huge $LCORES --vdev net_ring0,queues=99
+	# -a naming no device: a warning, but its devargs are still checked.
+	expect_usage_error "-a mlx5_99,key=banana: unknown devargs key 'key': no ib driver" \
+		--no-huge $LCORES -a mlx5_99,key=banana
 	run "$fwd" --no-huge -- --help
 	[ "$rc" = 0 ] || fail "-- --help: exit $rc"
 	printf '%s\n' "$out" | grep -q "^Usage: dvp-fwd \[EAL options\] -- \[options\]" || fail "no usage"

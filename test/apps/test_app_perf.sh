@@ -145,7 +145,12 @@ bad "--size '10': expected a whole number from 46 to 9000" --role client --size 
 bad "--iters '0'" --role client --iters 0
 bad "--burst '100'" --role client --burst 100
 bad "unknown option '--frobnicate'" --role client --frobnicate
+bad "unknown option '-x'" --role client -xv
 bad "--csv, --plot and --idle are for the client" --role server --csv x
+# Numbers: one parser (no NaN, no empty, no octal surprise, the range before any cast).
+bad "--idle 'nan': expected seconds from 0 to 3600" --role client --idle nan
+bad "--idle '': expected seconds from 0 to 3600" --role client --idle ''
+bad "--size '4294967360': expected a whole number from 46 to 9000" --role client --size 4294967360
 run "$perf" --no-huge -m 64 --lcores "0@$cpu" -- --help
 [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q "^Usage: dvp-perf" || fail "--help"
 # No port: one line saying so, exit 1.

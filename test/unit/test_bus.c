@@ -322,6 +322,26 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return remove(path);
 }
 
+/* dvp_sysfs_read_line() with NULL arguments: EINVAL and a line, not a crash. */
+static void test_sysfs_read_line_args(void **state)
+{
+	struct dvp_log_capture cap;
+	char buf[8];
+
+	(void)state;
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_sysfs_read_line(NULL, buf, sizeof(buf)), EINVAL);
+	assert_int_equal(dvp_sysfs_read_line("/proc/self/stat", NULL, 8), EINVAL);
+	assert_int_equal(dvp_sysfs_read_line("/proc/self/stat", buf, 0), EINVAL);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "sysfs read line: no path");
+	assert_contains(cap.buf, "sysfs read line: no buffer");
+	assert_contains(cap.buf, "sysfs read line: a buffer of 0 bytes");
+	dvp_log_capture_free(&cap);
+	assert_int_equal(dvp_sysfs_read_line("/proc/self/stat", buf, sizeof(buf)), 0);
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+}
+
 static void test_fake_sysfs_scan(void **state)
 {
 	const char *ib = "class/infiniband";
@@ -393,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_sw_ib_device_best_match),
 		cmocka_unit_test(test_add_after_init_probes_at_once),
 		cmocka_unit_test(test_block_and_allow),
+		cmocka_unit_test(test_sysfs_read_line_args),
 		cmocka_unit_test(test_fake_sysfs_scan),
 	};
 

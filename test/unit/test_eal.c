@@ -12,10 +12,12 @@
 
 #include <fcntl.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dvp_interrupts.h>
 #include <dvp_lcore.h>
 #include <dvp_malloc.h>
 
@@ -248,6 +250,79 @@ static void test_init_twice_and_cleanup_twice(void **state)
 	}
 }
 
+struct cleanup_try {
+	int ret;
+	int err;
+	int done;
+};
+
+static int cleanup_on_lcore(void *arg)
+{
+	struct cleanup_try *t = arg;
+
+	t->ret = dvp_eal_cleanup();
+	t->err = dvp_errno;
+	return 0;
+}
+
+static void cleanup_in_callback(int fd, void *arg)
+{
+	struct cleanup_try *t = arg;
+	eventfd_t v;
+
+	(void)eventfd_read(fd, &v);
+	t->ret = dvp_eal_cleanup();
+	t->err = dvp_errno;
+	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * dvp_eal_cleanup() from a worker lcore (it would join itself) and from an
+ * interrupt callback (it would free the interrupt thread's state under it):
+ * refused with EDEADLK and a line saying where to call it; the EAL stays
+ * up, and the main thread's cleanup afterwards works.
+ */
+static void test_cleanup_from_lcore_or_callback(void **state)
+{
+	struct cleanup_try t = { .ret = 1 };
+	struct dvp_log_capture cap;
+	unsigned int worker;
+	int fd, i;
+
+	(void)state;
+	assert_true(dvp_test_eal_init("--no-huge") >= 1);
+	dvp_log_capture_begin(&cap);
+	worker = dvp_get_next_lcore(-1u, true, false);
+	if (worker < DVP_MAX_LCORE) {
+		assert_int_equal(dvp_eal_remote_launch(cleanup_on_lcore, &t, worker), 0);
+		assert_int_equal(dvp_eal_wait_lcore(worker), 0);
+		assert_int_equal(t.ret, -EDEADLK);
+		assert_int_equal(t.err, EDEADLK);
+		assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_DONE);
+	} else {
+		print_message("one lcore only: the worker case is not run\n");
+	}
+	t = (struct cleanup_try){ .ret = 1 };
+	fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	assert_true(fd >= 0);
+	assert_int_equal(dvp_intr_callback_register(fd, cleanup_in_callback, &t), 0);
+	assert_int_equal(eventfd_write(fd, 1), 0);
+	for (i = 0; i < 10000 && !__atomic_load_n(&t.done, __ATOMIC_ACQUIRE); i++)
+		usleep(1000);
+	assert_int_equal(__atomic_load_n(&t.done, __ATOMIC_ACQUIRE), 1);
+	assert_int_equal(t.ret, -EDEADLK);
+	assert_int_equal(t.err, EDEADLK);
+	assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_DONE);
+	assert_true(dvp_intr_callback_unregister(fd, cleanup_in_callback, &t) >= 0);
+	close(fd);
+	dvp_log_capture_end(&cap);
+	if (worker < DVP_MAX_LCORE)
+		assert_contains(cap.buf, "dvp_eal_cleanup: called from worker lcore");
+	assert_contains(cap.buf, "dvp_eal_cleanup: called from the EAL interrupt thread");
+	dvp_log_capture_free(&cap);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
 static void test_bad_arg_errno(void **state)
 {
 	struct dvp_log_capture cap;
@@ -375,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_init_twice_and_cleanup_twice),
 		cmocka_unit_test(test_bad_arg_errno),
+		cmocka_unit_test(test_cleanup_from_lcore_or_callback),
 		cmocka_unit_test(test_memory_default_needs_hugepages_or_no_huge),
 		cmocka_unit_test(test_memseg_walk_no_huge_fds),
 	};

@@ -8,7 +8,8 @@
  * arm; an event that lands between the arm and the final poll is not
  * slept through; spurious events are counted and harmless; acks are
  * counted and batched, and flushed when a queue is released even with
- * events pending; kick wakes a waiter; a queue leaves a set while its
+ * events pending; kick wakes a waiter; a queue kicked by its driver wakes
+ * its waiter and is armed again; a queue leaves a set while its
  * waiter sleeps; 64 queues in one set; a queue woken by two fds is watched
  * directly and returned once; a timeout runs on the set's clock; a
  * one-shot source's event is read at the next arm; and every wrong use is
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include <dvp_intr_driver.h>
+#include <dvp_port_driver.h>
 
 static uint16_t p0; /* net_ring0: loopback, 16 queues */
 static uint16_t p64[4]; /* net_ring1..4: 16 queues each */
@@ -503,8 +505,9 @@ static void test_spurious_event(void **state)
 	(void)state;
 	tp_port_up_intr(p0, 1, 0);
 	assert_int_equal(dvp_rx_intr_ctl(p0, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
-	fd = dvp_rx_intr_fd(p0, 0);
-	assert_true(fd >= 0);
+	/* The ring's eventfd, under the fd the application gets (lib/intr's epoll fd). */
+	fd = dvp_port_get(p0)->rxq_intr[0]->fds[0];
+	assert_true(dvp_rx_intr_fd(p0, 0) >= 0 && dvp_rx_intr_fd(p0, 0) != fd);
 	assert_int_equal(eventfd_write(fd, 1), 0);
 	assert_int_equal(dvp_rx_wait(set, ready, 1, 50), 0);
 	assert_int_equal(tp_qintr(p0, 0, "spurious"), 1);
@@ -628,7 +631,7 @@ static void test_release_with_pending_events(void **state)
 	assert_int_equal(pthread_create(&t, NULL, wait_thread, &w), 0);
 	usleep(20000);
 	/* An event with nothing behind it while it sleeps; then release everything. */
-	assert_int_equal(eventfd_write(dvp_rx_intr_fd(p0, 0), 1), 0);
+	assert_int_equal(eventfd_write(dvp_port_get(p0)->rxq_intr[0]->fds[0], 1), 0);
 
 	dvp_log_capture_begin(&cap);
 	assert_int_equal(dvp_port_stop(p0), 0);
@@ -668,6 +671,108 @@ static void test_kick(void **state)
 	assert_int_equal(dvp_rx_wait_kick(NULL), -EINVAL);
 	assert_int_equal(dvp_intr_set_free(set), 0);
 	assert_int_equal(dvp_port_stop(p0), 0);
+}
+
+/* A source whose arm is lost when its ring is replaced (memif at reconnect). */
+struct ring_queue {
+	int fd; /* never written: the old ring's events are gone */
+	int arms;
+	int work; /* atomic: set by the thread that replaces the ring */
+};
+
+static int ring_arm(void *ctx, bool solicited)
+{
+	(void)solicited;
+	((struct ring_queue *)ctx)->arms++;
+	return 0;
+}
+
+static bool ring_has_work(void *ctx)
+{
+	return __atomic_load_n(&((struct ring_queue *)ctx)->work, __ATOMIC_RELAXED) > 0;
+}
+
+struct kicker {
+	struct ring_queue *q;
+	struct dvp_intr_queue *iq;
+};
+
+static void *kick_thread(void *arg)
+{
+	struct kicker *k = arg;
+
+	usleep(30000); /* the waiter sleeps on the armed queue by now, or soon */
+	__atomic_store_n(&k->q->work, 1, __ATOMIC_RELAXED);
+	assert_int_equal(dvp_intr_queue_kick(k->iq), 0);
+	return NULL;
+}
+
+/*
+ * dvp_intr_queue_kick(): a queue armed and asleep gets work that no event
+ * reports (its ring was replaced); the kick from another thread wakes the
+ * waiter, which polls and returns the queue. A kick with nothing behind it
+ * makes the next arm call the driver's hook again although lib/intr
+ * thought the queue armed, is neither an event nor spurious, and makes the
+ * application's fd readable too.
+ */
+static void test_queue_kick(void **state)
+{
+	const struct dvp_intr_queue_ops ops = { ring_arm, fake_consume, NULL, ring_has_work, 0 };
+	struct dvp_intr_queue_conf conf = { .port_id = 7, .queue_id = 5 };
+	struct ring_queue q = { .fd = -1 };
+	struct dvp_rx_wait_event ready[1];
+	struct dvp_intr_queue_stats st;
+	struct dvp_log_capture cap;
+	struct dvp_intr_queue iq;
+	struct dvp_intr_set *set;
+	struct kicker k = { .q = &q, .iq = &iq };
+	struct epoll_event ev;
+	pthread_t t;
+
+	(void)state;
+	q.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	assert_true(q.fd >= 0);
+	conf.fd = q.fd;
+	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), 0);
+	set = dvp_intr_set_create(1);
+	assert_non_null(set);
+	assert_int_equal(dvp_intr_set_add(set, &iq, &q), 0);
+
+	/* Armed once; the wait that follows does not arm again. */
+	assert_int_equal(dvp_rx_wait(set, ready, 1, 0), 0);
+	assert_int_equal(q.arms, 1);
+	assert_int_equal(pthread_create(&t, NULL, kick_thread, &k), 0);
+	assert_int_equal(dvp_rx_wait(set, ready, 1, 10000), 1);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_ptr_equal(ready[0].data, &q);
+	assert_int_equal(ready[0].queue_id, 5);
+	q.work = 0;
+
+	/* The kick was taken: the next arm is the driver's again. */
+	assert_int_equal(dvp_intr_queue_arm(&iq), 0);
+	assert_int_equal(q.arms, 2);
+	assert_int_equal(dvp_intr_queue_arm(&iq), 0);
+	assert_int_equal(q.arms, 2);
+
+	/* A kick with nothing behind it: re-armed, slept on, not spurious. */
+	assert_int_equal(dvp_intr_queue_kick(&iq), 0);
+	assert_int_equal(epoll_wait(iq.fd, &ev, 1, 0), 1);
+	assert_int_equal(dvp_rx_wait(set, ready, 1, 20), 0);
+	assert_int_equal(q.arms, 3);
+	assert_int_equal(epoll_wait(iq.fd, &ev, 1, 0), 0);
+	dvp_intr_queue_stats_get(&iq, &st);
+	assert_int_equal(st.events, 0);
+	assert_int_equal(st.spurious, 0);
+
+	assert_int_equal(dvp_intr_queue_fini(&iq), 0);
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_intr_queue_kick(&iq), -EINVAL);
+	assert_int_equal(dvp_intr_queue_kick(NULL), -EINVAL);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "queue kick: the queue has no interrupt state");
+	dvp_log_capture_free(&cap);
+	assert_int_equal(dvp_intr_set_free(set), 0);
+	close(q.fd);
 }
 
 /* A waiter asleep while another thread removes its queue: removed, waiter back. */
@@ -812,6 +917,14 @@ static void test_wrong_use(void **state)
 	assert_int_equal(dvp_intr_set_free(set), 0);
 	assert_int_equal(dvp_intr_set_free(set1), 0);
 	assert_int_equal(dvp_intr_set_free(NULL), 0);
+
+	/* A second free is found out and frees nothing. */
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_intr_set_free(set1), -EINVAL);
+	assert_int_equal(dvp_errno, EINVAL);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "is not a live wait set (freed already?)");
+	dvp_log_capture_free(&cap);
 }
 
 int main(void)
@@ -828,6 +941,7 @@ int main(void)
 		cmocka_unit_test_setup(test_acks_batched, stop_p0),
 		cmocka_unit_test_setup(test_release_with_pending_events, stop_p0),
 		cmocka_unit_test_setup(test_kick, stop_p0),
+		cmocka_unit_test(test_queue_kick),
 		cmocka_unit_test_setup(test_remove_while_waiting, stop_p0),
 		cmocka_unit_test(test_64_queues),
 		cmocka_unit_test_setup(test_wrong_use, stop_p0),

@@ -251,6 +251,7 @@ static void test_unarmable_queue_caps_at_pause(void **state)
 static void test_create_errors(void **state)
 {
 	struct dvp_intr_governor_conf conf;
+	struct dvp_intr_governor_stats st;
 	struct dvp_log_capture cap;
 	struct dvp_intr_set *set = dvp_intr_set_create(1);
 
@@ -269,6 +270,21 @@ static void test_create_errors(void **state)
 	dvp_log_capture_free(&cap);
 	dvp_intr_governor_free(dvp_intr_governor_create(set, NULL));
 	assert_int_equal(dvp_intr_set_free(set), 0);
+
+	/* NULL where the create failed: an error or nothing, never a crash. */
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_intr_governor_idle(NULL), -EINVAL);
+	assert_int_equal(dvp_errno, EINVAL);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "governor idle: no governor");
+	dvp_log_capture_free(&cap);
+	memset(&st, 0xff, sizeof(st));
+	dvp_intr_governor_stats_get(NULL, &st);
+	assert_int_equal(st.rounds, 0);
+	assert_int_equal(st.asleep_ns, 0);
+	dvp_intr_governor_stats_get(NULL, NULL);
+	dvp_intr_governor_conf_default(NULL);
+	dvp_intr_governor_free(NULL);
 }
 
 int main(void)

@@ -136,6 +136,47 @@ static void test_bad_input(void **state)
 	assert_int_equal(dvp_malloc_socket_of(&x), -1);
 }
 
+/*
+ * Sizes near SIZE_MAX: the end of the block would wrap past the address
+ * space. Every one fails (ENOMEM: no heap holds that much) whatever the
+ * alignment, for malloc, zmalloc and calloc, and nothing is handed out.
+ */
+static void test_sizes_near_size_max(void **state)
+{
+	static const unsigned int aligns[] = { 0, 64, 4096 };
+	struct dvp_malloc_socket_stats before, after;
+	struct dvp_log_capture cap;
+	unsigned int a;
+	size_t k, size;
+	void *keep;
+
+	(void)state;
+	/* A free element in the heap for the wrapped request to be carved from. */
+	keep = dvp_malloc("keep", 1 << 20, 0);
+	assert_non_null(keep);
+	dvp_free(keep);
+	assert_int_equal(dvp_malloc_get_socket_stats(dvp_malloc_socket_of(keep), &before), 0);
+	dvp_log_capture_begin(&cap);
+	for (a = 0; a < DVP_DIM(aligns); a++) {
+		for (k = 0; k <= 130; k++) {
+			size = SIZE_MAX - k;
+			assert_null(dvp_malloc("huge", size, aligns[a]));
+			assert_int_equal(dvp_errno, ENOMEM);
+			assert_null(dvp_zmalloc("huge", size, aligns[a]));
+			assert_int_equal(dvp_errno, ENOMEM);
+			assert_null(dvp_calloc("huge", 1, size, aligns[a]));
+			assert_int_equal(dvp_errno, ENOMEM);
+		}
+		assert_null(dvp_malloc("half", DVP_MALLOC_SIZE_MAX + 1, aligns[a]));
+		assert_int_equal(dvp_errno, ENOMEM);
+	}
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "('huge'): larger than any heap can hold");
+	dvp_log_capture_free(&cap);
+	assert_int_equal(dvp_malloc_get_socket_stats(dvp_malloc_socket_of(keep), &after), 0);
+	assert_int_equal(after.alloc_count, before.alloc_count);
+}
+
 static void test_double_free_is_reported(void **state)
 {
 	struct dvp_log_capture cap;
@@ -273,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_zmalloc_zeroes_reused_memory),
 		cmocka_unit_test(test_no_overlap_and_full_coalescing),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_sizes_near_size_max),
 		cmocka_unit_test(test_double_free_is_reported),
 		cmocka_unit_test(test_growth_beyond_start_amount),
 		cmocka_unit_test(test_placement_on_every_node),

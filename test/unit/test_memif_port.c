@@ -9,7 +9,8 @@
  * stop and reconnect with every mbuf back, stats and xstats, and interrupt
  * mode by lib/intr's rules -- a producer thread waking a sleeping
  * consumer, a packet already there when arming, a spurious event, a
- * waiter armed while the link was down.
+ * waiter armed while the link was down, a waiter asleep on a ring its
+ * peer replaces by reconnecting.
  *
  * Results are counts and contents; waits for a connection are bounded
  * (a hung peer fails the test, a slow machine only makes it slower).
@@ -17,13 +18,22 @@
 
 #include "test_port_helpers.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <dvp_intr.h>
 #include <dvp_net_memif.h>
+#include <dvp_port_driver.h>
+
+#include "memif_rxtx.h" /* a hostile peer writes the ring's indexes */
 
 static char sock[64];
 static uint16_t srv, cli;
@@ -325,6 +335,280 @@ static void test_bad_secret(void **state)
 	assert_int_equal(dvp_dev_remove("net_memif_c2"), 0);
 }
 
+static unsigned int count_of(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (hay = strstr(hay, needle); hay != NULL; hay = strstr(hay + 1, needle))
+		n++;
+	return n;
+}
+
+/*
+ * The client moves its head more than a ring past the server's index (the
+ * server's rx ring in shared memory): the server logs one line naming the
+ * index, disconnects with that reason, the client hears it, reconnects on
+ * new rings and traffic flows again.
+ */
+static void test_peer_breaks_ring(void **state)
+{
+	struct memif_queue *q;
+	struct dvp_log_capture cap;
+	char want[160];
+	unsigned int ring;
+
+	(void)state;
+	pair_up(srv, cli, 1, 1, NULL);
+	assert_int_equal(dvp_xstats_reset(srv), 0);
+	assert_int_equal(dvp_xstats_reset(cli), 0);
+	tp_send(cli, 0, 2);
+	tp_recv_n(srv, 0, 2);
+	q = dvp_port_get(srv)->rxqs[0];
+	ring = q->ring_size;
+	dvp_log_capture_begin(&cap);
+	__atomic_store_n(&q->ring->head, (uint16_t)(q->last + q->ring_size + 3), __ATOMIC_RELEASE);
+	assert_int_equal(tp_recv_all(srv, 0), 0);
+	TP_WAIT_FOR(tp_xstat(srv, "disconnects") == 1 && tp_xstat(cli, "disconnects") == 1);
+	TP_WAIT_FOR(tp_link_is_up(srv) && tp_link_is_up(cli));
+	dvp_log_capture_end(&cap);
+	snprintf(want, sizeof(want),
+		 "net_memif_s0: disconnecting: Ring protocol broken: rx queue 0: peer head %u vs "
+		 "ours 2 (ring %u)",
+		 (uint16_t)(2 + ring + 3), ring);
+	assert_contains(cap.buf, want);
+	/* One line on the server's side however many bursts saw it; the client is told. */
+	assert_int_equal(count_of(cap.buf, "disconnecting: Ring protocol broken"), 1);
+	assert_contains(cap.buf, "net_memif_c0: disconnected: Ring protocol broken: rx queue 0");
+	dvp_log_capture_free(&cap);
+	assert_true(tp_xstat(srv, "rx_peer_index_errors") >= 1);
+	tp_send(cli, 0, 5);
+	tp_recv_n(srv, 0, 5);
+	tp_send(srv, 0, 3);
+	tp_recv_n(cli, 0, 3);
+	pair_down(srv, cli);
+}
+
+/* ------------------------------------------------------------------------
+ * Control sockets: what is at socket=, peers that never answer
+ */
+
+/* A file-system path for this test's socket named @tag. */
+static void sock_path(char *buf, size_t len, const char *tag)
+{
+	snprintf(buf, len, "/tmp/dvp-test-memif-%s-%d", tag, (int)getpid());
+}
+
+/* A SOCK_SEQPACKET socket bound at @path, listening with @backlog (or only bound: -1). */
+static int raw_listener(const char *path, int backlog)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s", path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&un, sizeof(un)), 0);
+	if (backlog >= 0)
+		assert_int_equal(listen(fd, backlog), 0);
+	return fd;
+}
+
+static bool is_socket(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+/*
+ * A server replaces only a stale socket at socket=: a regular file and a
+ * live socket are refused with a line saying what is there, and left as
+ * they were; a stale socket (bound, its owner gone) is replaced, and our
+ * own socket file goes when the port goes.
+ */
+static void test_server_socket_taken(void **state)
+{
+	char path[96], args[192], buf[16] = "";
+	struct dvp_log_capture cap;
+	int fd, live;
+
+	(void)state;
+	sock_path(path, sizeof(path), "taken");
+	snprintf(args, sizeof(args), "net_memif_s5,role=server,socket-abstract=no,socket=%s", path);
+
+	/* A regular file. */
+	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "keep me", 7), 7);
+	close(fd);
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_vdev_create(args), -EADDRINUSE);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "it is a regular file, not a socket; only a stale socket is "
+				 "replaced");
+	dvp_log_capture_free(&cap);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 7);
+	close(fd);
+	assert_string_equal(buf, "keep me");
+	assert_int_equal(unlink(path), 0);
+
+	/* A live socket: still there and still listening afterwards. */
+	live = raw_listener(path, 4);
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_vdev_create(args), -EADDRINUSE);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "a live socket is there (a server accepts on it)");
+	dvp_log_capture_free(&cap);
+	assert_true(is_socket(path));
+	close(live);
+
+	/* Now stale: the listener is gone, its file is not. */
+	assert_true(is_socket(path));
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_vdev_create(args), 0);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "replaced the stale socket");
+	dvp_log_capture_free(&cap);
+	assert_true(is_socket(path));
+	assert_int_equal(dvp_dev_remove("net_memif_s5"), 0);
+	assert_false(is_socket(path));
+}
+
+struct starter {
+	uint16_t port;
+	int ret;
+	bool done;
+};
+
+static void *start_main(void *arg)
+{
+	struct starter *st = arg;
+
+	st->ret = dvp_port_start(st->port);
+	__atomic_store_n(&st->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A server that never accepts, its backlog full: starting the client port
+ * returns at once (the connect is non-blocking: EAGAIN, retried later), and
+ * so does stopping it.
+ */
+static void test_client_connect_never_blocks(void **state)
+{
+	struct starter st = { .ret = -1 };
+	char path[96], args[192];
+	struct dvp_log_capture cap;
+	int lfd, fds[64], n = 0;
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	pthread_t t;
+	uint16_t c;
+
+	(void)state;
+	sock_path(path, sizeof(path), "busy");
+	lfd = raw_listener(path, 0);
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s", path);
+	/* Fill its backlog: a blocking connect would now wait for an accept. */
+	for (n = 0; n < 64; n++) {
+		fds[n] = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		assert_true(fds[n] >= 0);
+		if (connect(fds[n], (struct sockaddr *)&un, sizeof(un)) < 0) {
+			assert_int_equal(errno, EAGAIN);
+			close(fds[n]);
+			break;
+		}
+	}
+	assert_true(n < 64);
+	snprintf(args, sizeof(args), "net_memif_c5,role=client,socket-abstract=no,socket=%s", path);
+	assert_int_equal(dvp_vdev_create(args), 0);
+	c = tp_port("net_memif_c5");
+	tp_port_setup(c, 1, NULL);
+	st.port = c;
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(pthread_create(&t, NULL, start_main, &st), 0);
+	TP_WAIT_FOR(__atomic_load_n(&st.done, __ATOMIC_ACQUIRE));
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(st.ret, 0);
+	assert_false(tp_link_is_up(c));
+	assert_int_equal(dvp_port_stop(c), 0);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "its backlog is full): retrying");
+	dvp_log_capture_free(&cap);
+	assert_int_equal(dvp_dev_remove("net_memif_c5"), 0);
+	while (n-- > 0)
+		close(fds[n]);
+	close(lfd);
+	unlink(path);
+}
+
+/*
+ * Silent peers: a server that never answers the client's connect (the
+ * connection waits in its backlog, no HELLO comes), and a client that
+ * connects to our server and says nothing. Each side gives up after
+ * handshake-timeout with the reason; the client retries.
+ */
+static void test_handshake_timeout(void **state)
+{
+	char path[96], args[224], name[96];
+	uint8_t msg[256];
+	struct dvp_log_capture cap;
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct pollfd pfd;
+	int lfd, fd;
+	ssize_t r;
+	uint16_t c;
+
+	(void)state;
+	/* Our client, a server that never accepts. */
+	sock_path(path, sizeof(path), "silent");
+	lfd = raw_listener(path, 8);
+	snprintf(args, sizeof(args),
+		 "net_memif_c6,role=client,socket-abstract=no,socket=%s,handshake-timeout=100",
+		 path);
+	assert_int_equal(dvp_vdev_create(args), 0);
+	c = tp_port("net_memif_c6");
+	dvp_log_capture_begin(&cap);
+	tp_port_up(c, 1, NULL);
+	TP_WAIT_FOR(tp_xstat(c, "handshakes_refused") >= 2);
+	assert_int_equal(dvp_port_stop(c), 0);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf,
+			"net_memif_c6: connection refused: Handshake timed out after 100 ms");
+	dvp_log_capture_free(&cap);
+	assert_true(tp_xstat(c, "connect_attempts") >= 2);
+	assert_int_equal(dvp_dev_remove("net_memif_c6"), 0);
+	close(lfd);
+	unlink(path);
+
+	/* Our server, a client that says nothing after HELLO. */
+	snprintf(name, sizeof(name), "%s-silent", sock);
+	snprintf(args, sizeof(args), "net_memif_s6,role=server,socket=%s,handshake-timeout=100",
+		 name);
+	assert_int_equal(dvp_vdev_create(args), 0);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	memcpy(un.sun_path + 1, name, strlen(name));
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(
+		connect(fd, (struct sockaddr *)&un,
+			(socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name))),
+		0);
+	assert_int_equal(recv(fd, msg, sizeof(msg), 0), 128); /* HELLO */
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 10000), 1);
+	r = recv(fd, msg, sizeof(msg), 0);
+	assert_int_equal(r, 128); /* DISCONNECT with the reason */
+	assert_int_equal(msg[0], 8);
+	assert_int_equal(poll(&pfd, 1, 10000), 1);
+	assert_int_equal(recv(fd, msg, sizeof(msg), 0), 0); /* then closed */
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "a client said nothing for 100 ms: closing its channel");
+	dvp_log_capture_free(&cap);
+	close(fd);
+	assert_int_equal(dvp_dev_remove("net_memif_s6"), 0);
+}
+
 /* ------------------------------------------------------------------------
  * Interrupt mode
  */
@@ -506,6 +790,81 @@ static void test_intr_armed_while_down(void **state)
 	pair_down(srv, cli);
 }
 
+/* Stops the peer, waits for the link to go down, starts it again and sends @n. */
+struct flapper {
+	uint16_t peer; /* the port that goes away and comes back */
+	uint16_t rx; /* the port whose lcore sleeps */
+	unsigned int n;
+};
+
+static void *flapper_main(void *arg)
+{
+	struct flapper *f = arg;
+	struct dvp_mbuf *m;
+	unsigned int i;
+
+	usleep(20000); /* the waiter is asleep on the armed ring by now, or soon */
+	assert_int_equal(dvp_port_stop(f->peer), 0);
+	while (tp_link_is_up(f->rx))
+		usleep(100);
+	assert_int_equal(dvp_port_start(f->peer), 0);
+	while (!tp_link_is_up(f->peer) || !tp_link_is_up(f->rx))
+		usleep(100);
+	for (i = 0; i < f->n; i++) {
+		m = tp_frame((uint8_t)i);
+		while (dvp_tx_burst(f->peer, 0, &m, 1) == 0)
+			usleep(10);
+	}
+	return NULL;
+}
+
+/*
+ * Each role's rx queue is armed and asleep when its peer leaves; the peer
+ * comes back on a new ring and sends. The new ring is masked at connect
+ * and what lib/intr remembers arming was the old one: only the queue's
+ * kick at connect makes the sleeping lcore wake, poll and arm the new ring.
+ * Without it this wait sleeps its whole 10 s and returns 0.
+ */
+static void test_intr_reconnect_while_asleep(void **state)
+{
+	struct dvp_port_conf conf = { 0 };
+	struct dvp_rx_wait_event ev[1];
+	struct dvp_intr_set *set;
+	struct flapper f = { .n = 3 };
+	unsigned int got;
+	uint16_t role;
+	pthread_t t;
+	int r;
+
+	(void)state;
+	conf.intr_conf.rxq = 1;
+	pair_up(srv, cli, 1, 1, &conf);
+	for (role = 0; role < 2; role++) {
+		f.rx = role == 0 ? cli : srv;
+		f.peer = role == 0 ? srv : cli;
+		set = dvp_intr_set_create(1);
+		assert_non_null(set);
+		assert_int_equal(dvp_rx_intr_ctl(f.rx, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
+		/* Armed on this connection's ring, with nothing in it. */
+		assert_int_equal(dvp_rx_wait(set, ev, 1, 0), 0);
+		assert_int_equal(pthread_create(&t, NULL, flapper_main, &f), 0);
+		got = 0;
+		while (got < f.n) {
+			r = dvp_rx_wait(set, ev, 1, 10000);
+			assert_true(r >= 0);
+			if (r == 0)
+				fail_msg("role %u: no wake-up in 10 s after a reconnect (%u of %u)",
+					 role, got, f.n);
+			got += tp_recv_all(f.rx, 0);
+		}
+		assert_int_equal(pthread_join(t, NULL), 0);
+		assert_int_equal(got, f.n);
+		assert_int_equal(dvp_rx_intr_ctl(f.rx, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
+		assert_int_equal(dvp_intr_set_free(set), 0);
+	}
+	pair_down(srv, cli);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,10 +876,15 @@ int main(void)
 		cmocka_unit_test(test_fewer_rings_than_queues),
 		cmocka_unit_test(test_reconnect),
 		cmocka_unit_test(test_bad_secret),
+		cmocka_unit_test(test_peer_breaks_ring),
 		cmocka_unit_test(test_intr_wakeups),
 		cmocka_unit_test(test_intr_packet_before_arm),
 		cmocka_unit_test(test_intr_spurious),
 		cmocka_unit_test(test_intr_armed_while_down),
+		cmocka_unit_test(test_intr_reconnect_while_asleep),
+		cmocka_unit_test(test_server_socket_taken),
+		cmocka_unit_test(test_handshake_timeout),
+		cmocka_unit_test(test_client_connect_never_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, tp_teardown);

@@ -39,6 +39,14 @@ static void test_create_bad_args(void **state)
 	assert_null(dvp_mempool_create("a-pool-name-far-too-long-for-it", 100, 64, 0, 0, NULL, NULL,
 				       DVP_SOCKET_ANY, 0));
 	assert_null(dvp_mempool_create(NULL, 100, 64, 0, 0, NULL, NULL, DVP_SOCKET_ANY, 0));
+	/* The largest sizes each field allows: too much memory, never a wrapped size. */
+	assert_null(
+		dvp_mempool_create("big", 64, 64, 0, UINT32_MAX, NULL, NULL, DVP_SOCKET_ANY, 0));
+	assert_int_equal(dvp_errno, EINVAL);
+	assert_null(dvp_mempool_create("big", DVP_RING_SZ_MASK >> 1, 1u << 30, 0, 0, NULL, NULL,
+				       DVP_SOCKET_ANY, 0));
+	assert_true(dvp_errno == ENOMEM || dvp_errno == EINVAL);
+	assert_null(dvp_mempool_lookup("big"));
 	dvp_log_capture_end(&c);
 	assert_contains(c.buf, "mempool p: 0 objects is invalid");
 	assert_contains(c.buf, "mempool p: object size 0 is invalid");
@@ -47,6 +55,7 @@ static void test_create_bad_args(void **state)
 	assert_contains(c.buf, "cache size 513 is invalid");
 	assert_contains(c.buf, "unknown flags 0x1");
 	assert_contains(c.buf, "the name must have 1 to 25 characters");
+	assert_contains(c.buf, "mempool big: private data size 4294967295 is invalid");
 	dvp_log_capture_free(&c);
 }
 

@@ -64,6 +64,7 @@ static void test_errors(void **state)
 {
 	struct dvp_log_capture cap;
 	const struct dvp_memzone *a;
+	size_t k;
 
 	(void)state;
 	a = dvp_memzone_reserve("dup", 64, DVP_SOCKET_ANY, 0);
@@ -81,6 +82,12 @@ static void test_errors(void **state)
 	assert_int_equal(dvp_errno, EINVAL);
 	assert_null(dvp_memzone_reserve("nonode", 64, (int)dvp_socket_count(), 0));
 	assert_int_equal(dvp_errno, EINVAL);
+	/* Lengths whose rounding to a cache line would wrap: refused, nothing reserved. */
+	for (k = 0; k <= 70; k++) {
+		assert_null(dvp_memzone_reserve("huge", SIZE_MAX - k, DVP_SOCKET_ANY, 0));
+		assert_int_equal(dvp_errno, ENOMEM);
+		assert_null(dvp_memzone_lookup("huge"));
+	}
 	/* --no-huge memory sits on small pages: a 2 MB page zone fails unless a hint. */
 	assert_null(dvp_memzone_reserve("on2mb", 64, 0, DVP_MEMZONE_2MB));
 	assert_int_equal(dvp_errno, ENOMEM);
@@ -93,6 +100,8 @@ static void test_errors(void **state)
 	assert_contains(cap.buf, "not a power of two");
 	assert_contains(cap.buf, "unknown flags");
 	assert_contains(cap.buf, "('nonode')");
+	assert_contains(cap.buf,
+			"memzone 'huge' (18446744073709551615 bytes): larger than any heap");
 	assert_contains(cap.buf, "DVP_MEMZONE_SIZE_HINT_ONLY");
 	assert_contains(cap.buf, "freed twice");
 	dvp_log_capture_free(&cap);

@@ -77,6 +77,9 @@ static void test_lookup(void **state)
 	assert_false(dvp_port_is_valid(DVP_MAX_PORTS - 1));
 	assert_false(dvp_port_is_valid(UINT16_MAX));
 	assert_int_equal(dvp_port_find_next(DVP_MAX_PORTS), DVP_MAX_PORTS);
+	/* Any id past the table: none, and the header's DVP_MAX_PORTS says so. */
+	assert_int_equal(dvp_port_find_next(DVP_MAX_PORTS + 1), DVP_MAX_PORTS);
+	assert_int_equal(dvp_port_find_next(UINT16_MAX), DVP_MAX_PORTS);
 }
 
 static void test_info(void **state)
@@ -390,6 +393,13 @@ static void test_ether_unformat_addr(void **state)
 	}
 	assert_int_equal(dvp_ether_unformat_addr(NULL, &mac), -EINVAL);
 	assert_int_equal(dvp_ether_unformat_addr("02:00:00:00:00:01", NULL), -EINVAL);
+	/* Its neighbour refuses NULL; formatting does not crash on it either. */
+	dvp_ether_format_addr(buf, sizeof(buf), NULL);
+	assert_string_equal(buf, "(no address)");
+	dvp_ether_format_addr(NULL, 18, &mac);
+	buf[0] = 'x';
+	dvp_ether_format_addr(buf, 0, &mac);
+	assert_int_equal(buf[0], 'x');
 }
 
 static void test_mac_promisc_mtu(void **state)

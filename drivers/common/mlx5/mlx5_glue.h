@@ -84,6 +84,15 @@ struct mlx5_glue {
 	 */
 	int (*get_port_net)(struct ibv_context *context, uint8_t port_num,
 			    struct mlx5_glue_port_net *net);
+	/**
+	 * Frames port @p port_num dropped because its receive queue had no
+	 * WQE posted (the out_of_buffer counter), since the device came up.
+	 * On hardware, the port's hw_counters/out_of_buffer in sysfs (the
+	 * default queue counter, which the PMD's receive queues use); on the
+	 * sim, its port counter. Control path. @return 0 or a positive errno
+	 * (ENOTSUP where the device does not expose it).
+	 */
+	int (*port_out_of_buffer)(struct ibv_context *context, uint8_t port_num, uint64_t *count);
 
 	/* Protection domain and memory regions. */
 	struct ibv_pd *(*alloc_pd)(struct ibv_context *context);

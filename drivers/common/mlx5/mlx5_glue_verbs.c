@@ -17,6 +17,7 @@
 
 #include <dvp_bus.h>
 #include <dvp_log.h>
+#include <dvp_parse.h>
 
 #include "mlx5_glue.h"
 
@@ -166,6 +167,20 @@ static int glue_get_port_net(struct ibv_context *context, uint8_t port_num,
 	return 0;
 }
 
+static int glue_port_out_of_buffer(struct ibv_context *context, uint8_t port_num, uint64_t *count)
+{
+	const char *ibdev = ibv_get_device_name(context->device);
+	char path[PATH_MAX], buf[32];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/hw_counters/out_of_buffer",
+		 dvp_sysfs_root(), ibdev, port_num);
+	ret = dvp_sysfs_read_line(path, buf, sizeof(buf));
+	if (ret != 0)
+		return ret == ENOENT ? ENOTSUP : ret;
+	return dvp_parse_u64(buf, 0, UINT64_MAX, count) == 0 ? 0 : EIO;
+}
+
 static struct ibv_pd *glue_alloc_pd(struct ibv_context *context)
 {
 	return ibv_alloc_pd(context);
@@ -305,6 +320,7 @@ const struct mlx5_glue mlx5_glue_verbs = {
 	.query_port = glue_query_port,
 	.port_state_str = glue_port_state_str,
 	.get_port_net = glue_get_port_net,
+	.port_out_of_buffer = glue_port_out_of_buffer,
 	.alloc_pd = glue_alloc_pd,
 	.dealloc_pd = glue_dealloc_pd,
 	.reg_mr = glue_reg_mr,

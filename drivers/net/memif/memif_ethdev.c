@@ -54,6 +54,9 @@ static const struct dvp_devargs_key memif_keys[] = {
 			  "128)" },
 	{ "nb_tx_queues", "most tx queues the port can be configured with, 1 to 128 (default "
 			  "128)" },
+	{ "handshake-timeout", "milliseconds a handshake may take, from the connect (or accept) "
+			       "to CONNECTED, 1 to 3600000: a peer silent that long is "
+			       "disconnected (default 5000)" },
 	{ "mac", "the port's MAC address, xx:xx:xx:xx:xx:xx (default: random, locally "
 		 "administered)" },
 	{ "zero-copy", "yes|no: yes makes the client share its EAL memory with the server, whose "
@@ -494,7 +497,7 @@ static int parse_params(const struct dvp_device *dev, struct memif_if_params *p,
 {
 	static const char *const roles[] = { "client", "server", NULL };
 	const struct dvp_devargs *da = dev->devargs;
-	uint64_t id, bsize, rsize;
+	uint64_t id, bsize, rsize, hs_ms;
 	unsigned int role;
 	const char *s;
 	bool zc;
@@ -520,8 +523,13 @@ static int parse_params(const struct dvp_device *dev, struct memif_if_params *p,
 		ret = dvp_devargs_get_bool(da, "socket-abstract", true, &p->abstract);
 	if (ret == 0)
 		ret = dvp_devargs_get_bool(da, "zero-copy", false, &zc);
+	if (ret == 0)
+		ret = dvp_devargs_get_u64(da, "handshake-timeout", 1,
+					  MEMIF_HANDSHAKE_TIMEOUT_MS_MAX,
+					  MEMIF_HANDSHAKE_TIMEOUT_MS_DEFAULT, &hs_ms);
 	if (ret < 0)
 		return ret;
+	p->handshake_ms = (uint32_t)hs_ms;
 	p->role = role == 1 ? MEMIF_ROLE_SERVER : MEMIF_ROLE_CLIENT;
 	p->id = (uint32_t)id;
 	p->bsize = (uint16_t)bsize;

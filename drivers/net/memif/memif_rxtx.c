@@ -12,6 +12,7 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
@@ -72,7 +73,44 @@ void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t que
 	q->port_id = port_id;
 	q->efd = -1;
 	q->epfd = -1;
-	q->kfd = -1;
+	q->ctl_fd = -1;
+}
+
+__dvp_cold void memif_peer_violation(struct memif_queue *q, enum memif_violation kind,
+				     uint16_t peer, uint16_t ours)
+{
+	memif_ctr_add(&q->st.peer_errors, 1);
+	if (__atomic_load_n(&q->violated, __ATOMIC_RELAXED))
+		return; /* reported already: the control thread is disconnecting */
+	q->viol_kind = kind;
+	q->viol_peer = peer;
+	q->viol_ours = ours;
+	/* Release: the control thread that sees the flag sees the fields. */
+	__atomic_store_n(&q->violated, 1, __ATOMIC_RELEASE);
+	if (q->ctl_fd >= 0)
+		(void)eventfd_write(q->ctl_fd, 1);
+}
+
+void memif_violation_reason(const struct memif_queue *q, char *buf, size_t len)
+{
+	bool rx = q->role == MEMIF_Q_SERVER_RX || q->role == MEMIF_Q_CLIENT_RX;
+
+	switch (q->viol_kind) {
+	case MEMIF_VIOL_HEAD:
+	case MEMIF_VIOL_TAIL:
+		snprintf(buf, len,
+			 "Ring protocol broken: %s queue %u: peer %s %u vs ours %u (ring %u)",
+			 rx ? "rx" : "tx", q->queue_id,
+			 q->viol_kind == MEMIF_VIOL_HEAD ? "head" : "tail", q->viol_peer,
+			 q->viol_ours, q->ring_size);
+		break;
+	default:
+		snprintf(
+			buf, len,
+			"Ring protocol broken: %s queue %u: buffer posted at slot %u is outside memory",
+			rx ? "rx" : "tx", q->queue_id, q->viol_peer);
+		break;
+	}
 }
 
 void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
@@ -97,6 +135,7 @@ void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 	q->regions = shm->regions;
 	q->nregions = shm->nregions;
 	q->efd = sr->efd;
+	__atomic_store_n(&q->violated, 0, __ATOMIC_RELAXED);
 	/* Both sides start a connection from 0, as DPDK does at connect. */
 	__atomic_store_n(&r->head, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->tail, 0, __ATOMIC_RELAXED);
@@ -126,13 +165,13 @@ void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 	/* Seq_cst: the fields above are visible to a burst that sees up (see q_enter). */
 	__atomic_store_n(&q->up, 1, __ATOMIC_SEQ_CST);
 	/*
-	 * A waiter armed the queue while it was down (nothing to unmask then):
-	 * wake it to arm this ring. Seq_cst exchange after the seq_cst store
-	 * of up, against memif_intr_arm()'s store of want_kick then load of up:
-	 * either the arm saw up and unmasked the ring, or we see want_kick.
+	 * A new ring, masked: whatever lib/intr remembers arming was done on
+	 * the old one (or on nothing, while down). Kick, after up is stored,
+	 * so that a lcore asleep on the queue wakes, polls the new ring and
+	 * arms it.
 	 */
-	if (q->intr && __atomic_exchange_n(&q->want_kick, 0, __ATOMIC_SEQ_CST))
-		(void)eventfd_write(q->kfd, 1);
+	if (q->intr && dvp_intr_queue_active(&q->iq))
+		(void)dvp_intr_queue_kick(&q->iq);
 }
 
 void memif_queue_down(struct memif_queue *q)
@@ -283,7 +322,7 @@ static __dvp_always_inline uint16_t rx_burst(struct memif_queue *q, struct dvp_m
 			__atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
 	avail = (uint16_t)(peer - cur);
 	if (dvp_unlikely(avail > q->ring_size)) {
-		memif_ctr_add(&q->st.peer_errors, 1);
+		memif_peer_violation(q, client ? MEMIF_VIOL_TAIL : MEMIF_VIOL_HEAD, peer, cur);
 		goto out;
 	}
 	while (n < nb_pkts && avail != 0) {
@@ -364,7 +403,7 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	/* Acquire pairs with the server's release of tail: it is done with those buffers. */
 	used = (uint16_t)(slot - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE));
 	if (dvp_unlikely(used > q->ring_size)) {
-		memif_ctr_add(&q->st.peer_errors, 1);
+		memif_peer_violation(q, MEMIF_VIOL_TAIL, (uint16_t)(slot - used), slot);
 		goto out;
 	}
 	n_free = (uint16_t)(q->ring_size - used);
@@ -463,7 +502,7 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	/* Acquire pairs with the client's release of head: its posted descriptors are visible. */
 	n_free = (uint16_t)(__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) - slot);
 	if (dvp_unlikely(n_free > q->ring_size)) {
-		memif_ctr_add(&q->st.peer_errors, 1);
+		memif_peer_violation(q, MEMIF_VIOL_HEAD, (uint16_t)(slot + n_free), slot);
 		goto out;
 	}
 	while (n < nb_pkts && n_free != 0) {
@@ -480,7 +519,8 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 				goto no_room;
 			room = tx_room(q, (uint16_t)(slot + k), &dst);
 			if (room < 0) {
-				memif_ctr_add(&q->st.peer_errors, 1);
+				memif_peer_violation(q, MEMIF_VIOL_DESC, (uint16_t)(slot + k),
+						     slot);
 				goto done;
 			}
 			have += (uint64_t)room;
@@ -507,7 +547,8 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 						goto no_room; /* the client shrank a buffer meanwhile */
 					room = tx_room(q, (uint16_t)(slot + k), &dst);
 					if (room < 0) {
-						memif_ctr_add(&q->st.peer_errors, 1);
+						memif_peer_violation(q, MEMIF_VIOL_DESC,
+								     (uint16_t)(slot + k), slot);
 						goto done;
 					}
 					dlen = 0;
@@ -553,18 +594,13 @@ out:
 
 int memif_queue_intr_init(struct memif_queue *q)
 {
-	struct epoll_event ev = { .events = EPOLLIN };
 	int err;
 
 	q->epfd = epoll_create1(EPOLL_CLOEXEC);
-	q->kfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (q->epfd < 0 || q->kfd < 0)
+	if (q->epfd < 0)
 		goto fail;
 	/* lib/intr refuses a blocking fd: its reads must never hang the lcore. */
 	if (fcntl(q->epfd, F_SETFL, O_NONBLOCK) < 0)
-		goto fail;
-	ev.data.fd = q->kfd;
-	if (epoll_ctl(q->epfd, EPOLL_CTL_ADD, q->kfd, &ev) < 0)
 		goto fail;
 	q->intr = true;
 	return 0;
@@ -579,10 +615,7 @@ void memif_queue_intr_fini(struct memif_queue *q)
 {
 	if (q->epfd >= 0)
 		close(q->epfd);
-	if (q->kfd >= 0)
-		close(q->kfd);
 	q->epfd = -1;
-	q->kfd = -1;
 	q->intr = false;
 }
 
@@ -591,12 +624,8 @@ static int memif_intr_arm(void *ctx, bool solicited)
 	struct memif_queue *q = ctx;
 
 	(void)solicited;
-	/* Seq_cst store, then q_enter's seq_cst load of up: see memif_queue_up(). */
-	__atomic_store_n(&q->want_kick, 1, __ATOMIC_SEQ_CST);
 	if (!q_enter(q))
-		return 0; /* down: memif_queue_up() kicks the waiter when it connects */
-	/* Up: the ring is armed below; a kick memif_queue_up() may still send is spurious. */
-	__atomic_store_n(&q->want_kick, 0, __ATOMIC_RELAXED);
+		return 0; /* down: memif_queue_up() kicks the queue when a ring comes */
 	__atomic_store_n(&q->ring->flags, 0, __ATOMIC_RELAXED);
 	/*
 	 * Seq_cst fence: the unmask is visible before lib/intr's final poll
@@ -633,7 +662,6 @@ static int memif_intr_consume(void *ctx)
 		n += efd_take(q->efd);
 		q_leave(q);
 	}
-	n += efd_take(q->kfd);
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 

@@ -87,6 +87,13 @@ static inline uint64_t memif_ctr_read(const uint64_t *c)
 	return __atomic_load_n(c, __ATOMIC_RELAXED);
 }
 
+/* How a peer broke the ring protocol (memif_peer_violation). */
+enum memif_violation {
+	MEMIF_VIOL_HEAD, /* its head is more than a ring away from our index */
+	MEMIF_VIOL_TAIL, /* its tail is more than a ring away, or on slots we never gave it */
+	MEMIF_VIOL_DESC, /* a posted buffer outside its memory, or of length 0 */
+};
+
 struct memif_queue {
 	/* Fast path. */
 	uint32_t busy; /* 1 while a burst runs (atomic) */
@@ -113,21 +120,28 @@ struct memif_queue {
 	struct dvp_mbuf **shadow; /* zc: the mbuf behind each slot, or NULL */
 	struct memif_qstats st;
 	struct memif_qstats base; /* stats reset: the values at the reset */
+	/*
+	 * The first ring-protocol violation of this connection, for the
+	 * control thread: the burst fills the fields, then stores violated
+	 * (release) and writes ctl_fd once; memif_queue_up() clears it.
+	 */
+	uint32_t violated;
+	enum memif_violation viol_kind;
+	uint16_t viol_peer; /* the peer's index, or the slot of the bad descriptor */
+	uint16_t viol_ours;
+	int ctl_fd; /* the interface's eventfd, watched on the EAL interrupt thread */
 
 	/* Control. */
 	enum memif_qrole role;
 	uint16_t queue_id;
 	bool intr; /* rx interrupt mode configured */
 	/*
-	 * The fd lib/intr waits on: an epoll set of the queue's own holding
-	 * the ring's eventfd while connected (a new one each connection, made
-	 * by the client) and kfd, which lives as long as the queue.
+	 * The event fd lib/intr waits on: an epoll set of the queue's own
+	 * holding the ring's eventfd while connected (a new one each
+	 * connection, made by the client). Each new ring kicks iq
+	 * (dvp_intr_queue_kick), so a waiter arms it.
 	 */
 	int epfd;
-	/* Written when the queue comes up, so a waiter arms the new ring. */
-	int kfd;
-	/* Armed while down: the next memif_queue_up() writes kfd (atomic). */
-	uint32_t want_kick;
 	struct dvp_intr_queue iq;
 };
 
@@ -190,6 +204,19 @@ static __dvp_always_inline void memif_tx_kick(struct memif_queue *q)
 		memif_ctr_add(&q->st.kicks, 1);
 }
 
+/*
+ * The peer broke the ring protocol on @q (@kind; @peer its index or the
+ * slot of the bad descriptor, @ours our index): counted in peer_errors,
+ * and the first of a connection is handed to the control thread, which
+ * logs one line and disconnects with the reason. Out of line: the one
+ * system call (an eventfd write) is made once per connection.
+ */
+void memif_peer_violation(struct memif_queue *q, enum memif_violation kind, uint16_t peer,
+			  uint16_t ours);
+
+/* Write the reason for @q's violation into @buf (control thread, violated set). */
+void memif_violation_reason(const struct memif_queue *q, char *buf, size_t len);
+
 /* A queue of @role, down, without interrupts. */
 void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t queue_id,
 		      uint16_t port_id);
@@ -198,15 +225,15 @@ void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t que
  * Bring @q up on @sr of @shm (control thread; the queue must be down).
  * Resets the ring indexes as the protocol wants at connect, masks the
  * interrupts of our rx rings (polling until armed), posts every buffer of
- * a client rx ring, and publishes; an rx queue in interrupt mode that was
- * armed while down is kicked so that its waiter arms the new ring.
+ * a client rx ring, and publishes; an rx queue in interrupt mode is kicked
+ * (dvp_intr_queue_kick) so that a waiter asleep on it arms the new ring.
  */
 void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 		    const struct memif_shm_ring *sr);
 
 /*
  * Make @q an interrupt-mode rx queue: its epoll fd (non-blocking, what
- * lib/intr waits on) and kick eventfd. @return 0 or -errno after a log line.
+ * lib/intr waits on). @return 0 or -errno after a log line.
  */
 int memif_queue_intr_init(struct memif_queue *q);
 void memif_queue_intr_fini(struct memif_queue *q);

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -34,6 +36,8 @@ struct memif_sock;
 
 struct memif_chan {
 	int fd;
+	int hfd; /* handshake deadline (timerfd), disarmed at CONNECTED */
+	uint32_t hs_ms;
 	bool dead;
 	struct memif_sock *sock; /* server: the listener it came from */
 	struct memif_if *ifc; /* bound interface (client: always) */
@@ -52,6 +56,8 @@ struct memif_if {
 	bool connected;
 	struct memif_chan *chan;
 	int tfd; /* client: reconnect timer */
+	int vfd; /* eventfd a queue writes when its peer broke the ring protocol */
+	bool disc_error; /* the next disconnect is our verdict on the peer: logged as an error */
 	unsigned int backoff_ms;
 	bool warned; /* client: the first failed connect was logged */
 	struct memif_if_stats st;
@@ -71,6 +77,8 @@ struct memif_sock {
 	bool abstract;
 	enum memif_role role;
 	int lfd; /* server: listener */
+	dev_t dev; /* server, file-system name: the socket file we bound */
+	ino_t ino;
 	struct memif_if *ifs;
 	struct memif_sock *next;
 };
@@ -80,6 +88,7 @@ static struct memif_sock *memif_socks;
 
 static void chan_free(struct memif_chan *ch);
 static void chan_cb(int fd, void *arg);
+static void handshake_cb(int fd, void *arg);
 
 /* ------------------------------------------------------------------------
  * Addresses and messages
@@ -219,6 +228,12 @@ static int env_connected(void *ctx, struct memif_conn_desc *c, char *why)
 		if (sr != NULL && sr->ring != NULL)
 			memif_queue_up(ifc->rxq[i], &ifc->shm, sr);
 	}
+	/* The handshake is done: its deadline no longer applies. */
+	if (ch->hfd >= 0) {
+		struct itimerspec off = { 0 };
+
+		(void)timerfd_settime(ch->hfd, 0, &off, NULL);
+	}
 	/* Relaxed: read without the lock by memif_if_connected(), a state only. */
 	__atomic_store_n(&ifc->connected, true, __ATOMIC_RELAXED);
 	ifc->st.connects++;
@@ -266,11 +281,14 @@ static void env_disconnected(void *ctx, bool by_peer, const char *reason)
 		ifc->st.disconnects++;
 	else
 		ifc->st.rejects++;
-	if (was_up)
+	if (was_up && ifc->disc_error)
+		MEMIF_LOG(ERR, "%s: disconnecting: %s", ifc->p.if_name, reason);
+	else if (was_up)
 		MEMIF_LOG(NOTICE, "%s: disconnected: %s", ifc->p.if_name, reason);
 	else
 		MEMIF_LOG(ERR, "%s: connection refused: %s%s", ifc->p.if_name, reason,
 			  by_peer ? " (said the peer)" : "");
+	ifc->disc_error = false;
 	if (was_up && ifc->link_cb != NULL)
 		ifc->link_cb(ifc->link_arg, false);
 }
@@ -300,6 +318,8 @@ static void chan_close_here(struct memif_chan *ch)
 			arm_reconnect(ifc);
 	}
 	dvp_intr_callback_unregister(ch->fd, chan_cb, ch);
+	if (ch->hfd >= 0)
+		dvp_intr_callback_unregister(ch->hfd, handshake_cb, ch);
 	chan_free(ch);
 }
 
@@ -307,7 +327,42 @@ static void chan_free(struct memif_chan *ch)
 {
 	if (ch->fd >= 0)
 		close(ch->fd);
+	if (ch->hfd >= 0)
+		close(ch->hfd);
 	free(ch);
+}
+
+/* The longest handshake the interfaces on server socket @s allow. */
+static uint32_t sock_handshake_ms(const struct memif_sock *s)
+{
+	const struct memif_if *ifc;
+	uint32_t ms = 0;
+
+	for (ifc = s->ifs; ifc != NULL; ifc = ifc->next)
+		ms = DVP_MAX(ms, ifc->p.handshake_ms);
+	return ms != 0 ? ms : MEMIF_HANDSHAKE_TIMEOUT_MS_DEFAULT;
+}
+
+/* Arm @ch's handshake deadline and watch it. @return 0 or -1 after a log line. */
+static int chan_deadline_start(struct memif_chan *ch)
+{
+	struct itimerspec its = { 0 };
+
+	ch->hfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (ch->hfd < 0) {
+		MEMIF_LOG(ERR, "%s: handshake timer: %s", ch->log_name, strerror(errno));
+		return -1;
+	}
+	its.it_value.tv_sec = ch->hs_ms / 1000;
+	its.it_value.tv_nsec = (long)(ch->hs_ms % 1000) * 1000000L;
+	if (timerfd_settime(ch->hfd, 0, &its, NULL) < 0 ||
+	    dvp_intr_callback_register(ch->hfd, handshake_cb, ch) < 0) {
+		MEMIF_LOG(ERR, "%s: cannot arm the handshake timer", ch->log_name);
+		close(ch->hfd);
+		ch->hfd = -1;
+		return -1;
+	}
+	return 0;
 }
 
 static struct memif_chan *chan_new(int fd, struct memif_sock *sock, struct memif_if *ifc)
@@ -320,21 +375,57 @@ static struct memif_chan *chan_new(int fd, struct memif_sock *sock, struct memif
 		return NULL;
 	}
 	ch->fd = fd;
+	ch->hfd = -1;
 	ch->sock = sock;
 	ch->ifc = ifc;
+	ch->hs_ms = ifc != NULL ? ifc->p.handshake_ms : sock_handshake_ms(sock);
 	if (ifc != NULL)
 		snprintf(ch->log_name, sizeof(ch->log_name), "%s", ifc->p.if_name);
 	else
 		snprintf(ch->log_name, sizeof(ch->log_name), "socket %s", sock->name);
 	memif_cc_init(&ch->cc, ifc != NULL ? MEMIF_ROLE_CLIENT : MEMIF_ROLE_SERVER,
 		      ifc != NULL ? &ifc->cfg : NULL, &memif_env_ops, ch, ch->log_name, &out);
+	if (chan_deadline_start(ch) < 0) {
+		chan_free(ch);
+		return NULL;
+	}
 	if (dvp_intr_callback_register(fd, chan_cb, ch) < 0) {
 		MEMIF_LOG(ERR, "%s: cannot watch the control channel", ch->log_name);
+		dvp_intr_callback_unregister(ch->hfd, handshake_cb, ch);
 		chan_free(ch);
 		return NULL;
 	}
 	chan_send(ch, &out);
 	return ch;
+}
+
+/*
+ * A handshake that did not reach CONNECTED in time: a silent peer (a
+ * server that never accepts or never says HELLO, a client that connects
+ * and says nothing) would hold the channel forever. Closed with the reason
+ * (one line: env_disconnected's, or ours before an interface is known); a
+ * client retries.
+ */
+static void handshake_cb(int fd, void *arg)
+{
+	struct memif_chan *ch = arg;
+	char reason[MEMIF_DISC_STRING_SZ];
+	struct memif_cc_out out;
+	uint64_t v;
+
+	while (read(fd, &v, sizeof(v)) == sizeof(v))
+		;
+	pthread_mutex_lock(&memif_lock);
+	if (!ch->dead && ch->cc.state != MEMIF_CC_CONNECTED) {
+		snprintf(reason, sizeof(reason), "Handshake timed out after %u ms", ch->hs_ms);
+		if (ch->cc.cfg == NULL)
+			MEMIF_LOG(ERR, "%s: a client said nothing for %u ms: closing its channel",
+				  ch->log_name, ch->hs_ms);
+		memif_cc_close(&ch->cc, reason, &out);
+		chan_send(ch, &out);
+		chan_close_here(ch);
+	}
+	pthread_mutex_unlock(&memif_lock);
 }
 
 /* Receive one message with at most one fd; @return bytes, 0 at EOF, -errno. */
@@ -439,34 +530,103 @@ static void listener_cb(int fd, void *arg)
 	pthread_mutex_unlock(&memif_lock);
 }
 
-static int listener_open(struct memif_sock *s)
+/*
+ * A file-system name that is taken (EADDRINUSE at bind): replace it only
+ * when it is a stale socket -- a socket file nobody accepts on, left by a
+ * process that died. A live socket, or anything that is not a socket (a
+ * regular file, a directory), is left alone and refused with what it is.
+ * @return 0 when the stale socket was removed, else -errno after a log line.
+ */
+static int stale_socket_remove(const struct memif_sock *s, const char *if_name,
+			       const struct sockaddr_un *un, socklen_t alen)
+{
+	struct stat st;
+	int probe, err;
+
+	if (lstat(s->name, &st) < 0) {
+		err = errno;
+		MEMIF_LOG(ERR, "%s: cannot listen on %s: in use, and lstat: %s", if_name, s->name,
+			  strerror(err));
+		return dvp_err(EADDRINUSE);
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		MEMIF_LOG(ERR,
+			  "%s: cannot listen on %s: it is a %s, not a socket; only a stale socket "
+			  "is replaced (remove it, or choose another socket=)",
+			  if_name, s->name,
+			  S_ISREG(st.st_mode) ? "regular file" :
+			  S_ISDIR(st.st_mode) ? "directory" :
+			  S_ISLNK(st.st_mode) ? "symbolic link" :
+						"special file");
+		return dvp_err(EADDRINUSE);
+	}
+	/* Non-blocking: a live server with a full backlog answers EAGAIN, not a hang. */
+	probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (probe < 0) {
+		err = errno;
+		MEMIF_LOG(ERR, "%s: cannot listen on %s: in use, and socket: %s", if_name, s->name,
+			  strerror(err));
+		return dvp_err(EADDRINUSE);
+	}
+	err = connect(probe, (const struct sockaddr *)un, alen) == 0 ? 0 : errno;
+	close(probe);
+	if (err != ECONNREFUSED) {
+		MEMIF_LOG(ERR,
+			  "%s: cannot listen on %s: a live socket is there (%s); a live socket "
+			  "is never replaced",
+			  if_name, s->name,
+			  err == 0	    ? "a server accepts on it" :
+			  err == EAGAIN	    ? "a server with a full backlog" :
+			  err == EPROTOTYPE ? "a socket of another type" :
+					      strerror(err));
+		return dvp_err(EADDRINUSE);
+	}
+	if (unlink(s->name) < 0) {
+		err = errno;
+		MEMIF_LOG(ERR, "%s: cannot replace the stale socket %s: %s", if_name, s->name,
+			  strerror(err));
+		return dvp_err(err);
+	}
+	MEMIF_LOG(NOTICE, "%s: replaced the stale socket %s (nobody accepted on it)", if_name,
+		  s->name);
+	return 0;
+}
+
+/* Listen on @s's name. @return 0 or -errno after a log line. */
+static int listener_open(struct memif_sock *s, const char *if_name)
 {
 	struct sockaddr_un un;
 	socklen_t alen = sock_addr(s->name, s->abstract, &un);
-	int fd, ret;
+	struct stat st;
+	int fd, ret, err;
 
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		err = errno;
+		MEMIF_LOG(ERR, "%s: socket: %s", if_name, strerror(err));
+		return dvp_err(err);
+	}
 	ret = bind(fd, (struct sockaddr *)&un, alen);
 	if (ret < 0 && errno == EADDRINUSE && !s->abstract) {
-		/* A file left by a process that died: nobody answers on it. */
-		int probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-
-		if (probe >= 0 && connect(probe, (struct sockaddr *)&un, alen) < 0 &&
-		    errno == ECONNREFUSED) {
-			unlink(s->name);
-			ret = bind(fd, (struct sockaddr *)&un, alen);
-		} else {
-			errno = EADDRINUSE;
+		ret = stale_socket_remove(s, if_name, &un, alen);
+		if (ret < 0) {
+			close(fd);
+			return ret;
 		}
-		if (probe >= 0)
-			close(probe);
+		ret = bind(fd, (struct sockaddr *)&un, alen);
 	}
 	if (ret < 0 || listen(fd, 8) < 0) {
-		ret = -errno;
+		err = errno;
+		MEMIF_LOG(ERR, "%s: cannot listen on %s%s: %s%s", if_name,
+			  s->abstract ? "abstract socket " : "", s->name, strerror(err),
+			  err == EADDRINUSE ? " (another server has that abstract name)" : "");
 		close(fd);
-		return ret;
+		return dvp_err(err);
+	}
+	/* What destroy may unlink: this file, not one that replaced it since. */
+	if (!s->abstract && lstat(s->name, &st) == 0) {
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
 	}
 	s->lfd = fd;
 	return 0;
@@ -479,21 +639,29 @@ static void client_try(struct memif_if *ifc)
 	int fd;
 
 	ifc->st.connect_attempts++;
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&un, alen) < 0) {
+	/*
+	 * Non-blocking before connect: this runs on the thread that starts the
+	 * port and, on reconnect, on the EAL interrupt thread with memif_lock
+	 * held; a server that never accepts must not hang either. A connect
+	 * still in progress (EINPROGRESS) goes on as a channel: its outcome
+	 * arrives as input (HELLO) or as an error on the fd, and the handshake
+	 * deadline bounds the wait.
+	 */
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 || (connect(fd, (struct sockaddr *)&un, alen) < 0 && errno != EINPROGRESS)) {
 		int err = errno;
 
 		if (fd >= 0)
 			close(fd);
 		if (!ifc->warned)
-			MEMIF_LOG(NOTICE, "%s: no server on %s%s (%s): retrying", ifc->p.if_name,
-				  ifc->p.abstract ? "@" : "", ifc->p.socket, strerror(err));
+			MEMIF_LOG(NOTICE, "%s: no server on %s%s (%s%s): retrying", ifc->p.if_name,
+				  ifc->p.abstract ? "@" : "", ifc->p.socket, strerror(err),
+				  err == EAGAIN ? ": its backlog is full" : "");
 		ifc->warned = true;
 		arm_reconnect(ifc);
 		return;
 	}
 	ifc->warned = false;
-	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	ifc->chan = chan_new(fd, NULL, ifc);
 	if (ifc->chan == NULL)
 		arm_reconnect(ifc);
@@ -509,6 +677,41 @@ static void timer_cb(int fd, void *arg)
 	pthread_mutex_lock(&memif_lock);
 	if (ifc->started && ifc->chan == NULL)
 		client_try(ifc);
+	pthread_mutex_unlock(&memif_lock);
+}
+
+/*
+ * A queue found its peer breaking the ring protocol: disconnect with the
+ * reason (one line, from env_disconnected), so that the peer is told why
+ * and a client starts afresh on new rings.
+ */
+static void violation_cb(int fd, void *arg)
+{
+	struct memif_if *ifc = arg;
+	char reason[MEMIF_DISC_STRING_SZ] = "";
+	struct memif_queue *q = NULL;
+	struct memif_cc_out out;
+	struct memif_chan *ch;
+	unsigned int i;
+	eventfd_t v;
+
+	(void)eventfd_read(fd, &v);
+	pthread_mutex_lock(&memif_lock);
+	ch = ifc->chan;
+	for (i = 0; q == NULL && i < ifc->nb_rxq; i++)
+		if (__atomic_load_n(&ifc->rxq[i]->violated, __ATOMIC_ACQUIRE))
+			q = ifc->rxq[i];
+	for (i = 0; q == NULL && i < ifc->nb_txq; i++)
+		if (__atomic_load_n(&ifc->txq[i]->violated, __ATOMIC_ACQUIRE))
+			q = ifc->txq[i];
+	/* Down already (the peer left, the port stopped): nothing to do. */
+	if (q != NULL && ch != NULL && ifc->connected) {
+		memif_violation_reason(q, reason, sizeof(reason));
+		ifc->disc_error = true;
+		memif_cc_close(&ch->cc, reason, &out);
+		chan_send(ch, &out);
+		chan_close_here(ch);
+	}
 	pthread_mutex_unlock(&memif_lock);
 }
 
@@ -539,6 +742,7 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 	ifc->link_cb = cb;
 	ifc->link_arg = cb_arg;
 	ifc->tfd = -1;
+	ifc->vfd = -1;
 	ifc->backoff_ms = MEMIF_RECONNECT_MIN_MS;
 	memif_shm_reset(&ifc->shm);
 	ifc->cfg.role = p->role;
@@ -579,12 +783,9 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 		s->role = p->role;
 		s->lfd = -1;
 		if (!client) {
-			ret = listener_open(s);
+			ret = listener_open(s, p->if_name);
 			if (ret < 0) {
 				pthread_mutex_unlock(&memif_lock);
-				MEMIF_LOG(ERR, "%s: cannot listen on %s%s: %s", p->if_name,
-					  p->abstract ? "abstract socket " : "", p->socket,
-					  strerror(-ret));
 				free(s);
 				free(ifc);
 				return null_err(-ret);
@@ -600,6 +801,17 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 	s->ifs = ifc;
 	pthread_mutex_unlock(&memif_lock);
 
+	ifc->vfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (ifc->vfd < 0 || dvp_intr_callback_register(ifc->vfd, violation_cb, ifc) < 0) {
+		int err = ifc->vfd < 0 ? errno : ENOMEM;
+
+		MEMIF_LOG(ERR, "%s: protocol-violation eventfd: %s", p->if_name, strerror(err));
+		if (ifc->vfd >= 0)
+			close(ifc->vfd);
+		ifc->vfd = -1;
+		memif_if_destroy(ifc);
+		return null_err(err);
+	}
 	if (client) {
 		ifc->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 		if (ifc->tfd < 0 || dvp_intr_callback_register(ifc->tfd, timer_cb, ifc) < 0) {
@@ -617,6 +829,7 @@ int memif_if_start(struct memif_if *ifc, struct memif_queue *const *rxq, uint16_
 		   struct memif_queue *const *txq, uint16_t nb_txq)
 {
 	bool client = ifc->p.role == MEMIF_ROLE_CLIENT;
+	unsigned int i;
 
 	if (nb_rxq > MEMIF_MAX_QUEUES || nb_txq > MEMIF_MAX_QUEUES || nb_rxq + nb_txq == 0) {
 		MEMIF_LOG(ERR, "%s: %u rx and %u tx queues: memif has 0 to %d each, not both 0",
@@ -628,6 +841,10 @@ int memif_if_start(struct memif_if *ifc, struct memif_queue *const *rxq, uint16_
 	memcpy(ifc->txq, txq, nb_txq * sizeof(*txq));
 	ifc->nb_rxq = nb_rxq;
 	ifc->nb_txq = nb_txq;
+	for (i = 0; i < nb_rxq; i++)
+		rxq[i]->ctl_fd = ifc->vfd;
+	for (i = 0; i < nb_txq; i++)
+		txq[i]->ctl_fd = ifc->vfd;
 	ifc->cfg.nb_c2s = client ? nb_txq : nb_rxq;
 	ifc->cfg.nb_s2c = client ? nb_rxq : nb_txq;
 	ifc->started = true;
@@ -661,6 +878,8 @@ void memif_if_stop(struct memif_if *ifc)
 	if (ch != NULL) {
 		/* Without the lock: a running chan_cb may be waiting for it. */
 		dvp_intr_callback_unregister(ch->fd, chan_cb, ch);
+		if (ch->hfd >= 0)
+			dvp_intr_callback_unregister(ch->hfd, handshake_cb, ch);
 		chan_free(ch);
 	}
 }
@@ -669,6 +888,7 @@ void memif_if_destroy(struct memif_if *ifc)
 {
 	struct memif_sock *s, **sp;
 	struct memif_if **ip;
+	struct stat st;
 	int lfd = -1;
 
 	if (ifc == NULL)
@@ -678,6 +898,10 @@ void memif_if_destroy(struct memif_if *ifc)
 	if (ifc->tfd >= 0) {
 		dvp_intr_callback_unregister(ifc->tfd, timer_cb, ifc);
 		close(ifc->tfd);
+	}
+	if (ifc->vfd >= 0) {
+		dvp_intr_callback_unregister(ifc->vfd, violation_cb, ifc);
+		close(ifc->vfd);
 	}
 	pthread_mutex_lock(&memif_lock);
 	if (s != NULL) {
@@ -702,7 +926,9 @@ void memif_if_destroy(struct memif_if *ifc)
 		if (lfd >= 0) {
 			dvp_intr_callback_unregister(lfd, listener_cb, s);
 			close(lfd);
-			if (!s->abstract)
+			/* Only the file we bound: another process may have replaced it. */
+			if (!s->abstract && lstat(s->name, &st) == 0 && S_ISSOCK(st.st_mode) &&
+			    st.st_dev == s->dev && st.st_ino == s->ino)
 				unlink(s->name);
 		}
 		free(s);

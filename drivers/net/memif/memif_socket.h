@@ -28,6 +28,10 @@
 #define MEMIF_RECONNECT_MIN_MS 50
 #define MEMIF_RECONNECT_MAX_MS 2000
 
+/* A handshake not done in this long is given up (devarg handshake-timeout). */
+#define MEMIF_HANDSHAKE_TIMEOUT_MS_DEFAULT 5000
+#define MEMIF_HANDSHAKE_TIMEOUT_MS_MAX 3600000
+
 struct memif_if_params {
 	enum memif_role role;
 	uint32_t id;
@@ -37,6 +41,7 @@ struct memif_if_params {
 	uint16_t bsize;
 	uint8_t log2_ring_size;
 	bool zc; /* client: zero-copy (memif_zc.c) */
+	uint32_t handshake_ms; /* from connect (accept) to CONNECTED, at most */
 	char if_name[MEMIF_NAME_SZ];
 	char app_name[MEMIF_NAME_SZ];
 };
@@ -55,8 +60,11 @@ struct memif_if;
 
 /*
  * Create an interface: a server's listener is created (or shared) now, as
- * DPDK does at probe. @return it, or NULL with dvp_errno set after a log
- * line (EADDRINUSE names the socket; EEXIST for an id taken on a socket).
+ * DPDK does at probe. A file-system socket name that exists is replaced
+ * only when it is a stale socket (nobody accepts on it); a live socket or
+ * anything that is not a socket is left alone. @return it, or NULL with
+ * dvp_errno set after a log line (EADDRINUSE names the socket and what is
+ * there; EEXIST for an id taken on a socket).
  */
 struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb cb, void *cb_arg);
 

@@ -246,7 +246,7 @@ uint16_t memif_rx_client_zc(void *rxq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	avail = (uint16_t)(__atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) - cur);
 	if (dvp_unlikely(avail > (uint16_t)(q->posted - cur))) {
 		/* The server claims slots we never posted. */
-		memif_ctr_add(&q->st.peer_errors, 1);
+		memif_peer_violation(q, MEMIF_VIOL_TAIL, (uint16_t)(cur + avail), cur);
 		goto out;
 	}
 	while (n < nb_pkts && avail != 0) {
@@ -359,7 +359,7 @@ uint16_t memif_tx_client_zc(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
 	if (dvp_unlikely((uint16_t)(tail - q->done) > (uint16_t)(q->last - q->done))) {
 		/* A tail outside what we published and did not free yet. */
-		memif_ctr_add(&q->st.peer_errors, 1);
+		memif_peer_violation(q, MEMIF_VIOL_TAIL, tail, q->last);
 		goto out;
 	}
 	zc_tx_release(q, tail);

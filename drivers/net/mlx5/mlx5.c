@@ -220,6 +220,10 @@ static int port_create(struct mlx5_dev *mdev, uint8_t port_num, bool several)
 		dvp_port_release(port);
 		return dvp_err(ret);
 	}
+	/* imissed counts from the probe: what the device dropped before is not ours. */
+	if (mdev->glue->port_out_of_buffer != NULL &&
+	    mdev->glue->port_out_of_buffer(mdev->ctx, port_num, &priv->oob_base) != 0)
+		priv->oob_base = 0;
 	memcpy(port->mac.addr_bytes, priv->net.mac, 6);
 	port->mtu = (uint16_t)priv->net.mtu;
 	port->numa_node = mdev->bus_dev->numa_node;

@@ -125,6 +125,8 @@ struct mlx5_priv {
 	struct mlx5_hrxq hrxq[MLX5_RSS_CLASSES];
 	/* Counters of queues released since the last reset. */
 	struct dvp_port_stats gone;
+	/* The device's out_of_buffer count at the last reset (imissed is past it). */
+	uint64_t oob_base;
 };
 
 static inline struct mlx5_priv *mlx5_priv(const struct dvp_port *port)

@@ -227,12 +227,26 @@ static int mlx5_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr 
 	return ret;
 }
 
+/* The device's out_of_buffer count for this port, or the base when it cannot say. */
+static uint64_t port_out_of_buffer(const struct mlx5_priv *priv)
+{
+	const struct mlx5_glue *g = priv->dev->glue;
+	uint64_t n;
+
+	if (g->port_out_of_buffer == NULL ||
+	    g->port_out_of_buffer(priv->dev->ctx, priv->port_num, &n) != 0 || n < priv->oob_base)
+		return priv->oob_base;
+	return n;
+}
+
 static int mlx5_stats_get(struct dvp_port *port, struct dvp_port_stats *st)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
 	uint16_t q;
 
 	*st = priv->gone;
+	/* Frames the device dropped for want of a posted WQE: rx ran dry. */
+	st->imissed += port_out_of_buffer(priv) - priv->oob_base;
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		const struct mlx5_rxq *rxq = port->rxqs[q];
 
@@ -268,6 +282,7 @@ static int mlx5_stats_reset(struct dvp_port *port)
 	uint16_t q;
 
 	memset(&priv->gone, 0, sizeof(priv->gone));
+	priv->oob_base = port_out_of_buffer(priv);
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		struct mlx5_rxq *rxq = port->rxqs[q];
 

@@ -48,9 +48,11 @@ extern "C" {
  * Create a port named @p name whose rx queue i dequeues from @p rx_rings[i]
  * and tx queue i enqueues into @p tx_rings[i] (the rings must outlive the
  * port; a ring may be the rx ring of one port only).
+ * @p numa_node is a node of this machine (0 to dvp_socket_count() - 1) or
+ * DVP_SOCKET_ANY.
  * @return the port id, or a negative errno after a log line: -EINVAL (bad
- *   name or counts), -EEXIST (name taken), -EBUSY (an rx ring is another
- *   port's already), -ENOSPC, -ENOMEM.
+ *   name, counts or node), -EEXIST (name taken), -EBUSY (an rx ring is
+ *   another port's already), -ENOSPC, -ENOMEM.
  */
 int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], unsigned int nb_rx,
 			struct dvp_ring *const tx_rings[], unsigned int nb_tx, int numa_node);
@@ -72,8 +74,10 @@ int dvp_net_ring_set_link(uint16_t port_id, bool up);
 /**
  * Raise an async event of type @p type on @p port_id as a device would
  * (for tests of the async path): a queue event (CQ_ERR, QP_FATAL, ...)
- * concerns rx or tx queue @p queue_id; DEVICE_FATAL concerns the port.
- * @return 0, or -EINVAL.
+ * concerns rx or tx queue @p queue_id, which must exist (below the port's
+ * rx or tx ring count); DEVICE_FATAL concerns the port.
+ * @return 0, or -EINVAL (not a net_ring port, not an event type, no such
+ *   queue) after a log line.
  */
 int dvp_net_ring_inject_async(uint16_t port_id, enum ibv_event_type type, uint16_t queue_id,
 			      bool tx);

@@ -205,6 +205,14 @@ int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], uns
 			return dvp_err(EINVAL);
 		}
 	}
+	if (numa_node != DVP_SOCKET_ANY &&
+	    (numa_node < 0 || (unsigned int)numa_node >= dvp_socket_count())) {
+		NR_LOG(ERR,
+		       "create %s: NUMA node %d does not exist; nodes are 0-%u, or "
+		       "DVP_SOCKET_ANY (-1)",
+		       name, numa_node, dvp_socket_count() - 1);
+		return dvp_err(EINVAL);
+	}
 	np = nr_port_new(name, NULL, numa_node, NULL);
 	if (np == NULL)
 		return -dvp_errno;
@@ -469,6 +477,14 @@ int dvp_net_ring_inject_async(uint16_t port_id, enum ibv_event_type type, uint16
 		return dvp_err(EINVAL);
 	}
 	if (dvp_intr_async_kind_of(type) == DVP_INTR_ASYNC_QUEUE_ERROR) {
+		unsigned int nq = tx ? np->nb_tx_rings : np->nb_rx_rings;
+
+		/* A device reports events only on queues it has. */
+		if (queue_id >= nq) {
+			NR_LOG(ERR, "inject async: port %u has %u %s rings; no queue %u", port_id,
+			       nq, tx ? "tx" : "rx", queue_id);
+			return dvp_err(EINVAL);
+		}
 		ev.queue = true;
 	} else if (type == IBV_EVENT_DEVICE_FATAL) {
 		/* Device-wide, as the hardware reports it. */

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dvp_parse.h>
+
 #include "verbs_private.h"
 
 const struct dvp_devargs_key vb_devargs_keys[] = {
@@ -68,8 +70,7 @@ int vb_addr_parse(const char *name, const char *key, const char *s, struct socka
 {
 	char host[INET6_ADDRSTRLEN + 2];
 	const char *colon, *port_s;
-	unsigned long port;
-	char *end;
+	uint64_t port;
 	size_t hlen;
 
 	memset(ss, 0, sizeof(*ss));
@@ -107,10 +108,7 @@ int vb_addr_parse(const char *name, const char *key, const char *s, struct socka
 		memcpy(host, s, hlen);
 	}
 	host[hlen] = '\0';
-	errno = 0;
-	port = strtoul(port_s, &end, 10);
-	if (port_s[0] < '0' || port_s[0] > '9' || *end != '\0' || errno != 0 || port == 0 ||
-	    port > 65535) {
+	if (dvp_parse_u64(port_s, 1, 65535, &port) < 0) {
 		VB_LOG(ERR, "%s: %s=%s: port '%s' is not a number from 1 to 65535", name, key, s,
 		       port_s);
 		return dvp_err(EINVAL);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <dvp_errno.h>
+#include <dvp_parse.h>
 
 #include "sim_mlx5.h"
 
@@ -79,25 +80,34 @@ void sim_cfg_defaults(struct sim_cfg *cfg)
 	cfg->fatal_at = UINT64_MAX;
 }
 
-/* "10ms", "1.5s", "500us", "100ns" -> ns. */
+/* The longest time a devarg may give: a year, far from uint64_t's ns limit. */
+#define SIM_TIME_MAX_NS 31536000e9
+
+/* "10ms", "1.5s", "500us", "100ns" -> ns, at most a year. */
 static int parse_time(const char *name, const char *key, const char *v, uint64_t *ns)
 {
 	static const struct {
 		const char *unit;
 		double mult;
 	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-	char *end;
-	double x = strtod(v, &end);
+	const char *end;
+	double x;
+	int ret;
 
-	for (unsigned int i = 0; end != v && x >= 0 && i < DVP_DIM(units); i++) {
-		if (strcmp(end, units[i].unit) == 0) {
-			*ns = (uint64_t)(x * units[i].mult);
-			return 0;
-		}
+	/* Finite and >= 0 (no nan, no inf); the unit decides the bound below. */
+	ret = dvp_parse_double_prefix(v, 0, SIM_TIME_MAX_NS, &x, &end);
+	for (unsigned int i = 0; ret == 0 && i < DVP_DIM(units); i++) {
+		if (strcmp(end, units[i].unit) != 0)
+			continue;
+		/* Checked before the cast: a value past it would wrap or fire at once. */
+		if (x * units[i].mult > SIM_TIME_MAX_NS)
+			break;
+		*ns = (uint64_t)(x * units[i].mult);
+		return 0;
 	}
 	CFG_ERR(name,
-		"devargs %s: '%s' is not a time; give a number with a unit ns, us, ms "
-		"or s (e.g. 10ms)",
+		"devargs %s: '%s' is not a time; give a number from 0 to 31536000 s with a "
+		"unit ns, us, ms or s (e.g. 10ms)",
 		key, v);
 	return -EINVAL;
 }
@@ -107,13 +117,11 @@ static int parse_percent(const char *name, const struct dvp_devargs *da, const c
 			 uint32_t *ppm)
 {
 	const char *v = dvp_devargs_get(da, key);
-	char *end;
 	double x;
 
 	if (v == NULL)
 		return 0;
-	x = strtod(v, &end);
-	if (end == v || *end != '\0' || x < 0 || x > 100) {
+	if (dvp_parse_double(v, 0, 100, &x) < 0) {
 		CFG_ERR(name, "devargs %s: '%s' is not a percentage 0..100 (e.g. 0.5)", key, v);
 		return -EINVAL;
 	}
@@ -178,10 +186,9 @@ static int parse_sizes(const char *name, const char *v, uint32_t mtu,
 
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		unsigned long x = strtoul(tok, &end, 10);
+		uint64_t x = 0;
 
-		if (end == tok || *end != '\0' || x < SIM_FRAME_MIN || x > mtu + 14u) {
+		if (dvp_parse_u64(tok, SIM_FRAME_MIN, mtu + 14u, &x) < 0) {
 			CFG_ERR(name,
 				"devargs sizes: '%s' is not a frame length %u..%u (the MTU "
 				"plus 14, without FCS)",

@@ -265,6 +265,26 @@ static int sim_query_port(struct ibv_context *context, uint8_t port_num, struct 
 	return 0;
 }
 
+static int sim_port_out_of_buffer(struct ibv_context *context, uint8_t port_num, uint64_t *count)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_mlx5_dev *dev;
+
+	if (ctx == NULL || count == NULL)
+		return EINVAL;
+	dev = ctx->dev;
+	if (port_num < 1 || port_num > dev->nports) {
+		SIM_LOG(ERR, dev,
+			"port_out_of_buffer: port %u does not exist; valid ports are 1..%u",
+			port_num, dev->nports);
+		return EINVAL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	*count = dev->ports[port_num - 1].st.rx_out_of_buffer;
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
 static const char *sim_port_state_str(enum ibv_port_state state)
 {
 	switch (state) {
@@ -503,6 +523,7 @@ const struct mlx5_glue sim_glue_ops = {
 	.query_device_ex = sim_query_device_ex,
 	.dv_query_device = sim_dv_query_device,
 	.query_port = sim_query_port,
+	.port_out_of_buffer = sim_port_out_of_buffer,
 	.port_state_str = sim_port_state_str,
 	.get_port_net = sim_get_port_net,
 	.alloc_pd = sim_alloc_pd,

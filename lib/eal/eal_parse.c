@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Numbers in options and devargs (dvp_parse.h). Written by hand for
+ * integers: strtoull's base 0 reads a leading zero as octal and takes a
+ * sign and spaces, base 10 refuses 0x. Reals go through strtod once the
+ * text is known to be a plain decimal number.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "dvp_errno.h"
+#include "dvp_parse.h"
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int dvp_parse_u64_prefix(const char *s, uint64_t *out, const char **end)
+{
+	unsigned int base = 10;
+	const char *p = s;
+	uint64_t v = 0;
+	bool any = false, over = false;
+	int d;
+
+	if (s == NULL || out == NULL)
+		return dvp_err(EINVAL);
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_value(p[2]) >= 0) {
+		base = 16;
+		p += 2;
+	}
+	for (; (d = hex_value(*p)) >= 0 && (unsigned int)d < base; p++) {
+		any = true;
+		if (v > (UINT64_MAX - (uint64_t)d) / base)
+			over = true;
+		else
+			v = v * base + (uint64_t)d;
+	}
+	if (end != NULL)
+		*end = p;
+	if (!any)
+		return dvp_err(EINVAL);
+	if (over)
+		return dvp_err(ERANGE);
+	*out = v;
+	return 0;
+}
+
+int dvp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	int ret;
+
+	ret = dvp_parse_u64_prefix(s, &v, &end);
+	if (ret == -ERANGE && *end == '\0')
+		return ret;
+	if (ret < 0 || *end != '\0')
+		return dvp_err(EINVAL);
+	if (v < min || v > max)
+		return dvp_err(ERANGE);
+	if (out != NULL)
+		*out = v;
+	return 0;
+}
+
+int dvp_parse_double_prefix(const char *s, double min, double max, double *out, const char **end)
+{
+	const char *p = s, *digits;
+	char *e;
+	double v;
+
+	if (s == NULL || out == NULL)
+		return dvp_err(EINVAL);
+	if (end != NULL)
+		*end = s;
+	if (*p == '-' || *p == '+')
+		p++;
+	digits = p;
+	/*
+	 * A plain decimal number starts with a digit, or a point and a digit:
+	 * this refuses "nan", "inf", "infinity", spaces, and a second sign.
+	 * A hex float ("0x1p3") starts with a digit: refused by name.
+	 */
+	if (!(*p >= '0' && *p <= '9') && !(*p == '.' && p[1] >= '0' && p[1] <= '9'))
+		return dvp_err(EINVAL);
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		return dvp_err(EINVAL);
+	errno = 0;
+	v = strtod(s, &e);
+	if (e <= digits)
+		return dvp_err(EINVAL);
+	if (end != NULL)
+		*end = e;
+	if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))
+		return dvp_err(ERANGE);
+	if (!isfinite(v))
+		return dvp_err(EINVAL);
+	if (v < min || v > max)
+		return dvp_err(ERANGE);
+	*out = v;
+	return 0;
+}
+
+int dvp_parse_double(const char *s, double min, double max, double *out)
+{
+	const char *end;
+	double v;
+	int ret;
+
+	ret = dvp_parse_double_prefix(s, min, max, &v, &end);
+	if (ret == -ERANGE && *end == '\0')
+		return ret;
+	if (ret < 0 || *end != '\0')
+		return dvp_err(EINVAL);
+	*out = v;
+	return 0;
+}
