@@ -117,6 +117,21 @@ struct net_dvp_dev {
 	struct net_dvp_pool_ref *pools_left; /* of closed ports, with buffers still out */
 };
 
+/* A dvp link state as DPDK's. */
+static inline struct rte_eth_link net_dvp_link_of(const struct dvp_link *link)
+{
+	struct rte_eth_link l = {
+		.link_speed = link->link_speed == DVP_LINK_SPEED_UNKNOWN ?
+				      RTE_ETH_SPEED_NUM_UNKNOWN :
+				      link->link_speed,
+		.link_duplex = link->link_duplex,
+		.link_autoneg = link->link_autoneg,
+		.link_status = link->link_status,
+	};
+
+	return l;
+}
+
 /* net_dvp_host.c: the hosted runtime, started by the first vdev and stopped by the last */
 int net_dvp_runtime_get(void);
 void net_dvp_runtime_put(void);

@@ -147,14 +147,8 @@ static int net_dvp_start(struct rte_eth_dev *eth)
 		return ret;
 	}
 	if (dvp_link_get_nowait(p->dvp_port, &link) == 0) {
-		struct rte_eth_link l = {
-			.link_speed = link.link_speed == DVP_LINK_SPEED_UNKNOWN ?
-					      RTE_ETH_SPEED_NUM_UNKNOWN :
-					      link.link_speed,
-			.link_duplex = link.link_duplex,
-			.link_autoneg = link.link_autoneg,
-			.link_status = link.link_status,
-		};
+		struct rte_eth_link l = net_dvp_link_of(&link);
+
 		rte_eth_linkstatus_set(eth, &l);
 	}
 	for (i = 0; i < eth->data->nb_rx_queues; i++)
@@ -326,18 +320,14 @@ static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 static int net_dvp_link_update(struct rte_eth_dev *eth, int wait)
 {
 	struct net_dvp_port *p = priv_of(eth);
-	struct rte_eth_link l = { 0 };
+	struct rte_eth_link l;
 	struct dvp_link link;
 	int ret;
 
 	ret = wait ? dvp_link_get(p->dvp_port, &link) : dvp_link_get_nowait(p->dvp_port, &link);
 	if (ret < 0)
 		return ret;
-	l.link_speed = link.link_speed == DVP_LINK_SPEED_UNKNOWN ? RTE_ETH_SPEED_NUM_UNKNOWN :
-								   link.link_speed;
-	l.link_duplex = link.link_duplex;
-	l.link_autoneg = link.link_autoneg;
-	l.link_status = link.link_status;
+	l = net_dvp_link_of(&link);
 	return rte_eth_linkstatus_set(eth, &l);
 }
 

@@ -163,14 +163,7 @@ static void on_dvp_event(uint16_t dvp_port, enum dvp_port_event event,
 	(void)dvp_port;
 	switch (event) {
 	case DVP_PORT_EVENT_LINK_STATUS_CHANGE: {
-		struct rte_eth_link l = {
-			.link_speed = info->link.link_speed == DVP_LINK_SPEED_UNKNOWN ?
-					      RTE_ETH_SPEED_NUM_UNKNOWN :
-					      info->link.link_speed,
-			.link_duplex = info->link.link_duplex,
-			.link_autoneg = info->link.link_autoneg,
-			.link_status = info->link.link_status,
-		};
+		struct rte_eth_link l = net_dvp_link_of(&info->link);
 
 		rte_eth_linkstatus_set(eth, &l);
 		rte_eth_dev_callback_process(eth, RTE_ETH_EVENT_INTR_LSC, NULL);
