@@ -254,7 +254,7 @@ static void test_api_errors(void **state)
 	assert_contains(cap.buf, "no queue 5");
 	assert_contains(cap.buf, "99 is not an enum ibv_event_type");
 	dvp_log_capture_free(&cap);
-	dvp_ring_free(r);
+	free(r);
 }
 
 int main(void)
