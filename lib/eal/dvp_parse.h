@@ -53,6 +53,18 @@ int dvp_parse_double_prefix(const char *s, double min, double max, double *out, 
 /** All of @p s as one finite real from @p min to @p max (see above). */
 int dvp_parse_double(const char *s, double min, double max, double *out);
 
+/** The value of hexadecimal digit @p c, or -1 when it is not one. */
+static inline int dvp_parse_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #ifdef __cplusplus
 }
 #endif

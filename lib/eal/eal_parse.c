@@ -17,17 +17,6 @@
 #include "dvp_errno.h"
 #include "dvp_parse.h"
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int dvp_parse_u64_prefix(const char *s, uint64_t *out, const char **end)
 {
 	unsigned int base = 10;
@@ -38,11 +27,11 @@ int dvp_parse_u64_prefix(const char *s, uint64_t *out, const char **end)
 
 	if (s == NULL || out == NULL)
 		return dvp_err(EINVAL);
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_value(p[2]) >= 0) {
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && dvp_parse_hex_digit(p[2]) >= 0) {
 		base = 16;
 		p += 2;
 	}
-	for (; (d = hex_value(*p)) >= 0 && (unsigned int)d < base; p++) {
+	for (; (d = dvp_parse_hex_digit(*p)) >= 0 && (unsigned int)d < base; p++) {
 		any = true;
 		if (v > (UINT64_MAX - (uint64_t)d) / base)
 			over = true;

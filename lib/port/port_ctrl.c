@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dvp_parse.h"
 #include "port_private.h"
 
 int dvp_port_info_get(uint16_t port_id, struct dvp_port_info *info)
@@ -492,17 +493,6 @@ void dvp_ether_format_addr(char *buf, size_t len, const struct dvp_ether_addr *m
 	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2], b[3], b[4], b[5]);
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int dvp_ether_unformat_addr(const char *s, struct dvp_ether_addr *mac)
 {
 	struct dvp_ether_addr m;
@@ -512,8 +502,8 @@ int dvp_ether_unformat_addr(const char *s, struct dvp_ether_addr *mac)
 	if (s == NULL || mac == NULL || strlen(s) != 17)
 		return dvp_err(EINVAL);
 	for (i = 0; i < 6; i++) {
-		hi = hex_digit(s[3 * i]);
-		lo = hex_digit(s[3 * i + 1]);
+		hi = dvp_parse_hex_digit(s[3 * i]);
+		lo = dvp_parse_hex_digit(s[3 * i + 1]);
 		if (hi < 0 || lo < 0 || (i < 5 && s[3 * i + 2] != ':'))
 			return dvp_err(EINVAL);
 		m.addr_bytes[i] = (uint8_t)(hi << 4 | lo);

@@ -37,11 +37,6 @@ static struct net_dvp_dev **dev_slot(const struct rte_vdev_device *vdev)
 	return NULL;
 }
 
-static bool port_is_new(uint16_t dvp_port, const bool *before)
-{
-	return !before[dvp_port];
-}
-
 static int net_dvp_probe(struct rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
@@ -80,7 +75,7 @@ static int net_dvp_probe(struct rte_vdev_device *vdev)
 		goto fail_runtime;
 	}
 	DVP_PORT_FOREACH(pid) {
-		if (!port_is_new(pid, before))
+		if (before[pid])
 			continue;
 		ret = net_dvp_port_create(dev, pid);
 		if (ret < 0)

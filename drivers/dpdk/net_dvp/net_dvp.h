@@ -33,7 +33,6 @@
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
 
-#define NET_DVP_DRIVER_NAME net_dvp
 /** The most packets one burst moves: the stack arrays of the burst wrappers. */
 #define NET_DVP_BURST_MAX 64
 /** dvp mbufs a queue's pool holds beyond its descriptors (see net_dvp_rxq_pool_size()). */
@@ -65,7 +64,12 @@ struct net_dvp_rxq {
 	uint16_t eth_port; /* what rx mbufs' port says */
 	struct rte_mempool *mp; /* the application's pool: rte_mbuf shells */
 	struct dvp_mempool *pool; /* the dvp buffers the queue fills */
-	uint64_t shell_nombuf; /* packets dropped: mp was empty (this lcore only) */
+	/*
+	 * mp was empty (this lcore only): bursts that found no shell (their
+	 * packets wait in the device's queue) and chained packets dropped for
+	 * want of one
+	 */
+	uint64_t shell_nombuf;
 	bool iova_va; /* DPDK runs with IOVA as VA: a buffer's IOVA is its address */
 	int kick_fd; /* eventfd: work found right after arming (rx interrupts) */
 	uint16_t stash_n; /* shells in stash */
