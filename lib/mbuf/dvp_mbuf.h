@@ -135,6 +135,57 @@ union dvp_mbuf_tx_offload {
 	};
 };
 
+#ifdef DVP_HOST_DPDK
+/*
+ * Built into a DPDK application (drivers/dpdk/net_dvp): the header is laid
+ * out as DPDK 22.11's struct rte_mbuf, field for field, so that an mbuf of
+ * the application's pool is a dvp mbuf and crosses between the two without
+ * a translation (net_dvp checks every offset at build time). The fields
+ * dvpmd does not use keep DPDK's meaning; pool is DPDK's rte_mempool, which
+ * is what struct dvp_mempool names in this build (dvp_mempool_host.h).
+ */
+struct dvp_mbuf {
+	void *buf_addr;
+	uint64_t buf_iova; /**< DPDK's IOVA of buf_addr */
+	union {
+		uint64_t rearm_data;
+		struct {
+			uint16_t data_off;
+			uint16_t refcnt;
+			uint16_t nb_segs;
+			uint16_t port;
+		};
+	};
+	uint64_t ol_flags;
+	uint32_t packet_type;
+	uint32_t pkt_len;
+	uint16_t data_len;
+	uint16_t vlan_tci;
+	union {
+		uint32_t rss;
+		struct {
+			uint32_t lo;
+			uint32_t hi;
+		} fdir;
+	} hash;
+	uint16_t vlan_tci_outer;
+	uint16_t buf_len;
+	struct dvp_mempool *pool;
+
+	/* Second cache line: DPDK keeps next here, so freeing a chain reads it. */
+	struct dvp_mbuf *next;
+	union {
+		uint64_t tx_offload;
+		union dvp_mbuf_tx_offload tx;
+	};
+	void *host_shinfo; /**< DPDK's external buffer info; unused by dvpmd */
+	uint16_t priv_size;
+	uint16_t host_timesync;
+	uint32_t dynfield1[9]; /**< DPDK's dynamic fields (its registry hands them out) */
+} __dvp_cache_aligned;
+
+_Static_assert(sizeof(struct dvp_mbuf) == 2 * 64, "struct dvp_mbuf is two 64-byte lines");
+#else
 struct dvp_mbuf {
 	/* First cache line: everything rx writes and tx reads. */
 	void *buf_addr; /**< start of the buffer (headroom included) */
@@ -179,6 +230,7 @@ struct dvp_mbuf {
 
 _Static_assert(sizeof(struct dvp_mbuf) == 2 * 64, "struct dvp_mbuf is two 64-byte lines");
 _Static_assert(offsetof(struct dvp_mbuf, next) < 64, "rx fields on the first cache line");
+#endif /* DVP_HOST_DPDK */
 
 /** What dvp_pktmbuf_pool_create() keeps in the pool's private area. */
 struct dvp_pktmbuf_pool_private {

@@ -12,11 +12,23 @@
 #include <dvp_log.h>
 #include <dvp_mbuf.h>
 
+#ifdef DVP_HOST_DPDK
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#endif
+
 DVP_LOG_REGISTER(dvp_logtype_mbuf, "mbuf", NOTICE);
 
 #define MBUF_LOG(level, fmt, ...) \
 	DVP_LOG_LINE(level, dvp_logtype_mbuf, "MBUF: ", fmt, ##__VA_ARGS__)
 
+#ifdef DVP_HOST_DPDK
+/* The header is DPDK's: its constructor sets DPDK's fields too (buf_iova). */
+void dvp_pktmbuf_init(struct dvp_mempool *mp, void *opaque, void *obj, unsigned int obj_idx)
+{
+	rte_pktmbuf_init(mp, opaque, obj, obj_idx);
+}
+#else
 void dvp_pktmbuf_init(struct dvp_mempool *mp, void *opaque, void *obj, unsigned int obj_idx)
 {
 	const struct dvp_pktmbuf_pool_private *priv =
@@ -34,6 +46,7 @@ void dvp_pktmbuf_init(struct dvp_mempool *mp, void *opaque, void *obj, unsigned 
 	dvp_mbuf_refcnt_set(m, 1);
 	dvp_pktmbuf_reset_headroom(m);
 }
+#endif
 
 struct dvp_mempool *dvp_pktmbuf_pool_create(const char *name, unsigned int n,
 					    unsigned int cache_size, uint16_t priv_size,
@@ -49,6 +62,15 @@ struct dvp_mempool *dvp_pktmbuf_pool_create(const char *name, unsigned int n,
 		dvp_errno = EINVAL;
 		return NULL;
 	}
+#ifdef DVP_HOST_DPDK
+	/* A DPDK mbuf pool, made as DPDK makes one (its ops, its constructor). */
+	(void)priv;
+	mp = rte_pktmbuf_pool_create(name, n, cache_size, priv_size, data_room_size, socket_id);
+	if (mp == NULL) {
+		MBUF_LOG(ERR, "mbuf pool %s: %s", name ? name : "(null)", rte_strerror(rte_errno));
+		dvp_errno = rte_errno;
+	}
+#else
 	priv.mbuf_data_room_size = data_room_size;
 	priv.mbuf_priv_size = priv_size;
 	mp = dvp_mempool_create(name, n,
@@ -57,6 +79,7 @@ struct dvp_mempool *dvp_pktmbuf_pool_create(const char *name, unsigned int n,
 	if (mp == NULL)
 		return NULL;
 	memcpy(dvp_mempool_get_priv(mp), &priv, sizeof(priv));
+#endif
 	return mp;
 }
 

@@ -35,6 +35,11 @@
 #ifndef DVP_MEMPOOL_H
 #define DVP_MEMPOOL_H
 
+#ifdef DVP_HOST_DPDK
+/* Inside a DPDK application, dvpmd's pools are DPDK's. */
+#include "dvp_mempool_host.h"
+#else
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -371,4 +376,5 @@ static inline void dvp_mempool_cache_flush(struct dvp_mempool_cache *cache, stru
 }
 #endif
 
+#endif /* DVP_HOST_DPDK */
 #endif /* DVP_MEMPOOL_H */

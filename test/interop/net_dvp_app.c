@@ -6,12 +6,17 @@
  * A DPDK application of our own over net_dvp, for what testpmd cannot show:
  *
  *  - a received rte_mbuf's data is where the device wrote it: the mbuf is
- *    from the application's pool, its buffer is external (not in that pool)
- *    and is the dvp buffer the rx queue posted, and the frame in it is the
+ *    from the application's pool and direct, its buffer is its own (the one
+ *    the dvp rx queue posted to the device from that pool: there is no
+ *    other buffer a copy could have come from), and the frame in it is the
  *    sim source's, intact;
  *  - rx interrupts by DPDK's API: the lcore sleeps in rte_epoll_wait on the
  *    queue's fd and wakes for the next burst of the source;
- *  - every rte_mbuf is back in the application's pool after close.
+ *  - tx takes the application's mbufs as they are, from the rx pool and
+ *    from a pool made after the port started (registered with the device
+ *    when it was made), and copies only what dvpmd cannot send as it is
+ *    (clones: indirect mbufs), as the tx_copied xstat shows;
+ *  - every rte_mbuf is back in the application's pools after close.
  *
  * Usage: net_dvp_app <EAL args: -d PLUGIN --vdev net_dvp0,sim_mlx5,...> -- [--intr]
  * Exit 0 pass, 1 fail.
@@ -32,6 +37,7 @@
 #define BURST 32
 
 static struct rte_mempool *mp;
+static struct rte_mempool *tx_pools[2]; /* check_tx()'s, emptied at close */
 
 #define CHECK(cond, ...)                                                   \
 	do {                                                               \
@@ -78,14 +84,15 @@ static bool looks_like_source_frame(const struct rte_mbuf *m)
 
 static void check_received(struct rte_mbuf *m)
 {
-	const struct rte_mbuf_ext_shared_info *shinfo = m->shinfo;
+	char *own = (char *)m + sizeof(*m) + rte_pktmbuf_priv_size(mp);
 
 	CHECK(m->pool == mp, "an rx mbuf from pool %s, not the application's",
 	      m->pool ? m->pool->name : "?");
-	CHECK(RTE_MBUF_HAS_EXTBUF(m), "an rx mbuf without an external buffer: data was copied");
-	CHECK(!in_pool(m->buf_addr), "the rx buffer lies in the application's pool");
-	CHECK(shinfo != NULL && shinfo->free_cb != NULL && rte_mbuf_ext_refcnt_read(shinfo) == 1,
-	      "the external buffer has no owner info");
+	CHECK(RTE_MBUF_DIRECT(m), "an rx mbuf with an attached buffer (ol_flags 0x%llx)",
+	      (unsigned long long)m->ol_flags);
+	CHECK(m->buf_addr == own && in_pool(m->buf_addr),
+	      "the rx buffer is not the mbuf's own buffer in the application's pool");
+	CHECK(rte_mbuf_refcnt_read(m) == 1, "an rx mbuf with refcnt %u", rte_mbuf_refcnt_read(m));
 	CHECK(m->buf_iova != RTE_BAD_IOVA && m->buf_iova != 0, "no IOVA for the rx buffer");
 	CHECK(rte_pktmbuf_mtod(m, char *) >= (char *)m->buf_addr &&
 		      rte_pktmbuf_mtod(m, char *) + m->data_len <= (char *)m->buf_addr + m->buf_len,
@@ -93,6 +100,76 @@ static void check_received(struct rte_mbuf *m)
 	CHECK(looks_like_source_frame(m), "not the source's frame (len %u)", m->data_len);
 	CHECK(m->pkt_len == m->data_len && m->nb_segs == 1, "bad lengths %u/%u", m->pkt_len,
 	      m->data_len);
+}
+
+static uint64_t xstat(uint16_t port, const char *name)
+{
+	uint64_t id, v;
+
+	CHECK(rte_eth_xstats_get_id_by_name(port, name, &id) == 0, "no xstat %s", name);
+	CHECK(rte_eth_xstats_get_by_id(port, &id, &v, 1) == 1, "xstat %s unreadable", name);
+	return v;
+}
+
+/* Send all of @p pkts, waiting for room: the sim's sink takes them. */
+static void send_all(uint16_t port, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t done = 0;
+	long spins;
+
+	for (spins = 0; done < n && spins < 100000000; spins++)
+		done += rte_eth_tx_burst(port, 0, pkts + done, n - done);
+	CHECK(done == n, "sent %u of %u", done, n);
+}
+
+static void fill_frame(struct rte_mbuf *m)
+{
+	uint8_t *d = (uint8_t *)rte_pktmbuf_append(m, 60);
+
+	CHECK(d != NULL, "no room for a frame");
+	memset(d, 0, 60);
+	memset(d, 0xff, 6); /* broadcast */
+	d[12] = 0x08; /* IPv4 */
+}
+
+#define TX_N 64
+
+/* What tx copies and what it sends as it is. */
+static void check_tx(uint16_t port)
+{
+	int socket = rte_eth_dev_socket_id(port);
+	struct rte_mempool *late, *clones;
+	struct rte_mbuf *pkts[TX_N], *base;
+	uint64_t copied = xstat(port, "tx_copied");
+	unsigned int i;
+
+	late = rte_pktmbuf_pool_create("app_late", 256, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+	clones = rte_pktmbuf_pool_create("app_clones", 256, 0, 0, 0, socket);
+	CHECK(late != NULL && clones != NULL, "pools: %s", rte_strerror(rte_errno));
+	CHECK(rte_pktmbuf_alloc_bulk(mp, pkts, TX_N) == 0, "alloc from the rx pool");
+	for (i = 0; i < TX_N; i++)
+		fill_frame(pkts[i]);
+	send_all(port, pkts, TX_N);
+	CHECK(xstat(port, "tx_copied") == copied, "mbufs of the rx pool were copied");
+	CHECK(rte_pktmbuf_alloc_bulk(late, pkts, TX_N) == 0, "alloc from the late pool");
+	for (i = 0; i < TX_N; i++)
+		fill_frame(pkts[i]);
+	send_all(port, pkts, TX_N);
+	CHECK(xstat(port, "tx_copied") == copied,
+	      "mbufs of a pool made after start were copied: the pool was not registered");
+	base = rte_pktmbuf_alloc(mp);
+	CHECK(base != NULL, "alloc");
+	fill_frame(base);
+	for (i = 0; i < TX_N; i++) {
+		pkts[i] = rte_pktmbuf_clone(base, clones);
+		CHECK(pkts[i] != NULL && RTE_MBUF_CLONED(pkts[i]), "clone");
+	}
+	rte_pktmbuf_free(base);
+	send_all(port, pkts, TX_N);
+	CHECK(xstat(port, "tx_copied") == copied + TX_N, "%llu clones copied, expected %u",
+	      (unsigned long long)(xstat(port, "tx_copied") - copied), TX_N);
+	tx_pools[0] = late;
+	tx_pools[1] = clones;
 }
 
 int main(int argc, char **argv)
@@ -150,12 +227,22 @@ int main(int argc, char **argv)
 	if (intr)
 		CHECK(wakeups >= 3, "only %llu wake-ups: the lcore never slept between bursts",
 		      (unsigned long long)wakeups);
+	if (!intr)
+		check_tx(port);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 	CHECK(rte_mempool_in_use_count(mp) == 0, "%u rte_mbufs not back in the pool",
 	      rte_mempool_in_use_count(mp));
+	for (i = 0; i < 2; i++) {
+		if (tx_pools[i] == NULL)
+			continue;
+		CHECK(rte_mempool_in_use_count(tx_pools[i]) == 0, "%u rte_mbufs not back in %s",
+		      rte_mempool_in_use_count(tx_pools[i]), tx_pools[i]->name);
+		rte_mempool_free(tx_pools[i]);
+	}
 	printf("PASS: %llu packets received zero-copy in rte_mbufs of the application's pool%s%llu wake-ups; every mbuf back\n",
-	       (unsigned long long)got, intr ? ", interrupt mode: " : "; ",
+	       (unsigned long long)got,
+	       intr ? ", interrupt mode: " : "; tx: own mbufs sent as they are, clones copied; ",
 	       (unsigned long long)wakeups);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();

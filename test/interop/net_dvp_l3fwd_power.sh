@@ -306,7 +306,7 @@ awk -v c="$ns_app" 'BEGIN { exit !(c < 2) }' || bad="$bad l3fwd-power's threads 
 for p in 0 1; do
 	for x in sim_sink_lost sim_sink_reordered sim_sink_duplicates sim_sink_corrupt sim_sink_foreign \
 		sim_rx_out_of_buffer sim_rx_wire_drops stats_imissed stats_ierrors stats_oerrors \
-		stats_rx_nombuf rx_shell_nombuf tx_dropped_too_long; do
+		stats_rx_nombuf tx_dropped_too_long; do
 		v=$(val $x $p)
 		[ "$v" = 0 ] || bad="$bad port $p $x=$v;"
 	done

@@ -282,7 +282,7 @@ for p in 0 1; do
 	lost=$(xstat sim_sink_lost $p)
 	dropped=$(tp_dropped $p)
 	for x in sim_sink_corrupt sim_sink_duplicates sim_sink_foreign rx_mbuf_allocation_errors \
-		rx_missed_errors tx_errors rx_shell_nombuf tx_copied; do
+		rx_missed_errors tx_errors tx_copied; do
 		v=$(xstat $x $p)
 		[ "$v" = 0 ] || bad="$bad port $p $x=$v;"
 	done

@@ -10,14 +10,14 @@
  * on dvpmd's hosted runtime and makes one ethdev port of each dvp port it
  * creates. Each ethdev op calls the dvp port API, as an application would.
  *
- * Mbufs cross without copying the data (doc/dpdk.md): a dvp rx queue
- * fills buffers of a dvp pool of its own; each received dvp mbuf goes to
- * the application as an rte_mbuf from the application's pool with the dvp
- * buffer attached as an external buffer, whose shared info lives in the
- * dvp mbuf's private area and whose free callback returns the dvp mbuf to
- * its pool. On tx, an rte_mbuf carrying such a buffer gives the dvp mbuf
- * back to a dvp tx queue and its shell to its pool; any other rte_mbuf is
- * copied into a dvp mbuf (counted as tx_copied).
+ * Mbufs cross as they are (doc/dpdk.md): the plugin's own build of dvpmd
+ * lays a dvp mbuf out as DPDK's rte_mbuf and takes DPDK's rte_mempool as
+ * its pool (DVP_HOST_DPDK), so a dvp rx queue fills its descriptors from
+ * the pool the application gave rx_queue_setup, hands those mbufs up
+ * unchanged, and a dvp tx queue takes the application's mbufs and frees
+ * them to their own pools. Only an mbuf dvpmd cannot send as it is (an
+ * indirect or external buffer, or a pool the device has not registered)
+ * is copied, into a pool of the tx queue's (counted as tx_copied).
  */
 
 #ifndef NET_DVP_H
@@ -33,11 +33,6 @@
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
 
-/** The most packets one burst moves: the stack arrays of the burst wrappers. */
-#define NET_DVP_BURST_MAX 64
-/** dvp mbufs a queue's pool holds beyond its descriptors (see net_dvp_rxq_pool_size()). */
-#define NET_DVP_POOL_SLACK 2048
-
 extern int net_dvp_logtype;
 #define NET_DVP_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, net_dvp_logtype, "net_dvp: " fmt "\n", ##__VA_ARGS__)
@@ -47,48 +42,33 @@ extern int net_dvp_logtype;
  * second cache line, which tx reads anyway): the external-buffer info an
  * rte_mbuf points at while it carries this buffer, and the buffer's IOVA.
  */
-struct net_dvp_buf {
-	struct rte_mbuf_ext_shared_info shinfo;
-	rte_iova_t buf_iova;
-};
-
-static inline struct net_dvp_buf *net_dvp_buf_of(struct dvp_mbuf *dm)
-{
-	RTE_BUILD_BUG_ON(sizeof(struct net_dvp_buf) > sizeof(dm->dynfield1));
-	return (struct net_dvp_buf *)(void *)dm->dynfield1;
-}
-
 struct net_dvp_rxq {
 	uint16_t dvp_port; /* the dvp port and queue behind it */
 	uint16_t queue_id;
 	uint16_t eth_port; /* what rx mbufs' port says */
-	struct rte_mempool *mp; /* the application's pool: rte_mbuf shells */
-	struct dvp_mempool *pool; /* the dvp buffers the queue fills */
-	/*
-	 * mp was empty (this lcore only): bursts that found no shell (their
-	 * packets wait in the device's queue) and chained packets dropped for
-	 * want of one
-	 */
-	uint64_t shell_nombuf;
-	bool iova_va; /* DPDK runs with IOVA as VA: a buffer's IOVA is its address */
+	struct rte_mempool *mp; /* the application's pool: the dvp queue fills from it */
 	int kick_fd; /* eventfd: work found right after arming (rx interrupts) */
-	uint16_t stash_n; /* shells in stash */
-	/* Shells taken from mp ahead of the bursts that fill them (prefetched). */
-	struct rte_mbuf *stash[NET_DVP_BURST_MAX];
 	int epoll_fd; /* what DPDK waits on: the dvp queue's fd and kick_fd */
 } __rte_cache_aligned;
+
+#define NET_DVP_TX_POOLS_OK 4
 
 struct net_dvp_txq {
 	uint16_t dvp_port;
 	uint16_t queue_id;
-	struct dvp_mempool *pool; /* dvp mbufs that foreign rte_mbufs are copied into */
-	uint32_t max_len; /* the longest packet a dvp buffer holds */
-	bool iova_va; /* DPDK runs with IOVA as VA: an mbuf's IOVA is its address */
-	uint64_t copied; /* foreign rte_mbufs copied (this lcore only) */
+	/* the pool of the last direct mbuf: the fast path's one comparison */
+	const struct rte_mempool *last_pool;
+	struct dvp_mempool *pool; /* what mbufs the queue cannot take are copied into */
+	uint32_t max_len; /* the longest packet a copy holds */
+	bool needs_mr; /* the device sends only from registered memory (mlx5) */
+	bool multi_seg; /* the dvp queue sends chains (else they are copied) */
+	uint64_t copied; /* rte_mbufs copied (this lcore only) */
 	uint64_t dropped; /* rte_mbufs too long to copy, dropped and counted */
+	/* pools found registered, for the slow check (this lcore only) */
+	const struct rte_mempool *pools_ok[NET_DVP_TX_POOLS_OK];
+	unsigned int pools_ok_next;
 } __rte_cache_aligned;
 
-/* The pools a port created: freed at close once every buffer is back. */
 struct net_dvp_pool_ref {
 	struct net_dvp_pool_ref *next;
 	struct dvp_mempool *pool;
@@ -147,8 +127,11 @@ extern const struct eth_dev_ops net_dvp_ops;
 /* net_dvp_rxtx.c */
 uint16_t net_dvp_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb_pkts);
 uint16_t net_dvp_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb_pkts);
-/* Give the shells an rx queue took ahead back to the application's pool. */
-void net_dvp_rxq_stash_drain(struct net_dvp_rxq *rxq);
+/* Whether the port's device can send from @p mp as it is (remembered when so). */
+bool net_dvp_tx_pool_ok(struct net_dvp_txq *txq, const struct rte_mempool *mp);
+/* Register DPDK's mbuf pools, those there and those to come, with dvpmd's mlx5 devices. */
+void net_dvp_pools_register(void);
+void net_dvp_pool_events_off(void);
 struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what, unsigned int n,
 					uint16_t data_room, int socket);
 void net_dvp_pools_free(struct net_dvp_port *p);

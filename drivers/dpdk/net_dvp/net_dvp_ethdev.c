@@ -106,7 +106,7 @@ static int net_dvp_infos_get(struct rte_eth_dev *eth, struct rte_eth_dev_info *i
 	info->default_txportconf.ring_size = di.default_txq_size;
 	info->rx_offload_capa = di.rx_offload_capa;
 	info->rx_queue_offload_capa = di.rx_offload_capa;
-	/* Multi-segment sends are copied into one dvp buffer when they fit. */
+	/* Multi-segment sends the device cannot take are copied into one buffer when they fit. */
 	info->tx_offload_capa = di.tx_offload_capa | RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	info->flow_type_rss_offloads = di.rss_hf_capa;
 	info->hash_key_size = di.hash_key_size;
@@ -166,10 +166,6 @@ static int net_dvp_stop(struct rte_eth_dev *eth)
 
 	ret = dvp_port_stop(p->dvp_port);
 	net_dvp_intr_teardown(eth);
-	/* A stopped port holds no mbuf of the application's. */
-	for (i = 0; i < eth->data->nb_rx_queues; i++)
-		if (eth->data->rx_queues[i] != NULL)
-			net_dvp_rxq_stash_drain(eth->data->rx_queues[i]);
 	for (i = 0; i < eth->data->nb_rx_queues; i++)
 		eth->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	for (i = 0; i < eth->data->nb_tx_queues; i++)
@@ -179,12 +175,8 @@ static int net_dvp_stop(struct rte_eth_dev *eth)
 
 static void net_dvp_rxq_release(struct rte_eth_dev *eth, uint16_t qid)
 {
-	struct net_dvp_rxq *rxq = eth->data->rx_queues[qid];
-
-	/* Its dvp queue and pool live until the port is configured again or closed. */
-	if (rxq != NULL)
-		net_dvp_rxq_stash_drain(rxq);
-	rte_free(rxq);
+	/* Its dvp queue lives until the port is configured again or closed. */
+	rte_free(eth->data->rx_queues[qid]);
 	eth->data->rx_queues[qid] = NULL;
 }
 
@@ -220,17 +212,6 @@ static int net_dvp_reset(struct rte_eth_dev *eth)
 	return dvp_ret(dvp_port_reset(priv_of(eth)->dvp_port));
 }
 
-/*
- * How many dvp buffers back an rx queue: its descriptors, plus what the
- * application may hold at once (each held packet holds a shell of its own
- * pool), within a slack so that a very large application pool does not
- * double the memory.
- */
-static unsigned int net_dvp_rxq_pool_size(uint16_t nb_desc, const struct rte_mempool *mp)
-{
-	return (unsigned int)nb_desc * 2 + RTE_MIN(mp->size, (unsigned int)NET_DVP_POOL_SLACK);
-}
-
 static int net_dvp_rxq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc,
 			     unsigned int socket, const struct rte_eth_rxconf *conf,
 			     struct rte_mempool *mp)
@@ -248,6 +229,14 @@ static int net_dvp_rxq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 			p->eth_port, qid, mp->name, room, RTE_PKTMBUF_HEADROOM);
 		return -EINVAL;
 	}
+	if (rte_pktmbuf_priv_flags(mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) {
+		/* dvpmd's mbufs own their buffers; such a pool's mbufs point elsewhere. */
+		NET_DVP_LOG(
+			ERR,
+			"port %u rx queue %u: pool %s has pinned external buffers: give a pool made by rte_pktmbuf_pool_create()",
+			p->eth_port, qid, mp->name);
+		return -EINVAL;
+	}
 	if (eth->data->rx_queues[qid] != NULL)
 		net_dvp_rxq_release(eth, qid);
 	rxq = rte_zmalloc_socket("net_dvp_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, (int)socket);
@@ -257,16 +246,11 @@ static int net_dvp_rxq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 	rxq->queue_id = qid;
 	rxq->eth_port = p->eth_port;
 	rxq->mp = mp;
-	rxq->iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
 	rxq->kick_fd = -1;
 	rxq->epoll_fd = -1;
-	rxq->pool =
-		net_dvp_pool_create(p, "rx", net_dvp_rxq_pool_size(nb_desc, mp), room, (int)socket);
-	if (rxq->pool == NULL) {
-		rte_free(rxq);
-		return -ENOMEM;
-	}
-	ret = dvp_rxq_setup(p->dvp_port, qid, nb_desc, (int)socket, &dconf, rxq->pool);
+	/* The application's pool is a dvp pool in this build (net_dvp.h). */
+	ret = dvp_rxq_setup(p->dvp_port, qid, nb_desc, (int)socket, &dconf,
+			    (struct dvp_mempool *)mp);
 	if (ret < 0) {
 		rte_free(rxq);
 		return ret;
@@ -285,13 +269,16 @@ static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 	uint16_t room;
 	int ret;
 
-	if (conf != NULL) {
-		dconf.offloads = conf->offloads & ~RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-		dconf.tx_free_thresh = conf->tx_free_thresh;
-	}
 	ret = dvp_port_info_get(p->dvp_port, &di);
 	if (ret < 0)
 		return ret;
+	if (conf != NULL) {
+		/* Chains the dvp queue cannot send are copied into one buffer. */
+		dconf.offloads = conf->offloads;
+		if (!(di.tx_offload_capa & DVP_TX_OFFLOAD_MULTI_SEGS))
+			dconf.offloads &= ~RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+		dconf.tx_free_thresh = conf->tx_free_thresh;
+	}
 	if (eth->data->tx_queues[qid] != NULL)
 		net_dvp_txq_release(eth, qid);
 	txq = rte_zmalloc_socket("net_dvp_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE, (int)socket);
@@ -299,7 +286,8 @@ static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 		return -ENOMEM;
 	txq->dvp_port = p->dvp_port;
 	txq->queue_id = qid;
-	txq->iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
+	txq->needs_mr = strcmp(di.driver_name, "net_mlx5") == 0;
+	txq->multi_seg = (dconf.offloads & DVP_TX_OFFLOAD_MULTI_SEGS) != 0;
 	/* Copies hold a whole frame of the port's largest size. */
 	room = (uint16_t)RTE_MIN(RTE_MAX(di.max_rx_pktlen, 1518u) + RTE_PKTMBUF_HEADROOM, 65535u);
 	txq->max_len = room - RTE_PKTMBUF_HEADROOM;
@@ -308,6 +296,8 @@ static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 		rte_free(txq);
 		return -ENOMEM;
 	}
+	/* Its copies go to the device: a pool made now, registered now. */
+	net_dvp_pools_register();
 	ret = dvp_txq_setup(p->dvp_port, qid, nb_desc, (int)socket, &dconf);
 	if (ret < 0) {
 		rte_free(txq);
@@ -384,14 +374,8 @@ static int net_dvp_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *st)
 	st->imissed = ds.imissed;
 	st->ierrors = ds.ierrors;
 	st->oerrors = ds.oerrors;
-	/* DPDK filled rx_nombuf from dev->data; dvp's own and the shells' add to it. */
+	/* DPDK filled rx_nombuf from dev->data; dvp's own adds to it. */
 	st->rx_nombuf += ds.rx_nombuf;
-	for (i = 0; i < eth->data->nb_rx_queues; i++) {
-		const struct net_dvp_rxq *rxq = eth->data->rx_queues[i];
-
-		if (rxq != NULL)
-			st->rx_nombuf += rxq->shell_nombuf;
-	}
 	for (i = 0; i < eth->data->nb_tx_queues; i++) {
 		const struct net_dvp_txq *txq = eth->data->tx_queues[i];
 
@@ -413,12 +397,6 @@ static int net_dvp_stats_reset(struct rte_eth_dev *eth)
 {
 	uint16_t i;
 
-	for (i = 0; i < eth->data->nb_rx_queues; i++) {
-		struct net_dvp_rxq *rxq = eth->data->rx_queues[i];
-
-		if (rxq != NULL)
-			rxq->shell_nombuf = 0;
-	}
 	for (i = 0; i < eth->data->nb_tx_queues; i++) {
 		struct net_dvp_txq *txq = eth->data->tx_queues[i];
 
@@ -510,7 +488,7 @@ static bool dpdk_names_it(const char *name)
 }
 
 /* net_dvp's own counters, after dvp's. */
-static const char *const own_xstats[] = { "rx_shell_nombuf", "tx_copied", "tx_dropped_too_long" };
+static const char *const own_xstats[] = { "tx_copied", "tx_dropped_too_long" };
 
 static int xstats_map_build(struct net_dvp_port *p, struct dvp_xstat_name **names_out)
 {
@@ -547,14 +525,11 @@ static uint64_t own_xstat(struct rte_eth_dev *eth, unsigned int which)
 	uint64_t v = 0;
 	uint16_t i;
 
-	for (i = 0; which == 0 && i < eth->data->nb_rx_queues; i++)
-		if (eth->data->rx_queues[i] != NULL)
-			v += ((struct net_dvp_rxq *)eth->data->rx_queues[i])->shell_nombuf;
-	for (i = 0; which > 0 && i < eth->data->nb_tx_queues; i++) {
+	for (i = 0; i < eth->data->nb_tx_queues; i++) {
 		const struct net_dvp_txq *txq = eth->data->tx_queues[i];
 
 		if (txq != NULL)
-			v += which == 1 ? txq->copied : txq->dropped;
+			v += which == 0 ? txq->copied : txq->dropped;
 	}
 	return v;
 }

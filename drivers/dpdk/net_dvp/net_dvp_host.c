@@ -202,8 +202,11 @@ int net_dvp_runtime_get(void)
 void net_dvp_runtime_put(void)
 {
 	pthread_mutex_lock(&runtime_lock);
-	if (runtime_users > 0 && --runtime_users == 0 && dvp_eal_cleanup() < 0)
-		NET_DVP_LOG(WARNING, "dvpmd's runtime did not stop cleanly: %s",
-			    dvp_strerror(dvp_errno));
+	if (runtime_users > 0 && --runtime_users == 0) {
+		net_dvp_pool_events_off();
+		if (dvp_eal_cleanup() < 0)
+			NET_DVP_LOG(WARNING, "dvpmd's runtime did not stop cleanly: %s",
+				    dvp_strerror(dvp_errno));
+	}
 	pthread_mutex_unlock(&runtime_lock);
 }

@@ -7,42 +7,99 @@
  * data (net_dvp.h says how), and the dvp pools behind the queues.
  */
 
+#include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
-#include <rte_prefetch.h>
 
 #include <dvp_eal_host.h>
 #include <dvp_errno.h>
 #include <dvp_mempool.h>
+#include <dvp_pmd_mlx5.h>
 
 #include "net_dvp.h"
 
 /*
- * The free callback of a dvp buffer an rte_mbuf carries: the last owner of
- * the rte_mbuf let go of it, on whatever thread that is.
+ * The crossing rests on these: a dvp mbuf of this build is an rte_mbuf
+ * byte for byte, and the flags and packet types dvpmd's drivers set have
+ * DPDK's values.
  */
-static void net_dvp_buf_free(void *addr, void *opaque)
-{
-	struct dvp_mbuf *dm = opaque;
-
-	(void)addr;
-	/*
-	 * DPDK dropped the count to 0 before calling: back to 1, so that rx
-	 * can hand the buffer out again without writing this line. Plain: the
-	 * last owner is the only one that knows the buffer now.
-	 */
-	net_dvp_buf_of(dm)->shinfo.refcnt = 1;
-	dvp_pktmbuf_free_seg(dm);
-}
+#define NET_DVP_SAME_FIELD(dvp, rte)                                                      \
+	static_assert(offsetof(struct dvp_mbuf, dvp) == offsetof(struct rte_mbuf, rte) && \
+			      sizeof(((struct dvp_mbuf *)0)->dvp) ==                      \
+				      sizeof(((struct rte_mbuf *)0)->rte),                \
+		      "dvp_mbuf." #dvp " is not rte_mbuf." #rte)
+NET_DVP_SAME_FIELD(buf_addr, buf_addr);
+NET_DVP_SAME_FIELD(buf_iova, buf_iova);
+NET_DVP_SAME_FIELD(data_off, data_off);
+NET_DVP_SAME_FIELD(refcnt, refcnt);
+NET_DVP_SAME_FIELD(nb_segs, nb_segs);
+NET_DVP_SAME_FIELD(port, port);
+NET_DVP_SAME_FIELD(ol_flags, ol_flags);
+NET_DVP_SAME_FIELD(packet_type, packet_type);
+NET_DVP_SAME_FIELD(pkt_len, pkt_len);
+NET_DVP_SAME_FIELD(data_len, data_len);
+NET_DVP_SAME_FIELD(vlan_tci, vlan_tci);
+NET_DVP_SAME_FIELD(hash, hash);
+NET_DVP_SAME_FIELD(hash.rss, hash.rss);
+NET_DVP_SAME_FIELD(vlan_tci_outer, vlan_tci_outer);
+NET_DVP_SAME_FIELD(buf_len, buf_len);
+NET_DVP_SAME_FIELD(pool, pool);
+NET_DVP_SAME_FIELD(next, next);
+NET_DVP_SAME_FIELD(tx_offload, tx_offload);
+NET_DVP_SAME_FIELD(host_shinfo, shinfo);
+NET_DVP_SAME_FIELD(priv_size, priv_size);
+NET_DVP_SAME_FIELD(host_timesync, timesync);
+NET_DVP_SAME_FIELD(dynfield1, dynfield1);
+static_assert(sizeof(struct dvp_mbuf) == sizeof(struct rte_mbuf), "dvp_mbuf is not an rte_mbuf");
+static_assert(DVP_PKTMBUF_HEADROOM == RTE_PKTMBUF_HEADROOM, "headrooms differ");
+static_assert(sizeof(struct dvp_pktmbuf_pool_private) == sizeof(struct rte_pktmbuf_pool_private) &&
+		      offsetof(struct dvp_pktmbuf_pool_private, mbuf_priv_size) ==
+			      offsetof(struct rte_pktmbuf_pool_private, mbuf_priv_size),
+	      "mbuf pool private areas differ");
+#define NET_DVP_SAME_VALUE(name) static_assert(DVP_##name == RTE_##name, #name " differs")
+NET_DVP_SAME_VALUE(MBUF_F_RX_VLAN);
+NET_DVP_SAME_VALUE(MBUF_F_RX_RSS_HASH);
+NET_DVP_SAME_VALUE(MBUF_F_RX_VLAN_STRIPPED);
+NET_DVP_SAME_VALUE(MBUF_F_RX_IP_CKSUM_MASK);
+NET_DVP_SAME_VALUE(MBUF_F_RX_IP_CKSUM_BAD);
+NET_DVP_SAME_VALUE(MBUF_F_RX_IP_CKSUM_GOOD);
+NET_DVP_SAME_VALUE(MBUF_F_RX_IP_CKSUM_NONE);
+NET_DVP_SAME_VALUE(MBUF_F_RX_L4_CKSUM_MASK);
+NET_DVP_SAME_VALUE(MBUF_F_RX_L4_CKSUM_BAD);
+NET_DVP_SAME_VALUE(MBUF_F_RX_L4_CKSUM_GOOD);
+NET_DVP_SAME_VALUE(MBUF_F_RX_L4_CKSUM_NONE);
+NET_DVP_SAME_VALUE(MBUF_F_TX_TCP_SEG);
+NET_DVP_SAME_VALUE(MBUF_F_TX_TCP_CKSUM);
+NET_DVP_SAME_VALUE(MBUF_F_TX_UDP_CKSUM);
+NET_DVP_SAME_VALUE(MBUF_F_TX_L4_MASK);
+NET_DVP_SAME_VALUE(MBUF_F_TX_IP_CKSUM);
+NET_DVP_SAME_VALUE(MBUF_F_TX_IPV4);
+NET_DVP_SAME_VALUE(MBUF_F_TX_IPV6);
+NET_DVP_SAME_VALUE(MBUF_F_TX_VLAN);
+NET_DVP_SAME_VALUE(PTYPE_L2_ETHER);
+NET_DVP_SAME_VALUE(PTYPE_L2_ETHER_VLAN);
+NET_DVP_SAME_VALUE(PTYPE_L2_ETHER_QINQ);
+NET_DVP_SAME_VALUE(PTYPE_L3_IPV4);
+NET_DVP_SAME_VALUE(PTYPE_L3_IPV4_EXT);
+NET_DVP_SAME_VALUE(PTYPE_L3_IPV6);
+NET_DVP_SAME_VALUE(PTYPE_L3_IPV4_EXT_UNKNOWN);
+NET_DVP_SAME_VALUE(PTYPE_L3_IPV6_EXT_UNKNOWN);
+NET_DVP_SAME_VALUE(PTYPE_L4_TCP);
+NET_DVP_SAME_VALUE(PTYPE_L4_UDP);
+NET_DVP_SAME_VALUE(PTYPE_L4_FRAG);
+NET_DVP_SAME_VALUE(PTYPE_L4_SCTP);
+NET_DVP_SAME_VALUE(PTYPE_L4_ICMP);
+NET_DVP_SAME_VALUE(PTYPE_L4_NONFRAG);
 
 /*
  * DPDK's threads are lcores by DPDK's ids, and dvpmd's runtime takes the
- * same ids: tell it which one this thread is, so its pools use this
- * lcore's cache. Two thread-local loads when nothing changed.
+ * same ids: tell it which one this thread is. Two thread-local loads when
+ * nothing changed.
  */
 static __rte_always_inline void net_dvp_lcore_sync(void)
 {
@@ -53,324 +110,186 @@ static __rte_always_inline void net_dvp_lcore_sync(void)
 }
 
 /*
- * Make @p m (fresh from its pool) carry the received dvp segment @p dm.
- * Only dm's first cache line is read: the shared info on its second line
- * needs no write (a free dvp buffer's count is 1, see net_dvp_buf_free()),
- * and with IOVA as VA the buffer's IOVA is its address.
+ * The dvp queue fills its descriptors from the application's pool and
+ * hands back its mbufs as they are (net_dvp.h): only the port id is the
+ * ethdev's, when the two numberings differ.
  */
-static __rte_always_inline void net_dvp_attach(struct rte_mbuf *m, struct dvp_mbuf *dm,
-					       uint16_t port, bool iova_va)
-{
-	struct net_dvp_buf *b = net_dvp_buf_of(dm);
-
-	m->buf_addr = dm->buf_addr;
-	m->buf_iova = iova_va ? (rte_iova_t)(uintptr_t)dm->buf_addr : b->buf_iova;
-	m->buf_len = dm->buf_len;
-	m->shinfo = &b->shinfo;
-	m->data_off = dm->data_off;
-	m->data_len = dm->data_len;
-	m->pkt_len = dm->pkt_len;
-	/* The rx flags and packet types have DPDK's values in dvpmd too. */
-	m->ol_flags = dm->ol_flags | RTE_MBUF_F_EXTERNAL;
-	m->packet_type = dm->packet_type;
-	m->hash.rss = dm->hash.rss;
-	m->vlan_tci = dm->vlan_tci;
-	m->vlan_tci_outer = dm->vlan_tci_outer;
-	m->port = port;
-	m->tx_offload = 0;
-}
-
-/* A chained packet: a shell for each further segment. @return false when mp ran dry. */
-static __rte_noinline bool net_dvp_attach_chain(struct net_dvp_rxq *rxq, struct rte_mbuf *head,
-						struct dvp_mbuf *dm)
-{
-	struct rte_mbuf *prev = head, *m;
-	struct dvp_mbuf *seg, *next;
-
-	for (seg = dm->next; seg != NULL; seg = seg->next) {
-		m = rte_pktmbuf_alloc(rxq->mp);
-		if (m == NULL) {
-			/* What is attached goes with the head; free the rest here. */
-			prev->next = NULL;
-			for (; seg != NULL; seg = next) {
-				next = seg->next;
-				seg->next = NULL;
-				dvp_pktmbuf_free_seg(seg);
-			}
-			rte_pktmbuf_free(head);
-			return false;
-		}
-		net_dvp_attach(m, seg, rxq->eth_port, rxq->iova_va);
-		prev->next = m;
-		prev = m;
-	}
-	head->nb_segs = dm->nb_segs;
-	/* Each segment is owned by its own shell now. */
-	for (seg = dm; seg != NULL; seg = next) {
-		next = seg->next;
-		seg->next = NULL;
-		seg->nb_segs = 1;
-	}
-	return true;
-}
-
-/*
- * Take @p n shells into the stash and start loading their first lines,
- * which the next burst writes: the loads overlap the device poll instead of
- * stalling the attach. @return false when the pool had fewer.
- */
-static __rte_always_inline bool net_dvp_stash_fill(struct net_dvp_rxq *rxq, uint16_t n)
-{
-	uint16_t i;
-
-	/* Raw gets: a free mbuf has refcnt 1, next NULL, nb_segs 1; attach writes the rest. */
-	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)&rxq->stash[rxq->stash_n], n) != 0))
-		return false;
-	for (i = 0; i < n; i++)
-		rte_prefetch0(rxq->stash[rxq->stash_n + i]);
-	rxq->stash_n += n;
-	return true;
-}
-
-/* The stash was short (the application's pool ran dry): top it up as far as it goes. */
-static __rte_noinline void net_dvp_stash_refill_slow(struct net_dvp_rxq *rxq)
-{
-	uint16_t want = NET_DVP_BURST_MAX - rxq->stash_n;
-
-	while (want > 0 && !net_dvp_stash_fill(rxq, want))
-		want /= 2;
-	if (rxq->stash_n == 0)
-		rxq->shell_nombuf++;
-}
-
-void net_dvp_rxq_stash_drain(struct net_dvp_rxq *rxq)
-{
-	if (rxq->stash_n != 0)
-		rte_mempool_put_bulk(rxq->mp, (void **)rxq->stash, rxq->stash_n);
-	rxq->stash_n = 0;
-}
-
 uint16_t net_dvp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct net_dvp_rxq *rxq = q;
-	struct dvp_mbuf *dm[NET_DVP_BURST_MAX];
-	uint16_t i, nb, out = 0;
+	uint16_t i, nb;
 
 	net_dvp_lcore_sync();
-	/*
-	 * A packet needs a shell: take no more from the device than the stash
-	 * holds. With the application's pool dry, packets wait in the device's
-	 * queue (and past its size the device counts them missed).
-	 */
-	if (unlikely(rxq->stash_n < NET_DVP_BURST_MAX)) {
-		net_dvp_stash_refill_slow(rxq);
-		if (rxq->stash_n == 0)
-			return 0;
-	}
-	nb = dvp_rx_burst(rxq->dvp_port, rxq->queue_id, dm,
-			  RTE_MIN(RTE_MIN(nb_pkts, NET_DVP_BURST_MAX), rxq->stash_n));
-	if (nb == 0)
-		return 0;
-	rxq->stash_n -= nb;
-	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *m = rxq->stash[rxq->stash_n + i];
-
-		/* tx or a free reads the buffer's shared info on dm's second line. */
-		rte_prefetch0(&dm[i]->dynfield1);
-		net_dvp_attach(m, dm[i], rxq->eth_port, rxq->iova_va);
-		if (unlikely(dm[i]->next != NULL) && !net_dvp_attach_chain(rxq, m, dm[i])) {
-			/* Dropped with its shell. */
-			rxq->shell_nombuf++;
-			continue;
-		}
-		pkts[out++] = m;
-	}
-	/* Shells for the next burst, loading while the application works. */
-	if (unlikely(!net_dvp_stash_fill(rxq, nb)))
-		net_dvp_stash_refill_slow(rxq);
-	return out;
+	nb = dvp_rx_burst(rxq->dvp_port, rxq->queue_id, (struct dvp_mbuf **)pkts, nb_pkts);
+	if (rxq->eth_port != rxq->dvp_port)
+		for (i = 0; i < nb; i++)
+			pkts[i]->port = rxq->eth_port;
+	return nb;
 }
 
 /*
- * An rte_mbuf whose buffer is a dvp buffer, held by it alone: the dvp mbuf
- * can go to the device as it is.
+ * Whether the dvp queue can take @p m as it is: a direct mbuf (dvpmd has no
+ * indirect or external buffers) of a pool the port can send from, in every
+ * segment, and a chain only where the queue sends chains.
  */
-static __rte_always_inline struct dvp_mbuf *net_dvp_owned(struct rte_mbuf *m)
+static __rte_always_inline bool net_dvp_tx_direct(struct net_dvp_txq *txq, const struct rte_mbuf *m)
 {
-	if (!RTE_MBUF_HAS_EXTBUF(m) || m->shinfo->free_cb != net_dvp_buf_free || m->nb_segs != 1 ||
-	    rte_mbuf_refcnt_read(m) != 1 || rte_mbuf_ext_refcnt_read(m->shinfo) != 1)
-		return NULL;
-	return m->shinfo->fcb_opaque;
-}
-
-/* What the application set on @p m, onto the dvp mbuf that goes to the device. */
-static __rte_always_inline void net_dvp_tx_fields(struct dvp_mbuf *dm, const struct rte_mbuf *m)
-{
-	dm->data_off = (uint16_t)((char *)m->buf_addr + m->data_off - (char *)dm->buf_addr);
-	dm->data_len = m->data_len;
-	dm->pkt_len = m->pkt_len;
-	dm->nb_segs = 1;
-	/* Tx flags have DPDK's values in dvpmd; the external-buffer one is ours to drop. */
-	dm->ol_flags = m->ol_flags & ~RTE_MBUF_F_EXTERNAL;
-	dm->tx_offload = m->tx_offload;
-	dm->vlan_tci = m->vlan_tci;
-	dm->vlan_tci_outer = m->vlan_tci_outer;
-	dm->packet_type = m->packet_type;
+	if (likely(m->nb_segs == 1))
+		return (m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) == 0 &&
+		       (m->pool == txq->last_pool || net_dvp_tx_pool_ok(txq, m->pool));
+	if (!txq->multi_seg)
+		return false;
+	for (; m != NULL; m = m->next)
+		if ((m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) != 0 ||
+		    (m->pool != txq->last_pool && !net_dvp_tx_pool_ok(txq, m->pool)))
+			return false;
+	return true;
 }
 
 /*
- * Make a shell whose dvp buffer went to the device the direct mbuf it was
- * born as again, without the free callback (the buffer is the device's
- * now), ready to go back to its pool. With IOVA as VA, its buffer's IOVA is
- * its address: no read of the mempool object header's line.
+ * An rte_mbuf the dvp queue cannot take as it is (an indirect or external
+ * buffer, or a pool the device has not registered), no longer than
+ * max_len: its data into an mbuf of the queue's own pool. @return the
+ * copy, or NULL when that pool is dry.
  */
-static __rte_always_inline void net_dvp_shell_restore(struct rte_mbuf *m, bool iova_va)
+static __rte_noinline struct rte_mbuf *net_dvp_tx_copy(struct net_dvp_txq *txq,
+						       const struct rte_mbuf *m)
 {
-	struct rte_mempool *mp = m->pool;
-	uint32_t hdr = (uint32_t)sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(mp);
-
-	m->buf_addr = (char *)m + hdr;
-	m->buf_iova = iova_va ? (rte_iova_t)(uintptr_t)m->buf_addr : rte_mempool_virt2iova(m) + hdr;
-	m->buf_len = rte_pktmbuf_data_room_size(mp);
-	m->data_off = RTE_MIN(RTE_PKTMBUF_HEADROOM, m->buf_len);
-	m->data_len = 0;
-	m->ol_flags = 0;
-}
-
-/* Put restored shells back, one bulk put per run of the same pool. */
-static __rte_always_inline void net_dvp_shells_put(struct rte_mbuf **shells, uint16_t n)
-{
-	uint16_t i, start = 0;
-
-	for (i = 1; i <= n; i++) {
-		if (i == n || shells[i]->pool != shells[start]->pool) {
-			rte_mempool_put_bulk(shells[start]->pool, (void **)&shells[start],
-					     i - start);
-			start = i;
-		}
-	}
-}
-
-/* A foreign rte_mbuf (no longer than max_len): its data into a dvp mbuf, or NULL when dry. */
-static __rte_noinline struct dvp_mbuf *net_dvp_tx_copy(struct net_dvp_txq *txq, struct rte_mbuf *m)
-{
-	struct dvp_mbuf *dm = dvp_pktmbuf_alloc(txq->pool);
+	struct rte_mbuf *c = rte_pktmbuf_alloc((struct rte_mempool *)txq->pool);
 	const struct rte_mbuf *seg;
 	char *dst;
 
-	if (dm == NULL)
+	if (c == NULL)
 		return NULL;
-	dst = dvp_pktmbuf_mtod(dm, char *);
+	dst = rte_pktmbuf_mtod(c, char *);
 	for (seg = m; seg != NULL; seg = seg->next) {
 		rte_memcpy(dst, rte_pktmbuf_mtod(seg, const char *), seg->data_len);
 		dst += seg->data_len;
 	}
-	net_dvp_tx_fields(dm, m);
-	dm->data_off = RTE_PKTMBUF_HEADROOM;
-	dm->data_len = (uint16_t)m->pkt_len;
+	c->data_len = (uint16_t)m->pkt_len;
+	c->pkt_len = m->pkt_len;
+	c->ol_flags = m->ol_flags & ~(RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL);
+	c->tx_offload = m->tx_offload;
+	c->vlan_tci = m->vlan_tci;
+	c->vlan_tci_outer = m->vlan_tci_outer;
+	c->packet_type = m->packet_type;
 	txq->copied++;
-	return dm;
+	return c;
 }
 
-enum net_dvp_tx_how {
-	NET_DVP_TX_OWNED, /* a dvp buffer: the dvp mbuf goes, the shell returns to its pool */
-	NET_DVP_TX_COPIED, /* foreign: a copy goes, the rte_mbuf is freed */
-	NET_DVP_TX_DROP, /* longer than any dvp buffer: freed and counted */
-};
-
+/*
+ * Runs of direct mbufs go to the dvp queue as they are, straight from the
+ * caller's array (the whole burst, in the usual case: one check per
+ * packet). A packet in between that is not direct is sent as a copy, on
+ * its own: the slow path.
+ */
 uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct net_dvp_txq *txq = q;
-	struct dvp_mbuf *send[NET_DVP_BURST_MAX], *dm;
-	struct rte_mbuf *shells[NET_DVP_BURST_MAX];
-	uint8_t how[NET_DVP_BURST_MAX];
-	uint16_t i, k = 0, nb, sent, done, nb_shells = 0;
+	struct rte_mbuf *copy;
+	uint16_t i, done = 0, sent;
 
 	net_dvp_lcore_sync();
-	nb = RTE_MIN(nb_pkts, NET_DVP_BURST_MAX);
-	for (i = 0; i < nb; i++) {
-		dm = net_dvp_owned(pkts[i]);
-		if (likely(dm != NULL)) {
-			net_dvp_tx_fields(dm, pkts[i]);
-			how[i] = NET_DVP_TX_OWNED;
-			send[k++] = dm;
-			continue;
+	while (done < nb_pkts) {
+		for (i = done; i < nb_pkts && likely(net_dvp_tx_direct(txq, pkts[i])); i++)
+			;
+		if (i > done) {
+			sent = dvp_tx_burst(txq->dvp_port, txq->queue_id,
+					    (struct dvp_mbuf **)&pkts[done], i - done);
+			done += sent;
+			if (done < i)
+				return done; /* the device is full */
 		}
-		if (unlikely(pkts[i]->pkt_len > txq->max_len)) {
-			how[i] = NET_DVP_TX_DROP;
-			continue;
-		}
-		dm = net_dvp_tx_copy(txq, pkts[i]);
-		if (dm == NULL)
-			break; /* the copy pool is dry: this one and the rest stay the caller's */
-		how[i] = NET_DVP_TX_COPIED;
-		send[k++] = dm;
-	}
-	nb = i;
-	sent = dvp_tx_burst(txq->dvp_port, txq->queue_id, send, k);
-
-	/*
-	 * The caller's array is consumed up to the first packet the device did
-	 * not take; drops before that point are consumed too, later ones are
-	 * dropped when the caller offers them again.
-	 */
-	for (i = 0, k = 0; i < nb; i++) {
-		if (how[i] == NET_DVP_TX_DROP) {
-			txq->dropped++;
-			rte_pktmbuf_free(pkts[i]);
-			continue;
-		}
-		if (k == sent)
+		if (done == nb_pkts)
 			break;
-		k++;
-		if (likely(how[i] == NET_DVP_TX_OWNED)) {
-			net_dvp_shell_restore(pkts[i], txq->iova_va);
-			shells[nb_shells++] = pkts[i];
-		} else {
-			rte_pktmbuf_free(pkts[i]);
-		}
-	}
-	done = i;
-	if (nb_shells != 0)
-		net_dvp_shells_put(shells, nb_shells);
-	/* Copies made for packets kept back are not needed. */
-	for (; i < nb; i++) {
-		if (how[i] == NET_DVP_TX_DROP)
+		if (unlikely(pkts[done]->pkt_len > txq->max_len)) {
+			/* Longer than any buffer of ours: dropped, counted, consumed. */
+			txq->dropped++;
+			rte_pktmbuf_free(pkts[done++]);
 			continue;
-		if (how[i] == NET_DVP_TX_COPIED)
-			dvp_pktmbuf_free(send[k]);
-		k++;
+		}
+		copy = net_dvp_tx_copy(txq, pkts[done]);
+		if (copy == NULL)
+			break; /* the copy pool is dry: this one and the rest stay the caller's */
+		if (dvp_tx_burst(txq->dvp_port, txq->queue_id, (struct dvp_mbuf **)&copy, 1) == 0) {
+			rte_pktmbuf_free(copy);
+			break;
+		}
+		rte_pktmbuf_free(pkts[done++]);
 	}
 	return done;
 }
 
-struct pool_fill {
-	unsigned int bad_iova;
-};
-
-static void net_dvp_buf_init(struct dvp_mempool *mp, void *opaque, void *obj, unsigned int idx)
+bool net_dvp_tx_pool_ok(struct net_dvp_txq *txq, const struct rte_mempool *mp)
 {
-	struct dvp_mbuf *dm = obj;
-	struct net_dvp_buf *b = net_dvp_buf_of(dm);
-	struct pool_fill *f = opaque;
+	unsigned int i;
 
-	(void)mp;
-	(void)idx;
-	b->shinfo.free_cb = net_dvp_buf_free;
-	b->shinfo.fcb_opaque = dm;
-	b->shinfo.refcnt = 1;
-	b->buf_iova = rte_mem_virt2iova(dm->buf_addr);
-	if (b->buf_iova == RTE_BAD_IOVA)
-		f->bad_iova++;
+	for (i = 0; i < NET_DVP_TX_POOLS_OK; i++)
+		if (txq->pools_ok[i] == mp)
+			goto ok;
+	/* A lock, once per pool and queue (then the pool is remembered). */
+	if (txq->needs_mr &&
+	    !dvp_pmd_mlx5_mempool_registered(txq->dvp_port, (const struct dvp_mempool *)mp))
+		return false;
+	txq->pools_ok[txq->pools_ok_next++ % NET_DVP_TX_POOLS_OK] = mp;
+ok:
+	txq->last_pool = mp;
+	return true;
+}
+
+/*
+ * An mbuf pool, by what DPDK's mbuf pools have: a private area of DPDK's
+ * mbuf pool shape and objects that hold an rte_mbuf.
+ */
+static bool is_mbuf_pool(const struct rte_mempool *mp)
+{
+	return mp->private_data_size >= sizeof(struct rte_pktmbuf_pool_private) &&
+	       mp->elt_size > sizeof(struct rte_mbuf);
+}
+
+static void pool_register(struct rte_mempool *mp, void *arg)
+{
+	(void)arg;
+	/*
+	 * With every mlx5 device dvpmd has open (none: nothing to do). A pool
+	 * that cannot be registered stays usable: the tx queues copy from it.
+	 */
+	if (is_mbuf_pool(mp) && dvp_pmd_mlx5_mempool_register((struct dvp_mempool *)mp) < 0)
+		NET_DVP_LOG(
+			NOTICE,
+			"pool %s: not registered with the mlx5 devices (%s): sends from it are copied",
+			mp->name, dvp_strerror(dvp_errno));
+}
+
+static void pool_event(enum rte_mempool_event event, struct rte_mempool *mp, void *arg)
+{
+	if (event == RTE_MEMPOOL_EVENT_READY)
+		pool_register(mp, arg);
+}
+
+static bool pool_events_on;
+
+void net_dvp_pools_register(void)
+{
+	/* As DPDK's mlx5 does: the pools there now, and each new one when it is ready. */
+	if (!pool_events_on && rte_mempool_event_callback_register(pool_event, NULL) == 0)
+		pool_events_on = true;
+	rte_mempool_walk(pool_register, NULL);
+}
+
+void net_dvp_pool_events_off(void)
+{
+	if (pool_events_on)
+		rte_mempool_event_callback_unregister(pool_event, NULL);
+	pool_events_on = false;
 }
 
 struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what, unsigned int n,
 					uint16_t data_room, int socket)
 {
 	struct net_dvp_pool_ref *ref = rte_zmalloc("net_dvp_pool_ref", sizeof(*ref), 0);
-	struct pool_fill fill = { 0 };
 	struct dvp_mempool *mp;
-	char name[DVP_MEMPOOL_NAMESIZE];
+	char name[RTE_MEMPOOL_NAMESIZE];
 
 	if (ref == NULL)
 		return NULL;
@@ -382,11 +301,6 @@ struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what
 		rte_free(ref);
 		return NULL;
 	}
-	dvp_mempool_obj_iter(mp, net_dvp_buf_init, &fill);
-	if (fill.bad_iova != 0)
-		NET_DVP_LOG(WARNING,
-			    "port %u: pool %s: %u buffers have no IOVA in DPDK's memory map",
-			    p->eth_port, name, fill.bad_iova);
 	ref->pool = mp;
 	ref->next = p->pools;
 	p->pools = ref;

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * dvp_mempool.h in a build hosted by a DPDK application (DVP_HOST_DPDK:
+ * drivers/dpdk/net_dvp). A dvp pool is DPDK's rte_mempool there: the pool an
+ * application gives rx_queue_setup goes to the dvp queue as it is, the
+ * queue fills its descriptors from it, and an mbuf DPDK frees returns
+ * where the dvp queue took it. DPDK's per-lcore caches key on DPDK's lcore
+ * ids, which are dvpmd's in a hosted runtime. The struct names are DPDK's
+ * (the fields dvpmd reads, name, size, nb_mem_chunks and the memory
+ * chunks' addr and len, have the same names in both), the functions
+ * dvpmd's. Not installed: only the hosted build sees it.
+ */
+
+#ifndef DVP_MEMPOOL_HOST_H
+#define DVP_MEMPOOL_HOST_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_mempool.h>
+
+/* What dvp_mempool.h brings along, for the files that rely on it. */
+#include <dvp_common.h>
+#include <dvp_lcore.h>
+#include <dvp_memzone.h>
+#include <dvp_ring.h>
+
+#define dvp_mempool rte_mempool
+#define dvp_mempool_memhdr rte_mempool_memhdr
+#define dvp_mempool_cache rte_mempool_cache
+
+#define DVP_MEMPOOL_NAMESIZE RTE_MEMPOOL_NAMESIZE
+#define DVP_MEMPOOL_CACHE_MAX_SIZE RTE_MEMPOOL_CACHE_MAX_SIZE
+#define DVP_MEMPOOL_F_NO_CACHE_ALIGN RTE_MEMPOOL_F_NO_CACHE_ALIGN
+#define DVP_MEMPOOL_F_SP_PUT RTE_MEMPOOL_F_SP_PUT
+#define DVP_MEMPOOL_F_SC_GET RTE_MEMPOOL_F_SC_GET
+
+typedef void dvp_mempool_obj_cb_t(struct dvp_mempool *mp, void *opaque, void *obj,
+				  unsigned int obj_idx);
+typedef void dvp_mempool_mem_cb_t(struct dvp_mempool *mp, void *opaque,
+				  const struct dvp_mempool_memhdr *memhdr, unsigned int mem_idx);
+
+struct dvp_mempool *dvp_mempool_create(const char *name, unsigned int n, unsigned int elt_size,
+				       unsigned int cache_size, unsigned int private_data_size,
+				       dvp_mempool_obj_cb_t *obj_init, void *obj_init_arg,
+				       int socket_id, unsigned int flags);
+void dvp_mempool_free(struct dvp_mempool *mp);
+struct dvp_mempool *dvp_mempool_lookup(const char *name);
+unsigned int dvp_mempool_mem_iter(struct dvp_mempool *mp, dvp_mempool_mem_cb_t *cb, void *opaque);
+unsigned int dvp_mempool_obj_iter(struct dvp_mempool *mp, dvp_mempool_obj_cb_t *cb, void *opaque);
+bool dvp_mempool_contains(const struct dvp_mempool *mp, const void *addr);
+void dvp_mempool_dump(FILE *f, const struct dvp_mempool *mp);
+
+static inline unsigned int dvp_mempool_avail_count(const struct dvp_mempool *mp)
+{
+	return rte_mempool_avail_count(mp);
+}
+
+static inline unsigned int dvp_mempool_in_use_count(const struct dvp_mempool *mp)
+{
+	return rte_mempool_in_use_count(mp);
+}
+
+static inline bool dvp_mempool_full(const struct dvp_mempool *mp)
+{
+	return rte_mempool_full(mp) != 0;
+}
+
+static inline bool dvp_mempool_empty(const struct dvp_mempool *mp)
+{
+	return rte_mempool_empty(mp) != 0;
+}
+
+static inline void *dvp_mempool_get_priv(struct dvp_mempool *mp)
+{
+	return rte_mempool_get_priv(mp);
+}
+
+/* DPDK's debug build has its own cookies; dvpmd counts none here. */
+static inline uint64_t dvp_mempool_debug_errors(const struct dvp_mempool *mp)
+{
+	(void)mp;
+	return 0;
+}
+
+static __dvp_always_inline void dvp_mempool_put_bulk(struct dvp_mempool *mp, void *const *obj_table,
+						     unsigned int n)
+{
+	rte_mempool_put_bulk(mp, obj_table, n);
+}
+
+static __dvp_always_inline void dvp_mempool_put(struct dvp_mempool *mp, void *obj)
+{
+	rte_mempool_put(mp, obj);
+}
+
+/* All or none; -ENOENT as dvpmd's (DPDK says -ENOBUFS). */
+static __dvp_always_inline int dvp_mempool_get_bulk(struct dvp_mempool *mp, void **obj_table,
+						    unsigned int n)
+{
+	return rte_mempool_get_bulk(mp, obj_table, n) == 0 ? 0 : -ENOENT;
+}
+
+static __dvp_always_inline int dvp_mempool_get(struct dvp_mempool *mp, void **obj_p)
+{
+	return dvp_mempool_get_bulk(mp, obj_p, 1);
+}
+
+#endif /* DVP_MEMPOOL_HOST_H */
