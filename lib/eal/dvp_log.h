@@ -58,7 +58,10 @@ extern int dvp_logtype_user; /**< "user": for applications */
  */
 int dvp_log_register(const char *name, uint32_t default_level);
 
-/** @return the id of the type named @p name, or -ENOENT. */
+/**
+ * @return the id of the type named @p name, or of the type DPDK calls so
+ *   ("lib.eal" is "eal", "lib.ethdev" is "port"), or -ENOENT.
+ */
 int dvp_log_lookup(const char *name);
 
 /** @return the name of @p type, or NULL for an unknown id. */
@@ -70,7 +73,10 @@ int dvp_log_get_level(uint32_t type);
 
 /**
  * Set the level of every type whose name matches the shell glob @p pattern
- * (fnmatch(3), as "pmd.net.*"), now and for types registered later.
+ * (fnmatch(3), as "pmd.net.*"), now and for types registered later. A type
+ * matches by its own name or by DPDK's name for it: "lib.*" matches "eal",
+ * "ring", "mempool", "mbuf", "port" and "intr" (lib.eal, lib.ring,
+ * lib.mempool, lib.mbuf, lib.ethdev twice); "user" is DPDK's "user1".
  * @return the number of existing types changed, or a negative errno.
  */
 int dvp_log_set_level_pattern(const char *pattern, uint32_t level);
@@ -87,7 +93,9 @@ uint32_t dvp_log_get_global_level(void);
 
 /**
  * Parse a level: a number 1..8 or a name (emergency, alert, critical,
- * error, warning, notice, info, debug; also emerg, crit, err, warn).
+ * error, warning, notice, info, debug) or, as DPDK, the start of one,
+ * case aside: the first level in that order whose name starts so wins
+ * ("warn", "err", "d"; "e" is emergency).
  * @return the level, or -EINVAL (nothing is logged: callers name the context).
  */
 int dvp_log_parse_level(const char *text);

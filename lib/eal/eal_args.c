@@ -22,6 +22,7 @@
 #include "eal_private.h"
 
 enum opt_id {
+	OPT_COREMASK,
 	OPT_CORELIST,
 	OPT_LCORES,
 	OPT_MAIN_LCORE,
@@ -34,9 +35,15 @@ enum opt_id {
 	OPT_FILE_PREFIX,
 	OPT_HUGE_UNLINK,
 	OPT_MEM_CHANNELS,
+	OPT_SINGLE_FILE_SEGMENTS,
+	OPT_NO_SHCONF,
+	OPT_IOVA_MODE,
+	OPT_PROC_TYPE,
 	OPT_ALLOW,
 	OPT_BLOCK,
 	OPT_VDEV,
+	OPT_NO_PCI,
+	OPT_DRIVER,
 	OPT_LOG_LEVEL,
 	OPT_NO_TELEMETRY,
 	OPT_HELP,
@@ -52,6 +59,9 @@ struct eal_opt {
 };
 
 static const struct eal_opt opts[] = {
+	{ "", 'c', OPT_COREMASK, "COREMASK",
+	  "Run lcores on the CPUs of a hexadecimal mask, lcore id = CPU id: 0xf is 0-3.\n"
+	  "One of -c, -l and --lcores." },
 	{ "", 'l', OPT_CORELIST, "CORELIST",
 	  "Run lcores on these CPUs, lcore id = CPU id: numbers and ranges, as 0-3,5.\n"
 	  "Default: every CPU in the process's affinity mask." },
@@ -83,14 +93,31 @@ static const struct eal_opt opts[] = {
 	  "Remove each hugepage file right after mapping it, so none is left behind." },
 	{ "", 'n', OPT_MEM_CHANNELS, "N",
 	  "Memory channels: accepted for DPDK command lines, no effect." },
+	{ "single-file-segments", 0, OPT_SINGLE_FILE_SEGMENTS, NULL,
+	  "Accepted for DPDK command lines: each memory segment is one file already." },
+	{ "no-shconf", 0, OPT_NO_SHCONF, NULL,
+	  "Accepted with a warning: there is no shared configuration file to leave out." },
+	{ "iova-mode", 0, OPT_IOVA_MODE, "va|pa",
+	  "IO addresses: va, what RDMA devices use (memory registrations are by virtual\n"
+	  "address); pa is accepted with a warning and has no effect." },
+	{ "proc-type", 0, OPT_PROC_TYPE, "primary|auto",
+	  "primary and auto run as the one primary process; secondary is not supported." },
 	{ "allow", 'a', OPT_ALLOW, "DEVARGS",
 	  "Probe only the listed ib devices, with their devargs: -a mlx5_0,key=value.\n"
+	  "A PCI address names the ib device of that function: -a 0000:3b:00.0.\n"
 	  "May be repeated; cannot be combined with -b." },
 	{ "block", 'b', OPT_BLOCK, "NAME",
-	  "Never probe this ib device. May be repeated; cannot be combined with -a." },
+	  "Never probe this ib device (a name or a PCI address). May be repeated;\n"
+	  "cannot be combined with -a." },
 	{ "vdev", 0, OPT_VDEV, "DEVARGS",
 	  "Create a virtual device: --vdev net_ring0 or --vdev sim_mlx5,ports=2.\n"
 	  "May be repeated." },
+	{ "no-pci", 0, OPT_NO_PCI, NULL,
+	  "Probe no ib device of the sysfs scan (PCI functions; rxe too); virtual\n"
+	  "devices and the ib devices they add are probed." },
+	{ "", 'd', OPT_DRIVER, "PATH",
+	  "Load a driver's shared object, or each *.so of a directory. A program with\n"
+	  "dvpmd linked in statically has its drivers built in: a warning, no load." },
 	{ "log-level", 0, OPT_LOG_LEVEL, "LEVEL",
 	  "Log level: LEVEL for every type, GLOB:LEVEL (pmd.net.*:debug) or\n"
 	  "REGEX,LEVEL; LEVEL is 1-8 or emergency..debug. May be repeated." },
@@ -274,6 +301,29 @@ static int check_prefix(const char *opt, const char *arg)
 	return 0;
 }
 
+/* -a or -b: devargs whose name may be a PCI address, for its ib device's name. */
+static int add_ib_entry(struct eal_strlist *l, bool block, const char *opt, const char *v)
+{
+	struct dvp_devargs da;
+	char *resolved;
+	unsigned int n;
+	int ret;
+
+	ret = eal_devargs_parse_ctx(opt, v, &da);
+	if (ret < 0)
+		return ret;
+	n = da.count;
+	dvp_devargs_free(&da);
+	if (n != 0 && block)
+		return arg_error(opt, v, "expected a device name alone: devargs go with -a");
+	ret = eal_ib_of_pci_arg(opt, v, &resolved);
+	if (ret < 0)
+		return ret;
+	ret = strlist_add(l, resolved ? resolved : v);
+	free(resolved);
+	return ret;
+}
+
 static int apply(const struct eal_opt *o, const char *opt, const char *v, struct eal_cfg *cfg)
 {
 	struct dvp_devargs da;
@@ -281,6 +331,8 @@ static int apply(const struct eal_opt *o, const char *opt, const char *v, struct
 	int ret;
 
 	switch (o->id) {
+	case OPT_COREMASK:
+		return eal_parse_coremask(opt, v, cfg);
 	case OPT_CORELIST:
 		return eal_parse_corelist(opt, v, cfg);
 	case OPT_LCORES:
@@ -327,23 +379,44 @@ static int apply(const struct eal_opt *o, const char *opt, const char *v, struct
 			return arg_error(opt, v,
 					 "expected a number of memory channels from 1 to 32");
 		return 0;
+	case OPT_SINGLE_FILE_SEGMENTS:
+		return 0;
+	case OPT_NO_SHCONF:
+		EAL_LOG(WARNING,
+			"%s: no effect: dvpmd keeps no shared configuration (there are no secondary processes); --in-memory creates no files at all",
+			opt);
+		return 0;
+	case OPT_IOVA_MODE:
+		if (strcmp(v, "pa") == 0)
+			EAL_LOG(WARNING,
+				"%s pa: no effect: RDMA devices address memory by virtual address (memory registrations), so IO addresses are virtual",
+				opt);
+		else if (strcmp(v, "va") != 0)
+			return arg_error(opt, v, "expected va or pa");
+		return 0;
+	case OPT_PROC_TYPE:
+		if (strcmp(v, "secondary") == 0)
+			return arg_error(
+				opt, v,
+				"secondary processes are not supported: there is no shared configuration to attach to; run a primary process (primary or auto)");
+		if (strcmp(v, "primary") != 0 && strcmp(v, "auto") != 0)
+			return arg_error(opt, v, "expected primary or auto");
+		return 0;
 	case OPT_ALLOW:
+	case OPT_BLOCK:
+		return add_ib_entry(o->id == OPT_ALLOW ? &cfg->allow : &cfg->block,
+				    o->id == OPT_BLOCK, opt, v);
 	case OPT_VDEV:
 		ret = eal_devargs_parse_ctx(opt, v, &da);
 		if (ret < 0)
 			return ret;
 		dvp_devargs_free(&da);
-		return strlist_add(o->id == OPT_ALLOW ? &cfg->allow : &cfg->vdev, v);
-	case OPT_BLOCK:
-		ret = eal_devargs_parse_ctx(opt, v, &da);
-		if (ret < 0)
-			return ret;
-		n = da.count;
-		dvp_devargs_free(&da);
-		if (n != 0)
-			return arg_error(opt, v,
-					 "expected a device name alone: devargs go with -a");
-		return strlist_add(&cfg->block, v);
+		return strlist_add(&cfg->vdev, v);
+	case OPT_NO_PCI:
+		cfg->no_pci = true;
+		return 0;
+	case OPT_DRIVER:
+		return eal_plugin_load(opt, v);
 	case OPT_LOG_LEVEL:
 		return dvp_log_apply_arg(v) < 0 ? dvp_err(EINVAL) : 0;
 	case OPT_NO_TELEMETRY:

@@ -71,8 +71,13 @@ void dvp_driver_register(struct dvp_driver *drv)
 	for (l = &bus.drivers; *l != NULL; l = &(*l)->next) {
 		if (*l == drv || strcmp((*l)->name, drv->name) == 0) {
 			pthread_mutex_unlock(&eal_bus_lock);
-			EAL_LOG(ERR, "driver %s is registered twice: the second is ignored",
-				drv->name);
+			if (eal_plugin_loading != NULL)
+				EAL_LOG(WARNING,
+					"-d %s: driver %s is built into this program already: the plugin's copy is not used",
+					eal_plugin_loading, drv->name);
+			else
+				EAL_LOG(ERR, "driver %s is registered twice: the second is ignored",
+					drv->name);
 			return;
 		}
 	}
@@ -259,10 +264,20 @@ static int ib_allowed(struct eal_dev *d, bool *explicit)
 		EAL_LOG(INFO, "ib device %s is blocked (-b)", d->dev.name);
 		return 0;
 	}
+	if (bus.cfg->allow.n != 0 && !in_list(&bus.cfg->allow, d->dev.name, &entry))
+		return 0;
+	/* A scanned device is hardware (a PCI function) or rxe; drivers' own stay. */
+	if (bus.cfg->no_pci && !d->sw) {
+		if (entry != NULL)
+			EAL_LOG(WARNING,
+				"-a %s: not probed: --no-pci leaves the ib devices of the scan alone",
+				d->dev.name);
+		else
+			EAL_LOG(INFO, "ib device %s is not probed (--no-pci)", d->dev.name);
+		return 0;
+	}
 	if (bus.cfg->allow.n == 0)
 		return 1;
-	if (!in_list(&bus.cfg->allow, d->dev.name, &entry))
-		return 0;
 	*explicit = true;
 	if (d->devargs.name[0] == '\0') {
 		ret = eal_devargs_parse_ctx("-a", entry, &d->devargs);
@@ -459,11 +474,14 @@ static int allow_unmatched_check(void)
 
 	for (i = 0; i < bus.cfg->allow.n && ret == 0; i++) {
 		const char *a = bus.cfg->allow.s[i];
+		char pci[EAL_PCI_ADDR_LEN];
 
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a, ","), a);
 		if (eal_dev_find_locked(name) != NULL)
 			continue;
-		EAL_LOG(WARNING, "-a %s: no ib device of this name was found", name);
+		/* A PCI address left as given had no ib device: -a said so already. */
+		if (!eal_pci_addr_parse(name, strlen(name), pci))
+			EAL_LOG(WARNING, "-a %s: no ib device of this name was found", name);
 		if (!ib_drivers || strchr(a, ',') == NULL)
 			continue;
 		if (dvp_devargs_parse(a, &da) != 0)

@@ -20,6 +20,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "dvp_parse.h"
 #include "eal_bus.h"
 
 static struct ibv_device **ibv_list;
@@ -299,4 +300,72 @@ int dvp_ib_bus_remove_device(const char *name)
 	ret = eal_dev_remove_locked(d);
 	pthread_mutex_unlock(&eal_bus_lock);
 	return ret;
+}
+
+/* "[DDDD:]BB:DD.F" of @p len bytes at @p s as "dddd:bb:dd.f" in @p out (13 bytes). */
+bool eal_pci_addr_parse(const char *s, size_t len, char out[EAL_PCI_ADDR_LEN])
+{
+	static const unsigned int max_digits[] = { 4, 2, 2, 1 },
+				  max_val[] = { 0xffff, 0xff, 0x1f, 7 };
+	static const char seps[] = { ':', ':', '.', '\0' };
+	unsigned int v[4] = { 0 }, f = 0, nd = 0;
+	size_t i;
+	int d;
+
+	/* Without a domain, the first field is the bus: shift the fields by one. */
+	for (i = 0; i < len && s[i] != '.'; i++)
+		f += s[i] == ':';
+	if (f != 1 && f != 2)
+		return false;
+	f = f == 1 ? 1 : 0;
+	for (i = 0; i <= len; i++) {
+		if (i == len || s[i] == ':' || s[i] == '.') {
+			if (f > 3 || nd == 0 || (i < len ? s[i] : '\0') != seps[f] ||
+			    v[f] > max_val[f])
+				return false;
+			f++;
+			nd = 0;
+			continue;
+		}
+		d = dvp_parse_hex_digit(s[i]);
+		if (d < 0 || f > 3 || ++nd > max_digits[f])
+			return false;
+		v[f] = v[f] << 4 | (unsigned int)d;
+	}
+	if (f != 4)
+		return false;
+	snprintf(out, EAL_PCI_ADDR_LEN, "%04x:%02x:%02x.%x", v[0], v[1], v[2], v[3]);
+	return true;
+}
+
+int eal_ib_of_pci_arg(const char *opt, const char *arg, char **resolved)
+{
+	size_t nlen = strcspn(arg, ",");
+	char addr[EAL_PCI_ADDR_LEN], dir[PATH_MAX];
+	struct dirent **list;
+	int n, i;
+
+	*resolved = NULL;
+	if (!eal_pci_addr_parse(arg, nlen, addr))
+		return 0;
+	pathf(dir, sizeof(dir), "%s/bus/pci/devices/%s/infiniband", dvp_sysfs_root(), addr);
+	n = scandir(dir, &list, dir_filter, alphasort);
+	if (n <= 0) {
+		EAL_LOG(WARNING,
+			"%s %.*s: PCI function %s has no ib device (no %s): nothing to probe", opt,
+			(int)nlen, arg, addr, dir);
+		if (n == 0)
+			free(list);
+		return 0;
+	}
+	/* One ib device per PCI function (mlx5 gives each function its own). */
+	if (asprintf(resolved, "%s%s", list[0]->d_name, arg + nlen) < 0)
+		*resolved = NULL;
+	else
+		EAL_LOG(INFO, "%s %.*s: PCI function %s is ib device %s", opt, (int)nlen, arg, addr,
+			list[0]->d_name);
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+	return *resolved != NULL ? 0 : dvp_err(ENOMEM);
 }

@@ -67,8 +67,7 @@ static int parse_pair(const char *ctx, const char *str, const char *p, size_t le
 	unsigned int i;
 
 	if (len == 0)
-		return devargs_error(ctx, str,
-				     "empty KEY=VALUE pair (two commas, or a trailing one); %s",
+		return devargs_error(ctx, str, "empty KEY=VALUE pair (two commas); %s",
 				     DEVARGS_SYNTAX);
 	if (eq == NULL)
 		return devargs_error(ctx, str, "'%.*s' has no value; expected %.*s=VALUE", (int)len,
@@ -141,9 +140,18 @@ int eal_devargs_parse_ctx(const char *ctx, const char *str, struct dvp_devargs *
 	if (comma == NULL)
 		return 0;
 
+	/*
+	 * A trailing comma ends the list without a pair, as DPDK's kvargs takes
+	 * "net_ring0,size=64,"; two commas in a row are still an empty pair.
+	 */
+	if (comma[1] == '\0')
+		return 0;
 	da->args = strdup(comma + 1);
 	if (da->args == NULL)
 		return dvp_err(ENOMEM);
+	nlen = strlen(da->args);
+	if (da->args[nlen - 1] == ',')
+		da->args[nlen - 1] = '\0';
 	/* Split at the commas outside brackets. */
 	for (start = p = comma + 1;; p++) {
 		if (*p == '[') {
@@ -159,6 +167,8 @@ int eal_devargs_parse_ctx(const char *ctx, const char *str, struct dvp_devargs *
 				ret = devargs_error(ctx, str, "'[' is not closed by ']'");
 				goto fail;
 			}
+			if (*p == '\0' && p == start)
+				break; /* after a trailing comma */
 			ret = parse_pair(ctx, str, start, (size_t)(p - start), da);
 			if (ret < 0)
 				goto fail;

@@ -16,8 +16,10 @@
 #include <string.h>
 #include <sys/sysinfo.h>
 
+#include "dvp_parse.h"
 #include "eal_private.h"
 
+#define COREMASK_SYNTAX "expected a hexadecimal CPU mask such as 0xf or 3c"
 #define CORELIST_SYNTAX "expected CPU numbers and ranges such as 0-3,5"
 #define LCORES_SYNTAX "expected LCORES[@CPUS],... such as 0@1,1@(2-3) or (0-3)@0"
 
@@ -159,10 +161,16 @@ static int parse_range(const char *opt, const char *arg, const char *syntax, con
 	return 0;
 }
 
-static void map_clear(struct eal_cfg *cfg)
+/* -c, -l and --lcores each give the whole map, once. */
+static int map_start(const char *opt, const char *arg, struct eal_cfg *cfg)
 {
+	if (cfg->lcores_given)
+		return lcore_error(
+			opt, arg,
+			"the lcore map is already given; use one of -c, -l and --lcores, once");
 	memset(cfg->lcore_enabled, 0, sizeof(cfg->lcore_enabled));
 	memset(cfg->lcore_cpus, 0, sizeof(cfg->lcore_cpus));
+	return 0;
 }
 
 static int map_set(const char *opt, const char *arg, struct eal_cfg *cfg, unsigned long lcore,
@@ -179,18 +187,71 @@ static int map_set(const char *opt, const char *arg, struct eal_cfg *cfg, unsign
 	return 0;
 }
 
+/* One lcore per CPU of @p cpu: lcore id = CPU id, as -l. */
+static int map_one_cpu(const char *opt, const char *arg, struct eal_cfg *cfg, unsigned long cpu)
+{
+	cpu_set_t one;
+	int ret = check_cpu(opt, arg, cpu);
+
+	if (ret == 0)
+		ret = check_lcore(opt, arg, cpu);
+	if (ret < 0)
+		return ret;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return map_set(opt, arg, cfg, cpu, &one);
+}
+
+/* DPDK's -c: bit N of a hexadecimal mask is lcore N on CPU N. */
+int eal_parse_coremask(const char *opt, const char *arg, struct eal_cfg *cfg)
+{
+	const char *p = arg, *end;
+	unsigned long cpu = 0;
+	int d, bit, ret;
+	bool any = false;
+
+	ret = map_start(opt, arg, cfg);
+	if (ret < 0)
+		return ret;
+	/* As DPDK: blanks around the mask and a 0x prefix are allowed. */
+	while (isblank((unsigned char)*p))
+		p++;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (end = p + strlen(p); end > p && isblank((unsigned char)end[-1]); end--)
+		;
+	if (end == p)
+		return lcore_error(opt, arg, "no hexadecimal digit; %s", COREMASK_SYNTAX);
+	/* The last digit holds CPUs 0-3. */
+	for (; end > p; end--) {
+		d = dvp_parse_hex_digit(end[-1]);
+		if (d < 0)
+			return lcore_error(opt, arg, "'%c' is not a hexadecimal digit; %s", end[-1],
+					   COREMASK_SYNTAX);
+		for (bit = 0; bit < 4; bit++, cpu++) {
+			if (!(d & (1 << bit)))
+				continue;
+			ret = map_one_cpu(opt, arg, cfg, cpu);
+			if (ret < 0)
+				return ret;
+			any = true;
+		}
+	}
+	if (!any)
+		return lcore_error(opt, arg, "the mask has no CPU in it; %s", COREMASK_SYNTAX);
+	cfg->lcores_given = true;
+	return 0;
+}
+
 int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg)
 {
 	const char *p = arg;
 	unsigned long lo, hi, i;
-	cpu_set_t one;
 	int ret;
 
-	if (cfg->lcores_given)
-		return lcore_error(
-			opt, arg,
-			"the lcore map is already given; use one of -l and --lcores, once");
-	map_clear(cfg);
+	ret = map_start(opt, arg, cfg);
+	if (ret < 0)
+		return ret;
 	if (*p == '\0')
 		return lcore_error(opt, arg, "empty list; %s", CORELIST_SYNTAX);
 	for (;;) {
@@ -198,14 +259,7 @@ int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg)
 		if (ret < 0)
 			return ret;
 		for (i = lo; i <= hi; i++) {
-			ret = check_cpu(opt, arg, i);
-			if (ret == 0)
-				ret = check_lcore(opt, arg, i);
-			if (ret < 0)
-				return ret;
-			CPU_ZERO(&one);
-			CPU_SET(i, &one);
-			ret = map_set(opt, arg, cfg, i, &one);
+			ret = map_one_cpu(opt, arg, cfg, i);
 			if (ret < 0)
 				return ret;
 		}
@@ -266,11 +320,9 @@ int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg)
 	unsigned long i;
 	int ret;
 
-	if (cfg->lcores_given)
-		return lcore_error(
-			opt, arg,
-			"the lcore map is already given; use one of -l and --lcores, once");
-	map_clear(cfg);
+	ret = map_start(opt, arg, cfg);
+	if (ret < 0)
+		return ret;
 	if (*p == '\0')
 		return lcore_error(opt, arg, "empty list; %s", LCORES_SYNTAX);
 	for (;;) {

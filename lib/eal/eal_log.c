@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "dvp_eal_host.h"
@@ -20,8 +21,33 @@
 
 struct log_type {
 	char name[DVP_LOG_TYPE_NAMESIZE];
+	const char *dpdk_name; /* DPDK's name for the same component, NULL: none */
 	_Atomic uint32_t level;
 };
+
+/*
+ * DPDK's log type names for dvpmd's libraries, so that a DPDK user's
+ * --log-level lib.eal:debug does what it says. Drivers already use DPDK's
+ * names (pmd.net.mlx5). Receive interrupts are ethdev's in DPDK.
+ */
+static const struct {
+	const char *name;
+	const char *dpdk_name;
+} dpdk_names[] = {
+	{ "eal", "lib.eal" },	      { "user", "user1" },    { "ring", "lib.ring" },
+	{ "mempool", "lib.mempool" }, { "mbuf", "lib.mbuf" }, { "port", "lib.ethdev" },
+	{ "intr", "lib.ethdev" },
+};
+
+static const char *dpdk_name_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < DVP_DIM(dpdk_names); i++)
+		if (strcmp(dpdk_names[i].name, name) == 0)
+			return dpdk_names[i].dpdk_name;
+	return NULL;
+}
 
 /* A --log-level pattern, kept so that types registered later obey it too. */
 struct log_pattern {
@@ -51,8 +77,8 @@ static struct {
 } logs = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.types = {
-		[0] = { .name = "eal", .level = LOG_DEFAULT_LEVEL },
-		[1] = { .name = "user", .level = LOG_DEFAULT_LEVEL },
+		[0] = { .name = "eal", .dpdk_name = "lib.eal", .level = LOG_DEFAULT_LEVEL },
+		[1] = { .name = "user", .dpdk_name = "user1", .level = LOG_DEFAULT_LEVEL },
 	},
 	.ntypes = 2,
 	.global_level = DVP_LOG_DEBUG,
@@ -65,16 +91,6 @@ static const char *const level_names[] = {
 	[DVP_LOG_EMERG] = "emergency", [DVP_LOG_ALERT] = "alert",     [DVP_LOG_CRIT] = "critical",
 	[DVP_LOG_ERR] = "error",       [DVP_LOG_WARNING] = "warning", [DVP_LOG_NOTICE] = "notice",
 	[DVP_LOG_INFO] = "info",       [DVP_LOG_DEBUG] = "debug",
-};
-
-static const struct {
-	const char *name;
-	uint32_t level;
-} level_aliases[] = {
-	{ "emerg", DVP_LOG_EMERG },
-	{ "crit", DVP_LOG_CRIT },
-	{ "err", DVP_LOG_ERR },
-	{ "warn", DVP_LOG_WARNING },
 };
 
 #define LEVEL_CHOICES \
@@ -92,8 +108,8 @@ const char *dvp_log_level_name(uint32_t level)
 
 int dvp_log_parse_level(const char *text)
 {
+	size_t i, len;
 	uint64_t n;
-	size_t i;
 
 	if (text == NULL || *text == '\0')
 		return -EINVAL;
@@ -103,20 +119,26 @@ int dvp_log_parse_level(const char *text)
 			return -EINVAL;
 		return (int)n;
 	}
+	/* As DPDK: a name or any start of one, the most severe level first ("e" is emergency). */
+	len = strlen(text);
 	for (i = DVP_LOG_EMERG; i <= DVP_LOG_MAX; i++)
-		if (strcasecmp(text, level_names[i]) == 0)
+		if (strncasecmp(text, level_names[i], len) == 0)
 			return (int)i;
-	for (i = 0; i < DVP_DIM(level_aliases); i++)
-		if (strcasecmp(text, level_aliases[i].name) == 0)
-			return (int)level_aliases[i].level;
 	return -EINVAL;
 }
 
-static bool pattern_matches(const struct log_pattern *p, const char *name)
+static bool pattern_matches_name(const struct log_pattern *p, const char *name)
 {
 	if (p->is_regex)
 		return regexec(&p->regex, name, 0, NULL, 0) == 0;
 	return fnmatch(p->glob, name, 0) == 0;
+}
+
+/* A type answers to its own name and to DPDK's name for it. */
+static bool pattern_matches(const struct log_pattern *p, const struct log_type *t)
+{
+	return pattern_matches_name(p, t->name) ||
+	       (t->dpdk_name != NULL && pattern_matches_name(p, t->dpdk_name));
 }
 
 static bool type_name_valid(const char *name)
@@ -139,6 +161,9 @@ static int lookup_locked(const char *name)
 	for (i = 0; i < n; i++)
 		if (strcmp(logs.types[i].name, name) == 0)
 			return (int)i;
+	for (i = 0; i < n; i++)
+		if (logs.types[i].dpdk_name && strcmp(logs.types[i].dpdk_name, name) == 0)
+			return (int)i;
 	return -ENOENT;
 }
 
@@ -158,6 +183,7 @@ int dvp_log_register(const char *name, uint32_t default_level)
 {
 	struct log_pattern *p;
 	uint32_t id, level = default_level;
+	struct log_type *t;
 	int ret;
 
 	if (!type_name_valid(name) || !level_valid(default_level))
@@ -165,18 +191,21 @@ int dvp_log_register(const char *name, uint32_t default_level)
 
 	pthread_mutex_lock(&logs.lock);
 	ret = lookup_locked(name);
-	if (ret >= 0)
+	/* Registering a DPDK name ("lib.eal") is a type of its own, not dvpmd's "eal". */
+	if (ret >= 0 && strcmp(logs.types[ret].name, name) == 0)
 		goto out;
 	id = atomic_load_explicit(&logs.ntypes, memory_order_relaxed);
 	if (id >= DVP_LOG_MAX_TYPES) {
 		ret = -ENOSPC;
 		goto out;
 	}
+	t = &logs.types[id];
+	strcpy(t->name, name);
+	t->dpdk_name = dpdk_name_of(name);
 	for (p = logs.patterns; p != NULL; p = p->next)
-		if (pattern_matches(p, name))
+		if (pattern_matches(p, t))
 			level = p->level;
-	strcpy(logs.types[id].name, name);
-	atomic_store_explicit(&logs.types[id].level, level, memory_order_relaxed);
+	atomic_store_explicit(&t->level, level, memory_order_relaxed);
 	/* Release: a reader that sees the new count also sees the name. */
 	atomic_store_explicit(&logs.ntypes, id + 1, memory_order_release);
 	ret = (int)id;
@@ -234,7 +263,7 @@ static int pattern_add(struct log_pattern *p)
 	*tail = p;
 	n = atomic_load_explicit(&logs.ntypes, memory_order_relaxed);
 	for (i = 0; i < n; i++) {
-		if (!pattern_matches(p, logs.types[i].name))
+		if (!pattern_matches(p, &logs.types[i]))
 			continue;
 		atomic_store_explicit(&logs.types[i].level, p->level, memory_order_relaxed);
 		changed++;
@@ -410,8 +439,10 @@ void dvp_log_dump(FILE *f)
 	n = atomic_load_explicit(&logs.ntypes, memory_order_relaxed);
 	for (i = 0; i < n; i++) {
 		level = atomic_load_explicit(&logs.types[i].level, memory_order_relaxed);
-		fprintf(f, "id %u: %s, level is %s\n", i, logs.types[i].name,
-			dvp_log_level_name(level));
+		fprintf(f, "id %u: %s, level is %s%s%s%s\n", i, logs.types[i].name,
+			dvp_log_level_name(level), logs.types[i].dpdk_name ? " (DPDK's " : "",
+			logs.types[i].dpdk_name ? logs.types[i].dpdk_name : "",
+			logs.types[i].dpdk_name ? ")" : "");
 	}
 	pthread_mutex_unlock(&logs.lock);
 }

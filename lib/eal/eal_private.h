@@ -60,6 +60,8 @@ struct eal_cfg {
 	struct eal_strlist block;
 	struct eal_strlist vdev;
 
+	bool no_pci; /* probe no ib device of the sysfs scan */
+
 	bool no_telemetry;
 	bool help_shown;
 
@@ -83,7 +85,8 @@ bool eal_parse_u64(const char *s, uint64_t *out);
 struct dvp_devargs;
 int eal_devargs_parse_ctx(const char *ctx, const char *str, struct dvp_devargs *da);
 
-/* eal_lcore_parse.c: -l, --lcores, the default map, and their checks */
+/* eal_lcore_parse.c: -c, -l, --lcores, the default map, and their checks */
+int eal_parse_coremask(const char *opt, const char *arg, struct eal_cfg *cfg);
 int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg);
 int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg);
 int eal_lcore_map_finish(struct eal_cfg *cfg);
@@ -153,6 +156,23 @@ void eal_log_set_host(const struct dvp_eal_host *host);
 
 /* eal_cycles.c */
 void eal_cycles_init(void);
+
+/* eal_bus_ib.c: PCI addresses as DPDK users give them to -a and -b */
+#define EAL_PCI_ADDR_LEN 13 /* "dddd:bb:dd.f" and its NUL */
+/* Whether @p len bytes at @p s are [DDDD:]BB:DD.F; @p out gets the full lower-case form. */
+bool eal_pci_addr_parse(const char *s, size_t len, char out[EAL_PCI_ADDR_LEN]);
+/*
+ * When the device name of devargs @p arg is a PCI address, *resolved gets
+ * the devargs with the name of that function's ib device in its place
+ * (from sysfs), to free; NULL (after a warning) when it has none, and NULL
+ * (silently) when the name is no PCI address. 0 or -ENOMEM.
+ */
+int eal_ib_of_pci_arg(const char *opt, const char *arg, char **resolved);
+
+/* eal_plugin.c: -d, a driver's shared object or a directory of them */
+int eal_plugin_load(const char *opt, const char *path);
+/* The plugin being loaded, while its constructors run; NULL otherwise. */
+extern const char *eal_plugin_loading;
 
 /* eal_bus.c, eal_bus_ib.c, eal_bus_vdev.c */
 int eal_bus_init(const struct eal_cfg *cfg);

@@ -31,7 +31,8 @@ printf '%s\n' "$out" | grep -qx "mlx5_0: provider mlx5 (kernel driver mlx5_core,
 printf '%s\n' "$out" | grep -qx "  port 1: ACTIVE, Ethernet, netdev eth7 (up, 0c:42:a1:00:00:01)" || fail "no port line"
 printf '%s\n' "$out" | grep -qx "  dvpmd driver: net_mlx5 (direct verbs); use -a mlx5_0" || fail "no claim by net_mlx5"
 printf '%s\n' "$out" | grep -qx "rxe0: provider rxe (software device), node -1" || fail "no rxe0 line"
-printf '%s\n' "$out" | grep -qx "  dvpmd driver: net_verbs (plain verbs); use -a rxe0" || fail "no claim by net_verbs"
+printf '%s\n' "$out" | grep -qx "  dvpmd driver: net_verbs (plain verbs); use --vdev net_verbs0,dev=rxe0,listen=IP:PORT on one end, connect=IP:PORT on the other" ||
+	fail "no claim by net_verbs, or not as a --vdev"
 printf '%s\n' "$out" | grep -q "^  locked memory (ulimit -l): " || fail "no memlock line"
 
 empty=$(mktemp -d)

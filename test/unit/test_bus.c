@@ -404,6 +404,61 @@ static void test_fake_sysfs_scan(void **state)
 	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
 }
 
+/* -a and -b take a PCI address as DPDK users type it; --no-pci leaves the scan's devices. */
+static void test_pci_address_and_no_pci(void **state)
+{
+	struct dvp_log_capture cap;
+	const char *log;
+
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/dvp-sysfs-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	put("class/infiniband/mlx5_3/ports/1/state", "4: ACTIVE");
+	put("class/infiniband/mlx5_4/ports/1/state", "4: ACTIVE");
+	put("bus/pci/devices/0000:3b:00.0/infiniband/mlx5_3", NULL);
+	put("bus/pci/devices/0000:3b:00.1/infiniband/mlx5_4", NULL);
+	setenv("DVP_SYSFS_ROOT", root, 1);
+
+	/* Short form (domain 0), upper case, a trailing comma. */
+	reset_counts();
+	assert_true(dvp_test_eal_init("--no-huge", "-m", "4", "--vdev", "net_tvdev0,addib=tsw_a",
+				      "-a", "3B:00.0,", "-a", "tsw_a") > 0);
+	assert_ptr_equal(dvp_dev_find("mlx5_3")->driver, &ib_generic);
+	assert_null(dvp_dev_find("mlx5_4")->driver);
+	assert_ptr_equal(dvp_dev_find("tsw_a")->driver, &ib_tsw);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+
+	reset_counts();
+	assert_true(dvp_test_eal_init("--no-huge", "-m", "4", "-b", "0000:3b:00.1") > 0);
+	assert_ptr_equal(dvp_dev_find("mlx5_3")->driver, &ib_generic);
+	assert_null(dvp_dev_find("mlx5_4")->driver);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+
+	/* A function without an ib device: one warning, nothing probed, init goes on. */
+	reset_counts();
+	dvp_log_capture_begin(&cap);
+	assert_true(dvp_test_eal_init("--no-huge", "-m", "4", "-a", "0000:af:00.0") > 0);
+	log = dvp_log_capture_end(&cap);
+	assert_contains(log, "-a 0000:af:00.0: PCI function 0000:af:00.0 has no ib device");
+	assert_null(strstr(log, "no ib device of this name")); /* said once */
+	dvp_log_capture_free(&cap);
+	assert_int_equal(ib_probes, 0);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+
+	/* --no-pci: no device of the scan; a vdev's software ib device still. */
+	reset_counts();
+	assert_true(dvp_test_eal_init("--no-huge", "-m", "4", "--no-pci", "--vdev",
+				      "net_tvdev0,addib=tsw_a") > 0);
+	assert_null(dvp_dev_find("mlx5_3")->driver);
+	assert_null(dvp_dev_find("mlx5_4")->driver);
+	assert_ptr_equal(dvp_dev_find("tsw_a")->driver, &ib_tsw);
+	assert_int_equal(ib_probes, 1);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+
+	setenv("DVP_SYSFS_ROOT", NO_SYSFS, 1);
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_block_and_allow),
 		cmocka_unit_test(test_sysfs_read_line_args),
 		cmocka_unit_test(test_fake_sysfs_scan),
+		cmocka_unit_test(test_pci_address_and_no_pci),
 	};
 
 	/* Real RDMA devices would be offered to the test drivers too: scan no tree. */

@@ -34,6 +34,22 @@ static void test_parse_good(void **state)
 	assert_int_equal(dvp_devargs_parse("0000:03:00.0,a=b", &da), 0);
 	assert_string_equal(da.name, "0000:03:00.0");
 	dvp_devargs_free(&da);
+	/* A trailing comma is no pair, as in DPDK's kvargs. */
+	assert_int_equal(dvp_devargs_parse("sim_mlx5,ports=2,", &da), 0);
+	assert_string_equal(da.name, "sim_mlx5");
+	assert_string_equal(da.args, "ports=2");
+	assert_int_equal(da.count, 1);
+	assert_string_equal(dvp_devargs_get(&da, "ports"), "2");
+	dvp_devargs_free(&da);
+	assert_int_equal(dvp_devargs_parse("net_ring0,", &da), 0);
+	assert_string_equal(da.name, "net_ring0");
+	assert_int_equal(da.count, 0);
+	assert_null(da.args);
+	dvp_devargs_free(&da);
+	assert_int_equal(dvp_devargs_parse("dev,k=[1,2],", &da), 0);
+	assert_string_equal(dvp_devargs_get(&da, "k"), "1,2");
+	dvp_devargs_free(&da);
+
 	/* Freeing twice, or a zeroed struct, is harmless. */
 	dvp_devargs_free(&da);
 }
@@ -68,7 +84,8 @@ static void test_parse_bad(void **state)
 	expect_parse_error("dev,=1", "empty key in '=1'");
 	expect_parse_error("dev,k=", "key 'k' has an empty value");
 	expect_parse_error("dev,k=1,,j=2", "empty KEY=VALUE pair");
-	expect_parse_error("dev,k=1,", "empty KEY=VALUE pair");
+	expect_parse_error("dev,,", "empty KEY=VALUE pair");
+	expect_parse_error("dev,k=1,,", "empty KEY=VALUE pair");
 	expect_parse_error("dev,k=1,k=2", "key 'k' is given twice");
 	expect_parse_error("dev,k=[1,2", "'[' is not closed by ']'");
 	expect_parse_error("dev,k=1]", "']' without a matching '['");

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dvp_bus.h>
 #include <dvp_interrupts.h>
 #include <dvp_lcore.h>
 #include <dvp_malloc.h>
@@ -47,7 +48,10 @@ static void expect_bad(const char **args, const char *needle)
 
 static void test_bad_lcore_options(void **state)
 {
+	char bigmask[300] = "0x1";
+
 	(void)state;
+	memset(bigmask + 3, '0', 256); /* bit 1024 */
 	BAD("'9999'", "-l", "9999");
 	BAD("CPU 9999 does not exist", "-l", "9999");
 	BAD("has no end", "-l", "0-x");
@@ -63,6 +67,12 @@ static void test_bad_lcore_options(void **state)
 	BAD("lcore 127 is not enabled", "-l", cpu0, "--main-lcore", "127");
 	BAD("expected an lcore id", "--main-lcore", "x");
 	BAD("needs a value: -l CORELIST", "-l");
+	BAD("-c '0xg': 'g' is not a hexadecimal digit", "-c", "0xg");
+	BAD("-c '0x0': the mask has no CPU in it", "-c", "0x0");
+	BAD("no hexadecimal digit", "-c", "0x");
+	BAD("CPU 1024 does not exist", "-c", bigmask);
+	BAD("use one of -c, -l and --lcores", "-l", cpu0, "-c", "1");
+	BAD("needs a value: -c COREMASK", "-c");
 }
 
 static void test_bad_memory_options(void **state)
@@ -99,6 +109,64 @@ static void test_bad_device_and_misc_options(void **state)
 	BAD("--log-level 'loud'", "--log-level", "loud");
 	BAD("--bogus: unknown EAL option", "--bogus");
 	BAD("-z: unknown EAL option", "-z");
+	BAD("--iova-mode 'dc': expected va or pa", "--iova-mode", "dc");
+	BAD("--proc-type 'secondary': secondary processes are not supported", "--proc-type",
+	    "secondary");
+	BAD("--proc-type 'main': expected primary or auto", "--proc-type=main");
+	BAD("-d '/nonexistent/librte_x.so': No such file", "-d", "/nonexistent/librte_x.so");
+	BAD("--no-pci '1': this option takes no value", "--no-pci=1");
+}
+
+/*
+ * One init that must succeed with exactly @p warnings lines of log besides
+ * --no-huge's own notice, each containing @p needle.
+ */
+static void expect_good(const char **args, int consumed, int warnings, const char *needle)
+{
+	struct dvp_log_capture cap;
+	const char *log, *l;
+	int ret, n = 0;
+
+	dvp_log_capture_begin(&cap);
+	ret = dvp_test_eal_init_argv(args);
+	log = dvp_log_capture_end(&cap);
+	if (ret >= 0)
+		assert_int_equal(dvp_eal_cleanup(), 0);
+	for (l = log; l != NULL && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		n += strncmp(l, "EAL: --no-huge: datapath memory", 31) != 0;
+	if (ret != consumed || n != warnings)
+		fail_msg("expected %d consumed and %d line(s) of log, got %d and:\n%s", consumed,
+			 warnings, ret, log);
+	if (warnings)
+		assert_contains(log, needle);
+	dvp_log_capture_free(&cap);
+}
+
+#define GOOD(consumed, warnings, needle, ...) \
+	expect_good((const char *[]){ "test", __VA_ARGS__, NULL }, consumed, warnings, needle)
+
+/* Options DPDK scripts pass: DPDK's meaning where there is one, else one warning. */
+static void test_dpdk_options(void **state)
+{
+	char mask[32];
+	int cpu = atoi(cpu0);
+
+	(void)state;
+	/* -c: lcore N on CPU N for each bit N. */
+	snprintf(mask, sizeof(mask), "0x%x", 1u << cpu);
+	if (cpu < 28) {
+		assert_int_equal(dvp_test_eal_init("-c", mask, "--no-huge", "-m", "4"), 5);
+		assert_int_equal(dvp_lcore_count(), 1);
+		assert_int_equal(dvp_get_main_lcore(), (unsigned int)cpu);
+		assert_int_equal(dvp_eal_cleanup(), 0);
+		snprintf(mask, sizeof(mask), " %X ", 1u << cpu);
+		GOOD(5, 0, "", "--no-huge", "-m", "4", "-c", mask);
+	}
+	GOOD(8, 0, "", "--no-huge", "--iova-mode", "va", "--proc-type=primary", "--proc-type",
+	     "auto", "--single-file-segments", "--no-pci");
+	GOOD(2, 1, "--no-shconf: no effect: dvpmd keeps no shared configuration", "--no-huge",
+	     "--no-shconf");
+	GOOD(2, 1, "--iova-mode pa: no effect", "--no-huge", "--iova-mode=pa");
 }
 
 static void test_vdev_without_driver_fails_init(void **state)
@@ -437,12 +505,36 @@ static void test_memseg_walk_no_huge_fds(void **state)
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
+/* -d: a driver's shared object registers its driver when loaded. */
+static void test_driver_plugin(void **state)
+{
+	const char *build = getenv("DVP_BUILD_ROOT"), *src = getenv("DVP_TEST_SRCDIR");
+	char so[512], notso[512], dir[] = "/tmp/dvp-plugins-XXXXXX";
+
+	(void)state;
+	if (build == NULL || src == NULL)
+		skip();
+	snprintf(so, sizeof(so), "%s/drivers/libdvp_net_ring.so", build);
+	snprintf(notso, sizeof(notso), "%s/unit/test_eal.c", src);
+	assert_null(dvp_driver_find("net_ring"));
+	GOOD(3, 0, "", "--no-huge", "-d", so);
+	assert_non_null(dvp_driver_find("net_ring"));
+	/* Loaded already: nothing to do, nothing to say. */
+	GOOD(3, 0, "", "--no-huge", "-d", so);
+	/* A directory: each *.so in it (none here). */
+	assert_non_null(mkdtemp(dir));
+	GOOD(3, 0, "", "--no-huge", "-d", dir);
+	rmdir(dir);
+	BAD("cannot load it", "-d", notso);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_lcore_options),
 		cmocka_unit_test(test_bad_memory_options),
 		cmocka_unit_test(test_bad_device_and_misc_options),
+		cmocka_unit_test(test_dpdk_options),
 		cmocka_unit_test(test_vdev_without_driver_fails_init),
 		cmocka_unit_test(test_consumed_count),
 		cmocka_unit_test(test_good_forms),
@@ -453,6 +545,8 @@ int main(void)
 		cmocka_unit_test(test_cleanup_from_lcore_or_callback),
 		cmocka_unit_test(test_memory_default_needs_hugepages_or_no_huge),
 		cmocka_unit_test(test_memseg_walk_no_huge_fds),
+		/* Last: the driver it loads stays registered. */
+		cmocka_unit_test(test_driver_plugin),
 	};
 
 	snprintf(cpu0, sizeof(cpu0), "%d", dvp_test_first_cpu());

@@ -19,6 +19,12 @@ static void test_parse_level_names_and_numbers(void **state)
 	assert_int_equal(dvp_log_parse_level("error"), DVP_LOG_ERR);
 	assert_int_equal(dvp_log_parse_level("warn"), DVP_LOG_WARNING);
 	assert_int_equal(dvp_log_parse_level("notice"), DVP_LOG_NOTICE);
+	/* DPDK takes the start of a name, the most severe level first. */
+	assert_int_equal(dvp_log_parse_level("deb"), DVP_LOG_DEBUG);
+	assert_int_equal(dvp_log_parse_level("inf"), DVP_LOG_INFO);
+	assert_int_equal(dvp_log_parse_level("e"), DVP_LOG_EMERG);
+	assert_int_equal(dvp_log_parse_level("er"), DVP_LOG_ERR);
+	assert_int_equal(dvp_log_parse_level("debugx"), -EINVAL);
 	assert_int_equal(dvp_log_parse_level("1"), 1);
 	assert_int_equal(dvp_log_parse_level("8"), 8);
 	assert_int_equal(dvp_log_parse_level("0"), -EINVAL);
@@ -84,6 +90,45 @@ static void test_regex_form(void **state)
 	assert_int_equal(dvp_log_get_level((uint32_t)a), DVP_LOG_CRIT);
 	/* The escaped dot matches only a dot. */
 	assert_int_equal(dvp_log_get_level((uint32_t)b), DVP_LOG_INFO);
+}
+
+/* DPDK's names for dvpmd's types do what a DPDK user means. */
+static void test_dpdk_type_names(void **state)
+{
+	int port, intr, mp, own;
+
+	(void)state;
+	assert_int_equal(dvp_log_lookup("lib.eal"), dvp_logtype_eal);
+	assert_int_equal(dvp_log_lookup("user1"), dvp_logtype_user);
+	port = dvp_log_register("port", DVP_LOG_NOTICE);
+	assert_true(port >= 0);
+	assert_int_equal(dvp_log_lookup("lib.ethdev"), port);
+
+	assert_int_equal(dvp_log_apply_arg("lib.eal:debug"), 0);
+	assert_int_equal(dvp_log_get_level((uint32_t)dvp_logtype_eal), DVP_LOG_DEBUG);
+	assert_int_equal(dvp_log_get_level((uint32_t)port), DVP_LOG_NOTICE);
+	assert_int_equal(dvp_log_apply_arg("lib.eal:info"), 0);
+	assert_int_equal(dvp_log_get_level((uint32_t)dvp_logtype_eal), DVP_LOG_INFO);
+
+	/* A regular expression on DPDK's name, and a type registered after it. */
+	assert_int_equal(dvp_log_apply_arg("^lib\\.ethdev$,warning"), 0);
+	assert_int_equal(dvp_log_get_level((uint32_t)port), DVP_LOG_WARNING);
+	intr = dvp_log_register("intr", DVP_LOG_NOTICE);
+	assert_int_equal(dvp_log_get_level((uint32_t)intr), DVP_LOG_WARNING);
+
+	/* dvpmd's own names keep working. */
+	assert_int_equal(dvp_log_apply_arg("port:debug"), 0);
+	assert_int_equal(dvp_log_get_level((uint32_t)port), DVP_LOG_DEBUG);
+	assert_int_equal(dvp_log_get_level((uint32_t)intr), DVP_LOG_WARNING);
+
+	/* Registering DPDK's name itself makes a type of its own. */
+	mp = dvp_log_register("mempool", DVP_LOG_NOTICE);
+	assert_int_equal(dvp_log_lookup("lib.mempool"), mp);
+	own = dvp_log_register("lib.mempool", DVP_LOG_NOTICE);
+	assert_true(own >= 0);
+	assert_int_not_equal(own, mp);
+	assert_int_equal(dvp_log_lookup("lib.mempool"), own);
+	assert_string_equal(dvp_log_type_name((uint32_t)own), "lib.mempool");
 }
 
 static void test_later_pattern_wins(void **state)
@@ -202,6 +247,7 @@ static void test_dump_lists_types(void **state)
 	fclose(f);
 	assert_contains(buf, "dump.me, level is alert");
 	assert_contains(buf, "eal, level is");
+	assert_contains(buf, "(DPDK's lib.eal)");
 	free(buf);
 }
 
@@ -223,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_builtin_types),
 		cmocka_unit_test(test_glob_applies_now_and_later),
 		cmocka_unit_test(test_regex_form),
+		cmocka_unit_test(test_dpdk_type_names),
 		cmocka_unit_test(test_later_pattern_wins),
 		cmocka_unit_test(test_bad_arguments_name_the_token),
 		cmocka_unit_test(test_filtering_and_stream),
