@@ -36,6 +36,7 @@
 #include <infiniband/verbs.h>
 
 #include <dvp_eal.h>
+#include <dvp_json.h>
 #include <dvp_mbuf.h>
 #include <dvp_parse.h>
 #include <dvp_port.h>
@@ -112,22 +113,6 @@ static const char *ibv_event_name(int type)
 	return NULL;
 }
 
-static void jstr(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_event(uint16_t port_id, enum dvp_port_event event,
 			const struct dvp_port_event_info *info)
 {
@@ -158,27 +143,33 @@ static void print_event(uint16_t port_id, enum dvp_port_event event,
 		       dvp_port_event_name(event), what, cause ? " [" : "", cause ? cause : "",
 		       cause ? "]" : "");
 	} else {
-		printf("{\"time\":\"%s\",\"t\":%.6f,\"port\":%u,\"name\":", ts, t, port_id);
-		jstr(name);
-		printf(",\"event\":\"%s\"", dvp_port_event_name(event));
-		if (event == DVP_PORT_EVENT_LINK_STATUS_CHANGE)
-			printf(",\"link\":{\"up\":%s,\"speed_mbps\":%" PRId64 ",\"duplex\":\"%s\"}",
-			       info->link.link_status ? "true" : "false",
-			       info->link.link_speed == DVP_LINK_SPEED_UNKNOWN ?
-				       (int64_t)-1 :
-				       (int64_t)info->link.link_speed,
-			       info->link.link_duplex ? "full" : "half");
-		if (event == DVP_PORT_EVENT_QUEUE_ERROR) {
-			printf(",\"queue\":%u,\"tx\":%s,\"reason\":", info->queue.queue_id,
-			       info->queue.tx ? "true" : "false");
-			jstr(info->queue.reason);
+		struct dvp_json w;
+
+		dvp_json_init_file(&w, stdout);
+		dvp_json_obj_open(&w, NULL);
+		dvp_json_str(&w, "time", ts);
+		dvp_json_fixed(&w, "t", t, 6);
+		dvp_json_u64(&w, "port", port_id);
+		dvp_json_str(&w, "name", name);
+		dvp_json_str(&w, "event", dvp_port_event_name(event));
+		if (event == DVP_PORT_EVENT_LINK_STATUS_CHANGE) {
+			dvp_json_obj_open(&w, "link");
+			dvp_json_bool(&w, "up", info->link.link_status);
+			dvp_json_i64(&w, "speed_mbps",
+				     info->link.link_speed == DVP_LINK_SPEED_UNKNOWN ?
+					     -1 :
+					     (int64_t)info->link.link_speed);
+			dvp_json_str(&w, "duplex", info->link.link_duplex ? "full" : "half");
+			dvp_json_obj_close(&w);
 		}
-		printf(",\"cause\":");
-		if (cause)
-			jstr(cause);
-		else
-			printf("null");
-		printf("}\n");
+		if (event == DVP_PORT_EVENT_QUEUE_ERROR) {
+			dvp_json_u64(&w, "queue", info->queue.queue_id);
+			dvp_json_bool(&w, "tx", info->queue.tx);
+			dvp_json_str(&w, "reason", info->queue.reason);
+		}
+		dvp_json_str(&w, "cause", cause);
+		dvp_json_obj_close(&w);
+		putchar('\n');
 	}
 	fflush(stdout);
 }

@@ -159,14 +159,14 @@ static void count_sim_vdevs(struct dvp_device *dev, void *arg)
 }
 
 /*
- * Find the sim port behind each dvp port (by MAC address: the PMD takes it
- * from the device). Only when every sim device is cabled to traffic: the
- * sim's API has no query for a port's cable, and asking a port without a
- * source or sink is an error it logs.
+ * Find the sim port behind each dvp port. Only when every sim device is
+ * cabled to traffic: the sim's API has no query for a port's cable, and
+ * asking a port without a source or sink is an error it logs.
  */
 void fwd_sim_attach(struct fwd_run *run)
 {
 	struct sim_scan sc = { 0, 0 };
+	struct sim_mlx5_dev *dev;
 	unsigned int i, sp;
 
 	dvp_dev_foreach(count_sim_vdevs, &sc);
@@ -174,18 +174,10 @@ void fwd_sim_attach(struct fwd_run *run)
 		return;
 	for (i = 0; i < run->nb_ports; i++) {
 		struct fwd_port *fp = &run->ports[i];
-		struct sim_mlx5_dev *dev = sim_mlx5_find(fp->info.device_name);
-		uint8_t mac[6];
 
-		if (dev == NULL)
-			continue;
-		for (sp = 0; sp < sim_mlx5_nports(dev); sp++) {
-			if (sim_mlx5_mac_get(dev, sp, mac) == 0 &&
-			    memcmp(mac, fp->mac.addr_bytes, 6) == 0) {
-				fp->sim_dev = dev;
-				fp->sim_port = (int)sp;
-				break;
-			}
+		if (sim_mlx5_port_of(fp->port_id, &dev, &sp) == 0) {
+			fp->sim_dev = dev;
+			fp->sim_port = (int)sp;
 		}
 	}
 }

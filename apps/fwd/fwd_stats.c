@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <dvp_cycles.h>
+#include <dvp_json.h>
 
 #include "fwd.h"
 
@@ -173,20 +174,32 @@ void fwd_stats_period(struct fwd_run *run, double now_s)
 		uint64_t rxb = b->st.ibytes - a->st.ibytes, txb = b->st.obytes - a->st.obytes;
 
 		if (run->cfg.json) {
-			fprintf(run->out,
-				"{\"type\":\"stats\",\"time\":%.3f,\"port\":%u,\"name\":\"%s\","
-				"\"rx_mpps\":%.6f,\"rx_gbps\":%.6f,\"tx_mpps\":%.6f,\"tx_gbps\":%.6f,"
-				"\"rx_packets\":%" PRIu64 ",\"tx_packets\":%" PRIu64
-				",\"imissed\":%" PRIu64 ",\"rx_nombuf\":%" PRIu64
-				",\"errors\":%" PRIu64 ",\"fwd_dropped\":%" PRIu64,
-				now_s, fp->port_id, fp->name, mpps(rx, dt), gbps(rxb, dt),
-				mpps(tx, dt), gbps(txb, dt), rx, tx, d.imissed, d.nombuf, d.errors,
-				d.fwd);
-			if (fp->intr)
-				fprintf(run->out, ",\"wakeups_per_s\":%.1f,\"asleep_pct\":%.1f",
-					dt > 0 ? (double)(b->wakeups - a->wakeups) / dt : 0,
-					asleep_pct(a, b, dt));
-			fprintf(run->out, "}\n");
+			struct dvp_json w;
+
+			dvp_json_init_file(&w, run->out);
+			dvp_json_obj_open(&w, NULL);
+			dvp_json_str(&w, "type", "stats");
+			dvp_json_fixed(&w, "time", now_s, 3);
+			dvp_json_u64(&w, "port", fp->port_id);
+			dvp_json_str(&w, "name", fp->name);
+			dvp_json_fixed(&w, "rx_mpps", mpps(rx, dt), 6);
+			dvp_json_fixed(&w, "rx_gbps", gbps(rxb, dt), 6);
+			dvp_json_fixed(&w, "tx_mpps", mpps(tx, dt), 6);
+			dvp_json_fixed(&w, "tx_gbps", gbps(txb, dt), 6);
+			dvp_json_u64(&w, "rx_packets", rx);
+			dvp_json_u64(&w, "tx_packets", tx);
+			dvp_json_u64(&w, "imissed", d.imissed);
+			dvp_json_u64(&w, "rx_nombuf", d.nombuf);
+			dvp_json_u64(&w, "errors", d.errors);
+			dvp_json_u64(&w, "fwd_dropped", d.fwd);
+			if (fp->intr) {
+				dvp_json_fixed(&w, "wakeups_per_s",
+					       dt > 0 ? (double)(b->wakeups - a->wakeups) / dt : 0,
+					       1);
+				dvp_json_fixed(&w, "asleep_pct", asleep_pct(a, b, dt), 1);
+			}
+			dvp_json_obj_close(&w);
+			fputc('\n', run->out);
 			continue;
 		}
 		fprintf(run->out,
@@ -214,25 +227,41 @@ void fwd_print_config(struct fwd_run *run)
 	char mac[32];
 
 	if (cfg->json) {
-		fprintf(run->out,
-			"{\"type\":\"config\",\"forward_mode\":\"%s\",\"rx_mode\":\"%s\","
-			"\"lcores\":%u,\"streams\":%u,\"burst\":%u,\"mbufs\":%u,\"ports\":[",
-			fwd_mode_name(cfg->mode), fwd_rx_mode_name(cfg->rx_mode), run->nb_lcores,
-			run->nb_streams, cfg->burst, run->pool_size);
+		struct dvp_json w;
+
+		dvp_json_init_file(&w, run->out);
+		dvp_json_obj_open(&w, NULL);
+		dvp_json_str(&w, "type", "config");
+		dvp_json_str(&w, "forward_mode", fwd_mode_name(cfg->mode));
+		dvp_json_str(&w, "rx_mode", fwd_rx_mode_name(cfg->rx_mode));
+		dvp_json_u64(&w, "lcores", run->nb_lcores);
+		dvp_json_u64(&w, "streams", run->nb_streams);
+		dvp_json_u64(&w, "burst", cfg->burst);
+		dvp_json_u64(&w, "mbufs", run->pool_size);
+		dvp_json_arr_open(&w, "ports");
 		for (i = 0; i < run->nb_ports; i++) {
 			struct fwd_port *fp = &run->ports[i];
 
 			dvp_ether_format_addr(mac, sizeof(mac), &fp->mac);
-			fprintf(run->out,
-				"%s{\"port\":%u,\"name\":\"%s\",\"driver\":\"%s\",\"mac\":\"%s\","
-				"\"peer\":%u,\"rxq\":%u,\"txq\":%u,\"rxd\":%u,\"txd\":%u,"
-				"\"rx_mode\":\"%s\"}",
-				i ? "," : "", fp->port_id, fp->name, fp->info.driver_name, mac,
-				fp->peer, cfg->nb_rxq, cfg->nb_txq, fp->nb_rxd, fp->nb_txd,
-				fp->rx_used ? (fp->intr ? fwd_rx_mode_name(cfg->rx_mode) : "poll") :
-					      "none");
+			dvp_json_obj_open(&w, NULL);
+			dvp_json_u64(&w, "port", fp->port_id);
+			dvp_json_str(&w, "name", fp->name);
+			dvp_json_str(&w, "driver", fp->info.driver_name);
+			dvp_json_str(&w, "mac", mac);
+			dvp_json_u64(&w, "peer", fp->peer);
+			dvp_json_u64(&w, "rxq", cfg->nb_rxq);
+			dvp_json_u64(&w, "txq", cfg->nb_txq);
+			dvp_json_u64(&w, "rxd", fp->nb_rxd);
+			dvp_json_u64(&w, "txd", fp->nb_txd);
+			dvp_json_str(&w, "rx_mode",
+				     fp->rx_used ?
+					     (fp->intr ? fwd_rx_mode_name(cfg->rx_mode) : "poll") :
+					     "none");
+			dvp_json_obj_close(&w);
 		}
-		fprintf(run->out, "]}\n");
+		dvp_json_arr_close(&w);
+		dvp_json_obj_close(&w);
+		fputc('\n', run->out);
 		fflush(run->out);
 		return;
 	}
@@ -460,72 +489,102 @@ static void print_xstats(struct fwd_run *run)
 static void print_json(struct fwd_run *run, double el, const struct fwd_sim_verdict *v,
 		       uint64_t loss, double loss_pct, const struct fwd_result *res, bool pass)
 {
+	struct dvp_json w;
 	unsigned int i;
 
-	fprintf(run->out,
-		"{\"type\":\"summary\",\"elapsed\":%.3f,\"forward_mode\":\"%s\",\"ports\":[", el,
-		fwd_mode_name(run->cfg.mode));
+	dvp_json_init_file(&w, run->out);
+	dvp_json_obj_open(&w, NULL);
+	dvp_json_str(&w, "type", "summary");
+	dvp_json_fixed(&w, "elapsed", el, 3);
+	dvp_json_str(&w, "forward_mode", fwd_mode_name(run->cfg.mode));
+	dvp_json_arr_open(&w, "ports");
 	for (i = 0; i < run->nb_ports; i++) {
 		struct fwd_port *fp = &run->ports[i];
 		const struct port_snap *a = &S.base[i], *b = &S.last[i];
 		struct drops d = drops_between(a, b);
 		uint64_t rx = b->st.ipackets - a->st.ipackets, tx = b->st.opackets - a->st.opackets;
 
-		fprintf(run->out,
-			"%s{\"port\":%u,\"name\":\"%s\",\"rx_packets\":%" PRIu64
-			",\"tx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"tx_bytes\":%" PRIu64
-			",\"rx_mpps\":%.6f,\"tx_mpps\":%.6f,\"imissed\":%" PRIu64
-			",\"rx_nombuf\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"fwd_dropped\":%" PRIu64
-			",\"queue_errors\":%" PRIu64,
-			i ? "," : "", fp->port_id, fp->name, rx, tx, b->st.ibytes - a->st.ibytes,
-			b->st.obytes - a->st.obytes, mpps(rx, el), mpps(tx, el), d.imissed,
-			d.nombuf, d.errors, d.fwd,
-			__atomic_load_n(&fp->queue_errors, __ATOMIC_RELAXED));
-		if (fp->intr)
-			fprintf(run->out, ",\"wakeups\":%" PRIu64 ",\"asleep_pct\":%.1f",
-				b->wakeups - a->wakeups, asleep_pct(a, b, el));
-		fprintf(run->out, "}");
+		dvp_json_obj_open(&w, NULL);
+		dvp_json_u64(&w, "port", fp->port_id);
+		dvp_json_str(&w, "name", fp->name);
+		dvp_json_u64(&w, "rx_packets", rx);
+		dvp_json_u64(&w, "tx_packets", tx);
+		dvp_json_u64(&w, "rx_bytes", b->st.ibytes - a->st.ibytes);
+		dvp_json_u64(&w, "tx_bytes", b->st.obytes - a->st.obytes);
+		dvp_json_fixed(&w, "rx_mpps", mpps(rx, el), 6);
+		dvp_json_fixed(&w, "tx_mpps", mpps(tx, el), 6);
+		dvp_json_u64(&w, "imissed", d.imissed);
+		dvp_json_u64(&w, "rx_nombuf", d.nombuf);
+		dvp_json_u64(&w, "errors", d.errors);
+		dvp_json_u64(&w, "fwd_dropped", d.fwd);
+		dvp_json_u64(&w, "queue_errors",
+			     __atomic_load_n(&fp->queue_errors, __ATOMIC_RELAXED));
+		if (fp->intr) {
+			dvp_json_u64(&w, "wakeups", b->wakeups - a->wakeups);
+			dvp_json_fixed(&w, "asleep_pct", asleep_pct(a, b, el), 1);
+		}
+		dvp_json_obj_close(&w);
 	}
-	fprintf(run->out, "],\"lcores\":[");
+	dvp_json_arr_close(&w);
+	dvp_json_arr_open(&w, "lcores");
 	for (i = 0; i < run->nb_lcores; i++) {
 		struct fwd_lcore *lc = &run->lcores[i];
 		struct lcore_sum ls;
 
 		lcore_sum(lc, &ls);
-		fprintf(run->out,
-			"%s{\"lcore\":%u,\"rx_mode\":\"%s\",\"streams\":%u,\"rx_packets\":%" PRIu64
-			",\"tx_packets\":%" PRIu64 ",\"fwd_dropped\":%" PRIu64
-			",\"stop_dropped\":%" PRIu64 ",\"rounds\":%" PRIu64
-			",\"empty_rounds\":%" PRIu64 ",\"pauses\":%" PRIu64 ",\"sleeps\":%" PRIu64
-			",\"wakeups\":%" PRIu64 ",\"timeouts\":%" PRIu64 ",\"asleep_s\":%.3f}",
-			i ? "," : "", lc->lcore_id, fwd_rx_mode_name(lc->rx_mode), lc->nb_streams,
-			ls.rx, ls.tx, ls.fwd_dropped, ls.stop_dropped, ls.rounds, ls.empty,
-			ls.pauses, ls.sleeps, ls.wakeups, ls.timeouts, ls.asleep_s);
+		dvp_json_obj_open(&w, NULL);
+		dvp_json_u64(&w, "lcore", lc->lcore_id);
+		dvp_json_str(&w, "rx_mode", fwd_rx_mode_name(lc->rx_mode));
+		dvp_json_u64(&w, "streams", lc->nb_streams);
+		dvp_json_u64(&w, "rx_packets", ls.rx);
+		dvp_json_u64(&w, "tx_packets", ls.tx);
+		dvp_json_u64(&w, "fwd_dropped", ls.fwd_dropped);
+		dvp_json_u64(&w, "stop_dropped", ls.stop_dropped);
+		dvp_json_u64(&w, "rounds", ls.rounds);
+		dvp_json_u64(&w, "empty_rounds", ls.empty);
+		dvp_json_u64(&w, "pauses", ls.pauses);
+		dvp_json_u64(&w, "sleeps", ls.sleeps);
+		dvp_json_u64(&w, "wakeups", ls.wakeups);
+		dvp_json_u64(&w, "timeouts", ls.timeouts);
+		dvp_json_fixed(&w, "asleep_s", ls.asleep_s, 3);
+		dvp_json_obj_close(&w);
 	}
-	fprintf(run->out, "]");
+	dvp_json_arr_close(&w);
 	if (run->cfg.record_cycles) {
 		uint64_t cycles, pkts;
 
 		cycles_sum(run, &cycles, &pkts);
-		fprintf(run->out,
-			",\"busy_cycles\":%" PRIu64 ",\"cycles_packets\":%" PRIu64
-			",\"cycles_per_packet\":%.2f,\"tsc_hz\":%" PRIu64,
-			cycles, pkts, pkts ? (double)cycles / (double)pkts : 0.0, dvp_get_tsc_hz());
+		dvp_json_u64(&w, "busy_cycles", cycles);
+		dvp_json_u64(&w, "cycles_packets", pkts);
+		dvp_json_fixed(&w, "cycles_per_packet", pkts ? (double)cycles / (double)pkts : 0.0,
+			       2);
+		dvp_json_u64(&w, "tsc_hz", dvp_get_tsc_hz());
 	}
-	if (v->used)
-		fprintf(run->out,
-			",\"sink\":{\"sent\":%" PRIu64 ",\"received\":%" PRIu64 ",\"lost\":%" PRIu64
-			",\"missing\":%" PRIu64 ",\"reordered\":%" PRIu64 ",\"duplicates\":%" PRIu64
-			",\"corrupt\":%" PRIu64 ",\"foreign\":%" PRIu64 ",\"wire_drops\":%" PRIu64
-			"}",
-			v->sent, v->received, v->lost,
-			v->sent > v->received ? v->sent - v->received : 0, v->reordered,
-			v->duplicates, v->corrupt, v->foreign, v->wire_drops);
-	fprintf(run->out,
-		",\"pool\":{\"size\":%u,\"in_use\":%u},\"drained\":%s,\"lost\":%" PRIu64
-		",\"lost_pct\":%.6f,\"max_loss_pct\":%g,\"errors\":%u,\"result\":\"%s\"}\n",
-		run->pool_size, res->pool_in_use, res->drained ? "true" : "false", loss, loss_pct,
-		run->cfg.max_loss_pct, res->errors, pass ? "pass" : "fail");
+	if (v->used) {
+		dvp_json_obj_open(&w, "sink");
+		dvp_json_u64(&w, "sent", v->sent);
+		dvp_json_u64(&w, "received", v->received);
+		dvp_json_u64(&w, "lost", v->lost);
+		dvp_json_u64(&w, "missing", v->sent > v->received ? v->sent - v->received : 0);
+		dvp_json_u64(&w, "reordered", v->reordered);
+		dvp_json_u64(&w, "duplicates", v->duplicates);
+		dvp_json_u64(&w, "corrupt", v->corrupt);
+		dvp_json_u64(&w, "foreign", v->foreign);
+		dvp_json_u64(&w, "wire_drops", v->wire_drops);
+		dvp_json_obj_close(&w);
+	}
+	dvp_json_obj_open(&w, "pool");
+	dvp_json_u64(&w, "size", run->pool_size);
+	dvp_json_u64(&w, "in_use", res->pool_in_use);
+	dvp_json_obj_close(&w);
+	dvp_json_bool(&w, "drained", res->drained);
+	dvp_json_u64(&w, "lost", loss);
+	dvp_json_fixed(&w, "lost_pct", loss_pct, 6);
+	dvp_json_double(&w, "max_loss_pct", run->cfg.max_loss_pct);
+	dvp_json_u64(&w, "errors", res->errors);
+	dvp_json_str(&w, "result", pass ? "pass" : "fail");
+	dvp_json_obj_close(&w);
+	fputc('\n', run->out);
 }
 
 /*

@@ -4,7 +4,7 @@
 
 /*
  * dvp-info --json: the same report as one JSON object, for scripts and
- * tests. Names are JSON strings escaped here; numbers are plain.
+ * tests, written with the dvp_json writer (names are escaped there).
  */
 
 #include <inttypes.h>
@@ -14,133 +14,108 @@
 #include <infiniband/verbs.h>
 
 #include <dvp_eal.h>
+#include <dvp_json.h>
 #include <dvp_lcore.h>
 #include <dvp_malloc.h>
 #include <dvp_port.h>
 
 #include "info.h"
 
-static void jstr(FILE *f, const char *s)
+static void jflags(struct dvp_json *w, const char *key, const struct info_flag *flags, uint64_t v)
 {
-	fputc('"', f);
-	for (; s != NULL && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	dvp_json_arr_open(w, key);
+	for (; flags->name != NULL; flags++)
+		if (v & flags->bit)
+			dvp_json_str(w, NULL, flags->name);
+	dvp_json_arr_close(w);
 }
 
-static void jflags(FILE *f, const struct info_flag *flags, uint64_t v)
-{
-	bool first = true;
-
-	fputc('[', f);
-	for (; flags->name != NULL; flags++) {
-		if (v & flags->bit) {
-			fprintf(f, "%s", first ? "" : ",");
-			jstr(f, flags->name);
-			first = false;
-		}
-	}
-	fputc(']', f);
-}
-
-static void json_lcores(FILE *f)
+static void json_lcores(struct dvp_json *w)
 {
 	unsigned int i;
-	bool first = true;
 
-	fprintf(f, "\"main_lcore\":%u,\"lcores\":[", dvp_get_main_lcore());
+	dvp_json_u64(w, "main_lcore", dvp_get_main_lcore());
+	dvp_json_arr_open(w, "lcores");
 	DVP_LCORE_FOREACH(i) {
-		fprintf(f, "%s{\"lcore\":%u,\"cpu\":%d,\"node\":%d,\"main\":%s}", first ? "" : ",",
-			i, dvp_lcore_to_cpu_id(i), dvp_lcore_to_socket_id(i),
-			i == dvp_get_main_lcore() ? "true" : "false");
-		first = false;
+		dvp_json_obj_open(w, NULL);
+		dvp_json_u64(w, "lcore", i);
+		dvp_json_i64(w, "cpu", dvp_lcore_to_cpu_id(i));
+		dvp_json_i64(w, "node", dvp_lcore_to_socket_id(i));
+		dvp_json_bool(w, "main", i == dvp_get_main_lcore());
+		dvp_json_obj_close(w);
 	}
-	fprintf(f, "]");
+	dvp_json_arr_close(w);
 }
 
-static void json_memory(FILE *f)
+static void json_memory(struct dvp_json *w)
 {
 	struct dvp_malloc_socket_stats st;
 	unsigned int n;
-	bool first = true;
 
-	fprintf(f, "\"memory\":{\"hugepages\":%s,\"nodes\":[",
-		dvp_eal_has_hugepages() ? "true" : "false");
+	dvp_json_obj_open(w, "memory");
+	dvp_json_bool(w, "hugepages", dvp_eal_has_hugepages());
+	dvp_json_arr_open(w, "nodes");
 	for (n = 0; n < dvp_socket_count(); n++) {
 		if (dvp_malloc_get_socket_stats((int)n, &st) != 0)
 			continue;
-		fprintf(f,
-			"%s{\"node\":%u,\"mapped_bytes\":%zu,\"free_bytes\":%zu,\"page_size\":%zu}",
-			first ? "" : ",", n, (size_t)st.heap_totalsz_bytes,
-			(size_t)st.heap_freesz_bytes, (size_t)st.hugepage_sz);
-		first = false;
+		dvp_json_obj_open(w, NULL);
+		dvp_json_u64(w, "node", n);
+		dvp_json_u64(w, "mapped_bytes", st.heap_totalsz_bytes);
+		dvp_json_u64(w, "free_bytes", st.heap_freesz_bytes);
+		dvp_json_u64(w, "page_size", st.hugepage_sz);
+		dvp_json_obj_close(w);
 	}
-	fprintf(f, "]}");
+	dvp_json_arr_close(w);
+	dvp_json_obj_close(w);
 }
-
-struct dev_walk {
-	FILE *f;
-	bool first;
-};
 
 static void json_device(struct dvp_device *dev, void *arg)
 {
-	struct dev_walk *w = arg;
 	const struct dvp_ib_device *ib = dev->ib;
-	FILE *f = w->f;
+	struct dvp_json *w = arg;
+	char guid[24];
 	unsigned int p;
 
-	fprintf(f, "%s{\"name\":", w->first ? "" : ",");
-	w->first = false;
-	jstr(f, dev->name);
-	fprintf(f, ",\"bus\":\"%s\",\"node\":%d,\"driver\":", info_bus_name(dev), dev->numa_node);
-	if (dev->driver != NULL)
-		jstr(f, dev->driver->name);
-	else
-		fprintf(f, "null");
-	if (dev->devargs != NULL && dev->devargs->args != NULL) {
-		fprintf(f, ",\"devargs\":");
-		jstr(f, dev->devargs->args);
-	}
+	dvp_json_obj_open(w, NULL);
+	dvp_json_str(w, "name", dev->name);
+	dvp_json_str(w, "bus", info_bus_name(dev));
+	dvp_json_i64(w, "node", dev->numa_node);
+	dvp_json_str(w, "driver", dev->driver != NULL ? dev->driver->name : NULL);
+	if (dev->devargs != NULL && dev->devargs->args != NULL)
+		dvp_json_str(w, "devargs", dev->devargs->args);
 	if (ib != NULL) {
-		fprintf(f, ",\"provider\":");
-		jstr(f, ib->provider);
-		fprintf(f, ",\"node_guid\":\"%016" PRIx64 "\",\"software\":%s,\"ports\":[",
-			ib->node_guid,
-			ib->ibv_dev == NULL && ib->sw_ops != NULL ? "true" : "false");
+		dvp_json_str(w, "provider", ib->provider);
+		snprintf(guid, sizeof(guid), "%016" PRIx64, ib->node_guid);
+		dvp_json_str(w, "node_guid", guid);
+		dvp_json_bool(w, "software", ib->ibv_dev == NULL && ib->sw_ops != NULL);
+		dvp_json_arr_open(w, "ports");
 		for (p = 0; p < ib->nports; p++) {
-			fprintf(f, "%s{\"port\":%u,\"state\":", p ? "," : "",
-				ib->ports[p].port_num);
-			jstr(f, ibv_port_state_str((enum ibv_port_state)ib->ports[p].state));
-			fprintf(f, ",\"link_layer\":");
-			jstr(f, info_link_layer_name(ib->ports[p].link_layer));
-			fprintf(f, ",\"netdev\":");
-			if (ib->ports[p].netdev[0])
-				jstr(f, ib->ports[p].netdev);
-			else
-				fprintf(f, "null");
-			fprintf(f, "}");
+			dvp_json_obj_open(w, NULL);
+			dvp_json_u64(w, "port", ib->ports[p].port_num);
+			dvp_json_str(w, "state",
+				     ibv_port_state_str((enum ibv_port_state)ib->ports[p].state));
+			dvp_json_str(w, "link_layer",
+				     info_link_layer_name(ib->ports[p].link_layer));
+			dvp_json_str(w, "netdev",
+				     ib->ports[p].netdev[0] ? ib->ports[p].netdev : NULL);
+			dvp_json_obj_close(w);
 		}
-		fprintf(f, "]");
+		dvp_json_arr_close(w);
 	}
-	fprintf(f, "}");
+	dvp_json_obj_close(w);
 }
 
-static void jdesc(FILE *f, const char *key, const struct dvp_desc_lim *l, uint16_t def)
+static void jdesc(struct dvp_json *w, const char *key, const struct dvp_desc_lim *l, uint16_t def)
 {
-	fprintf(f, ",\"%s\":{\"min\":%u,\"max\":%u,\"align\":%u,\"default\":%u}", key, l->nb_min,
-		l->nb_max, l->nb_align, def);
+	dvp_json_obj_open(w, key);
+	dvp_json_u64(w, "min", l->nb_min);
+	dvp_json_u64(w, "max", l->nb_max);
+	dvp_json_u64(w, "align", l->nb_align);
+	dvp_json_u64(w, "default", def);
+	dvp_json_obj_close(w);
 }
 
-static void json_port(FILE *f, uint16_t p, bool first)
+static void json_port(struct dvp_json *w, uint16_t p)
 {
 	struct dvp_port_info in;
 	struct dvp_ether_addr mac;
@@ -149,64 +124,69 @@ static void json_port(FILE *f, uint16_t p, bool first)
 	uint16_t mtu = 0;
 
 	dvp_port_get_name(p, name, sizeof(name));
-	fprintf(f, "%s{\"port_id\":%u,\"name\":", first ? "" : ",", p);
-	jstr(f, name);
+	dvp_json_obj_open(w, NULL);
+	dvp_json_u64(w, "port_id", p);
+	dvp_json_str(w, "name", name);
 	if (dvp_port_info_get(p, &in) != 0) {
-		fprintf(f, ",\"error\":\"cannot read its information\"}");
+		dvp_json_str(w, "error", "cannot read its information");
+		dvp_json_obj_close(w);
 		return;
 	}
 	if (dvp_macaddr_get(p, &mac) == 0)
 		dvp_ether_format_addr(macs, sizeof(macs), &mac);
 	dvp_port_mtu_get(p, &mtu);
-	fprintf(f, ",\"driver\":");
-	jstr(f, in.driver_name);
-	fprintf(f, ",\"device\":");
-	jstr(f, in.device_name);
-	fprintf(f, ",\"node\":%d,\"mac\":\"%s\"", in.numa_node, macs);
-	if (dvp_link_get(p, &link) == 0)
-		fprintf(f, ",\"link\":{\"up\":%s,\"speed_mbps\":%" PRId64 ",\"duplex\":\"%s\"}",
-			link.link_status ? "true" : "false",
-			link.link_speed == DVP_LINK_SPEED_UNKNOWN ? (int64_t)-1 :
-								    (int64_t)link.link_speed,
-			link.link_duplex ? "full" : "half");
-	fprintf(f,
-		",\"mtu\":%u,\"min_mtu\":%u,\"max_mtu\":%u,\"max_rx_pktlen\":%u,"
-		"\"speed_capa_mbps\":%u,\"max_rx_queues\":%u,\"max_tx_queues\":%u,"
-		"\"rx_queues\":%u,\"tx_queues\":%u",
-		mtu, in.min_mtu, in.max_mtu, in.max_rx_pktlen, in.speed_capa_mbps, in.max_rx_queues,
-		in.max_tx_queues, in.nb_rx_queues, in.nb_tx_queues);
-	jdesc(f, "rx_desc", &in.rx_desc_lim, in.default_rxq_size);
-	jdesc(f, "tx_desc", &in.tx_desc_lim, in.default_txq_size);
-	fprintf(f, ",\"rx_offloads\":");
-	jflags(f, info_rx_offloads, in.rx_offload_capa);
-	fprintf(f, ",\"tx_offloads\":");
-	jflags(f, info_tx_offloads, in.tx_offload_capa);
-	fprintf(f, ",\"rss\":{\"key_size\":%u,\"reta_size\":%u,\"fields\":", in.hash_key_size,
-		in.reta_size);
-	jflags(f, info_rss_fields, in.rss_hf_capa);
-	fprintf(f, "},\"interrupts\":");
-	jflags(f, info_intr_capa, in.intr_capa);
-	fprintf(f, "}");
+	dvp_json_str(w, "driver", in.driver_name);
+	dvp_json_str(w, "device", in.device_name);
+	dvp_json_i64(w, "node", in.numa_node);
+	dvp_json_str(w, "mac", macs);
+	if (dvp_link_get(p, &link) == 0) {
+		dvp_json_obj_open(w, "link");
+		dvp_json_bool(w, "up", link.link_status);
+		dvp_json_i64(w, "speed_mbps",
+			     link.link_speed == DVP_LINK_SPEED_UNKNOWN ? -1 :
+									 (int64_t)link.link_speed);
+		dvp_json_str(w, "duplex", link.link_duplex ? "full" : "half");
+		dvp_json_obj_close(w);
+	}
+	dvp_json_u64(w, "mtu", mtu);
+	dvp_json_u64(w, "min_mtu", in.min_mtu);
+	dvp_json_u64(w, "max_mtu", in.max_mtu);
+	dvp_json_u64(w, "max_rx_pktlen", in.max_rx_pktlen);
+	dvp_json_u64(w, "speed_capa_mbps", in.speed_capa_mbps);
+	dvp_json_u64(w, "max_rx_queues", in.max_rx_queues);
+	dvp_json_u64(w, "max_tx_queues", in.max_tx_queues);
+	dvp_json_u64(w, "rx_queues", in.nb_rx_queues);
+	dvp_json_u64(w, "tx_queues", in.nb_tx_queues);
+	jdesc(w, "rx_desc", &in.rx_desc_lim, in.default_rxq_size);
+	jdesc(w, "tx_desc", &in.tx_desc_lim, in.default_txq_size);
+	jflags(w, "rx_offloads", info_rx_offloads, in.rx_offload_capa);
+	jflags(w, "tx_offloads", info_tx_offloads, in.tx_offload_capa);
+	dvp_json_obj_open(w, "rss");
+	dvp_json_u64(w, "key_size", in.hash_key_size);
+	dvp_json_u64(w, "reta_size", in.reta_size);
+	jflags(w, "fields", info_rss_fields, in.rss_hf_capa);
+	dvp_json_obj_close(w);
+	jflags(w, "interrupts", info_intr_capa, in.intr_capa);
+	dvp_json_obj_close(w);
 }
 
 void info_print_json(FILE *f)
 {
-	struct dev_walk w = { f, true };
-	bool first = true;
+	struct dvp_json w;
 	uint16_t p;
 
-	fprintf(f, "{\"version\":");
-	jstr(f, dvp_version());
-	fprintf(f, ",");
-	json_lcores(f);
-	fprintf(f, ",");
-	json_memory(f);
-	fprintf(f, ",\"devices\":[");
+	dvp_json_init_file(&w, f);
+	dvp_json_obj_open(&w, NULL);
+	dvp_json_str(&w, "version", dvp_version());
+	json_lcores(&w);
+	json_memory(&w);
+	dvp_json_arr_open(&w, "devices");
 	dvp_dev_foreach(json_device, &w);
-	fprintf(f, "],\"ports\":[");
-	DVP_PORT_FOREACH(p) {
-		json_port(f, p, first);
-		first = false;
-	}
-	fprintf(f, "]}\n");
+	dvp_json_arr_close(&w);
+	dvp_json_arr_open(&w, "ports");
+	DVP_PORT_FOREACH(p)
+		json_port(&w, p);
+	dvp_json_arr_close(&w);
+	dvp_json_obj_close(&w);
+	fputc('\n', f);
 }

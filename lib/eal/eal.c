@@ -128,6 +128,8 @@ int dvp_eal_init(int argc, char **argv)
 	ret = eal_start();
 	if (ret < 0)
 		goto fail_args;
+	/* Last, as DPDK: the ports the buses probed are there to be asked about. */
+	eal_telemetry_init(&eal_cfg, argc, argv);
 	pthread_mutex_unlock(&eal_lock);
 	EAL_LOG(DEBUG, "initialised: %u lcore(s), main lcore %u, %s memory", dvp_lcore_count(),
 		dvp_get_main_lcore(), eal_memory_has_hugepages() ? "hugepage" : "--no-huge memfd");
@@ -236,6 +238,8 @@ int dvp_eal_cleanup(void)
 		pthread_mutex_unlock(&eal_lock);
 		return dvp_err(E_DVP_NO_INIT);
 	}
+	/* First: no command runs while the devices behind it go. */
+	eal_telemetry_cleanup();
 	eal_bus_cleanup();
 	/* No new work from here on: the status says so to every public call. */
 	set_status(DVP_EAL_INIT_NONE);

@@ -122,7 +122,8 @@ static const struct eal_opt opts[] = {
 	  "Log level: LEVEL for every type, GLOB:LEVEL (pmd.net.*:debug) or\n"
 	  "REGEX,LEVEL; LEVEL is 1-8 or emergency..debug. May be repeated." },
 	{ "no-telemetry", 0, OPT_NO_TELEMETRY, NULL,
-	  "Reserved for the telemetry socket (this build has none)." },
+	  "Do not start the telemetry socket (dpdk_telemetry.v2 in the runtime\n"
+	  "directory of the file prefix, for dpdk-telemetry.py -f PREFIX)." },
 	{ "help", 'h', OPT_HELP, NULL, "Print this help and return." },
 	{ "version", 'v', OPT_VERSION, NULL, "Print the version and return." },
 };

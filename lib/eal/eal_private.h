@@ -178,6 +178,14 @@ extern const char *eal_plugin_loading;
 int eal_bus_init(const struct eal_cfg *cfg);
 void eal_bus_cleanup(void);
 
+/*
+ * eal_telemetry.c: the telemetry socket in the runtime directory of the
+ * file prefix (nothing with --no-telemetry or hosted; a warning if it
+ * cannot be made), and the arguments /eal/params reports.
+ */
+void eal_telemetry_init(const struct eal_cfg *cfg, int argc, char **argv);
+void eal_telemetry_cleanup(void);
+
 /* Whether dvp_eal_init() has finished (memory, threads and buses are up). */
 bool eal_is_initialised(void);
 

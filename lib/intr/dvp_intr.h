@@ -61,6 +61,18 @@ struct dvp_intr_queue_stats {
 	uint64_t asleep_ns; /**< time spent asleep in those sleeps */
 };
 
+struct dvp_json;
+
+/**
+ * Write @p iq's interrupt state as members of the JSON object open in
+ * @p w: "mode" ("interrupt", or "poll" for a queue without interrupt
+ * state, alone), and the counters since set-up or the last reset: sleeps,
+ * wakeups, spurious, events, arms, polls, empty_polls, asleep_ns, and
+ * asleep_pct (the share of that time asleep). What telemetry's /dvp/intr
+ * gives per queue.
+ */
+void dvp_intr_queue_json(const struct dvp_intr_queue *iq, struct dvp_json *w);
+
 /** Clock in nanoseconds (monotonic); a test passes a fake one. */
 typedef uint64_t (*dvp_intr_clock_fn)(void *arg);
 

@@ -162,6 +162,8 @@ struct dvp_intr_queue {
 	struct dvp_intr_queue_stats stats;
 	/** Snapshot taken by the last reset (control thread). */
 	struct dvp_intr_queue_stats base;
+	/** Monotonic time of init or of the last reset: what asleep_ns is a share of. */
+	uint64_t since_ns;
 };
 
 /**

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dvp_json.h>
+
 #include "intr_private.h"
 
 DVP_LOG_REGISTER(dvp_logtype_intr, "intr", NOTICE);
@@ -162,6 +164,7 @@ int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_o
 	iq->solicited = conf->solicited;
 	iq->port_id = conf->port_id;
 	iq->queue_id = conf->queue_id;
+	iq->since_ns = intr_clock_monotonic_ns(NULL);
 	iq->initialized = true;
 	return 0;
 }
@@ -350,4 +353,31 @@ void dvp_intr_queue_stats_reset(struct dvp_intr_queue *iq)
 	 */
 	for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++)
 		__atomic_store_n(&base[i], intr_ctr_read(&cur[i]), __ATOMIC_RELAXED);
+	__atomic_store_n(&iq->since_ns, intr_clock_monotonic_ns(NULL), __ATOMIC_RELAXED);
+}
+
+void dvp_intr_queue_json(const struct dvp_intr_queue *iq, struct dvp_json *w)
+{
+	struct dvp_intr_queue_stats st;
+	uint64_t since, now;
+	double pct;
+
+	if (!dvp_intr_queue_active(iq)) {
+		dvp_json_str(w, "mode", "poll");
+		return;
+	}
+	dvp_intr_queue_stats_get(iq, &st);
+	since = __atomic_load_n(&iq->since_ns, __ATOMIC_RELAXED);
+	now = intr_clock_monotonic_ns(NULL);
+	pct = now > since ? (double)st.asleep_ns * 100.0 / (double)(now - since) : 0.0;
+	dvp_json_str(w, "mode", "interrupt");
+	dvp_json_u64(w, "sleeps", st.sleeps);
+	dvp_json_u64(w, "wakeups", st.wakeups);
+	dvp_json_u64(w, "spurious", st.spurious);
+	dvp_json_u64(w, "events", st.events);
+	dvp_json_u64(w, "arms", st.arms);
+	dvp_json_u64(w, "polls", st.polls);
+	dvp_json_u64(w, "empty_polls", st.empty_polls);
+	dvp_json_u64(w, "asleep_ns", st.asleep_ns);
+	dvp_json_fixed(w, "asleep_pct", pct > 100.0 ? 100.0 : pct, 1);
 }

@@ -172,6 +172,13 @@ void dvp_mempool_free(struct dvp_mempool *mp);
 struct dvp_mempool *dvp_mempool_lookup(const char *name);
 
 /**
+ * Call @p fn for each pool (created, not being freed), as rte_mempool_walk.
+ * The memzone lock is held meanwhile: @p fn must not create or free pools,
+ * rings or memzones.
+ */
+void dvp_mempool_walk(void (*fn)(struct dvp_mempool *mp, void *arg), void *arg);
+
+/**
  * Call @p cb for each memory chunk, in address order.
  * @return the number of chunks.
  */

@@ -22,6 +22,12 @@ unsigned int dvp_mempool_test_max_chunk_objs;
 
 _Static_assert(sizeof(struct mempool_objhdr) <= DVP_CACHE_LINE_SIZE, "debug header fits a line");
 
+/* Here, in a file every program using pools links, so a static link keeps the commands. */
+__attribute__((constructor)) static void mempool_telemetry_init(void)
+{
+	mempool_telemetry_register();
+}
+
 static __dvp_cold int mempool_bad_arg(const char *name, const char *what)
 {
 	MEMPOOL_LOG(ERR, "mempool %s: %s", name ? name : "(null)", what);
@@ -252,6 +258,8 @@ void dvp_mempool_free(struct dvp_mempool *mp)
 
 	if (mp == NULL)
 		return;
+	/* Walks (telemetry) skip it from here: its ring and chunks go next. */
+	__atomic_and_fetch(&mp->flags, ~MEMPOOL_F_CREATED, __ATOMIC_RELEASE);
 	in_use = dvp_mempool_in_use_count(mp);
 	if (in_use != 0)
 		MEMPOOL_LOG(WARNING, "mempool %s: freed with %u of its %u objects still in use",

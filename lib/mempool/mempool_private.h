@@ -44,4 +44,7 @@ void mempool_debug_init_obj(struct dvp_mempool *mp, void *obj);
  */
 extern unsigned int dvp_mempool_test_max_chunk_objs;
 
+/* mempool_telemetry.c: register /mempool/list and /mempool/info. */
+void mempool_telemetry_register(void);
+
 #endif /* MEMPOOL_PRIVATE_H */

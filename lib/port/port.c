@@ -20,6 +20,12 @@
 
 DVP_LOG_REGISTER(dvp_logtype_port, "port", NOTICE);
 
+/* Here, in a file every program links, so a static link keeps the commands. */
+__attribute__((constructor)) static void port_telemetry_init(void)
+{
+	port_telemetry_register();
+}
+
 struct dvp_port_fp_ops dvp_port_fp_ops[DVP_MAX_PORTS];
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -430,6 +430,7 @@ int dvp_port_close(uint16_t port_id)
 
 	if (port == NULL)
 		return -EINVAL;
+	pthread_rwlock_wrlock(&port_close_lock);
 	if (port->started)
 		ret = dvp_port_stop(port_id);
 	port_release_queues(port);
@@ -444,6 +445,7 @@ int dvp_port_close(uint16_t port_id)
 	}
 	PORT_LOG(INFO, "port %u: %s closed", port_id, port->name);
 	port_free(port);
+	pthread_rwlock_unlock(&port_close_lock);
 	dvp_port_event_raise(port_id, &info);
 	return ret;
 }

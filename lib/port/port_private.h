@@ -52,6 +52,15 @@ void port_fp_publish(struct dvp_port *port);
 /* Free the port id and its memory (registry). */
 void port_free(struct dvp_port *port);
 
+/*
+ * Held for reading by the telemetry commands while they look at a port,
+ * for writing by dvp_port_close(): a port is never freed under them.
+ */
+extern pthread_rwlock_t port_close_lock;
+
+/* port_telemetry.c: register the ports' telemetry commands. */
+void port_telemetry_register(void);
+
 /* Event delivery: make sure the dispatcher is on the interrupt thread. */
 void port_events_attach(bool first_port);
 

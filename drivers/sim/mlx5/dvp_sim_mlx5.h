@@ -48,6 +48,11 @@ int sim_mlx5_destroy(struct sim_mlx5_dev *dev);
 struct sim_mlx5_dev *sim_mlx5_find(const char *name);
 
 const char *sim_mlx5_name(const struct sim_mlx5_dev *dev);
+/**
+ * The sim device and port behind dvp port @p port_id (a port of the mlx5
+ * PMD on a sim device). @return 0, -EINVAL (no such port), -ENODEV (not on a sim).
+ */
+int sim_mlx5_port_of(uint16_t port_id, struct sim_mlx5_dev **dev, unsigned int *port);
 unsigned int sim_mlx5_nports(const struct sim_mlx5_dev *dev);
 
 /** The glue table of every sim device (what the ib bus gives as sw_ops). */

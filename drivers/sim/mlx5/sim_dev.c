@@ -459,6 +459,25 @@ struct sim_mlx5_dev *sim_mlx5_find(const char *name)
 	return dev;
 }
 
+struct sim_mlx5_dev *sim_dev_find_port_locked(const char *name, const uint8_t mac[6],
+					      unsigned int *port)
+{
+	struct sim_mlx5_dev *dev;
+	unsigned int p;
+
+	for (dev = sim_list; dev != NULL; dev = dev->reg_next) {
+		if (strcmp(dev->name, name) != 0)
+			continue;
+		for (p = 0; p < dev->nports; p++) {
+			if (memcmp(dev->ports[p].mac, mac, 6) == 0) {
+				*port = p;
+				return dev;
+			}
+		}
+	}
+	return NULL;
+}
+
 const char *sim_mlx5_name(const struct sim_mlx5_dev *dev)
 {
 	return dev != NULL ? dev->name : NULL;

@@ -415,6 +415,9 @@ int sim_dev_registered(const struct sim_mlx5_dev *dev);
 void sim_dev_list_lock(void);
 void sim_dev_list_unlock(void);
 struct sim_mlx5_dev *sim_dev_first(void);
+/* With the list lock held: device @p name and its port with address @p mac, or NULL. */
+struct sim_mlx5_dev *sim_dev_find_port_locked(const char *name, const uint8_t mac[6],
+					      unsigned int *port);
 struct sim_port *sim_port_get(struct sim_mlx5_dev *dev, unsigned int port, const char *fn);
 void sim_async_event_all(struct sim_mlx5_dev *dev, enum ibv_event_type type, unsigned int port);
 void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev);

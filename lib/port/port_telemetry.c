@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Telemetry commands of ports, with DPDK ethdev's names and shapes
+ * (/ethdev/list, /ethdev/info, /ethdev/stats, /ethdev/xstats,
+ * /ethdev/link_status), and /dvp/intr: each rx queue's interrupt state.
+ *
+ * They run on the telemetry thread, holding close_lock for reading so that
+ * dvp_port_close() never frees a port under them, and a port's qlock while
+ * they read its queues.
+ */
+
+#include <ctype.h>
+#include <stdlib.h>
+
+#include <dvp_intr.h>
+#include <dvp_intr_driver.h>
+#include <dvp_telemetry.h>
+
+#include "port_private.h"
+
+pthread_rwlock_t port_close_lock = PTHREAD_RWLOCK_INITIALIZER;
+
+/*
+ * The port a command's parameter names, as DPDK reads it: it must start
+ * with a digit, is read by strtoul (0x for hex), and trailing text is
+ * ignored. @return the attached port (close_lock held for reading), or
+ * NULL (not held).
+ */
+static struct dvp_port *port_of_param(const char *params)
+{
+	struct dvp_port *port;
+	unsigned long id;
+
+	if (params == NULL || !isdigit((unsigned char)params[0]))
+		return NULL;
+	id = strtoul(params, NULL, 0);
+	if (id >= DVP_MAX_PORTS)
+		return NULL;
+	pthread_rwlock_rdlock(&port_close_lock);
+	if (!dvp_port_is_valid((uint16_t)id)) {
+		pthread_rwlock_unlock(&port_close_lock);
+		return NULL;
+	}
+	port = dvp_port_get((uint16_t)id);
+	return port;
+}
+
+static int port_done(int ret)
+{
+	pthread_rwlock_unlock(&port_close_lock);
+	return ret;
+}
+
+static int cmd_list(const char *cmd, const char *params, struct dvp_json *w)
+{
+	uint16_t p;
+
+	(void)cmd;
+	(void)params;
+	dvp_json_arr_open(w, NULL);
+	DVP_PORT_FOREACH(p)
+		dvp_json_i64(w, NULL, p);
+	dvp_json_arr_close(w);
+	return 0;
+}
+
+static void queue_stats(struct dvp_json *w, const char *key, const uint64_t *v)
+{
+	unsigned int q;
+
+	dvp_json_arr_open(w, key);
+	for (q = 0; q < DVP_PORT_QUEUE_STAT_CNTRS; q++)
+		dvp_json_u64(w, NULL, v[q]);
+	dvp_json_arr_close(w);
+}
+
+static int cmd_stats(const char *cmd, const char *params, struct dvp_json *w)
+{
+	struct dvp_port *port = port_of_param(params);
+	struct dvp_port_stats st;
+
+	(void)cmd;
+	if (port == NULL)
+		return -1;
+	if (dvp_stats_get(port->port_id, &st) < 0)
+		return port_done(-1);
+	dvp_json_obj_open(w, NULL);
+	dvp_json_u64(w, "ipackets", st.ipackets);
+	dvp_json_u64(w, "opackets", st.opackets);
+	dvp_json_u64(w, "ibytes", st.ibytes);
+	dvp_json_u64(w, "obytes", st.obytes);
+	dvp_json_u64(w, "imissed", st.imissed);
+	dvp_json_u64(w, "ierrors", st.ierrors);
+	dvp_json_u64(w, "oerrors", st.oerrors);
+	dvp_json_u64(w, "rx_nombuf", st.rx_nombuf);
+	queue_stats(w, "q_ipackets", st.q_ipackets);
+	queue_stats(w, "q_opackets", st.q_opackets);
+	queue_stats(w, "q_ibytes", st.q_ibytes);
+	queue_stats(w, "q_obytes", st.q_obytes);
+	queue_stats(w, "q_errors", st.q_errors);
+	dvp_json_obj_close(w);
+	return port_done(0);
+}
+
+static int cmd_xstats(const char *cmd, const char *params, struct dvp_json *w)
+{
+	struct dvp_port *port = port_of_param(params);
+	struct dvp_xstat_name *names = NULL;
+	struct dvp_xstat *vals = NULL;
+	int n, i, ret = -1;
+
+	(void)cmd;
+	if (port == NULL)
+		return -1;
+	n = dvp_xstats_get_names(port->port_id, NULL, 0);
+	if (n < 0)
+		return port_done(-1);
+	names = calloc((size_t)n + 1, sizeof(*names));
+	vals = calloc((size_t)n + 1, sizeof(*vals));
+	if (names != NULL && vals != NULL &&
+	    dvp_xstats_get_names(port->port_id, names, (unsigned int)n) == n &&
+	    dvp_xstats_get(port->port_id, vals, (unsigned int)n) == n) {
+		dvp_json_obj_open(w, NULL);
+		for (i = 0; i < n; i++)
+			if (vals[i].id < (uint64_t)n)
+				dvp_json_u64(w, names[vals[i].id].name, vals[i].value);
+		dvp_json_obj_close(w);
+		ret = 0;
+	}
+	free(names);
+	free(vals);
+	return port_done(ret);
+}
+
+static int cmd_link_status(const char *cmd, const char *params, struct dvp_json *w)
+{
+	struct dvp_port *port = port_of_param(params);
+	struct dvp_link link;
+
+	(void)cmd;
+	if (port == NULL)
+		return -1;
+	if (dvp_link_get_nowait(port->port_id, &link) < 0)
+		return port_done(-1);
+	dvp_json_obj_open(w, NULL);
+	if (!link.link_status) {
+		dvp_json_str(w, "status", "DOWN");
+	} else {
+		dvp_json_str(w, "status", "UP");
+		/* DPDK's value for an unknown speed is UINT32_MAX too. */
+		dvp_json_u64(w, "speed", link.link_speed);
+		dvp_json_str(w, "duplex",
+			     link.link_duplex == DVP_LINK_FULL_DUPLEX ? "full-duplex" :
+									"half-duplex");
+	}
+	dvp_json_obj_close(w);
+	return port_done(0);
+}
+
+/* ethdev's queue states: 0 stopped, 1 started. */
+static void queue_states(struct dvp_json *w, const char *key, struct dvp_port *port, uint16_t n,
+			 void *const *qs)
+{
+	uint16_t q;
+
+	dvp_json_arr_open(w, key);
+	for (q = 0; q < n; q++)
+		dvp_json_i64(w, NULL, port->started && qs[q] != NULL);
+	dvp_json_arr_close(w);
+}
+
+static int cmd_info(const char *cmd, const char *params, struct dvp_json *w)
+{
+	struct dvp_port *port = port_of_param(params);
+	struct port_slot *s;
+	char mac[24];
+
+	(void)cmd;
+	if (port == NULL)
+		return -1;
+	s = port_slot_of(port);
+	dvp_ether_format_addr(mac, sizeof(mac), &port->mac);
+	pthread_mutex_lock(&s->qlock);
+	dvp_json_obj_open(w, NULL);
+	dvp_json_str(w, "name", port->name);
+	/* ethdev's RTE_ETH_DEV_ATTACHED: only attached ports are answered. */
+	dvp_json_i64(w, "state", 1);
+	dvp_json_i64(w, "nb_rx_queues", port->nb_rx_queues);
+	dvp_json_i64(w, "nb_tx_queues", port->nb_tx_queues);
+	dvp_json_i64(w, "port_id", port->port_id);
+	dvp_json_i64(w, "mtu", port->mtu);
+	/* Pools are checked per queue at setup; no smallest buffer is kept. */
+	dvp_json_u64(w, "rx_mbuf_size_min", 0);
+	dvp_json_str(w, "mac_addr", mac);
+	dvp_json_i64(w, "promiscuous", port->promiscuous);
+	dvp_json_i64(w, "scattered_rx", 0);
+	dvp_json_i64(w, "all_multicast", 0);
+	dvp_json_i64(w, "dev_started", port->started);
+	dvp_json_i64(w, "lro", 0);
+	dvp_json_i64(w, "dev_configured", port->configured);
+	queue_states(w, "rxq_state", port, port->nb_rx_queues, port->rxqs);
+	queue_states(w, "txq_state", port, port->nb_tx_queues, port->txqs);
+	dvp_json_i64(w, "numa_node", port->numa_node);
+	dvp_json_u64(w, "dev_flags", 0);
+	dvp_json_u64(w, "rx_offloads", port->conf.rxmode.offloads);
+	dvp_json_u64(w, "tx_offloads", port->conf.txmode.offloads);
+	dvp_json_u64(w, "ethdev_rss_hf", port->conf.rss_conf.rss_hf);
+	/* dvpmd's own, after DPDK's. */
+	dvp_json_str(w, "driver", port->driver_name);
+	dvp_json_obj_close(w);
+	pthread_mutex_unlock(&s->qlock);
+	return port_done(0);
+}
+
+static int cmd_intr(const char *cmd, const char *params, struct dvp_json *w)
+{
+	struct dvp_port *port = port_of_param(params);
+	struct port_slot *s;
+	uint16_t q;
+
+	(void)cmd;
+	if (port == NULL)
+		return -1;
+	s = port_slot_of(port);
+	pthread_mutex_lock(&s->qlock);
+	dvp_json_obj_open(w, NULL);
+	dvp_json_i64(w, "port_id", port->port_id);
+	dvp_json_str(w, "name", port->name);
+	dvp_json_arr_open(w, "rx_queues");
+	for (q = 0; q < port->nb_rx_queues; q++) {
+		dvp_json_obj_open(w, NULL);
+		dvp_json_i64(w, "queue", q);
+		dvp_intr_queue_json(port->rxq_intr[q], w);
+		dvp_json_obj_close(w);
+	}
+	dvp_json_arr_close(w);
+	dvp_json_obj_close(w);
+	pthread_mutex_unlock(&s->qlock);
+	return port_done(0);
+}
+
+void port_telemetry_register(void)
+{
+	dvp_telemetry_register_cmd("/ethdev/list", cmd_list,
+				   "Returns list of available ethdev ports. Takes no parameters");
+	dvp_telemetry_register_cmd("/ethdev/stats", cmd_stats,
+				   "Returns the common stats for a port. Parameters: int port_id");
+	dvp_telemetry_register_cmd(
+		"/ethdev/xstats", cmd_xstats,
+		"Returns the extended stats for a port. Parameters: int port_id");
+	dvp_telemetry_register_cmd("/ethdev/link_status", cmd_link_status,
+				   "Returns the link status for a port. Parameters: int port_id");
+	dvp_telemetry_register_cmd("/ethdev/info", cmd_info,
+				   "Returns the device info for a port. Parameters: int port_id");
+	dvp_telemetry_register_cmd(
+		"/dvp/intr", cmd_intr,
+		"Returns each rx queue's interrupt mode and counters. Parameters: int port_id");
+}
