@@ -22,8 +22,7 @@
  * Each rx queue needs its own event fd (one completion channel per CQ for
  * verbs and mlx5, one eventfd per ring for memif and net_ring), because the
  * epoll data of a wait set names the queue. A queue may have more fds that
- * wake it (net_verbs: its own kick eventfd beside the channel), and lib/intr
- * adds one of its own, the kick eventfd of dvp_intr_queue_kick(): the wait
+ * wake it (extra_fds), and lib/intr adds one of its own, the kick eventfd of dvp_intr_queue_kick(): the wait
  * set watches each directly, so a wake-up crosses one epoll level, and
  * dvp_rx_intr_fd() gets one epoll fd holding them all.
  *

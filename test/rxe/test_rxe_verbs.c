@@ -18,6 +18,13 @@
  *                     holds the ring), traffic resumes
  *   --case kill       the peer is SIGKILLed: link down, every mbuf back in the
  *                     pool; a new peer connects: link up, traffic resumes
+ *   --case first-frame  the listener's first frame lands between its accept
+ *                     and ESTABLISHED (the driver's test hook holds it there)
+ *                     while its lcore sleeps: going live wakes the lcore
+ *   --case teardown   the peer stops its port with 64-byte (inline) sends in
+ *                     flight: every frame that did not arrive is counted lost
+ *   --case listen-taken  listen=0.0.0.0 on a port another rdma_cm listener
+ *                     holds: the error says the port is taken
  *
  * Every case ends with both ports stopped and every mbuf back in its pool.
  * Outside the VM (DVP_RXE_VM unset) it exits 77. --count N (or
@@ -42,7 +49,9 @@
 #include <cmocka.h>
 
 #include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
 
+#include <dvp_log.h>
 #include <dvp_port.h>
 
 #include "verbs_ep.h"
@@ -59,6 +68,18 @@ extern char **environ;
  */
 #define LOCKSTEP_FRAMES 200
 #define LOCKSTEP_DELAY_US 2000
+/*
+ * first-frame: one sleep of the listener, asleep before the peer
+ * connects; a frame found after it timed out waited through it unwoken.
+ * Below IDLE_MS, after which the peer gives up.
+ */
+#define FIRST_FRAME_WAIT_MS 10000
+/* teardown: frames short enough to go inline (tx_inline is 64 by default). */
+#define TEARDOWN_FRAME_LEN 64
+/* teardown: the peer's ring is full once its bursts take nothing for this long. */
+#define TEARDOWN_STALL_MS 500
+/* The peer writes its counters to this fd (--report). */
+#define REPORT_FD 3
 
 static struct {
 	const char *name; /* the case */
@@ -67,6 +88,7 @@ static struct {
 	uint64_t count;
 	bool intr;
 	const char *extra; /* devargs for the peer */
+	bool report; /* the peer writes its counters to REPORT_FD */
 	char self[4096];
 } cfg = {
 	.count = 1000000,
@@ -75,6 +97,41 @@ static struct {
 /* ------------------------------------------------------------------------
  * The peer: connects, exchanges, checks, exits 0 or 1
  */
+
+static bool is_case(const char *name)
+{
+	return strcmp(cfg.name, name) == 0;
+}
+
+/*
+ * teardown: send 64-byte frames until the ring is full (the listener does
+ * not poll, so its receives run out and our sends wait on RNR retries),
+ * then stop the port with them in flight and report what the port counted.
+ */
+static int peer_teardown(struct ep *e)
+{
+	struct dvp_port_stats st;
+	uint64_t last = ep_now_ms();
+	int status = 0;
+
+	e->frame_len = TEARDOWN_FRAME_LEN;
+	e->tx_start = e->tx_seq;
+	e->tx_limit = cfg.count;
+	while (e->tx_seq < e->tx_limit && ep_now_ms() - last < TEARDOWN_STALL_MS)
+		if (ep_pump(e, 0) > 0)
+			last = ep_now_ms();
+	if (dvp_port_stop(e->port) < 0 || dvp_stats_get(e->port, &st) < 0)
+		status = 1;
+	fprintf(stderr,
+		"# peer: stopped after %" PRIu64 " frames: opackets %" PRIu64 " oerrors %" PRIu64
+		" tx_dropped_on_reset %" PRIu64 " tx_wc_wr_flush_err %" PRIu64 "\n",
+		e->tx_seq, st.opackets, st.oerrors, ep_xstat(e, "tx_dropped_on_reset"),
+		ep_xstat(e, "tx_wc_wr_flush_err"));
+	if (cfg.report)
+		dprintf(REPORT_FD, "%" PRIu64 " %" PRIu64 " %" PRIu64 "\n", st.opackets, st.oerrors,
+			ep_xstat(e, "tx_dropped_on_reset"));
+	return status;
+}
 
 static int peer_main(void)
 {
@@ -88,9 +145,16 @@ static int peer_main(void)
 		CPU_SET(i, &all);
 	sched_setaffinity(0, sizeof(all), &all);
 	ret = ep_open(&e, "peer", false, cfg.tcp_port, cfg.extra, 1, cfg.intr, 0);
-	if (ret == 0)
+	/* first-frame: send as soon as our tx queue is up, not when the link is. */
+	if (ret == 0 && !is_case("first-frame"))
 		ret = ep_wait_link(&e, true, IDLE_MS);
-	e.lockstep = cfg.intr ? LOCKSTEP_FRAMES : 0;
+	if (ret == 0 && is_case("teardown")) {
+		status = peer_teardown(&e);
+		if (ep_close(&e) < 0)
+			status = 1;
+		return status;
+	}
+	e.lockstep = cfg.intr || is_case("first-frame") ? LOCKSTEP_FRAMES : 0;
 	e.lockstep_delay_us = LOCKSTEP_DELAY_US;
 	if (ret == 0)
 		ret = ep_exchange(&e, cfg.count, IDLE_MS);
@@ -103,8 +167,7 @@ static int peer_main(void)
 		fprintf(stderr, "# peer: %" PRIu64 " bad frames\n", e.rx_bad);
 		status = 1;
 	}
-	if (strcmp(cfg.name, "poll") == 0 || strcmp(cfg.name, "intr") == 0 ||
-	    strcmp(cfg.name, "solicited") == 0) {
+	if (is_case("poll") || is_case("intr") || is_case("solicited") || is_case("first-frame")) {
 		e.clean_end = ret == 0;
 		if (e.rx_gaps != 0 || e.rx_ok != cfg.count) {
 			fprintf(stderr,
@@ -123,12 +186,14 @@ static int peer_main(void)
  * The parent side
  */
 
-static pid_t spawn_peer(const char *extra, uint64_t count)
+/* Start the peer; with @report_fd >= 0 it writes its counters there (as its REPORT_FD). */
+static pid_t spawn_peer_report(const char *extra, uint64_t count, int report_fd)
 {
+	posix_spawn_file_actions_t fa;
 	char port[16], cnt[32];
 	char *argv[16];
 	pid_t pid;
-	int n = 0;
+	int n = 0, ret;
 
 	snprintf(port, sizeof(port), "%d", cfg.tcp_port);
 	snprintf(cnt, sizeof(cnt), "%" PRIu64, count);
@@ -146,10 +211,21 @@ static pid_t spawn_peer(const char *extra, uint64_t count)
 		argv[n++] = "--extra";
 		argv[n++] = (char *)extra;
 	}
+	if (report_fd >= 0)
+		argv[n++] = "--report";
 	argv[n] = NULL;
-	if (posix_spawn(&pid, cfg.self, NULL, NULL, argv, environ) != 0)
+	if (posix_spawn_file_actions_init(&fa) != 0)
 		return -1;
-	return pid;
+	if (report_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, report_fd, REPORT_FD);
+	ret = posix_spawn(&pid, cfg.self, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	return ret != 0 ? -1 : pid;
+}
+
+static pid_t spawn_peer(const char *extra, uint64_t count)
+{
+	return spawn_peer_report(extra, count, -1);
 }
 
 static int wait_peer(pid_t pid)
@@ -261,6 +337,21 @@ static void test_flap(void **state)
 	assert_int_equal(ep_close(&e), 0);
 }
 
+/* Echo @log to stderr ("# log: ...") and @return how many of its lines contain @what. */
+static unsigned int count_lines(FILE *log, const char *what)
+{
+	char line[1024];
+	unsigned int n = 0;
+
+	rewind(log);
+	while (fgets(line, sizeof(line), log) != NULL) {
+		fprintf(stderr, "# log: %s", line);
+		n += strstr(line, what) != NULL;
+	}
+	fclose(log);
+	return n;
+}
+
 /* A CQ smaller than the ring and a stalled consumer: CQ_ERR, rebuilt, traffic resumes. */
 static void test_overrun(void **state)
 {
@@ -269,9 +360,16 @@ static void test_overrun(void **state)
 	pid_t peer;
 
 	(void)state;
+	FILE *log = tmpfile();
+	unsigned int cq_lines;
+
+	assert_non_null(log);
 	/* 128 completions fit: a consumer that polls keeps up, one that stalls does not. */
 	assert_int_equal(
 		ep_open(&e, "listener", true, cfg.tcp_port, "rx_cq_size=128", 0, false, 512), 0);
+	/* The driver's lines from here on, INFO ones too, to count those about the overrun. */
+	assert_int_equal(dvp_log_set_level_pattern("pmd.net.verbs", DVP_LOG_INFO), 1);
+	dvp_log_open_stream(log);
 	peer = spawn_peer(NULL, cfg.count);
 	assert_true(peer > 0);
 	assert_int_equal(ep_wait_link(&e, true, IDLE_MS), 0);
@@ -294,6 +392,16 @@ static void test_overrun(void **state)
 	assert_true(e.link_downs >= 1);
 	assert_int_equal(e.link_up, 1);
 	assert_int_equal(e.rx_bad, 0);
+	/*
+	 * An overrun CQ raises CQ_ERR for each completion it cannot take: one
+	 * stall is one overrun, worth one line (two if a late CQ_ERR of the old
+	 * CQ races with its replacement), however many events came.
+	 */
+	dvp_log_open_stream(NULL);
+	cq_lines = count_lines(log, ibv_event_type_str(IBV_EVENT_CQ_ERR));
+	fprintf(stderr, "# %u log lines name %s; async_queue_errors %" PRIu64 "\n", cq_lines,
+		ibv_event_type_str(IBV_EVENT_CQ_ERR), ep_xstat(&e, "async_queue_errors"));
+	assert_true(cq_lines <= 2);
 	assert_int_equal(wait_peer(peer), 0);
 	assert_int_equal(ep_close(&e), 0);
 }
@@ -344,6 +452,143 @@ static void test_kill(void **state)
 	assert_int_equal(ep_close(&e), 0);
 }
 
+/*
+ * The first frame lands while the listener's rx queue is accepted but not
+ * live, its lcore asleep: the wake-up it causes finds nothing to do, so
+ * the queue going live must wake the lcore again. The driver's test hook
+ * holds the interrupt thread between accept and ESTABLISHED until the
+ * lcore has read that event.
+ */
+static void test_first_frame(void **state)
+{
+	struct dvp_rx_wait_event ev;
+	struct ep e;
+	pid_t peer;
+	int ret, n;
+
+	(void)state;
+	/* Read at probe, by this process's port only. */
+	assert_int_equal(setenv("DVP_VERBS_TEST_HOLD_ACCEPT_MS", "60000", 1), 0);
+	assert_int_equal(ep_open(&e, "listener", true, cfg.tcp_port, NULL, 0, true, 0), 0);
+	assert_int_equal(unsetenv("DVP_VERBS_TEST_HOLD_ACCEPT_MS"), 0);
+	peer = spawn_peer(NULL, cfg.count);
+	assert_true(peer > 0);
+	do {
+		ret = dvp_rx_wait(e.set, &ev, 1, FIRST_FRAME_WAIT_MS);
+		assert_true(ret >= 0);
+		n = ep_rx_only(&e);
+		if (ret == 0 && n > 0)
+			fail_msg(
+				"a frame waited through a whole %d ms sleep: nothing woke the lcore when the queue went live (spurious %" PRIu64
+				", kicks %" PRIu64 ")",
+				FIRST_FRAME_WAIT_MS, ep_xstat(&e, "rx_q0_intr_spurious"),
+				ep_xstat(&e, "rx_kicks"));
+		/* A queue torn down (the peer gave up) drops what it held: never wait for more. */
+		if (n == 0 && (e.link_downs > 0 || ep_xstat(&e, "rx_dropped_on_reset") != 0))
+			fail_msg("the connection ended before the first frame was taken");
+	} while (n == 0);
+	fprintf(stderr,
+		"# first frame: woken; spurious %" PRIu64
+		" (the frame before the queue was live), kicks %" PRIu64 "\n",
+		ep_xstat(&e, "rx_q0_intr_spurious"), ep_xstat(&e, "rx_kicks"));
+	/* The hold did its part: the frame came before the queue was live. */
+	assert_true(ep_xstat(&e, "rx_q0_intr_spurious") >= 1);
+	e.lockstep = LOCKSTEP_FRAMES;
+	assert_int_equal(ep_exchange(&e, cfg.count, IDLE_MS), 0);
+	ep_print(&e, "listener");
+	assert_int_equal(e.rx_ok, cfg.count);
+	assert_int_equal(e.rx_gaps, 0);
+	assert_int_equal(e.rx_bad, 0);
+	assert_int_equal(wait_peer(peer), 0);
+	e.clean_end = true;
+	assert_int_equal(ep_close(&e), 0);
+}
+
+/*
+ * The peer stops its port with 64-byte (inline) sends in flight: sent =
+ * received + what the two ends count as lost. We do not poll meanwhile,
+ * so its sends wait on RNR retries when our receives run out, and its
+ * stop flushes them (no watchdog: tx_timeout=0).
+ */
+static void test_teardown(void **state)
+{
+	uint64_t sent = 0, oerrors = 0, tx_lost = 0, rx_lost, end;
+	struct ep e;
+	FILE *rep;
+	pid_t peer;
+	int fds[2];
+
+	(void)state;
+	assert_int_equal(ep_open(&e, "listener", true, cfg.tcp_port, NULL, 0, false, 0), 0);
+	e.frame_len = TEARDOWN_FRAME_LEN;
+	assert_int_equal(pipe(fds), 0);
+	peer = spawn_peer_report("tx_timeout=0", cfg.count, fds[1]);
+	close(fds[1]);
+	assert_true(peer > 0);
+	assert_int_equal(ep_wait_link(&e, true, IDLE_MS), 0);
+	rep = fdopen(fds[0], "r");
+	assert_non_null(rep);
+	assert_int_equal(fscanf(rep, "%" SCNu64 " %" SCNu64 " %" SCNu64, &sent, &oerrors, &tx_lost),
+			 3);
+	fclose(rep);
+	/* Its stop disconnected us: what arrived is taken, the rest dropped at our teardown. */
+	assert_int_equal(ep_wait_link(&e, false, IDLE_MS), 0);
+	for (end = ep_now_ms() + 5000; dvp_port_mbufs_held(e.port) != 0 && ep_now_ms() < end;)
+		ep_pump(&e, 1);
+	assert_int_equal(dvp_port_mbufs_held(e.port), 0);
+	rx_lost = ep_xstat(&e, "rx_dropped_on_reset");
+	ep_print(&e, "listener");
+	fprintf(stderr,
+		"# sent %" PRIu64 ", received %" PRIu64 ", lost: peer tx_dropped_on_reset %" PRIu64
+		" (oerrors %" PRIu64 "), our rx_dropped_on_reset %" PRIu64 "\n",
+		sent, e.rx_ok, tx_lost, oerrors, rx_lost);
+	assert_int_equal(e.rx_bad, 0);
+	assert_int_equal(e.rx_gaps, 0);
+	assert_true(e.rx_ok <= sent);
+	/* The stop caught sends in flight: the case tested. */
+	assert_true(e.rx_ok < sent);
+	assert_true(oerrors >= tx_lost);
+	/*
+	 * Nothing lost unseen. (A send delivered whose ack the flush beat is
+	 * counted as received and as lost: the sum may exceed what was sent.)
+	 */
+	if (e.rx_ok + rx_lost + tx_lost < sent)
+		fail_msg("%" PRIu64 " frames lost with no counter showing them",
+			 sent - e.rx_ok - rx_lost - tx_lost);
+	assert_int_equal(wait_peer(peer), 0);
+	assert_int_equal(ep_close(&e), 0);
+}
+
+/*
+ * listen=0.0.0.0 on a port another rdma_cm listener holds: rdma_cm says
+ * EADDRNOTAVAIL, which means the port is taken here, not a missing
+ * address.
+ */
+static void test_listen_taken(void **state)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(cfg.tcp_port) };
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct rdma_cm_id *id = NULL;
+	char want[64];
+	FILE *log = tmpfile();
+	struct ep e;
+
+	(void)state;
+	assert_non_null(ch);
+	assert_non_null(log);
+	assert_int_equal(rdma_create_id(ch, &id, NULL, RDMA_PS_TCP), 0);
+	assert_int_equal(rdma_bind_addr(id, (struct sockaddr *)&sin), 0);
+	assert_int_equal(rdma_listen(id, 1), 0);
+	dvp_log_open_stream(log);
+	assert_int_equal(setenv("DVP_RXE_IP", "0.0.0.0", 1), 0);
+	assert_true(ep_open(&e, "listener", true, cfg.tcp_port, NULL, 0, false, 0) < 0);
+	dvp_log_open_stream(NULL);
+	snprintf(want, sizeof(want), "port %d is taken", cfg.tcp_port);
+	assert_int_equal(count_lines(log, want), 1);
+	rdma_destroy_id(id);
+	rdma_destroy_event_channel(ch);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -353,6 +598,7 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "intr", no_argument, NULL, 'i' },
 		{ "extra", required_argument, NULL, 'x' },
+		{ "report", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct {
@@ -360,9 +606,15 @@ int main(int argc, char **argv)
 		CMUnitTestFunction fn;
 		int port;
 	} cases[] = {
-		{ "poll", test_exchange, 18701 },      { "intr", test_exchange, 18702 },
-		{ "solicited", test_exchange, 18703 }, { "flap", test_flap, 18704 },
-		{ "overrun", test_overrun, 18705 },    { "kill", test_kill, 18706 },
+		{ "poll", test_exchange, 18701 },
+		{ "intr", test_exchange, 18702 },
+		{ "solicited", test_exchange, 18703 },
+		{ "flap", test_flap, 18704 },
+		{ "overrun", test_overrun, 18705 },
+		{ "kill", test_kill, 18706 },
+		{ "first-frame", test_first_frame, 18707 },
+		{ "teardown", test_teardown, 18708 },
+		{ "listen-taken", test_listen_taken, 18709 },
 	};
 	const char *env = getenv("DVP_RXE_VERBS_COUNT");
 	ssize_t len;
@@ -391,9 +643,12 @@ int main(int argc, char **argv)
 		case 'x':
 			cfg.extra = optarg;
 			break;
+		case 'r':
+			cfg.report = true;
+			break;
 		default:
 			fprintf(stderr,
-				"usage: %s --case poll|intr|solicited|flap|overrun|kill [--count N]\n",
+				"usage: %s --case poll|intr|solicited|flap|overrun|kill|first-frame|teardown|listen-taken [--count N]\n",
 				argv[0]);
 			return 2;
 		}
@@ -403,7 +658,7 @@ int main(int argc, char **argv)
 			break;
 	if (cfg.name == NULL || i == DVP_DIM(cases) || cfg.count == 0) {
 		fprintf(stderr,
-			"%s: --case poll|intr|solicited|flap|overrun|kill is required (and --count above 0)\n",
+			"%s: --case poll|intr|solicited|flap|overrun|kill|first-frame|teardown|listen-taken is required (and --count above 0)\n",
 			argv[0]);
 		return 2;
 	}

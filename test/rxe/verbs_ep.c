@@ -41,8 +41,10 @@ uint64_t ep_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static uint32_t frame_len(uint64_t seq)
+static uint32_t frame_len(const struct ep *e, uint64_t seq)
 {
+	if (e->frame_len != 0)
+		return e->frame_len;
 	/* 64 to 511 bytes, every length met. */
 	return 64u + (uint32_t)((seq * 37u) % 448u);
 }
@@ -179,7 +181,7 @@ static void rx_check(struct ep *e, struct dvp_mbuf *m)
 		e->fin_seen = true;
 		return;
 	}
-	if (h->magic != FRAME_MAGIC || h->len != m->pkt_len || h->len != frame_len(h->seq)) {
+	if (h->magic != FRAME_MAGIC || h->len != m->pkt_len || h->len != frame_len(e, h->seq)) {
 		e->rx_bad++;
 		return;
 	}
@@ -227,7 +229,7 @@ int ep_rx_only(struct ep *e)
 static struct dvp_mbuf *frame_new(struct ep *e, uint64_t seq, bool fin)
 {
 	struct dvp_mbuf *m = dvp_pktmbuf_alloc(e->mp);
-	uint32_t len = fin ? 64 : frame_len(seq), i;
+	uint32_t len = fin ? 64 : frame_len(e, seq), i;
 	struct fhdr *h;
 	uint8_t *p;
 

@@ -47,6 +47,8 @@ struct ep {
 	 */
 	uint64_t lockstep;
 	unsigned int lockstep_delay_us;
+	/* Every frame this long (both ends must agree); 0: 64 to 511 bytes by number. */
+	uint32_t frame_len;
 	struct dvp_mbuf *pending[32]; /* built, refused by a full queue, sent next */
 	unsigned int npending;
 

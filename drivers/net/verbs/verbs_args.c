@@ -169,6 +169,22 @@ static int addr_arg(const char *name, const char *key, const char *v, const char
 	return vb_addr_parse(name, key, buf, &cfg->addr);
 }
 
+/* Test hooks from the environment (test/rxe), read once at probe. */
+static int test_env(const char *name, struct vb_cfg *cfg)
+{
+	const char *s = getenv("DVP_VERBS_TEST_HOLD_ACCEPT_MS");
+	uint64_t v;
+
+	if (s == NULL)
+		return 0;
+	if (dvp_parse_u64(s, 0, 600000, &v) < 0) {
+		VB_LOG(ERR, "%s: DVP_VERBS_TEST_HOLD_ACCEPT_MS=%s: 0 to 600000 (ms)", name, s);
+		return dvp_err(EINVAL);
+	}
+	cfg->test_hold_accept_ms = (uint32_t)v;
+	return 0;
+}
+
 int vb_cfg_parse(const char *name, const struct dvp_devargs *da, struct vb_cfg *cfg)
 {
 	static const char *const modes[] = { "rc", "ud", NULL };
@@ -249,5 +265,5 @@ int vb_cfg_parse(const char *name, const struct dvp_devargs *da, struct vb_cfg *
 			return ret;
 		cfg->mac_set = true;
 	}
-	return 0;
+	return test_env(name, cfg);
 }

@@ -165,10 +165,18 @@ static void conn_up(struct vb_conn *c)
 	__atomic_fetch_add(&c->vp->ps.cm_established, 1, __ATOMIC_RELAXED);
 	VB_LOG(INFO, "%s: connected", conn_name(c, name, sizeof(name)));
 	/* Release: the QP, its posted receives and the tx parameters go to the lcore with it. */
-	if (c->tx)
+	if (c->tx) {
 		__atomic_store_n(&conn_txq(c)->state, VQ_LIVE, __ATOMIC_RELEASE);
-	else
+	} else {
 		__atomic_store_n(&conn_rxq(c)->state, VQ_LIVE, __ATOMIC_RELEASE);
+		/*
+		 * Frames may have landed before it went live (a listener's QP
+		 * receives from RTR on, before ESTABLISHED): their CQ event, if
+		 * any, found nothing to do then and is gone. Wake a lcore
+		 * asleep on it, after the store, so that it polls them.
+		 */
+		vb_rxq_kick(conn_rxq(c));
+	}
 	/* A CQ_ERR that came while connecting: rebuild at once, on a new CQ. */
 	if (__atomic_load_n(c->tx ? &conn_txq(c)->cq_dead : &conn_rxq(c)->cq_dead,
 			    __ATOMIC_RELAXED))
@@ -472,10 +480,13 @@ static void conn_accept(struct vb_conn *c)
 		return;
 	}
 	c->id = id;
-	if (vp->cfg.mode == VB_MODE_UD)
+	if (vp->cfg.mode == VB_MODE_UD) {
 		conn_up(c); /* no establishment follows a UD accept */
-	else
-		c->st = CS_ACCEPTING;
+		return;
+	}
+	c->st = CS_ACCEPTING;
+	if (!c->tx && vp->cfg.test_hold_accept_ms != 0)
+		vb_cm_test_hold_accept(vp, conn_rxq(c));
 	return;
 
 refuse_discard:

@@ -10,8 +10,11 @@
  */
 
 #include <errno.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,8 +51,74 @@ static int read_netdev(struct vb_port *vp)
 	return 0;
 }
 
+/* Whether @ss is the wildcard address, or one of this host's interfaces has it. */
+static bool addr_any_or_local(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in *a4 = (const struct sockaddr_in *)ss;
+	const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)ss;
+	struct sockaddr_storage cur;
+	struct ifaddrs *ifs, *i;
+	bool found = false;
+
+	if (ss->ss_family == AF_INET ? a4->sin_addr.s_addr == htonl(INADDR_ANY) :
+				       IN6_IS_ADDR_UNSPECIFIED(&a6->sin6_addr))
+		return true;
+	if (getifaddrs(&ifs) != 0)
+		return false;
+	for (i = ifs; i != NULL && !found; i = i->ifa_next) {
+		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != ss->ss_family)
+			continue;
+		/* Copied out: ifa_addr is a plain struct sockaddr *. */
+		memcpy(&cur, i->ifa_addr, ss->ss_family == AF_INET ? sizeof(*a4) : sizeof(*a6));
+		if (ss->ss_family == AF_INET)
+			found = ((const struct sockaddr_in *)&cur)->sin_addr.s_addr ==
+				a4->sin_addr.s_addr;
+		else
+			found = memcmp(&((const struct sockaddr_in6 *)&cur)->sin6_addr,
+				       &a6->sin6_addr, sizeof(a6->sin6_addr)) == 0;
+	}
+	freeifaddrs(ifs);
+	return found;
+}
+
+/*
+ * Why rdma_cm refused listen= with @err, and what would work. rdma_cm
+ * gives EADDRNOTAVAIL both for an address no interface has and for a port
+ * another rdma_cm id holds when either is the wildcard address; ENODEV for
+ * an address whose interface has no RDMA device.
+ */
+static __dvp_cold const char *listen_err_str(const struct vb_port *vp, int err, char *buf,
+					     size_t len)
+{
+	const struct sockaddr_storage *ss = &vp->cfg.addr;
+	unsigned int port =
+		ntohs(ss->ss_family == AF_INET ? ((const struct sockaddr_in *)ss)->sin_port :
+						 ((const struct sockaddr_in6 *)ss)->sin6_port);
+	bool local = (err == EADDRNOTAVAIL || err == ENODEV) && addr_any_or_local(ss);
+
+	if (err == EADDRINUSE || (err == EADDRNOTAVAIL && local))
+		snprintf(
+			buf, len,
+			"port %u is taken by another rdma_cm listener or connection on this host (one on the wildcard address holds the port on every address, and one on any address keeps a wildcard listener off it); give another port, or stop the other",
+			port);
+	else if (err == ENODEV && local)
+		snprintf(
+			buf, len,
+			"the interface with that address has no RDMA device; give the address of one that has (rdma link shows them), e.g. of %s's netdev",
+			vp->cfg.dev);
+	else if (err == EADDRNOTAVAIL || err == ENODEV)
+		snprintf(
+			buf, len,
+			"no interface of this host has that address; give one of its interfaces' addresses (of %s's netdev), or 0.0.0.0 for all",
+			vp->cfg.dev);
+	else
+		snprintf(buf, len, "%s", dvp_strerror(err));
+	return buf;
+}
+
 static int listen_setup(struct vb_port *vp)
 {
+	char why[320];
 	enum rdma_port_space ps = vp->cfg.mode == VB_MODE_UD ? RDMA_PS_UDP : RDMA_PS_TCP;
 	int err;
 
@@ -60,10 +129,7 @@ static int listen_setup(struct vb_port *vp)
 	if (rdma_bind_addr(vp->listen_id, (struct sockaddr *)&vp->cfg.addr) != 0) {
 		err = errno;
 		VB_LOG(ERR, "%s: listen=%s: %s", vp->name, vp->cfg.addr_str,
-		       err == EADDRINUSE ? "the address and port are taken (another listener?)" :
-		       err == EADDRNOTAVAIL || err == ENODEV ?
-					   "no interface of this host has that address" :
-					   dvp_strerror(err));
+		       listen_err_str(vp, err, why, sizeof(why)));
 		goto fail;
 	}
 	if (vp->listen_id->verbs != NULL && vp->listen_id->verbs != vp->dev->ctx) {
@@ -75,8 +141,8 @@ static int listen_setup(struct vb_port *vp)
 	}
 	if (rdma_listen(vp->listen_id, 64) != 0) {
 		err = errno;
-		VB_LOG(ERR, "%s: rdma_listen on %s: %s", vp->name, vp->cfg.addr_str,
-		       dvp_strerror(err));
+		VB_LOG(ERR, "%s: listen=%s: rdma_listen: %s", vp->name, vp->cfg.addr_str,
+		       listen_err_str(vp, err, why, sizeof(why)));
 		goto fail;
 	}
 	if (vp->listen_id->port_num != 0)
@@ -86,6 +152,32 @@ static int listen_setup(struct vb_port *vp)
 fail:
 	vb_cm_destroy_id(&vp->listen_id);
 	return dvp_err(err);
+}
+
+/*
+ * Tests only (DVP_VERBS_TEST_HOLD_ACCEPT_MS): hold the interrupt thread
+ * between the accept of an rx queue (its QP receives) and ESTABLISHED
+ * (which makes it live) until its lcore has read a completion event, or
+ * that many ms: a first frame then deterministically lands while the
+ * queue is not live, with the lcore asleep on it.
+ */
+void vb_cm_test_hold_accept(struct vb_port *vp, struct vb_rxq *rxq)
+{
+	struct dvp_intr_queue_stats st;
+	uint64_t end = vb_now_ns() + (uint64_t)vp->cfg.test_hold_accept_ms * 1000000u, events;
+
+	if (!rxq->intr_on)
+		return;
+	dvp_intr_queue_stats_get(&rxq->intr, &st);
+	events = st.events;
+	VB_LOG(NOTICE, "%s rx queue %u: accepted; held for a test until a completion event",
+	       vp->name, rxq->queue_id);
+	do {
+		usleep(1000);
+		dvp_intr_queue_stats_get(&rxq->intr, &st);
+	} while (st.events == events && vb_now_ns() < end);
+	VB_LOG(NOTICE, "%s rx queue %u: released (%s)", vp->name, rxq->queue_id,
+	       st.events != events ? "its lcore read an event" : "no event came");
 }
 
 int vb_cm_init(struct vb_port *vp)

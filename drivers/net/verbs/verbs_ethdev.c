@@ -488,10 +488,19 @@ static void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_
 	bool broke;
 
 	__atomic_fetch_add(&vp->ps.async_queue_errors, 1, __ATOMIC_RELAXED);
-	if (cause == IBV_EVENT_CQ_ERR)
-		__atomic_store_n(tx ? &((struct vb_txq *)port->txqs[q])->cq_dead :
-				      &((struct vb_rxq *)port->rxqs[q])->cq_dead,
-				 1, __ATOMIC_RELAXED);
+	/*
+	 * An overrun CQ reports CQ_ERR again for each completion it cannot
+	 * take until it is replaced: the first one is acted on (and logged),
+	 * the others only counted.
+	 */
+	if (cause == IBV_EVENT_CQ_ERR &&
+	    __atomic_exchange_n(tx ? &((struct vb_txq *)port->txqs[q])->cq_dead :
+				     &((struct vb_rxq *)port->rxqs[q])->cq_dead,
+				1, __ATOMIC_RELAXED) != 0) {
+		VB_LOG(DEBUG, "%s %s queue %u: CQ_ERR again before the CQ was replaced", vp->name,
+		       tx ? "tx" : "rx", q);
+		return;
+	}
 	pthread_mutex_lock(&vp->lock);
 	if (!vp->started) {
 		pthread_mutex_unlock(&vp->lock);

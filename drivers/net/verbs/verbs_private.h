@@ -104,6 +104,8 @@ struct vb_cfg {
 	uint32_t tx_timeout; /* ms without a send completing before a rebuild; 0: never */
 	bool mac_set;
 	struct dvp_ether_addr mac;
+	/* Tests only: DVP_VERBS_TEST_HOLD_ACCEPT_MS (vb_cm_test_hold_accept()). */
+	uint32_t test_hold_accept_ms;
 };
 
 extern const struct dvp_devargs_key vb_devargs_keys[];
@@ -286,8 +288,6 @@ struct vb_rxq {
 	struct vb_port *vp;
 	uint16_t queue_id;
 	struct ibv_comp_channel *ch; /* NULL without rx interrupts */
-	int kickfd; /* the driver's wake-up for a sleeping lcore */
-	uint32_t kick_pending; /* atomic: kickfd was written and not read yet */
 	uint32_t unacked; /* CQ events read and not acked yet */
 	uint32_t cq_size;
 	uint32_t cq_dead; /* atomic: CQ_ERR seen; recreate the CQ */
@@ -469,6 +469,12 @@ static inline bool vb_tx_watchdog_expired(uint64_t *since, bool progress, uint64
 /* Recreate a CQ that overran (the queue is not polled). */
 int vb_rxq_cq_renew(struct vb_rxq *rxq);
 int vb_txq_cq_renew(struct vb_txq *txq);
+/*
+ * Wake a lcore asleep on @rxq (dvp_intr_queue_kick; nothing without rx
+ * interrupts): at every transition that can give it work no armed CQ
+ * event reports -- it went live, broke, was handed over for a new CQ, got
+ * one. Any thread, while the queue is set up.
+ */
 void vb_rxq_kick(struct vb_rxq *rxq);
 unsigned int vb_rxq_held(const struct vb_rxq *rxq);
 unsigned int vb_txq_held(const struct vb_txq *txq);
@@ -476,7 +482,11 @@ unsigned int vb_txq_held(const struct vb_txq *txq);
 /* verbs_rxtx.c */
 uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
 uint16_t vb_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
-/* Free the tx ring's frames up to (and including) index @last; @return how many. */
+/*
+ * Retire the tx ring's sends up to (and including) index @last, freeing
+ * their mbufs. @return how many sends: those that went inline (their slot
+ * empty since the post) count too, so a caller counting losses misses none.
+ */
 unsigned int vb_txq_free_upto(struct vb_txq *txq, uint32_t last);
 extern const struct dvp_intr_queue_ops vb_intr_ops;
 /* Post up to @max receives (at most nb_desc in all) while the pool has mbufs. @return how many. */
@@ -487,6 +497,12 @@ int vb_cm_init(struct vb_port *vp);
 void vb_cm_fini(struct vb_port *vp);
 int vb_cm_start(struct vb_port *vp);
 void vb_cm_stop(struct vb_port *vp);
+
+/*
+ * Tests only: hold the interrupt thread after @rxq's accept until its
+ * lcore read a completion event (DVP_VERBS_TEST_HOLD_ACCEPT_MS).
+ */
+void vb_cm_test_hold_accept(struct vb_port *vp, struct vb_rxq *rxq);
 
 /* verbs_cm.c */
 /* A queue broke (cause) while started: close its connection (vp->lock held). */

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <dvp_cycles.h>
@@ -32,19 +31,11 @@ static int set_nonblock(int fd)
 
 void vb_rxq_kick(struct vb_rxq *rxq)
 {
-	if (rxq->kickfd < 0)
+	if (!rxq->intr_on || !dvp_intr_queue_active(&rxq->intr))
 		return;
 	/* Counted by whoever kicks (any thread): an atomic add, not vb_ctr_add. */
 	__atomic_fetch_add(&rxq->st.kicks, 1, __ATOMIC_RELAXED);
-	/*
-	 * Flag first, then the write: the consumer reads the eventfd only
-	 * when it sees the flag, saving a system call on every other wake-up.
-	 * Relaxed is enough: the write(2) and the epoll wake-up it causes
-	 * order the flag before the consumer's look at it, and an eventfd
-	 * left unread keeps the fd readable, so it is looked at again.
-	 */
-	__atomic_store_n(&rxq->kick_pending, 1, __ATOMIC_RELAXED);
-	(void)eventfd_write(rxq->kickfd, 1);
+	(void)dvp_intr_queue_kick(&rxq->intr);
 }
 
 /* Any thread (see vb_idx_set()). */
@@ -102,7 +93,10 @@ bool vb_txq_break(struct vb_txq *txq, int cause)
 	return qbreak(&txq->state, &txq->cause, cause);
 }
 
-/* @timeout_ms: not 0 when the tx watchdog broke the queue. */
+/*
+ * @freed: rx, the mbufs freed; tx, the sends that ended (inline ones too).
+ * @timeout_ms: not 0 when the tx watchdog broke the queue.
+ */
 static __dvp_cold void report(struct vb_port *vp, uint16_t q, bool tx, int cause, int wc_status,
 			      uint32_t vendor_err, uint32_t timeout_ms, unsigned int freed,
 			      uint64_t dropped)
@@ -116,8 +110,8 @@ static __dvp_cold void report(struct vb_port *vp, uint16_t q, bool tx, int cause
 			 ibv_wc_status_str((enum ibv_wc_status)wc_status), vendor_err);
 	else if (timeout_ms != 0)
 		snprintf(why, sizeof(why), " (tx timeout: no send completed in %u ms)", timeout_ms);
-	dvp_port_queue_error_report(vp->port, q, tx, cause,
-				    "rebuilt: %u mbufs freed, %llu frames lost%s", freed,
+	dvp_port_queue_error_report(vp->port, q, tx, cause, "rebuilt: %u %s, %llu frames lost%s",
+				    freed, tx ? "sends ended" : "mbufs freed",
 				    (unsigned long long)dropped, why);
 }
 
@@ -587,18 +581,13 @@ static void rxq_free(struct vb_rxq *rxq)
 	}
 	if (rxq->ch != NULL)
 		ibv_destroy_comp_channel(rxq->ch);
-	if (rxq->kickfd >= 0)
-		close(rxq->kickfd);
 	dvp_free(rxq->sges);
 	dvp_free(rxq->wrs);
 	dvp_free(rxq->ring);
 	dvp_free(rxq);
 }
 
-/*
- * The comp channel and the kick eventfd: lib/intr's wait set watches both
- * (one epoll level between the completion and the lcore).
- */
+/* The comp channel, non-blocking: lib/intr's reads must never hang the lcore. */
 static int rxq_intr_fds(struct vb_rxq *rxq)
 {
 	struct vb_port *vp = rxq->vp;
@@ -609,9 +598,8 @@ static int rxq_intr_fds(struct vb_rxq *rxq)
 		       dvp_strerror(errno));
 		return dvp_err(errno ? errno : ENOMEM);
 	}
-	rxq->kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (rxq->kickfd < 0 || set_nonblock(rxq->ch->fd) < 0) {
-		VB_LOG(ERR, "%s rx queue %u: the event fds (channel, eventfd): %s", vp->name,
+	if (set_nonblock(rxq->ch->fd) < 0) {
+		VB_LOG(ERR, "%s rx queue %u: the completion channel's fd: %s", vp->name,
 		       rxq->queue_id, dvp_strerror(errno));
 		return dvp_err(errno);
 	}
@@ -644,7 +632,6 @@ int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 	rxq->queue_id = q;
 	rxq->port_id = port->port_id;
 	rxq->ctx = (struct vb_qctx){ .vp = vp, .queue_id = q, .tx = false };
-	rxq->kickfd = -1;
 	rxq->cause = VB_CAUSE_NONE;
 	rxq->mp = mp;
 	rxq->nb_desc = nb_desc;
@@ -700,8 +687,6 @@ int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 	if (rxq->intr_on) {
 		struct dvp_intr_queue_conf ic = {
 			.fd = rxq->ch->fd,
-			.extra_fds = { rxq->kickfd },
-			.nb_extra_fds = 1,
 			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
 			.solicited = solicited,
 			.port_id = port->port_id,

@@ -227,15 +227,14 @@ unsigned int vb_txq_free_upto(struct vb_txq *txq, uint32_t last)
 	unsigned int n = 0, total = 0;
 	uint32_t end = last + 1;
 
-	for (; txq->head != end; vb_idx_set(&txq->head, txq->head + 1)) {
+	for (; txq->head != end; vb_idx_set(&txq->head, txq->head + 1), total++) {
 		struct dvp_mbuf *m = txq->ring[txq->head & txq->mask];
 
-		/* An inline-sent frame left its slot at the post. */
+		/* An inline-sent frame left its slot at the post: a send all the same. */
 		if (m == NULL)
 			continue;
 		vb_slot_set(&txq->ring[txq->head & txq->mask], NULL);
 		batch[n++] = m;
-		total++;
 		if (n == DVP_DIM(batch)) {
 			dvp_pktmbuf_free_bulk(batch, n);
 			n = 0;
@@ -495,7 +494,6 @@ static int vb_intr_consume(void *ctx)
 	struct vb_rxq *rxq = ctx;
 	struct ibv_cq *cq;
 	void *cq_ctx;
-	eventfd_t v;
 	int n = 0;
 
 	/* Non-blocking channel: read until EAGAIN. */
@@ -505,11 +503,6 @@ static int vb_intr_consume(void *ctx)
 	}
 	if (errno != EAGAIN && errno != EWOULDBLOCK)
 		return -errno;
-	/* The driver's own wake-up (a break, a recreated CQ): one event however many. */
-	if (__atomic_load_n(&rxq->kick_pending, __ATOMIC_RELAXED) &&
-	    __atomic_exchange_n(&rxq->kick_pending, 0, __ATOMIC_RELAXED) &&
-	    eventfd_read(rxq->kickfd, &v) == 0 && v > 0)
-		n++;
 	return n;
 }
 
@@ -518,7 +511,7 @@ static void vb_intr_ack(void *ctx, unsigned int n)
 	struct vb_rxq *rxq = ctx;
 	unsigned int k = DVP_MIN(n, rxq->unacked);
 
-	/* n counts kicks too; only CQ events are acked (ibv_ack_cq_events takes a mutex). */
+	/* Events read before a CQ was replaced were acked then (vb_rxq_cq_renew()). */
 	if (k > 0) {
 		ibv_ack_cq_events(rxq->cq, k);
 		rxq->unacked -= k;
@@ -531,8 +524,11 @@ static bool vb_intr_has_work(void *ctx)
 	uint32_t s = __atomic_load_n(&rxq->state, __ATOMIC_ACQUIRE);
 	int n;
 
-	/* A broken queue is work: the lcore must burst to tear it down. */
-	if (s == VQ_BROKEN)
+	/*
+	 * A broken queue is work: the lcore must burst to tear it down; so is
+	 * one handed over for a new CQ (RENEW), which only a burst replaces.
+	 */
+	if (s == VQ_BROKEN || s == VQ_RENEW)
 		return true;
 	if (s != VQ_LIVE)
 		return false;
