@@ -8,20 +8,43 @@
 #define DVP_TEST_EAL_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "dvp_test.h"
 
 #include <dvp_eal.h>
 #include <dvp_errno.h>
 
+/*
+ * Test processes run side by side on the default file prefix, where the
+ * telemetry socket of one is "served by another live process" for the
+ * next, with a warning that a test counting log lines would trip on. So a
+ * test starts no socket unless it asks for one (a --file-prefix or
+ * --no-telemetry of its own): --no-telemetry goes in after argv[0], and
+ * the count of arguments consumed is the caller's.
+ */
 static inline int dvp_test_eal_init_argv(const char **args)
 {
-	int n = 0;
+	/* Static: the EAL may keep argv for /eal/params. */
+	static const char *argv[128];
+	int n = 0, i, ret;
+	bool own = false;
 
-	while (args[n] != NULL)
+	while (args[n] != NULL) {
+		own |= strcmp(args[n], "--no-telemetry") == 0 ||
+		       strncmp(args[n], "--file-prefix", 13) == 0;
 		n++;
-	return dvp_eal_init(n, (char **)args);
+	}
+	if (own || n == 0 || n + 2 > (int)DVP_DIM(argv))
+		return dvp_eal_init(n, (char **)args);
+	argv[0] = args[0];
+	argv[1] = "--no-telemetry";
+	for (i = 1; i <= n; i++)
+		argv[i + 1] = args[i];
+	ret = dvp_eal_init(n + 1, (char **)argv);
+	return ret > 0 ? ret - 1 : ret;
 }
 
 /* dvp_test_eal_init("--no-huge", "-l", "0"): argv[0] is "test". */
