@@ -387,7 +387,16 @@ static void test_overrun(void **state)
 	ep_print(&e, "listener");
 	fprintf(stderr, "# xstats: rx_queue_restarts %" PRIu64 " rx_dropped_on_reset %" PRIu64 "\n",
 		ep_xstat(&e, "rx_queue_restarts"), ep_xstat(&e, "rx_dropped_on_reset"));
-	assert_true(e.cq_err_events >= 1);
+	/*
+	 * The overrun reached the port as CQ_ERR (counted above), and the queue
+	 * was rebuilt: the QUEUE_ERROR event names CQ_ERR when the interrupt
+	 * thread breaks the queue first, or the driver's own cause when the
+	 * lcore finds the CQ in error first (a loaded machine, where the
+	 * consumer lags before the stall, does that).
+	 */
+	fprintf(stderr, "# queue errors %u (CQ_ERR as the cause: %u)\n", e.queue_errors,
+		e.cq_err_events);
+	assert_true(e.queue_errors >= 1);
 	assert_true(ep_xstat(&e, "rx_queue_restarts") >= 1);
 	assert_true(e.link_downs >= 1);
 	assert_int_equal(e.link_up, 1);
