@@ -179,6 +179,7 @@ static void rx_check(struct ep *e, struct dvp_mbuf *m)
 	}
 	if (h->magic == FIN_MAGIC) {
 		e->fin_seen = true;
+		e->fins++;
 		return;
 	}
 	if (h->magic != FRAME_MAGIC || h->len != m->pkt_len || h->len != frame_len(e, h->seq)) {
@@ -330,15 +331,37 @@ static void ep_dump(struct ep *e)
 		e->rx_bad, e->npending, e->link_up ? "up" : "down");
 }
 
+/* Send our end marker. @return true if the port took it. */
+static bool fin_send(struct ep *e)
+{
+	struct dvp_mbuf *fin = frame_new(e, 0, true);
+
+	if (fin != NULL && dvp_tx_burst(e->port, 0, &fin, 1) == 1)
+		return true;
+	dvp_pktmbuf_free(fin);
+	return false;
+}
+
+/*
+ * Each side sends COUNT frames, then an end marker once it has sent them
+ * all and has them all, or the peer's marker says no more will come (on a
+ * test that loses frames on purpose, the last ones may be among the lost).
+ * A marker can be lost too: a side repeats its own every 200 ms until the
+ * peer's arrives, and answers each marker of the peer's that arrives after
+ * its own went. Both stop 300 ms after they have sent theirs and seen the
+ * peer's.
+ */
 int ep_exchange(struct ep *e, uint64_t count, unsigned int idle_ms)
 {
-	uint64_t last = ep_now_ms(), fin_sent_at = 0, linger_end = 0;
-	struct dvp_mbuf *fin;
+	uint64_t last = ep_now_ms(), fin_sent_at = 0, fin_last = 0, fins_answered = 0;
+	uint64_t linger_end = 0, now;
 	int n;
 
 	e->tx_start = e->tx_seq;
 	e->tx_limit = e->tx_seq + count;
 	e->fin_seen = false;
+	e->fins = 0;
+	e->link_up_at_fin = false;
 	for (;;) {
 		bool sent_all = e->tx_seq >= e->tx_limit;
 		bool got_all = rx_received(e) >= count;
@@ -346,24 +369,28 @@ int ep_exchange(struct ep *e, uint64_t count, unsigned int idle_ms)
 		n = ep_pump(e, sent_all ? 50 : 1);
 		if (n < 0)
 			return n;
+		now = ep_now_ms();
 		if (n > 0)
-			last = ep_now_ms();
-		if (sent_all && got_all && fin_sent_at == 0) {
-			/* Our end marker: the peer stops once it has it and has sent its own. */
-			fin = frame_new(e, 0, true);
-			if (fin != NULL && dvp_tx_burst(e->port, 0, &fin, 1) == 1)
-				fin_sent_at = ep_now_ms();
-			else
-				dvp_pktmbuf_free(fin);
+			last = now;
+		if (sent_all && (got_all || e->fin_seen) &&
+		    (fin_sent_at == 0 || (!e->fin_seen && now - fin_last >= 200) ||
+		     (e->fins != fins_answered && now - fin_last >= 50)) &&
+		    fin_send(e)) {
+			fin_last = now;
+			fins_answered = e->fins;
+			if (fin_sent_at == 0) {
+				fin_sent_at = now;
+				e->link_up_at_fin = __atomic_load_n(&e->link_up, __ATOMIC_RELAXED);
+			}
 		}
 		if (fin_sent_at != 0 && e->fin_seen && linger_end == 0)
-			linger_end = ep_now_ms() + 300; /* the peer's last acks */
-		if (linger_end != 0 && ep_now_ms() > linger_end)
+			linger_end = now + 300; /* the peer's last acks */
+		if (linger_end != 0 && now > linger_end)
 			return 0;
-		if (ep_now_ms() - last > idle_ms) {
+		if (now - last > idle_ms) {
 			fprintf(stderr,
 				"# no progress for %u ms: sent %" PRIu64 "/%" PRIu64
-				", received up to %" PRIu64 " of %" PRIu64 ", fin %s/%s\n",
+				", received up to %" PRIu64 " of %" PRIu64 ", end marker %s/%s\n",
 				idle_ms, e->tx_seq, e->tx_limit, rx_received(e), count,
 				fin_sent_at ? "sent" : "not sent",
 				e->fin_seen ? "seen" : "not seen");

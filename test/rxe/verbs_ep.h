@@ -62,6 +62,12 @@ struct ep {
 	uint64_t rx_runs; /* peer runs seen */
 	uint64_t rx_run_start; /* the first sequence number of the current run */
 	bool fin_seen; /* the peer's end marker arrived */
+	uint64_t fins; /* end markers that arrived (the peer repeats its own) */
+	/*
+	 * The link when our end marker first went: up if traffic resumed. (Read
+	 * after the exchange, link_up races with the peer's exit.)
+	 */
+	bool link_up_at_fin;
 	uint64_t sleeps; /* dvp_rx_wait() calls that returned nothing or something */
 	/*
 	 * The exchange ended cleanly: ep_close() checks that stopping the port
