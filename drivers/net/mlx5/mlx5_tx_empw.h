@@ -234,8 +234,43 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 		units = DVP_MIN(MLX5_EMPW_INL_MAX_DS, wqe_free * 4) - MLX5_EMPW_TITLE_DS;
 		room = units;
 		for (; k < max; k++) {
-			struct dvp_mbuf *m = pkts[i + k];
-			uint32_t lkey = slkey, len = m->data_len, rs;
+			struct dvp_mbuf *m, **pk = pkts + i;
+			/* The fast loop's bound: the session's room, short of the SQ's end. */
+			uint8_t *d0 = d, *lim = d + DVP_MIN((size_t)room * MLX5_WSEG_SIZE,
+							    (size_t)(sq_end - d) - 1);
+			uint32_t lkey = slkey, len, rs;
+
+			/*
+			 * Inline frames of the simple pool with the session's
+			 * checksum flags, that fit: the common case, with as few
+			 * live values as may be. Any other goes below, alone.
+			 */
+			for (; k < max; k++) {
+				uint32_t seg, bc;
+
+				m = pk[k];
+				len = m->data_len;
+				memcpy(&rs, &m->refcnt, sizeof(rs));
+				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
+						 len - 14u >= inl_span))
+					break;
+				if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
+					break;
+				seg = (len + 4 + MLX5_WSEG_SIZE - 1) & ~(MLX5_WSEG_SIZE - 1);
+				if (dvp_unlikely(d + seg > lim))
+					break;
+				bc = htobe32(len | MLX5_INLINE_SEG);
+				memcpy(d, &bc, sizeof(bc));
+				mlx5_empw_copy(d + 4, dvp_pktmbuf_mtod(m, const uint8_t *), len);
+				d += seg;
+				e[k] = m;
+				bytes += len;
+			}
+			room -= (uint32_t)(d - d0) / MLX5_WSEG_SIZE;
+			if (k == max)
+				break;
+			m = pk[k];
+			len = m->data_len;
 
 			memcpy(&rs, &m->refcnt, sizeof(rs));
 			if (dvp_unlikely(rs != 0x10001u || m->pool != spool)) {
