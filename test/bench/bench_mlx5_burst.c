@@ -8,12 +8,14 @@
  * calls (filling the rx CQ by injecting frames, taking the sent WQEs and
  * writing their completions), so what is measured is the PMD's own work.
  *
- *   bench_mlx5_burst rx|rxh|tx|txff|txsend|cal [rounds]
+ *   bench_mlx5_burst rx|rxh|tx|txff|txinl|txsend|cal [rounds]
  *
  * rxh: with DVP_RX_OFFLOAD_RSS_HASH (the hash copied into each mbuf);
  * txff: with DVP_TX_OFFLOAD_MBUF_FAST_FREE; tx and txff take the enhanced
- * multi-packet send path the device reports; txsend: a device without it
- * (empw=off), so one SEND WQE per packet.
+ * multi-packet send path the device reports; txinl: the same with frames
+ * inline in the session (txqs_min_inline=0, so txq_inline_mpw's default
+ * 268 holds with one queue); txsend: a device without it (empw=off), so
+ * one SEND WQE per packet.
  *
  * "cal" runs the measuring harness alone (the TSC reads and callgrind's
  * toggles, as many times as a run's bursts), for the script to subtract.
@@ -21,8 +23,10 @@
  * Natively it measures TSC cycles of the burst calls; under callgrind
  * (valgrind --tool=callgrind --collect-atstart=no) it turns collection on
  * only around those calls, so the run's total Ir is the PMD's instructions.
- * It prints "packets=<n> cycles=<n>"; bench_mlx5_burst.sh turns both runs
- * into `PERF rx_burst instr_per_pkt=<n> cycles_per_pkt=<n>`.
+ * It prints "packets=<n> cycles=<n> bus_bytes=<n>" (the device's CQE and
+ * WQE bytes over the whole run, from its bus counters);
+ * bench_mlx5_burst.sh turns both runs into `PERF rx_burst
+ * instr_per_pkt=<n> cycles_per_pkt=<n> bus_bytes_per_pkt=<n>`.
  */
 
 #include <inttypes.h>
@@ -42,6 +46,7 @@
 
 #define BURST 32
 #define RING 1024
+#define VDEV_NAME "sim_mlx5_0"
 
 static int first_cpu(void)
 {
@@ -61,15 +66,30 @@ static void die(const char *what)
 	exit(1);
 }
 
+/* What the device moved over its bus for the port: CQEs written, WQEs fetched. */
+static uint64_t bus_bytes(struct sim_mlx5_dev *sim)
+{
+	struct sim_mlx5_port_stats ps;
+
+	if (sim_mlx5_port_stats(sim, 0, &ps) != 0)
+		die("sim_mlx5_port_stats");
+	return ps.bus_cqe_bytes + ps.bus_wqe_bytes;
+}
+
 static uint16_t port_open(struct sim_mlx5_dev **sim, struct dvp_mempool **mp, bool fast_free,
-			  bool hash, bool send)
+			  bool hash, bool send, bool vdev)
 {
 	struct dvp_port_conf conf;
 	uint16_t port;
 
-	if (sim_mlx5_create(send ? "ports=1,mode=step,cable=traffic,gen=off,empw=off" :
-				   "ports=1,mode=step,cable=traffic,gen=off",
-			    sim) != 0)
+	/* The device of --vdev (txinl: the PMD's devargs come with it), else made here. */
+	if (vdev)
+		*sim = sim_mlx5_find(VDEV_NAME);
+	else if (sim_mlx5_create(send ? "ports=1,mode=step,cable=traffic,gen=off,empw=off" :
+					"ports=1,mode=step,cable=traffic,gen=off",
+				 sim) != 0)
+		*sim = NULL;
+	if (*sim == NULL)
 		die("sim_mlx5_create");
 	if (dvp_port_get_by_name(sim_mlx5_name(*sim), &port) != 0)
 		die("port lookup");
@@ -180,26 +200,31 @@ static uint64_t bench_cal(unsigned int rounds, uint64_t *pkts_out)
 
 int main(int argc, char **argv)
 {
-	char cpu[16], *eal[] = { argv[0], "--no-huge", "-m", "256", "-l", cpu, NULL };
+	char cpu[16], allow[] = VDEV_NAME ",txqs_min_inline=0",
+		      vdev_args[] = "sim_mlx5,ports=1,mode=step,cable=traffic,gen=off",
+		      *eal[] = { argv[0], "--no-huge", "-m",	 "256",	    "-l", cpu,
+				 "-a",	  allow,       "--vdev", vdev_args, NULL };
 	unsigned int rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 200;
 	bool rxh = argc > 1 && strcmp(argv[1], "rxh") == 0;
 	bool rx = rxh || (argc > 1 && strcmp(argv[1], "rx") == 0);
 	bool ff = argc > 1 && strcmp(argv[1], "txff") == 0;
 	bool cal = argc > 1 && strcmp(argv[1], "cal") == 0;
 	bool send = argc > 1 && strcmp(argv[1], "txsend") == 0;
+	bool inl = argc > 1 && strcmp(argv[1], "txinl") == 0;
 	struct sim_mlx5_dev *sim;
 	struct dvp_mempool *mp;
-	uint64_t cycles, pkts = 0, best = UINT64_MAX;
+	uint64_t cycles, pkts = 0, best = UINT64_MAX, all_pkts = 0, bus0;
 	uint16_t port;
 
-	if (argc < 2 || (!rx && !ff && !cal && !send && strcmp(argv[1], "tx") != 0)) {
-		fprintf(stderr, "usage: %s rx|rxh|tx|txff|txsend|cal [rounds]\n", argv[0]);
+	if (argc < 2 || (!rx && !ff && !cal && !send && !inl && strcmp(argv[1], "tx") != 0)) {
+		fprintf(stderr, "usage: %s rx|rxh|tx|txff|txinl|txsend|cal [rounds]\n", argv[0]);
 		return 2;
 	}
 	snprintf(cpu, sizeof(cpu), "%d", first_cpu());
-	if (dvp_eal_init(6, eal) < 0)
+	if (dvp_eal_init(inl ? 10 : 6, eal) < 0)
 		die("dvp_eal_init");
-	port = port_open(&sim, &mp, ff, rxh, send);
+	port = port_open(&sim, &mp, ff, rxh, send, inl);
+	bus0 = bus_bytes(sim);
 	/*
 	 * Under callgrind one run, every instruction of it counted; natively a
 	 * warm-up round, then the best of five runs (the machine is shared).
@@ -212,11 +237,14 @@ int main(int argc, char **argv)
 			       bench_tx(port, sim, mp, nr, &pkts);
 		if (k > 0)
 			best = DVP_MIN(best, cycles * 1000 / pkts);
+		all_pkts += pkts;
 	}
-	printf("packets=%" PRIu64 " cycles_x1000=%" PRIu64 "\n", pkts, best);
+	printf("packets=%" PRIu64 " cycles_x1000=%" PRIu64 " bus_bytes_x1000=%" PRIu64 "\n", pkts,
+	       best, cal ? 0 : (bus_bytes(sim) - bus0) * 1000 / all_pkts);
 	if (dvp_port_close(port) != 0 || sim_mlx5_invalid_total(sim) != 0)
 		die("close");
-	sim_mlx5_destroy(sim);
+	if (!inl)
+		sim_mlx5_destroy(sim); /* a --vdev's device goes with the EAL */
 	if (dvp_pktmbuf_pool_in_use(mp) != 0)
 		die("mbufs back");
 	dvp_mempool_free(mp);

@@ -2,7 +2,8 @@
 # The mlx5 PMD's rx_burst and tx_burst at a burst of 32 (doc/perf.md):
 # instructions per packet from callgrind (repeatable), cycles per packet
 # from the TSC (best of five runs), each less what the measuring harness
-# alone costs (its "cal" run). Usage: bench_mlx5_burst.sh <bench_mlx5_burst>
+# alone costs (its "cal" run); CQE and WQE bytes per packet from the
+# simulated device's bus counters. Usage: bench_mlx5_burst.sh <bench_mlx5_burst>
 set -eu
 exe=$1
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -11,7 +12,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for mode in cal rx rxh tx txff txsend; do
+for mode in cal rx rxh tx txff txinl txsend; do
 	"$exe" "$mode" 200 >"$tmp/native.$mode"
 	valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$tmp/cg.$mode" \
 		"$exe" "$mode" 20 >"$tmp/out.$mode" 2>"$tmp/err.$mode" ||
@@ -19,6 +20,7 @@ for mode in cal rx rxh tx txff txsend; do
 	pk=$(sed -n 's/^packets=\([0-9]*\).*/\1/p' "$tmp/out.$mode")
 	ir=$(sed -n 's/^\(summary\|totals\): *\([0-9]*\).*/\2/p' "$tmp/cg.$mode" | tail -1)
 	cyc=$(sed -n 's/.*cycles_x1000=\([0-9]*\).*/\1/p' "$tmp/native.$mode")
+	bus=$(sed -n 's/.*bus_bytes_x1000=\([0-9]*\).*/\1/p' "$tmp/native.$mode")
 	if [ "$mode" = cal ]; then
 		cal_ir=$(awk -v ir="$ir" -v pk="$pk" 'BEGIN { print ir / pk }')
 		cal_cyc=$cyc
@@ -28,7 +30,8 @@ for mode in cal rx rxh tx txff txsend; do
 	name=${mode}_burst
 	[ "$mode" = rxh ] && name=rx_burst_rss_hash
 	[ "$mode" = txff ] && name=tx_burst_fast_free
+	[ "$mode" = txinl ] && name=tx_burst_inline
 	[ "$mode" = txsend ] && name=tx_burst_send
-	awk -v m="$name" -v ir="$ir" -v pk="$pk" -v c="$cyc" -v ci="$cal_ir" -v cc="$cal_cyc" 'BEGIN {
-		printf "PERF %s instr_per_pkt=%.1f cycles_per_pkt=%.1f\n", m, ir / pk - ci, (c - cc) / 1000 }'
+	awk -v m="$name" -v ir="$ir" -v pk="$pk" -v c="$cyc" -v ci="$cal_ir" -v cc="$cal_cyc" -v b="$bus" 'BEGIN {
+		printf "PERF %s instr_per_pkt=%.1f cycles_per_pkt=%.1f bus_bytes_per_pkt=%.1f\n", m, ir / pk - ci, (c - cc) / 1000, b / 1000 }'
 done

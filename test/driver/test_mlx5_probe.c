@@ -159,18 +159,25 @@ static void test_devargs_inline(void **state)
 /*
  * The tx path each devarg gives on a device with eMPW: eMPW by default and
  * with txq_inline_min=0; SEND WQEs with txq_mpw_en=0, and with a
- * txq_inline_min above 0 (inline headers an eMPW title cannot carry).
+ * txq_inline_min above 0 (inline headers an eMPW title cannot carry); eMPW
+ * with frames inline in its sessions once the port has txqs_min_inline tx
+ * queues, unless txq_inline_mpw=0.
  */
 static void test_devargs_txq_mpw_en(void **state)
 {
 	static const struct {
 		const char *args, *log;
-		bool empw;
+		dvp_tx_burst_fn fn;
 	} cases[] = {
-		{ "txqs_min_inline=8", NULL, true },
-		{ "txq_inline_min=0", NULL, true },
-		{ "txq_mpw_en=0", NULL, false },
-		{ "txq_mpw_en=1,txq_inline_min=18", "enhanced multi-packet send is off", false },
+		{ "txqs_min_inline=8", NULL, mlx5_tx_burst_empw },
+		{ "txq_inline_min=0", NULL, mlx5_tx_burst_empw },
+		{ "txq_mpw_en=0", NULL, mlx5_tx_burst },
+		{ "txq_mpw_en=1,txq_inline_min=18", "enhanced multi-packet send is off",
+		  mlx5_tx_burst },
+		/* One tx queue is enough with txqs_min_inline=1: frames inline in sessions. */
+		{ "txqs_min_inline=1", NULL, mlx5_tx_burst_empw_inl },
+		{ "txqs_min_inline=1,txq_inline_mpw=0", NULL, mlx5_tx_burst_empw },
+		{ "txqs_min_inline=1,txq_mpw_en=0", NULL, mlx5_tx_burst },
 	};
 	struct dvp_log_capture cap;
 	char allow[160], name[32];
@@ -178,6 +185,7 @@ static void test_devargs_txq_mpw_en(void **state)
 
 	(void)state;
 	expect_devargs_error("txq_mpw_en=2", "txq_mpw_en");
+	expect_devargs_error("txq_inline_mpw=925", "txq_inline_mpw");
 	for (unsigned int c = 0; c < DVP_DIM(cases); c++) {
 		snprintf(allow, sizeof(allow), "sim_mlx5_%u,%s", sim_index, cases[c].args);
 		dvp_log_capture_begin(&cap);
@@ -196,8 +204,7 @@ static void test_devargs_txq_mpw_en(void **state)
 					       DVP_SOCKET_ANY);
 		assert_non_null(f.mp);
 		mf_port_start(&f, 0, 1, 1, NULL, 64);
-		assert_ptr_equal(dvp_port_get(f.port[0])->tx_pkt_burst,
-				 cases[c].empw ? mlx5_tx_burst_empw : mlx5_tx_burst);
+		assert_ptr_equal(dvp_port_get(f.port[0])->tx_pkt_burst, cases[c].fn);
 		assert_int_equal(dvp_port_close(f.port[0]), 0);
 		assert_int_equal(dvp_pktmbuf_pool_in_use(f.mp), 0);
 		dvp_mempool_free(f.mp);

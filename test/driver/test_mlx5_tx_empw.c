@@ -7,7 +7,8 @@
  * edges, on sim_mlx5 (which reports eMPW unless empw=off): a burst larger
  * than a session, and larger than the rings; a session whose segments wrap
  * the end of the SQ; multi-segment, whole-inline and short frames ending a
- * session as SEND WQEs of their own; checksum flags that change within a
+ * session as SEND WQEs of their own; frames inline in the session, and a
+ * malformed inline segment caught; checksum flags that change within a
  * burst; a completion asked every tx_free_thresh packets and the mbufs
  * back at each; the fallback to SEND WQEs when the device has no eMPW.
  * The sink checks order and payload of every frame; the sim counts eMPW
@@ -111,8 +112,8 @@ static void test_ring_wrap_inside_session(void **state)
 
 /*
  * Frames a session cannot take end it and go as SEND WQEs of their own:
- * several segments, inline whole (txq_inline_max with txqs_min_inline
- * tx queues), and too short for any WQE (dropped, counted).
+ * several segments, and too short for any WQE (dropped, counted). With
+ * txqs_min_inline tx queues a short frame goes inline inside the session.
  */
 static void test_frames_that_end_a_session(void **state)
 {
@@ -127,7 +128,7 @@ static void test_frames_that_end_a_session(void **state)
 	memset(&conf, 0, sizeof(conf));
 	conf.txmode.offloads = DVP_TX_OFFLOAD_MULTI_SEGS;
 	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 2048);
-	/* Eight tx queues: frames up to 290 bytes go inline, whole. */
+	/* Eight tx queues: frames up to 268 bytes go inline in the session. */
 	mf_port_start(&f, 0, 1, 8, &conf, 256);
 	before = port_stats(&f);
 	for (int round = 0; round < 10; round++) {
@@ -138,15 +139,15 @@ static void test_frames_that_end_a_session(void **state)
 		pkts[n++] = mf_frame(&f, 1000, 0, seq++, 300); /* four segments */
 		for (int i = 0; i < 3; i++)
 			pkts[n++] = mf_frame(&f, 500, 0, seq++, 2048);
-		pkts[n++] = mf_frame(&f, 100, 0, seq++, 2048); /* inline whole */
+		pkts[n++] = mf_frame(&f, 100, 0, seq++, 2048); /* inline in the session */
 		pkts[n++] = mf_frame(&f, 700, 0, seq++, 2048);
 		mf_tx_all(&f, f.port[0], 0, pkts, n);
 		sim_mlx5_step(f.sim);
 	}
 	expect_sink(&f, seq);
 	ps = port_stats(&f);
-	/* Per round: sessions of 3, 3 and 1, around a SEND of four segments and an inline one. */
-	assert_int_equal(ps.tx_empw_wqes - before.tx_empw_wqes, 30);
+	/* Per round: sessions of 3 and 5 (one inline), around a SEND of four segments. */
+	assert_int_equal(ps.tx_empw_wqes - before.tx_empw_wqes, 20);
 	assert_int_equal(ps.tx_frames - before.tx_frames, seq);
 	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "tx_q0_inlined", &inlined), 0);
 	assert_int_equal(inlined, 10);
@@ -236,6 +237,116 @@ static void test_completion_every_n(void **state)
 	mf_close(&f);
 }
 
+/*
+ * Frames inline in eMPW sessions (txq_inline_mpw, 268 by default, with
+ * eight tx queues): frames of 14 to 400 bytes, inline up to 268 and by
+ * pointer above, mixed in sessions that fill their 60 units and wrap the
+ * end of the SQ (some inline segments across it). Every frame reaches the
+ * sink intact; the device reads data only behind the pointer ones.
+ */
+static void test_inline_in_session(void **state)
+{
+	struct sim_mlx5_port_stats before, ps;
+	struct dvp_mbuf *pkts[32];
+	uint64_t seq = 0, inl = 0, ptr_bytes = 0, inlined;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 2048);
+	mf_port_start(&f, 0, 1, 8, NULL, 256);
+	assert_ptr_equal(dvp_port_get(f.port[0])->tx_pkt_burst, mlx5_tx_burst_empw_inl);
+	before = port_stats(&f);
+	for (int round = 0; round < 60; round++) {
+		for (int i = 0; i < 32; i++) {
+			uint32_t len = 14u + (uint32_t)((round * 32 + i) * 37 % 387);
+
+			if (len < 60)
+				len = 60 + (uint32_t)i; /* the sink's frames carry a header */
+			pkts[i] = mf_frame(&f, len, 0, seq++, 2048);
+			if (len <= 268)
+				inl++;
+			else
+				ptr_bytes += len;
+		}
+		mf_tx_all(&f, f.port[0], 0, pkts, 32);
+		sim_mlx5_step(f.sim);
+	}
+	expect_sink(&f, seq);
+	ps = port_stats(&f);
+	assert_int_equal(ps.tx_frames - before.tx_frames, seq);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "tx_q0_inlined", &inlined), 0);
+	assert_int_equal(inlined, inl);
+	/* Inline frames cost the device no data read: only the pointer ones do. */
+	assert_int_equal(ps.bus_data_rd_bytes - before.bus_data_rd_bytes, ptr_bytes);
+	assert_true(ps.bus_wqe_bytes - before.bus_wqe_bytes >= (seq - inl) * 16);
+	mf_close(&f);
+}
+
+/*
+ * A malformed inline segment (its byte count runs past the WQE's ds) is
+ * caught by the device: an error CQE, counted by the PMD as cqe_errors and
+ * oerrors, the queue restarted, every mbuf back; frames sent after it
+ * arrive.
+ */
+static void test_inline_malformed(void **state)
+{
+	struct dvp_mbuf *pkts[4];
+	struct sim_mlx5_dev_stats ds;
+	struct sim_mlx5_sink_stats snk;
+	struct dvp_port_stats st;
+	struct mlx5_txq *txq;
+	uint64_t errs, seq = 0;
+	uint32_t bc, wqe;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 2048);
+	mf_port_start(&f, 0, 1, 8, NULL, 256);
+	txq = dvp_port_get(f.port[0])->txqs[0];
+	wqe = txq->wqe_ci;
+	for (int i = 0; i < 4; i++)
+		pkts[i] = mf_frame(&f, 64, 0, seq++, 2048);
+	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 4), 4);
+	/* The last packet's inline segment: 4 units from unit 2 + 3 * 5; claim 200 bytes. */
+	bc = htobe32(200u | MLX5_INLINE_SEG);
+	memcpy(mlx5_tx_wqe(txq, wqe) + (2 + 3 * 5) * MLX5_WSEG_SIZE, &bc, sizeof(bc));
+	sim_mlx5_step_idle(f.sim, 10);
+	assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+	assert_int_equal(ds.invalid[SIM_MLX5_INV_DS], 1);
+	assert_int_equal(ds.error_cqes, 1);
+	/* The error CQE is seen, counted, the queue restarted at the next burst. */
+	for (int i = 0; i < 100 && __atomic_load_n(&txq->st.errors, __ATOMIC_RELAXED) == 0; i++) {
+		dvp_tx_burst(f.port[0], 0, NULL, 0);
+		sim_mlx5_step(f.sim);
+	}
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "tx_q0_cqe_errors", &errs), 0);
+	assert_int_equal(errs, 1);
+	for (int i = 0; i < 100; i++) {
+		dvp_tx_burst(f.port[0], 0, NULL, 0);
+		sim_mlx5_step(f.sim);
+	}
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+	/* Packets before the bad one may have left: nothing is lost unseen. */
+	assert_int_equal(snk.received + st.oerrors, 4);
+	for (int i = 0; i < 4; i++)
+		pkts[i] = mf_frame(&f, 64, 0, seq++, 2048);
+	mf_tx_all(&f, f.port[0], 0, pkts, 4);
+	for (int i = 0; i < 100; i++) {
+		dvp_tx_burst(f.port[0], 0, NULL, 0);
+		sim_mlx5_step(f.sim);
+	}
+	assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+	assert_int_equal(snk.received + st.oerrors, 8);
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_port_mbufs_held(f.port[0]), 0);
+	/* The one invalid use is this test's: the device goes without mf_close's check. */
+	assert_int_equal(sim_mlx5_invalid_total(f.sim), 1);
+	assert_int_equal(sim_mlx5_destroy(f.sim), 0);
+	assert_int_equal(dvp_pktmbuf_pool_in_use(f.mp), 0);
+	dvp_mempool_free(f.mp);
+}
+
 /* No eMPW on the device (empw=off): SEND WQEs only, the same frames delivered. */
 static void test_fallback_send(void **state)
 {
@@ -264,6 +375,8 @@ int main(void)
 		cmocka_unit_test(test_frames_that_end_a_session),
 		cmocka_unit_test(test_checksum_flags_split_sessions),
 		cmocka_unit_test(test_completion_every_n),
+		cmocka_unit_test(test_inline_in_session),
+		cmocka_unit_test(test_inline_malformed),
 		cmocka_unit_test(test_fallback_send),
 	};
 

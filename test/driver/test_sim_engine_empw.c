@@ -144,6 +144,25 @@ static void test_empw_pointers(void **state)
 	fix_close(f, true);
 }
 
+/*
+ * The bus counters of both ports after one eMPW WQE of @p wqe_bytes whose
+ * pointer packets are @p rd bytes, looped back as @p nrx frames of @p wr
+ * bytes: a CQE per frame and one for the WQE, a receive WQE per frame.
+ */
+static void expect_bus(struct fix *f, uint64_t wqe_bytes, uint64_t rd, uint64_t nrx, uint64_t wr)
+{
+	struct sim_mlx5_port_stats a, b;
+
+	assert_int_equal(sim_mlx5_port_stats(f->l.s.sim, 0, &a), 0);
+	assert_int_equal(sim_mlx5_port_stats(f->l.s.sim, 1, &b), 0);
+	assert_int_equal(a.bus_cqe_bytes + b.bus_cqe_bytes, (nrx + 1) * 64);
+	assert_int_equal(a.bus_wqe_bytes + b.bus_wqe_bytes, wqe_bytes + nrx * f->l.rx.dv.stride);
+	assert_int_equal(a.bus_data_rd_bytes + b.bus_data_rd_bytes, rd);
+	assert_int_equal(a.bus_data_wr_bytes + b.bus_data_wr_bytes, wr);
+	assert_int_equal(a.bus_doorbells + b.bus_doorbells, 1);
+	assert_true(a.bus_dbrec_updates + b.bus_dbrec_updates >= 2); /* the SQ's, the RQ's */
+}
+
 /* Inline and pointer packets mixed, and 0-byte inline segments as padding. */
 static void test_empw_inline_mixed(void **state)
 {
@@ -172,6 +191,8 @@ static void test_empw_inline_mixed(void **state)
 	sc_loop_run(&f->l);
 	expect_tx_cqe(f, idx, sum(f->lens, 6));
 	expect_rx(f, 6);
+	expect_bus(f, 6 * MLX5_SEND_WQE_BB, f->lens[1] + f->lens[4] + f->lens[5], 6,
+		   sum(f->lens, 6));
 	fix_close(f, true);
 }
 

@@ -17,9 +17,12 @@
 #include "net_dvp.h"
 
 static const char *const sim_names[] = {
-	"sim_source_sent",     "sim_sink_received", "sim_sink_lost",	"sim_sink_reordered",
-	"sim_sink_duplicates", "sim_sink_corrupt",  "sim_sink_foreign", "sim_rx_out_of_buffer",
-	"sim_rx_wire_drops",   "sim_rx_dropped",
+	"sim_source_sent",	 "sim_sink_received",	  "sim_sink_lost",
+	"sim_sink_reordered",	 "sim_sink_duplicates",	  "sim_sink_corrupt",
+	"sim_sink_foreign",	 "sim_rx_out_of_buffer",  "sim_rx_wire_drops",
+	"sim_rx_dropped",	 "sim_bus_cqe_bytes",	  "sim_bus_wqe_bytes",
+	"sim_bus_data_rd_bytes", "sim_bus_data_wr_bytes", "sim_bus_doorbells",
+	"sim_bus_dbrec_updates",
 };
 
 void net_dvp_sim_attach(struct net_dvp_port *p)
@@ -77,4 +80,10 @@ void net_dvp_sim_xstats_get(const struct net_dvp_port *p, uint64_t *values)
 	values[7] = ps.rx_out_of_buffer;
 	values[8] = ps.rx_wire_drops;
 	values[9] = ps.rx_dropped;
+	values[10] = ps.bus_cqe_bytes;
+	values[11] = ps.bus_wqe_bytes;
+	values[12] = ps.bus_data_rd_bytes;
+	values[13] = ps.bus_data_wr_bytes;
+	values[14] = ps.bus_doorbells;
+	values[15] = ps.bus_dbrec_updates;
 }

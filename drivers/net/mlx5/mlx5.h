@@ -60,6 +60,13 @@ extern int mlx5_logtype;
 #define MLX5_RX_REPLENISH_THRESH 16u
 /* Indirection table entries (RSS reta size). */
 #define MLX5_RSS_RETA_SIZE 512u
+/*
+ * Longest frame inline in an eMPW session (txq_inline_mpw): DPDK's
+ * MLX5_EMPW_MAX_INLINE_LEN, what a 15-block WQE holds after its title and
+ * the inline segment's 4-byte header (960 - 32 - 4).
+ */
+#define MLX5_EMPW_INLINE_MAX_LIMIT 924u
+#define MLX5_EMPW_INLINE_DEFAULT 268u
 /* Longest whole-packet inline (txq_inline_max), as DPDK's limit. */
 #define MLX5_TXQ_INLINE_MAX_LIMIT 960u
 
@@ -71,6 +78,7 @@ struct mlx5_cfg {
 	uint32_t txqs_min_inline; /* ... when the port has at least this many tx queues */
 	bool txq_inline_min_set; /* txq_inline_min was given */
 	bool txq_mpw_en; /* eMPW where the device has it */
+	uint32_t txq_inline_mpw; /* eMPW: frames up to this inline in the session */
 };
 
 extern const struct dvp_devargs_key mlx5_devargs_keys[];

@@ -23,6 +23,8 @@ const struct dvp_devargs_key mlx5_devargs_keys[] = {
 	{ "txqs_min_inline", "0..128 (8): whole-frame inlining needs this many tx queues" },
 	{ "txq_mpw_en", "0|1 (1): enhanced multi-packet send WQEs (eMPW) where the device has "
 			"them; 0: one SEND WQE per packet" },
+	{ "txq_inline_mpw", "0..924 (268): frames up to this length go inline in an eMPW session "
+			    "(with txqs_min_inline tx queues), longer ones by pointer" },
 	{ NULL, NULL },
 };
 
@@ -38,6 +40,7 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 	cfg->txqs_min_inline = 8;
 	cfg->txq_mpw_en = true;
 	cfg->txq_inline_min_set = false;
+	cfg->txq_inline_mpw = MLX5_EMPW_INLINE_DEFAULT;
 	if (da == NULL)
 		return 0;
 	ret = dvp_devargs_get_bool(da, "rxq_cqe_comp_en", false, &b);
@@ -68,5 +71,10 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 	if (ret < 0)
 		return ret;
 	cfg->txqs_min_inline = (uint32_t)v;
+	ret = dvp_devargs_get_u64(da, "txq_inline_mpw", 0, MLX5_EMPW_INLINE_MAX_LIMIT,
+				  MLX5_EMPW_INLINE_DEFAULT, &v);
+	if (ret < 0)
+		return ret;
+	cfg->txq_inline_mpw = (uint32_t)v;
 	return dvp_devargs_get_bool(da, "txq_mpw_en", true, &cfg->txq_mpw_en);
 }

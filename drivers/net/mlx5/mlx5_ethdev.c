@@ -61,6 +61,29 @@ static int mlx5_configure(struct dvp_port *port)
 	return 0;
 }
 
+/*
+ * The tx burst instance: eMPW (with frames inline in its sessions when the
+ * queues inline, txq_inline_mpw) or SEND WQEs, each with or without
+ * checksum offloads. The inline limit is the same on every queue.
+ */
+static dvp_tx_burst_fn tx_burst_pick(struct dvp_port *port, bool empw)
+{
+	bool cs = false, inl = false;
+
+	for (uint16_t q = 0; q < port->nb_tx_queues; q++) {
+		const struct mlx5_txq *txq = port->txqs[q];
+
+		cs |= (txq->offloads & (DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM |
+					DVP_TX_OFFLOAD_TCP_CKSUM)) != 0;
+		inl |= txq->inline_mpw != 0;
+	}
+	if (!empw)
+		return cs ? mlx5_tx_burst_cs : mlx5_tx_burst;
+	if (inl)
+		return cs ? mlx5_tx_burst_empw_inl_cs : mlx5_tx_burst_empw_inl;
+	return cs ? mlx5_tx_burst_empw_cs : mlx5_tx_burst_empw;
+}
+
 static int mlx5_start(struct dvp_port *port)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
@@ -86,13 +109,7 @@ static int mlx5_start(struct dvp_port *port)
 	for (q = 0; q < port->nb_rx_queues; q++)
 		if (((struct mlx5_rxq *)port->rxqs[q])->hash)
 			port->rx_pkt_burst = mlx5_rx_burst_hash;
-	port->tx_pkt_burst = priv->dev->empw ? mlx5_tx_burst_empw : mlx5_tx_burst;
-	for (q = 0; q < port->nb_tx_queues; q++)
-		if (((struct mlx5_txq *)port->txqs[q])->offloads &
-		    (DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM |
-		     DVP_TX_OFFLOAD_TCP_CKSUM))
-			port->tx_pkt_burst =
-				priv->dev->empw ? mlx5_tx_burst_empw_cs : mlx5_tx_burst_cs;
+	port->tx_pkt_burst = tx_burst_pick(port, priv->dev->empw);
 	mlx5_link_update(port, false);
 	return 0;
 err:

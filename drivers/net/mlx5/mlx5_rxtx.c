@@ -53,6 +53,17 @@ uint16_t mlx5_tx_burst_empw_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n)
 	return mlx5_tx_burst_empw_tmpl(txq, pkts, n, true);
 }
 
+/* eMPW with short frames inline in the session (txq_inline_mpw). */
+uint16_t mlx5_tx_burst_empw_inl(void *txq, struct dvp_mbuf **pkts, uint16_t n)
+{
+	return mlx5_tx_burst_empw_inl_tmpl(txq, pkts, n, false);
+}
+
+uint16_t mlx5_tx_burst_empw_inl_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n)
+{
+	return mlx5_tx_burst_empw_inl_tmpl(txq, pkts, n, true);
+}
+
 /* Data segments of a pool of several MRs: each buffer's own lkey. */
 void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n)
 {

@@ -136,6 +136,7 @@ struct mlx5_txq {
 	uint32_t frame_max; /* ... up to this */
 	uint32_t empw_lo; /* eMPW: frames above this go by pointer (else inline whole) */
 	uint32_t inline_min, inline_max;
+	uint32_t inline_mpw; /* eMPW: frames up to this go inline in the session (0: none) */
 	uint32_t restart; /* atomic */
 	bool fast_free; /* DVP_TX_OFFLOAD_MBUF_FAST_FREE */
 	/*
@@ -172,6 +173,8 @@ uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_empw(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_empw_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_empw_inl(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_empw_inl_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq);
 __dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq);
 __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq);

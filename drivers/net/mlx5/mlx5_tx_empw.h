@@ -18,7 +18,8 @@
  * session), and at a frame it cannot take (several segments, inline whole,
  * wrong size, unregistered memory), which goes through mlx5_tx_generic()
  * as a SEND WQE of its own. Its segments may wrap the end of the SQ ring,
- * as the device allows. Facts and sources: doc/sim.md, "Enhanced
+ * as the device allows. With txq_inline_mpw (below) short frames go
+ * inline in the session instead. Facts and sources: doc/sim.md, "Enhanced
  * multi-packet send"; doc/mlx5.md, "Tx paths".
  */
 
@@ -136,6 +137,218 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
 			break;
 		i++;
 	}
+	return mlx5_tx_burst_end(txq, wqe_ci, head, last, sent, bytes, i);
+}
+
+/*
+ * Units (16 bytes) of a session with inline packets: DPDK's limit for an
+ * eMPW WQE (MLX5_WQE_SIZE_MAX, 15 basic blocks), below the 63 ds allows.
+ */
+#define MLX5_EMPW_INL_MAX_DS 60u
+
+/*
+ * Copy a frame of @p len bytes (14 and more) into an inline segment's data
+ * at @p dst: 16- or 32-byte moves, the last overlapping the one before, so
+ * that no byte outside the frame is read and none past it written.
+ */
+static __dvp_always_inline void mlx5_empw_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
+{
+	if (dvp_likely(len >= 32)) {
+		memcpy(dst, src, 32);
+		for (uint32_t i = 32; i + 32 < len; i += 32)
+			memcpy(dst + i, src + i, 32);
+		memcpy(dst + len - 32, src + len - 32, 32);
+	} else if (len >= 16) {
+		memcpy(dst, src, 16);
+		memcpy(dst + len - 16, src + len - 16, 16);
+	} else {
+		memcpy(dst, src, len);
+	}
+}
+
+/*
+ * An inline segment of @p seg bytes that reaches the end of the SQ ring
+ * from @p d: built aside, copied in two parts (the second maybe empty).
+ * @return where the next segment starts.
+ */
+static __dvp_cold __dvp_noinline uint8_t *
+mlx5_empw_inline_wrap(struct mlx5_txq *txq, uint8_t *d, const struct dvp_mbuf *m, uint32_t seg)
+{
+	uint8_t buf[MLX5_EMPW_INL_MAX_DS * MLX5_WSEG_SIZE];
+	uint8_t *end = txq->sq + ((size_t)txq->wqe_n << 6);
+	uint32_t bc = htobe32(m->data_len | MLX5_INLINE_SEG), first = (uint32_t)(end - d);
+
+	memcpy(buf, &bc, sizeof(bc));
+	memcpy(buf + 4, dvp_pktmbuf_mtod(m, const uint8_t *), m->data_len);
+	memcpy(d, buf, first);
+	memcpy(txq->sq, buf + first, seg - first);
+	return txq->sq + (seg - first);
+}
+
+/*
+ * The eMPW path with packets inline in the session (txq_inline_mpw, when
+ * the port has txqs_min_inline tx queues, as DPDK's
+ * mlx5_tx_burst_empw_inline): a frame of up to inline_mpw bytes goes as an
+ * inline data segment (byte count | MLX5_INLINE_SEG, the bytes, padding
+ * to 16), a longer one by pointer as above; the two kinds mix in one
+ * session of at most MLX5_EMPW_INL_MAX_DS units. The device then reads no
+ * data behind short frames, only the WQE. Inline frames stay in the ring
+ * of mbufs until their completion, as pointer ones (DPDK does the same):
+ * freed in bulk, not one by one here.
+ */
+static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq *txq,
+								struct dvp_mbuf **pkts, uint16_t n,
+								bool cs)
+{
+	const uint32_t inl_span = txq->inline_mpw - 13u, span = txq->frame_max - 13u;
+	const uint64_t qpn = (uint64_t)htobe32(txq->sqn << MLX5_WQE_QPN_SHIFT) << 32;
+	uint8_t *const sq_end = txq->sq + ((size_t)txq->wqe_n << 6);
+	const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
+	uint32_t slkey = txq->simple_lkey;
+	uint32_t wqe_ci, head, i = 0, sent = 0, bytes = 0, nptr = 0;
+	uint8_t *last = NULL;
+
+	if (dvp_unlikely(__atomic_load_n(&txq->restart, __ATOMIC_RELAXED) != 0)) {
+		mlx5_tx_slow(txq);
+		return 0;
+	}
+	mlx5_tx_complete(txq);
+	wqe_ci = txq->wqe_ci;
+	head = txq->elts_head;
+	while (i < n) {
+		uint32_t wqe_free = txq->wqe_n - (wqe_ci - txq->wqe_tail);
+		uint32_t max = DVP_MIN(n - i, txq->elts_n - (head - txq->elts_tail));
+		uint64_t *w = (uint64_t *)(void *)mlx5_tx_wqe(txq, wqe_ci);
+		uint8_t *d = (uint8_t *)(w + 4);
+		uint8_t ecs = cs ? txq->cs_tbl[(pkts[i]->ol_flags >> 52) & 7] : 0;
+		uint32_t k = 0, units, room, ds, eidx;
+		struct dvp_mbuf **e;
+		bool ended = false;
+
+		if (wqe_free == 0 || max == 0)
+			break;
+		/* Not past the end of the ring of mbufs: one pointer walks it. */
+		eidx = head & txq->elts_mask;
+		max = DVP_MIN(max, DVP_MIN(MLX5_EMPW_MAX_PKTS, txq->elts_n - eidx));
+		e = &txq->elts[eidx];
+		units = DVP_MIN(MLX5_EMPW_INL_MAX_DS, wqe_free * 4) - MLX5_EMPW_TITLE_DS;
+		room = units;
+		for (; k < max; k++) {
+			struct dvp_mbuf *m, **pk = pkts + i;
+			/* The fast loop's bound: the session's room, short of the SQ's end. */
+			uint8_t *d0 = d, *lim = d + DVP_MIN((size_t)room * MLX5_WSEG_SIZE,
+							    (size_t)(sq_end - d) - 1);
+			uint32_t lkey = slkey, len, rs;
+
+			/*
+			 * Inline frames of the simple pool with the session's
+			 * checksum flags, that fit: the common case, with as few
+			 * live values as may be. Any other goes below, alone.
+			 */
+			for (; k < max; k++) {
+				uint32_t seg, bc;
+
+				m = pk[k];
+				len = m->data_len;
+				memcpy(&rs, &m->refcnt, sizeof(rs));
+				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
+						 len - 14u >= inl_span))
+					break;
+				if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
+					break;
+				seg = (len + 4 + MLX5_WSEG_SIZE - 1) & ~(MLX5_WSEG_SIZE - 1);
+				if (dvp_unlikely(d + seg > lim))
+					break;
+				bc = htobe32(len | MLX5_INLINE_SEG);
+				memcpy(d, &bc, sizeof(bc));
+				mlx5_empw_copy(d + 4, dvp_pktmbuf_mtod(m, const uint8_t *), len);
+				d += seg;
+				e[k] = m;
+				bytes += len;
+			}
+			room -= (uint32_t)(d - d0) / MLX5_WSEG_SIZE;
+			if (k == max)
+				break;
+			m = pk[k];
+			len = m->data_len;
+
+			memcpy(&rs, &m->refcnt, sizeof(rs));
+			if (dvp_unlikely(rs != 0x10001u || m->pool != spool)) {
+				if (m->nb_segs != 1)
+					break;
+				lkey = mlx5_tx_not_simple(txq, m, head + k);
+				if (lkey == htobe32(MLX5_INVALID_LKEY))
+					break;
+				spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
+				slkey = txq->simple_lkey;
+			}
+			if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs)) {
+				ended = true;
+				break;
+			}
+			/* 14 .. inline_mpw bytes (inline_mpw <= frame_max): one compare. */
+			if (dvp_likely(len - 14u < inl_span)) {
+				/* Units of the 4-byte header, the bytes, padding to 16. */
+				uint32_t u = (len + 4 + MLX5_WSEG_SIZE - 1) / MLX5_WSEG_SIZE;
+				uint32_t bc = htobe32(len | MLX5_INLINE_SEG);
+
+				if (u > room) {
+					ended = k > 0;
+					break;
+				}
+				room -= u;
+				if (dvp_likely(d + u * MLX5_WSEG_SIZE < sq_end)) {
+					memcpy(d, &bc, sizeof(bc));
+					mlx5_empw_copy(d + 4, dvp_pktmbuf_mtod(m, const uint8_t *),
+						       len);
+					d += u * MLX5_WSEG_SIZE;
+				} else {
+					d = mlx5_empw_inline_wrap(txq, d, m, u * MLX5_WSEG_SIZE);
+				}
+			} else {
+				struct mlx5_wqe_data_seg *p = (struct mlx5_wqe_data_seg *)(void *)d;
+
+				if (dvp_unlikely(len - 14u >= span))
+					break;
+				if (room == 0) {
+					ended = true; /* k > 0: a unit is left for the first */
+					break;
+				}
+				room--;
+				nptr++;
+				p->byte_count = htobe32(len);
+				p->lkey = lkey;
+				p->addr = htobe64((uintptr_t)m->buf_addr + m->data_off);
+				d += MLX5_WSEG_SIZE;
+				if (d == sq_end)
+					d = txq->sq;
+			}
+			e[k] = m;
+			bytes += len;
+		}
+		ds = MLX5_EMPW_TITLE_DS + units - room;
+		if (k > 0) {
+			w[0] = htobe32((wqe_ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
+				       MLX5_OPCODE_ENHANCED_MPSW) |
+			       qpn | (uint64_t)htobe32(ds) << 32;
+			w[1] = 0;
+			w[2] = (uint64_t)ecs << 32;
+			w[3] = 0;
+			last = (uint8_t *)w;
+			wqe_ci += mlx5_wqe_ds_to_bbs(ds);
+			head += k;
+			i += k;
+			sent += k;
+		}
+		if (k == max || ended)
+			continue;
+		/* Not for a session (or no room for one): a SEND WQE, if it fits. */
+		if (!mlx5_tx_one_generic(txq, pkts[i], &wqe_ci, &head, &last))
+			break;
+		i++;
+	}
+	if (sent != nptr)
+		MLX5_STAT_ADD(txq->st.inlined, sent - nptr);
 	return mlx5_tx_burst_end(txq, wqe_ci, head, last, sent, bytes, i);
 }
 

@@ -224,8 +224,35 @@ static void objs_destroy(struct mlx5_txq *txq)
 }
 
 /*
+ * Packets of the eMPW WQE at basic block @p bb of @p ds units: one per
+ * pointer segment, one per inline segment (of its own length, padded to
+ * 16; 0 bytes is padding), its units read across the end of the ring.
+ */
+static uint32_t empw_pkts(const struct mlx5_txq *txq, uint32_t bb, uint32_t ds)
+{
+	uint32_t n = 0, u = MLX5_EMPW_TITLE_DS;
+
+	while (u < ds) {
+		const uint8_t *seg = mlx5_tx_wqe(txq, bb + u / 4) + (u % 4) * MLX5_WSEG_SIZE;
+		uint32_t bc;
+
+		memcpy(&bc, seg, sizeof(bc));
+		bc = be32toh(bc);
+		if (bc & MLX5_INLINE_SEG) {
+			bc &= ~MLX5_INLINE_SEG;
+			n += bc != 0;
+			u += (4 + bc + MLX5_WSEG_SIZE - 1) / MLX5_WSEG_SIZE;
+		} else {
+			n++;
+			u++;
+		}
+	}
+	return n;
+}
+
+/*
  * Packets of the WQEs from basic block @p from up to wqe_ci, walking their
- * control segments: one per SEND, one per pointer segment of an eMPW WQE.
+ * control segments: one per SEND, one per data segment of an eMPW WQE.
  */
 static uint32_t pkts_between(const struct mlx5_txq *txq, uint32_t from)
 {
@@ -236,10 +263,8 @@ static uint32_t pkts_between(const struct mlx5_txq *txq, uint32_t from)
 		unsigned int ds = be32toh(c->qpn_ds) & MLX5_WQE_DS_MASK;
 		uint8_t opcode = (uint8_t)be32toh(c->opmod_idx_opcode);
 
+		n += opcode == MLX5_OPCODE_ENHANCED_MPSW ? empw_pkts(txq, bb, ds) : 1;
 		bb += ds ? mlx5_wqe_ds_to_bbs(ds) : 1;
-		n += opcode == MLX5_OPCODE_ENHANCED_MPSW && ds > MLX5_EMPW_TITLE_DS ?
-			     ds - MLX5_EMPW_TITLE_DS :
-			     1;
 	}
 	return n;
 }
@@ -352,6 +377,10 @@ int mlx5_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	txq->inline_min = cfg->txq_inline_min;
 	txq->inline_max = port->nb_tx_queues >= cfg->txqs_min_inline ? cfg->txq_inline_max : 0;
 	txq->inline_max = DVP_MIN(txq->inline_max, txq->frame_max);
+	/* As DPDK: eMPW inlines under the same queue-count rule as SEND does. */
+	txq->inline_mpw = port->nb_tx_queues >= cfg->txqs_min_inline && priv->dev->empw ?
+				  DVP_MIN(cfg->txq_inline_mpw, txq->frame_max) :
+				  0;
 	txq->fast_lo = txq->inline_min == MLX5_ESEG_MIN_INLINE_SIZE ?
 			       DVP_MAX(txq->inline_min, txq->inline_max) :
 			       txq->frame_max;

@@ -227,6 +227,18 @@ struct sim_mlx5_port_stats {
 	uint64_t tx_completions;
 	uint64_t
 		tx_empw_wqes; /**< enhanced multi-packet send WQEs completed (their packets are in tx_frames) */
+	/*
+	 * What the port's queues cost on the host bus (doc/sim.md, "Bus
+	 * counters"): bytes the device reads from and writes to host memory.
+	 */
+	uint64_t bus_cqe_bytes; /**< CQEs written, 64 bytes each (errors included) */
+	uint64_t
+		bus_wqe_bytes; /**< WQEs fetched: send WQEs in 64-byte blocks, receive WQEs by stride */
+	uint64_t bus_data_rd_bytes; /**< packet data read for sends (inline data is in the WQE) */
+	uint64_t bus_data_wr_bytes; /**< received packet data written */
+	uint64_t bus_doorbells; /**< send doorbells written to the UAR (BlueFlame registers) */
+	uint64_t
+		bus_dbrec_updates; /**< new producer counters read from SQ and RQ doorbell records */
 };
 
 int sim_mlx5_dev_stats(struct sim_mlx5_dev *dev, struct sim_mlx5_dev_stats *st);

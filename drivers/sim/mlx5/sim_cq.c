@@ -85,7 +85,8 @@ static bool at_or_after_arm(const struct sim_cq *cq, uint32_t idx)
 	return ((idx - cq->arm_ci) & MLX5_CQ_INDEX_MASK) < INDEX_HALF;
 }
 
-void sim_cq_write(struct sim_cq *cq, struct mlx5_cqe64 *cqe, uint8_t opcode, bool solicited)
+void sim_cq_write(struct sim_cq *cq, struct sim_port *port, struct mlx5_cqe64 *cqe, uint8_t opcode,
+		  bool solicited)
 {
 	uint32_t idx = cq->pi, slot = idx & (cq->cqe_cnt - 1);
 	struct mlx5_cqe64 *dst = &cq->buf[slot];
@@ -101,14 +102,16 @@ void sim_cq_write(struct sim_cq *cq, struct mlx5_cqe64 *cqe, uint8_t opcode, boo
 		(uint8_t)((solicited ? SIM_CQE_SOLICITED : 0) | (error ? SIM_CQE_ERROR : 0));
 	cq->pi = (idx + 1) & MLX5_CQ_INDEX_MASK;
 	cq->ctx->dev->st.cqes++;
+	/* The device writes whole CQEs, whatever of them the driver reads. */
+	port->st.bus_cqe_bytes += sizeof(*dst);
 	if (error)
 		cq->ctx->dev->st.error_cqes++;
 	if (cq->armed && at_or_after_arm(cq, idx) && (!cq->arm_sol || solicited || error))
 		cq_fire(cq);
 }
 
-void sim_cq_write_error(struct sim_cq *cq, bool send, uint8_t syndrome, uint32_t qpn,
-			uint8_t wqe_opcode, uint16_t wqe_counter)
+void sim_cq_write_error(struct sim_cq *cq, struct sim_port *port, bool send, uint8_t syndrome,
+			uint32_t qpn, uint8_t wqe_opcode, uint16_t wqe_counter)
 {
 	union {
 		struct mlx5_cqe64 cqe;
@@ -120,7 +123,7 @@ void sim_cq_write_error(struct sim_cq *cq, bool send, uint8_t syndrome, uint32_t
 	u.err.s_wqe_opcode_qpn = htobe32((uint32_t)wqe_opcode << MLX5_CQE_WQE_OPCODE_SHIFT |
 					 (qpn & MLX5_CQE_QPN_MASK));
 	u.err.wqe_counter = htobe16(wqe_counter);
-	sim_cq_write(cq, &u.cqe, send ? MLX5_CQE_REQ_ERR : MLX5_CQE_RESP_ERR, false);
+	sim_cq_write(cq, port, &u.cqe, send ? MLX5_CQE_REQ_ERR : MLX5_CQE_RESP_ERR, false);
 }
 
 void sim_cq_overrun(struct sim_cq *cq)

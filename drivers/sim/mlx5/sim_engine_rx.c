@@ -148,13 +148,17 @@ static uint8_t scatter(struct sim_wq *wq, const uint8_t *wqe, const uint8_t *fra
 }
 
 /* WQEs the driver has posted and the device not consumed; -1 when the record is garbage. */
-static int wq_posted(struct sim_wq *wq)
+static int wq_posted(struct sim_port *port, struct sim_wq *wq)
 {
 	/* Acquire: the data segments written before the record are visible. */
 	uint32_t pi = be32toh(__atomic_load_n(&wq->dbrec[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) &
 		      MLX5_WQ_INDEX_MASK;
 	uint32_t n = (pi - wq->ci) & MLX5_WQ_INDEX_MASK;
 
+	if (pi != wq->last_pi) {
+		port->st.bus_dbrec_updates++;
+		wq->last_pi = pi;
+	}
 	if (n > wq->wqe_cnt) {
 		if (pi != wq->bad_pi)
 			sim_invalid(wq->ctx->dev, SIM_MLX5_INV_RING_OVERRUN,
@@ -180,7 +184,7 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 		port->st.rx_dropped++;
 		return SIM_MLX5_RX_QUEUE_DOWN;
 	}
-	posted = wq_posted(wq);
+	posted = wq_posted(port, wq);
 	if (posted < 0) {
 		port->st.rx_dropped++;
 		return SIM_MLX5_RX_QUEUE_DOWN;
@@ -203,9 +207,10 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 	synd = scatter(wq, wq->buf + (size_t)(wq->ci & (wq->wqe_cnt - 1)) * wq->stride, pkt->data,
 		       pkt->len);
 	wq->ci = (wq->ci + 1) & MLX5_WQ_INDEX_MASK;
+	port->st.bus_wqe_bytes += wq->stride;
 	if (synd != 0) {
 		/* The WQE is consumed, the WQ stops until the driver resets it. */
-		sim_cq_write_error(wq->cq, false, synd, wq->ibv.wq_num, 0, counter);
+		sim_cq_write_error(wq->cq, port, false, synd, wq->ibv.wq_num, 0, counter);
 		wq->ibv.state = IBV_WQS_ERR;
 		SIM_LOG(DEBUG, dev, "WQ %u: error CQE, syndrome 0x%02x, WQE 0x%04x", wq->ibv.wq_num,
 			synd, counter);
@@ -219,9 +224,10 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 	hash = htobe32(hash);
 	memcpy((uint8_t *)&cqe + MLX5_CQE_RX_HASH_RES_OFF, &hash, sizeof(hash));
 	cqe_offloads(&cqe, pkt);
-	sim_cq_write(wq->cq, &cqe, MLX5_CQE_RESP_SEND, false);
+	sim_cq_write(wq->cq, port, &cqe, MLX5_CQE_RESP_SEND, false);
 	port->st.rx_frames++;
 	port->st.rx_bytes += pkt->len;
+	port->st.bus_data_wr_bytes += pkt->len;
 	return SIM_MLX5_RX_DELIVERED;
 }
 

@@ -45,11 +45,13 @@ static enum tx_result tx_error(struct sim_qp *qp, uint8_t syndrome, uint8_t opco
 	if (room == 0)
 		sim_cq_overrun(qp->cq);
 	else if (room > 0)
-		sim_cq_write_error(qp->cq, true, syndrome, qp->ibv.qp_num, opcode, idx);
+		sim_cq_write_error(qp->cq, &qp->ctx->dev->ports[qp->port], true, syndrome,
+				   qp->ibv.qp_num, opcode, idx);
 	qp->ibv.state = IBV_QPS_ERR;
 	qp->rung = false;
 	qp->empw_sent = 0;
 	qp->empw_bad_lkey = false;
+	qp->wqe_fetched = false;
 	SIM_LOG(DEBUG, qp->ctx->dev, "SQ %u: error CQE, syndrome 0x%02x, WQE 0x%04x",
 		qp->ibv.qp_num, syndrome, idx);
 	return TX_STOP;
@@ -78,6 +80,7 @@ uint8_t sim_tx_data_seg(struct sim_qp *qp, const struct mlx5_wqe_data_seg *ds, u
 		return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
 	memcpy(dst, (const void *)addr, bc);
 	*len = bc;
+	qp->ctx->dev->ports[qp->port].st.bus_data_rd_bytes += bc;
 	return 0;
 }
 
@@ -210,6 +213,10 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 	if (opcode == MLX5_OPCODE_SEND && sim_tx_cable_holds(port))
 		return TX_HOLD;
 	sq_read(qp, qp->sq_ci, wqe, ds * MLX5_WSEG_SIZE);
+	/* Fetched in whole basic blocks, once: an eMPW WQE resumed after a hold is not again. */
+	if (!qp->wqe_fetched)
+		port->st.bus_wqe_bytes += *bbs * MLX5_SEND_WQE_BB;
+	qp->wqe_fetched = true;
 	if (opcode == MLX5_OPCODE_SEND) {
 		synd = build_send(qp, wqe, ds, &len);
 	} else if (opcode == MLX5_OPCODE_ENHANCED_MPSW && dev->cfg.empw) {
@@ -250,7 +257,8 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 		cqe.sop_drop_qpn = htobe32((uint32_t)opcode << MLX5_CQE_WQE_OPCODE_SHIFT | qpn);
 		cqe.byte_cnt = htobe32(len);
 		cqe.timestamp = htobe64(sim_now(dev));
-		sim_cq_write(qp->cq, &cqe, MLX5_CQE_REQ, ctrl.fm_ce_se & MLX5_WQE_CTRL_SOLICITED);
+		sim_cq_write(qp->cq, port, &cqe, MLX5_CQE_REQ,
+			     ctrl.fm_ce_se & MLX5_WQE_CTRL_SOLICITED);
 		port->st.tx_completions++;
 	}
 	return TX_DONE;
@@ -294,6 +302,7 @@ static void take_doorbell(struct sim_qp *qp, uint32_t off)
 			    "SQ %u: doorbell rung for WQE 0x%04x while the doorbell record says "
 			    "0x%04x; write the record before the doorbell",
 			    qp->ibv.qp_num, idx, pi);
+	qp->ctx->dev->ports[qp->port].st.bus_doorbells++;
 	qp->rung = true;
 }
 
@@ -317,6 +326,10 @@ int sim_tx_poll(struct sim_qp *qp)
 	pi = be32toh(__atomic_load_n(&qp->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) &
 	     MLX5_WQ_INDEX_MASK;
 	avail = (pi - qp->sq_ci) & MLX5_WQ_INDEX_MASK;
+	if (pi != qp->last_pi) {
+		qp->ctx->dev->ports[qp->port].st.bus_dbrec_updates++;
+		qp->last_pi = pi;
+	}
 	if (avail > qp->wqe_cnt) {
 		if (pi != qp->bad_pi)
 			sim_invalid(
@@ -335,6 +348,7 @@ int sim_tx_poll(struct sim_qp *qp)
 		if (r != TX_DONE)
 			return n;
 		qp->sq_ci = (qp->sq_ci + bbs) & MLX5_WQ_INDEX_MASK;
+		qp->wqe_fetched = false;
 		avail -= bbs;
 		n++;
 	}

@@ -210,6 +210,7 @@ struct sim_wq {
 	struct sim_mem buf_mem, db_mem;
 	uint32_t ci; /* 16-bit counter of the next WQE the device consumes */
 	uint32_t bad_pi; /* last invalid producer index reported */
+	uint32_t last_pi; /* the record's producer counter last read (bus_dbrec_updates) */
 	unsigned int ind_refs;
 	uint32_t async_got; /* acks: ibv.events_completed */
 };
@@ -243,9 +244,11 @@ struct sim_qp {
 	struct sim_uar *uar;
 	uint32_t sq_ci; /* 16-bit counter of the next basic block the device reads */
 	uint32_t empw_sent; /* packets of the eMPW WQE at sq_ci already on the wire */
+	bool wqe_fetched; /* the WQE at sq_ci is counted in bus_wqe_bytes (held, resumed) */
 	bool empw_bad_lkey; /* the bad-lkey fault waits for that WQE's first pointer */
 	bool rung; /* a doorbell was seen and WQEs may be waiting */
 	uint32_t bad_pi; /* last invalid producer index reported */
+	uint32_t last_pi; /* the record's producer counter last read (bus_dbrec_updates) */
 	TAILQ_ENTRY(sim_qp) sq_next;
 	/* RSS. */
 	struct sim_ind *ind;
@@ -476,9 +479,11 @@ struct sim_flow *sim_flow_match(struct sim_port *port, const struct sim_pkt *pkt
 /* sim_cq.c: the device side of a CQ (dev->lock held). */
 struct mlx5_cqe64;
 int sim_cq_room(struct sim_cq *cq);
-void sim_cq_write(struct sim_cq *cq, struct mlx5_cqe64 *cqe, uint8_t opcode, bool solicited);
-void sim_cq_write_error(struct sim_cq *cq, bool send, uint8_t syndrome, uint32_t qpn,
-			uint8_t wqe_opcode, uint16_t wqe_counter);
+/* @p port: whose queue completes (its bus counters). */
+void sim_cq_write(struct sim_cq *cq, struct sim_port *port, struct mlx5_cqe64 *cqe, uint8_t opcode,
+		  bool solicited);
+void sim_cq_write_error(struct sim_cq *cq, struct sim_port *port, bool send, uint8_t syndrome,
+			uint32_t qpn, uint8_t wqe_opcode, uint16_t wqe_counter);
 void sim_cq_overrun(struct sim_cq *cq);
 void sim_cq_init_ring(struct sim_cq *cq, uint32_t start);
 int sim_cq_poll_arm(struct sim_cq *cq);

@@ -127,6 +127,7 @@ struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_att
 	wq->pd = pd;
 	wq->cq = cq;
 	wq->ci = dev->cfg.wq_start;
+	wq->last_pi = wq->ci;
 	wq->dbrec[MLX5_RCV_DBR] = htobe32(wq->ci);
 	wq->ibv.context = context;
 	wq->ibv.wq_context = attr->wq_context;
@@ -200,6 +201,7 @@ int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
 	if (cur == IBV_WQS_RESET && next == IBV_WQS_RDY) {
 		/* As libmlx5: counters restart, the record says where. */
 		wq->ci = dev->cfg.wq_start;
+		wq->last_pi = wq->ci;
 		/* Atomic like every access to a record; release, as the driver reads it next. */
 		__atomic_store_n(&wq->dbrec[MLX5_RCV_DBR], htobe32(wq->ci), __ATOMIC_RELEASE);
 	}
@@ -496,6 +498,8 @@ struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 		}
 		qp->cq = cq;
 		qp->sq_ci = dev->cfg.wq_start;
+		qp->last_pi = qp->sq_ci;
+		qp->wqe_fetched = false;
 		qp->dbrec[MLX5_SND_DBR] = htobe32(qp->sq_ci);
 		cq->users++;
 		TAILQ_INSERT_TAIL(&dev->sqs, qp, sq_next);
@@ -589,6 +593,8 @@ int sim_modify_qp(struct ibv_qp *ibv, struct ibv_qp_attr *attr, int mask)
 	if (next == IBV_QPS_RESET) {
 		/* As libmlx5 and the hardware: counters restart, the record says where. */
 		qp->sq_ci = dev->cfg.wq_start;
+		qp->last_pi = qp->sq_ci;
+		qp->wqe_fetched = false;
 		qp->rung = false;
 		qp->empw_sent = 0;
 		qp->empw_bad_lkey = false;

@@ -104,6 +104,14 @@ static void write_port(struct dvp_json *w, struct sim_mlx5_dev *dev, struct sim_
 	dvp_json_u64(w, "tx_dropped", ps.tx_dropped);
 	dvp_json_u64(w, "tx_completions", ps.tx_completions);
 	dvp_json_obj_close(w);
+	dvp_json_obj_open(w, "bus");
+	dvp_json_u64(w, "cqe_bytes", ps.bus_cqe_bytes);
+	dvp_json_u64(w, "wqe_bytes", ps.bus_wqe_bytes);
+	dvp_json_u64(w, "data_rd_bytes", ps.bus_data_rd_bytes);
+	dvp_json_u64(w, "data_wr_bytes", ps.bus_data_wr_bytes);
+	dvp_json_u64(w, "doorbells", ps.bus_doorbells);
+	dvp_json_u64(w, "dbrec_updates", ps.bus_dbrec_updates);
+	dvp_json_obj_close(w);
 }
 
 static void write_device(struct dvp_json *w, struct sim_mlx5_dev *dev)
@@ -164,5 +172,5 @@ __attribute__((constructor)) static void sim_telemetry_init(void)
 {
 	dvp_telemetry_register_cmd(
 		"/dvp/sim", cmd_sim,
-		"Returns a sim port's cable, traffic source and sink, faults and counters. Parameters: int port_id");
+		"Returns a sim port's cable, traffic source and sink, faults, counters and bus counters. Parameters: int port_id");
 }
