@@ -11,7 +11,9 @@
  * (LINK_STATUS_CHANGE down and up), a device fatal error (REMOVAL, once,
  * for two DEVICE_FATAL events) and wire drops (the loss in the sink
  * matching the device's count). Traffic resumes after each recoverable
- * fault, and every mbuf is back in its pool at close.
+ * fault, and every mbuf is back in its pool at close. A stop with frames
+ * in flight counts every one: sent, or in the loss counters (held sends,
+ * frames received and not taken), and no frame sent is counted lost.
  */
 
 #include "mlx5_fixture.h"
@@ -404,13 +406,126 @@ static void test_wire_drops(void **state)
 	mf_close(&f);
 }
 
+static uint64_t xstat(uint16_t port, const char *name)
+{
+	uint64_t v = UINT64_MAX;
+
+	assert_int_equal(dvp_xstats_get_by_name(port, name, &v), 0);
+	return v;
+}
+
+/*
+ * The link partner pauses the port (tx_hold): frames sit unsent in the SQ
+ * at the stop. The stop's NOP never completes behind them; after its wait
+ * every one counts in oerrors and tx_q0_dropped_on_reset: sent (opackets)
+ * = on the wire + oerrors.
+ */
+static void test_stop_held_sends(void **state)
+{
+	struct dvp_mbuf *pkts[100];
+	struct sim_mlx5_port_stats ps;
+	struct sim_mlx5_sink_stats snk;
+	struct dvp_port_stats st;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,cable=traffic,gen=off", 1024);
+	mf_port_start(&f, 0, 1, 1, NULL, 256);
+	assert_int_equal(sim_mlx5_fault_tx_hold(f.sim, 0, true), 0);
+	for (unsigned int i = 0; i < DVP_DIM(pkts); i++)
+		pkts[i] = mf_frame(&f, 100, 0, i, 2048);
+	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, DVP_DIM(pkts)), DVP_DIM(pkts));
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_port_mbufs_held(f.port[0]), 0);
+	assert_int_equal(sim_mlx5_port_stats(f.sim, 0, &ps), 0);
+	assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(ps.tx_frames, 0);
+	assert_int_equal(snk.received, 0);
+	assert_int_equal(st.opackets, DVP_DIM(pkts));
+	assert_int_equal(st.oerrors, DVP_DIM(pkts));
+	assert_int_equal(xstat(f.port[0], "tx_q0_dropped_on_reset"), DVP_DIM(pkts));
+	assert_int_equal(sim_mlx5_fault_tx_hold(f.sim, 0, false), 0);
+	mf_close(&f);
+}
+
+/*
+ * Frames the device sent after the last completion it was asked for: the
+ * stop's NOP completes behind them, so none counts as lost.
+ */
+static void test_stop_sent_uncompleted(void **state)
+{
+	struct sim_mlx5_sink_stats snk = { 0 };
+	struct sim_mlx5_port_stats ps;
+	struct dvp_port_stats st;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,cable=traffic,gen=off", 1024);
+	mf_port_start(&f, 0, 1, 1, NULL, 256);
+	/* One per burst: a completion for the 32nd only (tx_free_thresh 32). */
+	for (unsigned int i = 0; i < 40; i++) {
+		struct dvp_mbuf *m = mf_frame(&f, 100, 0, i, 2048);
+
+		assert_int_equal(dvp_tx_burst(f.port[0], 0, &m, 1), 1);
+	}
+	/* The device thread sends them: wait for the sink (no bound on the time but 20 s). */
+	for (int i = 0; i < 4000 && snk.received < 40; i++) {
+		sleep_ms(5);
+		assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+	}
+	assert_int_equal(snk.received, 40);
+	assert_int_equal(sim_mlx5_port_stats(f.sim, 0, &ps), 0);
+	assert_int_equal(ps.tx_completions, 1);
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.opackets, 40);
+	assert_int_equal(st.oerrors, 0);
+	assert_int_equal(xstat(f.port[0], "tx_q0_dropped_on_reset"), 0);
+	mf_close(&f);
+}
+
+/*
+ * Frames received (their CQEs written) and not taken by rx_burst when the
+ * port stops: counted in ierrors and rx_q0_dropped_on_reset, so the
+ * source's count = ipackets + ierrors + imissed.
+ */
+static void test_stop_received_untaken(void **state)
+{
+	static const uint16_t sizes[] = { 60 };
+	struct sim_mlx5_source_stats src;
+	struct dvp_port_stats st;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
+	mf_port_start(&f, 0, 1, 1, NULL, 256);
+	mf_source(&f, 0, 50, 1, sizes, 1);
+	sim_mlx5_step_idle(f.sim, 1000);
+	assert_int_equal(sim_mlx5_source_stats(f.sim, 0, &src), 0);
+	assert_int_equal(src.sent, 50);
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.ipackets, 0);
+	assert_int_equal(st.imissed, 0);
+	assert_int_equal(st.ierrors, 50);
+	assert_int_equal(xstat(f.port[0], "rx_q0_dropped_on_reset"), 50);
+	mf_close(&f);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bad_lkey_rx), cmocka_unit_test(test_bad_lkey_tx),
-		cmocka_unit_test(test_cq_overrun),  cmocka_unit_test(test_cq_overrun_devargs),
-		cmocka_unit_test(test_link_flap),   cmocka_unit_test(test_device_fatal),
+		cmocka_unit_test(test_bad_lkey_rx),
+		cmocka_unit_test(test_bad_lkey_tx),
+		cmocka_unit_test(test_cq_overrun),
+		cmocka_unit_test(test_cq_overrun_devargs),
+		cmocka_unit_test(test_link_flap),
+		cmocka_unit_test(test_device_fatal),
 		cmocka_unit_test(test_wire_drops),
+		cmocka_unit_test(test_stop_held_sends),
+		cmocka_unit_test(test_stop_sent_uncompleted),
+		cmocka_unit_test(test_stop_received_untaken),
 	};
 
 	mf_args(argc, argv);

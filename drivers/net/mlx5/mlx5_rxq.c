@@ -9,7 +9,7 @@
  *
  * Life: setup creates the objects and the mbuf ring; start fills the ring
  * and moves the WQ to ready; stop moves it back to reset and frees every
- * mbuf; release destroys the objects (after lib/intr has acked every
+ * mbuf (frames received and not taken are counted: cq_drain()); release destroys the objects (after lib/intr has acked every
  * completion event). Recovery after an error CQE resets the WQ and posts
  * the same mbufs again; a restart (a CQ overrun, an async queue error)
  * builds CQ and WQ anew, and with them the port's steering.
@@ -80,17 +80,26 @@ void mlx5_rxq_fill_wqe(struct mlx5_rxq *rxq, uint32_t counter, struct dvp_mbuf *
 	w->addr = htobe64((uintptr_t)m->buf_addr + rxq->data_off);
 }
 
-/* Consume (and drop) every CQE software owns: flushes after an error, leftovers at stop. */
+/*
+ * Consume (and drop) every CQE software owns: flushes after an error,
+ * leftovers at stop. A frame received and not taken by rx_burst is lost
+ * here: counted in ierrors and dropped_on_reset. @return the CQEs consumed.
+ */
 static uint32_t cq_drain(struct mlx5_rxq *rxq)
 {
-	uint32_t n = 0;
+	uint32_t n = 0, frames = 0;
 
 	while (mlx5_rxq_has_cqe(rxq)) {
+		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci);
+
+		dvp_dma_from_device_barrier();
+		frames += mlx5_cqe_op_own_load(cqe) >> 4 == MLX5_CQE_RESP_SEND;
 		rxq->cq_ci++;
 		n++;
 	}
 	if (n > 0)
 		mlx5_cq_set_ci(rxq->cq_db, rxq->cq_ci);
+	MLX5_STAT_ADD(rxq->st.dropped_on_reset, frames);
 	return n;
 }
 
