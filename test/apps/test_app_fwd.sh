@@ -271,6 +271,23 @@ case_sim_loss() {
 	json_check 'summary["result"] == "pass"' 'summary["lost"] > 0'
 }
 
+# Frames in flight at the final stop: port 1's link partner pauses it for
+# good (the sim's tx_hold), so its tx ring holds frames never sent when the
+# ports stop. The driver counts them while stopping, and the summary is read
+# after the stop: the ports' loss counters add up to exactly what the sink
+# misses (sent = received + every loss counter).
+case_sim_stop() {
+	sim_run --duration 1 --json --sim tx_hold=on --tx-retry 0
+	[ "$rc" = 1 ] || fail "sends held at the stop: exit $rc, expected 1"
+	json_check 'summary["result"] == "fail"' 'summary["sink"]["sent"] > 0' \
+		'summary["sink"]["received"] == 0' \
+		'summary["sink"]["missing"] == summary["sink"]["sent"]' \
+		'sum(p["imissed"] + p["rx_nombuf"] + p["errors"] + p["fwd_dropped"] for p in summary["ports"]) == summary["sink"]["missing"]' \
+		'summary["ports"][1]["errors"] > 0' \
+		'summary["lost"] == summary["sink"]["missing"]' \
+		'summary["pool"]["in_use"] == 0'
+}
+
 case_sim_text() {
 	sim_run --duration 1.2 --stats-period 0.5
 	[ "$rc" = 0 ] || fail "default run: exit $rc"
@@ -292,6 +309,7 @@ ring-mac) case_ring_mac ;;
 ring-gen) case_ring_gen ;;
 signal) case_signal ;;
 sim-loss) case_sim_loss ;;
+sim-stop) case_sim_stop ;;
 sim-text) case_sim_text ;;
 sim-*) case_sim_mode "${case_#sim-}" ;;
 *) echo "unknown case '$case_'"; exit 2 ;;
