@@ -287,6 +287,9 @@ int mlx5_rxq_restart(struct mlx5_rxq *rxq)
 		mlx5_steering_destroy(priv);
 	/* lib/intr's view: armed and its event not read; the new CQ needs the arm again. */
 	armed = dvp_intr_queue_active(&rxq->iq) && rxq->iq.armed;
+	/* The frames whose CQEs came before the CQ broke go with it: counted. */
+	if (rxq->cq != NULL)
+		cq_drain(rxq);
 	objs_destroy(rxq);
 	ret = objs_create(rxq);
 	if (ret == 0 && rxq->started) {
