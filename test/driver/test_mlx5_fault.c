@@ -142,10 +142,19 @@ static struct dvp_port_conf fault_conf(void)
 	return conf;
 }
 
+/* One stepped port cabled to its source and sink, started with @p nb_desc, its events registered. */
+static void fault_open(struct mf *f, uint16_t nb_desc)
+{
+	struct dvp_port_conf conf = fault_conf();
+
+	mf_open(f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
+	mf_port_start(f, 0, 1, 1, &conf, nb_desc);
+	events_register(f->port[0]);
+}
+
 static void test_bad_lkey_rx(void **state)
 {
 	static const uint16_t sizes[] = { 60 };
-	struct dvp_port_conf conf = fault_conf();
 	struct dvp_port_event_info info;
 	struct sim_mlx5_source_stats src = { 0 };
 	struct sim_mlx5_port_stats ps;
@@ -155,9 +164,7 @@ static void test_bad_lkey_rx(void **state)
 	struct mf f;
 
 	(void)state;
-	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
-	mf_port_start(&f, 0, 1, 1, &conf, 256);
-	events_register(f.port[0]);
+	fault_open(&f, 256);
 	rxq = dvp_port_get(f.port[0])->rxqs[0];
 	mf_source(&f, 0, 3000, 4, sizes, 1);
 	got = pump(&f, 10, false);
@@ -192,7 +199,6 @@ static void test_bad_lkey_rx(void **state)
 static void test_bad_lkey_tx(void **state)
 {
 	static const uint16_t sizes[] = { 100 };
-	struct dvp_port_conf conf = fault_conf();
 	struct dvp_port_event_info info;
 	struct sim_mlx5_sink_stats snk;
 	struct dvp_port_stats st;
@@ -200,9 +206,7 @@ static void test_bad_lkey_tx(void **state)
 	struct mf f;
 
 	(void)state;
-	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
-	mf_port_start(&f, 0, 1, 1, &conf, 256);
-	events_register(f.port[0]);
+	fault_open(&f, 256);
 	txq = dvp_port_get(f.port[0])->txqs[0];
 	mf_source(&f, 0, 2000, 4, sizes, 1);
 	pump(&f, 10, true);
@@ -227,7 +231,6 @@ static void test_bad_lkey_tx(void **state)
 static void test_cq_overrun(void **state)
 {
 	static const uint16_t sizes[] = { 60 };
-	struct dvp_port_conf conf = fault_conf();
 	struct dvp_port_event_info info;
 	struct sim_mlx5_dev_stats ds;
 	struct mlx5_rxq *rxq;
@@ -236,9 +239,7 @@ static void test_cq_overrun(void **state)
 	struct mf f;
 
 	(void)state;
-	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
-	mf_port_start(&f, 0, 1, 1, &conf, 128);
-	events_register(f.port[0]);
+	fault_open(&f, 128);
 	rxq = dvp_port_get(f.port[0])->rxqs[0];
 	old_cqn = rxq->dv_cq.cqn;
 	assert_int_equal(sim_mlx5_fault_cq_stall(f.sim, old_cqn, true), 0);
@@ -322,7 +323,6 @@ static void test_cq_overrun_devargs(void **state)
 static void test_cq_overrun_untaken(void **state)
 {
 	static const uint16_t sizes[] = { 60 };
-	struct dvp_port_conf conf = fault_conf();
 	struct sim_mlx5_dev_stats ds = { 0 };
 	struct dvp_mbuf *pkts[32];
 	struct dvp_port_stats st;
@@ -332,9 +332,7 @@ static void test_cq_overrun_untaken(void **state)
 	struct mf f;
 
 	(void)state;
-	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
-	mf_port_start(&f, 0, 1, 1, &conf, 128);
-	events_register(f.port[0]);
+	fault_open(&f, 128);
 	rxq = dvp_port_get(f.port[0])->rxqs[0];
 	cqe_cnt = rxq->cqe_cnt;
 	assert_int_equal(sim_mlx5_fault_cq_stall(f.sim, rxq->dv_cq.cqn, true), 0);
@@ -411,15 +409,12 @@ static void test_link_flap(void **state)
 static void test_device_fatal(void **state)
 {
 	static const uint16_t sizes[] = { 60 };
-	struct dvp_port_conf conf = fault_conf();
 	struct dvp_mbuf *pkts[8];
 	struct sim_mlx5_dev_stats ds;
 	struct mf f;
 
 	(void)state;
-	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
-	mf_port_start(&f, 0, 1, 1, &conf, 256);
-	events_register(f.port[0]);
+	fault_open(&f, 256);
 	mf_source(&f, 0, 0, 4, sizes, 1);
 	assert_true(pump(&f, 10, true) > 0);
 	assert_int_equal(sim_mlx5_fault_fatal(f.sim), 0);
