@@ -9,10 +9,12 @@
  *
  * Life: setup creates the objects and the mbuf ring; start fills the ring
  * and moves the WQ to ready; stop moves it back to reset and frees every
- * mbuf (frames received and not taken are counted: cq_drain()); release destroys the objects (after lib/intr has acked every
+ * mbuf; release destroys the objects (after lib/intr has acked every
  * completion event). Recovery after an error CQE resets the WQ and posts
  * the same mbufs again; a restart (a CQ overrun, an async queue error)
- * builds CQ and WQ anew, and with them the port's steering.
+ * builds CQ and WQ anew, and with them the port's steering. Stop,
+ * recovery and restart count the frames received and not taken that they
+ * drop (cq_drain()).
  */
 
 #include <errno.h>

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include <dvp_cycles.h>
-
 #include <dvp_errno.h>
 #include <dvp_malloc.h>
 
