@@ -371,6 +371,30 @@ static uint64_t port_loss(const struct fwd_port *fp, const struct port_snap *a,
 	return loss;
 }
 
+/*
+ * Frames the source sent that neither reached the sink (intact or
+ * corrupt) nor are counted lost by now: still on their way, in a device,
+ * a ring or an lcore. 0 when no sink checks the forwarded frames.
+ */
+uint64_t fwd_stats_in_flight(struct fwd_run *run)
+{
+	static struct port_snap now[DVP_MAX_PORTS];
+	struct fwd_sim_verdict v;
+	uint64_t seen;
+	unsigned int i;
+
+	if (!fwd_mode_receives(run->cfg.mode) || run->cfg.mode == FWD_MODE_RXONLY)
+		return 0;
+	fwd_sim_verdict(run, &v);
+	if (!v.used)
+		return 0;
+	snap(run, now);
+	seen = v.received + v.corrupt + v.wire_drops;
+	for (i = 0; i < run->nb_ports; i++)
+		seen += port_loss(&run->ports[i], &S.base[i], &now[i]);
+	return v.sent > seen ? v.sent - seen : 0;
+}
+
 static void print_ports_text(struct fwd_run *run, double el)
 {
 	unsigned int i;
@@ -687,7 +711,8 @@ int fwd_summary(struct fwd_run *run, double el, const struct fwd_result *res)
 				v.corrupt, v.foreign, v.wire_drops, uncounted);
 	}
 	if (!res->drained)
-		fprintf(run->out, "drain: traffic was still moving when the run stopped\n");
+		fprintf(run->out,
+			"drain: traffic was still moving or in flight when the run stopped\n");
 	fprintf(run->out, "pool: %u of %u mbufs back%s\n", run->pool_size - res->pool_in_use,
 		run->pool_size, res->pool_in_use ? " (mbufs were lost!)" : "");
 	if (pass)

@@ -288,7 +288,7 @@ case_sim_stop() {
 		'summary["sink"]["missing"] == summary["sink"]["sent"]' \
 		'sum(p["imissed"] + p["rx_nombuf"] + p["errors"] + p["fwd_dropped"] for p in summary["ports"]) == summary["sink"]["missing"]' \
 		'summary["ports"][1]["errors"] > 0' \
-		'summary["sink"]["uncounted"] == 0' \
+		'summary["sink"]["uncounted"] == 0' 'not summary["drained"]' \
 		'summary["lost"] == summary["sink"]["missing"]' \
 		'summary["pool"]["in_use"] == 0'
 }
