@@ -238,6 +238,7 @@ int fwd_stats_init(struct fwd_run *run);
 void fwd_stats_period(struct fwd_run *run, double now_s);
 void fwd_stats_final(struct fwd_run *run);
 uint64_t fwd_stats_moved(struct fwd_run *run);
+uint64_t fwd_stats_in_flight(struct fwd_run *run);
 int fwd_summary(struct fwd_run *run, double elapsed_s, const struct fwd_result *res);
 void fwd_print_config(struct fwd_run *run);
 

@@ -63,9 +63,11 @@ static bool want_color(void)
 }
 
 /*
- * After the sources stop, wait until no counter moves for 50 ms (at most
- * 2 s) so that every packet in flight reaches the sink before the lcores
- * stop. @return whether traffic did stop.
+ * After the sources stop, wait until no counter moves for 50 ms and every
+ * frame the source sent is at the sink or counted lost (at most 2 s), so
+ * that every packet in flight reaches the sink before the lcores stop: a
+ * device that fell silent for a while under load may still hold frames
+ * in a receive queue. @return whether traffic did stop.
  */
 static bool drain(void)
 {
@@ -76,7 +78,7 @@ static bool drain(void)
 	for (i = 0; i < 200 && still < 5; i++) {
 		nanosleep(&tick, NULL);
 		cur = fwd_stats_moved(&run);
-		still = cur == last ? still + 1 : 0;
+		still = cur == last && fwd_stats_in_flight(&run) == 0 ? still + 1 : 0;
 		last = cur;
 	}
 	return still >= 5;

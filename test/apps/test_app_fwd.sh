@@ -12,6 +12,7 @@
 #   sim-MODE      the default simulated HCA in forward mode MODE (each rx mode
 #                 where it receives): the sink sees every frame, exit 0
 #   sim-loss      the sim's wire drops 1%: the sink's verdict fails the run, exit 1
+#   sim-stop      sends held in a tx ring at the final stop: all counted, exit 1
 #   sim-text      the default run's text output: stats lines, summary, verdict
 set -u
 fwd=$1
@@ -237,6 +238,7 @@ case_sim_mode() {
 			json_check '"sink" in summary' 'summary["sink"]["sent"] > 0' \
 				'summary["sink"]["received"] == summary["sink"]["sent"]' \
 				'summary["sink"]["missing"] == 0 and summary["sink"]["corrupt"] == 0' \
+				'summary["sink"]["uncounted"] == 0' \
 				'summary["sink"]["reordered"] == 0 and summary["sink"]["duplicates"] == 0' \
 				'summary["ports"][1]["tx_packets"] == summary["sink"]["received"]'
 			;;
@@ -264,11 +266,31 @@ case_sim_loss() {
 	[ "$rc" = 1 ] || fail "1% wire loss: exit $rc, expected 1"
 	json_check 'summary["result"] == "fail"' 'summary["sink"]["missing"] > 0' \
 		'summary["sink"]["wire_drops"] > 0' 'summary["lost"] > 0' \
+		'summary["sink"]["uncounted"] == 0' \
 		'summary["pool"]["in_use"] == 0'
 	# Allowed by --max-loss: passes.
 	sim_run --duration 1 --json --sim drop=1 --max-loss 5
 	[ "$rc" = 0 ] || fail "1% wire loss with --max-loss 5: exit $rc"
 	json_check 'summary["result"] == "pass"' 'summary["lost"] > 0'
+}
+
+# Frames in flight at the final stop: port 1's link partner pauses it for
+# good (the sim's tx_hold), so its tx ring holds frames never sent when the
+# ports stop. The driver counts them while stopping, and the summary is read
+# after the stop: the ports' loss counters add up to exactly what the sink
+# misses (sent = received + every loss counter), and the sink's verdict
+# finds no frame seen by no counter.
+case_sim_stop() {
+	sim_run --duration 1 --json --sim tx_hold=on --tx-retry 0
+	[ "$rc" = 1 ] || fail "sends held at the stop: exit $rc, expected 1"
+	json_check 'summary["result"] == "fail"' 'summary["sink"]["sent"] > 0' \
+		'summary["sink"]["received"] == 0' \
+		'summary["sink"]["missing"] == summary["sink"]["sent"]' \
+		'sum(p["imissed"] + p["rx_nombuf"] + p["errors"] + p["fwd_dropped"] for p in summary["ports"]) == summary["sink"]["missing"]' \
+		'summary["ports"][1]["errors"] > 0' \
+		'summary["sink"]["uncounted"] == 0' 'not summary["drained"]' \
+		'summary["lost"] == summary["sink"]["missing"]' \
+		'summary["pool"]["in_use"] == 0'
 }
 
 case_sim_text() {
@@ -292,6 +314,7 @@ ring-mac) case_ring_mac ;;
 ring-gen) case_ring_gen ;;
 signal) case_signal ;;
 sim-loss) case_sim_loss ;;
+sim-stop) case_sim_stop ;;
 sim-text) case_sim_text ;;
 sim-*) case_sim_mode "${case_#sim-}" ;;
 *) echo "unknown case '$case_'"; exit 2 ;;

@@ -11,7 +11,9 @@
  * (LINK_STATUS_CHANGE down and up), a device fatal error (REMOVAL, once,
  * for two DEVICE_FATAL events) and wire drops (the loss in the sink
  * matching the device's count). Traffic resumes after each recoverable
- * fault, and every mbuf is back in its pool at close.
+ * fault, and every mbuf is back in its pool at close. A stop with frames
+ * in flight counts every one: sent, or in the loss counters (held sends,
+ * frames received and not taken), and no frame sent is counted lost.
  */
 
 #include "mlx5_fixture.h"
@@ -122,6 +124,14 @@ static void wait_event(struct mf *f, enum dvp_port_event e, uint32_t n, bool ech
 	assert_int_equal(event_count(e, NULL), n);
 }
 
+static uint64_t xstat(uint16_t port, const char *name)
+{
+	uint64_t v = UINT64_MAX;
+
+	assert_int_equal(dvp_xstats_get_by_name(port, name, &v), 0);
+	return v;
+}
+
 static struct dvp_port_conf fault_conf(void)
 {
 	struct dvp_port_conf conf;
@@ -132,10 +142,19 @@ static struct dvp_port_conf fault_conf(void)
 	return conf;
 }
 
+/* One stepped port cabled to its source and sink, started with @p nb_desc, its events registered. */
+static void fault_open(struct mf *f, uint16_t nb_desc)
+{
+	struct dvp_port_conf conf = fault_conf();
+
+	mf_open(f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
+	mf_port_start(f, 0, 1, 1, &conf, nb_desc);
+	events_register(f->port[0]);
+}
+
 static void test_bad_lkey_rx(void **state)
 {
 	static const uint16_t sizes[] = { 60 };
-	struct dvp_port_conf conf = fault_conf();
 	struct dvp_port_event_info info;
 	struct sim_mlx5_source_stats src = { 0 };
 	struct sim_mlx5_port_stats ps;
@@ -145,9 +164,7 @@ static void test_bad_lkey_rx(void **state)
 	struct mf f;
 
 	(void)state;
-	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
-	mf_port_start(&f, 0, 1, 1, &conf, 256);
-	events_register(f.port[0]);
+	fault_open(&f, 256);
 	rxq = dvp_port_get(f.port[0])->rxqs[0];
 	mf_source(&f, 0, 3000, 4, sizes, 1);
 	got = pump(&f, 10, false);
@@ -182,7 +199,6 @@ static void test_bad_lkey_rx(void **state)
 static void test_bad_lkey_tx(void **state)
 {
 	static const uint16_t sizes[] = { 100 };
-	struct dvp_port_conf conf = fault_conf();
 	struct dvp_port_event_info info;
 	struct sim_mlx5_sink_stats snk;
 	struct dvp_port_stats st;
@@ -190,9 +206,7 @@ static void test_bad_lkey_tx(void **state)
 	struct mf f;
 
 	(void)state;
-	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
-	mf_port_start(&f, 0, 1, 1, &conf, 256);
-	events_register(f.port[0]);
+	fault_open(&f, 256);
 	txq = dvp_port_get(f.port[0])->txqs[0];
 	mf_source(&f, 0, 2000, 4, sizes, 1);
 	pump(&f, 10, true);
@@ -217,7 +231,6 @@ static void test_bad_lkey_tx(void **state)
 static void test_cq_overrun(void **state)
 {
 	static const uint16_t sizes[] = { 60 };
-	struct dvp_port_conf conf = fault_conf();
 	struct dvp_port_event_info info;
 	struct sim_mlx5_dev_stats ds;
 	struct mlx5_rxq *rxq;
@@ -226,9 +239,7 @@ static void test_cq_overrun(void **state)
 	struct mf f;
 
 	(void)state;
-	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
-	mf_port_start(&f, 0, 1, 1, &conf, 128);
-	events_register(f.port[0]);
+	fault_open(&f, 128);
 	rxq = dvp_port_get(f.port[0])->rxqs[0];
 	old_cqn = rxq->dv_cq.cqn;
 	assert_int_equal(sim_mlx5_fault_cq_stall(f.sim, old_cqn, true), 0);
@@ -304,6 +315,60 @@ static void test_cq_overrun_devargs(void **state)
 	mf_close(&f);
 }
 
+/*
+ * The frames whose CQEs filled the CQ before it overran and were never
+ * taken: the restart drops them with the CQ, and counts them (ierrors).
+ * Every CQE written is a frame taken or counted.
+ */
+static void test_cq_overrun_untaken(void **state)
+{
+	static const uint16_t sizes[] = { 60 };
+	struct sim_mlx5_dev_stats ds = { 0 };
+	struct dvp_mbuf *pkts[16];
+	struct dvp_port_stats st;
+	struct mlx5_rxq *rxq;
+	uint32_t cqe_cnt, got = 0;
+	uint16_t n;
+	struct mf f;
+
+	(void)state;
+	fault_open(&f, 128);
+	rxq = dvp_port_get(f.port[0])->rxqs[0];
+	cqe_cnt = rxq->cqe_cnt;
+	assert_int_equal(sim_mlx5_fault_cq_stall(f.sim, rxq->dv_cq.cqn, true), 0);
+	mf_source(&f, 0, 0, 4, sizes, 1);
+	/*
+	 * The device takes the consumer index for 0: it writes cqe_cnt CQEs,
+	 * then overruns. Small bursts take some of them (their WQEs posted
+	 * again, so the device can go on), a ring's worth behind the device;
+	 * no burst after the step that overran, so the restart (next burst)
+	 * finds the CQEs not taken.
+	 */
+	for (int i = 0; i < 1000; i++) {
+		sim_mlx5_step(f.sim);
+		assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+		if (ds.cq_overruns != 0)
+			break;
+		n = dvp_rx_burst(f.port[0], 0, pkts, 16);
+		dvp_pktmbuf_free_bulk(pkts, n);
+		got += n;
+	}
+	assert_int_equal(ds.cq_overruns, 1);
+	assert_int_equal(sim_mlx5_source_stop(f.sim, 0), 0);
+	for (int i = 0; i < 400 && event_count(DVP_PORT_EVENT_QUEUE_ERROR, NULL) < 1; i++)
+		sleep_ms(5);
+	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, NULL), 1);
+	/* The next burst rebuilds the queue: the CQEs written go with the old CQ. */
+	pump_rx_only(&f);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.ipackets, got);
+	assert_true(st.ierrors > 0);
+	assert_int_equal(st.ipackets + st.ierrors, cqe_cnt);
+	assert_int_equal(xstat(f.port[0], "rx_q0_dropped_on_reset"), st.ierrors);
+	events_unregister(f.port[0]);
+	mf_close(&f);
+}
+
 static void test_link_flap(void **state)
 {
 	static const uint16_t sizes[] = { 60 };
@@ -344,15 +409,12 @@ static void test_link_flap(void **state)
 static void test_device_fatal(void **state)
 {
 	static const uint16_t sizes[] = { 60 };
-	struct dvp_port_conf conf = fault_conf();
 	struct dvp_mbuf *pkts[8];
 	struct sim_mlx5_dev_stats ds;
 	struct mf f;
 
 	(void)state;
-	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
-	mf_port_start(&f, 0, 1, 1, &conf, 256);
-	events_register(f.port[0]);
+	fault_open(&f, 256);
 	mf_source(&f, 0, 0, 4, sizes, 1);
 	assert_true(pump(&f, 10, true) > 0);
 	assert_int_equal(sim_mlx5_fault_fatal(f.sim), 0);
@@ -404,13 +466,119 @@ static void test_wire_drops(void **state)
 	mf_close(&f);
 }
 
+/*
+ * The link partner pauses the port (tx_hold): frames sit unsent in the SQ
+ * at the stop. The stop's NOP never completes behind them; after its wait
+ * every one counts in oerrors and tx_q0_dropped_on_reset: sent (opackets)
+ * = on the wire + oerrors.
+ */
+static void test_stop_held_sends(void **state)
+{
+	struct dvp_mbuf *pkts[100];
+	struct sim_mlx5_port_stats ps;
+	struct sim_mlx5_sink_stats snk;
+	struct dvp_port_stats st;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,cable=traffic,gen=off", 1024);
+	mf_port_start(&f, 0, 1, 1, NULL, 256);
+	assert_int_equal(sim_mlx5_fault_tx_hold(f.sim, 0, true), 0);
+	for (unsigned int i = 0; i < DVP_DIM(pkts); i++)
+		pkts[i] = mf_frame(&f, 100, 0, i, 2048);
+	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, DVP_DIM(pkts)), DVP_DIM(pkts));
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_port_mbufs_held(f.port[0]), 0);
+	assert_int_equal(sim_mlx5_port_stats(f.sim, 0, &ps), 0);
+	assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(ps.tx_frames, 0);
+	assert_int_equal(snk.received, 0);
+	assert_int_equal(st.opackets, DVP_DIM(pkts));
+	assert_int_equal(st.oerrors, DVP_DIM(pkts));
+	assert_int_equal(xstat(f.port[0], "tx_q0_dropped_on_reset"), DVP_DIM(pkts));
+	assert_int_equal(sim_mlx5_fault_tx_hold(f.sim, 0, false), 0);
+	mf_close(&f);
+}
+
+/*
+ * Frames the device sent after the last completion it was asked for: the
+ * stop's NOP completes behind them, so none counts as lost.
+ */
+static void test_stop_sent_uncompleted(void **state)
+{
+	struct sim_mlx5_sink_stats snk = { 0 };
+	struct sim_mlx5_port_stats ps;
+	struct dvp_port_stats st;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,cable=traffic,gen=off", 1024);
+	mf_port_start(&f, 0, 1, 1, NULL, 256);
+	/* One per burst: a completion for the 32nd only (tx_free_thresh 32). */
+	for (unsigned int i = 0; i < 40; i++) {
+		struct dvp_mbuf *m = mf_frame(&f, 100, 0, i, 2048);
+
+		assert_int_equal(dvp_tx_burst(f.port[0], 0, &m, 1), 1);
+	}
+	/* The device thread sends them: wait for the sink (no bound on the time but 20 s). */
+	for (int i = 0; i < 4000 && snk.received < 40; i++) {
+		sleep_ms(5);
+		assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+	}
+	assert_int_equal(snk.received, 40);
+	assert_int_equal(sim_mlx5_port_stats(f.sim, 0, &ps), 0);
+	assert_int_equal(ps.tx_completions, 1);
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.opackets, 40);
+	assert_int_equal(st.oerrors, 0);
+	assert_int_equal(xstat(f.port[0], "tx_q0_dropped_on_reset"), 0);
+	mf_close(&f);
+}
+
+/*
+ * Frames received (their CQEs written) and not taken by rx_burst when the
+ * port stops: counted in ierrors and rx_q0_dropped_on_reset, so the
+ * source's count = ipackets + ierrors + imissed.
+ */
+static void test_stop_received_untaken(void **state)
+{
+	static const uint16_t sizes[] = { 60 };
+	struct sim_mlx5_source_stats src;
+	struct dvp_port_stats st;
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
+	mf_port_start(&f, 0, 1, 1, NULL, 256);
+	mf_source(&f, 0, 50, 1, sizes, 1);
+	sim_mlx5_step_idle(f.sim, 1000);
+	assert_int_equal(sim_mlx5_source_stats(f.sim, 0, &src), 0);
+	assert_int_equal(src.sent, 50);
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.ipackets, 0);
+	assert_int_equal(st.imissed, 0);
+	assert_int_equal(st.ierrors, 50);
+	assert_int_equal(xstat(f.port[0], "rx_q0_dropped_on_reset"), 50);
+	mf_close(&f);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bad_lkey_rx), cmocka_unit_test(test_bad_lkey_tx),
-		cmocka_unit_test(test_cq_overrun),  cmocka_unit_test(test_cq_overrun_devargs),
-		cmocka_unit_test(test_link_flap),   cmocka_unit_test(test_device_fatal),
+		cmocka_unit_test(test_bad_lkey_rx),
+		cmocka_unit_test(test_bad_lkey_tx),
+		cmocka_unit_test(test_cq_overrun),
+		cmocka_unit_test(test_cq_overrun_devargs),
+		cmocka_unit_test(test_link_flap),
+		cmocka_unit_test(test_device_fatal),
 		cmocka_unit_test(test_wire_drops),
+		cmocka_unit_test(test_stop_held_sends),
+		cmocka_unit_test(test_stop_sent_uncompleted),
+		cmocka_unit_test(test_stop_received_untaken),
+		cmocka_unit_test(test_cq_overrun_untaken),
 	};
 
 	mf_args(argc, argv);

@@ -56,6 +56,8 @@ extern int mlx5_logtype;
 #define MLX5_TXQ_DESC_DEFAULT 1024u
 /* A completion is asked for every this many WQEs unless tx_free_thresh says otherwise. */
 #define MLX5_TX_COMP_THRESH 32u
+/* How long a tx queue stop waits for the device to finish its sends (mlx5_txq.c). */
+#define MLX5_TX_DRAIN_MS 100u
 /* The least number of empty RQ slots worth a replenish. */
 #define MLX5_RX_REPLENISH_THRESH 16u
 /* Indirection table entries (RSS reta size). */

@@ -274,7 +274,9 @@ static int mlx5_stats_get(struct dvp_port *port, struct dvp_port_stats *st)
 			&(struct dvp_port_qstats){
 				.packets = __atomic_load_n(&rxq->st.ipackets, __ATOMIC_RELAXED),
 				.bytes = __atomic_load_n(&rxq->st.ibytes, __ATOMIC_RELAXED),
-				.errors = __atomic_load_n(&rxq->st.errors, __ATOMIC_RELAXED),
+				.errors = __atomic_load_n(&rxq->st.errors, __ATOMIC_RELAXED) +
+					  __atomic_load_n(&rxq->st.dropped_on_reset,
+							  __ATOMIC_RELAXED),
 				.nombuf = __atomic_load_n(&rxq->st.nombuf, __ATOMIC_RELAXED) });
 	}
 	for (q = 0; q < port->nb_tx_queues; q++) {
@@ -316,8 +318,10 @@ static int mlx5_stats_reset(struct dvp_port *port)
 }
 
 /* The driver's own xstats: per rx queue, then per tx queue. */
-static const char *const rxq_xstat_names[] = { "cqe_errors", "nombuf", "restarts", "mr_misses" };
-static const char *const txq_xstat_names[] = { "cqe_errors", "mr_miss", "inlined", "restarts" };
+static const char *const rxq_xstat_names[] = { "cqe_errors", "nombuf", "restarts", "mr_misses",
+					       "dropped_on_reset" };
+static const char *const txq_xstat_names[] = { "cqe_errors", "mr_miss", "inlined", "restarts",
+					       "dropped_on_reset" };
 #define RXQ_XSTATS DVP_DIM(rxq_xstat_names)
 #define TXQ_XSTATS DVP_DIM(txq_xstat_names)
 
@@ -354,6 +358,7 @@ static int mlx5_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int
 			v[1] = __atomic_load_n(&r->st.nombuf, __ATOMIC_RELAXED);
 			v[2] = __atomic_load_n(&r->st.restarts, __ATOMIC_RELAXED);
 			v[3] = __atomic_load_n(&r->mr.misses, __ATOMIC_RELAXED);
+			v[4] = __atomic_load_n(&r->st.dropped_on_reset, __ATOMIC_RELAXED);
 		}
 		for (unsigned int i = 0; i < RXQ_XSTATS; i++, n++)
 			if (values != NULL && n < size)
@@ -368,6 +373,7 @@ static int mlx5_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int
 			v[1] = __atomic_load_n(&t->st.mr_miss, __ATOMIC_RELAXED);
 			v[2] = __atomic_load_n(&t->st.inlined, __ATOMIC_RELAXED);
 			v[3] = __atomic_load_n(&t->st.restarts, __ATOMIC_RELAXED);
+			v[4] = __atomic_load_n(&t->st.dropped_on_reset, __ATOMIC_RELAXED);
 		}
 		for (unsigned int i = 0; i < TXQ_XSTATS; i++, n++)
 			if (values != NULL && n < size)

@@ -12,7 +12,9 @@
  * mbuf; release destroys the objects (after lib/intr has acked every
  * completion event). Recovery after an error CQE resets the WQ and posts
  * the same mbufs again; a restart (a CQ overrun, an async queue error)
- * builds CQ and WQ anew, and with them the port's steering.
+ * builds CQ and WQ anew, and with them the port's steering. Stop,
+ * recovery and restart count the frames received and not taken that they
+ * drop (cq_drain()).
  */
 
 #include <errno.h>
@@ -80,17 +82,26 @@ void mlx5_rxq_fill_wqe(struct mlx5_rxq *rxq, uint32_t counter, struct dvp_mbuf *
 	w->addr = htobe64((uintptr_t)m->buf_addr + rxq->data_off);
 }
 
-/* Consume (and drop) every CQE software owns: flushes after an error, leftovers at stop. */
+/*
+ * Consume (and drop) every CQE software owns: flushes after an error,
+ * leftovers at stop. A frame received and not taken by rx_burst is lost
+ * here: counted in ierrors and dropped_on_reset. @return the CQEs consumed.
+ */
 static uint32_t cq_drain(struct mlx5_rxq *rxq)
 {
-	uint32_t n = 0;
+	uint32_t n = 0, frames = 0;
 
 	while (mlx5_rxq_has_cqe(rxq)) {
+		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci);
+
+		dvp_dma_from_device_barrier();
+		frames += mlx5_cqe_op_own_load(cqe) >> 4 == MLX5_CQE_RESP_SEND;
 		rxq->cq_ci++;
 		n++;
 	}
 	if (n > 0)
 		mlx5_cq_set_ci(rxq->cq_db, rxq->cq_ci);
+	MLX5_STAT_ADD(rxq->st.dropped_on_reset, frames);
 	return n;
 }
 
@@ -278,6 +289,9 @@ int mlx5_rxq_restart(struct mlx5_rxq *rxq)
 		mlx5_steering_destroy(priv);
 	/* lib/intr's view: armed and its event not read; the new CQ needs the arm again. */
 	armed = dvp_intr_queue_active(&rxq->iq) && rxq->iq.armed;
+	/* The frames whose CQEs came before the CQ broke go with it: counted. */
+	if (rxq->cq != NULL)
+		cq_drain(rxq);
 	objs_destroy(rxq);
 	ret = objs_create(rxq);
 	if (ret == 0 && rxq->started) {

@@ -44,6 +44,7 @@ struct mlx5_rxq_stats {
 	uint64_t errors; /* error CQEs */
 	uint64_t nombuf; /* mbufs the pool could not give */
 	uint64_t restarts; /* queue recoveries */
+	uint64_t dropped_on_reset; /* received, not taken, dropped by a stop or recovery */
 };
 
 struct mlx5_rxq {
@@ -104,6 +105,7 @@ struct mlx5_txq_stats {
 	uint64_t mr_miss; /* packets dropped: buffer in no registered pool */
 	uint64_t inlined; /* packets sent whole inside their WQE */
 	uint64_t restarts;
+	uint64_t dropped_on_reset; /* not sent when a stop or restart gave them up (in oerrors) */
 };
 
 /* What a requested completion covers. */

@@ -9,14 +9,19 @@
  * comp_thresh WQEs, so the CQ is small.
  *
  * Life: setup creates CQ and QP (RESET); start moves the QP to RTS; stop
- * resets it and frees the packets not completed; release destroys both.
- * After an error CQE the QP is reset and brought back to RTS; a restart (a
- * CQ overrun, an async queue error) builds both anew.
+ * drains it (tx_drain()), resets it and frees the packets; release
+ * destroys both. After an error CQE the QP is reset and brought back to
+ * RTS; a restart (a CQ overrun, an async queue error) builds both anew.
+ * Every packet the queue took is sent, or counted in oerrors: those the
+ * device had not sent when a stop or a restart gave them up also in
+ * dropped_on_reset.
  */
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <dvp_cycles.h>
 #include <dvp_errno.h>
 #include <dvp_malloc.h>
 
@@ -263,10 +268,20 @@ static uint32_t pkts_between(const struct mlx5_txq *txq, uint32_t from)
 		unsigned int ds = be32toh(c->qpn_ds) & MLX5_WQE_DS_MASK;
 		uint8_t opcode = (uint8_t)be32toh(c->opmod_idx_opcode);
 
-		n += opcode == MLX5_OPCODE_ENHANCED_MPSW ? empw_pkts(txq, bb, ds) : 1;
+		if (opcode == MLX5_OPCODE_ENHANCED_MPSW)
+			n += empw_pkts(txq, bb, ds);
+		else if (opcode != MLX5_OPCODE_NOP) /* a stop's drain marker carries no packet */
+			n++;
 		bb += ds ? mlx5_wqe_ds_to_bbs(ds) : 1;
 	}
 	return n;
+}
+
+/* Count @p n packets the queue gave up unsent (stop, restart). */
+static void dropped_on_reset(struct mlx5_txq *txq, uint32_t n)
+{
+	MLX5_STAT_ADD(txq->st.oerrors, n);
+	MLX5_STAT_ADD(txq->st.dropped_on_reset, n);
 }
 
 /*
@@ -315,6 +330,9 @@ int mlx5_txq_restart(struct mlx5_txq *txq)
 {
 	int ret;
 
+	/* The CQ broke: nothing says which of the packets not completed left. */
+	if (txq->qp != NULL)
+		dropped_on_reset(txq, pkts_between(txq, txq->wqe_tail));
 	objs_destroy(txq);
 	mlx5_tx_free_elts(txq, txq->elts_head);
 	ret = objs_create(txq);
@@ -430,12 +448,66 @@ int mlx5_txq_start(struct dvp_port *port, uint16_t q)
 	return 0;
 }
 
+/* Post a NOP that asks for a completion, behind every WQE written. */
+static void nop_post(struct mlx5_txq *txq)
+{
+	struct mlx5_wqe_ctrl_seg *c = (void *)mlx5_tx_wqe(txq, txq->wqe_ci);
+	struct mlx5_txq_comp *comp = &txq->comps[txq->comp_pi & (txq->cqe_cnt - 1)];
+
+	mlx5_wqe_ctrl_fill(c, txq->wqe_ci, MLX5_OPCODE_NOP, txq->sqn, 1, MLX5_WQE_CTRL_CQ_UPDATE);
+	txq->wqe_ci++;
+	/* Its completion covers everything: mlx5_tx_complete() frees up to here. */
+	comp->elts = txq->elts_head;
+	comp->wqe = txq->wqe_ci;
+	txq->comp_pi++;
+	txq->comp_wqe = txq->wqe_ci;
+	txq->comp_elts = txq->elts_head;
+	mlx5_sq_db(txq->sq_db, txq->bf_reg, txq->wqe_ci, c, true);
+}
+
+/*
+ * Before a stop resets the SQ: a completion is asked only every
+ * comp_thresh WQEs, so the WQEs after the last one are sent or not, and
+ * nothing tells which. A NOP asking for a completion, posted behind them,
+ * completes once the device is done with all of them (it works in order):
+ * completions are polled as by tx_burst until it comes, at most
+ * MLX5_TX_DRAIN_MS (first to make room for it when the ring is full).
+ * What is still not completed then (the device stalled, the link held,
+ * the device failed) was not sent: counted. Only for a queue that runs:
+ * after an async error its CQ cannot be trusted.
+ */
+static void tx_drain(struct mlx5_txq *txq)
+{
+	uint64_t deadline = dvp_rdtsc() + dvp_get_tsc_hz() / 1000 * MLX5_TX_DRAIN_MS;
+	bool posted = false;
+
+	if (txq->started && txq->qp != NULL &&
+	    __atomic_load_n(&txq->restart, __ATOMIC_RELAXED) == 0) {
+		for (;;) {
+			mlx5_tx_complete(txq);
+			if (txq->wqe_tail == txq->wqe_ci)
+				break; /* all completed, or an error CQE recovered them */
+			if (!posted && txq->wqe_ci - txq->wqe_tail < txq->wqe_n) {
+				nop_post(txq);
+				posted = true;
+				continue;
+			}
+			if (dvp_rdtsc() > deadline)
+				break;
+			usleep(50);
+		}
+	}
+	dropped_on_reset(txq, pkts_between(txq, txq->wqe_tail));
+}
+
 void mlx5_txq_stop(struct dvp_port *port, uint16_t q)
 {
 	struct mlx5_txq *txq = port->txqs[q];
 
 	if (txq == NULL)
 		return;
+	if (txq->qp != NULL && txq->cq != NULL)
+		tx_drain(txq);
 	/* After a device fatal error this fails; the packets come back all the same. */
 	if (txq->qp != NULL)
 		qp_modify(txq, IBV_QPS_RESET);

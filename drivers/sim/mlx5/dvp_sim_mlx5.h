@@ -175,6 +175,12 @@ int sim_mlx5_fault_corrupt(struct sim_mlx5_dev *dev, unsigned int port, uint32_t
 /** Take the port's link down at clock @p at_ns for @p down_ns (PORT_ERR, then PORT_ACTIVE). */
 int sim_mlx5_fault_link_flap(struct sim_mlx5_dev *dev, unsigned int port, uint64_t at_ns,
 			     uint64_t down_ns);
+/**
+ * Hold (or release) the sends of port @p port, as a link partner sending
+ * 802.3x pause frames for good: its send queues keep every frame, and what
+ * is behind them, until released.
+ */
+int sim_mlx5_fault_tx_hold(struct sim_mlx5_dev *dev, unsigned int port, bool hold);
 /** Stop (or resume) reading CQ @p cqn's consumer index: it overruns once full. */
 int sim_mlx5_fault_cq_stall(struct sim_mlx5_dev *dev, uint32_t cqn, bool stall);
 /**

@@ -161,6 +161,7 @@ static int port_init(struct sim_mlx5_dev *dev, unsigned int idx, unsigned int de
 	p->mtu = cfg->mtu;
 	p->link_up = true;
 	p->pause = cfg->pause;
+	p->tx_held = cfg->tx_hold;
 	p->drop_ppm = cfg->drop_ppm;
 	p->corrupt_ppm = cfg->corrupt_ppm;
 	p->flap_at = cfg->flap_down ? cfg->flap_at : UINT64_MAX;

@@ -58,6 +58,8 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 		      "(default 0: never)" },
 	{ "cq_stall", "CQ number (the first CQ is 1) whose consumer index the device stops "
 		      "reading, so it overruns (default 0: none)" },
+	{ "tx_hold", "on|off: every port's link partner pauses it for good, so its send queues "
+		     "hold their frames (default off)" },
 	{ NULL, NULL },
 };
 
@@ -343,6 +345,8 @@ static int parse_faults(const char *name, const struct dvp_devargs *da, struct s
 	if (ret == 0)
 		ret = dvp_devargs_get_u64(da, "cq_stall", 0, MLX5_CQ_INDEX_MASK, 0, &x);
 	cfg->cq_stall_cqn = (uint32_t)x;
+	if (ret == 0)
+		ret = dvp_devargs_get_bool(da, "tx_hold", false, &cfg->tx_hold);
 	return ret;
 }
 

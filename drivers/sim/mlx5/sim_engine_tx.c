@@ -170,8 +170,9 @@ static uint8_t build_send(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, ui
 
 bool sim_tx_cable_holds(const struct sim_port *port)
 {
-	return port->link_up && port->cable == SIM_CABLE_PORT && port->peer->pause &&
-	       !sim_fifo_has_room(&port->peer->fifo);
+	return port->link_up &&
+	       (port->tx_held || (port->cable == SIM_CABLE_PORT && port->peer->pause &&
+				  !sim_fifo_has_room(&port->peer->fifo)));
 }
 
 static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)

@@ -143,6 +143,18 @@ int sim_mlx5_fault_link_flap(struct sim_mlx5_dev *dev, unsigned int port, uint64
 	return 0;
 }
 
+int sim_mlx5_fault_tx_hold(struct sim_mlx5_dev *dev, unsigned int port, bool hold)
+{
+	struct sim_port *p = sim_port_get(dev, port, __func__);
+
+	if (p == NULL)
+		return -dvp_errno;
+	pthread_mutex_lock(&dev->lock);
+	p->tx_held = hold;
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
 int sim_mlx5_fault_cq_stall(struct sim_mlx5_dev *dev, uint32_t cqn, bool stall)
 {
 	struct sim_cq *cq;

@@ -335,6 +335,7 @@ struct sim_port {
 	uint32_t mtu;
 	bool link_up;
 	bool pause;
+	bool tx_held; /* the tx_hold fault: the partner pauses the port, its sends wait */
 	enum sim_cable cable;
 	struct sim_port *peer;
 	struct sim_fifo fifo;
@@ -372,6 +373,7 @@ struct sim_cfg {
 	uint64_t fatal_at;
 	uint64_t bad_lkey_nth;
 	uint32_t cq_stall_cqn;
+	bool tx_hold;
 };
 
 TAILQ_HEAD(sim_ctx_list, sim_ctx);
