@@ -473,16 +473,21 @@ static void nop_post(struct mlx5_txq *txq)
  * completions are polled as by tx_burst until it comes, at most
  * MLX5_TX_DRAIN_MS (first to make room for it when the ring is full).
  * What is still not completed then (the device stalled, the link held,
- * the device failed) was not sent: counted. Only for a queue that runs:
- * after an async error its CQ cannot be trusted.
+ * the device failed) was not sent: counted. Only for a queue that runs on
+ * a device not removed: after an async error its CQ cannot be trusted.
  */
 static void tx_drain(struct mlx5_txq *txq)
 {
 	uint64_t deadline = dvp_rdtsc() + dvp_get_tsc_hz() / 1000 * MLX5_TX_DRAIN_MS;
 	bool posted = false;
 
+	/*
+	 * Not on a removed device (a fatal error): it completes nothing more,
+	 * and what its CQ holds is not to be trusted.
+	 */
 	if (txq->started && txq->qp != NULL &&
-	    __atomic_load_n(&txq->restart, __ATOMIC_RELAXED) == 0) {
+	    __atomic_load_n(&txq->restart, __ATOMIC_RELAXED) == 0 &&
+	    !__atomic_load_n(&txq->port->removed, __ATOMIC_ACQUIRE)) {
 		for (;;) {
 			mlx5_tx_complete(txq);
 			if (txq->wqe_tail == txq->wqe_ci)
