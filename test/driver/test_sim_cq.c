@@ -13,32 +13,31 @@
 
 #include <endian.h>
 
-#include "sim_consumer.h"
+#include "sim_fixture.h"
 
 static const uint8_t any_mac[6] = { 0x02, 0, 0, 0, 0, 1 };
 
 struct fix {
-	struct sc s;
-	struct sc_txq tx;
+	struct sim_fix x;
 	uint8_t frame[64];
 };
 
 static struct fix *fix_open(const char *args, int cq_entries, uint32_t nwqe)
 {
+	const struct sim_fix_conf c = {
+		.args = args, .tx_wqe = nwqe, .tx_cq = cq_entries, .tx_channel = true
+	};
 	struct fix *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	sc_open(&f->s, args);
-	sc_txq_init(&f->s, &f->tx, nwqe, 1, cq_entries, true);
+	sim_fix_open(&f->x, &c);
 	sc_udp_frame(f->frame, 60, any_mac, 0x0a000001, 0x0a000002, 1000, 2000);
 	return f;
 }
 
 static void fix_close(struct fix *f)
 {
-	sc_txq_fini(&f->s, &f->tx);
-	assert_int_equal(sim_mlx5_invalid_total(f->s.sim), 0);
-	sc_close(&f->s);
+	sim_fix_close(&f->x, true);
 	free(f);
 }
 
@@ -46,29 +45,21 @@ static void fix_close(struct fix *f)
 static void produce(struct fix *f, unsigned int n, bool se)
 {
 	for (unsigned int i = 0; i < n; i++)
-		sc_tx_wqe(&f->s, &f->tx, f->frame, 60,
+		sc_tx_wqe(&f->x.s, &f->x.tx, f->frame, 60,
 			  MLX5_WQE_CTRL_CQ_UPDATE | (se ? MLX5_WQE_CTRL_SOLICITED : 0), 0);
-	sc_tx_ring(&f->tx);
-	sim_mlx5_step_idle(f->s.sim, 100);
-}
-
-static struct sim_mlx5_dev_stats stats(struct fix *f)
-{
-	struct sim_mlx5_dev_stats st;
-
-	assert_int_equal(sim_mlx5_dev_stats(f->s.sim, &st), 0);
-	return st;
+	sc_tx_ring(&f->x.tx);
+	sim_mlx5_step_idle(f->x.s.sim, 100);
 }
 
 /* Poll and check every CQE over @p passes passes of the ring. */
 static void check_passes(struct fix *f, unsigned int passes)
 {
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 	uint32_t cnt = c->dv.cqe_cnt, sent = 0;
 
 	for (unsigned int p = 0; p < passes * 2; p++) {
 		/* Half a ring at a time: the device never laps the consumer. */
-		uint32_t first_wqe = f->tx.pi;
+		uint32_t first_wqe = f->x.tx.pi;
 
 		produce(f, cnt / 2, false);
 		for (uint32_t i = 0; i < cnt / 2; i++) {
@@ -79,7 +70,7 @@ static void check_passes(struct fix *f, unsigned int passes)
 			assert_int_equal(mlx5dv_get_cqe_owner(cqe), !!(c->ci & cnt));
 			assert_int_equal(be16toh(cqe->wqe_counter), (first_wqe + i) & 0xffff);
 			assert_int_equal(be32toh(cqe->sop_drop_qpn),
-					 (uint32_t)MLX5_OPCODE_SEND << 24 | f->tx.sqn);
+					 (uint32_t)MLX5_OPCODE_SEND << 24 | f->x.tx.sqn);
 			sc_cq_consume(c, 1);
 			sent++;
 		}
@@ -94,10 +85,10 @@ static void test_ownership_over_wraps(void **state)
 	struct fix *f = fix_open("mode=step", 16, 64);
 
 	(void)state;
-	assert_int_equal(f->tx.cq.dv.cqe_cnt, 32); /* a power of two above 16 + 1 */
-	assert_int_equal(f->tx.cq.ci, 0);
+	assert_int_equal(f->x.tx.cq.dv.cqe_cnt, 32); /* a power of two above 16 + 1 */
+	assert_int_equal(f->x.tx.cq.ci, 0);
 	check_passes(f, 5);
-	assert_int_equal(stats(f).cq_overruns, 0);
+	assert_int_equal(sim_fix_stats(&f->x).cq_overruns, 0);
 	fix_close(f);
 }
 
@@ -106,11 +97,11 @@ static void test_near_wrap_24(void **state)
 	struct fix *f = fix_open("mode=step,near_wrap=24", 64, 64);
 
 	(void)state;
-	assert_int_equal(f->tx.cq.ci, 0xffffc0);
-	assert_int_equal(f->tx.pi, 0xffc0);
+	assert_int_equal(f->x.tx.cq.ci, 0xffffc0);
+	assert_int_equal(f->x.tx.pi, 0xffc0);
 	check_passes(f, 4); /* crosses 2^24 for the CQ and 2^16 for the SQ */
-	assert_true(f->tx.cq.ci > 0x1000000);
-	assert_int_equal(stats(f).cq_overruns, 0);
+	assert_true(f->x.tx.cq.ci > 0x1000000);
+	assert_int_equal(sim_fix_stats(&f->x).cq_overruns, 0);
 	fix_close(f);
 }
 
@@ -119,9 +110,9 @@ static void test_near_wrap_16(void **state)
 	struct fix *f = fix_open("mode=step,near_wrap=16", 64, 64);
 
 	(void)state;
-	assert_int_equal(f->tx.cq.ci, 0xffc0);
+	assert_int_equal(f->x.tx.cq.ci, 0xffc0);
 	check_passes(f, 3);
-	assert_int_equal(stats(f).cq_overruns, 0);
+	assert_int_equal(sim_fix_stats(&f->x).cq_overruns, 0);
 	fix_close(f);
 }
 
@@ -129,7 +120,7 @@ static void test_near_wrap_16(void **state)
 static void test_16bit_ci_bug_overruns(void **state)
 {
 	struct fix *f = fix_open("mode=step,near_wrap=16", 64, 64);
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 	struct ibv_async_event ev;
 
 	(void)state;
@@ -143,58 +134,58 @@ static void test_16bit_ci_bug_overruns(void **state)
 		}
 	}
 	assert_int_equal(c->ci, 0x10000);
-	assert_int_equal(stats(f).cq_overruns, 0);
+	assert_int_equal(sim_fix_stats(&f->x).cq_overruns, 0);
 	/* The device reads 0x0000 against its 0x10000: a full CQ. */
 	produce(f, 1, false);
-	assert_int_equal(stats(f).cq_overruns, 1);
-	assert_int_equal(f->s.g->get_async_event(f->s.ctx, &ev), 0);
+	assert_int_equal(sim_fix_stats(&f->x).cq_overruns, 1);
+	assert_int_equal(f->x.s.g->get_async_event(f->x.s.ctx, &ev), 0);
 	assert_int_equal(ev.event_type, IBV_EVENT_CQ_ERR);
 	assert_ptr_equal(ev.element.cq, c->cq);
-	f->s.g->ack_async_event(&ev);
+	f->x.s.g->ack_async_event(&ev);
 	fix_close(f);
 }
 
 static void test_arm_one_shot(void **state)
 {
 	struct fix *f = fix_open("mode=step", 64, 64);
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 
 	(void)state;
 	sc_cq_arm(c, false);
-	sim_mlx5_step(f->s.sim);
-	assert_int_equal(sc_cq_events(&f->s, c), 0); /* nothing written yet */
+	sim_mlx5_step(f->x.s.sim);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 0); /* nothing written yet */
 	produce(f, 1, false);
-	assert_int_equal(sc_cq_events(&f->s, c), 1);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 1);
 	assert_int_equal(sc_cq_drain(c), 1);
 	produce(f, 3, false); /* not re-armed: no event */
-	assert_int_equal(sc_cq_events(&f->s, c), 0);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 0);
 	assert_int_equal(sc_cq_drain(c), 3);
 	sc_cq_arm(c, false);
 	produce(f, 2, false); /* re-armed: exactly one event for two CQEs */
-	assert_int_equal(sc_cq_events(&f->s, c), 1);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 1);
 	assert_int_equal(sc_cq_drain(c), 2);
-	assert_int_equal(stats(f).comp_events, 2);
+	assert_int_equal(sim_fix_stats(&f->x).comp_events, 2);
 	fix_close(f);
 }
 
 static void test_arm_fires_at_once(void **state)
 {
 	struct fix *f = fix_open("mode=step", 64, 64);
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 
 	(void)state;
 	produce(f, 2, false);
 	/* Armed at an index whose CQE is already there: fires without a new CQE. */
 	sc_cq_arm(c, false);
-	sim_mlx5_step(f->s.sim);
-	assert_int_equal(sc_cq_events(&f->s, c), 1);
+	sim_mlx5_step(f->x.s.sim);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 1);
 	/* Armed past what is written: waits for the next CQE. */
 	assert_int_equal(sc_cq_drain(c), 2);
 	sc_cq_arm(c, false);
-	sim_mlx5_step(f->s.sim);
-	assert_int_equal(sc_cq_events(&f->s, c), 0);
+	sim_mlx5_step(f->x.s.sim);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 0);
 	produce(f, 1, false);
-	assert_int_equal(sc_cq_events(&f->s, c), 1);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 1);
 	assert_int_equal(sc_cq_drain(c), 1);
 	fix_close(f);
 }
@@ -202,7 +193,7 @@ static void test_arm_fires_at_once(void **state)
 static void test_arm_stale_sn_ignored(void **state)
 {
 	struct fix *f = fix_open("mode=step", 64, 64);
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 
 	(void)state;
 	sc_cq_arm(c, false); /* sn 0 */
@@ -211,14 +202,14 @@ static void test_arm_stale_sn_ignored(void **state)
 	/* Armed again before reading the event: still sn 0, so stale and ignored. */
 	sc_cq_arm(c, false);
 	produce(f, 1, false);
-	assert_int_equal(stats(f).arms_stale, 1);
-	assert_int_equal(sc_cq_events(&f->s, c), 1); /* only the first event */
+	assert_int_equal(sim_fix_stats(&f->x).arms_stale, 1);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 1); /* only the first event */
 	assert_int_equal(c->sn, 1);
 	assert_int_equal(sc_cq_drain(c), 1);
 	sc_cq_arm(c, false); /* sn 1: honoured */
 	produce(f, 1, false);
-	assert_int_equal(sc_cq_events(&f->s, c), 1);
-	assert_int_equal(stats(f).arms, 2);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 1);
+	assert_int_equal(sim_fix_stats(&f->x).arms, 2);
 	assert_int_equal(sc_cq_drain(c), 1);
 	fix_close(f);
 }
@@ -226,15 +217,15 @@ static void test_arm_stale_sn_ignored(void **state)
 static void test_arm_solicited_only(void **state)
 {
 	struct fix *f = fix_open("mode=step", 64, 64);
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 	struct mlx5_cqe64 *cqe;
 
 	(void)state;
 	sc_cq_arm(c, true);
 	produce(f, 3, false);
-	assert_int_equal(sc_cq_events(&f->s, c), 0);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 0);
 	produce(f, 1, true);
-	assert_int_equal(sc_cq_events(&f->s, c), 1);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 1);
 	for (int i = 0; i < 3; i++) {
 		cqe = sc_cq_peek(c);
 		assert_non_null(cqe);
@@ -248,8 +239,8 @@ static void test_arm_solicited_only(void **state)
 	/* Armed solicited with a solicited CQE already waiting: fires at once. */
 	produce(f, 1, true);
 	sc_cq_arm(c, true);
-	sim_mlx5_step(f->s.sim);
-	assert_int_equal(sc_cq_events(&f->s, c), 1);
+	sim_mlx5_step(f->x.s.sim);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 1);
 	assert_int_equal(sc_cq_drain(c), 1);
 	fix_close(f);
 }
@@ -257,52 +248,52 @@ static void test_arm_solicited_only(void **state)
 static void test_arm_solicited_fires_on_error(void **state)
 {
 	struct fix *f = fix_open("mode=step", 64, 64);
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 	struct mlx5_cqe64 *cqe;
 
 	(void)state;
 	sc_cq_arm(c, true);
-	assert_int_equal(sim_mlx5_fault_bad_lkey(f->s.sim, f->tx.sqn, 1), 0);
+	assert_int_equal(sim_mlx5_fault_bad_lkey(f->x.s.sim, f->x.tx.sqn, 1), 0);
 	produce(f, 1, false);
-	assert_int_equal(sc_cq_events(&f->s, c), 1);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 1);
 	cqe = sc_cq_peek(c);
 	assert_non_null(cqe);
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
 	assert_int_equal(((struct mlx5_err_cqe *)(void *)cqe)->syndrome,
 			 MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
 	sc_cq_consume(c, 1);
-	assert_int_equal(f->tx.qp->state, IBV_QPS_ERR);
+	assert_int_equal(f->x.tx.qp->state, IBV_QPS_ERR);
 	fix_close(f);
 }
 
 static void test_overrun_raises_cq_err(void **state)
 {
 	struct fix *f = fix_open("mode=step", 3, 64);
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 	struct ibv_async_event ev;
 
 	(void)state;
 	assert_int_equal(c->dv.cqe_cnt, 4);
 	produce(f, 5, false); /* never consumed: the fifth has no room */
-	assert_int_equal(stats(f).cq_overruns, 1);
-	assert_int_equal(f->s.g->get_async_event(f->s.ctx, &ev), 0);
+	assert_int_equal(sim_fix_stats(&f->x).cq_overruns, 1);
+	assert_int_equal(f->x.s.g->get_async_event(f->x.s.ctx, &ev), 0);
 	assert_int_equal(ev.event_type, IBV_EVENT_CQ_ERR);
 	assert_ptr_equal(ev.element.cq, c->cq);
-	assert_int_equal(f->tx.qp->state, IBV_QPS_ERR);
+	assert_int_equal(f->x.tx.qp->state, IBV_QPS_ERR);
 	/* Not acked: destroying the CQ would hang libibverbs; the sim refuses loudly. */
-	assert_int_equal(f->s.g->destroy_qp(f->tx.qp), 0);
-	assert_int_equal(f->s.g->destroy_cq(c->cq), EBUSY);
-	assert_int_equal(stats(f).invalid[SIM_MLX5_INV_DESTROY_UNACKED], 1);
-	f->s.g->ack_async_event(&ev);
-	assert_int_equal(f->s.g->destroy_cq(c->cq), 0);
-	sc_close(&f->s);
+	assert_int_equal(f->x.s.g->destroy_qp(f->x.tx.qp), 0);
+	assert_int_equal(f->x.s.g->destroy_cq(c->cq), EBUSY);
+	assert_int_equal(sim_fix_stats(&f->x).invalid[SIM_MLX5_INV_DESTROY_UNACKED], 1);
+	f->x.s.g->ack_async_event(&ev);
+	assert_int_equal(f->x.s.g->destroy_cq(c->cq), 0);
+	sc_close(&f->x.s);
 	free(f);
 }
 
 static void test_destroy_with_unacked_events(void **state)
 {
 	struct fix *f = fix_open("mode=step", 64, 64);
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 	struct dvp_log_capture cap;
 	struct ibv_cq *cq;
 	void *ctx;
@@ -310,19 +301,19 @@ static void test_destroy_with_unacked_events(void **state)
 	(void)state;
 	sc_cq_arm(c, false);
 	produce(f, 1, false);
-	assert_int_equal(f->s.g->get_cq_event(f->s.ch, &cq, &ctx), 0);
-	assert_int_equal(f->s.g->destroy_qp(f->tx.qp), 0);
+	assert_int_equal(f->x.s.g->get_cq_event(f->x.s.ch, &cq, &ctx), 0);
+	assert_int_equal(f->x.s.g->destroy_qp(f->x.tx.qp), 0);
 	dvp_log_capture_begin(&cap);
-	assert_int_equal(f->s.g->destroy_cq(c->cq), EBUSY);
+	assert_int_equal(f->x.s.g->destroy_cq(c->cq), EBUSY);
 	dvp_log_capture_end(&cap);
 	assert_contains(cap.buf, "destroy_unacked");
 	assert_contains(cap.buf, "not acked");
 	dvp_log_capture_free(&cap);
-	f->s.g->ack_cq_events(cq, 1);
+	f->x.s.g->ack_cq_events(cq, 1);
 	/* An event raised but never read vanishes with the CQ, as in the kernel. */
-	assert_int_equal(f->s.g->destroy_cq(c->cq), 0);
-	assert_int_equal(stats(f).invalid[SIM_MLX5_INV_DESTROY_UNACKED], 1);
-	sc_close(&f->s);
+	assert_int_equal(f->x.s.g->destroy_cq(c->cq), 0);
+	assert_int_equal(sim_fix_stats(&f->x).invalid[SIM_MLX5_INV_DESTROY_UNACKED], 1);
+	sc_close(&f->x.s);
 	free(f);
 }
 
@@ -333,65 +324,65 @@ static void test_pending_events_dropped_at_destroy(void **state)
 	void *ctx;
 
 	(void)state;
-	sc_cq_arm(&f->tx.cq, false);
+	sc_cq_arm(&f->x.tx.cq, false);
 	produce(f, 1, false);
-	sc_txq_fini(&f->s, &f->tx); /* one event raised, not read: destroy succeeds */
-	assert_int_equal(f->s.g->get_cq_event(f->s.ch, &cq, &ctx), -1);
+	sc_txq_fini(&f->x.s, &f->x.tx); /* one event raised, not read: destroy succeeds */
+	assert_int_equal(f->x.s.g->get_cq_event(f->x.s.ch, &cq, &ctx), -1);
 	assert_int_equal(errno, EAGAIN);
-	assert_int_equal(sim_mlx5_invalid_total(f->s.sim), 0);
-	sc_close(&f->s);
+	assert_int_equal(sim_mlx5_invalid_total(f->x.s.sim), 0);
+	sc_close(&f->x.s);
 	free(f);
 }
 
 static void test_arm_destroyed_cq(void **state)
 {
 	struct fix *f = fix_open("mode=step", 64, 64);
-	struct sc_cq saved = f->tx.cq;
+	struct sc_cq saved = f->x.tx.cq;
 	uint64_t *reg;
 
 	(void)state;
-	sc_txq_fini(&f->s, &f->tx);
+	sc_txq_fini(&f->x.s, &f->x.tx);
 	/* The UAR page outlives the CQ (it belongs to the context): write to it. */
 	reg = (uint64_t *)(void *)((uint8_t *)saved.dv.cq_uar + MLX5_CQ_DOORBELL);
 	__atomic_store_n(reg, htobe64((uint64_t)1 << 32 | saved.dv.cqn), __ATOMIC_RELEASE);
-	sim_mlx5_step(f->s.sim);
-	assert_int_equal(stats(f).invalid[SIM_MLX5_INV_DESTROYED_DB], 1);
-	sc_close(&f->s);
+	sim_mlx5_step(f->x.s.sim);
+	assert_int_equal(sim_fix_stats(&f->x).invalid[SIM_MLX5_INV_DESTROYED_DB], 1);
+	sc_close(&f->x.s);
 	free(f);
 }
 
 static void test_arm_without_record(void **state)
 {
 	struct fix *f = fix_open("mode=step", 64, 64);
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 
 	(void)state;
 	produce(f, 2, false);
 	assert_int_equal(sc_cq_drain(c), 2);
 	sc_cq_arm_raw(c, c->sn, c->ci, false, false); /* doorbell, no record */
-	sim_mlx5_step(f->s.sim);
-	assert_int_equal(stats(f).invalid[SIM_MLX5_INV_ARM_ORDER], 1);
+	sim_mlx5_step(f->x.s.sim);
+	assert_int_equal(sim_fix_stats(&f->x).invalid[SIM_MLX5_INV_ARM_ORDER], 1);
 	/* The doorbell is still honoured, as hardware acts on what it was rung with. */
 	produce(f, 1, false);
-	assert_int_equal(sc_cq_events(&f->s, c), 1);
+	assert_int_equal(sc_cq_events(&f->x.s, c), 1);
 	assert_int_equal(sc_cq_drain(c), 1);
-	sc_txq_fini(&f->s, &f->tx);
-	sc_close(&f->s);
+	sc_txq_fini(&f->x.s, &f->x.tx);
+	sc_close(&f->x.s);
 	free(f);
 }
 
 static void test_ci_ahead(void **state)
 {
 	struct fix *f = fix_open("mode=step", 64, 64);
-	struct sc_cq *c = &f->tx.cq;
+	struct sc_cq *c = &f->x.tx.cq;
 
 	(void)state;
 	produce(f, 2, false);
 	sc_cq_consume(c, 5); /* three past what was written */
 	produce(f, 1, false);
-	assert_int_equal(stats(f).invalid[SIM_MLX5_INV_CI_AHEAD], 1);
-	sc_txq_fini(&f->s, &f->tx);
-	sc_close(&f->s);
+	assert_int_equal(sim_fix_stats(&f->x).invalid[SIM_MLX5_INV_CI_AHEAD], 1);
+	sc_txq_fini(&f->x.s, &f->x.tx);
+	sc_close(&f->x.s);
 	free(f);
 }
 

@@ -15,47 +15,43 @@
 #include <endian.h>
 
 #include "mlx5_prm.h"
-#include "sim_consumer.h"
+#include "sim_fixture.h"
 
 #define TAG 0x1234
 
 struct fix {
-	struct sc s;
-	struct sc_rxq rx;
-	struct sc_rss rss;
-	uint8_t mac[6];
+	struct sim_fix x;
 	uint8_t frame[2048];
 };
 
 static struct fix *fix_open(uint32_t buf_size, uint32_t post)
 {
+	const struct sim_fix_conf c = {
+		.args = "mode=step",
+		.nrxq = 1,
+		.rx_wqe = 16,
+		.rx_buf = buf_size,
+		.rx_post = post,
+		.rx_cq = 64,
+		.rss_fields = IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4,
+		.rss_tag = TAG,
+	};
 	struct fix *f = calloc(1, sizeof(*f));
-	struct sc_rxq *qs[1];
 
 	assert_non_null(f);
-	sc_open(&f->s, "mode=step");
-	assert_int_equal(sim_mlx5_mac_get(f->s.sim, 0, f->mac), 0);
-	sc_rxq_init(&f->s, &f->rx, 16, buf_size, 64, false);
-	sc_rxq_post(&f->s, &f->rx, post);
-	qs[0] = &f->rx;
-	sc_rss_init(&f->s, &f->rss, qs, 1, IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4, NULL, 1,
-		    f->mac, TAG);
+	sim_fix_open(&f->x, &c);
 	return f;
 }
 
 static void fix_close(struct fix *f, bool expect_clean)
 {
-	if (expect_clean)
-		assert_int_equal(sim_mlx5_invalid_total(f->s.sim), 0);
-	sc_rss_fini(&f->s, &f->rss);
-	sc_rxq_fini(&f->s, &f->rx);
-	sc_close(&f->s);
+	sim_fix_close(&f->x, expect_clean);
 	free(f);
 }
 
 static int inject(struct fix *f, const void *frame, uint32_t len)
 {
-	return sim_mlx5_inject(f->s.sim, 0, frame, len);
+	return sim_mlx5_inject(f->x.s.sim, 0, frame, len);
 }
 
 /* Independent Internet checksum for the frames these tests build. */
@@ -127,21 +123,21 @@ static uint32_t udp6_frame(uint8_t *f, const uint8_t *mac)
 
 static struct mlx5_cqe64 *next_cqe(struct fix *f)
 {
-	struct mlx5_cqe64 *cqe = sc_cq_peek(&f->rx.cq);
+	struct mlx5_cqe64 *cqe = sc_cq_peek(&f->x.rx[0].cq);
 
 	assert_non_null(cqe);
-	sc_cq_consume(&f->rx.cq, 1);
+	sc_cq_consume(&f->x.rx[0].cq, 1);
 	return cqe;
 }
 
 static void test_rx_cqe_fields(void **state)
 {
 	struct fix *f = fix_open(2048, 16);
-	uint32_t start = f->rx.pi - 16, len;
+	uint32_t start = f->x.rx[0].pi - 16, len;
 	struct mlx5_cqe64 *cqe;
 
 	(void)state;
-	len = sc_udp_frame(f->frame, 100, f->mac, 0x0a000001, 0x0a000002, 1000, 2000);
+	len = sc_udp_frame(f->frame, 100, f->x.mac, 0x0a000001, 0x0a000002, 1000, 2000);
 	assert_int_equal(inject(f, f->frame, len), SIM_MLX5_RX_DELIVERED);
 	cqe = next_cqe(f);
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_RESP_SEND);
@@ -153,12 +149,12 @@ static void test_rx_cqe_fields(void **state)
 			 MLX5_CQE_L3_OK | MLX5_CQE_L4_OK);
 	assert_int_equal(mlx5_cqe_l3_type(cqe), MLX5_CQE_L3_HDR_TYPE_IPV4);
 	assert_int_equal(mlx5_cqe_l4_type(cqe), MLX5_CQE_L4_HDR_TYPE_UDP);
-	assert_memory_equal(sc_rxq_buf(&f->rx, start), f->frame, 100);
+	assert_memory_equal(sc_rxq_buf(&f->x.rx[0], start), f->frame, 100);
 	/* The second frame takes the next WQE. */
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_DELIVERED);
 	cqe = next_cqe(f);
 	assert_int_equal(be16toh(cqe->wqe_counter), (start + 1) & 0xffff);
-	assert_null(sc_cq_peek(&f->rx.cq));
+	assert_null(sc_cq_peek(&f->x.rx[0].cq));
 	fix_close(f, true);
 }
 
@@ -172,7 +168,7 @@ static uint8_t verdicts(struct fix *f, const uint8_t *frame, uint32_t len, unsig
 	*l3 = mlx5_cqe_l3_type(cqe);
 	*l4 = mlx5_cqe_l4_type(cqe);
 	*frag = cqe->l4_hdr_type_etc & MLX5_CQE_IP_FRAG;
-	sc_rxq_post(&f->s, &f->rx, 1);
+	sc_rxq_post(&f->x.s, &f->x.rx[0], 1);
 	return cqe->hds_ip_ext & (MLX5_CQE_L2_OK | MLX5_CQE_L3_OK | MLX5_CQE_L4_OK);
 }
 
@@ -185,30 +181,30 @@ static void test_rx_offload_flags(void **state)
 	bool frag;
 
 	(void)state;
-	len = sc_udp_frame(f->frame, 80, f->mac, 0x0a000001, 0x0a000002, 1, 2);
+	len = sc_udp_frame(f->frame, 80, f->x.mac, 0x0a000001, 0x0a000002, 1, 2);
 	f->frame[24] ^= 0x55; /* IP header checksum broken: only L3 fails */
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all & ~MLX5_CQE_L3_OK);
-	len = sc_udp_frame(f->frame, 80, f->mac, 0x0a000001, 0x0a000002, 1, 2);
+	len = sc_udp_frame(f->frame, 80, f->x.mac, 0x0a000001, 0x0a000002, 1, 2);
 	f->frame[70] ^= 1; /* payload: UDP checksum fails */
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all & ~MLX5_CQE_L4_OK);
-	len = sc_udp_frame(f->frame, 80, f->mac, 0x0a000001, 0x0a000002, 1, 2);
+	len = sc_udp_frame(f->frame, 80, f->x.mac, 0x0a000001, 0x0a000002, 1, 2);
 	f->frame[40] = f->frame[41] = 0; /* no UDP checksum over IPv4: valid */
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all);
-	len = tcp_frame(f->frame, f->mac, 0x10, 0); /* bare ACK */
+	len = tcp_frame(f->frame, f->x.mac, 0x10, 0); /* bare ACK */
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all);
 	assert_int_equal(l4, MLX5_CQE_L4_HDR_TYPE_TCP_EMP_ACK);
-	len = tcp_frame(f->frame, f->mac, 0x18, 30); /* PSH ACK with data */
+	len = tcp_frame(f->frame, f->x.mac, 0x18, 30); /* PSH ACK with data */
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all);
 	assert_int_equal(l4, MLX5_CQE_L4_HDR_TYPE_TCP_ACK);
-	len = tcp_frame(f->frame, f->mac, 0x02, 0); /* SYN */
+	len = tcp_frame(f->frame, f->x.mac, 0x02, 0); /* SYN */
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all);
 	assert_int_equal(l4, MLX5_CQE_L4_HDR_TYPE_TCP);
 	assert_int_equal(l3, MLX5_CQE_L3_HDR_TYPE_IPV4);
-	len = udp6_frame(f->frame, f->mac);
+	len = udp6_frame(f->frame, f->x.mac);
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all);
 	assert_int_equal(l3, MLX5_CQE_L3_HDR_TYPE_IPV6);
 	assert_int_equal(l4, MLX5_CQE_L4_HDR_TYPE_UDP);
-	len = sc_udp_frame(f->frame, 80, f->mac, 0x0a000001, 0x0a000002, 1, 2);
+	len = sc_udp_frame(f->frame, 80, f->x.mac, 0x0a000001, 0x0a000002, 1, 2);
 	f->frame[20] = 0x20; /* more fragments */
 	put16(f->frame + 24, 0);
 	put16(f->frame + 24, csum(f->frame + 14, 20, 0));
@@ -217,7 +213,7 @@ static void test_rx_offload_flags(void **state)
 	assert_true(frag);
 	assert_int_equal(l4, MLX5_CQE_L4_HDR_TYPE_NONE);
 	memset(f->frame, 0, 60);
-	memcpy(f->frame, f->mac, 6);
+	memcpy(f->frame, f->x.mac, 6);
 	put16(f->frame + 12, 0x0806); /* ARP */
 	assert_int_equal(verdicts(f, f->frame, 60, &l3, &l4, &frag), MLX5_CQE_L2_OK);
 	assert_int_equal(l3, MLX5_CQE_L3_HDR_TYPE_NONE);
@@ -245,7 +241,7 @@ static void test_rx_steering(void **state)
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_NO_FLOW);
 	memcpy(f->frame, bcast, 6);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_NO_FLOW);
-	mcf = f->s.g->create_flow(f->rss.qp, &mc);
+	mcf = f->x.s.g->create_flow(f->x.rss.qp, &mc);
 	assert_non_null(mcf);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_DELIVERED);
 	/* A drop rule of a higher priority (lower number) wins over the unicast one. */
@@ -256,24 +252,24 @@ static void test_rx_steering(void **state)
 	dr.attr.port = 1;
 	dr.eth.type = IBV_FLOW_SPEC_ETH;
 	dr.eth.size = sizeof(dr.eth);
-	memcpy(dr.eth.val.dst_mac, f->mac, 6);
+	memcpy(dr.eth.val.dst_mac, f->x.mac, 6);
 	memset(dr.eth.mask.dst_mac, 0xff, 6);
 	dr.drop.type = IBV_FLOW_SPEC_ACTION_DROP;
 	dr.drop.size = sizeof(dr.drop);
 	dr.attr.priority = 0;
-	f->s.g->destroy_flow(f->rss.flow);
-	f->rss.flow = NULL;
-	drf = f->s.g->create_flow(f->rss.qp, &dr.attr);
+	f->x.s.g->destroy_flow(f->x.rss.flow);
+	f->x.rss.flow = NULL;
+	drf = f->x.s.g->create_flow(f->x.rss.qp, &dr.attr);
 	assert_non_null(drf);
-	memcpy(f->frame, f->mac, 6);
+	memcpy(f->frame, f->x.mac, 6);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_FLOW_DROP);
-	assert_int_equal(sim_mlx5_port_stats(f->s.sim, 0, &st), 0);
+	assert_int_equal(sim_mlx5_port_stats(f->x.s.sim, 0, &st), 0);
 	assert_int_equal(st.rx_no_flow, 2);
 	assert_int_equal(st.rx_frames, 1);
-	assert_int_equal(f->s.g->destroy_flow(drf), 0);
+	assert_int_equal(f->x.s.g->destroy_flow(drf), 0);
 	/* The unicast rule again, tagged, for fix_close. */
-	f->rss.flow = mcf;
-	assert_int_equal(sc_cq_drain(&f->rx.cq), 1);
+	f->x.rss.flow = mcf;
+	assert_int_equal(sc_cq_drain(&f->x.rx[0].cq), 1);
 	fix_close(f, true);
 }
 
@@ -283,15 +279,15 @@ static void test_rx_out_of_buffer(void **state)
 	struct sim_mlx5_port_stats st;
 
 	(void)state;
-	sc_udp_frame(f->frame, 60, f->mac, 1, 2, 3, 4);
+	sc_udp_frame(f->frame, 60, f->x.mac, 1, 2, 3, 4);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_DELIVERED);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_NO_WQE);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_NO_WQE);
-	assert_int_equal(sim_mlx5_port_stats(f->s.sim, 0, &st), 0);
+	assert_int_equal(sim_mlx5_port_stats(f->x.s.sim, 0, &st), 0);
 	assert_int_equal(st.rx_out_of_buffer, 2);
-	sc_rxq_post(&f->s, &f->rx, 1);
+	sc_rxq_post(&f->x.s, &f->x.rx[0], 1);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_DELIVERED);
-	assert_int_equal(sc_cq_drain(&f->rx.cq), 2);
+	assert_int_equal(sc_cq_drain(&f->x.rx[0].cq), 2);
 	fix_close(f, true);
 }
 
@@ -300,40 +296,40 @@ static void expect_error(struct fix *f, uint8_t syndrome)
 {
 	struct mlx5_err_cqe *err;
 	struct mlx5_cqe64 *cqe;
-	uint32_t counter = f->rx.pi - 1;
+	uint32_t counter = f->x.rx[0].pi - 1;
 	struct ibv_wq_attr mod;
 
-	sc_udp_frame(f->frame, 100, f->mac, 1, 2, 3, 4);
+	sc_udp_frame(f->frame, 100, f->x.mac, 1, 2, 3, 4);
 	assert_int_equal(inject(f, f->frame, 100), SIM_MLX5_RX_ERROR_CQE);
 	cqe = next_cqe(f);
 	err = (struct mlx5_err_cqe *)(void *)cqe;
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_RESP_ERR);
 	assert_int_equal(err->syndrome, syndrome);
 	assert_int_equal(be16toh(err->wqe_counter), counter & 0xffff);
-	assert_int_equal(be32toh(err->s_wqe_opcode_qpn) & 0xffffff, f->rx.wq->wq_num);
-	assert_int_equal(f->rx.wq->state, IBV_WQS_ERR);
+	assert_int_equal(be32toh(err->s_wqe_opcode_qpn) & 0xffffff, f->x.rx[0].wq->wq_num);
+	assert_int_equal(f->x.rx[0].wq->state, IBV_WQS_ERR);
 	assert_int_equal(inject(f, f->frame, 100), SIM_MLX5_RX_QUEUE_DOWN);
 	/* Recovery: RESET, RDY, counters from the record again, post again. */
 	memset(&mod, 0, sizeof(mod));
 	mod.attr_mask = IBV_WQ_ATTR_STATE;
 	mod.wq_state = IBV_WQS_RDY;
-	assert_int_equal(f->s.g->modify_wq(f->rx.wq, &mod), EINVAL); /* not from ERR */
+	assert_int_equal(f->x.s.g->modify_wq(f->x.rx[0].wq, &mod), EINVAL); /* not from ERR */
 	mod.wq_state = IBV_WQS_RESET;
-	assert_int_equal(f->s.g->modify_wq(f->rx.wq, &mod), 0);
+	assert_int_equal(f->x.s.g->modify_wq(f->x.rx[0].wq, &mod), 0);
 	mod.wq_state = IBV_WQS_RDY;
-	assert_int_equal(f->s.g->modify_wq(f->rx.wq, &mod), 0);
-	f->rx.pi = be32toh(f->rx.dv.dbrec[0]) & 0xffff;
-	sc_rxq_post(&f->s, &f->rx, 4);
+	assert_int_equal(f->x.s.g->modify_wq(f->x.rx[0].wq, &mod), 0);
+	f->x.rx[0].pi = be32toh(f->x.rx[0].dv.dbrec[0]) & 0xffff;
+	sc_rxq_post(&f->x.s, &f->x.rx[0], 4);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_DELIVERED);
-	assert_int_equal(sc_cq_drain(&f->rx.cq), 1);
+	assert_int_equal(sc_cq_drain(&f->x.rx[0].cq), 1);
 }
 
 static struct mlx5_wqe_data_seg *last_posted(struct fix *f)
 {
-	return (struct mlx5_wqe_data_seg *)(void *)((uint8_t *)f->rx.dv.buf +
-						    (size_t)((f->rx.pi - 1) &
-							     (f->rx.dv.wqe_cnt - 1)) *
-							    f->rx.dv.stride);
+	return (struct mlx5_wqe_data_seg *)(void *)((uint8_t *)f->x.rx[0].dv.buf +
+						    (size_t)((f->x.rx[0].pi - 1) &
+							     (f->x.rx[0].dv.wqe_cnt - 1)) *
+							    f->x.rx[0].dv.stride);
 }
 
 static void test_rx_bad_lkey(void **state)
@@ -352,7 +348,7 @@ static void test_rx_out_of_range(void **state)
 
 	(void)state;
 	/* 10 bytes before the end of the registered memory: 100 do not fit. */
-	last_posted(f)->addr = htobe64((uintptr_t)(f->s.mem + f->s.mem_size - 10));
+	last_posted(f)->addr = htobe64((uintptr_t)(f->x.s.mem + f->x.s.mem_size - 10));
 	expect_error(f, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
 	fix_close(f, true);
 }
@@ -369,13 +365,13 @@ static void test_rx_too_long(void **state)
 static void test_rx_mr_without_local_write(void **state)
 {
 	struct fix *f = fix_open(2048, 1);
-	struct ibv_mr *ro = f->s.g->reg_mr(f->s.pd, f->s.mem, 4096, 0);
+	struct ibv_mr *ro = f->x.s.g->reg_mr(f->x.s.pd, f->x.s.mem, 4096, 0);
 
 	(void)state;
 	assert_non_null(ro);
 	last_posted(f)->lkey = htobe32(ro->lkey);
 	expect_error(f, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
-	assert_int_equal(f->s.g->dereg_mr(ro), 0);
+	assert_int_equal(f->x.s.g->dereg_mr(ro), 0);
 	fix_close(f, true);
 }
 
@@ -386,12 +382,13 @@ static void test_rx_ring_overrun(void **state)
 
 	(void)state;
 	/* A record far more than a ring ahead of the device. */
-	__atomic_store_n(&f->rx.dv.dbrec[0], htobe32((f->rx.pi + f->rx.dv.wqe_cnt) & 0xffff),
+	__atomic_store_n(&f->x.rx[0].dv.dbrec[0],
+			 htobe32((f->x.rx[0].pi + f->x.rx[0].dv.wqe_cnt) & 0xffff),
 			 __ATOMIC_RELEASE);
-	sc_udp_frame(f->frame, 60, f->mac, 1, 2, 3, 4);
+	sc_udp_frame(f->frame, 60, f->x.mac, 1, 2, 3, 4);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_QUEUE_DOWN);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_QUEUE_DOWN);
-	assert_int_equal(sim_mlx5_dev_stats(f->s.sim, &st), 0);
+	assert_int_equal(sim_mlx5_dev_stats(f->x.s.sim, &st), 0);
 	assert_int_equal(st.invalid[SIM_MLX5_INV_RING_OVERRUN], 1); /* said once */
 	fix_close(f, false);
 }
@@ -401,14 +398,14 @@ static void test_rx_link_down_and_oversize(void **state)
 	struct fix *f = fix_open(2048, 4);
 
 	(void)state;
-	sc_udp_frame(f->frame, 1518, f->mac, 1, 2, 3, 4);
+	sc_udp_frame(f->frame, 1518, f->x.mac, 1, 2, 3, 4);
 	assert_int_equal(inject(f, f->frame, 1519), SIM_MLX5_RX_OVERSIZE);
 	assert_int_equal(inject(f, f->frame, 1518), SIM_MLX5_RX_DELIVERED);
-	assert_int_equal(sim_mlx5_link_set(f->s.sim, 0, false), 0);
+	assert_int_equal(sim_mlx5_link_set(f->x.s.sim, 0, false), 0);
 	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_LINK_DOWN);
-	assert_int_equal(sim_mlx5_link_set(f->s.sim, 0, true), 0);
+	assert_int_equal(sim_mlx5_link_set(f->x.s.sim, 0, true), 0);
 	assert_int_equal(inject(f, f->frame, 10), -EINVAL);
-	assert_int_equal(sc_cq_drain(&f->rx.cq), 1);
+	assert_int_equal(sc_cq_drain(&f->x.rx[0].cq), 1);
 	fix_close(f, true);
 }
 

@@ -15,62 +15,56 @@
 #include <endian.h>
 
 #include "mlx5_prm.h"
-#include "sim_consumer.h"
+#include "sim_fixture.h"
 
 struct fix {
-	struct sc s;
-	struct sc_rxq rx;
-	struct sc_rss rss;
-	uint8_t mac[6];
+	struct sim_fix x;
 	uint8_t frame[128];
 };
 
 static struct fix *fix_open(const char *args, int cq_entries)
 {
+	const struct sim_fix_conf c = { .args = args,
+					.nrxq = 1,
+					.rx_wqe = 64,
+					.rx_buf = 256,
+					.rx_post = 64,
+					.rx_cq = cq_entries };
 	struct fix *f = calloc(1, sizeof(*f));
-	struct sc_rxq *qs[1];
 
 	assert_non_null(f);
-	sc_open(&f->s, args);
-	assert_int_equal(sim_mlx5_mac_get(f->s.sim, 0, f->mac), 0);
-	sc_rxq_init(&f->s, &f->rx, 64, 256, cq_entries, false);
-	sc_rxq_post(&f->s, &f->rx, 64);
-	qs[0] = &f->rx;
-	sc_rss_init(&f->s, &f->rss, qs, 1, 0, NULL, 1, f->mac, 0);
-	sc_udp_frame(f->frame, 60, f->mac, 1, 2, 3, 4);
+	sim_fix_open(&f->x, &c);
+	sc_udp_frame(f->frame, 60, f->x.mac, 1, 2, 3, 4);
 	return f;
 }
 
 static void fix_close(struct fix *f)
 {
-	assert_int_equal(sim_mlx5_invalid_total(f->s.sim), 0);
-	sc_rss_fini(&f->s, &f->rss);
-	sc_rxq_fini(&f->s, &f->rx);
-	sc_close(&f->s);
+	sim_fix_close(&f->x, true);
 	free(f);
 }
 
 static int inject(struct fix *f)
 {
-	return sim_mlx5_inject(f->s.sim, 0, f->frame, 60);
+	return sim_mlx5_inject(f->x.s.sim, 0, f->frame, 60);
 }
 
 static void expect_async(struct fix *f, enum ibv_event_type type, int port)
 {
 	struct ibv_async_event ev;
 
-	assert_int_equal(f->s.g->get_async_event(f->s.ctx, &ev), 0);
+	assert_int_equal(f->x.s.g->get_async_event(f->x.s.ctx, &ev), 0);
 	assert_int_equal(ev.event_type, type);
 	if (port > 0)
 		assert_int_equal(ev.element.port_num, port);
-	f->s.g->ack_async_event(&ev);
+	f->x.s.g->ack_async_event(&ev);
 }
 
 static void expect_no_async(struct fix *f)
 {
 	struct ibv_async_event ev;
 
-	assert_int_equal(f->s.g->get_async_event(f->s.ctx, &ev), -1);
+	assert_int_equal(f->x.s.g->get_async_event(f->x.s.ctx, &ev), -1);
 	assert_int_equal(errno, EAGAIN);
 }
 
@@ -78,7 +72,7 @@ static enum ibv_port_state port_state(struct fix *f, uint8_t port)
 {
 	struct ibv_port_attr pa;
 
-	assert_int_equal(f->s.g->query_port(f->s.ctx, port, &pa), 0);
+	assert_int_equal(f->x.s.g->query_port(f->x.s.ctx, port, &pa), 0);
 	return pa.state;
 }
 
@@ -86,24 +80,24 @@ static void flap_sequence(struct fix *f, uint64_t at_ms, uint64_t down_ms)
 {
 	struct mlx5_glue_port_net net;
 
-	sim_mlx5_step(f->s.sim);
-	assert_int_equal(sim_mlx5_clock_advance(f->s.sim, (at_ms - 1) * 1000000), 0);
-	sim_mlx5_step(f->s.sim);
+	sim_mlx5_step(f->x.s.sim);
+	assert_int_equal(sim_mlx5_clock_advance(f->x.s.sim, (at_ms - 1) * 1000000), 0);
+	sim_mlx5_step(f->x.s.sim);
 	expect_no_async(f);
-	assert_int_equal(sim_mlx5_clock_advance(f->s.sim, 1000000), 0);
-	sim_mlx5_step(f->s.sim);
+	assert_int_equal(sim_mlx5_clock_advance(f->x.s.sim, 1000000), 0);
+	sim_mlx5_step(f->x.s.sim);
 	expect_async(f, IBV_EVENT_PORT_ERR, 1);
 	assert_int_equal(port_state(f, 1), IBV_PORT_DOWN);
-	assert_int_equal(f->s.g->get_port_net(f->s.ctx, 1, &net), 0);
+	assert_int_equal(f->x.s.g->get_port_net(f->x.s.ctx, 1, &net), 0);
 	assert_false(net.link_up);
 	assert_int_equal(inject(f), SIM_MLX5_RX_LINK_DOWN);
-	assert_int_equal(sim_mlx5_clock_advance(f->s.sim, down_ms * 1000000), 0);
-	sim_mlx5_step(f->s.sim);
+	assert_int_equal(sim_mlx5_clock_advance(f->x.s.sim, down_ms * 1000000), 0);
+	sim_mlx5_step(f->x.s.sim);
 	expect_async(f, IBV_EVENT_PORT_ACTIVE, 1);
 	assert_int_equal(port_state(f, 1), IBV_PORT_ACTIVE);
 	assert_int_equal(inject(f), SIM_MLX5_RX_DELIVERED);
 	expect_no_async(f);
-	assert_int_equal(sc_cq_drain(&f->rx.cq), 1);
+	assert_int_equal(sc_cq_drain(&f->x.rx[0].cq), 1);
 }
 
 static void test_link_flap_devargs(void **state)
@@ -120,9 +114,9 @@ static void test_link_flap_api(void **state)
 	struct fix *f = fix_open("mode=step,clock=virtual,ports=2", 64);
 
 	(void)state;
-	assert_int_equal(sim_mlx5_fault_link_flap(f->s.sim, 0, 3000000, 2000000), 0);
+	assert_int_equal(sim_mlx5_fault_link_flap(f->x.s.sim, 0, 3000000, 2000000), 0);
 	flap_sequence(f, 3, 2);
-	assert_int_equal(sim_mlx5_fault_link_flap(f->s.sim, 0, 1, 0), -EINVAL);
+	assert_int_equal(sim_mlx5_fault_link_flap(f->x.s.sim, 0, 1, 0), -EINVAL);
 	assert_int_equal(port_state(f, 2), IBV_PORT_ACTIVE); /* the other port never moved */
 	fix_close(f);
 }
@@ -135,7 +129,7 @@ static void fatal_checks(struct fix *f)
 	expect_async(f, IBV_EVENT_DEVICE_FATAL, 0); /* twice, as real stacks can */
 	expect_no_async(f);
 	assert_int_equal(inject(f), SIM_MLX5_RX_DEVICE_FATAL);
-	cq = f->s.g->create_cq(f->s.ctx, 16, NULL, NULL, 0);
+	cq = f->x.s.g->create_cq(f->x.s.ctx, 16, NULL, NULL, 0);
 	assert_null(cq);
 	assert_int_equal(errno, EIO);
 	assert_int_equal(port_state(f, 1), IBV_PORT_DOWN);
@@ -147,7 +141,7 @@ static void test_fatal_api(void **state)
 	struct fix *f = fix_open("mode=step", 64);
 
 	(void)state;
-	assert_int_equal(sim_mlx5_fault_fatal(f->s.sim), 0);
+	assert_int_equal(sim_mlx5_fault_fatal(f->x.s.sim), 0);
 	fatal_checks(f);
 	fix_close(f);
 }
@@ -157,27 +151,27 @@ static void test_fatal_devargs(void **state)
 	struct fix *f = fix_open("mode=step,clock=virtual,fatal=2ms", 64);
 
 	(void)state;
-	sim_mlx5_step(f->s.sim);
+	sim_mlx5_step(f->x.s.sim);
 	expect_no_async(f);
-	assert_int_equal(sim_mlx5_clock_advance(f->s.sim, 2000000), 0);
-	sim_mlx5_step(f->s.sim);
+	assert_int_equal(sim_mlx5_clock_advance(f->x.s.sim, 2000000), 0);
+	sim_mlx5_step(f->x.s.sim);
 	fatal_checks(f);
 	fix_close(f);
 }
 
 static void stall_checks(struct fix *f)
 {
-	uint32_t cnt = f->rx.cq.dv.cqe_cnt;
+	uint32_t cnt = f->x.rx[0].cq.dv.cqe_cnt;
 
 	/* The consumer keeps up, but the device no longer reads its index. */
 	for (uint32_t i = 0; i < cnt; i++) {
 		assert_int_equal(inject(f), SIM_MLX5_RX_DELIVERED);
-		assert_int_equal(sc_cq_drain(&f->rx.cq), 1);
-		sc_rxq_post(&f->s, &f->rx, 1);
+		assert_int_equal(sc_cq_drain(&f->x.rx[0].cq), 1);
+		sc_rxq_post(&f->x.s, &f->x.rx[0], 1);
 	}
 	assert_int_equal(inject(f), SIM_MLX5_RX_CQ_OVERRUN);
 	expect_async(f, IBV_EVENT_CQ_ERR, 0);
-	assert_int_equal(f->rx.wq->state, IBV_WQS_ERR);
+	assert_int_equal(f->x.rx[0].wq->state, IBV_WQS_ERR);
 	assert_int_equal(inject(f), SIM_MLX5_RX_QUEUE_DOWN);
 }
 
@@ -186,8 +180,8 @@ static void test_cq_stall_api(void **state)
 	struct fix *f = fix_open("mode=step", 16);
 
 	(void)state;
-	assert_int_equal(sim_mlx5_fault_cq_stall(f->s.sim, f->rx.cq.dv.cqn, true), 0);
-	assert_int_equal(sim_mlx5_fault_cq_stall(f->s.sim, 999, true), -ENOENT);
+	assert_int_equal(sim_mlx5_fault_cq_stall(f->x.s.sim, f->x.rx[0].cq.dv.cqn, true), 0);
+	assert_int_equal(sim_mlx5_fault_cq_stall(f->x.s.sim, 999, true), -ENOENT);
 	stall_checks(f);
 	fix_close(f);
 }
@@ -197,21 +191,21 @@ static void test_cq_stall_devargs(void **state)
 	struct fix *f = fix_open("mode=step,cq_stall=1", 16);
 
 	(void)state;
-	assert_int_equal(f->rx.cq.dv.cqn, 1);
+	assert_int_equal(f->x.rx[0].cq.dv.cqn, 1);
 	stall_checks(f);
 	fix_close(f);
 }
 
 static void expect_bad_lkey_cqe(struct fix *f)
 {
-	struct mlx5_cqe64 *cqe = sc_cq_peek(&f->rx.cq);
+	struct mlx5_cqe64 *cqe = sc_cq_peek(&f->x.rx[0].cq);
 
 	assert_non_null(cqe);
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_RESP_ERR);
 	assert_int_equal(((struct mlx5_err_cqe *)(void *)cqe)->syndrome,
 			 MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
-	sc_cq_consume(&f->rx.cq, 1);
-	assert_int_equal(f->rx.wq->state, IBV_WQS_ERR);
+	sc_cq_consume(&f->x.rx[0].cq, 1);
+	assert_int_equal(f->x.rx[0].wq->state, IBV_WQS_ERR);
 }
 
 static void test_bad_lkey_devargs(void **state)
@@ -221,7 +215,7 @@ static void test_bad_lkey_devargs(void **state)
 	(void)state;
 	assert_int_equal(inject(f), SIM_MLX5_RX_DELIVERED);
 	assert_int_equal(inject(f), SIM_MLX5_RX_DELIVERED);
-	assert_int_equal(sc_cq_drain(&f->rx.cq), 2);
+	assert_int_equal(sc_cq_drain(&f->x.rx[0].cq), 2);
 	assert_int_equal(inject(f), SIM_MLX5_RX_ERROR_CQE);
 	expect_bad_lkey_cqe(f);
 	fix_close(f);
@@ -232,10 +226,10 @@ static void test_bad_lkey_api(void **state)
 	struct fix *f = fix_open("mode=step", 64);
 
 	(void)state;
-	assert_int_equal(sim_mlx5_fault_bad_lkey(f->s.sim, f->rx.wq->wq_num + 1, 1), 0);
+	assert_int_equal(sim_mlx5_fault_bad_lkey(f->x.s.sim, f->x.rx[0].wq->wq_num + 1, 1), 0);
 	assert_int_equal(inject(f), SIM_MLX5_RX_DELIVERED); /* another queue's fault */
-	assert_int_equal(sc_cq_drain(&f->rx.cq), 1);
-	assert_int_equal(sim_mlx5_fault_bad_lkey(f->s.sim, f->rx.wq->wq_num, 1), 0);
+	assert_int_equal(sc_cq_drain(&f->x.rx[0].cq), 1);
+	assert_int_equal(sim_mlx5_fault_bad_lkey(f->x.s.sim, f->x.rx[0].wq->wq_num, 1), 0);
 	assert_int_equal(inject(f), SIM_MLX5_RX_ERROR_CQE);
 	expect_bad_lkey_cqe(f);
 	fix_close(f);

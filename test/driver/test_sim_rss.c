@@ -15,7 +15,7 @@
 #include <endian.h>
 
 #include "mlx5_prm.h"
-#include "sim_consumer.h"
+#include "sim_fixture.h"
 
 static const uint8_t ms_key[40] = {
 	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
@@ -81,37 +81,31 @@ static void test_toeplitz_vectors(void **state)
 }
 
 struct fix {
-	struct sc s;
-	struct sc_rxq rx[4];
-	struct sc_rss rss;
-	uint8_t mac[6];
+	struct sim_fix x;
 	uint8_t frame[256];
 };
 
 static struct fix *fix_open(uint64_t fields, const uint8_t *key, uint32_t nwqe)
 {
+	const struct sim_fix_conf c = {
+		.args = "mode=step",
+		.nrxq = 4,
+		.rx_wqe = nwqe,
+		.rx_buf = 128,
+		.rx_post = nwqe,
+		.rss_fields = fields,
+		.rss_key = key,
+	};
 	struct fix *f = calloc(1, sizeof(*f));
-	struct sc_rxq *qs[4];
 
 	assert_non_null(f);
-	sc_open(&f->s, "mode=step");
-	assert_int_equal(sim_mlx5_mac_get(f->s.sim, 0, f->mac), 0);
-	for (int i = 0; i < 4; i++) {
-		sc_rxq_init(&f->s, &f->rx[i], nwqe, 128, (int)nwqe * 2, false);
-		sc_rxq_post(&f->s, &f->rx[i], nwqe);
-		qs[i] = &f->rx[i];
-	}
-	sc_rss_init(&f->s, &f->rss, qs, 4, fields, key, 1, f->mac, 0);
+	sim_fix_open(&f->x, &c);
 	return f;
 }
 
 static void fix_close(struct fix *f)
 {
-	assert_int_equal(sim_mlx5_invalid_total(f->s.sim), 0);
-	sc_rss_fini(&f->s, &f->rss);
-	for (int i = 0; i < 4; i++)
-		sc_rxq_fini(&f->s, &f->rx[i]);
-	sc_close(&f->s);
+	sim_fix_close(&f->x, true);
 	free(f);
 }
 
@@ -122,7 +116,7 @@ static uint32_t vec_frame(struct fix *f, const struct vec *v, int af)
 	uint32_t l3 = af == AF_INET ? 20 : 40, len = 14 + l3 + 20;
 
 	memset(p, 0, sizeof(f->frame));
-	memcpy(p, f->mac, 6);
+	memcpy(p, f->x.mac, 6);
 	if (af == AF_INET) {
 		p[12] = 0x08;
 		p[14] = 0x45;
@@ -150,15 +144,15 @@ static uint32_t vec_frame(struct fix *f, const struct vec *v, int af)
 /* Receive @p len bytes; @return the queue it landed on and its CQE's hash. */
 static int land(struct fix *f, uint32_t len, uint32_t *hash)
 {
-	assert_int_equal(sim_mlx5_inject(f->s.sim, 0, f->frame, len), SIM_MLX5_RX_DELIVERED);
+	assert_int_equal(sim_mlx5_inject(f->x.s.sim, 0, f->frame, len), SIM_MLX5_RX_DELIVERED);
 	for (int i = 0; i < 4; i++) {
-		struct mlx5_cqe64 *cqe = sc_cq_peek(&f->rx[i].cq);
+		struct mlx5_cqe64 *cqe = sc_cq_peek(&f->x.rx[i].cq);
 
 		if (cqe == NULL)
 			continue;
 		*hash = mlx5_cqe_rx_hash(cqe);
-		sc_cq_consume(&f->rx[i].cq, 1);
-		sc_rxq_post(&f->s, &f->rx[i], 1);
+		sc_cq_consume(&f->x.rx[i].cq, 1);
+		sc_rxq_post(&f->x.s, &f->x.rx[i], 1);
 		return i;
 	}
 	fail_msg("no CQE on any queue");
@@ -220,7 +214,7 @@ static void test_rss_spreading(void **state)
 
 	(void)state;
 	for (unsigned int k = 0; k < flows; k++) {
-		assert_int_equal(sim_mlx5_frame_build(f->frame, 60, k, 0, f->mac), 60);
+		assert_int_equal(sim_mlx5_frame_build(f->frame, 60, k, 0, f->x.mac), 60);
 		count[land(f, 60, &hash)]++;
 	}
 	for (int i = 0; i < 4; i++) {

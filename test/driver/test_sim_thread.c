@@ -22,16 +22,12 @@
 
 #include <dvp_common.h>
 
-#include "sim_consumer.h"
+#include "sim_fixture.h"
 
 #define COUNT 20000u
 
 struct fix {
-	struct sc s;
-	struct sc_rxq rx;
-	struct sc_txq tx;
-	struct sc_rss rss;
-	uint8_t mac[6];
+	struct sim_fix x;
 	uint32_t tx_done;
 };
 
@@ -45,7 +41,7 @@ static double now_s(void)
 
 static void tx_reap(struct fix *f)
 {
-	f->tx_done += sc_cq_drain(&f->tx.cq);
+	f->tx_done += sc_cq_drain(&f->x.tx.cq);
 }
 
 /* Echo what was received. @return frames. */
@@ -54,23 +50,23 @@ static uint32_t echo(struct fix *f)
 	struct mlx5_cqe64 *cqe;
 	uint32_t n = 0;
 
-	while (n < 64 && (cqe = sc_cq_peek(&f->rx.cq)) != NULL) {
+	while (n < 64 && (cqe = sc_cq_peek(&f->x.rx[0].cq)) != NULL) {
 		uint16_t counter = be16toh(cqe->wqe_counter);
 
 		assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_RESP_SEND);
 		/* Never write over a WQE (or its buffer) the device has not completed. */
-		while (f->tx.pi - f->tx_done >= f->tx.dv.sq.wqe_cnt) {
+		while (f->x.tx.pi - f->tx_done >= f->x.tx.dv.sq.wqe_cnt) {
 			tx_reap(f);
 			dvp_pause();
 		}
-		sc_tx_wqe(&f->s, &f->tx, sc_rxq_buf(&f->rx, counter), be32toh(cqe->byte_cnt),
-			  MLX5_WQE_CTRL_CQ_UPDATE, 0);
-		sc_cq_consume(&f->rx.cq, 1);
-		sc_rxq_post(&f->s, &f->rx, 1);
+		sc_tx_wqe(&f->x.s, &f->x.tx, sc_rxq_buf(&f->x.rx[0], counter),
+			  be32toh(cqe->byte_cnt), MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		sc_cq_consume(&f->x.rx[0].cq, 1);
+		sc_rxq_post(&f->x.s, &f->x.rx[0], 1);
 		n++;
 	}
 	if (n > 0)
-		sc_tx_ring(&f->tx);
+		sc_tx_ring(&f->x.tx);
 	tx_reap(f);
 	return n;
 }
@@ -80,41 +76,41 @@ static void test_interrupt_mode_beside_device_thread(void **state)
 	struct fix *f = calloc(1, sizeof(*f));
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct sim_mlx5_sink_stats snk;
-	struct sc_rxq *qs[1];
+	/* 200 frames per burst, then 4 ms idle: the consumer sleeps between bursts even slowed. */
+	const struct sim_fix_conf c = {
+		.args = "mode=thread,cable=traffic,flows=8,count=20000,sizes=[60,256],"
+			"rate=200000,pattern=[on:1ms,off:4ms],idle_us=50",
+		.tx_wqe = 512,
+		.nrxq = 1,
+		.rx_post = 512,
+		.rx_channel = true,
+	};
 	unsigned int sleeps = 0, events = 0;
 	double deadline;
 	int ep;
 
 	(void)state;
 	assert_non_null(f);
-	/* 200 frames per burst, then 4 ms idle: the consumer sleeps between bursts even slowed. */
-	sc_open(&f->s, "mode=thread,cable=traffic,flows=8,count=20000,sizes=[60,256],"
-		       "rate=200000,pattern=[on:1ms,off:4ms],idle_us=50");
-	assert_int_equal(sim_mlx5_mac_get(f->s.sim, 0, f->mac), 0);
-	sc_rxq_init(&f->s, &f->rx, 512, 2048, 1024, true);
-	sc_rxq_post(&f->s, &f->rx, 512);
-	sc_txq_init(&f->s, &f->tx, 512, 1, 1024, false);
-	qs[0] = &f->rx;
-	sc_rss_init(&f->s, &f->rss, qs, 1, 0, NULL, 1, f->mac, 0);
+	sim_fix_open(&f->x, &c);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	assert_true(ep >= 0);
-	ev.data.fd = f->s.ch->fd;
-	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, f->s.ch->fd, &ev), 0);
+	ev.data.fd = f->x.s.ch->fd;
+	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, f->x.s.ch->fd, &ev), 0);
 	/* A guard against a hang, not a measurement. */
 	deadline = now_s() + 120.0;
 	for (;;) {
 		if (echo(f) > 0)
 			continue;
-		assert_int_equal(sim_mlx5_sink_stats(f->s.sim, 0, &snk), 0);
+		assert_int_equal(sim_mlx5_sink_stats(f->x.s.sim, 0, &snk), 0);
 		if (snk.received + snk.lost + snk.corrupt >= COUNT)
 			break;
 		assert_true(now_s() < deadline);
 		/* Arm, then poll once more: sleep only if that finds nothing. */
-		sc_cq_arm(&f->rx.cq, false);
-		if (sc_cq_peek(&f->rx.cq) != NULL)
+		sc_cq_arm(&f->x.rx[0].cq, false);
+		if (sc_cq_peek(&f->x.rx[0].cq) != NULL)
 			continue;
 		if (epoll_wait(ep, &ev, 1, 100) == 1) {
-			events += (unsigned int)sc_cq_events(&f->s, &f->rx.cq);
+			events += (unsigned int)sc_cq_events(&f->x.s, &f->x.rx[0].cq);
 			sleeps++;
 		}
 	}
@@ -130,13 +126,10 @@ static void test_interrupt_mode_beside_device_thread(void **state)
 	assert_int_equal(snk.duplicates, 0);
 	assert_true(sleeps > 0);
 	assert_true(events > 0);
-	assert_int_equal(sim_mlx5_invalid_total(f->s.sim), 0);
+	assert_int_equal(sim_mlx5_invalid_total(f->x.s.sim), 0);
 	close(ep);
-	assert_int_equal(sim_mlx5_thread_stop(f->s.sim), 0);
-	sc_rss_fini(&f->s, &f->rss);
-	sc_txq_fini(&f->s, &f->tx);
-	sc_rxq_fini(&f->s, &f->rx);
-	sc_close(&f->s);
+	assert_int_equal(sim_mlx5_thread_stop(f->x.s.sim), 0);
+	sim_fix_close(&f->x, false);
 	free(f);
 }
 

@@ -16,41 +16,29 @@
 #include <inttypes.h>
 
 #include "mlx5_prm.h"
-#include "sim_consumer.h"
+#include "sim_fixture.h"
 
 struct fix {
-	struct sc s;
-	struct sc_rxq rx;
-	struct sc_txq tx;
-	struct sc_rss rss;
-	uint8_t mac[6];
+	struct sim_fix x;
 	uint8_t frame[2048];
 	uint64_t echoed, bad_flags;
 };
 
 static struct fix *fix_open(const char *args)
 {
+	const struct sim_fix_conf c = {
+		.args = args, .tx_wqe = 256, .tx_cq = 512, .nrxq = 1, .rx_wqe = 256, .rx_post = 256
+	};
 	struct fix *f = calloc(1, sizeof(*f));
-	struct sc_rxq *qs[1];
 
 	assert_non_null(f);
-	sc_open(&f->s, args);
-	assert_int_equal(sim_mlx5_mac_get(f->s.sim, 0, f->mac), 0);
-	sc_rxq_init(&f->s, &f->rx, 256, 2048, 512, false);
-	sc_rxq_post(&f->s, &f->rx, 256);
-	sc_txq_init(&f->s, &f->tx, 256, 1, 512, false);
-	qs[0] = &f->rx;
-	sc_rss_init(&f->s, &f->rss, qs, 1, 0, NULL, 1, f->mac, 0);
+	sim_fix_open(&f->x, &c);
 	return f;
 }
 
 static void fix_close(struct fix *f)
 {
-	assert_int_equal(sim_mlx5_invalid_total(f->s.sim), 0);
-	sc_rss_fini(&f->s, &f->rss);
-	sc_txq_fini(&f->s, &f->tx);
-	sc_rxq_fini(&f->s, &f->rx);
-	sc_close(&f->s);
+	sim_fix_close(&f->x, true);
 	free(f);
 }
 
@@ -61,24 +49,24 @@ static uint32_t echo(struct fix *f)
 	struct mlx5_cqe64 *cqe;
 	uint32_t n = 0;
 
-	while ((cqe = sc_cq_peek(&f->rx.cq)) != NULL) {
+	while ((cqe = sc_cq_peek(&f->x.rx[0].cq)) != NULL) {
 		uint16_t counter = be16toh(cqe->wqe_counter);
 
 		assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_RESP_SEND);
 		if ((cqe->hds_ip_ext & ok) != ok)
 			f->bad_flags++;
-		sc_tx_wqe(&f->s, &f->tx, sc_rxq_buf(&f->rx, counter), be32toh(cqe->byte_cnt),
-			  MLX5_WQE_CTRL_CQ_UPDATE, 0);
-		sc_cq_consume(&f->rx.cq, 1);
-		sc_rxq_post(&f->s, &f->rx, 1);
+		sc_tx_wqe(&f->x.s, &f->x.tx, sc_rxq_buf(&f->x.rx[0], counter),
+			  be32toh(cqe->byte_cnt), MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		sc_cq_consume(&f->x.rx[0].cq, 1);
+		sc_rxq_post(&f->x.s, &f->x.rx[0], 1);
 		n++;
 		if (n == 128)
 			break; /* the send ring holds 256 */
 	}
 	if (n > 0) {
-		sc_tx_ring(&f->tx);
-		sim_mlx5_step(f->s.sim);
-		assert_int_equal(sc_cq_drain(&f->tx.cq), n);
+		sc_tx_ring(&f->x.tx);
+		sim_mlx5_step(f->x.s.sim);
+		assert_int_equal(sc_cq_drain(&f->x.tx.cq), n);
 	}
 	f->echoed += n;
 	return n;
@@ -90,10 +78,10 @@ static void run_to_end(struct fix *f)
 	struct sim_mlx5_source_stats src;
 
 	for (int i = 0; i < 100000; i++) {
-		int work = sim_mlx5_step(f->s.sim);
+		int work = sim_mlx5_step(f->x.s.sim);
 
 		work += (int)echo(f);
-		assert_int_equal(sim_mlx5_source_stats(f->s.sim, 0, &src), 0);
+		assert_int_equal(sim_mlx5_source_stats(f->x.s.sim, 0, &src), 0);
 		if (work == 0 && src.done)
 			return;
 	}
@@ -108,8 +96,8 @@ static void test_clean_run(void **state)
 
 	(void)state;
 	run_to_end(f);
-	assert_int_equal(sim_mlx5_source_stats(f->s.sim, 0, &src), 0);
-	assert_int_equal(sim_mlx5_sink_stats(f->s.sim, 0, &snk), 0);
+	assert_int_equal(sim_mlx5_source_stats(f->x.s.sim, 0, &src), 0);
+	assert_int_equal(sim_mlx5_sink_stats(f->x.s.sim, 0, &snk), 0);
 	assert_int_equal(src.sent, 3000);
 	assert_true(src.done);
 	assert_int_equal(snk.received, 3000);
@@ -132,9 +120,9 @@ static void test_loss_accounting(void **state)
 
 	(void)state;
 	run_to_end(f);
-	assert_int_equal(sim_mlx5_source_stats(f->s.sim, 0, &src), 0);
-	assert_int_equal(sim_mlx5_sink_stats(f->s.sim, 0, &snk), 0);
-	assert_int_equal(sim_mlx5_port_stats(f->s.sim, 0, &st), 0);
+	assert_int_equal(sim_mlx5_source_stats(f->x.s.sim, 0, &src), 0);
+	assert_int_equal(sim_mlx5_sink_stats(f->x.s.sim, 0, &snk), 0);
+	assert_int_equal(sim_mlx5_port_stats(f->x.s.sim, 0, &st), 0);
 	print_message("sent %" PRIu64 ", wire drops %" PRIu64 ", sink lost %" PRIu64 "\n", src.sent,
 		      st.rx_wire_drops, snk.lost);
 	assert_int_equal(src.sent, 2000);
@@ -153,7 +141,7 @@ static void send_seq(struct fix *f, uint64_t seq, bool damage)
 	assert_int_equal(sim_mlx5_frame_build(f->frame, 100, 0, seq, dst), 100);
 	if (damage)
 		f->frame[90] ^= 0x40;
-	sc_tx_wqe(&f->s, &f->tx, f->frame, 100, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	sc_tx_wqe(&f->x.s, &f->x.tx, f->frame, 100, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 }
 
 static void test_sink_accounting(void **state)
@@ -167,11 +155,11 @@ static void test_sink_accounting(void **state)
 		send_seq(f, order[i], false);
 	send_seq(f, 6, true); /* payload damaged */
 	memset(f->frame, 0, 60);
-	sc_tx_wqe(&f->s, &f->tx, f->frame, 60, MLX5_WQE_CTRL_CQ_UPDATE, 0); /* not a source's */
-	sc_tx_ring(&f->tx);
-	sim_mlx5_step_idle(f->s.sim, 100);
-	assert_int_equal(sc_cq_drain(&f->tx.cq), 8);
-	assert_int_equal(sim_mlx5_sink_stats(f->s.sim, 0, &snk), 0);
+	sc_tx_wqe(&f->x.s, &f->x.tx, f->frame, 60, MLX5_WQE_CTRL_CQ_UPDATE, 0); /* not a source's */
+	sc_tx_ring(&f->x.tx);
+	sim_mlx5_step_idle(f->x.s.sim, 100);
+	assert_int_equal(sc_cq_drain(&f->x.tx.cq), 8);
+	assert_int_equal(sim_mlx5_sink_stats(f->x.s.sim, 0, &snk), 0);
 	assert_int_equal(snk.received, 5); /* 0 1 3 2 5 */
 	assert_int_equal(snk.lost, 1); /* 4 */
 	assert_int_equal(snk.reordered, 1); /* 2 after 3 */
@@ -180,14 +168,14 @@ static void test_sink_accounting(void **state)
 	assert_int_equal(snk.foreign, 1);
 	/* The late 4 fills the gap. */
 	send_seq(f, 4, false);
-	sc_tx_ring(&f->tx);
-	sim_mlx5_step_idle(f->s.sim, 100);
-	assert_int_equal(sc_cq_drain(&f->tx.cq), 1);
-	assert_int_equal(sim_mlx5_sink_stats(f->s.sim, 0, &snk), 0);
+	sc_tx_ring(&f->x.tx);
+	sim_mlx5_step_idle(f->x.s.sim, 100);
+	assert_int_equal(sc_cq_drain(&f->x.tx.cq), 1);
+	assert_int_equal(sim_mlx5_sink_stats(f->x.s.sim, 0, &snk), 0);
 	assert_int_equal(snk.lost, 0);
 	assert_int_equal(snk.reordered, 2);
-	assert_int_equal(sim_mlx5_sink_reset(f->s.sim, 0), 0);
-	assert_int_equal(sim_mlx5_sink_stats(f->s.sim, 0, &snk), 0);
+	assert_int_equal(sim_mlx5_sink_reset(f->x.s.sim, 0), 0);
+	assert_int_equal(sim_mlx5_sink_stats(f->x.s.sim, 0, &snk), 0);
 	assert_int_equal(snk.received, 0);
 	fix_close(f);
 }
@@ -200,8 +188,8 @@ static void test_corruption(void **state)
 
 	(void)state;
 	run_to_end(f);
-	assert_int_equal(sim_mlx5_sink_stats(f->s.sim, 0, &snk), 0);
-	assert_int_equal(sim_mlx5_port_stats(f->s.sim, 0, &st), 0);
+	assert_int_equal(sim_mlx5_sink_stats(f->x.s.sim, 0, &snk), 0);
+	assert_int_equal(sim_mlx5_port_stats(f->x.s.sim, 0, &st), 0);
 	assert_int_equal(st.rx_wire_corrupt, 300);
 	/* One flipped byte past the Ethernet header always breaks a checksum. */
 	assert_int_equal(f->echoed, 300);
@@ -220,12 +208,12 @@ static void test_rate_and_pattern(void **state)
 	(void)state;
 	/* 1000/s for 10 ms of every 100: a frame each ms, ten per burst. */
 	for (int ms = 0; ms < 200; ms++) {
-		sim_mlx5_step(f->s.sim);
+		sim_mlx5_step(f->x.s.sim);
 		echo(f);
-		assert_int_equal(sim_mlx5_source_stats(f->s.sim, 0, &src), 0);
+		assert_int_equal(sim_mlx5_source_stats(f->x.s.sim, 0, &src), 0);
 		if (ms == 9 || ms == 99)
 			assert_int_equal(src.sent, 10);
-		assert_int_equal(sim_mlx5_clock_advance(f->s.sim, 1000000), 0);
+		assert_int_equal(sim_mlx5_clock_advance(f->x.s.sim, 1000000), 0);
 	}
 	assert_int_equal(src.sent, 20);
 	assert_int_equal(f->echoed, 20);
@@ -239,21 +227,21 @@ static void test_source_api(void **state)
 	struct sim_mlx5_source_stats src;
 
 	(void)state;
-	sim_mlx5_step_idle(f->s.sim, 10);
-	assert_int_equal(sim_mlx5_source_stats(f->s.sim, 0, &src), 0);
+	sim_mlx5_step_idle(f->x.s.sim, 10);
+	assert_int_equal(sim_mlx5_source_stats(f->x.s.sim, 0, &src), 0);
 	assert_int_equal(src.sent, 0); /* gen=off */
 	c.sizes[0] = 20;
-	assert_int_equal(sim_mlx5_source_set(f->s.sim, 0, &c), -EINVAL);
+	assert_int_equal(sim_mlx5_source_set(f->x.s.sim, 0, &c), -EINVAL);
 	c.sizes[0] = 60;
-	assert_int_equal(sim_mlx5_source_set(f->s.sim, 0, &c), 0);
-	assert_int_equal(sim_mlx5_source_start(f->s.sim, 0), 0);
+	assert_int_equal(sim_mlx5_source_set(f->x.s.sim, 0, &c), 0);
+	assert_int_equal(sim_mlx5_source_start(f->x.s.sim, 0), 0);
 	run_to_end(f);
-	assert_int_equal(sim_mlx5_source_stats(f->s.sim, 0, &src), 0);
+	assert_int_equal(sim_mlx5_source_stats(f->x.s.sim, 0, &src), 0);
 	assert_int_equal(src.sent, 10);
-	assert_int_equal(sim_mlx5_source_stop(f->s.sim, 0), 0);
-	assert_int_equal(sim_mlx5_source_start(f->s.sim, 7), -EINVAL);
-	assert_int_equal(sim_mlx5_uncable(f->s.sim, 0), 0);
-	assert_int_equal(sim_mlx5_source_start(f->s.sim, 0), -ENOTCONN);
+	assert_int_equal(sim_mlx5_source_stop(f->x.s.sim, 0), 0);
+	assert_int_equal(sim_mlx5_source_start(f->x.s.sim, 7), -EINVAL);
+	assert_int_equal(sim_mlx5_uncable(f->x.s.sim, 0), 0);
+	assert_int_equal(sim_mlx5_source_start(f->x.s.sim, 0), -ENOTCONN);
 	fix_close(f);
 }
 
