@@ -65,6 +65,14 @@ struct info_arg {
 	struct dvp_json *w;
 };
 
+/* DPDK's keys for the pool's sizes: the struct's own names. */
+#define MP(m) DVP_JSON_FIELD(struct dvp_mempool, m)
+static const struct dvp_json_field size_fields[] = {
+	MP(size),	 MP(cache_size),   MP(elt_size),
+	MP(header_size), MP(trailer_size), MP(private_data_size),
+};
+#undef MP
+
 static void info_one(struct dvp_mempool *mp, void *arg)
 {
 	struct info_arg *ia = arg;
@@ -78,12 +86,7 @@ static void info_one(struct dvp_mempool *mp, void *arg)
 	dvp_json_u64(w, "pool_id", 0);
 	dvp_json_u64(w, "flags", mp->flags & ~MEMPOOL_F_CREATED);
 	dvp_json_i64(w, "socket_id", mp->socket_id);
-	dvp_json_u64(w, "size", mp->size);
-	dvp_json_u64(w, "cache_size", mp->cache_size);
-	dvp_json_u64(w, "elt_size", mp->elt_size);
-	dvp_json_u64(w, "header_size", mp->header_size);
-	dvp_json_u64(w, "trailer_size", mp->trailer_size);
-	dvp_json_u64(w, "private_data_size", mp->private_data_size);
+	dvp_json_fields(w, NULL, mp, size_fields, DVP_DIM(size_fields));
 	dvp_json_i64(w, "ops_index", 0);
 	dvp_json_u64(w, "populated_size", mp->size);
 	dvp_json_str(w, "mz_name", mz->name);

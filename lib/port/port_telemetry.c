@@ -77,6 +77,14 @@ static void queue_stats(struct dvp_json *w, const char *key, const uint64_t *v)
 	dvp_json_arr_close(w);
 }
 
+/* ethdev's /ethdev/stats keys, in its order: the struct's own names. */
+#define ST(m) DVP_JSON_FIELD(struct dvp_port_stats, m)
+static const struct dvp_json_field stats_fields[] = {
+	ST(ipackets), ST(opackets), ST(ibytes),	 ST(obytes),
+	ST(imissed),  ST(ierrors),  ST(oerrors), ST(rx_nombuf),
+};
+#undef ST
+
 static int cmd_stats(const char *cmd, const char *params, struct dvp_json *w)
 {
 	struct dvp_port *port = port_of_param(params);
@@ -88,14 +96,7 @@ static int cmd_stats(const char *cmd, const char *params, struct dvp_json *w)
 	if (dvp_stats_get(port->port_id, &st) < 0)
 		return port_done(-1);
 	dvp_json_obj_open(w, NULL);
-	dvp_json_u64(w, "ipackets", st.ipackets);
-	dvp_json_u64(w, "opackets", st.opackets);
-	dvp_json_u64(w, "ibytes", st.ibytes);
-	dvp_json_u64(w, "obytes", st.obytes);
-	dvp_json_u64(w, "imissed", st.imissed);
-	dvp_json_u64(w, "ierrors", st.ierrors);
-	dvp_json_u64(w, "oerrors", st.oerrors);
-	dvp_json_u64(w, "rx_nombuf", st.rx_nombuf);
+	dvp_json_fields(w, NULL, &st, stats_fields, DVP_DIM(stats_fields));
 	queue_stats(w, "q_ipackets", st.q_ipackets);
 	queue_stats(w, "q_opackets", st.q_opackets);
 	queue_stats(w, "q_ibytes", st.q_ibytes);

@@ -78,6 +78,33 @@ void dvp_json_fixed(struct dvp_json *w, const char *key, double v, unsigned int 
 /** @p v in the shortest of "%g"'s forms with 15 significant digits; NaN and infinities write null. */
 void dvp_json_double(struct dvp_json *w, const char *key, double v);
 
+/**
+ * One unsigned integer member of a struct, for dvp_json_fields(): a table
+ * of them writes a counters struct in one call, keys in the table's order.
+ */
+struct dvp_json_field {
+	const char *key;
+	size_t offset;
+	size_t size; /**< 1, 2, 4 or 8 bytes */
+};
+
+/** Member @p m of struct type @p T, written under @p key. */
+#define DVP_JSON_FIELD_AS(key, T, m)                       \
+	{                                                  \
+		(key), offsetof(T, m), sizeof(((T *)0)->m) \
+	}
+/** Member @p m of struct type @p T, written under its own name. */
+#define DVP_JSON_FIELD(T, m) DVP_JSON_FIELD_AS(#m, T, m)
+
+/**
+ * Write the @p n members @p fields of the struct at @p base as unsigned
+ * integers, inside an object under @p obj_key, or into the container open
+ * now when @p obj_key is NULL. A field of another size is a misuse
+ * (dvp_json_failed()).
+ */
+void dvp_json_fields(struct dvp_json *w, const char *obj_key, const void *base,
+		     const struct dvp_json_field *fields, size_t n);
+
 /** Bytes written into the buffer (without the NUL); 0 for a stream. */
 size_t dvp_json_len(const struct dvp_json *w);
 /** Whether an element was dropped for want of room. */

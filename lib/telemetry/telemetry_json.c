@@ -83,6 +83,15 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* The letter of @p c's two-character escape ("\\n" for a newline), or 0. */
+static char short_escape(unsigned char c)
+{
+	static const char from[] = "\"\\\b\f\n\r\t", to[] = "\"\\bfnrt";
+	const char *p = c != '\0' ? strchr(from, c) : NULL;
+
+	return p != NULL ? to[p - from] : '\0';
+}
+
 static void put_string(struct dvp_json *w, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -100,37 +109,17 @@ static void put_string(struct dvp_json *w, const char *str)
 			put(w, (const char *)run, (size_t)(s - run));
 		if (*s == '\0')
 			break;
-		switch (*s) {
-		case '"':
-			put(w, "\\\"", 2);
-			break;
-		case '\\':
-			put(w, "\\\\", 2);
-			break;
-		case '\b':
-			put(w, "\\b", 2);
-			break;
-		case '\f':
-			put(w, "\\f", 2);
-			break;
-		case '\n':
-			put(w, "\\n", 2);
-			break;
-		case '\r':
-			put(w, "\\r", 2);
-			break;
-		case '\t':
-			put(w, "\\t", 2);
-			break;
-		default:
-			if (*s < 0x20) {
-				snprintf(esc, sizeof(esc), "\\u%04x", *s);
-				put(w, esc, 6);
-			} else {
-				/* Not UTF-8: the replacement character, one byte at a time. */
-				put(w, "\\ufffd", 6);
-			}
-			break;
+		/* JSON's two-character escapes, then \u for other controls. */
+		esc[0] = '\\';
+		esc[1] = short_escape(*s);
+		if (esc[1] != '\0') {
+			put(w, esc, 2);
+		} else if (*s < 0x20) {
+			snprintf(esc, sizeof(esc), "\\u%04x", *s);
+			put(w, esc, 6);
+		} else {
+			/* Not UTF-8: the replacement character, one byte at a time. */
+			put(w, "\\ufffd", 6);
 		}
 		s++;
 	}
@@ -279,6 +268,41 @@ void dvp_json_u64(struct dvp_json *w, const char *key, uint64_t v)
 
 	snprintf(t, sizeof(t), "%" PRIu64, v);
 	raw(w, key, t);
+}
+
+void dvp_json_fields(struct dvp_json *w, const char *obj_key, const void *base,
+		     const struct dvp_json_field *fields, size_t n)
+{
+	const uint8_t *p = base;
+	uint64_t v;
+	size_t i;
+
+	if (obj_key != NULL)
+		dvp_json_obj_open(w, obj_key);
+	for (i = 0; i < n; i++) {
+		const void *m = p + fields[i].offset;
+
+		switch (fields[i].size) {
+		case 1:
+			v = *(const uint8_t *)m;
+			break;
+		case 2:
+			v = *(const uint16_t *)m;
+			break;
+		case 4:
+			v = *(const uint32_t *)m;
+			break;
+		case 8:
+			v = *(const uint64_t *)m;
+			break;
+		default:
+			w->error = true;
+			continue;
+		}
+		dvp_json_u64(w, fields[i].key, v);
+	}
+	if (obj_key != NULL)
+		dvp_json_obj_close(w);
 }
 
 void dvp_json_i64(struct dvp_json *w, const char *key, int64_t v)

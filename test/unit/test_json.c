@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dvp_common.h>
 #include <dvp_json.h>
 
 /* @p s written as one string value into a large buffer. */
@@ -96,6 +97,42 @@ static void test_values(void **state)
 				 "\"k\\\"ey\":\"v\"}");
 	assert_int_equal(dvp_json_len(&w), strlen(buf));
 	assert_true(json_valid(buf, strlen(buf)));
+}
+
+/* A table of members of every size, in an object of its own or the one open. */
+struct fields_probe {
+	uint8_t b;
+	uint16_t h;
+	uint32_t u;
+	uint64_t q;
+	int pad;
+};
+
+static void test_fields(void **state)
+{
+	static const struct dvp_json_field fields[] = {
+		DVP_JSON_FIELD(struct fields_probe, q),
+		DVP_JSON_FIELD(struct fields_probe, b),
+		DVP_JSON_FIELD_AS("half", struct fields_probe, h),
+		DVP_JSON_FIELD(struct fields_probe, u),
+	};
+	const struct dvp_json_field bad = { "pad", offsetof(struct fields_probe, pad), 3 };
+	const struct fields_probe p = { 255, 65535, 4000000000u, UINT64_MAX, 0 };
+	char buf[256];
+	struct dvp_json w;
+
+	(void)state;
+	dvp_json_init_buf(&w, buf, sizeof(buf));
+	dvp_json_obj_open(&w, NULL);
+	dvp_json_fields(&w, "in", &p, fields, DVP_DIM(fields));
+	dvp_json_fields(&w, NULL, &p, fields, 1);
+	dvp_json_obj_close(&w);
+	assert_false(dvp_json_failed(&w));
+	assert_string_equal(buf, "{\"in\":{\"q\":18446744073709551615,\"b\":255,\"half\":65535,"
+				 "\"u\":4000000000},\"q\":18446744073709551615}");
+	dvp_json_init_buf(&w, buf, sizeof(buf));
+	dvp_json_fields(&w, "x", &p, &bad, 1);
+	assert_true(dvp_json_failed(&w));
 }
 
 static void test_keys(void **state)
@@ -221,7 +258,7 @@ int main(void)
 		cmocka_unit_test(test_escape), cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_values), cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_depth),  cmocka_unit_test(test_bounded),
-		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_file),   cmocka_unit_test(test_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dvp_common.h>
+#include <dvp_json.h>
 #include <dvp_port.h>
 #include <dvp_telemetry.h>
 
@@ -47,6 +49,36 @@ static const char *cable_name(enum sim_cable c)
 	return c == SIM_CABLE_TRAFFIC ? "traffic" : c == SIM_CABLE_PORT ? "port" : "none";
 }
 
+#define SO(m) DVP_JSON_FIELD(struct sim_mlx5_source_stats, m)
+static const struct dvp_json_field source_fields[] = { SO(sent), SO(bytes), SO(paused) };
+#undef SO
+
+#define SI(m) DVP_JSON_FIELD(struct sim_mlx5_sink_stats, m)
+static const struct dvp_json_field sink_fields[] = {
+	SI(received), SI(bytes), SI(lost), SI(reordered), SI(duplicates), SI(corrupt), SI(foreign),
+};
+#undef SI
+
+#define PS(m) DVP_JSON_FIELD(struct sim_mlx5_port_stats, m)
+#define BUS(m) DVP_JSON_FIELD_AS(#m, struct sim_mlx5_port_stats, bus_##m)
+static const struct dvp_json_field counter_fields[] = {
+	PS(rx_frames), PS(rx_bytes), PS(rx_out_of_buffer), PS(rx_no_flow),     PS(rx_dropped),
+	PS(tx_frames), PS(tx_bytes), PS(tx_dropped),	   PS(tx_completions),
+};
+static const struct dvp_json_field bus_fields[] = {
+	BUS(cqe_bytes),	    BUS(wqe_bytes), BUS(data_rd_bytes),
+	BUS(data_wr_bytes), BUS(doorbells), BUS(dbrec_updates),
+};
+#undef BUS
+#undef PS
+
+#define DS(m) DVP_JSON_FIELD(struct sim_mlx5_dev_stats, m)
+static const struct dvp_json_field device_fields[] = {
+	DS(cqes),	DS(error_cqes),	 DS(comp_events),  DS(arms),
+	DS(arms_stale), DS(cq_overruns), DS(async_events),
+};
+#undef DS
+
 static void write_port(struct dvp_json *w, struct sim_mlx5_dev *dev, struct sim_port *p)
 {
 	struct sim_mlx5_source_stats so;
@@ -69,20 +101,10 @@ static void write_port(struct dvp_json *w, struct sim_mlx5_dev *dev, struct sim_
 
 	if (traffic) {
 		dvp_json_obj_open(w, "source");
-		dvp_json_u64(w, "sent", so.sent);
-		dvp_json_u64(w, "bytes", so.bytes);
-		dvp_json_u64(w, "paused", so.paused);
+		dvp_json_fields(w, NULL, &so, source_fields, DVP_DIM(source_fields));
 		dvp_json_bool(w, "done", so.done);
 		dvp_json_obj_close(w);
-		dvp_json_obj_open(w, "sink");
-		dvp_json_u64(w, "received", si.received);
-		dvp_json_u64(w, "bytes", si.bytes);
-		dvp_json_u64(w, "lost", si.lost);
-		dvp_json_u64(w, "reordered", si.reordered);
-		dvp_json_u64(w, "duplicates", si.duplicates);
-		dvp_json_u64(w, "corrupt", si.corrupt);
-		dvp_json_u64(w, "foreign", si.foreign);
-		dvp_json_obj_close(w);
+		dvp_json_fields(w, "sink", &si, sink_fields, DVP_DIM(sink_fields));
 	} else {
 		dvp_json_null(w, "source");
 		dvp_json_null(w, "sink");
@@ -93,25 +115,8 @@ static void write_port(struct dvp_json *w, struct sim_mlx5_dev *dev, struct sim_
 	dvp_json_u64(w, "wire_drops", ps.rx_wire_drops);
 	dvp_json_u64(w, "wire_corrupt", ps.rx_wire_corrupt);
 	dvp_json_obj_close(w);
-	dvp_json_obj_open(w, "counters");
-	dvp_json_u64(w, "rx_frames", ps.rx_frames);
-	dvp_json_u64(w, "rx_bytes", ps.rx_bytes);
-	dvp_json_u64(w, "rx_out_of_buffer", ps.rx_out_of_buffer);
-	dvp_json_u64(w, "rx_no_flow", ps.rx_no_flow);
-	dvp_json_u64(w, "rx_dropped", ps.rx_dropped);
-	dvp_json_u64(w, "tx_frames", ps.tx_frames);
-	dvp_json_u64(w, "tx_bytes", ps.tx_bytes);
-	dvp_json_u64(w, "tx_dropped", ps.tx_dropped);
-	dvp_json_u64(w, "tx_completions", ps.tx_completions);
-	dvp_json_obj_close(w);
-	dvp_json_obj_open(w, "bus");
-	dvp_json_u64(w, "cqe_bytes", ps.bus_cqe_bytes);
-	dvp_json_u64(w, "wqe_bytes", ps.bus_wqe_bytes);
-	dvp_json_u64(w, "data_rd_bytes", ps.bus_data_rd_bytes);
-	dvp_json_u64(w, "data_wr_bytes", ps.bus_data_wr_bytes);
-	dvp_json_u64(w, "doorbells", ps.bus_doorbells);
-	dvp_json_u64(w, "dbrec_updates", ps.bus_dbrec_updates);
-	dvp_json_obj_close(w);
+	dvp_json_fields(w, "counters", &ps, counter_fields, DVP_DIM(counter_fields));
+	dvp_json_fields(w, "bus", &ps, bus_fields, DVP_DIM(bus_fields));
 }
 
 static void write_device(struct dvp_json *w, struct sim_mlx5_dev *dev)
@@ -124,13 +129,7 @@ static void write_device(struct dvp_json *w, struct sim_mlx5_dev *dev)
 	for (i = 0; i < SIM_MLX5_INV_MAX; i++)
 		invalid += st.invalid[i];
 	dvp_json_obj_open(w, "device_counters");
-	dvp_json_u64(w, "cqes", st.cqes);
-	dvp_json_u64(w, "error_cqes", st.error_cqes);
-	dvp_json_u64(w, "comp_events", st.comp_events);
-	dvp_json_u64(w, "arms", st.arms);
-	dvp_json_u64(w, "arms_stale", st.arms_stale);
-	dvp_json_u64(w, "cq_overruns", st.cq_overruns);
-	dvp_json_u64(w, "async_events", st.async_events);
+	dvp_json_fields(w, NULL, &st, device_fields, DVP_DIM(device_fields));
 	dvp_json_u64(w, "invalid_uses", invalid);
 	dvp_json_obj_close(w);
 }
