@@ -130,10 +130,7 @@ static const struct eal_opt opts[] = {
 
 struct eal_cfg eal_cfg;
 
-static __dvp_cold int arg_error(const char *opt, const char *arg, const char *fmt, ...)
-	__dvp_format_printf(3, 4);
-
-static int arg_error(const char *opt, const char *arg, const char *fmt, ...)
+int eal_arg_error(const char *opt, const char *arg, const char *fmt, ...)
 {
 	char why[384];
 	va_list ap;
@@ -257,24 +254,24 @@ static int parse_socket_list(const char *opt, const char *arg, uint64_t *mb, boo
 	size_t len;
 
 	if (*given)
-		return arg_error(opt, arg, "given twice");
+		return eal_arg_error(opt, arg, "given twice");
 	memset(mb, 0, sizeof(uint64_t) * DVP_MAX_NUMA_NODES);
 	for (;;) {
 		len = strcspn(p, ",");
 		if (len == 0 || len >= sizeof(tok))
-			return arg_error(
+			return eal_arg_error(
 				opt, arg,
 				"'%.*s' is not a size in MB; expected one MB value per NUMA node, node 0 first, as 1024,1024",
 				(int)len, p);
 		memcpy(tok, p, len);
 		tok[len] = '\0';
 		if (n >= nodes)
-			return arg_error(
+			return eal_arg_error(
 				opt, arg,
 				"'%s' is for node %u, but this system has %u NUMA node%s (0-%u)",
 				tok, n, nodes, nodes > 1 ? "s" : "", nodes - 1);
 		if (!eal_parse_u64(tok, &mb[n]) || mb[n] > (1ull << 30))
-			return arg_error(
+			return eal_arg_error(
 				opt, arg,
 				"'%s' is not a size in MB; expected a number from 0 to %llu per node",
 				tok, 1ull << 30);
@@ -293,10 +290,11 @@ static int check_prefix(const char *opt, const char *arg)
 	const char *c;
 
 	if (*arg == '\0' || strlen(arg) >= EAL_FILE_PREFIX_MAX)
-		return arg_error(opt, arg, "expected 1 to %d characters", EAL_FILE_PREFIX_MAX - 1);
+		return eal_arg_error(opt, arg, "expected 1 to %d characters",
+				     EAL_FILE_PREFIX_MAX - 1);
 	for (c = arg; *c; c++)
 		if (!isalnum((unsigned char)*c) && !strchr("_.-", *c))
-			return arg_error(
+			return eal_arg_error(
 				opt, arg,
 				"bad character '%c'; use letters, digits, '_', '.' and '-'", *c);
 	return 0;
@@ -316,7 +314,7 @@ static int add_ib_entry(struct eal_strlist *l, bool block, const char *opt, cons
 	n = da.count;
 	dvp_devargs_free(&da);
 	if (n != 0 && block)
-		return arg_error(opt, v, "expected a device name alone: devargs go with -a");
+		return eal_arg_error(opt, v, "expected a device name alone: devargs go with -a");
 	ret = eal_ib_of_pci_arg(opt, v, &resolved);
 	if (ret < 0)
 		return ret;
@@ -340,15 +338,15 @@ static int apply(const struct eal_opt *o, const char *opt, const char *v, struct
 		return eal_parse_lcores(opt, v, cfg);
 	case OPT_MAIN_LCORE:
 		if (!eal_parse_u64(v, &n) || n >= DVP_MAX_LCORE)
-			return arg_error(opt, v, "expected an lcore id from 0 to %d",
-					 DVP_MAX_LCORE - 1);
+			return eal_arg_error(opt, v, "expected an lcore id from 0 to %d",
+					     DVP_MAX_LCORE - 1);
 		cfg->main_lcore = (unsigned int)n;
 		cfg->main_lcore_given = true;
 		return 0;
 	case OPT_MEM:
 		if (!eal_parse_u64(v, &n) || n == 0 || n > (1ull << 30))
-			return arg_error(opt, v, "expected a size in MB from 1 to %llu",
-					 1ull << 30);
+			return eal_arg_error(opt, v, "expected a size in MB from 1 to %llu",
+					     1ull << 30);
 		cfg->mem_mb = n;
 		return 0;
 	case OPT_SOCKET_MEM:
@@ -357,7 +355,7 @@ static int apply(const struct eal_opt *o, const char *opt, const char *v, struct
 		return parse_socket_list(opt, v, cfg->socket_limit_mb, &cfg->socket_limit_given);
 	case OPT_HUGE_DIR:
 		if (*v == '\0')
-			return arg_error(opt, v, "expected the path of a hugetlbfs mount");
+			return eal_arg_error(opt, v, "expected the path of a hugetlbfs mount");
 		free(cfg->huge_dir);
 		cfg->huge_dir = strdup(v);
 		return cfg->huge_dir ? 0 : dvp_err(ENOMEM);
@@ -377,8 +375,8 @@ static int apply(const struct eal_opt *o, const char *opt, const char *v, struct
 		return 0;
 	case OPT_MEM_CHANNELS:
 		if (!eal_parse_u64(v, &n) || n == 0 || n > 32)
-			return arg_error(opt, v,
-					 "expected a number of memory channels from 1 to 32");
+			return eal_arg_error(opt, v,
+					     "expected a number of memory channels from 1 to 32");
 		return 0;
 	case OPT_SINGLE_FILE_SEGMENTS:
 		return 0;
@@ -393,15 +391,15 @@ static int apply(const struct eal_opt *o, const char *opt, const char *v, struct
 				"%s pa: no effect: RDMA devices address memory by virtual address (memory registrations), so IO addresses are virtual",
 				opt);
 		else if (strcmp(v, "va") != 0)
-			return arg_error(opt, v, "expected va or pa");
+			return eal_arg_error(opt, v, "expected va or pa");
 		return 0;
 	case OPT_PROC_TYPE:
 		if (strcmp(v, "secondary") == 0)
-			return arg_error(
+			return eal_arg_error(
 				opt, v,
 				"secondary processes are not supported: there is no shared configuration to attach to; run a primary process (primary or auto)");
 		if (strcmp(v, "primary") != 0 && strcmp(v, "auto") != 0)
-			return arg_error(opt, v, "expected primary or auto");
+			return eal_arg_error(opt, v, "expected primary or auto");
 		return 0;
 	case OPT_ALLOW:
 	case OPT_BLOCK:
@@ -459,19 +457,19 @@ static const struct eal_opt *find_opt(const char *a, const char **inline_val)
 static int check_combination(struct eal_cfg *cfg)
 {
 	if (cfg->allow.n && cfg->block.n)
-		return arg_error(
+		return eal_arg_error(
 			"-a/-b", NULL,
 			"an allow list and a block list cannot be combined; use one of them");
 	if (cfg->mem_mb && cfg->socket_mem_given)
-		return arg_error(
+		return eal_arg_error(
 			"-m/--socket-mem", NULL,
 			"give the memory either in total (-m) or per node (--socket-mem), not both");
 	if (cfg->no_huge && cfg->huge_dir)
-		return arg_error("--huge-dir", cfg->huge_dir,
-				 "hugepages are off (--no-huge); drop one of the two");
+		return eal_arg_error("--huge-dir", cfg->huge_dir,
+				     "hugepages are off (--no-huge); drop one of the two");
 	if (cfg->no_huge && cfg->huge_unlink)
-		return arg_error("--huge-unlink", NULL,
-				 "hugepages are off (--no-huge): there are no files to unlink");
+		return eal_arg_error("--huge-unlink", NULL,
+				     "hugepages are off (--no-huge): there are no files to unlink");
 	return eal_lcore_map_finish(cfg);
 }
 
@@ -499,7 +497,7 @@ int eal_args_parse(int argc, char **argv, struct eal_cfg *cfg)
 			break;
 		o = find_opt(a, &v);
 		if (o == NULL)
-			return arg_error(
+			return eal_arg_error(
 				a, NULL,
 				"unknown EAL option; see -h for the EAL options (application options go after '--')");
 		/* Errors name the option as the user spelled it. */
@@ -517,10 +515,11 @@ int eal_args_parse(int argc, char **argv, struct eal_cfg *cfg)
 		}
 		if (o->arg == NULL) {
 			if (v != NULL)
-				return arg_error(name, v, "this option takes no value");
+				return eal_arg_error(name, v, "this option takes no value");
 		} else if (v == NULL) {
 			if (i + 1 >= argc)
-				return arg_error(name, NULL, "needs a value: %s %s", name, o->arg);
+				return eal_arg_error(name, NULL, "needs a value: %s %s", name,
+						     o->arg);
 			v = argv[++i];
 		}
 		ret = apply(o, name, v, cfg);

@@ -6,7 +6,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,21 +25,6 @@ static bool name_char_ok(char c)
 static bool key_char_ok(char c)
 {
 	return isalnum((unsigned char)c) || strchr("_.-", c) != NULL;
-}
-
-static __dvp_cold int devargs_error(const char *ctx, const char *str, const char *fmt, ...)
-	__dvp_format_printf(3, 4);
-
-static int devargs_error(const char *ctx, const char *str, const char *fmt, ...)
-{
-	char why[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	EAL_LOG(ERR, "%s '%s': %s", ctx, str, why);
-	return dvp_err(EINVAL);
 }
 
 void dvp_devargs_free(struct dvp_devargs *da)
@@ -67,41 +51,41 @@ static int parse_pair(const char *ctx, const char *str, const char *p, size_t le
 	unsigned int i;
 
 	if (len == 0)
-		return devargs_error(ctx, str, "empty KEY=VALUE pair (two commas); %s",
+		return eal_arg_error(ctx, str, "empty KEY=VALUE pair (two commas); %s",
 				     DEVARGS_SYNTAX);
 	if (eq == NULL)
-		return devargs_error(ctx, str, "'%.*s' has no value; expected %.*s=VALUE", (int)len,
+		return eal_arg_error(ctx, str, "'%.*s' has no value; expected %.*s=VALUE", (int)len,
 				     p, (int)len, p);
 	klen = (size_t)(eq - p);
 	if (klen == 0)
-		return devargs_error(ctx, str, "empty key in '%.*s'; %s", (int)len, p,
+		return eal_arg_error(ctx, str, "empty key in '%.*s'; %s", (int)len, p,
 				     DEVARGS_SYNTAX);
 	for (i = 0; i < klen; i++)
 		if (!key_char_ok(p[i]))
-			return devargs_error(
+			return eal_arg_error(
 				ctx, str,
 				"bad character '%c' in key '%.*s'; keys use letters, digits, '_', '.' and '-'",
 				p[i], (int)klen, p);
 	v = eq + 1;
 	vlen = len - klen - 1;
 	if (vlen == 0)
-		return devargs_error(ctx, str, "key '%.*s' has an empty value", (int)klen, p);
+		return eal_arg_error(ctx, str, "key '%.*s' has an empty value", (int)klen, p);
 	if (*v == '[') {
 		if (v[vlen - 1] != ']')
-			return devargs_error(
+			return eal_arg_error(
 				ctx, str, "value of key '%.*s' opens '[' but does not end with ']'",
 				(int)klen, p);
 		v++;
 		vlen -= 2;
 		if (vlen == 0)
-			return devargs_error(ctx, str, "key '%.*s' has an empty list '[]'",
+			return eal_arg_error(ctx, str, "key '%.*s' has an empty list '[]'",
 					     (int)klen, p);
 	}
 	for (i = 0; i < da->count; i++)
 		if (strlen(da->pairs[i].key) == klen && strncmp(da->pairs[i].key, p, klen) == 0)
-			return devargs_error(ctx, str, "key '%.*s' is given twice", (int)klen, p);
+			return eal_arg_error(ctx, str, "key '%.*s' is given twice", (int)klen, p);
 	if (da->count == DVP_DEVARGS_MAX_PAIRS)
-		return devargs_error(ctx, str, "more than %d KEY=VALUE pairs",
+		return eal_arg_error(ctx, str, "more than %d KEY=VALUE pairs",
 				     DVP_DEVARGS_MAX_PAIRS);
 	da->pairs[da->count].key = strndup(p, klen);
 	da->pairs[da->count].value = strndup(v, vlen);
@@ -121,18 +105,18 @@ int eal_devargs_parse_ctx(const char *ctx, const char *str, struct dvp_devargs *
 		return dvp_err(EINVAL);
 	memset(da, 0, sizeof(*da));
 	if (str == NULL || *str == '\0')
-		return devargs_error(ctx, "", "empty device string; %s", DEVARGS_SYNTAX);
+		return eal_arg_error(ctx, "", "empty device string; %s", DEVARGS_SYNTAX);
 
 	comma = strchr(str, ',');
 	nlen = comma ? (size_t)(comma - str) : strlen(str);
 	if (nlen == 0)
-		return devargs_error(ctx, str, "no device name before ','; %s", DEVARGS_SYNTAX);
+		return eal_arg_error(ctx, str, "no device name before ','; %s", DEVARGS_SYNTAX);
 	if (nlen >= DVP_DEV_NAME_MAX_LEN)
-		return devargs_error(ctx, str, "device name is longer than %d characters",
+		return eal_arg_error(ctx, str, "device name is longer than %d characters",
 				     DVP_DEV_NAME_MAX_LEN - 1);
 	for (p = str; p < str + nlen; p++)
 		if (!name_char_ok(*p))
-			return devargs_error(
+			return eal_arg_error(
 				ctx, str,
 				"bad character '%c' in device name '%.*s'; names use letters, digits, '_', '.', ':' and '-'",
 				*p, (int)nlen, str);
@@ -159,12 +143,12 @@ int eal_devargs_parse_ctx(const char *ctx, const char *str, struct dvp_devargs *
 				goto bad_nest;
 		} else if (*p == ']') {
 			if (depth-- == 0) {
-				ret = devargs_error(ctx, str, "']' without a matching '['");
+				ret = eal_arg_error(ctx, str, "']' without a matching '['");
 				goto fail;
 			}
 		} else if ((*p == ',' && depth == 0) || *p == '\0') {
 			if (*p == '\0' && depth > 0) {
-				ret = devargs_error(ctx, str, "'[' is not closed by ']'");
+				ret = eal_arg_error(ctx, str, "'[' is not closed by ']'");
 				goto fail;
 			}
 			if (*p == '\0' && p == start)
@@ -180,7 +164,7 @@ int eal_devargs_parse_ctx(const char *ctx, const char *str, struct dvp_devargs *
 	return 0;
 
 bad_nest:
-	ret = devargs_error(ctx, str, "lists in brackets cannot be nested");
+	ret = eal_arg_error(ctx, str, "lists in brackets cannot be nested");
 fail:
 	dvp_devargs_free(da);
 	return ret;

@@ -10,7 +10,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <numa.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,21 +23,6 @@
 #define LCORES_SYNTAX "expected LCORES[@CPUS],... such as 0@1,1@(2-3) or (0-3)@0"
 
 cpu_set_t eal_process_cpus;
-
-static __dvp_cold int lcore_error(const char *opt, const char *arg, const char *fmt, ...)
-	__dvp_format_printf(3, 4);
-
-static int lcore_error(const char *opt, const char *arg, const char *fmt, ...)
-{
-	char why[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	EAL_LOG(ERR, "%s '%s': %s", opt, arg, why);
-	return dvp_err(EINVAL);
-}
 
 void eal_format_cpuset(const cpu_set_t *set, char *buf, size_t len)
 {
@@ -105,21 +89,21 @@ static int check_cpu(const char *opt, const char *arg, unsigned long cpu)
 
 	eal_format_cpuset(&eal_process_cpus, usable, sizeof(usable));
 	if (cpu >= (unsigned long)ncpus || cpu >= CPU_SETSIZE)
-		return lcore_error(
+		return eal_arg_error(
 			opt, arg,
 			"CPU %lu does not exist: this system has CPUs 0-%d; usable CPUs: %s", cpu,
 			ncpus - 1, usable);
 	if (!CPU_ISSET(cpu, &eal_process_cpus))
-		return lcore_error(opt, arg,
-				   "CPU %lu is not in this process's CPU affinity; usable CPUs: %s",
-				   cpu, usable);
+		return eal_arg_error(
+			opt, arg, "CPU %lu is not in this process's CPU affinity; usable CPUs: %s",
+			cpu, usable);
 	return 0;
 }
 
 static int check_lcore(const char *opt, const char *arg, unsigned long lcore)
 {
 	if (lcore >= DVP_MAX_LCORE)
-		return lcore_error(
+		return eal_arg_error(
 			opt, arg,
 			"lcore id %lu is out of range: lcore ids go from 0 to %d (build option max_lcores)",
 			lcore, DVP_MAX_LCORE - 1);
@@ -148,15 +132,16 @@ static int parse_range(const char *opt, const char *arg, const char *syntax, con
 	const char *start = *p;
 
 	if (!parse_num(p, lo))
-		return lcore_error(opt, arg, "'%s' is not a number or range; %s", start, syntax);
+		return eal_arg_error(opt, arg, "'%s' is not a number or range; %s", start, syntax);
 	*hi = *lo;
 	if (**p == '-') {
 		(*p)++;
 		if (!parse_num(p, hi))
-			return lcore_error(opt, arg, "range at '%s' has no end; %s", start, syntax);
+			return eal_arg_error(opt, arg, "range at '%s' has no end; %s", start,
+					     syntax);
 		if (*hi < *lo)
-			return lcore_error(opt, arg, "range '%.*s' goes backwards; %s",
-					   (int)(*p - start), start, syntax);
+			return eal_arg_error(opt, arg, "range '%.*s' goes backwards; %s",
+					     (int)(*p - start), start, syntax);
 	}
 	return 0;
 }
@@ -165,7 +150,7 @@ static int parse_range(const char *opt, const char *arg, const char *syntax, con
 static int map_start(const char *opt, const char *arg, struct eal_cfg *cfg)
 {
 	if (cfg->lcores_given)
-		return lcore_error(
+		return eal_arg_error(
 			opt, arg,
 			"the lcore map is already given; use one of -c, -l and --lcores, once");
 	memset(cfg->lcore_enabled, 0, sizeof(cfg->lcore_enabled));
@@ -181,7 +166,7 @@ static int map_set(const char *opt, const char *arg, struct eal_cfg *cfg, unsign
 	if (ret < 0)
 		return ret;
 	if (cfg->lcore_enabled[lcore])
-		return lcore_error(opt, arg, "lcore %lu is given twice", lcore);
+		return eal_arg_error(opt, arg, "lcore %lu is given twice", lcore);
 	cfg->lcore_enabled[lcore] = true;
 	cfg->lcore_cpus[lcore] = *cpus;
 	return 0;
@@ -221,13 +206,13 @@ int eal_parse_coremask(const char *opt, const char *arg, struct eal_cfg *cfg)
 	for (end = p + strlen(p); end > p && isblank((unsigned char)end[-1]); end--)
 		;
 	if (end == p)
-		return lcore_error(opt, arg, "no hexadecimal digit; %s", COREMASK_SYNTAX);
+		return eal_arg_error(opt, arg, "no hexadecimal digit; %s", COREMASK_SYNTAX);
 	/* The last digit holds CPUs 0-3. */
 	for (; end > p; end--) {
 		d = dvp_parse_hex_digit(end[-1]);
 		if (d < 0)
-			return lcore_error(opt, arg, "'%c' is not a hexadecimal digit; %s", end[-1],
-					   COREMASK_SYNTAX);
+			return eal_arg_error(opt, arg, "'%c' is not a hexadecimal digit; %s",
+					     end[-1], COREMASK_SYNTAX);
 		for (bit = 0; bit < 4; bit++, cpu++) {
 			if (!(d & (1 << bit)))
 				continue;
@@ -238,7 +223,7 @@ int eal_parse_coremask(const char *opt, const char *arg, struct eal_cfg *cfg)
 		}
 	}
 	if (!any)
-		return lcore_error(opt, arg, "the mask has no CPU in it; %s", COREMASK_SYNTAX);
+		return eal_arg_error(opt, arg, "the mask has no CPU in it; %s", COREMASK_SYNTAX);
 	cfg->lcores_given = true;
 	return 0;
 }
@@ -253,7 +238,7 @@ int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg)
 	if (ret < 0)
 		return ret;
 	if (*p == '\0')
-		return lcore_error(opt, arg, "empty list; %s", CORELIST_SYNTAX);
+		return eal_arg_error(opt, arg, "empty list; %s", CORELIST_SYNTAX);
 	for (;;) {
 		ret = parse_range(opt, arg, CORELIST_SYNTAX, &p, &lo, &hi);
 		if (ret < 0)
@@ -266,7 +251,7 @@ int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg)
 		if (*p == '\0')
 			break;
 		if (*p != ',' || p[1] == '\0')
-			return lcore_error(opt, arg, "unexpected '%s'; %s", p, CORELIST_SYNTAX);
+			return eal_arg_error(opt, arg, "unexpected '%s'; %s", p, CORELIST_SYNTAX);
 		p++;
 	}
 	cfg->lcores_given = true;
@@ -303,8 +288,8 @@ static int parse_set(const char *opt, const char *arg, bool is_cpu, const char *
 		if (!*grouped || **p == ')')
 			break;
 		if (**p != ',')
-			return lcore_error(opt, arg, "'(' is not closed at '%s'; %s", *p,
-					   LCORES_SYNTAX);
+			return eal_arg_error(opt, arg, "'(' is not closed at '%s'; %s", *p,
+					     LCORES_SYNTAX);
 		(*p)++;
 	}
 	if (*grouped)
@@ -324,7 +309,7 @@ int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg)
 	if (ret < 0)
 		return ret;
 	if (*p == '\0')
-		return lcore_error(opt, arg, "empty list; %s", LCORES_SYNTAX);
+		return eal_arg_error(opt, arg, "empty list; %s", LCORES_SYNTAX);
 	for (;;) {
 		ret = parse_set(opt, arg, false, &p, &lcores, &grouped);
 		if (ret < 0)
@@ -362,7 +347,7 @@ int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg)
 		if (*p == '\0')
 			break;
 		if (*p != ',' || p[1] == '\0')
-			return lcore_error(opt, arg, "unexpected '%s'; %s", p, LCORES_SYNTAX);
+			return eal_arg_error(opt, arg, "unexpected '%s'; %s", p, LCORES_SYNTAX);
 		p++;
 	}
 	cfg->lcores_given = true;

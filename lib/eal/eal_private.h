@@ -80,6 +80,12 @@ int eal_args_parse(int argc, char **argv, struct eal_cfg *cfg);
 void eal_cfg_free(struct eal_cfg *cfg);
 /* Parse a decimal number with no sign and no junk; false when it is not one. */
 bool eal_parse_u64(const char *s, uint64_t *out);
+/*
+ * Log "OPT 'ARG': why" (or "OPT: why" with no @p arg), why from @p fmt, for
+ * a bad option or devargs. @return -EINVAL, with dvp_errno set.
+ */
+__dvp_cold int eal_arg_error(const char *opt, const char *arg, const char *fmt, ...)
+	__dvp_format_printf(3, 4);
 
 /* eal_devargs.c: dvp_devargs_parse() with @p ctx (the option) opening its errors */
 struct dvp_devargs;

@@ -270,36 +270,29 @@ void dvp_json_u64(struct dvp_json *w, const char *key, uint64_t v)
 	raw(w, key, t);
 }
 
+/* The unsigned integer of @p size bytes at @p m (1, 2, 4 or 8). */
+static uint64_t load_uint(const void *m, size_t size)
+{
+	return size == 8 ? *(const uint64_t *)m :
+	       size == 4 ? *(const uint32_t *)m :
+	       size == 2 ? *(const uint16_t *)m :
+			   *(const uint8_t *)m;
+}
+
 void dvp_json_fields(struct dvp_json *w, const char *obj_key, const void *base,
 		     const struct dvp_json_field *fields, size_t n)
 {
 	const uint8_t *p = base;
-	uint64_t v;
-	size_t i;
+	size_t i, size;
 
 	if (obj_key != NULL)
 		dvp_json_obj_open(w, obj_key);
 	for (i = 0; i < n; i++) {
-		const void *m = p + fields[i].offset;
-
-		switch (fields[i].size) {
-		case 1:
-			v = *(const uint8_t *)m;
-			break;
-		case 2:
-			v = *(const uint16_t *)m;
-			break;
-		case 4:
-			v = *(const uint32_t *)m;
-			break;
-		case 8:
-			v = *(const uint64_t *)m;
-			break;
-		default:
+		size = fields[i].size;
+		if (size != 1 && size != 2 && size != 4 && size != 8)
 			w->error = true;
-			continue;
-		}
-		dvp_json_u64(w, fields[i].key, v);
+		else
+			dvp_json_u64(w, fields[i].key, load_uint(p + fields[i].offset, size));
 	}
 	if (obj_key != NULL)
 		dvp_json_obj_close(w);
