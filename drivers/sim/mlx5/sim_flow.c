@@ -156,11 +156,9 @@ struct ibv_flow *sim_create_flow(struct ibv_qp *ibv, struct ibv_flow_attr *attr)
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	f = calloc(1, sizeof(*f));
-	if (f == NULL) {
-		errno = ENOMEM;
+	f = sim_obj_alloc(true, sizeof(*f));
+	if (f == NULL)
 		return NULL;
-	}
 	ret = parse_specs(dev, attr, f);
 	if (ret != 0) {
 		free(f);

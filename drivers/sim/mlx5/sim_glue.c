@@ -88,11 +88,9 @@ static struct ibv_context *sim_open_device(struct ibv_device *device)
 	struct sim_mlx5_dev *dev = NULL;
 	struct sim_ctx *ctx;
 
-	ctx = calloc(1, sizeof(*ctx));
-	if (ctx == NULL) {
-		errno = ENOMEM;
+	ctx = sim_obj_alloc(true, sizeof(*ctx));
+	if (ctx == NULL)
 		return NULL;
-	}
 	if (sim_evq_init(&ctx->async) != 0) {
 		free(ctx);
 		errno = EMFILE;
@@ -139,14 +137,11 @@ static int sim_close_device(struct ibv_context *context)
 		return EINVAL;
 	dev = ctx->dev;
 	pthread_mutex_lock(&dev->lock);
-	if (ctx->objs > 0) {
-		pthread_mutex_unlock(&dev->lock);
-		SIM_LOG(ERR, dev,
-			"close_device: %u object(s) of this context still exist; "
-			"destroy them first (the kernel would reclaim them, hiding the leak)",
-			ctx->objs);
+	if (sim_obj_in_use(dev, ctx->objs,
+			   "close_device: %u object(s) of this context still exist; "
+			   "destroy them first (the kernel would reclaim them, hiding the leak)",
+			   ctx->objs) != 0)
 		return EBUSY;
-	}
 	TAILQ_REMOVE(&dev->ctxs, ctx, next);
 	while ((uar = TAILQ_FIRST(&ctx->uars)) != NULL) {
 		TAILQ_REMOVE(&ctx->uars, uar, ctx_next);

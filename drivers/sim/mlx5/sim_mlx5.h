@@ -439,6 +439,25 @@ extern const struct mlx5_glue sim_glue_ops;
 struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn);
 
 /* sim_objects.c */
+/*
+ * A create call's new object: zeroed @p size bytes when the call's
+ * arguments are @p valid. NULL with errno EINVAL (not valid) or ENOMEM.
+ */
+void *sim_obj_alloc(bool valid, size_t size);
+/*
+ * A destroy call's check, dev->lock held: with @p users > 0, drop the lock,
+ * log why (@p fmt) and return EBUSY, as libibverbs refuses; else 0.
+ */
+int sim_obj_in_use(struct sim_mlx5_dev *dev, unsigned int users, const char *fmt, ...)
+	__dvp_format_printf(3, 4);
+/*
+ * A destroy call's check, dev->lock held: whether the @p got async events
+ * of the object named @p what and @p num are all acked (@p completed, under
+ * @p mutex). If not, drop the lock, count the invalid use and return EBUSY
+ * (libibverbs would wait for them forever); else 0.
+ */
+int sim_obj_unacked(struct sim_mlx5_dev *dev, const uint32_t *got, pthread_mutex_t *mutex,
+		    const uint32_t *completed, const char *what, uint32_t num);
 struct sim_uar *sim_uar_alloc(struct sim_ctx *ctx, bool is_sq, uint32_t num);
 void sim_uar_kill(struct sim_mlx5_dev *dev, struct sim_uar *uar);
 void *sim_buf_alloc(size_t size);

@@ -11,10 +11,62 @@
  */
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim_mlx5.h"
+
+void *sim_obj_alloc(bool valid, size_t size)
+{
+	void *p;
+
+	if (!valid) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = calloc(1, size);
+	if (p == NULL)
+		errno = ENOMEM;
+	return p;
+}
+
+int sim_obj_in_use(struct sim_mlx5_dev *dev, unsigned int users, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	if (users == 0)
+		return 0;
+	pthread_mutex_unlock(&dev->lock);
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	SIM_LOG(ERR, dev, "%s", why);
+	return EBUSY;
+}
+
+int sim_obj_unacked(struct sim_mlx5_dev *dev, const uint32_t *got, pthread_mutex_t *mutex,
+		    const uint32_t *completed, const char *what, uint32_t num)
+{
+	/*
+	 * Relaxed: a count of the application's own get calls, which a
+	 * correct caller has finished (on this thread or joined) before it
+	 * destroys the object.
+	 */
+	uint32_t g = __atomic_load_n(got, __ATOMIC_RELAXED), acked;
+
+	pthread_mutex_lock(mutex);
+	acked = *completed;
+	pthread_mutex_unlock(mutex);
+	if (g == acked)
+		return 0;
+	pthread_mutex_unlock(&dev->lock);
+	sim_invalid(dev, SIM_MLX5_INV_DESTROY_UNACKED, "%s %u has %u async event(s) not acked",
+		    what, num, g - acked);
+	return EBUSY;
+}
 
 void *sim_buf_alloc(size_t size)
 {
@@ -146,15 +198,9 @@ struct ibv_pd *sim_alloc_pd(struct ibv_context *context)
 	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
 	struct sim_pd *pd;
 
-	if (ctx == NULL) {
-		errno = EINVAL;
+	pd = sim_obj_alloc(ctx != NULL, sizeof(*pd));
+	if (pd == NULL)
 		return NULL;
-	}
-	pd = calloc(1, sizeof(*pd));
-	if (pd == NULL) {
-		errno = ENOMEM;
-		return NULL;
-	}
 	pd->magic = SIM_MAGIC_PD;
 	pd->ctx = ctx;
 	pd->ibv.context = context;
@@ -174,11 +220,9 @@ int sim_dealloc_pd(struct ibv_pd *ibv)
 		return EINVAL;
 	dev = pd->ctx->dev;
 	pthread_mutex_lock(&dev->lock);
-	if (pd->users > 0) {
-		pthread_mutex_unlock(&dev->lock);
-		SIM_LOG(ERR, dev, "dealloc_pd: %u MR(s), WQ(s) or QP(s) still use it", pd->users);
+	if (sim_obj_in_use(dev, pd->users, "dealloc_pd: %u MR(s), WQ(s) or QP(s) still use it",
+			   pd->users) != 0)
 		return EBUSY;
-	}
 	pd->ctx->objs--;
 	pthread_mutex_unlock(&dev->lock);
 	pd->magic = SIM_MAGIC_DEAD;
@@ -210,11 +254,9 @@ struct ibv_mr *sim_reg_mr(struct ibv_pd *ibv, void *addr, size_t length, int acc
 		errno = EINVAL;
 		return NULL;
 	}
-	mr = calloc(1, sizeof(*mr));
-	if (mr == NULL) {
-		errno = ENOMEM;
+	mr = sim_obj_alloc(true, sizeof(*mr));
+	if (mr == NULL)
 		return NULL;
-	}
 	pthread_mutex_lock(&dev->lock);
 	/* Index 0 unused; lkey = index << 8 | a nonzero variant, never MLX5_INVALID_LKEY. */
 	for (tries = 0, idx = 0; tries < SIM_MAX_MR; tries++) {
@@ -282,15 +324,9 @@ struct ibv_comp_channel *sim_create_comp_channel(struct ibv_context *context)
 	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
 	struct sim_channel *ch;
 
-	if (ctx == NULL) {
-		errno = EINVAL;
+	ch = sim_obj_alloc(ctx != NULL, sizeof(*ch));
+	if (ch == NULL)
 		return NULL;
-	}
-	ch = calloc(1, sizeof(*ch));
-	if (ch == NULL) {
-		errno = ENOMEM;
-		return NULL;
-	}
 	if (sim_evq_init(&ch->q) != 0) {
 		free(ch);
 		errno = EMFILE;
@@ -315,11 +351,9 @@ int sim_destroy_comp_channel(struct ibv_comp_channel *ibv)
 		return EINVAL;
 	dev = ch->ctx->dev;
 	pthread_mutex_lock(&dev->lock);
-	if (ch->cqs > 0) {
-		pthread_mutex_unlock(&dev->lock);
-		SIM_LOG(ERR, dev, "destroy_comp_channel: %u CQ(s) still use it", ch->cqs);
+	if (sim_obj_in_use(dev, ch->cqs, "destroy_comp_channel: %u CQ(s) still use it", ch->cqs) !=
+	    0)
 		return EBUSY;
-	}
 	ch->ctx->objs--;
 	pthread_mutex_unlock(&dev->lock);
 	ch->magic = SIM_MAGIC_DEAD;
@@ -373,11 +407,9 @@ struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_cont
 			return NULL;
 		}
 	}
-	cq = calloc(1, sizeof(*cq));
-	if (cq == NULL) {
-		errno = ENOMEM;
+	cq = sim_obj_alloc(true, sizeof(*cq));
+	if (cq == NULL)
 		return NULL;
-	}
 	/* As libmlx5: a power of two above the count asked, one slot kept empty. */
 	cnt = dvp_align32pow2((uint32_t)cqe + 1);
 	cq->cqe_cnt = cnt;
@@ -436,12 +468,9 @@ int sim_destroy_cq(struct ibv_cq *ibv)
 		return EINVAL;
 	dev = cq->ctx->dev;
 	pthread_mutex_lock(&dev->lock);
-	if (cq->users > 0) {
-		pthread_mutex_unlock(&dev->lock);
-		SIM_LOG(ERR, dev, "destroy_cq: CQ %u is still used by %u WQ(s) or QP(s)", cq->cqn,
-			cq->users);
+	if (sim_obj_in_use(dev, cq->users, "destroy_cq: CQ %u is still used by %u WQ(s) or QP(s)",
+			   cq->cqn, cq->users) != 0)
 		return EBUSY;
-	}
 	/*
 	 * Relaxed: counts of the application's own get calls, which a correct
 	 * caller has finished (on this thread or joined) before destroying.

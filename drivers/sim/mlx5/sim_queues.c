@@ -94,11 +94,9 @@ struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_att
 		errno = EINVAL;
 		return NULL;
 	}
-	wq = calloc(1, sizeof(*wq));
-	if (wq == NULL) {
-		errno = ENOMEM;
+	wq = sim_obj_alloc(true, sizeof(*wq));
+	if (wq == NULL)
 		return NULL;
-	}
 	stride = dvp_align32pow2(attr->max_sge * (uint32_t)sizeof(struct mlx5_wqe_data_seg));
 	cnt = dvp_align32pow2(attr->max_wr);
 	if (cnt * stride < MLX5_SEND_WQE_BB)
@@ -214,29 +212,17 @@ int sim_destroy_wq(struct ibv_wq *ibv)
 {
 	struct sim_wq *wq = sim_wq_of(ibv, __func__);
 	struct sim_mlx5_dev *dev;
-	uint32_t got, acked;
 
 	if (wq == NULL)
 		return EINVAL;
 	dev = wq->ctx->dev;
 	pthread_mutex_lock(&dev->lock);
-	if (wq->ind_refs > 0) {
-		pthread_mutex_unlock(&dev->lock);
-		SIM_LOG(ERR, dev, "destroy_wq: WQ %u is in %u indirection table(s)", wq->ibv.wq_num,
-			wq->ind_refs);
+	if (sim_obj_in_use(dev, wq->ind_refs, "destroy_wq: WQ %u is in %u indirection table(s)",
+			   wq->ibv.wq_num, wq->ind_refs) != 0)
 		return EBUSY;
-	}
-	got = __atomic_load_n(&wq->async_got, __ATOMIC_RELAXED); /* as in sim_destroy_cq */
-	pthread_mutex_lock(&wq->ibv.mutex);
-	acked = wq->ibv.events_completed;
-	pthread_mutex_unlock(&wq->ibv.mutex);
-	if (got != acked) {
-		pthread_mutex_unlock(&dev->lock);
-		sim_invalid(dev, SIM_MLX5_INV_DESTROY_UNACKED,
-			    "destroy_wq: WQ %u has %u async event(s) not acked", wq->ibv.wq_num,
-			    got - acked);
+	if (sim_obj_unacked(dev, &wq->async_got, &wq->ibv.mutex, &wq->ibv.events_completed,
+			    "destroy_wq: WQ", wq->ibv.wq_num) != 0)
 		return EBUSY;
-	}
 	sim_evq_remove(&wq->ctx->async, &wq->ibv);
 	wq->pd->users--;
 	wq->cq->users--;
@@ -312,12 +298,9 @@ int sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *t)
 		return EINVAL;
 	dev = ind->ctx->dev;
 	pthread_mutex_lock(&dev->lock);
-	if (ind->users > 0) {
-		pthread_mutex_unlock(&dev->lock);
-		SIM_LOG(ERR, dev, "destroy_rwq_ind_table: %u hashing QP(s) still use it",
-			ind->users);
+	if (sim_obj_in_use(dev, ind->users, "destroy_rwq_ind_table: %u hashing QP(s) still use it",
+			   ind->users) != 0)
 		return EBUSY;
-	}
 	for (uint32_t i = 0; i < ind->size; i++)
 		ind->wqs[i]->ind_refs--;
 	ind->ctx->objs--;
@@ -467,11 +450,9 @@ struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 		errno = EINVAL;
 		return NULL;
 	}
-	qp = calloc(1, sizeof(*qp));
-	if (qp == NULL) {
-		errno = ENOMEM;
+	qp = sim_obj_alloc(true, sizeof(*qp));
+	if (qp == NULL)
 		return NULL;
-	}
 	pthread_mutex_init(&qp->ibv.mutex, NULL);
 	pthread_cond_init(&qp->ibv.cond, NULL);
 	qp->hash = hash;
@@ -613,29 +594,17 @@ int sim_destroy_qp(struct ibv_qp *ibv)
 {
 	struct sim_qp *qp = sim_qp_of(ibv, __func__);
 	struct sim_mlx5_dev *dev;
-	uint32_t got, acked;
 
 	if (qp == NULL)
 		return EINVAL;
 	dev = qp->ctx->dev;
 	pthread_mutex_lock(&dev->lock);
-	if (qp->flows > 0) {
-		pthread_mutex_unlock(&dev->lock);
-		SIM_LOG(ERR, dev, "destroy_qp: QP %u still has %u flow rule(s)", qp->ibv.qp_num,
-			qp->flows);
+	if (sim_obj_in_use(dev, qp->flows, "destroy_qp: QP %u still has %u flow rule(s)",
+			   qp->ibv.qp_num, qp->flows) != 0)
 		return EBUSY;
-	}
-	got = __atomic_load_n(&qp->async_got, __ATOMIC_RELAXED); /* as in sim_destroy_cq */
-	pthread_mutex_lock(&qp->ibv.mutex);
-	acked = qp->ibv.events_completed;
-	pthread_mutex_unlock(&qp->ibv.mutex);
-	if (got != acked) {
-		pthread_mutex_unlock(&dev->lock);
-		sim_invalid(dev, SIM_MLX5_INV_DESTROY_UNACKED,
-			    "destroy_qp: QP %u has %u async event(s) not acked", qp->ibv.qp_num,
-			    got - acked);
+	if (sim_obj_unacked(dev, &qp->async_got, &qp->ibv.mutex, &qp->ibv.events_completed,
+			    "destroy_qp: QP", qp->ibv.qp_num) != 0)
 		return EBUSY;
-	}
 	sim_evq_remove(&qp->ctx->async, &qp->ibv);
 	if (qp->hash) {
 		qp->ind->users--;
