@@ -249,6 +249,22 @@ static __dvp_cold void log_no_room(const char *type, size_t size, int socket, co
 		st.greatest_free_size >> 10, why);
 }
 
+const char *eal_heap_request_check(size_t size, unsigned int align, int *err)
+{
+	/*
+	 * No heap can hold half the address space; refusing it here keeps
+	 * every size computation after it (alignment, headers, page
+	 * rounding) far from wrapping.
+	 */
+	*err = ENOMEM;
+	if (size > DVP_MALLOC_SIZE_MAX)
+		return "larger than any heap can hold (at most SIZE_MAX / 2 bytes)";
+	*err = EINVAL;
+	if (align != 0 && !dvp_is_power_of_2(align))
+		return "the alignment is not a power of two";
+	return NULL;
+}
+
 static __dvp_cold void *alloc_error(int err, const char *type, size_t size, const char *why)
 {
 	EAL_LOG(ERR, "cannot allocate %zu bytes%s%s%s: %s", size, type ? " ('" : "",
@@ -260,8 +276,9 @@ static __dvp_cold void *alloc_error(int err, const char *type, size_t size, cons
 void *dvp_malloc_socket(const char *type, size_t size, unsigned int align, int socket_id)
 {
 	unsigned int n, nodes = eal_numa_nodes();
-	int first, s;
+	int first, s, err;
 	char why[256] = "";
+	const char *bad;
 	void *p;
 
 	if (!heap_up)
@@ -269,16 +286,9 @@ void *dvp_malloc_socket(const char *type, size_t size, unsigned int align, int s
 				   "the EAL is not initialised (call dvp_eal_init first)");
 	if (size == 0)
 		return alloc_error(EINVAL, type, size, "the size is 0");
-	/*
-	 * No heap can hold half the address space; refusing it here keeps
-	 * every size computation below (alignment, headers, page rounding)
-	 * far from wrapping.
-	 */
-	if (size > DVP_MALLOC_SIZE_MAX)
-		return alloc_error(ENOMEM, type, size,
-				   "larger than any heap can hold (at most SIZE_MAX / 2 bytes)");
-	if (align != 0 && !dvp_is_power_of_2(align))
-		return alloc_error(EINVAL, type, size, "the alignment is not a power of two");
+	bad = eal_heap_request_check(size, align, &err);
+	if (bad != NULL)
+		return alloc_error(err, type, size, bad);
 	align = DVP_MAX(align, (unsigned int)DVP_CACHE_LINE_SIZE);
 	if (socket_id != DVP_SOCKET_ANY && !eal_socket_valid(socket_id)) {
 		snprintf(why, sizeof(why),

@@ -54,8 +54,10 @@ const struct dvp_memzone *dvp_memzone_reserve_aligned(const char *name, size_t l
 	const unsigned int known = DVP_MEMZONE_2MB | DVP_MEMZONE_1GB | DVP_MEMZONE_SIZE_HINT_ONLY;
 	size_t page = eal_memory_page_size(), want = 0;
 	struct mz_slot *s = NULL;
+	const char *bad;
 	unsigned int i;
 	void *addr;
+	int err;
 
 	if (!mzs.up)
 		return mz_error(E_DVP_NO_INIT, name, len, "the EAL is not initialised");
@@ -64,11 +66,9 @@ const struct dvp_memzone *dvp_memzone_reserve_aligned(const char *name, size_t l
 	if (len == 0)
 		return mz_error(EINVAL, name, len, "the length is 0");
 	/* Before any rounding of len, which would wrap near SIZE_MAX. */
-	if (len > DVP_MALLOC_SIZE_MAX)
-		return mz_error(ENOMEM, name, len,
-				"larger than any heap can hold (at most SIZE_MAX / 2 bytes)");
-	if (align != 0 && !dvp_is_power_of_2(align))
-		return mz_error(EINVAL, name, len, "the alignment is not a power of two");
+	bad = eal_heap_request_check(len, align, &err);
+	if (bad != NULL)
+		return mz_error(err, name, len, bad);
 	if (flags & ~known)
 		return mz_error(
 			EINVAL, name, len,

@@ -144,6 +144,12 @@ void eal_huge_cleanup(void);
 struct eal_memseg *eal_huge_map(int socket, size_t len, char *why, size_t wlen);
 
 /* eal_malloc.c */
+/*
+ * Why a heap cannot give @p size bytes aligned to @p align (0: a cache
+ * line), with *err the errno to report; NULL when it can. A size of 0 is
+ * the caller's to refuse, in its own words.
+ */
+const char *eal_heap_request_check(size_t size, unsigned int align, int *err);
 /* MB to map at start on each node, from -m, --socket-mem or the --no-huge default. */
 void eal_heap_start_amounts(const struct eal_cfg *cfg, uint64_t *mb);
 int eal_heap_init(const struct eal_cfg *cfg);

@@ -139,6 +139,22 @@ struct sim_port *sim_port_get(struct sim_mlx5_dev *dev, unsigned int port, const
 	return &dev->ports[port];
 }
 
+struct sim_port *sim_port_lock_out(struct sim_mlx5_dev *dev, unsigned int port, const void *out,
+				   const char *fn)
+{
+	struct sim_port *p = sim_port_get(dev, port, fn);
+
+	if (p == NULL)
+		return NULL;
+	if (out == NULL) {
+		SIM_LOG(ERR, dev, "%s: no place for the result", fn);
+		dvp_errno = EINVAL;
+		return NULL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	return p;
+}
+
 static int port_init(struct sim_mlx5_dev *dev, unsigned int idx, unsigned int dev_index)
 {
 	struct sim_port *p = &dev->ports[idx];
@@ -593,13 +609,10 @@ uint64_t sim_mlx5_invalid_total(struct sim_mlx5_dev *dev)
 
 int sim_mlx5_port_stats(struct sim_mlx5_dev *dev, unsigned int port, struct sim_mlx5_port_stats *st)
 {
-	struct sim_port *p = sim_port_get(dev, port, __func__);
+	struct sim_port *p = sim_port_lock_out(dev, port, st, __func__);
 
 	if (p == NULL)
 		return -dvp_errno;
-	if (st == NULL)
-		return dvp_err(EINVAL);
-	pthread_mutex_lock(&dev->lock);
 	*st = p->st;
 	pthread_mutex_unlock(&dev->lock);
 	/* Counted by whichever engine sends into this port, maybe another device's. */

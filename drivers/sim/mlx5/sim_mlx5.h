@@ -424,6 +424,9 @@ struct sim_mlx5_dev *sim_dev_first(void);
 struct sim_mlx5_dev *sim_dev_find_port_locked(const char *name, const uint8_t mac[6],
 					      unsigned int *port);
 struct sim_port *sim_port_get(struct sim_mlx5_dev *dev, unsigned int port, const char *fn);
+/* sim_port_get() for a getter filling @p out (not NULL); with dev->lock taken. */
+struct sim_port *sim_port_lock_out(struct sim_mlx5_dev *dev, unsigned int port, const void *out,
+				   const char *fn);
 void sim_async_event_all(struct sim_mlx5_dev *dev, enum ibv_event_type type, unsigned int port);
 void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev);
 void sim_invalid(struct sim_mlx5_dev *dev, enum sim_mlx5_invalid kind, const char *fmt, ...)

@@ -400,13 +400,10 @@ int sim_mlx5_source_stop(struct sim_mlx5_dev *dev, unsigned int port)
 int sim_mlx5_source_stats(struct sim_mlx5_dev *dev, unsigned int port,
 			  struct sim_mlx5_source_stats *st)
 {
-	struct sim_port *p = sim_port_get(dev, port, __func__);
+	struct sim_port *p = sim_port_lock_out(dev, port, st, __func__);
 
 	if (p == NULL)
 		return -dvp_errno;
-	if (st == NULL)
-		return dvp_err(EINVAL);
-	pthread_mutex_lock(&dev->lock);
 	*st = p->source.st;
 	st->done = p->source.conf.count != 0 && st->sent >= p->source.conf.count;
 	pthread_mutex_unlock(&dev->lock);
@@ -415,13 +412,10 @@ int sim_mlx5_source_stats(struct sim_mlx5_dev *dev, unsigned int port,
 
 int sim_mlx5_sink_stats(struct sim_mlx5_dev *dev, unsigned int port, struct sim_mlx5_sink_stats *st)
 {
-	struct sim_port *p = sim_port_get(dev, port, __func__);
+	struct sim_port *p = sim_port_lock_out(dev, port, st, __func__);
 
 	if (p == NULL)
 		return -dvp_errno;
-	if (st == NULL)
-		return dvp_err(EINVAL);
-	pthread_mutex_lock(&dev->lock);
 	*st = p->sink.st;
 	pthread_mutex_unlock(&dev->lock);
 	return 0;
