@@ -248,27 +248,30 @@ static int port_setup(struct fwd_run *run, struct fwd_port *fp)
 	return 0;
 }
 
-int fwd_ports_init(struct fwd_run *run)
+/* @p fn on each port of the run, in order, up to the first error. */
+static int ports_each(struct fwd_run *run, int (*fn)(struct fwd_run *, struct fwd_port *))
 {
 	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < run->nb_ports && ret == 0; i++)
+		ret = fn(run, &run->ports[i]);
+	return ret;
+}
+
+int fwd_ports_init(struct fwd_run *run)
+{
 	int ret;
 
 	ret = ports_select(run);
+	if (ret == 0)
+		ret = ports_each(run, port_check_queues);
+	if (ret == 0)
+		ret = pool_create(run);
+	if (ret == 0)
+		ret = ports_each(run, port_setup);
 	if (ret != 0)
 		return ret;
-	for (i = 0; i < run->nb_ports; i++) {
-		ret = port_check_queues(run, &run->ports[i]);
-		if (ret != 0)
-			return ret;
-	}
-	ret = pool_create(run);
-	if (ret != 0)
-		return ret;
-	for (i = 0; i < run->nb_ports; i++) {
-		ret = port_setup(run, &run->ports[i]);
-		if (ret != 0)
-			return ret;
-	}
 	/* Errors here only lose the event lines; the run goes on. */
 	dvp_port_event_register(DVP_PORT_ID_ALL, DVP_PORT_EVENT_LINK_STATUS_CHANGE, port_event_cb,
 				run);

@@ -21,20 +21,7 @@
 
 struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn)
 {
-	struct sim_ctx *ctx;
-
-	if (ibv == NULL) {
-		DVP_LOG_LINE(ERR, sim_logtype, "", "sim_mlx5: %s: NULL context", fn);
-		return NULL;
-	}
-	ctx = dvp_container_of(ibv, struct sim_ctx, ibv);
-	if (ctx->magic != SIM_MAGIC_CTX) {
-		DVP_LOG_LINE(ERR, sim_logtype, "",
-			     "sim_mlx5: %s: context %p is not an open sim_mlx5 context", fn,
-			     (void *)ibv);
-		return NULL;
-	}
-	return ctx;
+	return SIM_OBJ_OF(struct sim_ctx, ibv, SIM_MAGIC_CTX, "context", fn);
 }
 
 static struct ibv_device **sim_get_device_list(int *num)

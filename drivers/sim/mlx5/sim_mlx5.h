@@ -41,6 +41,28 @@ extern int sim_logtype;
 #define SIM_LOG(level, dev, fmt, ...) \
 	DVP_LOG_LINE(level, sim_logtype, "", "%s: " fmt, (dev)->name, ##__VA_ARGS__)
 
+/*
+ * The sim object of @p type behind the verbs object @p ptr (its member
+ * ibv) if it is one of ours and alive (its magic is @p member_magic), or
+ * NULL after a line naming the call @p fn and what was expected.
+ */
+#define SIM_OBJ_OF(type, ptr, member_magic, what, fn)                                          \
+	({                                                                                     \
+		type *o_ = NULL;                                                               \
+		if ((ptr) == NULL)                                                             \
+			DVP_LOG_LINE(ERR, sim_logtype, "", "sim_mlx5: %s: NULL %s", fn, what); \
+		else {                                                                         \
+			o_ = dvp_container_of((ptr), type, ibv);                               \
+			if (o_->magic != (member_magic)) {                                     \
+				DVP_LOG_LINE(ERR, sim_logtype, "",                             \
+					     "sim_mlx5: %s: %p is not a live sim_mlx5 %s", fn, \
+					     (void *)(ptr), what);                             \
+				o_ = NULL;                                                     \
+			}                                                                      \
+		}                                                                              \
+		o_;                                                                            \
+	})
+
 /* Object magics: every glue call checks the object is one of ours and alive. */
 enum {
 	SIM_MAGIC_CTX = 0x53430001,

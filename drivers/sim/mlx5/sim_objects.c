@@ -146,51 +146,34 @@ void sim_uar_kill(struct sim_mlx5_dev *dev, struct sim_uar *uar)
 	TAILQ_INSERT_TAIL(&dev->dead_uars, uar, dead_next);
 }
 
-#define OBJ_OF(type, ptr, member_magic, what, fn)                                              \
-	({                                                                                     \
-		type *o_ = NULL;                                                               \
-		if ((ptr) == NULL)                                                             \
-			DVP_LOG_LINE(ERR, sim_logtype, "", "sim_mlx5: %s: NULL %s", fn, what); \
-		else {                                                                         \
-			o_ = dvp_container_of((ptr), type, ibv);                               \
-			if (o_->magic != (member_magic)) {                                     \
-				DVP_LOG_LINE(ERR, sim_logtype, "",                             \
-					     "sim_mlx5: %s: %p is not a live sim_mlx5 %s", fn, \
-					     (void *)(ptr), what);                             \
-				o_ = NULL;                                                     \
-			}                                                                      \
-		}                                                                              \
-		o_;                                                                            \
-	})
-
 struct sim_pd *sim_pd_of(struct ibv_pd *pd, const char *fn)
 {
-	return OBJ_OF(struct sim_pd, pd, SIM_MAGIC_PD, "protection domain", fn);
+	return SIM_OBJ_OF(struct sim_pd, pd, SIM_MAGIC_PD, "protection domain", fn);
 }
 
 struct sim_cq *sim_cq_of(struct ibv_cq *cq, const char *fn)
 {
-	return OBJ_OF(struct sim_cq, cq, SIM_MAGIC_CQ, "CQ", fn);
+	return SIM_OBJ_OF(struct sim_cq, cq, SIM_MAGIC_CQ, "CQ", fn);
 }
 
 struct sim_wq *sim_wq_of(struct ibv_wq *wq, const char *fn)
 {
-	return OBJ_OF(struct sim_wq, wq, SIM_MAGIC_WQ, "WQ", fn);
+	return SIM_OBJ_OF(struct sim_wq, wq, SIM_MAGIC_WQ, "WQ", fn);
 }
 
 struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn)
 {
-	return OBJ_OF(struct sim_qp, qp, SIM_MAGIC_QP, "QP", fn);
+	return SIM_OBJ_OF(struct sim_qp, qp, SIM_MAGIC_QP, "QP", fn);
 }
 
 static struct sim_channel *channel_of(struct ibv_comp_channel *ch, const char *fn)
 {
-	return OBJ_OF(struct sim_channel, ch, SIM_MAGIC_CHANNEL, "completion channel", fn);
+	return SIM_OBJ_OF(struct sim_channel, ch, SIM_MAGIC_CHANNEL, "completion channel", fn);
 }
 
 static struct sim_mr *mr_of(struct ibv_mr *mr, const char *fn)
 {
-	return OBJ_OF(struct sim_mr, mr, SIM_MAGIC_MR, "memory region", fn);
+	return SIM_OBJ_OF(struct sim_mr, mr, SIM_MAGIC_MR, "memory region", fn);
 }
 
 struct ibv_pd *sim_alloc_pd(struct ibv_context *context)

@@ -19,19 +19,7 @@
 
 static struct sim_ind *ind_of(struct ibv_rwq_ind_table *t, const char *fn)
 {
-	struct sim_ind *ind;
-
-	if (t == NULL) {
-		DVP_LOG_LINE(ERR, sim_logtype, "", "sim_mlx5: %s: NULL indirection table", fn);
-		return NULL;
-	}
-	ind = dvp_container_of(t, struct sim_ind, ibv);
-	if (ind->magic != SIM_MAGIC_IND) {
-		DVP_LOG_LINE(ERR, sim_logtype, "",
-			     "sim_mlx5: %s: %p is not a live indirection table", fn, (void *)t);
-		return NULL;
-	}
-	return ind;
+	return SIM_OBJ_OF(struct sim_ind, t, SIM_MAGIC_IND, "indirection table", fn);
 }
 
 /* Check @p pd and @p cq belong to @p ctx; a mix is the driver's bug. */
