@@ -38,7 +38,7 @@ void sim_fix_open(struct sim_fix *f, const struct sim_fix_conf *c)
 		    c->rss_all ? NULL : f->mac, c->rss_tag);
 }
 
-void sim_fix_open_loop(struct sim_fix *f, const char *args, uint32_t tx_wqe, uint32_t rx_post)
+struct sim_fix_conf sim_fix_loop_conf(const char *args, uint32_t tx_wqe, uint32_t rx_post)
 {
 	const struct sim_fix_conf c = {
 		.args = args,
@@ -49,7 +49,7 @@ void sim_fix_open_loop(struct sim_fix *f, const char *args, uint32_t tx_wqe, uin
 		.rss_all = true,
 	};
 
-	sim_fix_open(f, &c);
+	return c;
 }
 
 void sim_fix_close(struct sim_fix *f, bool expect_clean)
@@ -63,6 +63,43 @@ void sim_fix_close(struct sim_fix *f, bool expect_clean)
 	if (f->tx.qp != NULL)
 		sc_txq_fini(&f->s, &f->tx);
 	sc_close(&f->s);
+}
+
+void *sim_fix_new(size_t size, const struct sim_fix_conf *conf)
+{
+	struct sim_fix *f;
+
+	assert_true(size >= sizeof(*f));
+	f = calloc(1, size);
+	assert_non_null(f);
+	sim_fix_open(f, conf);
+	return f;
+}
+
+void sim_fix_free(struct sim_fix *f, bool expect_clean)
+{
+	sim_fix_close(f, expect_clean);
+	free(f);
+}
+
+static void sq_modify(struct sim_fix *f, enum ibv_qp_state state, int mask, int expect)
+{
+	struct ibv_qp_attr mod;
+
+	memset(&mod, 0, sizeof(mod));
+	mod.qp_state = state;
+	mod.port_num = 1;
+	assert_int_equal(f->s.g->modify_qp(f->tx.qp, &mod, IBV_QP_STATE | mask), expect);
+}
+
+void sim_fix_sq_recover(struct sim_fix *f)
+{
+	sq_modify(f, IBV_QPS_RTS, 0, EINVAL); /* not from ERR */
+	sq_modify(f, IBV_QPS_RESET, 0, 0);
+	sq_modify(f, IBV_QPS_INIT, IBV_QP_PORT, 0);
+	sq_modify(f, IBV_QPS_RTR, 0, 0);
+	sq_modify(f, IBV_QPS_RTS, 0, 0);
+	f->tx.pi = be32toh(f->tx.dv.dbrec[MLX5_SND_DBR]) & 0xffff;
 }
 
 void sim_fix_run(struct sim_fix *f)

@@ -55,10 +55,22 @@ void sim_fix_open(struct sim_fix *f, const struct sim_fix_conf *conf);
  * blocks on port 1 and one receive queue taking all of port 2's traffic,
  * @rx_post WQEs posted.
  */
-void sim_fix_open_loop(struct sim_fix *f, const char *args, uint32_t tx_wqe, uint32_t rx_post);
+struct sim_fix_conf sim_fix_loop_conf(const char *args, uint32_t tx_wqe, uint32_t rx_post);
+/*
+ * A test's own fixture struct of @p size bytes that begins with a struct
+ * sim_fix, zeroed and opened with @p conf; sim_fix_free() closes and frees it.
+ */
+void *sim_fix_new(size_t size, const struct sim_fix_conf *conf);
+void sim_fix_free(struct sim_fix *f, bool expect_clean);
 /* Close it; @expect_clean: the device counted no invalid use of any kind. */
 void sim_fix_close(struct sim_fix *f, bool expect_clean);
 
+/*
+ * Recover the send queue from the error state as a driver does: RTS from
+ * ERR is refused, then RESET, INIT (port 1), RTR, RTS; the producer index
+ * restarts where the doorbell record says.
+ */
+void sim_fix_sq_recover(struct sim_fix *f);
 /* Let the device's engines run until they have nothing left to do. */
 void sim_fix_run(struct sim_fix *f);
 /* How many times the device counted invalid use of @kind. */

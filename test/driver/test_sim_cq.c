@@ -18,7 +18,7 @@
 static const uint8_t any_mac[6] = { 0x02, 0, 0, 0, 0, 1 };
 
 struct fix {
-	struct sim_fix x;
+	struct sim_fix x; /* first: sim_fix_new() allocates the whole */
 	uint8_t frame[64];
 };
 
@@ -27,18 +27,15 @@ static struct fix *fix_open(const char *args, int cq_entries, uint32_t nwqe)
 	const struct sim_fix_conf c = {
 		.args = args, .tx_wqe = nwqe, .tx_cq = cq_entries, .tx_channel = true
 	};
-	struct fix *f = calloc(1, sizeof(*f));
+	struct fix *f = sim_fix_new(sizeof(*f), &c);
 
-	assert_non_null(f);
-	sim_fix_open(&f->x, &c);
 	sc_udp_frame(f->frame, 60, any_mac, 0x0a000001, 0x0a000002, 1000, 2000);
 	return f;
 }
 
 static void fix_close(struct fix *f)
 {
-	sim_fix_close(&f->x, true);
-	free(f);
+	sim_fix_free(&f->x, true);
 }
 
 /* Send @p n frames asking for a completion each (@p se: solicited), run the device. */

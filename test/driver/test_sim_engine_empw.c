@@ -26,7 +26,7 @@ static const uint8_t dst[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 #define NF 64
 
 struct fix {
-	struct sim_fix l;
+	struct sim_fix l; /* first: sim_fix_new() allocates the whole */
 	uint8_t frames[NF][1600];
 	uint32_t lens[NF];
 	const uint8_t *fp[NF];
@@ -35,10 +35,9 @@ struct fix {
 
 static struct fix *fix_open(const char *args, uint32_t tx_wqe, uint32_t rx_post)
 {
-	struct fix *f = calloc(1, sizeof(*f));
+	const struct sim_fix_conf c = sim_fix_loop_conf(args, tx_wqe, rx_post);
+	struct fix *f = sim_fix_new(sizeof(*f), &c);
 
-	assert_non_null(f);
-	sim_fix_open_loop(&f->l, args, tx_wqe, rx_post);
 	for (int i = 0; i < NF; i++)
 		f->fp[i] = f->frames[i];
 	return f;
@@ -46,8 +45,7 @@ static struct fix *fix_open(const char *args, uint32_t tx_wqe, uint32_t rx_post)
 
 static void fix_close(struct fix *f, bool expect_clean)
 {
-	sim_fix_close(&f->l, expect_clean);
-	free(f);
+	sim_fix_free(&f->l, expect_clean);
 }
 
 /* Frames first..first+n-1: UDP, lengths cycling through 60..1514, numbered by dport. */
@@ -318,23 +316,6 @@ static void test_empw_completions(void **state)
 	fix_close(f, true);
 }
 
-static void reset_qp(struct fix *f)
-{
-	struct ibv_qp_attr mod;
-
-	memset(&mod, 0, sizeof(mod));
-	mod.qp_state = IBV_QPS_RESET;
-	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE), 0);
-	mod.qp_state = IBV_QPS_INIT;
-	mod.port_num = 1;
-	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE | IBV_QP_PORT), 0);
-	mod.qp_state = IBV_QPS_RTR;
-	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE), 0);
-	mod.qp_state = IBV_QPS_RTS;
-	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE), 0);
-	f->l.tx.pi = be32toh(f->l.tx.dv.dbrec[MLX5_SND_DBR]) & 0xffff;
-}
-
 /*
  * Ring the WQE at @p idx: @p sent of its packets arrive, then the error CQE
  * with @p syndrome names it and the SQ is in error; after a reset the SQ
@@ -356,7 +337,7 @@ static void expect_error(struct fix *f, uint32_t idx, unsigned int sent, uint8_t
 	assert_int_equal(f->l.tx.qp->state, IBV_QPS_ERR);
 	expect_rx(f, sent);
 	assert_null(sc_cq_peek(&f->l.rx[0].cq));
-	reset_qp(f);
+	sim_fix_sq_recover(&f->l);
 	frames_build(f, 3, 100);
 	idx = sc_tx_empw(&f->l.s, &f->l.tx, f->fp, f->lens, 3, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	sc_tx_ring(&f->l.tx);

@@ -20,7 +20,7 @@
 #define TAG 0x1234
 
 struct fix {
-	struct sim_fix x;
+	struct sim_fix x; /* first: sim_fix_new() allocates the whole */
 	uint8_t frame[2048];
 };
 
@@ -36,17 +36,12 @@ static struct fix *fix_open(uint32_t buf_size, uint32_t post)
 		.rss_fields = IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4,
 		.rss_tag = TAG,
 	};
-	struct fix *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	sim_fix_open(&f->x, &c);
-	return f;
+	return sim_fix_new(sizeof(struct fix), &c);
 }
 
 static void fix_close(struct fix *f, bool expect_clean)
 {
-	sim_fix_close(&f->x, expect_clean);
-	free(f);
+	sim_fix_free(&f->x, expect_clean);
 }
 
 static int inject(struct fix *f, const void *frame, uint32_t len)

@@ -23,24 +23,22 @@
 static const uint8_t dst[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 
 struct fix {
-	struct sim_fix l;
+	struct sim_fix l; /* first: sim_fix_new() allocates the whole */
 	uint8_t frame[2048], got[2048];
 };
 
 static struct fix *fix_open(const char *args, uint32_t tx_wqe, uint32_t rx_post)
 {
-	struct fix *f = calloc(1, sizeof(*f));
+	const struct sim_fix_conf c = sim_fix_loop_conf(args, tx_wqe, rx_post);
+	struct fix *f = sim_fix_new(sizeof(*f), &c);
 
-	assert_non_null(f);
-	sim_fix_open_loop(&f->l, args, tx_wqe, rx_post);
 	assert_int_equal(sim_mlx5_capture(f->l.s.sim, 0, 16), 0);
 	return f;
 }
 
 static void fix_close(struct fix *f, bool expect_clean)
 {
-	sim_fix_close(&f->l, expect_clean);
-	free(f);
+	sim_fix_free(&f->l, expect_clean);
 }
 
 static void test_tx_loop_delivers(void **state)
@@ -144,26 +142,6 @@ static void test_tx_completion_per_request(void **state)
 	fix_close(f, true);
 }
 
-static void reset_qp(struct fix *f)
-{
-	struct ibv_qp_attr mod;
-
-	memset(&mod, 0, sizeof(mod));
-	mod.qp_state = IBV_QPS_RTS;
-	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE),
-			 EINVAL); /* from ERR */
-	mod.qp_state = IBV_QPS_RESET;
-	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE), 0);
-	mod.qp_state = IBV_QPS_INIT;
-	mod.port_num = 1;
-	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE | IBV_QP_PORT), 0);
-	mod.qp_state = IBV_QPS_RTR;
-	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE), 0);
-	mod.qp_state = IBV_QPS_RTS;
-	assert_int_equal(f->l.s.g->modify_qp(f->l.tx.qp, &mod, IBV_QP_STATE), 0);
-	f->l.tx.pi = be32toh(f->l.tx.dv.dbrec[MLX5_SND_DBR]) & 0xffff;
-}
-
 /* The WQE just written fails with @p syndrome; the SQ recovers through RESET. */
 static void expect_tx_error(struct fix *f, uint32_t idx, uint8_t syndrome)
 {
@@ -185,7 +163,7 @@ static void expect_tx_error(struct fix *f, uint32_t idx, uint8_t syndrome)
 	sc_tx_ring(&f->l.tx);
 	sim_fix_run(&f->l);
 	assert_null(sc_cq_peek(&f->l.tx.cq));
-	reset_qp(f);
+	sim_fix_sq_recover(&f->l);
 	idx = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	sc_tx_ring(&f->l.tx);
 	sim_fix_run(&f->l);

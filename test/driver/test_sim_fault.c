@@ -18,7 +18,7 @@
 #include "sim_fixture.h"
 
 struct fix {
-	struct sim_fix x;
+	struct sim_fix x; /* first: sim_fix_new() allocates the whole */
 	uint8_t frame[128];
 };
 
@@ -30,18 +30,15 @@ static struct fix *fix_open(const char *args, int cq_entries)
 					.rx_buf = 256,
 					.rx_post = 64,
 					.rx_cq = cq_entries };
-	struct fix *f = calloc(1, sizeof(*f));
+	struct fix *f = sim_fix_new(sizeof(*f), &c);
 
-	assert_non_null(f);
-	sim_fix_open(&f->x, &c);
 	sc_udp_frame(f->frame, 60, f->x.mac, 1, 2, 3, 4);
 	return f;
 }
 
 static void fix_close(struct fix *f)
 {
-	sim_fix_close(&f->x, true);
-	free(f);
+	sim_fix_free(&f->x, true);
 }
 
 static int inject(struct fix *f)

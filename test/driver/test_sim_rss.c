@@ -81,7 +81,7 @@ static void test_toeplitz_vectors(void **state)
 }
 
 struct fix {
-	struct sim_fix x;
+	struct sim_fix x; /* first: sim_fix_new() allocates the whole */
 	uint8_t frame[256];
 };
 
@@ -96,17 +96,12 @@ static struct fix *fix_open(uint64_t fields, const uint8_t *key, uint32_t nwqe)
 		.rss_fields = fields,
 		.rss_key = key,
 	};
-	struct fix *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	sim_fix_open(&f->x, &c);
-	return f;
+	return sim_fix_new(sizeof(struct fix), &c);
 }
 
 static void fix_close(struct fix *f)
 {
-	sim_fix_close(&f->x, true);
-	free(f);
+	sim_fix_free(&f->x, true);
 }
 
 /* A TCP frame of the vector's tuple (checksums do not matter to RSS). */

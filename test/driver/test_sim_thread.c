@@ -27,7 +27,7 @@
 #define COUNT 20000u
 
 struct fix {
-	struct sim_fix x;
+	struct sim_fix x; /* first: sim_fix_new() allocates the whole */
 	uint32_t tx_done;
 };
 

@@ -19,7 +19,7 @@
 #include "sim_fixture.h"
 
 struct fix {
-	struct sim_fix x;
+	struct sim_fix x; /* first: sim_fix_new() allocates the whole */
 	uint8_t frame[2048];
 	uint64_t echoed, bad_flags;
 };
@@ -29,17 +29,12 @@ static struct fix *fix_open(const char *args)
 	const struct sim_fix_conf c = {
 		.args = args, .tx_wqe = 256, .tx_cq = 512, .nrxq = 1, .rx_wqe = 256, .rx_post = 256
 	};
-	struct fix *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	sim_fix_open(&f->x, &c);
-	return f;
+	return sim_fix_new(sizeof(struct fix), &c);
 }
 
 static void fix_close(struct fix *f)
 {
-	sim_fix_close(&f->x, true);
-	free(f);
+	sim_fix_free(&f->x, true);
 }
 
 /* Send every received frame back out of the port (to the sink); @return frames. */
