@@ -48,17 +48,30 @@ int dvp_parse_u64_prefix(const char *s, uint64_t *out, const char **end)
 	return 0;
 }
 
+/*
+ * A _prefix parse's result @p ret for a whole string, *end where it
+ * stopped: -ERANGE for a number out of range with nothing after it,
+ * -EINVAL for anything else wrong or left over. *end is read only once
+ * the parse has set it (out of range, or success).
+ */
+static int whole(int ret, const char *const *end)
+{
+	if (ret == -ERANGE && **end == '\0')
+		return ret;
+	if (ret < 0 || **end != '\0')
+		return dvp_err(EINVAL);
+	return 0;
+}
+
 int dvp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	const char *end;
 	uint64_t v;
 	int ret;
 
-	ret = dvp_parse_u64_prefix(s, &v, &end);
-	if (ret == -ERANGE && *end == '\0')
+	ret = whole(dvp_parse_u64_prefix(s, &v, &end), &end);
+	if (ret < 0)
 		return ret;
-	if (ret < 0 || *end != '\0')
-		return dvp_err(EINVAL);
 	if (v < min || v > max)
 		return dvp_err(ERANGE);
 	if (out != NULL)
@@ -110,11 +123,9 @@ int dvp_parse_double(const char *s, double min, double max, double *out)
 	double v;
 	int ret;
 
-	ret = dvp_parse_double_prefix(s, min, max, &v, &end);
-	if (ret == -ERANGE && *end == '\0')
+	ret = whole(dvp_parse_double_prefix(s, min, max, &v, &end), &end);
+	if (ret < 0)
 		return ret;
-	if (ret < 0 || *end != '\0')
-		return dvp_err(EINVAL);
 	*out = v;
 	return 0;
 }
