@@ -15,7 +15,7 @@
 #include <endian.h>
 
 #include "mlx5_db.h"
-#include "sim_consumer.h"
+#include "sim_fixture.h"
 
 struct page {
 	uint8_t b[4096];
@@ -119,67 +119,73 @@ static void test_wqe_packing(void **state)
 static void test_helpers_drive_the_sim(void **state)
 {
 	static const uint8_t dst[6] = { 2, 0, 0, 0, 0, 9 };
-	struct sc_rxq rx, *qs[1];
-	struct sc_rss rss;
-	struct sc_txq tx;
+	/* A loop cable, port 1's SQ to port 2's RQ, whose CQ reports events. */
+	const struct sim_fix_conf c = {
+		.args = "mode=step,ports=2,cable=loop,near_wrap=24",
+		.tx_wqe = 16,
+		.tx_cq = 16,
+		.nrxq = 1,
+		.rx_wqe = 16,
+		.rx_buf = 256,
+		.rx_cq = 16,
+		.rx_channel = true,
+		.rss_port = 2,
+		.rss_all = true,
+	};
 	struct mlx5_cqe64 *cqe;
 	struct mlx5_wqe_data_seg *ds;
 	struct mlx5_wqe_eth_seg *es;
 	uint8_t frame[80], *wqe, *buf;
 	struct ibv_cq *cq;
 	void *ctx;
-	struct sc s;
+	struct sim_fix f;
+	struct sc_rxq *rx;
+	struct sc_txq *tx;
 
 	(void)state;
-	sc_open(&s, "mode=step,ports=2,cable=loop,near_wrap=24");
-	sc_txq_init(&s, &tx, 16, 1, 16, false);
-	sc_rxq_init(&s, &rx, 16, 256, 16, true);
-	qs[0] = &rx;
-	sc_rss_init(&s, &rss, qs, 1, 0, NULL, 2, NULL, 0);
+	sim_fix_open(&f, &c);
+	rx = &f.rx[0];
+	tx = &f.tx;
 	/* Receive: one WQE and its record. */
-	ds = (void *)((uint8_t *)rx.dv.buf + (rx.pi & (rx.dv.wqe_cnt - 1)) * rx.dv.stride);
+	ds = (void *)((uint8_t *)rx->dv.buf + (rx->pi & (rx->dv.wqe_cnt - 1)) * rx->dv.stride);
 	ds->byte_count = htobe32(256);
-	ds->lkey = htobe32(s.mr->lkey);
-	ds->addr = htobe64((uintptr_t)sc_rxq_buf(&rx, rx.pi));
-	mlx5_rq_db(rx.dv.dbrec, ++rx.pi);
+	ds->lkey = htobe32(f.s.mr->lkey);
+	ds->addr = htobe64((uintptr_t)sc_rxq_buf(rx, rx->pi));
+	mlx5_rq_db(rx->dv.dbrec, ++rx->pi);
 	/* Arm the receive CQ before anything arrives. */
-	mlx5_cq_arm(rx.cq.dv.dbrec, rx.cq.dv.cq_uar, rx.cq.dv.cqn, 0, rx.cq.ci, false);
+	mlx5_cq_arm(rx->cq.dv.dbrec, rx->cq.dv.cq_uar, rx->cq.dv.cqn, 0, rx->cq.ci, false);
 	/* Send: control, Ethernet segment with 18 bytes inline, one data segment. */
 	sc_udp_frame(frame, 80, dst, 1, 2, 3, 4);
-	wqe = sc_tx_wqe_at(&tx, tx.pi);
-	buf = sc_alloc(&s, 64);
+	wqe = sc_tx_wqe_at(tx, tx->pi);
+	buf = sc_alloc(&f.s, 64);
 	memcpy(buf, frame + 18, 62);
 	memset(wqe, 0, 64);
-	mlx5_wqe_ctrl_fill((void *)wqe, tx.pi, MLX5_OPCODE_SEND, tx.sqn, 4,
+	mlx5_wqe_ctrl_fill((void *)wqe, tx->pi, MLX5_OPCODE_SEND, tx->sqn, 4,
 			   MLX5_WQE_CTRL_CQ_UPDATE);
 	es = (void *)(wqe + 16);
 	es->inline_hdr_sz = htobe16(18);
 	memcpy(es->inline_hdr_start, frame, 18);
 	ds = (void *)(wqe + 48);
 	ds->byte_count = htobe32(62);
-	ds->lkey = htobe32(s.mr->lkey);
+	ds->lkey = htobe32(f.s.mr->lkey);
 	ds->addr = htobe64((uintptr_t)buf);
-	mlx5_sq_db(tx.dv.dbrec, tx.dv.bf.reg, ++tx.pi, wqe, true);
-	sim_mlx5_step_idle(s.sim, 100);
+	mlx5_sq_db(tx->dv.dbrec, tx->dv.bf.reg, ++tx->pi, wqe, true);
+	sim_mlx5_step_idle(f.s.sim, 100);
 	/* Send completion, then the frame, then the event. */
-	cqe = mlx5_cqe_get(tx.cq.dv.buf, tx.cq.dv.cqe_cnt, tx.cq.ci);
+	cqe = mlx5_cqe_get(tx->cq.dv.buf, tx->cq.dv.cqe_cnt, tx->cq.ci);
 	assert_non_null(cqe);
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
-	mlx5_cq_set_ci(tx.cq.dv.dbrec, ++tx.cq.ci);
-	cqe = mlx5_cqe_get(rx.cq.dv.buf, rx.cq.dv.cqe_cnt, rx.cq.ci);
+	mlx5_cq_set_ci(tx->cq.dv.dbrec, ++tx->cq.ci);
+	cqe = mlx5_cqe_get(rx->cq.dv.buf, rx->cq.dv.cqe_cnt, rx->cq.ci);
 	assert_non_null(cqe);
 	assert_int_equal(be32toh(cqe->byte_cnt), 80);
-	assert_memory_equal(sc_rxq_buf(&rx, rx.pi - 1), frame, 80);
-	mlx5_cq_set_ci(rx.cq.dv.dbrec, ++rx.cq.ci);
-	assert_null(mlx5_cqe_get(rx.cq.dv.buf, rx.cq.dv.cqe_cnt, rx.cq.ci));
-	assert_int_equal(s.g->get_cq_event(s.ch, &cq, &ctx), 0);
-	assert_ptr_equal(cq, rx.cq.cq);
-	s.g->ack_cq_events(cq, 1);
-	assert_int_equal(sim_mlx5_invalid_total(s.sim), 0);
-	sc_rss_fini(&s, &rss);
-	sc_rxq_fini(&s, &rx);
-	sc_txq_fini(&s, &tx);
-	sc_close(&s);
+	assert_memory_equal(sc_rxq_buf(rx, rx->pi - 1), frame, 80);
+	mlx5_cq_set_ci(rx->cq.dv.dbrec, ++rx->cq.ci);
+	assert_null(mlx5_cqe_get(rx->cq.dv.buf, rx->cq.dv.cqe_cnt, rx->cq.ci));
+	assert_int_equal(f.s.g->get_cq_event(f.s.ch, &cq, &ctx), 0);
+	assert_ptr_equal(cq, rx->cq.cq);
+	f.s.g->ack_cq_events(cq, 1);
+	sim_fix_close(&f, true);
 }
 
 int main(void)
