@@ -129,19 +129,26 @@ struct mlx5_cqe64 *sim_fix_tx_cqe(struct sim_fix *f)
 	return cqe;
 }
 
-void sim_fix_expect_invalid(struct sim_fix *f, uint32_t idx, enum sim_mlx5_invalid kind)
+struct mlx5_err_cqe *sim_fix_tx_error(struct sim_fix *f, uint32_t idx, uint8_t syndrome)
 {
+	struct mlx5_err_cqe *err;
 	struct mlx5_cqe64 *cqe;
 
 	sc_tx_ring(&f->tx);
 	sim_fix_run(f);
-	assert_int_equal(sim_fix_invalid(f, kind), 1);
 	cqe = sim_fix_tx_cqe(f);
+	err = (struct mlx5_err_cqe *)(void *)cqe;
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
-	assert_int_equal(((struct mlx5_err_cqe *)(void *)cqe)->syndrome,
-			 MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
-	assert_int_equal(be16toh(cqe->wqe_counter), idx & 0xffff);
+	assert_int_equal(err->syndrome, syndrome);
+	assert_int_equal(be16toh(err->wqe_counter), idx & 0xffff);
 	assert_int_equal(f->tx.qp->state, IBV_QPS_ERR);
+	return err;
+}
+
+void sim_fix_expect_invalid(struct sim_fix *f, uint32_t idx, enum sim_mlx5_invalid kind)
+{
+	sim_fix_tx_error(f, idx, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+	assert_int_equal(sim_fix_invalid(f, kind), 1);
 	if (f->nrxq > 0)
 		assert_null(sc_cq_peek(&f->rx[0].cq));
 }

@@ -80,6 +80,12 @@ struct sim_mlx5_dev_stats sim_fix_stats(struct sim_fix *f);
 /* The next send completion, consumed (it must be there). */
 struct mlx5_cqe64 *sim_fix_tx_cqe(struct sim_fix *f);
 /*
+ * Ring the send doorbell for the WQE at @idx, which fails: its error CQE
+ * (REQ_ERR, @p syndrome, naming @idx) is consumed and returned for more
+ * checks, and the QP is in the error state.
+ */
+struct mlx5_err_cqe *sim_fix_tx_error(struct sim_fix *f, uint32_t idx, uint8_t syndrome);
+/*
  * Ring the send doorbell for the WQE at @idx, which breaks a rule of kind
  * @kind: the device counts it once, completes it with a local QP operation
  * error, moves the QP to the error state and sends nothing.

@@ -323,18 +323,9 @@ static void test_empw_completions(void **state)
  */
 static void expect_error(struct fix *f, uint32_t idx, unsigned int sent, uint8_t syndrome)
 {
-	struct mlx5_err_cqe *err;
-	struct mlx5_cqe64 *cqe;
+	struct mlx5_err_cqe *err = sim_fix_tx_error(&f->l, idx, syndrome);
 
-	sc_tx_ring(&f->l.tx);
-	sim_fix_run(&f->l);
-	cqe = sim_fix_tx_cqe(&f->l);
-	err = (struct mlx5_err_cqe *)(void *)cqe;
-	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
-	assert_int_equal(err->syndrome, syndrome);
-	assert_int_equal(be16toh(err->wqe_counter), idx & 0xffff);
 	assert_int_equal(be32toh(err->s_wqe_opcode_qpn) >> 24, MLX5_OPCODE_ENHANCED_MPSW);
-	assert_int_equal(f->l.tx.qp->state, IBV_QPS_ERR);
 	expect_rx(f, sent);
 	assert_null(sc_cq_peek(&f->l.rx[0].cq));
 	sim_fix_sq_recover(&f->l);

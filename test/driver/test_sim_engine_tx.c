@@ -145,18 +145,10 @@ static void test_tx_completion_per_request(void **state)
 /* The WQE just written fails with @p syndrome; the SQ recovers through RESET. */
 static void expect_tx_error(struct fix *f, uint32_t idx, uint8_t syndrome)
 {
-	struct mlx5_err_cqe *err;
+	struct mlx5_err_cqe *err = sim_fix_tx_error(&f->l, idx, syndrome);
 	struct mlx5_cqe64 *cqe;
 
-	sc_tx_ring(&f->l.tx);
-	sim_fix_run(&f->l);
-	cqe = sim_fix_tx_cqe(&f->l);
-	err = (struct mlx5_err_cqe *)(void *)cqe;
-	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
-	assert_int_equal(err->syndrome, syndrome);
-	assert_int_equal(be16toh(err->wqe_counter), idx & 0xffff);
 	assert_int_equal(be32toh(err->s_wqe_opcode_qpn) & 0xffffff, f->l.tx.sqn);
-	assert_int_equal(f->l.tx.qp->state, IBV_QPS_ERR);
 	/* In error, doorbells are ignored. */
 	sc_udp_frame(f->frame, 60, dst, 1, 2, 3, 4);
 	sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, MLX5_WQE_CTRL_CQ_UPDATE, 0);
