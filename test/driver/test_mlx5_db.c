@@ -120,16 +120,18 @@ static void test_helpers_drive_the_sim(void **state)
 {
 	static const uint8_t dst[6] = { 2, 0, 0, 0, 0, 9 };
 	/* A loop cable, port 1's SQ to port 2's RQ, whose CQ reports events. */
-	const struct sim_fix_conf c = { .args = "mode=step,ports=2,cable=loop,near_wrap=24",
-					.tx_wqe = 16,
-					.tx_cq = 16,
-					.nrxq = 1,
-					.rx_wqe = 16,
-					.rx_buf = 256,
-					.rx_cq = 16,
-					.rx_channel = true,
-					.rss_port = 2,
-					.rss_all = true };
+	const struct sim_fix_conf c = {
+		.args = "mode=step,ports=2,cable=loop,near_wrap=24",
+		.tx_wqe = 16,
+		.tx_cq = 16,
+		.nrxq = 1,
+		.rx_wqe = 16,
+		.rx_buf = 256,
+		.rx_cq = 16,
+		.rx_channel = true,
+		.rss_port = 2,
+		.rss_all = true,
+	};
 	struct mlx5_cqe64 *cqe;
 	struct mlx5_wqe_data_seg *ds;
 	struct mlx5_wqe_eth_seg *es;
