@@ -139,11 +139,15 @@ run() {
 	wait $pid
 	pid=
 	local calls=0 rx_ir=0 tx_ir=0 bursts=0 c i p q packets
-	for p in $(seq $((quiet - 1))); do
-		read -r c i < <(cg_sum "$out.$p" "$rx")
+	[ -f "$out" ] || fail "$kind: no callgrind output $out at exit"
+	# Every part, the quiet one and the last (written at exit) too: all of
+	# the work is counted, whatever came after a quiet spell.
+	for p in $(seq "$quiet") ""; do
+		p=$out${p:+.$p}
+		read -r c i < <(cg_sum "$p" "$rx")
 		calls=$((calls + c))
 		rx_ir=$((rx_ir + i))
-		read -r c i < <(cg_sum "$out.$p" "$tx")
+		read -r c i < <(cg_sum "$p" "$tx")
 		bursts=$((bursts + c))
 		tx_ir=$((tx_ir + i))
 	done
