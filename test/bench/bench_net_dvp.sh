@@ -1,81 +1,174 @@
 #!/bin/bash
 # net_dvp against native dvpmd: what hosting a dvp port in a DPDK
-# application costs per packet (doc/dpdk.md, doc/perf.md).
+# application costs per forwarded packet (doc/dpdk.md, doc/perf.md).
 #
 # Usage: bench_net_dvp.sh DVP_FWD PLUGIN WORKDIR
 #
 # The same simulated HCA in both cases (two ports, each with a traffic
-# source and sink at full rate, the device on its own thread), forwarded in
-# io mode, poll mode, burst 32, by one lcore:
+# source of COUNT frames and a sink), forwarded in io mode, poll mode,
+# burst 32, 1024 rx and tx descriptors, a pool of 8192 mbufs with a
+# 256-mbuf lcore cache (dvp-fwd's), by one lcore:
 #   native  dvp-fwd on dvpmd's EAL;
 #   hosted  Debian's dpdk-testpmd with net_dvp loaded (-d).
-# (testpmd runs with --stats-period: without it, it reads stdin and quits
-# at once.) Both count, with --record-core-cycles, the TSC cycles of the bursts that
-# brought packets and print "CPU cycles/packet" (testpmd's count, which
-# dvp-fwd copies): the forwarding lcore's cost per packet, whatever the
-# device thread's share of the CPUs. The cases alternate, ROUNDS times each
-# (DVP_BENCH_ROUNDS, default 3), DVP_BENCH_SECONDS (6) each.
+# Each runs under callgrind, which counts the instructions executed inside
+# the burst functions only (--toggle-collect): mlx5's rx and tx bursts for
+# dvp-fwd, net_dvp's (which call mlx5's) for testpmd. Valgrind runs one
+# thread at a time, so the sim's thread fills the rx rings while the
+# forwarder waits, and bursts come full: the count is the forwarding work
+# per packet, not the cost of polling faster than a slow source.
 #
-# Prints one line per run and, last:
-#   VS-NATIVE net_dvp_fwd ratio=<median hosted / median native cycles per packet>
+# The forwarder still polls empty rings between the sim's turns. An empty
+# poll runs the same instructions every time, so the run is dumped every
+# few seconds until a dump has no tx burst (the sources are done); that
+# dump, all empty polls, gives the cost of one, and the instructions of
+# the polls that brought nothing (rx calls less tx calls: io forwarding
+# sends once per non-empty rx burst) are taken off the rest:
+#   per packet = (rx + tx instructions - empty polls x cost of one) / packets
+#
+# DVP_BENCH_COUNT frames per source (default 50000). Prints one line per
+# case and, last:
+#   VS-NATIVE net_dvp_fwd ratio=<hosted / native instructions per packet>
 # The target is at most 1.10.
 set -u
 fwd=$1
 plugin=$2
 work=$3/bench_net_dvp
-rounds=${DVP_BENCH_ROUNDS:-3}
-secs=${DVP_BENCH_SECONDS:-6}
+count=${DVP_BENCH_COUNT:-50000}
+step=10
+limit=900
 
 skip() {
 	echo "SKIP: $*"
 	exit 77
 }
 command -v dpdk-testpmd >/dev/null || skip "dpdk-testpmd not found (Debian package dpdk-dev)"
+command -v valgrind >/dev/null && command -v callgrind_control >/dev/null ||
+	skip "valgrind not found (Debian package valgrind)"
+command -v python3 >/dev/null || skip "python3 not found"
 [ "$(id -u)" = 0 ] || skip "not root"
 [ -f "$plugin" ] || skip "no net_dvp plugin at $plugin"
 rm -rf "$work"
 mkdir -p "$work/pmd"
 chmod 755 "$work" "$work/pmd"
 cp "$plugin" "$work/pmd/"
-sim="sim_mlx5,ports=2,cable=traffic"
+sim="sim_mlx5,ports=2,cable=traffic,count=$count"
 pid=
-trap '[ -n "$pid" ] && kill -INT $pid 2>/dev/null; rm -rf /var/run/dpdk/nbench$$' EXIT
+trap '[ -n "$pid" ] && kill -KILL $pid 2>/dev/null; rm -rf /var/run/dpdk/nbench$$' EXIT
 
-cycles_of() {
-	sed -n 's/.*CPU cycles\/packet=\([0-9.]*\).*/\1/p' "$1" | tail -n 1
+fail() {
+	echo "FAIL: $*" >&2
+	[ -n "$pid" ] && kill -KILL $pid 2>/dev/null
+	exit 1
 }
 
+# cg_sum FILE PATTERN...: "calls inclusive_ir" of the functions matching
+# a pattern, as called from functions that match none (callgrind format).
+cg_sum() {
+	python3 - "$@" <<'EOF'
+import fnmatch, re, sys
+path, pats = sys.argv[1], sys.argv[2:]
+names, calls, incl = {}, 0, 0
+def name(tok):
+    m = re.match(r'\((\d+)\)(?:\s+(.*))?', tok)
+    if not m:
+        return tok
+    if m.group(2):
+        names[m.group(1)] = m.group(2)
+    return names.get(m.group(1), tok)
+def ours(f):
+    return any(fnmatch.fnmatch(f, p) for p in pats)
+fn = cfn = None
+charge = False
+for line in open(path):
+    if line.startswith('fn='):
+        fn, cfn = name(line[3:].strip()), None
+    elif line.startswith('cfn='):
+        cfn = name(line[4:].strip())
+    elif line.startswith('calls='):
+        charge = ours(cfn) and not ours(fn)
+        if charge:
+            calls += int(line[6:].split()[0])
+    elif charge and line[:1] in '0123456789+-*':
+        incl += int(line.split()[1])
+        charge = False
+print(calls, incl)
+EOF
+}
+
+# run KIND: the case under callgrind, dumped every $step s until the
+# sources are done; prints "packets polls bursts rx_ir tx_ir empty_ir_per_poll"
 run() {
-	local kind=$1 round=$2 log=$work/$1.$2.log
+	local kind=$1 log=$work/$1.log out=$work/$1.cg rx tx
 	if [ "$kind" = native ]; then
-		"$fwd" --lcores 0@0,1@1 --no-huge --vdev "$sim" -- --forward-mode io \
-			--rx-mode poll --record-core-cycles --duration "$secs" --max-loss 100 \
-			</dev/null >"$log" 2>&1 &
-		pid=$!
-		wait $pid
+		rx='mlx5_rx_burst*'
+		tx='mlx5_tx_burst*'
+		valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$out" \
+			--toggle-collect="$rx" --toggle-collect="$tx" \
+			"$fwd" --lcores 0@0,1@1 --no-huge --vdev "$sim" -- --forward-mode io \
+			--rx-mode poll --rxd 1024 --txd 1024 --total-num-mbufs 8192 \
+			--duration 100000 --stats-period 0 --max-loss 100 </dev/null >"$log" 2>&1 &
 	else
-		dpdk-testpmd --lcores 0@0,1@1 --no-huge -m 512 --no-pci --file-prefix nbench$$ \
+		rx='net_dvp_rx_burst*'
+		tx='net_dvp_tx_burst'
+		valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$out" \
+			--toggle-collect="$rx" --toggle-collect="$tx" \
+			dpdk-testpmd --lcores 0@0,1@1 --no-huge -m 512 --no-pci --file-prefix nbench$$ \
 			-d "$work/pmd/$(basename "$plugin")" --vdev "net_dvp0,$sim" -- \
-			--forward-mode=io --record-core-cycles --no-lsc-interrupt --stats-period 1 \
-			--total-num-mbufs=16384 </dev/null >"$log" 2>&1 &
-		pid=$!
-		sleep "$secs"
-		kill -INT $pid
-		wait $pid
+			--forward-mode=io --no-lsc-interrupt --no-flush-rx --stats-period 100000 \
+			--rxd=1024 --txd=1024 --total-num-mbufs=8192 --mbcache=256 \
+			</dev/null >"$log" 2>&1 &
 	fi
+	pid=$!
+	local part=0 t=0 busy=0 r x quiet=
+	while [ -z "$quiet" ]; do
+		sleep $step
+		t=$((t + step))
+		kill -0 $pid 2>/dev/null || { tail -n 20 "$log" >&2; fail "$kind exited early (log $log)"; }
+		[ $t -le $limit ] || fail "$kind: the sources were not done after $limit s (log $log)"
+		callgrind_control -d $pid >/dev/null 2>&1 || continue
+		part=$((part + 1))
+		[ -f "$out.$part" ] || fail "$kind: no callgrind dump $out.$part"
+		x=$(cg_sum "$out.$part" "$tx")
+		if [ "${x%% *}" != 0 ]; then
+			busy=1
+		elif [ $busy = 1 ]; then
+			quiet=$part
+		fi
+	done
+	kill -INT $pid
+	wait $pid
 	pid=
-	c=$(cycles_of "$log")
-	[ -n "$c" ] || { echo "FAIL: $kind round $round printed no cycles per packet (log $log)"; tail -n 20 "$log"; exit 1; }
-	echo "NET_DVP_FWD case=$kind round=$round cycles_per_pkt=$c"
-	eval "${kind}_c=\"\${${kind}_c:-} $c\""
+	local calls=0 rx_ir=0 tx_ir=0 bursts=0 c i p q packets
+	[ -f "$out" ] || fail "$kind: no callgrind output $out at exit"
+	# Every part, the quiet one and the last (written at exit) too: all of
+	# the work is counted, whatever came after a quiet spell.
+	for p in $(seq "$quiet") ""; do
+		p=$out${p:+.$p}
+		read -r c i < <(cg_sum "$p" "$rx")
+		calls=$((calls + c))
+		rx_ir=$((rx_ir + i))
+		read -r c i < <(cg_sum "$p" "$tx")
+		bursts=$((bursts + c))
+		tx_ir=$((tx_ir + i))
+	done
+	read -r q i < <(cg_sum "$out.$quiet" "$rx")
+	if [ "$kind" = native ]; then
+		packets=$(awk '/^lcore/ { getline; print $3; exit }' "$log")
+	else
+		packets=$(sed -n 's/^ *RX-packets: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+	fi
+	[ "$packets" = $((2 * count)) ] || fail "$kind forwarded ${packets:-?} packets, not $((2 * count)) (log $log)"
+	echo "$packets $calls $bursts $rx_ir $tx_ir $(awk -v i="$i" -v q="$q" 'BEGIN { printf "%.3f", i / q }')"
 }
 
-for r in $(seq "$rounds"); do
-	if [ $((r % 2)) = 1 ]; then run native "$r"; run hosted "$r"; else run hosted "$r"; run native "$r"; fi
+for kind in native hosted; do
+	set -- $(run $kind) || exit 1
+	[ $# = 6 ] || exit 1
+	awk -v k=$kind -v p="$1" -v r="$2" -v b="$3" -v rx="$4" -v tx="$5" -v e="$6" 'BEGIN {
+		w = rx + tx - (r - b) * e
+		printf "NET_DVP_FWD case=%s packets=%d bursts=%d pkts_per_burst=%.1f polls=%d empty_poll_ir=%s rx_ir_per_pkt=%.1f tx_ir_per_pkt=%.1f ir_per_pkt=%.1f\n",
+			k, p, b, p / b, r, e, (rx - (r - b) * e) / p, tx / p, w / p
+	}'
+	eval "${kind}_ir=$(awk -v p="$1" -v r="$2" -v b="$3" -v rx="$4" -v tx="$5" -v e="$6" 'BEGIN { printf "%.3f", (rx + tx - (r - b) * e) / p }')"
 done
-
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-n=$(echo "$native_c" | median)
-h=$(echo "$hosted_c" | median)
-echo "median cycles per packet: native $n, hosted $h"
-awk -v h="$h" -v n="$n" 'BEGIN { printf "VS-NATIVE net_dvp_fwd ratio=%.3f\n", h / n }'
+awk -v h="$hosted_ir" -v n="$native_ir" 'BEGIN { printf "VS-NATIVE net_dvp_fwd ratio=%.3f\n", h / n }'

@@ -43,6 +43,9 @@ extern int net_dvp_logtype;
  * rte_mbuf points at while it carries this buffer, and the buffer's IOVA.
  */
 struct net_dvp_rxq {
+	/* the dvp queue's burst function and data, as its port's start set them */
+	dvp_rx_burst_fn burst;
+	void *dvp_q;
 	uint16_t dvp_port; /* the dvp port and queue behind it */
 	uint16_t queue_id;
 	uint16_t eth_port; /* what rx mbufs' port says */
@@ -54,6 +57,8 @@ struct net_dvp_rxq {
 #define NET_DVP_TX_POOLS_OK 4
 
 struct net_dvp_txq {
+	dvp_tx_burst_fn burst; /* as for net_dvp_rxq */
+	void *dvp_q;
 	uint16_t dvp_port;
 	uint16_t queue_id;
 	/* the pool of the last direct mbuf: the fast path's one comparison */
@@ -64,9 +69,10 @@ struct net_dvp_txq {
 	bool multi_seg; /* the dvp queue sends chains (else they are copied) */
 	uint64_t copied; /* rte_mbufs copied (this lcore only) */
 	uint64_t dropped; /* rte_mbufs too long to copy, dropped and counted */
-	/* pools found registered, for the slow check (this lcore only) */
+	/* pools found sendable, for the slow check (this lcore only) */
 	const struct rte_mempool *pools_ok[NET_DVP_TX_POOLS_OK];
 	unsigned int pools_ok_next;
+	uint32_t pools_gen; /* of the sendable pools' table when pools_ok was filled */
 } __rte_cache_aligned;
 
 struct net_dvp_pool_ref {
@@ -125,6 +131,8 @@ int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port);
 extern const struct eth_dev_ops net_dvp_ops;
 
 /* net_dvp_rxtx.c */
+/* Take the dvp queues' burst functions and data: after the dvp port started. */
+void net_dvp_bursts_set(struct rte_eth_dev *eth);
 uint16_t net_dvp_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb_pkts);
 uint16_t net_dvp_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb_pkts);
 /* Whether the port's device can send from @p mp as it is (remembered when so). */

@@ -146,6 +146,7 @@ static int net_dvp_start(struct rte_eth_dev *eth)
 		dvp_port_stop(p->dvp_port);
 		return ret;
 	}
+	net_dvp_bursts_set(eth);
 	if (dvp_link_get_nowait(p->dvp_port, &link) == 0) {
 		struct rte_eth_link l = net_dvp_link_of(&link);
 

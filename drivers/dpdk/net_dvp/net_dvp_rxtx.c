@@ -8,6 +8,7 @@
  */
 
 #include <assert.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -112,7 +113,10 @@ static __rte_always_inline void net_dvp_lcore_sync(void)
 /*
  * The dvp queue fills its descriptors from the application's pool and
  * hands back its mbufs as they are (net_dvp.h): only the port id is the
- * ethdev's, when the two numberings differ.
+ * ethdev's, when the two numberings differ. The dvp queue's burst function
+ * is called straight, not through dvp_rx_burst(): DPDK checks the port
+ * and queue before it calls net_dvp, and swaps net_dvp's bursts out before
+ * it stops the port.
  */
 uint16_t net_dvp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
@@ -120,11 +124,115 @@ uint16_t net_dvp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	uint16_t i, nb;
 
 	net_dvp_lcore_sync();
-	nb = dvp_rx_burst(rxq->dvp_port, rxq->queue_id, (struct dvp_mbuf **)pkts, nb_pkts);
-	if (rxq->eth_port != rxq->dvp_port)
-		for (i = 0; i < nb; i++)
-			pkts[i]->port = rxq->eth_port;
+	nb = rxq->burst(rxq->dvp_q, (struct dvp_mbuf **)pkts, nb_pkts);
+	for (i = 0; i < nb; i++)
+		pkts[i]->port = rxq->eth_port;
 	return nb;
+}
+
+/* The same where the ethdev and dvp port numbers agree: nothing to rewrite. */
+static uint16_t net_dvp_rx_burst_same_port(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct net_dvp_rxq *rxq = q;
+
+	net_dvp_lcore_sync();
+	return rxq->burst(rxq->dvp_q, (struct dvp_mbuf **)pkts, nb_pkts);
+}
+
+void net_dvp_bursts_set(struct rte_eth_dev *eth)
+{
+	const struct net_dvp_port *p = eth->data->dev_private;
+	const struct dvp_port_fp_ops *fp = &dvp_port_fp_ops[p->dvp_port];
+	uint16_t i;
+
+	for (i = 0; i < eth->data->nb_rx_queues; i++) {
+		struct net_dvp_rxq *rxq = eth->data->rx_queues[i];
+
+		if (rxq == NULL)
+			continue;
+		rxq->burst = fp->rx_pkt_burst;
+		rxq->dvp_q = fp->rxq_data[i];
+	}
+	for (i = 0; i < eth->data->nb_tx_queues; i++) {
+		struct net_dvp_txq *txq = eth->data->tx_queues[i];
+
+		if (txq == NULL)
+			continue;
+		txq->burst = fp->tx_pkt_burst;
+		txq->dvp_q = fp->txq_data[i];
+	}
+	eth->rx_pkt_burst =
+		p->eth_port == p->dvp_port ? net_dvp_rx_burst_same_port : net_dvp_rx_burst;
+	eth->tx_pkt_burst = net_dvp_tx_burst;
+}
+
+/*
+ * The mbuf pools the mlx5 devices can send from, for the tx bursts' check
+ * of a pool they have not met: written on the control path (mempool
+ * events, tx queue setup) under pools_lock, read by any lcore without a
+ * lock. A slot is set with a release store and read with an acquire load.
+ * pools_gen moves on whenever a pool leaves the table, so each tx queue
+ * forgets the pools it remembered (a new pool may come at a freed pool's
+ * address, registered or not).
+ */
+#define NET_DVP_POOLS_MAX 64
+static const struct rte_mempool *pools_sendable[NET_DVP_POOLS_MAX];
+static uint32_t pools_gen;
+static pthread_mutex_t pools_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool pool_sendable(const struct rte_mempool *mp)
+{
+	unsigned int i;
+
+	for (i = 0; i < NET_DVP_POOLS_MAX; i++)
+		if (__atomic_load_n(&pools_sendable[i], __ATOMIC_ACQUIRE) == mp)
+			return true;
+	return false;
+}
+
+static __rte_noinline void tx_pools_forget(struct net_dvp_txq *txq)
+{
+	txq->last_pool = NULL;
+	memset(txq->pools_ok, 0, sizeof(txq->pools_ok));
+	txq->pools_gen = __atomic_load_n(&pools_gen, __ATOMIC_ACQUIRE);
+}
+
+/* Put @p mp in the table or take it out (control path). */
+static void pool_mark(const struct rte_mempool *mp, bool sendable)
+{
+	unsigned int i, free_slot = NET_DVP_POOLS_MAX;
+
+	pthread_mutex_lock(&pools_lock);
+	for (i = 0; i < NET_DVP_POOLS_MAX; i++) {
+		if (pools_sendable[i] == mp)
+			break;
+		if (pools_sendable[i] == NULL && free_slot == NET_DVP_POOLS_MAX)
+			free_slot = i;
+	}
+	if (i < NET_DVP_POOLS_MAX && !sendable) {
+		__atomic_store_n(&pools_sendable[i], NULL, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&pools_gen, 1, __ATOMIC_RELEASE);
+	} else if (i == NET_DVP_POOLS_MAX && sendable) {
+		if (free_slot < NET_DVP_POOLS_MAX)
+			__atomic_store_n(&pools_sendable[free_slot], mp, __ATOMIC_RELEASE);
+		else
+			NET_DVP_LOG(
+				NOTICE,
+				"pool %s: net_dvp sends from %u pools at most: sends from it are copied",
+				mp->name, NET_DVP_POOLS_MAX);
+	}
+	pthread_mutex_unlock(&pools_lock);
+}
+
+static void pools_forget_all(void)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&pools_lock);
+	for (i = 0; i < NET_DVP_POOLS_MAX; i++)
+		__atomic_store_n(&pools_sendable[i], NULL, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&pools_gen, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&pools_lock);
 }
 
 /*
@@ -179,23 +287,20 @@ static __rte_noinline struct rte_mbuf *net_dvp_tx_copy(struct net_dvp_txq *txq,
 
 /*
  * Runs of direct mbufs go to the dvp queue as they are, straight from the
- * caller's array (the whole burst, in the usual case: one check per
- * packet). A packet in between that is not direct is sent as a copy, on
- * its own: the slow path.
+ * caller's array. A packet in between that is not direct is sent as a
+ * copy, on its own.
  */
-uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
+static __rte_noinline uint16_t net_dvp_tx_burst_mixed(struct net_dvp_txq *txq,
+						      struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	struct net_dvp_txq *txq = q;
 	struct rte_mbuf *copy;
 	uint16_t i, done = 0, sent;
 
-	net_dvp_lcore_sync();
 	while (done < nb_pkts) {
 		for (i = done; i < nb_pkts && likely(net_dvp_tx_direct(txq, pkts[i])); i++)
 			;
 		if (i > done) {
-			sent = dvp_tx_burst(txq->dvp_port, txq->queue_id,
-					    (struct dvp_mbuf **)&pkts[done], i - done);
+			sent = txq->burst(txq->dvp_q, (struct dvp_mbuf **)&pkts[done], i - done);
 			done += sent;
 			if (done < i)
 				return done; /* the device is full */
@@ -211,13 +316,39 @@ uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		copy = net_dvp_tx_copy(txq, pkts[done]);
 		if (copy == NULL)
 			break; /* the copy pool is dry: this one and the rest stay the caller's */
-		if (dvp_tx_burst(txq->dvp_port, txq->queue_id, (struct dvp_mbuf **)&copy, 1) == 0) {
+		if (txq->burst(txq->dvp_q, (struct dvp_mbuf **)&copy, 1) == 0) {
 			rte_pktmbuf_free(copy);
 			break;
 		}
 		rte_pktmbuf_free(pkts[done++]);
 	}
 	return done;
+}
+
+/*
+ * The usual burst: every mbuf single, direct and of the pool the last
+ * one was from. Three loads and compares a packet on lines the dvp queue
+ * reads anyway, then the dvp queue takes the whole array. Anything else
+ * goes the way above.
+ */
+uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct net_dvp_txq *txq = q;
+	const struct rte_mempool *last;
+	uint16_t i;
+
+	net_dvp_lcore_sync();
+	if (unlikely(__atomic_load_n(&pools_gen, __ATOMIC_ACQUIRE) != txq->pools_gen))
+		tx_pools_forget(txq);
+	last = txq->last_pool;
+	for (i = 0; i < nb_pkts; i++) {
+		const struct rte_mbuf *m = pkts[i];
+
+		if (unlikely(m->pool != last || m->nb_segs != 1 ||
+			     (m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) != 0))
+			return net_dvp_tx_burst_mixed(txq, pkts, nb_pkts);
+	}
+	return txq->burst(txq->dvp_q, (struct dvp_mbuf **)pkts, nb_pkts);
 }
 
 bool net_dvp_tx_pool_ok(struct net_dvp_txq *txq, const struct rte_mempool *mp)
@@ -227,9 +358,8 @@ bool net_dvp_tx_pool_ok(struct net_dvp_txq *txq, const struct rte_mempool *mp)
 	for (i = 0; i < NET_DVP_TX_POOLS_OK; i++)
 		if (txq->pools_ok[i] == mp)
 			goto ok;
-	/* A lock, once per pool and queue (then the pool is remembered). */
-	if (txq->needs_mr &&
-	    !dvp_pmd_mlx5_mempool_registered(txq->dvp_port, (const struct dvp_mempool *)mp))
+	/* Once per pool and queue, then the pool is remembered: no lock, a table walk. */
+	if (txq->needs_mr && !pool_sendable(mp))
 		return false;
 	txq->pools_ok[txq->pools_ok_next++ % NET_DVP_TX_POOLS_OK] = mp;
 ok:
@@ -250,21 +380,29 @@ static bool is_mbuf_pool(const struct rte_mempool *mp)
 static void pool_register(struct rte_mempool *mp, void *arg)
 {
 	(void)arg;
+	if (!is_mbuf_pool(mp))
+		return;
 	/*
 	 * With every mlx5 device dvpmd has open (none: nothing to do). A pool
-	 * that cannot be registered stays usable: the tx queues copy from it.
+	 * that cannot be registered with one of them leaves the table (a
+	 * device opened since it was put there): the tx queues copy from it.
 	 */
-	if (is_mbuf_pool(mp) && dvp_pmd_mlx5_mempool_register((struct dvp_mempool *)mp) < 0)
-		NET_DVP_LOG(
-			NOTICE,
-			"pool %s: not registered with the mlx5 devices (%s): sends from it are copied",
-			mp->name, dvp_strerror(dvp_errno));
+	if (dvp_pmd_mlx5_mempool_register((struct dvp_mempool *)mp) == 0) {
+		pool_mark(mp, true);
+		return;
+	}
+	pool_mark(mp, false);
+	NET_DVP_LOG(NOTICE,
+		    "pool %s: not registered with the mlx5 devices (%s): sends from it are copied",
+		    mp->name, dvp_strerror(dvp_errno));
 }
 
 static void pool_event(enum rte_mempool_event event, struct rte_mempool *mp, void *arg)
 {
 	if (event == RTE_MEMPOOL_EVENT_READY)
 		pool_register(mp, arg);
+	else if (event == RTE_MEMPOOL_EVENT_DESTROY)
+		pool_mark(mp, false);
 }
 
 static bool pool_events_on;
@@ -282,6 +420,8 @@ void net_dvp_pool_events_off(void)
 	if (pool_events_on)
 		rte_mempool_event_callback_unregister(pool_event, NULL);
 	pool_events_on = false;
+	/* The devices close with the runtime: the next ones register anew. */
+	pools_forget_all();
 }
 
 struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what, unsigned int n,
