@@ -12,6 +12,7 @@
 #include "dvp_test_eal.h"
 
 #include <dvp_bus.h>
+#include <dvp_bus_ib.h>
 
 #include "sim_consumer.h"
 

@@ -31,6 +31,7 @@
 #include <infiniband/verbs.h>
 
 #include <dvp_bus.h>
+#include <dvp_bus_ib.h>
 #include <dvp_log.h>
 #include <dvp_port_driver.h>
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <dvp_bus.h>
+#include <dvp_bus_ib.h>
 #include <dvp_errno.h>
 
 #include "sim_mlx5.h"
