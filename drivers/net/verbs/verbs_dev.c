@@ -40,11 +40,11 @@ uint64_t vb_now_ns(void)
 
 /* ------------------------------------------------------------------------
  * Async events: read on the interrupt thread, each resolved to its port
- * and queue before lib/intr acks it (a CQ or QP cannot be destroyed before
+ * and queue before drivers/common/ib acks it (a CQ or QP cannot be destroyed before
  * the ack, so the queue behind cq_context / qp_context is still there).
  */
 
-static void resolve_queue(struct dvp_intr_async_event *ev, const struct vb_qctx *qc)
+static void resolve_queue(struct ib_async_event *ev, const struct vb_qctx *qc)
 {
 	if (qc == NULL || qc->vp == NULL)
 		return;
@@ -54,7 +54,7 @@ static void resolve_queue(struct dvp_intr_async_event *ev, const struct vb_qctx 
 	ev->queue_known = true;
 }
 
-static int vb_async_get(void *arg, struct dvp_intr_async_event *ev)
+static int vb_async_get(void *arg, struct ib_async_event *ev)
 {
 	struct vb_dev *dev = arg;
 
@@ -76,22 +76,40 @@ static int vb_async_get(void *arg, struct dvp_intr_async_event *ev)
 		break;
 	default:
 		/* Port and device events concern every port on the device. */
-		ev->port_id = DVP_INTR_PORT_ALL;
+		ev->port_id = IB_ASYNC_PORT_ALL;
 		break;
 	}
 	VB_LOG(DEBUG, "%s: async event %s", dev->name, ibv_event_type_str(ev->ibv.event_type));
 	return 0;
 }
 
-static void vb_async_ack(void *arg, struct dvp_intr_async_event *ev)
+static void vb_async_ack(void *arg, struct ib_async_event *ev)
 {
 	(void)arg;
 	ibv_ack_async_event(&ev->ibv);
 }
 
-const struct dvp_intr_async_ops vb_async_ops = {
+static void vb_async_link(void *arg, struct dvp_port *port, enum dvp_port_event_cause cause)
+{
+	struct vb_port *vp = port->priv;
+
+	(void)arg;
+	__atomic_fetch_add(&vp->ps.async_link_events, 1, __ATOMIC_RELAXED);
+	vb_link_report(vp, cause);
+}
+
+static void vb_async_queue_error(void *arg, struct dvp_port *port, uint16_t q, bool tx,
+				 enum dvp_port_event_cause cause)
+{
+	(void)arg;
+	vb_queue_error(port, q, tx, cause);
+}
+
+const struct ib_async_ops vb_async_ops = {
 	.get = vb_async_get,
 	.ack = vb_async_ack,
+	.link = vb_async_link,
+	.queue_error = vb_async_queue_error,
 };
 
 /* ------------------------------------------------------------------------
@@ -171,13 +189,12 @@ static struct vb_dev *dev_open(const char *name, const char *port_name)
 		goto fail_pd;
 	}
 	snprintf(names, sizeof(names), "%s async events", name);
-	dev->async = dvp_intr_async_create(names, ctx->async_fd, &vb_async_ops, dev,
-					   dvp_port_async_sink, NULL);
+	dev->async = ib_async_create(names, ctx->async_fd, &vb_async_ops, dev);
 	if (dev->async == NULL)
 		goto fail_pd;
-	ret = dvp_intr_async_start(dev->async);
+	ret = ib_async_start(dev->async);
 	if (ret < 0) {
-		dvp_intr_async_destroy(dev->async);
+		ib_async_destroy(dev->async);
 		goto fail_pd;
 	}
 	VB_LOG(INFO, "%s: device %s: max_qp_wr %d, max_cqe %d, max_sge %d", port_name, name,
@@ -232,7 +249,7 @@ void vb_dev_put(struct vb_dev *dev)
 	pthread_mutex_unlock(&vb_devs_lock);
 
 	/* Returns once the interrupt thread is not reading it. */
-	dvp_intr_async_destroy(dev->async);
+	ib_async_destroy(dev->async);
 	for (i = 0; i < dev->nb_mrs; i++) {
 		ret = ibv_dereg_mr(dev->mrs[i].mr);
 		if (ret != 0)
