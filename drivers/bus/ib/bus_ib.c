@@ -117,11 +117,14 @@ static void read_netdev(const char *dir, unsigned int port, char *out, size_t le
 {
 	char path[PATH_MAX];
 	struct dirent **list;
-	int n, i;
+	int n, i, idx;
 
-	pathf(path, sizeof(path), "%s/ports/%u/gid_attrs/ndevs/0", dir, port);
-	if (read_line(path, out, len))
-		return;
+	/* The netdev behind the port's first GIDs (RoCE); none on InfiniBand. */
+	for (idx = 0; idx < 4; idx++) {
+		pathf(path, sizeof(path), "%s/ports/%u/gid_attrs/ndevs/%d", dir, port, idx);
+		if (read_line(path, out, len))
+			return;
+	}
 	out[0] = '\0';
 	pathf(path, sizeof(path), "%s/device/net", dir);
 	n = scandir(path, &list, dir_filter, alphasort);

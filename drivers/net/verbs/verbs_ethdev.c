@@ -546,20 +546,12 @@ const struct dvp_port_ops vb_ops = {
  * The vdev
  */
 
-static int read_numa(const char *dev)
+/* The device's NUMA node, as the ib bus found it; -1 when unknown. */
+static int find_numa(const char *dev)
 {
-	char path[256];
-	int node = -1;
-	FILE *f;
+	const struct dvp_ib_device *ib = dvp_ib_device_find(dev);
 
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/numa_node", dev);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return -1;
-	if (fscanf(f, "%d", &node) != 1)
-		node = -1;
-	fclose(f);
-	return node;
+	return ib != NULL ? ib->numa_node : -1;
 }
 
 static int vb_probe(struct dvp_device *ddev)
@@ -593,7 +585,7 @@ static int vb_probe(struct dvp_device *ddev)
 	vp->timer_fd = vp->wake_fd = -1;
 	snprintf(vp->name, sizeof(vp->name), "%s", ddev->name);
 	pthread_mutex_init(&vp->lock, NULL);
-	port->numa_node = read_numa(cfg.dev);
+	port->numa_node = find_numa(cfg.dev);
 	port->mtu = 1500;
 	if (cfg.mac_set) {
 		port->mac = cfg.mac;

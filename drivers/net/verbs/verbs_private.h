@@ -35,6 +35,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include <dvp_bus_ib.h>
 #include <dvp_errno.h>
 #include <dvp_intr_driver.h>
 #include <dvp_log.h>
