@@ -147,7 +147,7 @@ void eal_heap_cleanup(void);
 int eal_memzone_init(void);
 void eal_memzone_cleanup(void);
 
-/* eal_intr.c: a thread of our own, or (hosted) the host's interrupt thread */
+/* eal_interrupts.c: the EAL interrupt thread, ours or (hosted) the host's */
 int eal_intr_init(const struct eal_cfg *cfg);
 void eal_intr_cleanup(void);
 
