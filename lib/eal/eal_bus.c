@@ -192,6 +192,39 @@ void eal_dev_free_locked(struct eal_dev *d)
 	free(d);
 }
 
+/*
+ * Remove device @p name; with @p added_only, only one a driver added to bus
+ * @p type (dvp_bus_dev_remove()), else any (dvp_dev_remove()).
+ */
+static int dev_remove(const char *name, enum dvp_bus_type type, bool added_only)
+{
+	struct eal_dev *d;
+	int ret;
+
+	if (name == NULL)
+		return dvp_err(EINVAL);
+	pthread_mutex_lock(&eal_bus_lock);
+	d = eal_dev_find_locked(name);
+	if (d == NULL || (added_only && d->dev.bus != type)) {
+		pthread_mutex_unlock(&eal_bus_lock);
+		/* Cleanup removes newest first, so a vdev may find the device it added gone. */
+		if (added_only)
+			EAL_LOG(DEBUG, "bus device remove: no such device %s", name);
+		else
+			EAL_LOG(ERR, "remove device %s: no such device", name);
+		return dvp_err(ENOENT);
+	}
+	if (added_only && !d->sw) {
+		pthread_mutex_unlock(&eal_bus_lock);
+		EAL_LOG(ERR, "bus device remove: %s was found by a scan; use dvp_dev_remove()",
+			name);
+		return dvp_err(EINVAL);
+	}
+	ret = eal_dev_remove_locked(d);
+	pthread_mutex_unlock(&eal_bus_lock);
+	return ret;
+}
+
 int dvp_bus_dev_add(const struct dvp_bus_dev_info *info)
 {
 	struct eal_dev *d;
@@ -235,28 +268,7 @@ int dvp_bus_dev_add(const struct dvp_bus_dev_info *info)
 
 int dvp_bus_dev_remove(enum dvp_bus_type type, const char *name)
 {
-	struct eal_dev *d;
-	int ret;
-
-	if (name == NULL)
-		return dvp_err(EINVAL);
-	pthread_mutex_lock(&eal_bus_lock);
-	d = eal_dev_find_locked(name);
-	if (d == NULL || d->dev.bus != type) {
-		pthread_mutex_unlock(&eal_bus_lock);
-		/* Cleanup removes newest first, so a vdev may find its device gone. */
-		EAL_LOG(DEBUG, "bus device remove: no such device %s", name);
-		return dvp_err(ENOENT);
-	}
-	if (!d->sw) {
-		pthread_mutex_unlock(&eal_bus_lock);
-		EAL_LOG(ERR, "bus device remove: %s was found by a scan; use dvp_dev_remove()",
-			name);
-		return dvp_err(EINVAL);
-	}
-	ret = eal_dev_remove_locked(d);
-	pthread_mutex_unlock(&eal_bus_lock);
-	return ret;
+	return dev_remove(name, type, true);
 }
 
 static bool in_list(const struct eal_strlist *l, const char *name, const char **entry)
@@ -455,21 +467,7 @@ void dvp_dev_foreach(void (*fn)(struct dvp_device *dev, void *arg), void *arg)
 
 int dvp_dev_remove(const char *name)
 {
-	struct eal_dev *d;
-	int ret;
-
-	if (name == NULL)
-		return dvp_err(EINVAL);
-	pthread_mutex_lock(&eal_bus_lock);
-	d = eal_dev_find_locked(name);
-	if (d == NULL) {
-		pthread_mutex_unlock(&eal_bus_lock);
-		EAL_LOG(ERR, "remove device %s: no such device", name);
-		return dvp_err(ENOENT);
-	}
-	ret = eal_dev_remove_locked(d);
-	pthread_mutex_unlock(&eal_bus_lock);
-	return ret;
+	return dev_remove(name, DVP_BUS_VDEV, false);
 }
 
 struct attach_pick {

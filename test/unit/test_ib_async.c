@@ -200,6 +200,35 @@ static void test_cause_table(void **state)
 	assert_string_equal(dvp_port_event_cause_name(DVP_PORT_CAUSE_CQ_ERROR), "CQ_ERROR");
 }
 
+/* What a get hook places an event by: its queue's context, or its port. */
+static void test_element(void **state)
+{
+	int cq_owner, qp_owner, wq_owner;
+	struct ibv_cq cq = { .cq_context = &cq_owner };
+	struct ibv_qp qp = { .qp_context = &qp_owner };
+	struct ibv_wq wq = { .wq_context = &wq_owner };
+	struct ibv_async_event e = { .event_type = IBV_EVENT_CQ_ERR };
+	unsigned int pn = 99;
+
+	(void)state;
+	e.element.cq = &cq;
+	assert_ptr_equal(ib_async_element(&e, &pn), &cq_owner);
+	assert_int_equal(pn, 0);
+	e.event_type = IBV_EVENT_QP_FATAL;
+	e.element.qp = &qp;
+	assert_ptr_equal(ib_async_element(&e, &pn), &qp_owner);
+	e.event_type = IBV_EVENT_WQ_FATAL;
+	e.element.wq = &wq;
+	assert_ptr_equal(ib_async_element(&e, &pn), &wq_owner);
+	e.event_type = IBV_EVENT_PORT_ERR;
+	e.element.port_num = 2;
+	assert_null(ib_async_element(&e, &pn));
+	assert_int_equal(pn, 2);
+	e.event_type = IBV_EVENT_DEVICE_FATAL;
+	assert_null(ib_async_element(&e, &pn));
+	assert_int_equal(pn, 0);
+}
+
 /* Each type fed by a fake driver, processed directly (as the interrupt thread would). */
 static void test_mapping(void **state)
 {
@@ -345,9 +374,8 @@ static void test_on_intr_thread(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cause_table),
-		cmocka_unit_test(test_mapping),
-		cmocka_unit_test(test_get_error),
+		cmocka_unit_test(test_cause_table),    cmocka_unit_test(test_element),
+		cmocka_unit_test(test_mapping),	       cmocka_unit_test(test_get_error),
 		cmocka_unit_test(test_on_intr_thread),
 	};
 

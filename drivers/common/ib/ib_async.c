@@ -109,6 +109,38 @@ enum dvp_port_event_cause ib_async_cause_of(enum ibv_event_type type)
 	}
 }
 
+void *ib_async_element(const struct ibv_async_event *e, unsigned int *port_num)
+{
+	*port_num = 0;
+	switch (e->event_type) {
+	case IBV_EVENT_CQ_ERR:
+		return e->element.cq->cq_context;
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR:
+	case IBV_EVENT_QP_LAST_WQE_REACHED:
+	case IBV_EVENT_COMM_EST:
+	case IBV_EVENT_SQ_DRAINED:
+	case IBV_EVENT_PATH_MIG:
+	case IBV_EVENT_PATH_MIG_ERR:
+		return e->element.qp->qp_context;
+	case IBV_EVENT_WQ_FATAL:
+		return e->element.wq->wq_context;
+	case IBV_EVENT_PORT_ACTIVE:
+	case IBV_EVENT_PORT_ERR:
+	case IBV_EVENT_LID_CHANGE:
+	case IBV_EVENT_PKEY_CHANGE:
+	case IBV_EVENT_SM_CHANGE:
+	case IBV_EVENT_CLIENT_REREGISTER:
+	case IBV_EVENT_GID_CHANGE:
+		*port_num = (unsigned int)e->element.port_num;
+		return NULL;
+	default:
+		/* DEVICE_FATAL, SRQ events: the device, or nothing a port has. */
+		return NULL;
+	}
+}
+
 struct ib_async *ib_async_create(const char *name, int fd, const struct ib_async_ops *ops,
 				 void *ctx)
 {

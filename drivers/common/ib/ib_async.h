@@ -80,6 +80,13 @@ enum ib_async_kind ib_async_kind_of(enum ibv_event_type type);
 /** @p type in dvpmd's words; DVP_PORT_CAUSE_NONE for an informational one. */
 enum dvp_port_event_cause ib_async_cause_of(enum ibv_event_type type);
 
+/**
+ * What a get hook resolves the element of @p e by: the context its CQ, QP
+ * or WQ carries (cq_context, qp_context, wq_context), or NULL; for a port
+ * event *@p port_num gets its port (1-based), else 0.
+ */
+void *ib_async_element(const struct ibv_async_event *e, unsigned int *port_num);
+
 struct ib_async;
 
 /**

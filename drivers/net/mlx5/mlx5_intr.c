@@ -91,6 +91,8 @@ static int async_get(void *ctx, struct ib_async_event *ev)
 {
 	struct mlx5_dev *dev = ctx;
 	const struct ibv_async_event *e = &ev->ibv;
+	const struct mlx5_owner *owner;
+	unsigned int pn;
 
 	memset(ev, 0, sizeof(*ev));
 	if (dev->glue->get_async_event(dev->ctx, &ev->ibv) != 0) {
@@ -99,37 +101,11 @@ static int async_get(void *ctx, struct ib_async_event *ev)
 		return -(errno ? errno : EIO);
 	}
 	ev->port_id = IB_ASYNC_PORT_ALL;
-	switch (e->event_type) {
-	case IBV_EVENT_CQ_ERR:
-		event_owner(ev, e->element.cq->cq_context);
-		break;
-	case IBV_EVENT_QP_FATAL:
-	case IBV_EVENT_QP_REQ_ERR:
-	case IBV_EVENT_QP_ACCESS_ERR:
-	case IBV_EVENT_QP_LAST_WQE_REACHED:
-	case IBV_EVENT_COMM_EST:
-	case IBV_EVENT_SQ_DRAINED:
-	case IBV_EVENT_PATH_MIG:
-	case IBV_EVENT_PATH_MIG_ERR:
-		event_owner(ev, e->element.qp->qp_context);
-		break;
-	case IBV_EVENT_WQ_FATAL:
-		event_owner(ev, e->element.wq->wq_context);
-		break;
-	case IBV_EVENT_PORT_ACTIVE:
-	case IBV_EVENT_PORT_ERR:
-	case IBV_EVENT_LID_CHANGE:
-	case IBV_EVENT_PKEY_CHANGE:
-	case IBV_EVENT_SM_CHANGE:
-	case IBV_EVENT_CLIENT_REREGISTER:
-	case IBV_EVENT_GID_CHANGE:
-		if (e->element.port_num >= 1 && e->element.port_num <= DVP_IB_MAX_PORTS &&
-		    dev->ports[e->element.port_num - 1] != NULL)
-			ev->port_id = dev->ports[e->element.port_num - 1]->port_id;
-		break;
-	default:
-		break;
-	}
+	owner = ib_async_element(e, &pn);
+	if (owner != NULL)
+		event_owner(ev, owner);
+	else if (pn >= 1 && pn <= DVP_IB_MAX_PORTS && dev->ports[pn - 1] != NULL)
+		ev->port_id = dev->ports[pn - 1]->port_id;
 	return 0;
 }
 

@@ -57,28 +57,12 @@ static void resolve_queue(struct ib_async_event *ev, const struct vb_qctx *qc)
 static int vb_async_get(void *arg, struct ib_async_event *ev)
 {
 	struct vb_dev *dev = arg;
+	unsigned int port_num;
 
 	if (ibv_get_async_event(dev->ctx, &ev->ibv) != 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	switch (ev->ibv.event_type) {
-	case IBV_EVENT_CQ_ERR:
-		resolve_queue(ev, ev->ibv.element.cq->cq_context);
-		break;
-	case IBV_EVENT_QP_FATAL:
-	case IBV_EVENT_QP_REQ_ERR:
-	case IBV_EVENT_QP_ACCESS_ERR:
-	case IBV_EVENT_COMM_EST:
-	case IBV_EVENT_SQ_DRAINED:
-	case IBV_EVENT_PATH_MIG:
-	case IBV_EVENT_PATH_MIG_ERR:
-	case IBV_EVENT_QP_LAST_WQE_REACHED:
-		resolve_queue(ev, ev->ibv.element.qp->qp_context);
-		break;
-	default:
-		/* Port and device events concern every port on the device. */
-		ev->port_id = IB_ASYNC_PORT_ALL;
-		break;
-	}
+	/* Port and device events concern every port on the device (port_id as given). */
+	resolve_queue(ev, ib_async_element(&ev->ibv, &port_num));
 	VB_LOG(DEBUG, "%s: async event %s", dev->name, ibv_event_type_str(ev->ibv.event_type));
 	return 0;
 }
