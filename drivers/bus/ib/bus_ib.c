@@ -279,11 +279,14 @@ int dvp_ib_bus_remove_device(const char *name)
 	return dvp_bus_dev_remove(DVP_BUS_IB, name);
 }
 
+const struct dvp_ib_device *dvp_ib_device_of(const struct dvp_device *dev)
+{
+	return dev != NULL && dev->bus == DVP_BUS_IB ? dev->ib : NULL;
+}
+
 const struct dvp_ib_device *dvp_ib_device_find(const char *name)
 {
-	const struct dvp_device *dev = dvp_dev_find(name);
-
-	return dev != NULL && dev->bus == DVP_BUS_IB ? dev->ib : NULL;
+	return dvp_ib_device_of(dvp_dev_find(name));
 }
 
 /* -a and -b name a PCI function by its address: its ib device is the one probed. */

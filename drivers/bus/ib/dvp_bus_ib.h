@@ -63,6 +63,14 @@ int dvp_ib_bus_add_device(const struct dvp_ib_device *info);
 /** Remove a software ib device added above (its driver's remove runs first). */
 int dvp_ib_bus_remove_device(const char *name);
 
+/**
+ * @return what the ib bus knows of @p dev, or NULL when @p dev is not an
+ *   ib bus device (as DPDK's RTE_DEV_TO_PCI). Calling it also makes an ib
+ *   driver's library need the bus's, so that loading the driver alone (-d)
+ *   brings the bus.
+ */
+const struct dvp_ib_device *dvp_ib_device_of(const struct dvp_device *dev);
+
 /** @return the ib device named @p name (scanned or added), or NULL. */
 const struct dvp_ib_device *dvp_ib_device_find(const char *name);
 

@@ -119,7 +119,7 @@ static int mlx5_match(const struct dvp_device *dev)
 {
 	const struct mlx5_glue *glue;
 
-	if (dev->bus != DVP_BUS_IB || dev->ib == NULL)
+	if (dvp_ib_device_of(dev) == NULL)
 		return 0;
 	glue = dev_glue(dev);
 	if (glue == NULL)
