@@ -165,7 +165,7 @@ int eal_plugin_load(const char *opt, const char *path);
 /* The plugin being loaded, while its constructors run; NULL otherwise. */
 extern const char *eal_plugin_loading;
 
-/* eal_bus.c, eal_bus_ib.c, eal_bus_vdev.c */
+/* eal_bus.c, eal_bus_vdev.c */
 int eal_bus_init(const struct eal_cfg *cfg);
 void eal_bus_cleanup(void);
 
