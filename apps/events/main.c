@@ -33,8 +33,6 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include <infiniband/verbs.h>
-
 #include <dvp_eal.h>
 #include <dvp_json.h>
 #include <dvp_mbuf.h>
@@ -82,42 +80,11 @@ static void timestamp(char *buf, size_t len)
 	snprintf(buf + n, len - n, ".%06ld", (long)tv.tv_usec);
 }
 
-/* The enumerator's name, as ibv_asyncwatch prints it. */
-static const char *ibv_event_name(int type)
-{
-	static const char *const names[] = {
-		[IBV_EVENT_CQ_ERR] = "IBV_EVENT_CQ_ERR",
-		[IBV_EVENT_QP_FATAL] = "IBV_EVENT_QP_FATAL",
-		[IBV_EVENT_QP_REQ_ERR] = "IBV_EVENT_QP_REQ_ERR",
-		[IBV_EVENT_QP_ACCESS_ERR] = "IBV_EVENT_QP_ACCESS_ERR",
-		[IBV_EVENT_COMM_EST] = "IBV_EVENT_COMM_EST",
-		[IBV_EVENT_SQ_DRAINED] = "IBV_EVENT_SQ_DRAINED",
-		[IBV_EVENT_PATH_MIG] = "IBV_EVENT_PATH_MIG",
-		[IBV_EVENT_PATH_MIG_ERR] = "IBV_EVENT_PATH_MIG_ERR",
-		[IBV_EVENT_DEVICE_FATAL] = "IBV_EVENT_DEVICE_FATAL",
-		[IBV_EVENT_PORT_ACTIVE] = "IBV_EVENT_PORT_ACTIVE",
-		[IBV_EVENT_PORT_ERR] = "IBV_EVENT_PORT_ERR",
-		[IBV_EVENT_LID_CHANGE] = "IBV_EVENT_LID_CHANGE",
-		[IBV_EVENT_PKEY_CHANGE] = "IBV_EVENT_PKEY_CHANGE",
-		[IBV_EVENT_SM_CHANGE] = "IBV_EVENT_SM_CHANGE",
-		[IBV_EVENT_SRQ_ERR] = "IBV_EVENT_SRQ_ERR",
-		[IBV_EVENT_SRQ_LIMIT_REACHED] = "IBV_EVENT_SRQ_LIMIT_REACHED",
-		[IBV_EVENT_QP_LAST_WQE_REACHED] = "IBV_EVENT_QP_LAST_WQE_REACHED",
-		[IBV_EVENT_CLIENT_REREGISTER] = "IBV_EVENT_CLIENT_REREGISTER",
-		[IBV_EVENT_GID_CHANGE] = "IBV_EVENT_GID_CHANGE",
-		[IBV_EVENT_WQ_FATAL] = "IBV_EVENT_WQ_FATAL",
-	};
-
-	if (type >= 0 && (size_t)type < sizeof(names) / sizeof(names[0]) && names[type])
-		return names[type];
-	return NULL;
-}
-
 static void print_event(uint16_t port_id, enum dvp_port_event event,
 			const struct dvp_port_event_info *info)
 {
 	char ts[48], name[64] = "?", link[64], what[160] = "";
-	const char *cause = ibv_event_name(info->cause);
+	const char *cause = dvp_port_event_cause_name(info->cause);
 	double t = mono_s() - W.start;
 
 	/* Both clocks together: the thread may be preempted further down. */
@@ -190,35 +157,34 @@ static void event_cb(uint16_t port_id, enum dvp_port_event event,
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: " PRG " [EAL options] [-- options]\n"
-		"\n"
-		"Watch every port and print each event as it happens, with the local time:\n"
-		"  LINK_STATUS_CHANGE  the link went up (with its speed) or down\n"
-		"  QUEUE_ERROR         a queue broke and was restarted: the reason, and the\n"
-		"                      async event behind it in brackets (IBV_EVENT_CQ_ERR, ...)\n"
-		"  REMOVAL             the device is gone (device fatal error, unplug)\n"
-		"Each port gets one rx and one tx queue and is started, so that its link\n"
-		"comes up and its queues can report errors. Runs until SIGINT (Ctrl-C) or\n"
-		"SIGTERM, or as the options below say.\n"
-		"\n"
-		"Options:\n"
-		"  --count=N      Stop after N events.\n"
-		"  --timeout=S    Stop after S seconds (decimals are fine); with --count,\n"
-		"                 exit with status 1 if fewer than N events came.\n"
-		"  --rx           Empty the rx queues (sleeping on their interrupts), so that\n"
-		"                 traffic flows and receive faults show.\n"
-		"  --no-start     Configure the ports but do not start them.\n"
-		"  --json         One JSON object per event on stdout; notices go to stderr.\n"
-		"  -h, --help     Print this help.\n"
-		"\n"
-		"Examples:\n"
-		"  " PRG " -a mlx5_0                              a ConnectX adapter\n"
-		"  " PRG " --no-huge --vdev sim_mlx5,flap=[at:200ms,down:100ms] -- --count 2\n"
-		"                                   the simulated HCA's link flaps once\n"
-		"\n"
-		"EAL options: " PRG " -h. Exit status: 0; 1 on a failure or a --timeout\n"
-		"before --count events; 2 for bad arguments. See doc/apps.md.\n");
+	fprintf(f, "Usage: " PRG " [EAL options] [-- options]\n"
+		   "\n"
+		   "Watch every port and print each event as it happens, with the local time:\n"
+		   "  LINK_STATUS_CHANGE  the link went up (with its speed) or down\n"
+		   "  QUEUE_ERROR         a queue broke and was restarted: the reason, and the\n"
+		   "                      device event behind it in brackets (CQ_ERROR, ...)\n"
+		   "  REMOVAL             the device is gone (device fatal error, unplug)\n"
+		   "Each port gets one rx and one tx queue and is started, so that its link\n"
+		   "comes up and its queues can report errors. Runs until SIGINT (Ctrl-C) or\n"
+		   "SIGTERM, or as the options below say.\n"
+		   "\n"
+		   "Options:\n"
+		   "  --count=N      Stop after N events.\n"
+		   "  --timeout=S    Stop after S seconds (decimals are fine); with --count,\n"
+		   "                 exit with status 1 if fewer than N events came.\n"
+		   "  --rx           Empty the rx queues (sleeping on their interrupts), so that\n"
+		   "                 traffic flows and receive faults show.\n"
+		   "  --no-start     Configure the ports but do not start them.\n"
+		   "  --json         One JSON object per event on stdout; notices go to stderr.\n"
+		   "  -h, --help     Print this help.\n"
+		   "\n"
+		   "Examples:\n"
+		   "  " PRG " -a mlx5_0                              a ConnectX adapter\n"
+		   "  " PRG " --no-huge --vdev sim_mlx5,flap=[at:200ms,down:100ms] -- --count 2\n"
+		   "                                   the simulated HCA's link flaps once\n"
+		   "\n"
+		   "EAL options: " PRG " -h. Exit status: 0; 1 on a failure or a --timeout\n"
+		   "before --count events; 2 for bad arguments. See doc/apps.md.\n");
 }
 
 static int bad_arg(const char *o, const char *v, const char *expected)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <dvp_bus.h>
+#include <dvp_bus_ib.h>
 #include <dvp_devargs.h>
 #include <dvp_sim_mlx5.h>
 

@@ -13,6 +13,7 @@
 
 #include <infiniband/verbs.h>
 
+#include <dvp_bus_ib.h>
 #include <dvp_eal.h>
 #include <dvp_json.h>
 #include <dvp_lcore.h>

@@ -22,6 +22,7 @@
 #include <infiniband/verbs.h>
 
 #include <dvp_bus.h>
+#include <dvp_bus_ib.h>
 #include <dvp_eal.h>
 #include <dvp_lcore.h>
 #include <dvp_malloc.h>

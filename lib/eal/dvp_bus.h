@@ -6,12 +6,15 @@
  * @file
  * Buses, devices and the driver registry.
  *
- * Two buses: "ib" (RDMA devices from /sys/class/infiniband and
- * ibv_get_device_list(), plus software devices a driver adds, such as the
- * simulated HCA) and "vdev" (virtual devices from --vdev). Drivers register
- * from a constructor with DVP_DRIVER_REGISTER. At init the EAL creates the
- * vdevs (whose probe may add ib devices), then offers each allowed ib device
- * to the driver that matches it best.
+ * The EAL keeps the registry: drivers, devices and the buses that find
+ * them. It knows one bus itself, "vdev" (virtual devices from --vdev, their
+ * driver picked by name). Other buses live under drivers/bus and register
+ * with DVP_BUS_REGISTER: drivers/bus/ib finds RDMA devices (dvp_bus_ib.h)
+ * and lets drivers add software ones, such as the simulated HCA. Drivers
+ * register from a constructor with DVP_DRIVER_REGISTER. At init the EAL
+ * scans the registered buses, creates the vdevs (whose probe may add
+ * devices), then offers each allowed device of a scanned bus to the driver
+ * that matches it best.
  */
 
 #ifndef DVP_BUS_H
@@ -28,39 +31,13 @@
 extern "C" {
 #endif
 
-struct ibv_device;
-
 enum dvp_bus_type {
 	DVP_BUS_VDEV,
-	DVP_BUS_IB,
+	DVP_BUS_IB, /**< drivers/bus/ib */
 };
 
-#define DVP_IB_MAX_PORTS 8
-
-struct dvp_ib_port {
-	uint8_t port_num; /**< 1-based, as verbs numbers ports */
-	int state; /**< enum ibv_port_state */
-	int link_layer; /**< IBV_LINK_LAYER_* */
-	char netdev[IF_NAMESIZE]; /**< the Ethernet netdev of a RoCE port, or "" */
-};
-
-/** An RDMA device as the ib bus sees it. */
-struct dvp_ib_device {
-	char name[DVP_DEV_NAME_MAX_LEN]; /**< "mlx5_0", "rxe0", "sim_mlx5_0" */
-	char provider[32]; /**< driver behind it: "mlx5", "rxe", "sim_mlx5", ... */
-	int numa_node; /**< from the sysfs device link; -1 if unknown */
-	uint64_t node_guid; /**< host byte order */
-	unsigned int nports;
-	struct dvp_ib_port ports[DVP_IB_MAX_PORTS];
-	/** The libibverbs device, or NULL for a software device. */
-	struct ibv_device *ibv_dev;
-	/**
-	 * A software device supplies the operations a driver uses in place of
-	 * libibverbs (for sim_mlx5: the mlx5 glue ops table), and its context.
-	 */
-	const void *sw_ops;
-	void *sw_ctx;
-};
+/** What a bus keeps of its devices (drivers/bus/ib: dvp_bus_ib.h). */
+struct dvp_ib_device;
 
 struct dvp_driver;
 
@@ -70,7 +47,8 @@ struct dvp_device {
 	int numa_node;
 	const struct dvp_driver *driver; /**< the driver that probed it, or NULL */
 	const struct dvp_devargs *devargs; /**< from -a or --vdev; NULL if none */
-	struct dvp_ib_device *ib; /**< ib bus devices only */
+	/** ib bus devices only: what the ib bus found (dvp_bus_ib.h); NULL otherwise */
+	struct dvp_ib_device *ib;
 	void *driver_data; /**< the driver's */
 };
 
@@ -106,16 +84,59 @@ const struct dvp_driver *dvp_driver_find(const char *name);
 /** Call @p fn for every registered driver. */
 void dvp_driver_foreach(void (*fn)(const struct dvp_driver *drv, void *arg), void *arg);
 
-/**
- * Add a software ib device (a driver's probe does this, e.g. sim_mlx5). It
- * is offered to the ib drivers at once when the EAL has already probed,
- * else with the others at init. The bus copies @p info.
- * @return 0, -EEXIST for a taken name, -ENOMEM.
- */
-int dvp_ib_bus_add_device(const struct dvp_ib_device *info);
+/** A bus under drivers/bus: how the EAL finds and lets go of its devices. */
+struct dvp_bus {
+	const char *name; /**< "ib" */
+	enum dvp_bus_type type;
+	/** Add the bus's devices with dvp_bus_dev_add(); at init, before any probe. */
+	int (*scan)(void);
+	/** Release what scan kept beyond its devices; at cleanup, after they are gone. */
+	void (*cleanup)(void);
+	/**
+	 * For -a and -b: when @p arg names a device the bus knows by another
+	 * name (a PCI address), *resolved gets @p arg with that name (to free).
+	 * NULL to leave it. 0 or a negative errno.
+	 */
+	int (*resolve_arg)(const char *opt, const char *arg, char **resolved);
+	struct dvp_bus *next; /**< registry link, owned by the EAL */
+};
 
-/** Remove a software ib device added above (its driver's remove runs first). */
-int dvp_ib_bus_remove_device(const char *name);
+void dvp_bus_register(struct dvp_bus *bus);
+
+/** Register @p bus (a struct dvp_bus) before main() runs, and before any driver. */
+#define DVP_BUS_REGISTER(nm, bus)                                               \
+	__dvp_constructor(DVP_PRIO_BUS) static void dvp_bus_register_##nm(void) \
+	{                                                                       \
+		dvp_bus_register(&(bus));                                       \
+	}
+
+/** A device a bus adds; the EAL copies it. */
+struct dvp_bus_dev_info {
+	const char *name; /**< unique over all buses, < DVP_DEV_NAME_MAX_LEN */
+	enum dvp_bus_type bus;
+	int numa_node; /**< -1 if unknown */
+	/** The bus's own description, malloc'd: the EAL frees it with the device. */
+	struct dvp_ib_device *ib;
+	/** Added by a driver (a software device), not found by a scan. */
+	bool sw;
+};
+
+/**
+ * Add a device to bus @p info->bus. Called from a bus's scan, or at run
+ * time, when it is offered to the drivers at once (and taken back if its
+ * driver fails). On failure the caller still owns @p info->ib.
+ * @return 0, -EINVAL (bad name), -EEXIST (a taken name), -ENOMEM, or the
+ *   driver's error.
+ */
+int dvp_bus_dev_add(const struct dvp_bus_dev_info *info);
+
+/**
+ * Remove a device a driver added to bus @p type (dvp_bus_dev_add() with
+ * sw): its driver's remove, then the device.
+ * @return 0, -ENOENT (no such device on that bus), -EINVAL (found by a scan:
+ *   dvp_dev_remove() takes those).
+ */
+int dvp_bus_dev_remove(enum dvp_bus_type type, const char *name);
 
 /** Probe every device not yet probed: vdevs, then allowed ib devices. */
 int dvp_dev_probe_all(void);

@@ -22,6 +22,8 @@
 #ifndef DVP_PARSE_H
 #define DVP_PARSE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -64,6 +66,15 @@ static inline int dvp_parse_hex_digit(char c)
 		return c - 'A' + 10;
 	return -1;
 }
+
+/** "dddd:bb:dd.f" and its NUL. */
+#define DVP_PCI_ADDR_LEN 13
+
+/**
+ * Whether the @p len bytes at @p s are a PCI address as DPDK users write
+ * it, [DDDD:]BB:DD.F; @p out gets its full lower-case form.
+ */
+bool dvp_pci_addr_parse(const char *s, size_t len, char out[DVP_PCI_ADDR_LEN]);
 
 #ifdef __cplusplus
 }

@@ -300,7 +300,7 @@ static int check_prefix(const char *opt, const char *arg)
 	return 0;
 }
 
-/* -a or -b: devargs whose name may be a PCI address, for its ib device's name. */
+/* -a or -b: devargs whose name a bus may know otherwise (a PCI address, for its ib device's). */
 static int add_ib_entry(struct eal_strlist *l, bool block, const char *opt, const char *v)
 {
 	struct dvp_devargs da;
@@ -315,7 +315,7 @@ static int add_ib_entry(struct eal_strlist *l, bool block, const char *opt, cons
 	dvp_devargs_free(&da);
 	if (n != 0 && block)
 		return eal_arg_error(opt, v, "expected a device name alone: devargs go with -a");
-	ret = eal_ib_of_pci_arg(opt, v, &resolved);
+	ret = eal_bus_resolve_arg(opt, v, &resolved);
 	if (ret < 0)
 		return ret;
 	ret = strlist_add(l, resolved ? resolved : v);

@@ -3,9 +3,10 @@
  */
 
 /*
- * The driver registry and the device list both buses share: probing (vdevs
- * first, since their probe may add ib devices, then the allowed ib devices
- * to the driver that matches best), lookup and removal.
+ * The registry of buses and drivers, and the device list all buses share:
+ * scanning, probing (vdevs first, since their probe may add devices to
+ * other buses, then the allowed devices of the scanned buses to the driver
+ * that matches best), lookup and removal.
  */
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dvp_parse.h"
 #include "eal_bus.h"
 
 const char *dvp_sysfs_root(void)
@@ -53,6 +55,7 @@ int dvp_sysfs_read_line(const char *path, char *buf, size_t size)
 pthread_mutex_t eal_bus_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 static struct {
+	struct dvp_bus *buses; /* registration order */
 	struct dvp_driver *drivers; /* registration order */
 	struct eal_dev *devs; /* creation order */
 	const struct eal_cfg *cfg; /* allow and block lists */
@@ -84,6 +87,42 @@ void dvp_driver_register(struct dvp_driver *drv)
 	drv->next = NULL;
 	*l = drv;
 	pthread_mutex_unlock(&eal_bus_lock);
+}
+
+void dvp_bus_register(struct dvp_bus *b)
+{
+	struct dvp_bus **l;
+
+	if (b == NULL || b->name == NULL || b->type == DVP_BUS_VDEV) {
+		EAL_LOG(ERR,
+			"bus registration without a name, or for the EAL's own vdev bus: ignored");
+		return;
+	}
+	pthread_mutex_lock(&eal_bus_lock);
+	for (l = &bus.buses; *l != NULL; l = &(*l)->next) {
+		if (*l == b || (*l)->type == b->type) {
+			pthread_mutex_unlock(&eal_bus_lock);
+			/* A plugin carrying its own copy of a bus built in here. */
+			EAL_LOG(WARNING, "bus %s is registered already: the second is not used",
+				b->name);
+			return;
+		}
+	}
+	b->next = NULL;
+	*l = b;
+	pthread_mutex_unlock(&eal_bus_lock);
+}
+
+int eal_bus_resolve_arg(const char *opt, const char *arg, char **resolved)
+{
+	const struct dvp_bus *b;
+	int ret = 0;
+
+	*resolved = NULL;
+	for (b = bus.buses; b != NULL && ret == 0 && *resolved == NULL; b = b->next)
+		if (b->resolve_arg != NULL)
+			ret = b->resolve_arg(opt, arg, resolved);
+	return ret;
 }
 
 const struct dvp_driver *dvp_driver_find(const char *name)
@@ -132,8 +171,6 @@ void eal_dev_link_locked(struct eal_dev *d)
 	struct eal_dev **l;
 
 	d->dev.devargs = d->devargs.name[0] ? &d->devargs : NULL;
-	if (d->dev.bus == DVP_BUS_IB)
-		d->dev.ib = &d->ib;
 	for (l = &bus.devs; *l != NULL; l = &(*l)->next)
 		;
 	d->next = NULL;
@@ -151,7 +188,87 @@ void eal_dev_free_locked(struct eal_dev *d)
 		}
 	}
 	dvp_devargs_free(&d->devargs);
+	free(d->dev.ib);
 	free(d);
+}
+
+/*
+ * Remove device @p name; with @p added_only, only one a driver added to bus
+ * @p type (dvp_bus_dev_remove()), else any (dvp_dev_remove()).
+ */
+static int dev_remove(const char *name, enum dvp_bus_type type, bool added_only)
+{
+	struct eal_dev *d;
+	int ret;
+
+	if (name == NULL)
+		return dvp_err(EINVAL);
+	pthread_mutex_lock(&eal_bus_lock);
+	d = eal_dev_find_locked(name);
+	if (d == NULL || (added_only && d->dev.bus != type)) {
+		pthread_mutex_unlock(&eal_bus_lock);
+		/* Cleanup removes newest first, so a vdev may find the device it added gone. */
+		if (added_only)
+			EAL_LOG(DEBUG, "bus device remove: no such device %s", name);
+		else
+			EAL_LOG(ERR, "remove device %s: no such device", name);
+		return dvp_err(ENOENT);
+	}
+	if (added_only && !d->sw) {
+		pthread_mutex_unlock(&eal_bus_lock);
+		EAL_LOG(ERR, "bus device remove: %s was found by a scan; use dvp_dev_remove()",
+			name);
+		return dvp_err(EINVAL);
+	}
+	ret = eal_dev_remove_locked(d);
+	pthread_mutex_unlock(&eal_bus_lock);
+	return ret;
+}
+
+int dvp_bus_dev_add(const struct dvp_bus_dev_info *info)
+{
+	struct eal_dev *d;
+	int ret = 0;
+
+	if (info == NULL || info->name == NULL || info->name[0] == '\0' ||
+	    strlen(info->name) >= DVP_DEV_NAME_MAX_LEN || info->bus == DVP_BUS_VDEV) {
+		EAL_LOG(ERR,
+			"bus device add: a device needs a name of 1-%d characters and a bus other than vdev (dvp_vdev_create)",
+			DVP_DEV_NAME_MAX_LEN - 1);
+		return dvp_err(EINVAL);
+	}
+	pthread_mutex_lock(&eal_bus_lock);
+	if (eal_dev_find_locked(info->name) != NULL) {
+		pthread_mutex_unlock(&eal_bus_lock);
+		EAL_LOG(ERR, "bus device add: a device named %s exists already", info->name);
+		return dvp_err(EEXIST);
+	}
+	d = calloc(1, sizeof(*d));
+	if (d == NULL) {
+		pthread_mutex_unlock(&eal_bus_lock);
+		return dvp_err(ENOMEM);
+	}
+	snprintf(d->dev.name, sizeof(d->dev.name), "%s", info->name);
+	d->dev.bus = info->bus;
+	d->dev.numa_node = info->numa_node;
+	d->dev.ib = info->ib;
+	d->sw = info->sw;
+	eal_dev_link_locked(d);
+	if (bus.probed) {
+		/* Added after init: offered now, and taken back if its driver fails. */
+		ret = eal_dev_probe_locked(d);
+		if (ret < 0) {
+			d->dev.ib = NULL; /* the caller's again */
+			eal_dev_free_locked(d);
+		}
+	}
+	pthread_mutex_unlock(&eal_bus_lock);
+	return ret;
+}
+
+int dvp_bus_dev_remove(enum dvp_bus_type type, const char *name)
+{
+	return dev_remove(name, type, true);
 }
 
 static bool in_list(const struct eal_strlist *l, const char *name, const char **entry)
@@ -209,8 +326,8 @@ int eal_dev_probe_locked(struct eal_dev *d)
 		if (drv == NULL) {
 			/* net_verbs is not a bus driver: it opens the device from its vdev. */
 			EAL_LOG(INFO,
-				"ib device %s (provider %s): no ib-bus driver claims it (a --vdev such as net_verbs,dev=%s may still use it)",
-				d->dev.name, d->ib.provider, d->dev.name);
+				"ib device %s: no ib-bus driver claims it (a --vdev such as net_verbs,dev=%s may still use it)",
+				d->dev.name, d->dev.name);
 			return 0;
 		}
 		if (d->dev.devargs != NULL && dvp_devargs_check_keys(&d->devargs, drv->keys) < 0)
@@ -350,21 +467,7 @@ void dvp_dev_foreach(void (*fn)(struct dvp_device *dev, void *arg), void *arg)
 
 int dvp_dev_remove(const char *name)
 {
-	struct eal_dev *d;
-	int ret;
-
-	if (name == NULL)
-		return dvp_err(EINVAL);
-	pthread_mutex_lock(&eal_bus_lock);
-	d = eal_dev_find_locked(name);
-	if (d == NULL) {
-		pthread_mutex_unlock(&eal_bus_lock);
-		EAL_LOG(ERR, "remove device %s: no such device", name);
-		return dvp_err(ENOENT);
-	}
-	ret = eal_dev_remove_locked(d);
-	pthread_mutex_unlock(&eal_bus_lock);
-	return ret;
+	return dev_remove(name, DVP_BUS_VDEV, false);
 }
 
 struct attach_pick {
@@ -432,8 +535,8 @@ int dvp_dev_attach(const char *devargs)
 		ret = eal_dev_probe_locked(d);
 		if (ret == 0 && d->dev.driver == NULL) {
 			EAL_LOG(ERR,
-				"attach %s: no ib-bus driver takes provider %s (net_verbs,dev=%s does, as a virtual device)",
-				devargs, d->ib.provider, name);
+				"attach %s: no ib-bus driver takes ib device %s (net_verbs,dev=%s does, as a virtual device)",
+				devargs, name, name);
 			ret = dvp_err(ENODEV);
 		}
 	}
@@ -474,13 +577,13 @@ static int allow_unmatched_check(void)
 
 	for (i = 0; i < bus.cfg->allow.n && ret == 0; i++) {
 		const char *a = bus.cfg->allow.s[i];
-		char pci[EAL_PCI_ADDR_LEN];
+		char pci[DVP_PCI_ADDR_LEN];
 
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a, ","), a);
 		if (eal_dev_find_locked(name) != NULL)
 			continue;
 		/* A PCI address left as given had no ib device: -a said so already. */
-		if (!eal_pci_addr_parse(name, strlen(name), pci))
+		if (!dvp_pci_addr_parse(name, strlen(name), pci))
 			EAL_LOG(WARNING, "-a %s: no ib device of this name was found", name);
 		if (!ib_drivers || strchr(a, ',') == NULL)
 			continue;
@@ -510,14 +613,17 @@ static int allow_unmatched_check(void)
 
 int eal_bus_init(const struct eal_cfg *cfg)
 {
+	const struct dvp_bus *b;
 	struct eal_dev *d;
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
 	pthread_mutex_lock(&eal_bus_lock);
 	bus.cfg = cfg;
 	bus.probed = false;
-	ret = eal_ib_scan();
+	for (b = bus.buses; b != NULL && ret == 0; b = b->next)
+		if (b->scan != NULL)
+			ret = b->scan();
 	for (i = 0; i < cfg->vdev.n && ret == 0; i++)
 		ret = eal_vdev_add_locked("--vdev", cfg->vdev.s[i], &d);
 	/* Hosted, nothing is probed unasked: the host attaches what it is given. */
@@ -541,6 +647,7 @@ int eal_bus_init(const struct eal_cfg *cfg)
 
 void eal_bus_cleanup(void)
 {
+	const struct dvp_bus *b;
 	struct eal_dev *d;
 
 	pthread_mutex_lock(&eal_bus_lock);
@@ -550,7 +657,9 @@ void eal_bus_cleanup(void)
 			;
 		eal_dev_remove_locked(d);
 	}
-	eal_ib_cleanup();
+	for (b = bus.buses; b != NULL; b = b->next)
+		if (b->cleanup != NULL)
+			b->cleanup();
 	bus.cfg = NULL;
 	bus.probed = false;
 	pthread_mutex_unlock(&eal_bus_lock);

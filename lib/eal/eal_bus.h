@@ -12,14 +12,13 @@
 #include "dvp_bus.h"
 #include "eal_private.h"
 
-/* A device on either bus; dvp_device is what drivers and apps see of it. */
+/* A device on any bus; dvp_device is what drivers and apps see of it. */
 struct eal_dev {
 	struct eal_dev *next;
-	struct dvp_device dev;
-	struct dvp_ib_device ib;
+	struct dvp_device dev; /* dev.ib: the bus's, freed with the device */
 	struct dvp_devargs devargs;
 	const struct dvp_driver *vdev_drv; /* vdevs: the driver its name picks */
-	bool sw; /* a software ib device added by a driver */
+	bool sw; /* a device a driver added, not one a scan found */
 	bool tried; /* offered to drivers in the current dvp_dev_probe_all() */
 };
 
@@ -40,10 +39,6 @@ int eal_dev_probe_locked(struct eal_dev *d);
 int eal_dev_remove_locked(struct eal_dev *d);
 /* Whether dvp_eal_init() probed already, so new devices are probed at once. */
 bool eal_bus_probed(void);
-
-/* eal_bus_ib.c */
-int eal_ib_scan(void);
-void eal_ib_cleanup(void);
 
 /* eal_bus_vdev.c: parse @p str (errors open with @p ctx), pick its driver, check its keys. */
 int eal_vdev_add_locked(const char *ctx, const char *str, struct eal_dev **out);

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -128,4 +129,39 @@ int dvp_parse_double(const char *s, double min, double max, double *out)
 		return ret;
 	*out = v;
 	return 0;
+}
+
+bool dvp_pci_addr_parse(const char *s, size_t len, char out[DVP_PCI_ADDR_LEN])
+{
+	static const unsigned int max_digits[] = { 4, 2, 2, 1 },
+				  max_val[] = { 0xffff, 0xff, 0x1f, 7 };
+	static const char seps[] = { ':', ':', '.', '\0' };
+	unsigned int v[4] = { 0 }, f = 0, nd = 0;
+	size_t i;
+	int d;
+
+	/* Without a domain, the first field is the bus: shift the fields by one. */
+	for (i = 0; i < len && s[i] != '.'; i++)
+		f += s[i] == ':';
+	if (f != 1 && f != 2)
+		return false;
+	f = f == 1 ? 1 : 0;
+	for (i = 0; i <= len; i++) {
+		if (i == len || s[i] == ':' || s[i] == '.') {
+			if (f > 3 || nd == 0 || (i < len ? s[i] : '\0') != seps[f] ||
+			    v[f] > max_val[f])
+				return false;
+			f++;
+			nd = 0;
+			continue;
+		}
+		d = dvp_parse_hex_digit(s[i]);
+		if (d < 0 || f > 3 || ++nd > max_digits[f])
+			return false;
+		v[f] = v[f] << 4 | (unsigned int)d;
+	}
+	if (f != 4)
+		return false;
+	snprintf(out, DVP_PCI_ADDR_LEN, "%04x:%02x:%02x.%x", v[0], v[1], v[2], v[3]);
+	return true;
 }

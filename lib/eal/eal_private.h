@@ -159,7 +159,7 @@ void eal_heap_cleanup(void);
 int eal_memzone_init(void);
 void eal_memzone_cleanup(void);
 
-/* eal_intr.c: a thread of our own, or (hosted) the host's interrupt thread */
+/* eal_interrupts.c: the EAL interrupt thread, ours or (hosted) the host's */
 int eal_intr_init(const struct eal_cfg *cfg);
 void eal_intr_cleanup(void);
 
@@ -169,24 +169,15 @@ void eal_log_set_host(const struct dvp_eal_host *host);
 /* eal_cycles.c */
 void eal_cycles_init(void);
 
-/* eal_bus_ib.c: PCI addresses as DPDK users give them to -a and -b */
-#define EAL_PCI_ADDR_LEN 13 /* "dddd:bb:dd.f" and its NUL */
-/* Whether @p len bytes at @p s are [DDDD:]BB:DD.F; @p out gets the full lower-case form. */
-bool eal_pci_addr_parse(const char *s, size_t len, char out[EAL_PCI_ADDR_LEN]);
-/*
- * When the device name of devargs @p arg is a PCI address, *resolved gets
- * the devargs with the name of that function's ib device in its place
- * (from sysfs), to free; NULL (after a warning) when it has none, and NULL
- * (silently) when the name is no PCI address. 0 or -ENOMEM.
- */
-int eal_ib_of_pci_arg(const char *opt, const char *arg, char **resolved);
+/* eal_bus.c: for -a and -b, the name a registered bus knows @p arg's device by (struct dvp_bus) */
+int eal_bus_resolve_arg(const char *opt, const char *arg, char **resolved);
 
 /* eal_plugin.c: -d, a driver's shared object or a directory of them */
 int eal_plugin_load(const char *opt, const char *path);
 /* The plugin being loaded, while its constructors run; NULL otherwise. */
 extern const char *eal_plugin_loading;
 
-/* eal_bus.c, eal_bus_ib.c, eal_bus_vdev.c */
+/* eal_bus.c, eal_bus_vdev.c */
 int eal_bus_init(const struct eal_cfg *cfg);
 void eal_bus_cleanup(void);
 

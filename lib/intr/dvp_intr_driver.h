@@ -32,16 +32,14 @@
  * -- calls dvp_intr_queue_kick(), so that a lcore asleep on the queue wakes
  * and arms what is there now.
  *
- * Async events (ibv_get_async_event(3)) are read on the EAL interrupt
- * thread by a dvp_intr_async source: the driver's get hook reads one event
- * and names the port and queue it concerns; lib/intr maps its type to an
- * action (link change, queue error, removal -- reported once per port),
- * hands the action to a sink (lib/port's dvp_port_async_sink()), then acks.
- *
  * Hook threads: arm, consume and has_work run on the lcore that polls the
  * queue (they may touch what the rx burst touches); ack runs there too, and
  * from dvp_intr_queue_fini() on the control thread once the queue is no
- * longer polled. Async hooks run on the EAL interrupt thread.
+ * longer polled.
+ *
+ * A device's async events (link, queue errors, removal) are not lib/intr's:
+ * the driver reports them to lib/port (dvp_port_driver.h); RDMA drivers
+ * read them with drivers/common/ib.
  */
 
 #ifndef DVP_INTR_DRIVER_H
@@ -49,8 +47,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#include <infiniband/verbs.h>
 
 #include <dvp_common.h>
 #include <dvp_intr.h>
@@ -256,115 +252,6 @@ int dvp_intr_set_add(struct dvp_intr_set *set, struct dvp_intr_queue *iq, void *
  * @return 0, or -ENOENT when it is in no set (or in another than @p set).
  */
 int dvp_intr_set_del(struct dvp_intr_set *set, struct dvp_intr_queue *iq);
-
-/* ------------------------------------------------------------------------
- * Async events
- */
-
-/** A port_id meaning every port of the device. */
-#define DVP_INTR_PORT_ALL UINT16_MAX
-
-/** One async event, as the driver's get hook fills it. */
-struct dvp_intr_async_event {
-	/** As ibv_get_async_event() returned it; given back to the ack hook. */
-	struct ibv_async_event ibv;
-	/** The port it concerns, or DVP_INTR_PORT_ALL (device fatal). */
-	uint16_t port_id;
-	/** For a CQ, QP or WQ event: the queue behind it. */
-	uint16_t queue_id;
-	bool tx; /**< that queue is a tx queue */
-	bool queue_known; /**< queue_id and tx are set */
-};
-
-struct dvp_intr_async_ops {
-	/**
-	 * Read one event without blocking (ibv_get_async_event on the
-	 * non-blocking async fd) and resolve its element to a port and queue.
-	 * @return 0, -EAGAIN when there is none, or another negative errno.
-	 */
-	int (*get)(void *ctx, struct dvp_intr_async_event *ev);
-	/** Ack @p ev (ibv_ack_async_event(&ev->ibv)); NULL if not needed. */
-	void (*ack)(void *ctx, struct dvp_intr_async_event *ev);
-};
-
-/** What an async event means for a port. */
-enum dvp_intr_async_kind {
-	DVP_INTR_ASYNC_NONE = 0, /**< informational: logged and acked */
-	DVP_INTR_ASYNC_LINK, /**< PORT_ACTIVE, PORT_ERR: re-read the link state */
-	/** CQ_ERR, QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR, WQ_FATAL: restart the queue */
-	DVP_INTR_ASYNC_QUEUE_ERROR,
-	DVP_INTR_ASYNC_REMOVAL, /**< DEVICE_FATAL: the device is gone */
-};
-
-/** The kind of @p type (the fixed table of doc/interrupt-mode.md). */
-enum dvp_intr_async_kind dvp_intr_async_kind_of(enum ibv_event_type type);
-
-/** What the sink is told: one per port concerned. */
-struct dvp_intr_async_action {
-	enum dvp_intr_async_kind kind; /**< never NONE */
-	enum ibv_event_type cause;
-	uint16_t port_id;
-	uint16_t queue_id; /**< QUEUE_ERROR: the queue */
-	bool tx;
-};
-
-/** Receives actions on the thread that processes the source. */
-typedef void (*dvp_intr_async_sink_fn)(void *arg, const struct dvp_intr_async_action *action);
-
-struct dvp_intr_async;
-
-/**
- * Create an async-event source over @p fd (non-blocking) read with @p ops
- * and @p ctx; actions go to @p sink(@p sink_arg, ...). Not yet watched:
- * see dvp_intr_async_start().
- * @return it, or NULL with dvp_errno set after a log line.
- */
-struct dvp_intr_async *dvp_intr_async_create(const char *name, int fd,
-					     const struct dvp_intr_async_ops *ops, void *ctx,
-					     dvp_intr_async_sink_fn sink, void *sink_arg);
-
-/**
- * Declare @p port_id as one of the source's ports (a device-wide event
- * concerns each). @return 0, -EEXIST, -ENOSPC (DVP_MAX_PORTS), -EINVAL.
- */
-int dvp_intr_async_add_port(struct dvp_intr_async *src, uint16_t port_id);
-int dvp_intr_async_del_port(struct dvp_intr_async *src, uint16_t port_id);
-
-/**
- * Watch the fd on the EAL interrupt thread (dvp_intr_callback_register):
- * from then on events are processed there.
- */
-int dvp_intr_async_start(struct dvp_intr_async *src);
-
-/**
- * Read every pending event (until EAGAIN); for each, ack it (after the get
- * hook has resolved its element: a CQ or QP being destroyed waits for the
- * ack, so it never waits on the sink), map it and call the sink for each
- * port concerned. Removal is reported once per port
- * however often DEVICE_FATAL arrives. What the EAL interrupt thread runs;
- * callable directly (tests, or a driver that reads on its own thread).
- * @return the number of events read, or a negative errno from the get hook.
- */
-int dvp_intr_async_process(struct dvp_intr_async *src);
-
-/**
- * Stop watching (safe from inside the sink) and free @p src (NULL is
- * fine). Events not read stay in the fd: the driver acks nothing more.
- */
-void dvp_intr_async_destroy(struct dvp_intr_async *src);
-
-struct dvp_intr_async_stats {
-	uint64_t events; /**< read */
-	uint64_t acked;
-	uint64_t link; /**< actions delivered, by kind */
-	uint64_t queue_error;
-	uint64_t removal;
-	uint64_t removal_repeated; /**< DEVICE_FATAL for a port already reported */
-	uint64_t ignored; /**< informational events */
-	uint64_t unresolved; /**< queue events the driver could not place */
-};
-
-void dvp_intr_async_stats_get(const struct dvp_intr_async *src, struct dvp_intr_async_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -412,16 +412,32 @@ enum dvp_port_event {
 	DVP_PORT_EVENT_MAX,
 };
 
+/**
+ * What the device said behind an event (an RDMA device's async event, in
+ * dvpmd's words), or DVP_PORT_CAUSE_NONE when the event is the driver's
+ * own finding (a polled link state, an error completion, ...).
+ */
+enum dvp_port_event_cause {
+	DVP_PORT_CAUSE_NONE = -1,
+	DVP_PORT_CAUSE_LINK_DOWN = 1, /**< the port went down (IBV_EVENT_PORT_ERR) */
+	DVP_PORT_CAUSE_LINK_UP, /**< the port came up (IBV_EVENT_PORT_ACTIVE) */
+	DVP_PORT_CAUSE_CQ_ERROR, /**< queue error: its completion queue overran or broke */
+	DVP_PORT_CAUSE_QP_FATAL, /**< queue error: its queue pair is in error */
+	DVP_PORT_CAUSE_QP_REQ_ERROR, /**< queue error: a request the device refused */
+	DVP_PORT_CAUSE_QP_ACCESS_ERROR, /**< queue error: a memory access the device refused */
+	DVP_PORT_CAUSE_WQ_FATAL, /**< queue error: its receive work queue is in error */
+	DVP_PORT_CAUSE_DEVICE_FATAL, /**< the device failed: every queue stops (removal) */
+	DVP_PORT_CAUSE_MAX,
+};
+
+/** "LINK_DOWN", "CQ_ERROR", ...; NULL for DVP_PORT_CAUSE_NONE or an unknown value. */
+const char *dvp_port_event_cause_name(enum dvp_port_event_cause cause);
+
 struct dvp_port_event_info {
 	enum dvp_port_event event;
 	uint16_t port_id;
-	/**
-	 * The enum ibv_event_type the device reported (IBV_EVENT_PORT_ERR
-	 * behind a link going down, IBV_EVENT_CQ_ERR behind a queue error,
-	 * IBV_EVENT_DEVICE_FATAL behind a removal), or -1 when the event is the
-	 * driver's own finding (a polled link state, an error CQE, ...).
-	 */
-	int cause;
+	/** Why: what the device said (LINK_DOWN behind a link going down, ...). */
+	enum dvp_port_event_cause cause;
 	union {
 		struct dvp_link link; /**< LINK_STATUS_CHANGE: the new state */
 		struct {

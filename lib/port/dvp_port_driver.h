@@ -26,16 +26,16 @@
  *    mbufs_held must answer 0 (lib/port checks and reports a leak);
  *  - rxq_release calls dvp_intr_queue_fini() before destroying the CQ;
  *  - link changes: dvp_port_link_set(); errors on a queue: restart it, then
- *    dvp_port_queue_error_report(); async events: a dvp_intr_async source
- *    with dvp_port_async_sink() as its sink.
+ *    dvp_port_queue_error_report(); a device gone: dvp_port_removal_report().
+ *    Each takes the cause, what the device said (enum
+ *    dvp_port_event_cause), and raises the application's event.
  *
  * Ops run on the control thread (the caller of the dvp_port_* function),
- * one at a time per port, except link_update and queue_error, which also
- * run on the EAL interrupt thread (from dvp_port_async_sink()). Those two
- * never overlap an op that creates, releases, starts or stops queues
- * (lib/port holds a per-port lock around both), so they may look at the
- * queues; they must not wait on the interrupt thread themselves, and the
- * queue ops must not either (destroy the async source in close).
+ * one at a time per port. A driver handling a device event on the EAL
+ * interrupt thread (drivers/common/ib does for RDMA devices) takes
+ * dvp_port_ctrl_lock() around it: then no op creates, releases, starts or
+ * stops queues under it. It must not wait on the interrupt thread itself,
+ * and the queue ops must not either (stop reading events in close).
  */
 
 #ifndef DVP_PORT_DRIVER_H
@@ -44,8 +44,6 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-
-#include <infiniband/verbs.h>
 
 #include <dvp_bus.h>
 #include <dvp_intr_driver.h>
@@ -118,14 +116,6 @@ struct dvp_port_ops {
 	 * stop (contract 5). Not called concurrently with bursts.
 	 */
 	unsigned int (*mbufs_held)(struct dvp_port *port);
-	/**
-	 * An async event says queue @p q is broken (@p cause: the ibv event):
-	 * restart it -- now if the port is stopped, else by marking it for the
-	 * lcore that polls it -- and call dvp_port_queue_error_report() once
-	 * it is restarted. Runs on the EAL interrupt thread. NULL: the error
-	 * is only reported.
-	 */
-	void (*queue_error)(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event_type cause);
 };
 
 enum dvp_port_state {
@@ -219,10 +209,12 @@ int dvp_port_devarg_mac(const char *dev, const char *key, const char *value,
 
 /**
  * Record the link state. If it changed and the port was configured with
- * intr_conf.lsc, a LINK_STATUS_CHANGE event follows. Any thread.
- * @return 1 when it changed, 0 when not.
+ * intr_conf.lsc, a LINK_STATUS_CHANGE event follows, naming @p cause (what
+ * the device said; DVP_PORT_CAUSE_NONE for a state the driver polled).
+ * Any thread. @return 1 when it changed, 0 when not.
  */
-int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link);
+int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link,
+		      enum dvp_port_event_cause cause);
 
 /**
  * Queue @p info for delivery to the callbacks registered for it, on the EAL
@@ -232,12 +224,14 @@ int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link);
 int dvp_port_event_raise(uint16_t port_id, const struct dvp_port_event_info *info);
 
 /**
- * Report that queue @p q was restarted after an error (@p cause: an enum
- * ibv_event_type, or -1 for one the driver found itself, such as an error
- * completion): logs a line and raises QUEUE_ERROR. Any thread, cold path.
+ * Report that queue @p q was restarted after an error (@p cause: what the
+ * device said, or DVP_PORT_CAUSE_NONE for one the driver found itself,
+ * such as an error completion): logs a line and raises QUEUE_ERROR. Any
+ * thread, cold path.
  */
-void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx, int cause,
-				 const char *fmt, ...) __dvp_format_printf(5, 6);
+void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx,
+				 enum dvp_port_event_cause cause, const char *fmt, ...)
+	__dvp_format_printf(5, 6);
 
 /** One queue's counters as a driver's stats_get reads them. */
 struct dvp_port_qstats {
@@ -256,19 +250,20 @@ void dvp_port_stats_add_queue(struct dvp_port_stats *stats, uint16_t q, bool tx,
 			      const struct dvp_port_qstats *qs);
 
 /**
- * Report that the device of @p port is gone: bursts keep returning 0 until
- * the application closes or resets the port, and a REMOVAL event follows
- * (with intr_conf.rmv), once however often it is called.
+ * Report that the device of @p port is gone (@p cause: what the device
+ * said, DVP_PORT_CAUSE_NONE if nothing): bursts keep returning 0 until the
+ * application closes or resets the port, and a REMOVAL event follows (with
+ * intr_conf.rmv), once however often it is called.
  */
-void dvp_port_removal_report(struct dvp_port *port);
+void dvp_port_removal_report(struct dvp_port *port, enum dvp_port_event_cause cause);
 
 /**
- * The sink for a driver's dvp_intr_async source (@p arg unused): LINK ->
- * link_update and LINK_STATUS_CHANGE if it changed; QUEUE_ERROR -> the
- * queue_error op (which restarts the queue and reports it); REMOVAL ->
- * dvp_port_removal_report().
+ * Serialise a driver's handling of a device event with the ops that
+ * create, release, start or stop queues (which lib/port runs under the same
+ * per-port lock). Not from inside an op.
  */
-void dvp_port_async_sink(void *arg, const struct dvp_intr_async_action *action);
+void dvp_port_ctrl_lock(struct dvp_port *port);
+void dvp_port_ctrl_unlock(struct dvp_port *port);
 
 #ifdef __cplusplus
 }

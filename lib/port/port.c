@@ -215,7 +215,8 @@ struct dvp_port *dvp_port_allocate(const char *name, const char *driver_name,
 
 int dvp_port_probing_finish(struct dvp_port *port)
 {
-	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_NEW, .cause = -1 };
+	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_NEW,
+					    .cause = DVP_PORT_CAUSE_NONE };
 
 	if (port == NULL || port_state(port) != DVP_PORT_PROBING) {
 		PORT_LOG(ERR, "port probing finish: %s",

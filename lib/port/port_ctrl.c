@@ -425,7 +425,7 @@ int dvp_port_close(uint16_t port_id)
 	struct dvp_port *port = port_get_checked(port_id, "port close");
 	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_DESTROY,
 					    .port_id = port_id,
-					    .cause = -1 };
+					    .cause = DVP_PORT_CAUSE_NONE };
 	int ret = 0;
 
 	if (port == NULL)

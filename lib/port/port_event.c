@@ -11,7 +11,8 @@
  * waits until the callback is not running, so its argument can be freed.
  *
  * Also here: the link state, and what drivers report (link changes, queue
- * errors, removal), including the sink for lib/intr's async sources.
+ * errors, removal), each with its cause: a driver handling a device event
+ * reports it here, and the application hears of it from here.
  */
 
 #include <errno.h>
@@ -54,6 +55,22 @@ static struct {
 	.tail = &ev.head,
 	.efd = -1,
 };
+
+static const char *const cause_names[DVP_PORT_CAUSE_MAX] = {
+	[DVP_PORT_CAUSE_LINK_DOWN] = "LINK_DOWN",
+	[DVP_PORT_CAUSE_LINK_UP] = "LINK_UP",
+	[DVP_PORT_CAUSE_CQ_ERROR] = "CQ_ERROR",
+	[DVP_PORT_CAUSE_QP_FATAL] = "QP_FATAL",
+	[DVP_PORT_CAUSE_QP_REQ_ERROR] = "QP_REQ_ERROR",
+	[DVP_PORT_CAUSE_QP_ACCESS_ERROR] = "QP_ACCESS_ERROR",
+	[DVP_PORT_CAUSE_WQ_FATAL] = "WQ_FATAL",
+	[DVP_PORT_CAUSE_DEVICE_FATAL] = "DEVICE_FATAL",
+};
+
+const char *dvp_port_event_cause_name(enum dvp_port_event_cause cause)
+{
+	return (int)cause > 0 && cause < DVP_PORT_CAUSE_MAX ? cause_names[cause] : NULL;
+}
 
 static const char *const event_names[DVP_PORT_EVENT_MAX] = {
 	[DVP_PORT_EVENT_LINK_STATUS_CHANGE] = "LINK_STATUS_CHANGE",
@@ -252,16 +269,11 @@ int dvp_port_event_unregister(uint16_t port_id, enum dvp_port_event event, dvp_p
  * Link
  */
 
-/*
- * The async event being handled on this thread, so that the link change or
- * removal a driver reports while handling it names its cause; -1 outside.
- */
-static __thread int async_cause_now = -1;
-
-int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link)
+int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link,
+		      enum dvp_port_event_cause cause)
 {
 	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_LINK_STATUS_CHANGE,
-					    .cause = async_cause_now };
+					    .cause = cause };
 	struct dvp_link old, now = *link;
 
 	now.reserved = 0;
@@ -332,8 +344,8 @@ int dvp_link_to_str(char *buf, size_t len, const struct dvp_link *link)
  * What drivers report
  */
 
-void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx, int cause,
-				 const char *fmt, ...)
+void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx,
+				 enum dvp_port_event_cause cause, const char *fmt, ...)
 {
 	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_QUEUE_ERROR };
 	va_list ap;
@@ -346,15 +358,14 @@ void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx, int
 	va_end(ap);
 	__atomic_fetch_add(&port->dbg_queue_errors, 1, __ATOMIC_RELAXED);
 	PORT_LOG(WARNING, "port %u: %s queue %u: %s%s%s", port->port_id, tx ? "tx" : "rx", q,
-		 info.queue.reason, cause >= 0 ? " after " : "",
-		 cause >= 0 ? ibv_event_type_str((enum ibv_event_type)cause) : "");
+		 info.queue.reason, dvp_port_event_cause_name(cause) ? " after " : "",
+		 dvp_port_event_cause_name(cause) ? dvp_port_event_cause_name(cause) : "");
 	dvp_port_event_raise(port->port_id, &info);
 }
 
-void dvp_port_removal_report(struct dvp_port *port)
+void dvp_port_removal_report(struct dvp_port *port, enum dvp_port_event_cause cause)
 {
-	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_REMOVAL,
-					    .cause = async_cause_now };
+	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_REMOVAL, .cause = cause };
 
 	if (__atomic_exchange_n(&port->removed, true, __ATOMIC_ACQ_REL))
 		return;
@@ -366,49 +377,12 @@ void dvp_port_removal_report(struct dvp_port *port)
 		dvp_port_event_raise(port->port_id, &info);
 }
 
-void dvp_port_async_sink(void *arg, const struct dvp_intr_async_action *a)
+void dvp_port_ctrl_lock(struct dvp_port *port)
 {
-	struct dvp_port *port = dvp_port_get(a->port_id);
-	struct port_slot *s;
-	uint16_t nq;
+	pthread_mutex_lock(&port_slot_of(port)->qlock);
+}
 
-	(void)arg;
-	if (port == NULL) {
-		PORT_LOG(WARNING, "async event %s for port %u, which does not exist",
-			 ibv_event_type_str(a->cause), a->port_id);
-		return;
-	}
-	s = port_slot_of(port);
-	pthread_mutex_lock(&s->qlock);
-	async_cause_now = (int)a->cause;
-	switch (a->kind) {
-	case DVP_INTR_ASYNC_LINK:
-		/* Read the state rather than trust the event (PORT_ACTIVE != running). */
-		if (port->ops->link_update != NULL)
-			port->ops->link_update(port, false);
-		break;
-	case DVP_INTR_ASYNC_QUEUE_ERROR:
-		nq = a->tx ? port->nb_tx_queues : port->nb_rx_queues;
-		if (a->queue_id >= nq || (a->tx ? port->txqs : port->rxqs)[a->queue_id] == NULL) {
-			PORT_LOG(WARNING,
-				 "port %u: %s on %s queue %u, which is not set up: ignored",
-				 port->port_id, ibv_event_type_str(a->cause), a->tx ? "tx" : "rx",
-				 a->queue_id);
-			break;
-		}
-		if (port->ops->queue_error != NULL)
-			port->ops->queue_error(port, a->queue_id, a->tx, a->cause);
-		else
-			dvp_port_queue_error_report(port, a->queue_id, a->tx, (int)a->cause,
-						    "broken, and %s cannot restart it",
-						    port->driver_name);
-		break;
-	case DVP_INTR_ASYNC_REMOVAL:
-		dvp_port_removal_report(port);
-		break;
-	default:
-		break;
-	}
-	async_cause_now = -1;
-	pthread_mutex_unlock(&s->qlock);
+void dvp_port_ctrl_unlock(struct dvp_port *port)
+{
+	pthread_mutex_unlock(&port_slot_of(port)->qlock);
 }

@@ -25,8 +25,8 @@ struct port_slot {
 	struct dvp_port port;
 	/*
 	 * Held around the ops that create, release, start or stop queues, and
-	 * by the async sink around link_update and queue_error: so those two
-	 * never see a queue come or go under them.
+	 * by a driver handling a device event (dvp_port_ctrl_lock()): so it
+	 * never sees a queue come or go under it.
 	 */
 	pthread_mutex_t qlock;
 };

@@ -180,7 +180,7 @@ static void test_bad_lkey_rx(void **state)
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_false(info.queue.tx);
 	assert_int_equal(info.queue.queue_id, 0);
-	assert_int_equal(info.cause, -1);
+	assert_int_equal(info.cause, DVP_PORT_CAUSE_NONE);
 	assert_non_null(strstr(info.queue.reason, "local protection"));
 	/*
 	 * One frame met the bad WQE; those arriving while the WQ was in error
@@ -217,7 +217,7 @@ static void test_bad_lkey_tx(void **state)
 	sim_mlx5_step_idle(f.sim, 100);
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_true(info.queue.tx);
-	assert_int_equal(info.cause, -1);
+	assert_int_equal(info.cause, DVP_PORT_CAUSE_NONE);
 	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
 	assert_true(st.oerrors >= 1);
 	/* The echo goes on after the recovery: all but the dropped ones reach the sink. */
@@ -250,7 +250,7 @@ static void test_cq_overrun(void **state)
 	assert_int_equal(ds.cq_overruns, 1);
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_false(info.queue.tx);
-	assert_int_equal(info.cause, IBV_EVENT_CQ_ERR);
+	assert_int_equal(info.cause, DVP_PORT_CAUSE_CQ_ERROR);
 	/* Rebuilt by the next burst: a new CQ, and traffic flows again. */
 	got = pump(&f, 200, false);
 	assert_int_not_equal(rxq->dv_cq.cqn, old_cqn);
@@ -303,7 +303,7 @@ static void test_cq_overrun_devargs(void **state)
 		sleep_ms(5);
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_false(info.queue.tx);
-	assert_int_equal(info.cause, IBV_EVENT_CQ_ERR);
+	assert_int_equal(info.cause, DVP_PORT_CAUSE_CQ_ERROR);
 	assert_int_equal(rxq->dv_cq.cqn, 1);
 	/* The next burst rebuilds it, with no second event. */
 	assert_true(pump(&f, 200, false) > 1000);

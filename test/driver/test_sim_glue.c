@@ -12,6 +12,8 @@
 #include "dvp_test_eal.h"
 
 #include <dvp_bus.h>
+#include <dvp_bus_ib.h>
+#include <mlx5_glue.h>
 
 #include "sim_consumer.h"
 
@@ -33,6 +35,10 @@ static void test_vdev_on_ib_bus(void **state)
 	assert_non_null(d->ib);
 	assert_string_equal(d->ib->provider, "sim_mlx5");
 	assert_ptr_equal(d->ib->sw_ops, sim_mlx5_glue());
+	/* The sim registered its table: mlx5 knows it by that, not by the provider's name. */
+	assert_ptr_equal(mlx5_glue_lookup(d->ib->sw_ops), sim_mlx5_glue());
+	assert_null(mlx5_glue_lookup(d->ib));
+	assert_null(mlx5_glue_lookup(NULL));
 	assert_ptr_equal(d->ib->sw_ctx, sim);
 	assert_null(d->ib->ibv_dev);
 	assert_int_equal(d->ib->nports, 2);

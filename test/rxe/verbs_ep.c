@@ -66,7 +66,7 @@ static void on_event(uint16_t port, enum dvp_port_event event,
 		__atomic_store_n(&e->link_up, info->link.link_status, __ATOMIC_RELAXED);
 	} else if (event == DVP_PORT_EVENT_QUEUE_ERROR) {
 		__atomic_store_n(&e->last_queue_error_cause, info->cause, __ATOMIC_RELAXED);
-		if (info->cause == IBV_EVENT_CQ_ERR)
+		if (info->cause == DVP_PORT_CAUSE_CQ_ERROR)
 			__atomic_fetch_add(&e->cq_err_events, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&e->queue_errors, 1, __ATOMIC_RELAXED);
 		fprintf(stderr, "# event QUEUE_ERROR on %s queue %u (cause %d): %s\n",

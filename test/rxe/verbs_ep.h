@@ -81,7 +81,7 @@ struct ep {
 	uint32_t link_downs;
 	uint32_t queue_errors;
 	int last_queue_error_cause;
-	uint32_t cq_err_events; /* QUEUE_ERROR events caused by IBV_EVENT_CQ_ERR */
+	uint32_t cq_err_events; /* QUEUE_ERROR events caused by CQ_ERROR (IBV_EVENT_CQ_ERR) */
 	uint32_t link_up; /* the state after the last event */
 };
 

@@ -17,6 +17,7 @@
 #include <infiniband/verbs.h>
 
 #include <dvp_bus.h>
+#include <dvp_bus_ib.h>
 
 #define NO_SYSFS "/nonexistent/dvp-test-sysfs"
 

@@ -237,11 +237,13 @@ static void test_api_errors(void **state)
 	assert_int_equal(dvp_net_ring_rx_notify(DVP_MAX_PORTS - 1, 0), -EINVAL);
 	assert_int_equal(dvp_net_ring_rx_notify(c1, 2), -EINVAL);
 	assert_int_equal(dvp_net_ring_set_arm_hook(c1, 5, NULL, NULL), -EINVAL);
-	assert_int_equal(dvp_net_ring_inject_async(c1, (enum ibv_event_type)99, 0, false), -EINVAL);
+	assert_int_equal(dvp_net_ring_inject_async(c1, (enum dvp_port_event_cause)99, 0, false),
+			 -EINVAL);
 	assert_int_equal(dvp_net_ring_set_link(UINT16_MAX, true), -EINVAL);
 	/* A queue event names a queue the port has. */
-	assert_int_equal(dvp_net_ring_inject_async(c1, IBV_EVENT_CQ_ERR, 65535, false), -EINVAL);
-	assert_int_equal(dvp_net_ring_inject_async(c1, IBV_EVENT_QP_FATAL, 2, true), -EINVAL);
+	assert_int_equal(dvp_net_ring_inject_async(c1, DVP_PORT_CAUSE_CQ_ERROR, 65535, false),
+			 -EINVAL);
+	assert_int_equal(dvp_net_ring_inject_async(c1, DVP_PORT_CAUSE_QP_FATAL, 2, true), -EINVAL);
 	/* A NUMA node this machine has, or DVP_SOCKET_ANY. */
 	assert_int_equal(dvp_net_ring_create("unode", NULL, 0, &r, 1, 9999), -EINVAL);
 	assert_int_equal(dvp_net_ring_create("unode", NULL, 0, &r, 1, -2), -EINVAL);
@@ -252,7 +254,7 @@ static void test_api_errors(void **state)
 	assert_contains(cap.buf, "is not a net_ring port");
 	assert_contains(cap.buf, "port 0 has 2 rx rings; no queue 2");
 	assert_contains(cap.buf, "no queue 5");
-	assert_contains(cap.buf, "99 is not an enum ibv_event_type");
+	assert_contains(cap.buf, "99 is not an enum dvp_port_event_cause");
 	dvp_log_capture_free(&cap);
 	free(r);
 }

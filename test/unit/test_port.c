@@ -537,8 +537,8 @@ static void expect_both(struct ev_log *l, enum dvp_port_event event, uint16_t a,
 		assert_int_equal(e->event, event);
 		assert_int_equal(e->link.link_status, status);
 		/* Reported while lib/port handled the async event: it names it. */
-		assert_int_equal(e->cause, status == DVP_LINK_UP ? IBV_EVENT_PORT_ACTIVE :
-								   IBV_EVENT_PORT_ERR);
+		assert_int_equal(e->cause, status == DVP_LINK_UP ? DVP_PORT_CAUSE_LINK_UP :
+								   DVP_PORT_CAUSE_LINK_DOWN);
 		seen |= e->port_id == a ? 1u : e->port_id == b ? 2u : 4u;
 	}
 	assert_int_equal(seen, 3);
@@ -581,7 +581,8 @@ static void test_link_and_lsc(void **state)
 	assert_int_equal(dvp_port_start(c2), 0);
 	e = expect(&l, DVP_PORT_EVENT_LINK_STATUS_CHANGE, c2);
 	assert_int_equal(e->link.link_status, DVP_LINK_UP);
-	assert_int_equal(e->cause, -1); /* found by the driver, not an async event */
+	assert_int_equal(e->cause,
+			 DVP_PORT_CAUSE_NONE); /* found by the driver, not an async event */
 	e = expect(&l, DVP_PORT_EVENT_LINK_STATUS_CHANGE, c1);
 	assert_int_equal(e->link.link_status, DVP_LINK_UP);
 	assert_int_equal(dvp_link_get(c2, &link), 0);
@@ -691,7 +692,7 @@ static void test_queue_error(void **state)
 	tp_port_up(lo, 2, NULL);
 	assert_int_equal(dvp_xstats_reset(lo), 0);
 	tp_send(lo, 0, 7);
-	assert_int_equal(dvp_net_ring_inject_async(lo, IBV_EVENT_QP_FATAL, 0, false), 0);
+	assert_int_equal(dvp_net_ring_inject_async(lo, DVP_PORT_CAUSE_QP_FATAL, 0, false), 0);
 	/* Marked on the interrupt thread; nothing is reported until the lcore restarts it. */
 	usleep(50000);
 	assert_int_equal(sem_trywait(&l.sem), -1);
@@ -699,7 +700,7 @@ static void test_queue_error(void **state)
 	e = expect(&l, DVP_PORT_EVENT_QUEUE_ERROR, lo);
 	assert_int_equal(e->queue.queue_id, 0);
 	assert_false(e->queue.tx);
-	assert_int_equal(e->cause, IBV_EVENT_QP_FATAL);
+	assert_int_equal(e->cause, DVP_PORT_CAUSE_QP_FATAL);
 	assert_string_equal(e->queue.reason, "restarted, 7 frames in its ring dropped");
 	assert_int_equal(dvp_stats_get(lo, &st), 0);
 	assert_int_equal(st.ierrors, 7);
@@ -710,13 +711,13 @@ static void test_queue_error(void **state)
 
 	/* A tx queue of a stopped port: restarted at once, on the interrupt thread. */
 	assert_int_equal(dvp_port_stop(lo), 0);
-	assert_int_equal(dvp_net_ring_inject_async(lo, IBV_EVENT_CQ_ERR, 1, true), 0);
+	assert_int_equal(dvp_net_ring_inject_async(lo, DVP_PORT_CAUSE_CQ_ERROR, 1, true), 0);
 	e = expect(&l, DVP_PORT_EVENT_QUEUE_ERROR, lo);
 	assert_int_equal(e->queue.queue_id, 1);
 	assert_true(e->queue.tx);
-	assert_int_equal(e->cause, IBV_EVENT_CQ_ERR);
+	assert_int_equal(e->cause, DVP_PORT_CAUSE_CQ_ERROR);
 	/* A queue that is not set up: ignored, no event. */
-	assert_int_equal(dvp_net_ring_inject_async(lo, IBV_EVENT_WQ_FATAL, 3, false), 0);
+	assert_int_equal(dvp_net_ring_inject_async(lo, DVP_PORT_CAUSE_WQ_FATAL, 3, false), 0);
 	expect_none(&l);
 	assert_int_equal(tp_xstat(lo, "dbg_queue_errors"), 2);
 	assert_int_equal(tp_xstat(lo, "queue_restarts"), 2);
@@ -740,9 +741,10 @@ static void test_removal_once(void **state)
 	assert_int_equal(dvp_xstats_reset(lo), 0);
 	tp_send(lo, 0, 3);
 	assert_int_equal(dvp_port_event_register(lo, DVP_PORT_EVENT_REMOVAL, on_event, &l), 0);
-	assert_int_equal(dvp_net_ring_inject_async(lo, IBV_EVENT_DEVICE_FATAL, 0, false), 0);
-	assert_int_equal(dvp_net_ring_inject_async(lo, IBV_EVENT_DEVICE_FATAL, 0, false), 0);
-	assert_int_equal(expect(&l, DVP_PORT_EVENT_REMOVAL, lo)->cause, IBV_EVENT_DEVICE_FATAL);
+	assert_int_equal(dvp_net_ring_inject_async(lo, DVP_PORT_CAUSE_DEVICE_FATAL, 0, false), 0);
+	assert_int_equal(dvp_net_ring_inject_async(lo, DVP_PORT_CAUSE_DEVICE_FATAL, 0, false), 0);
+	assert_int_equal(expect(&l, DVP_PORT_EVENT_REMOVAL, lo)->cause,
+			 DVP_PORT_CAUSE_DEVICE_FATAL);
 	expect_none(&l);
 	assert_int_equal(dvp_rx_burst(lo, 0, &m, 1), 0);
 	assert_int_equal(tp_xstat(lo, "dbg_rx_burst_refused"), 1);
@@ -761,7 +763,7 @@ static void test_removal_once(void **state)
 	tp_send(lo, 0, 1);
 	assert_int_equal(tp_recv_all(lo, 0), 1);
 	/* A new removal after the reset is reported again. */
-	assert_int_equal(dvp_net_ring_inject_async(lo, IBV_EVENT_DEVICE_FATAL, 0, false), 0);
+	assert_int_equal(dvp_net_ring_inject_async(lo, DVP_PORT_CAUSE_DEVICE_FATAL, 0, false), 0);
 	expect(&l, DVP_PORT_EVENT_REMOVAL, lo);
 	assert_int_equal(dvp_port_event_unregister(lo, DVP_PORT_EVENT_REMOVAL, on_event, &l), 0);
 	assert_int_equal(dvp_port_reset(lo), 0);

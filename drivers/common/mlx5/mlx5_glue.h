@@ -16,8 +16,9 @@
  *    buffers, doorbell records, WQ buffers and UAR registers that are plain
  *    memory in exactly the mlx5 layouts.
  * A PMD never calls ibv_* or mlx5dv_* itself: it takes the table from the ib
- * bus device (dvp_ib_device.sw_ops for a software device, else
- * mlx5_glue_verbs) and its datapath is then the same on both.
+ * bus device (dvp_ib_device.sw_ops for a software device whose table was
+ * registered with mlx5_glue_register(), else mlx5_glue_verbs) and its
+ * datapath is then the same on both.
  *
  * The functions keep libibverbs' conventions: NULL or -1 with errno set, or
  * a positive errno, exactly as the verbs call they stand for (see each one).
@@ -159,6 +160,16 @@ struct mlx5_glue {
 
 /** The table that calls libibverbs and libmlx5. */
 extern const struct mlx5_glue mlx5_glue_verbs;
+
+/**
+ * Register @p glue, a software HCA's table, which it gives as the sw_ops of
+ * the ib bus devices it adds (from a constructor: before any probe).
+ * @return 0, -EINVAL, -ENOSPC (four tables at most).
+ */
+int mlx5_glue_register(const struct mlx5_glue *glue);
+
+/** @return @p sw_ops when it is a registered glue table, else NULL. */
+const struct mlx5_glue *mlx5_glue_lookup(const void *sw_ops);
 
 #ifdef __cplusplus
 }

@@ -95,7 +95,7 @@ static void memif_link_report(struct dvp_port *port, bool up)
 		.link_status = up ? DVP_LINK_UP : DVP_LINK_DOWN,
 	};
 
-	dvp_port_link_set(port, &link);
+	dvp_port_link_set(port, &link, DVP_PORT_CAUSE_NONE);
 }
 
 /* On the EAL interrupt thread, when the connection goes up or down. */

@@ -105,11 +105,11 @@ static void queue_mem_free(void *ptr, void *data)
 	dvp_free(ptr);
 }
 
-/* The glue of @p dev: the simulator's table for its devices, else libibverbs'. */
+/* The glue of @p dev: a registered software HCA's table, else libibverbs'. */
 static const struct mlx5_glue *dev_glue(const struct dvp_device *dev)
 {
-	if (dev->ib->sw_ops != NULL && strcmp(dev->ib->provider, "sim_mlx5") == 0)
-		return dev->ib->sw_ops;
+	if (dev->ib->sw_ops != NULL)
+		return mlx5_glue_lookup(dev->ib->sw_ops);
 	if (dev->ib->ibv_dev != NULL)
 		return &mlx5_glue_verbs;
 	return NULL;
@@ -119,7 +119,7 @@ static int mlx5_match(const struct dvp_device *dev)
 {
 	const struct mlx5_glue *glue;
 
-	if (dev->bus != DVP_BUS_IB || dev->ib == NULL)
+	if (dvp_ib_device_of(dev) == NULL)
 		return 0;
 	glue = dev_glue(dev);
 	if (glue == NULL)

@@ -31,6 +31,8 @@
 #include <infiniband/verbs.h>
 
 #include <dvp_bus.h>
+#include <dvp_bus_ib.h>
+#include <ib_async.h>
 #include <dvp_log.h>
 #include <dvp_port_driver.h>
 
@@ -99,7 +101,7 @@ struct mlx5_dev {
 	bool empw; /* tx through enhanced multi-packet send WQEs (mlx5_tx_empw.h) */
 	struct mlx5_mr_table mr;
 	int alloc_socket; /* NUMA node of the queue buffers created next */
-	struct dvp_intr_async *async;
+	struct ib_async *async;
 	unsigned int nports; /* ports probed and not yet closed */
 	struct dvp_port *ports[DVP_IB_MAX_PORTS]; /* by IB port number - 1 */
 	struct mlx5_dev *next; /* the driver's device list (mlx5_mr.c registry) */
@@ -157,7 +159,7 @@ void mlx5_dev_port_closed(struct mlx5_dev *dev, struct dvp_port *port);
 extern const struct dvp_port_ops mlx5_port_ops;
 
 /* mlx5_ethdev.c */
-int mlx5_link_update(struct dvp_port *port, bool wait);
+int mlx5_link_update(struct dvp_port *port, bool wait, enum dvp_port_event_cause cause);
 
 /* mlx5_flow.c */
 int mlx5_steering_create(struct mlx5_priv *priv);
@@ -175,7 +177,7 @@ int mlx5_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 void mlx5_txq_release(struct dvp_port *port, uint16_t q);
 int mlx5_txq_start(struct dvp_port *port, uint16_t q);
 void mlx5_txq_stop(struct dvp_port *port, uint16_t q);
-void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event_type cause);
+void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
 
 /* mlx5_intr.c */
 int mlx5_async_create(struct mlx5_dev *dev);

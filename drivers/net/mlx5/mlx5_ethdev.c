@@ -110,7 +110,7 @@ static int mlx5_start(struct dvp_port *port)
 		if (((struct mlx5_rxq *)port->rxqs[q])->hash)
 			port->rx_pkt_burst = mlx5_rx_burst_hash;
 	port->tx_pkt_burst = tx_burst_pick(port, priv->dev->empw);
-	mlx5_link_update(port, false);
+	mlx5_link_update(port, false, DVP_PORT_CAUSE_NONE);
 	return 0;
 err:
 	for (q = 0; q < tq; q++)
@@ -140,7 +140,7 @@ static int mlx5_close(struct dvp_port *port)
 	struct mlx5_priv *priv = mlx5_priv(port);
 
 	if (priv->dev->async != NULL)
-		dvp_intr_async_del_port(priv->dev->async, port->port_id);
+		ib_async_del_port(priv->dev->async, port->port_id);
 	pthread_mutex_destroy(&priv->steer_lock);
 	mlx5_dev_port_closed(priv->dev, port);
 	return 0;
@@ -153,7 +153,7 @@ static void sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
-int mlx5_link_update(struct dvp_port *port, bool wait)
+int mlx5_link_update(struct dvp_port *port, bool wait, enum dvp_port_event_cause cause)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
 	const struct mlx5_glue *g = priv->dev->glue;
@@ -185,13 +185,13 @@ int mlx5_link_update(struct dvp_port *port, bool wait)
 	link.link_speed = !priv->net.link_up	    ? DVP_LINK_SPEED_NONE :
 			  priv->net.speed_mbps != 0 ? priv->net.speed_mbps :
 						      DVP_LINK_SPEED_UNKNOWN;
-	dvp_port_link_set(port, &link);
+	dvp_port_link_set(port, &link, cause);
 	return 0;
 }
 
 static int mlx5_link_update_op(struct dvp_port *port, bool wait)
 {
-	return mlx5_link_update(port, wait);
+	return mlx5_link_update(port, wait, DVP_PORT_CAUSE_NONE);
 }
 
 /* Rebuild the flow rules of a started port after promiscuous mode or the MAC changed. */
@@ -422,5 +422,4 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.xstats_get = mlx5_xstats_get,
 	.xstats_reset = mlx5_stats_reset,
 	.mbufs_held = mlx5_mbufs_held,
-	.queue_error = mlx5_queue_error,
 };

@@ -12,10 +12,10 @@
  *    the glue's get_cq_event, each one advancing the sequence number, and
  *    lib/intr acks them in batches;
  *  - async events: the device's async fd, non-blocking, read on the EAL
- *    interrupt thread by a dvp_intr_async source whose get hook names the
- *    port and queue each event concerns (from the CQ, QP or WQ context)
- *    and whose sink, lib/port's, turns them into link, queue-error and
- *    removal events.
+ *    interrupt thread by a drivers/common/ib source whose get hook names
+ *    the port and queue each event concerns (from the CQ, QP or WQ
+ *    context); its link and queue-error handlers re-read the link and
+ *    restart the queue, and report to lib/port with the cause.
  */
 
 #include <errno.h>
@@ -77,7 +77,7 @@ const struct dvp_intr_queue_ops mlx5_rxq_intr_ops = {
 	.flags = DVP_INTR_QUEUE_F_SOLICITED | DVP_INTR_QUEUE_F_ONESHOT,
 };
 
-static void event_owner(struct dvp_intr_async_event *ev, const struct mlx5_owner *o)
+static void event_owner(struct ib_async_event *ev, const struct mlx5_owner *o)
 {
 	if (o == NULL)
 		return;
@@ -87,10 +87,12 @@ static void event_owner(struct dvp_intr_async_event *ev, const struct mlx5_owner
 	ev->queue_known = true;
 }
 
-static int async_get(void *ctx, struct dvp_intr_async_event *ev)
+static int async_get(void *ctx, struct ib_async_event *ev)
 {
 	struct mlx5_dev *dev = ctx;
 	const struct ibv_async_event *e = &ev->ibv;
+	const struct mlx5_owner *owner;
+	unsigned int pn;
 
 	memset(ev, 0, sizeof(*ev));
 	if (dev->glue->get_async_event(dev->ctx, &ev->ibv) != 0) {
@@ -98,51 +100,40 @@ static int async_get(void *ctx, struct dvp_intr_async_event *ev)
 			return -EAGAIN;
 		return -(errno ? errno : EIO);
 	}
-	ev->port_id = DVP_INTR_PORT_ALL;
-	switch (e->event_type) {
-	case IBV_EVENT_CQ_ERR:
-		event_owner(ev, e->element.cq->cq_context);
-		break;
-	case IBV_EVENT_QP_FATAL:
-	case IBV_EVENT_QP_REQ_ERR:
-	case IBV_EVENT_QP_ACCESS_ERR:
-	case IBV_EVENT_QP_LAST_WQE_REACHED:
-	case IBV_EVENT_COMM_EST:
-	case IBV_EVENT_SQ_DRAINED:
-	case IBV_EVENT_PATH_MIG:
-	case IBV_EVENT_PATH_MIG_ERR:
-		event_owner(ev, e->element.qp->qp_context);
-		break;
-	case IBV_EVENT_WQ_FATAL:
-		event_owner(ev, e->element.wq->wq_context);
-		break;
-	case IBV_EVENT_PORT_ACTIVE:
-	case IBV_EVENT_PORT_ERR:
-	case IBV_EVENT_LID_CHANGE:
-	case IBV_EVENT_PKEY_CHANGE:
-	case IBV_EVENT_SM_CHANGE:
-	case IBV_EVENT_CLIENT_REREGISTER:
-	case IBV_EVENT_GID_CHANGE:
-		if (e->element.port_num >= 1 && e->element.port_num <= DVP_IB_MAX_PORTS &&
-		    dev->ports[e->element.port_num - 1] != NULL)
-			ev->port_id = dev->ports[e->element.port_num - 1]->port_id;
-		break;
-	default:
-		break;
-	}
+	ev->port_id = IB_ASYNC_PORT_ALL;
+	owner = ib_async_element(e, &pn);
+	if (owner != NULL)
+		event_owner(ev, owner);
+	else if (pn >= 1 && pn <= DVP_IB_MAX_PORTS && dev->ports[pn - 1] != NULL)
+		ev->port_id = dev->ports[pn - 1]->port_id;
 	return 0;
 }
 
-static void async_ack(void *ctx, struct dvp_intr_async_event *ev)
+static void async_ack(void *ctx, struct ib_async_event *ev)
 {
 	struct mlx5_dev *dev = ctx;
 
 	dev->glue->ack_async_event(&ev->ibv);
 }
 
-static const struct dvp_intr_async_ops async_ops = {
+static void async_link(void *ctx, struct dvp_port *port, enum dvp_port_event_cause cause)
+{
+	(void)ctx;
+	mlx5_link_update(port, false, cause);
+}
+
+static void async_queue_error(void *ctx, struct dvp_port *port, uint16_t q, bool tx,
+			      enum dvp_port_event_cause cause)
+{
+	(void)ctx;
+	mlx5_queue_error(port, q, tx, cause);
+}
+
+static const struct ib_async_ops async_ops = {
 	.get = async_get,
 	.ack = async_ack,
+	.link = async_link,
+	.queue_error = async_queue_error,
 };
 
 int mlx5_async_create(struct mlx5_dev *dev)
@@ -153,18 +144,17 @@ int mlx5_async_create(struct mlx5_dev *dev)
 		MLX5_LOG(ERR, "%s: async event fd: %s", dev->name, dvp_strerror(-ret));
 		return dvp_err(-ret);
 	}
-	dev->async = dvp_intr_async_create(dev->name, dev->ctx->async_fd, &async_ops, dev,
-					   dvp_port_async_sink, NULL);
+	dev->async = ib_async_create(dev->name, dev->ctx->async_fd, &async_ops, dev);
 	if (dev->async == NULL)
 		return -dvp_errno;
 	for (unsigned int i = 0; i < DVP_IB_MAX_PORTS; i++) {
 		if (dev->ports[i] == NULL)
 			continue;
-		ret = dvp_intr_async_add_port(dev->async, dev->ports[i]->port_id);
+		ret = ib_async_add_port(dev->async, dev->ports[i]->port_id);
 		if (ret < 0)
 			goto err;
 	}
-	ret = dvp_intr_async_start(dev->async);
+	ret = ib_async_start(dev->async);
 	if (ret < 0)
 		goto err;
 	return 0;
@@ -175,6 +165,6 @@ err:
 
 void mlx5_async_destroy(struct mlx5_dev *dev)
 {
-	dvp_intr_async_destroy(dev->async);
+	ib_async_destroy(dev->async);
 	dev->async = NULL;
 }

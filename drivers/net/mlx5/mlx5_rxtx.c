@@ -93,12 +93,12 @@ static const char *syndrome_str(uint8_t s)
 }
 
 /*
- * A restart flag holds the cause + 2: 1 is the driver's own finding (-1),
- * >= 2 an enum ibv_event_type.
+ * A restart flag holds the cause + 2: 1 is the driver's own finding
+ * (DVP_PORT_CAUSE_NONE), >= 2 what the device said.
  */
-static int restart_cause(uint32_t flag)
+static enum dvp_port_event_cause restart_cause(uint32_t flag)
 {
-	return (int)flag - 2;
+	return (enum dvp_port_event_cause)((int)flag - 2);
 }
 
 __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
@@ -115,7 +115,7 @@ __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
 	if (flag != 0) {
 		ret = mlx5_rxq_restart(rxq);
 		/* An async cause was reported when it came (mlx5_queue_error()). */
-		if (ret < 0 || restart_cause(flag) < 0)
+		if (ret < 0 || restart_cause(flag) == DVP_PORT_CAUSE_NONE)
 			dvp_port_queue_error_report(
 				rxq->port, rxq->owner.queue_id, false, restart_cause(flag),
 				"rx queue rebuilt (CQ and WQ)%s, its %u mbufs posted again",
@@ -149,7 +149,7 @@ __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
 		return;
 	}
 	dvp_port_queue_error_report(
-		rxq->port, rxq->owner.queue_id, false, -1,
+		rxq->port, rxq->owner.queue_id, false, DVP_PORT_CAUSE_NONE,
 		"%s CQE, syndrome 0x%02x (%s), for WQE 0x%04x: WQ reset, its %u "
 		"mbufs posted again",
 		opcode == MLX5_CQE_RESP_ERR ? "error" : "unexpected", err->syndrome,
@@ -166,7 +166,7 @@ __dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq)
 		return;
 	ret = mlx5_txq_restart(txq);
 	/* An async cause was reported when it came (mlx5_queue_error()). */
-	if (ret < 0 || restart_cause(flag) < 0)
+	if (ret < 0 || restart_cause(flag) == DVP_PORT_CAUSE_NONE)
 		dvp_port_queue_error_report(
 			txq->port, txq->owner.queue_id, true, restart_cause(flag),
 			"tx queue rebuilt (CQ and QP)%s; %u packets not completed freed",
@@ -206,7 +206,7 @@ __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
 		__atomic_store_n(&txq->restart, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	dvp_port_queue_error_report(txq->port, txq->owner.queue_id, true, -1,
+	dvp_port_queue_error_report(txq->port, txq->owner.queue_id, true, DVP_PORT_CAUSE_NONE,
 				    "%s CQE, syndrome 0x%02x (%s), for WQE 0x%04x: %u packet(s) "
 				    "dropped, %u freed, SQ reset",
 				    opcode == MLX5_CQE_REQ_ERR ? "error" : "unexpected",
@@ -353,9 +353,9 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
  * An async event (CQ overrun, QP or WQ fatal) broke queue @p q. On a
  * stopped port restart it now; on a started one let the lcore polling it
  * do so at its next burst (it alone may touch the queue's memory).
- * Runs on the EAL interrupt thread, under lib/port's lock.
+ * Runs on the EAL interrupt thread, under dvp_port_ctrl_lock() (drivers/common/ib).
  */
-void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event_type cause)
+void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
 {
 	uint32_t *flag;
 	int ret;
@@ -375,12 +375,12 @@ void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event
 		 * queue's interrupts would never wake, a broken CQ raising no
 		 * more events, and the application would never hear of it.
 		 */
-		dvp_port_queue_error_report(port, q, tx, (int)cause,
+		dvp_port_queue_error_report(port, q, tx, cause,
 					    "%s queue broken: rebuilt at its next burst",
 					    tx ? "tx" : "rx");
 		return;
 	}
 	ret = tx ? mlx5_txq_restart(port->txqs[q]) : mlx5_rxq_restart(port->rxqs[q]);
-	dvp_port_queue_error_report(port, q, tx, (int)cause, "%s queue rebuilt while stopped%s",
+	dvp_port_queue_error_report(port, q, tx, cause, "%s queue rebuilt while stopped%s",
 				    tx ? "tx" : "rx", ret < 0 ? " (FAILED)" : "");
 }

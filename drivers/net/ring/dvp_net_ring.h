@@ -33,8 +33,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <infiniband/verbs.h>
-
+#include <dvp_port.h>
 #include <dvp_ring.h>
 
 #ifdef __cplusplus
@@ -65,21 +64,21 @@ int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], uns
 int dvp_net_ring_rx_notify(uint16_t port_id, uint16_t queue_id);
 
 /**
- * Pull or plug the cable of @p port_id: the carrier changes and an
- * IBV_EVENT_PORT_ERR / IBV_EVENT_PORT_ACTIVE async event is raised, handled
- * on the EAL interrupt thread as a hardware driver's would be.
+ * Pull or plug the cable of @p port_id: the carrier changes and a
+ * LINK_DOWN / LINK_UP device event is raised, handled on the EAL interrupt
+ * thread as a hardware driver's would be.
  */
 int dvp_net_ring_set_link(uint16_t port_id, bool up);
 
 /**
- * Raise an async event of type @p type on @p port_id as a device would
- * (for tests of the async path): a queue event (CQ_ERR, QP_FATAL, ...)
+ * Raise a device event with @p cause on @p port_id as a device would (for
+ * tests of the async path): a queue error (CQ_ERROR, QP_FATAL, ...)
  * concerns rx or tx queue @p queue_id, which must exist (below the port's
  * rx or tx ring count); DEVICE_FATAL concerns the port.
- * @return 0, or -EINVAL (not a net_ring port, not an event type, no such
- *   queue) after a log line.
+ * @return 0, or -EINVAL (not a net_ring port, not a cause, no such queue)
+ *   after a log line.
  */
-int dvp_net_ring_inject_async(uint16_t port_id, enum ibv_event_type type, uint16_t queue_id,
+int dvp_net_ring_inject_async(uint16_t port_id, enum dvp_port_event_cause cause, uint16_t queue_id,
 			      bool tx);
 
 /**

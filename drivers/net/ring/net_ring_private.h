@@ -70,7 +70,7 @@ struct nr_rxq {
 	struct nr_inbox *in;
 	uint16_t port_id;
 	uint16_t queue_id;
-	/* Set (to the ibv cause + 1) by queue_error; the polling lcore restarts the queue. */
+	/* Set (to the cause + 1) by nr_queue_error; the polling lcore restarts the queue. */
 	uint32_t error;
 	struct nr_port *np;
 	struct nr_qstats st;
@@ -91,13 +91,11 @@ struct nr_txq {
 	uint64_t peer_stopped_drops;
 } __dvp_cache_aligned;
 
-/* One injected async event waiting to be read. */
+/* One emulated device event waiting to be read: what the device says, in dvpmd's words. */
 struct nr_async_ev {
-	enum ibv_event_type type;
-	uint16_t port_id;
+	enum dvp_port_event_cause cause;
 	uint16_t queue_id;
 	bool tx;
-	bool queue;
 };
 
 #define NR_ASYNC_DEPTH 64
@@ -113,13 +111,13 @@ struct nr_port {
 	uint32_t running; /* atomic: between start and stop (what the peer's link sees) */
 	struct nr_port *next; /* the driver's list */
 
-	/* The simulated device's async-event queue, read on the EAL interrupt thread. */
+	/* The emulated device's event queue, read on the EAL interrupt thread. */
 	pthread_mutex_t async_lock;
 	int async_fd;
 	struct nr_async_ev async_q[NR_ASYNC_DEPTH];
 	unsigned int async_head, async_len;
-	struct dvp_intr_async *async_src;
-	uint64_t async_acked; /* atomic */
+	bool async_watched; /* its fd is on the EAL interrupt thread */
+	uint64_t async_acked; /* atomic: events read */
 
 	uint64_t queue_restarts; /* atomic */
 	uint64_t unacked_at_release; /* atomic */
@@ -135,13 +133,14 @@ void nr_inbox_notify(struct nr_inbox *in);
 unsigned int nr_inbox_drain(struct nr_inbox *in);
 void nr_inbox_close(struct nr_inbox *in);
 extern const struct dvp_intr_queue_ops nr_intr_ops;
-void nr_rxq_restart(struct nr_rxq *rxq, int cause);
-void nr_txq_restart(struct nr_txq *txq, int cause);
+void nr_rxq_restart(struct nr_rxq *rxq, enum dvp_port_event_cause cause);
+void nr_txq_restart(struct nr_txq *txq, enum dvp_port_event_cause cause);
+void nr_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
 
 /* ring_ethdev.c */
 struct nr_port *nr_port_of(uint16_t port_id);
 /* Publish the port's link (under nr_lock, which keeps np->peer alive). */
-void nr_link_update_locked(struct nr_port *np);
+void nr_link_update_locked(struct nr_port *np, enum dvp_port_event_cause cause);
 
 /* ring_stats.c */
 int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats);

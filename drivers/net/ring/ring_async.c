@@ -3,12 +3,13 @@
  */
 
 /*
- * The async events of net_ring's emulated device: a queue of ibv-style
- * events behind a non-blocking eventfd, read through lib/intr on the EAL
- * interrupt thread exactly as a verbs driver reads ibv_get_async_event().
+ * The device events of net_ring's emulated device: a queue of events
+ * behind a non-blocking eventfd, read on the EAL interrupt thread as a
+ * hardware driver reads its device's, each handled by the driver and
+ * reported to lib/port with its cause (driver -> lib/port -> application).
  * Cable pulls (dvp_net_ring_set_link) and injected faults come this way,
- * so the whole async path -- map, ack, link re-read, queue restart,
- * removal once -- runs as it does for hardware.
+ * so the whole path -- link re-read, queue restart, removal once -- runs
+ * as it does for hardware.
  */
 
 #include <errno.h>
@@ -16,88 +17,105 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <dvp_interrupts.h>
+
 #include "net_ring_private.h"
 
-static int nr_async_get(void *ctx, struct dvp_intr_async_event *ev)
+static bool nr_async_pop(struct nr_port *np, struct nr_async_ev *ev)
 {
-	struct nr_port *np = ctx;
-	struct nr_async_ev e;
 	eventfd_t cnt;
+	bool got = false;
 
 	pthread_mutex_lock(&np->async_lock);
 	if (np->async_len == 0) {
 		/* Empty: clear the fd's count so epoll stops reporting it. */
 		(void)eventfd_read(np->async_fd, &cnt);
-		pthread_mutex_unlock(&np->async_lock);
-		return -EAGAIN;
+	} else {
+		*ev = np->async_q[np->async_head];
+		np->async_head = (np->async_head + 1) % NR_ASYNC_DEPTH;
+		np->async_len--;
+		got = true;
 	}
-	e = np->async_q[np->async_head];
-	np->async_head = (np->async_head + 1) % NR_ASYNC_DEPTH;
-	np->async_len--;
 	pthread_mutex_unlock(&np->async_lock);
-
-	ev->ibv.event_type = e.type;
-	ev->ibv.element.port_num = 1;
-	ev->port_id = e.port_id;
-	ev->queue_id = e.queue_id;
-	ev->tx = e.tx;
-	ev->queue_known = e.queue;
-	return 0;
+	return got;
 }
 
-static void nr_async_ack(void *ctx, struct dvp_intr_async_event *ev)
+static void nr_async_handle(struct nr_port *np, const struct nr_async_ev *ev)
 {
-	struct nr_port *np = ctx;
+	struct dvp_port *port = np->port;
+	uint16_t nq;
 
-	(void)ev;
-	__atomic_fetch_add(&np->async_acked, 1, __ATOMIC_RELAXED);
+	/* No queue comes or goes under us; nr_lock keeps the peer alive. */
+	dvp_port_ctrl_lock(port);
+	switch (ev->cause) {
+	case DVP_PORT_CAUSE_LINK_DOWN:
+	case DVP_PORT_CAUSE_LINK_UP:
+		pthread_mutex_lock(&nr_lock);
+		nr_link_update_locked(np, ev->cause);
+		pthread_mutex_unlock(&nr_lock);
+		break;
+	case DVP_PORT_CAUSE_DEVICE_FATAL:
+		dvp_port_removal_report(port, ev->cause);
+		break;
+	default:
+		nq = ev->tx ? port->nb_tx_queues : port->nb_rx_queues;
+		if (ev->queue_id >= nq ||
+		    (ev->tx ? port->txqs : port->rxqs)[ev->queue_id] == NULL) {
+			NR_LOG(WARNING, "%s: %s on %s queue %u, which is not set up: ignored",
+			       port->name, dvp_port_event_cause_name(ev->cause),
+			       ev->tx ? "tx" : "rx", ev->queue_id);
+			break;
+		}
+		nr_queue_error(port, ev->queue_id, ev->tx, ev->cause);
+		break;
+	}
+	dvp_port_ctrl_unlock(port);
 }
 
-static const struct dvp_intr_async_ops nr_async_ops = {
-	.get = nr_async_get,
-	.ack = nr_async_ack,
-};
+static void nr_async_cb(int fd, void *arg)
+{
+	struct nr_port *np = arg;
+	struct nr_async_ev ev;
+
+	(void)fd;
+	while (nr_async_pop(np, &ev)) {
+		__atomic_fetch_add(&np->async_acked, 1, __ATOMIC_RELAXED);
+		nr_async_handle(np, &ev);
+	}
+}
 
 int nr_async_init(struct nr_port *np)
 {
-	char name[DVP_DEV_NAME_MAX_LEN + 8];
 	int ret;
 
 	pthread_mutex_init(&np->async_lock, NULL);
 	np->async_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (np->async_fd < 0) {
 		ret = -errno;
-		NR_LOG(ERR, "%s: eventfd for async events: %s", np->port->name, dvp_strerror(-ret));
+		NR_LOG(ERR, "%s: eventfd for device events: %s", np->port->name,
+		       dvp_strerror(-ret));
+		pthread_mutex_destroy(&np->async_lock);
 		return ret;
 	}
-	snprintf(name, sizeof(name), "%s async", np->port->name);
-	np->async_src = dvp_intr_async_create(name, np->async_fd, &nr_async_ops, np,
-					      dvp_port_async_sink, NULL);
-	if (np->async_src == NULL) {
-		ret = -dvp_errno;
-		goto fail;
+	ret = dvp_intr_callback_register(np->async_fd, nr_async_cb, np);
+	if (ret < 0) {
+		NR_LOG(ERR, "%s: cannot watch device events on the interrupt thread: %s",
+		       np->port->name, dvp_strerror(-ret));
+		close(np->async_fd);
+		np->async_fd = -1;
+		pthread_mutex_destroy(&np->async_lock);
+		return ret;
 	}
-	ret = dvp_intr_async_add_port(np->async_src, np->port->port_id);
-	if (ret == 0)
-		ret = dvp_intr_async_start(np->async_src);
-	if (ret < 0)
-		goto fail_src;
+	np->async_watched = true;
 	return 0;
-
-fail_src:
-	dvp_intr_async_destroy(np->async_src);
-	np->async_src = NULL;
-fail:
-	close(np->async_fd);
-	np->async_fd = -1;
-	return ret;
 }
 
 void nr_async_fini(struct nr_port *np)
 {
 	/* Returns once the interrupt thread is not reading it. */
-	dvp_intr_async_destroy(np->async_src);
-	np->async_src = NULL;
+	if (np->async_watched)
+		dvp_intr_callback_unregister(np->async_fd, nr_async_cb, np);
+	np->async_watched = false;
 	if (np->async_fd >= 0)
 		close(np->async_fd);
 	np->async_fd = -1;
@@ -109,7 +127,7 @@ int nr_async_push(struct nr_port *np, const struct nr_async_ev *ev)
 	pthread_mutex_lock(&np->async_lock);
 	if (np->async_len == NR_ASYNC_DEPTH) {
 		pthread_mutex_unlock(&np->async_lock);
-		NR_LOG(ERR, "%s: %d async events are waiting to be read already", np->port->name,
+		NR_LOG(ERR, "%s: %d device events are waiting to be read already", np->port->name,
 		       NR_ASYNC_DEPTH);
 		return dvp_err(ENOSPC);
 	}

@@ -153,7 +153,7 @@ static void nr_txq_release(struct dvp_port *port, uint16_t q)
  * Report the link: up when the cable is plugged and both ends run. Under
  * nr_lock, which keeps np->peer alive while we look at it.
  */
-void nr_link_update_locked(struct nr_port *np)
+void nr_link_update_locked(struct nr_port *np, enum dvp_port_event_cause cause)
 {
 	struct dvp_link link = {
 		.link_speed = DVP_LINK_SPEED_10G,
@@ -170,29 +170,25 @@ void nr_link_update_locked(struct nr_port *np)
 	link.link_status = up ? DVP_LINK_UP : DVP_LINK_DOWN;
 	if (!up)
 		link.link_speed = DVP_LINK_SPEED_NONE;
-	dvp_port_link_set(np->port, &link);
+	dvp_port_link_set(np->port, &link, cause);
 }
 
 /*
  * After a removal the application may reset the port: the emulated device
- * comes back, and a later DEVICE_FATAL is a new removal.
+ * comes back at once (lib/port forgets the removal), and a later
+ * DEVICE_FATAL is a new removal.
  */
 static int nr_reset(struct dvp_port *port)
 {
-	struct nr_port *np = port->priv;
-	int ret;
-
-	ret = dvp_intr_async_del_port(np->async_src, port->port_id);
-	if (ret == 0)
-		ret = dvp_intr_async_add_port(np->async_src, port->port_id);
-	return ret;
+	(void)port;
+	return 0;
 }
 
 static int nr_link_update(struct dvp_port *port, bool wait)
 {
 	(void)wait; /* a ring's link is settled at once */
 	pthread_mutex_lock(&nr_lock);
-	nr_link_update_locked(port->priv);
+	nr_link_update_locked(port->priv, DVP_PORT_CAUSE_NONE);
 	pthread_mutex_unlock(&nr_lock);
 	return 0;
 }
@@ -201,9 +197,9 @@ static int nr_link_update(struct dvp_port *port, bool wait)
 static void links_update(struct nr_port *np)
 {
 	pthread_mutex_lock(&nr_lock);
-	nr_link_update_locked(np);
+	nr_link_update_locked(np, DVP_PORT_CAUSE_NONE);
 	if (np->peer != NULL && np->peer != np)
-		nr_link_update_locked(np->peer);
+		nr_link_update_locked(np->peer, DVP_PORT_CAUSE_NONE);
 	pthread_mutex_unlock(&nr_lock);
 }
 
@@ -289,7 +285,7 @@ static int nr_close(struct dvp_port *port)
 		np->tx[q] = NULL;
 	}
 	if (peer != NULL)
-		nr_link_update_locked(peer);
+		nr_link_update_locked(peer, DVP_PORT_CAUSE_NONE);
 	pthread_mutex_unlock(&nr_lock);
 	return 0;
 }
@@ -315,16 +311,16 @@ static int nr_mtu_set(struct dvp_port *port, uint16_t mtu)
 	return 0;
 }
 
-static void nr_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event_type cause)
+void nr_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
 {
 	uint32_t mark = (uint32_t)cause + 1;
 
 	if (!port->started) {
 		/* Nobody polls it: restart it here. */
 		if (tx)
-			nr_txq_restart(port->txqs[q], (int)cause);
+			nr_txq_restart(port->txqs[q], cause);
 		else
-			nr_rxq_restart(port->rxqs[q], (int)cause);
+			nr_rxq_restart(port->rxqs[q], cause);
 		return;
 	}
 	if (tx) {
@@ -360,5 +356,4 @@ const struct dvp_port_ops nr_ops = {
 	.xstats_get = nr_xstats_get,
 	.xstats_reset = nr_xstats_reset,
 	.mbufs_held = nr_mbufs_held,
-	.queue_error = nr_queue_error,
 };

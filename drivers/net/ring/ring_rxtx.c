@@ -53,7 +53,9 @@ uint16_t nr_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 	unsigned int n, i;
 
 	if (dvp_unlikely(__atomic_load_n(&rxq->error, __ATOMIC_RELAXED) != 0)) {
-		nr_rxq_restart(rxq, (int)__atomic_load_n(&rxq->error, __ATOMIC_RELAXED) - 1);
+		nr_rxq_restart(rxq,
+			       (enum dvp_port_event_cause)(
+				       (int)__atomic_load_n(&rxq->error, __ATOMIC_RELAXED) - 1));
 		return 0;
 	}
 	n = dvp_ring_sc_dequeue_burst(rxq->in->ring, (void **)pkts, nb, NULL);
@@ -85,7 +87,9 @@ uint16_t nr_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 	unsigned int n, i;
 
 	if (dvp_unlikely(__atomic_load_n(&txq->error, __ATOMIC_RELAXED) != 0))
-		nr_txq_restart(txq, (int)__atomic_load_n(&txq->error, __ATOMIC_RELAXED) - 1);
+		nr_txq_restart(txq,
+			       (enum dvp_port_event_cause)(
+				       (int)__atomic_load_n(&txq->error, __ATOMIC_RELAXED) - 1));
 	if (dvp_unlikely(nb == 0))
 		return 0;
 	/* Count before the enqueue: after it the consumer may free them. */
@@ -149,7 +153,7 @@ void nr_inbox_close(struct nr_inbox *in)
  * thread when the port is stopped), as a hardware driver resets a queue.
  */
 
-void nr_rxq_restart(struct nr_rxq *rxq, int cause)
+void nr_rxq_restart(struct nr_rxq *rxq, enum dvp_port_event_cause cause)
 {
 	unsigned int dropped = nr_inbox_drain(rxq->in);
 
@@ -160,7 +164,7 @@ void nr_rxq_restart(struct nr_rxq *rxq, int cause)
 				    "restarted, %u frames in its ring dropped", dropped);
 }
 
-void nr_txq_restart(struct nr_txq *txq, int cause)
+void nr_txq_restart(struct nr_txq *txq, enum dvp_port_event_cause cause)
 {
 	__atomic_fetch_add(&txq->np->queue_restarts, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&txq->error, 0, __ATOMIC_RELAXED);

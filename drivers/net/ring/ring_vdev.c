@@ -175,7 +175,7 @@ static int nr_port_finish(struct nr_port *np)
 	pthread_mutex_lock(&nr_lock);
 	np->next = nr_ports;
 	nr_ports = np;
-	nr_link_update_locked(np);
+	nr_link_update_locked(np, DVP_PORT_CAUSE_NONE);
 	pthread_mutex_unlock(&nr_lock);
 	return 0;
 }
@@ -441,7 +441,7 @@ int dvp_net_ring_rx_notify(uint16_t port_id, uint16_t queue_id)
 
 int dvp_net_ring_set_link(uint16_t port_id, bool up)
 {
-	struct nr_async_ev ev = { .type = up ? IBV_EVENT_PORT_ACTIVE : IBV_EVENT_PORT_ERR };
+	struct nr_async_ev ev = { .cause = up ? DVP_PORT_CAUSE_LINK_UP : DVP_PORT_CAUSE_LINK_DOWN };
 	struct nr_port *np = api_port(port_id, "set link"), *peer;
 	int ret;
 
@@ -452,31 +452,28 @@ int dvp_net_ring_set_link(uint16_t port_id, bool up)
 	pthread_mutex_unlock(&nr_lock);
 	/* A cable has two ends: both see the carrier change. */
 	__atomic_store_n(&np->carrier, up, __ATOMIC_RELAXED);
-	ev.port_id = port_id;
 	ret = nr_async_push(np, &ev);
 	if (ret == 0 && peer != NULL) {
 		__atomic_store_n(&peer->carrier, up, __ATOMIC_RELAXED);
-		ev.port_id = peer->port->port_id;
 		ret = nr_async_push(peer, &ev);
 	}
 	return ret;
 }
 
-int dvp_net_ring_inject_async(uint16_t port_id, enum ibv_event_type type, uint16_t queue_id,
+int dvp_net_ring_inject_async(uint16_t port_id, enum dvp_port_event_cause cause, uint16_t queue_id,
 			      bool tx)
 {
-	struct nr_async_ev ev = {
-		.type = type, .port_id = port_id, .queue_id = queue_id, .tx = tx
-	};
+	struct nr_async_ev ev = { .cause = cause, .queue_id = queue_id, .tx = tx };
 	struct nr_port *np = api_port(port_id, "inject async");
 
 	if (np == NULL)
 		return -EINVAL;
-	if ((unsigned int)type > IBV_EVENT_WQ_FATAL) {
-		NR_LOG(ERR, "inject async: %d is not an enum ibv_event_type", (int)type);
+	if (dvp_port_event_cause_name(cause) == NULL) {
+		NR_LOG(ERR, "inject async: %d is not an enum dvp_port_event_cause (%d to %d)",
+		       (int)cause, DVP_PORT_CAUSE_LINK_DOWN, DVP_PORT_CAUSE_MAX - 1);
 		return dvp_err(EINVAL);
 	}
-	if (dvp_intr_async_kind_of(type) == DVP_INTR_ASYNC_QUEUE_ERROR) {
+	if (cause >= DVP_PORT_CAUSE_CQ_ERROR && cause <= DVP_PORT_CAUSE_WQ_FATAL) {
 		unsigned int nq = tx ? np->nb_tx_rings : np->nb_rx_rings;
 
 		/* A device reports events only on queues it has. */
@@ -485,10 +482,6 @@ int dvp_net_ring_inject_async(uint16_t port_id, enum ibv_event_type type, uint16
 			       nq, tx ? "tx" : "rx", queue_id);
 			return dvp_err(EINVAL);
 		}
-		ev.queue = true;
-	} else if (type == IBV_EVENT_DEVICE_FATAL) {
-		/* Device-wide, as the hardware reports it. */
-		ev.port_id = DVP_INTR_PORT_ALL;
 	}
 	return nr_async_push(np, &ev);
 }

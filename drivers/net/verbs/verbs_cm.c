@@ -180,7 +180,7 @@ static void conn_up(struct vb_conn *c)
 	/* A CQ_ERR that came while connecting: rebuild at once, on a new CQ. */
 	if (__atomic_load_n(c->tx ? &conn_txq(c)->cq_dead : &conn_rxq(c)->cq_dead,
 			    __ATOMIC_RELAXED))
-		conn_close(c, IBV_EVENT_CQ_ERR);
+		conn_close(c, DVP_PORT_CAUSE_CQ_ERROR);
 }
 
 /* An UP connection ends (peer gone, or its queue broke): close it, the queue's owner tears down. */
@@ -641,7 +641,7 @@ static void on_event(struct vb_port *vp, const struct cm_ev *e)
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		VB_LOG(ERR, "%s: the device was removed", name);
 		conn_close(c, VB_CAUSE_NONE);
-		dvp_port_removal_report(vp->port);
+		dvp_port_removal_report(vp->port, DVP_PORT_CAUSE_NONE);
 		break;
 	default:
 		VB_LOG(DEBUG, "%s: %s", name, rdma_event_str(e->type));

@@ -27,28 +27,20 @@
 
 #include "verbs_private.h"
 
-static int read_netdev(struct vb_port *vp)
+/* The netdev behind the port's GIDs (RoCE), as the ib bus found it; none on InfiniBand. */
+static void find_netdev(struct vb_port *vp)
 {
-	char path[256], link[IF_NAMESIZE + 2];
-	FILE *f;
-	int i;
+	const struct dvp_ib_device *ib = dvp_ib_device_find(vp->cfg.dev);
+	unsigned int i;
 
-	/* The netdev behind the port's GIDs (RoCE); none on InfiniBand. */
-	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%d",
-			 vp->cfg.dev, vp->ib_port, i);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		if (fgets(link, sizeof(link), f) != NULL) {
-			link[strcspn(link, "\n")] = '\0';
-			memcpy(vp->netdev, link, sizeof(vp->netdev) - 1);
+	for (i = 0; ib != NULL && i < ib->nports; i++) {
+		if (ib->ports[i].port_num == vp->ib_port) {
+			memcpy(vp->netdev, ib->ports[i].netdev, sizeof(vp->netdev) - 1);
+			return;
 		}
-		fclose(f);
-		if (vp->netdev[0] != '\0')
-			return 0;
 	}
-	return 0;
+	VB_LOG(DEBUG, "%s: %s port %u is not on the ib bus: no netdev to watch", vp->name,
+	       vp->cfg.dev, vp->ib_port);
 }
 
 /* Whether @ss is the wildcard address, or one of this host's interfaces has it. */
@@ -220,7 +212,7 @@ int vb_cm_init(struct vb_port *vp)
 		vp->path_mtu = 128u << pa.active_mtu;
 	else
 		vp->path_mtu = 1024;
-	read_netdev(vp);
+	find_netdev(vp);
 	ret = dvp_intr_callback_register(vp->cm_ch->fd, vb_cm_event_cb, vp);
 	if (ret == 0)
 		ret = dvp_intr_callback_register(vp->timer_fd, vb_cm_timer_cb, vp);

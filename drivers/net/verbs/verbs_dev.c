@@ -40,11 +40,11 @@ uint64_t vb_now_ns(void)
 
 /* ------------------------------------------------------------------------
  * Async events: read on the interrupt thread, each resolved to its port
- * and queue before lib/intr acks it (a CQ or QP cannot be destroyed before
+ * and queue before drivers/common/ib acks it (a CQ or QP cannot be destroyed before
  * the ack, so the queue behind cq_context / qp_context is still there).
  */
 
-static void resolve_queue(struct dvp_intr_async_event *ev, const struct vb_qctx *qc)
+static void resolve_queue(struct ib_async_event *ev, const struct vb_qctx *qc)
 {
 	if (qc == NULL || qc->vp == NULL)
 		return;
@@ -54,44 +54,46 @@ static void resolve_queue(struct dvp_intr_async_event *ev, const struct vb_qctx 
 	ev->queue_known = true;
 }
 
-static int vb_async_get(void *arg, struct dvp_intr_async_event *ev)
+static int vb_async_get(void *arg, struct ib_async_event *ev)
 {
 	struct vb_dev *dev = arg;
+	unsigned int port_num;
 
 	if (ibv_get_async_event(dev->ctx, &ev->ibv) != 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	switch (ev->ibv.event_type) {
-	case IBV_EVENT_CQ_ERR:
-		resolve_queue(ev, ev->ibv.element.cq->cq_context);
-		break;
-	case IBV_EVENT_QP_FATAL:
-	case IBV_EVENT_QP_REQ_ERR:
-	case IBV_EVENT_QP_ACCESS_ERR:
-	case IBV_EVENT_COMM_EST:
-	case IBV_EVENT_SQ_DRAINED:
-	case IBV_EVENT_PATH_MIG:
-	case IBV_EVENT_PATH_MIG_ERR:
-	case IBV_EVENT_QP_LAST_WQE_REACHED:
-		resolve_queue(ev, ev->ibv.element.qp->qp_context);
-		break;
-	default:
-		/* Port and device events concern every port on the device. */
-		ev->port_id = DVP_INTR_PORT_ALL;
-		break;
-	}
+	/* Port and device events concern every port on the device (port_id as given). */
+	resolve_queue(ev, ib_async_element(&ev->ibv, &port_num));
 	VB_LOG(DEBUG, "%s: async event %s", dev->name, ibv_event_type_str(ev->ibv.event_type));
 	return 0;
 }
 
-static void vb_async_ack(void *arg, struct dvp_intr_async_event *ev)
+static void vb_async_ack(void *arg, struct ib_async_event *ev)
 {
 	(void)arg;
 	ibv_ack_async_event(&ev->ibv);
 }
 
-const struct dvp_intr_async_ops vb_async_ops = {
+static void vb_async_link(void *arg, struct dvp_port *port, enum dvp_port_event_cause cause)
+{
+	struct vb_port *vp = port->priv;
+
+	(void)arg;
+	__atomic_fetch_add(&vp->ps.async_link_events, 1, __ATOMIC_RELAXED);
+	vb_link_report(vp, cause);
+}
+
+static void vb_async_queue_error(void *arg, struct dvp_port *port, uint16_t q, bool tx,
+				 enum dvp_port_event_cause cause)
+{
+	(void)arg;
+	vb_queue_error(port, q, tx, cause);
+}
+
+const struct ib_async_ops vb_async_ops = {
 	.get = vb_async_get,
 	.ack = vb_async_ack,
+	.link = vb_async_link,
+	.queue_error = vb_async_queue_error,
 };
 
 /* ------------------------------------------------------------------------
@@ -171,13 +173,12 @@ static struct vb_dev *dev_open(const char *name, const char *port_name)
 		goto fail_pd;
 	}
 	snprintf(names, sizeof(names), "%s async events", name);
-	dev->async = dvp_intr_async_create(names, ctx->async_fd, &vb_async_ops, dev,
-					   dvp_port_async_sink, NULL);
+	dev->async = ib_async_create(names, ctx->async_fd, &vb_async_ops, dev);
 	if (dev->async == NULL)
 		goto fail_pd;
-	ret = dvp_intr_async_start(dev->async);
+	ret = ib_async_start(dev->async);
 	if (ret < 0) {
-		dvp_intr_async_destroy(dev->async);
+		ib_async_destroy(dev->async);
 		goto fail_pd;
 	}
 	VB_LOG(INFO, "%s: device %s: max_qp_wr %d, max_cqe %d, max_sge %d", port_name, name,
@@ -232,7 +233,7 @@ void vb_dev_put(struct vb_dev *dev)
 	pthread_mutex_unlock(&vb_devs_lock);
 
 	/* Returns once the interrupt thread is not reading it. */
-	dvp_intr_async_destroy(dev->async);
+	ib_async_destroy(dev->async);
 	for (i = 0; i < dev->nb_mrs; i++) {
 		ret = ibv_dereg_mr(dev->mrs[i].mr);
 		if (ret != 0)

@@ -101,7 +101,7 @@ static uint32_t port_speed(const struct ibv_port_attr *pa)
 }
 
 /* Up when started, every queue connected, the device port ACTIVE and its netdev running. */
-void vb_link_update(struct vb_port *vp)
+void vb_link_report(struct vb_port *vp, enum dvp_port_event_cause cause)
 {
 	struct dvp_link link = { .link_duplex = DVP_LINK_FULL_DUPLEX,
 				 .link_autoneg = DVP_LINK_AUTONEG };
@@ -128,7 +128,7 @@ void vb_link_update(struct vb_port *vp)
 	up = up && usable;
 	link.link_status = up ? DVP_LINK_UP : DVP_LINK_DOWN;
 	link.link_speed = up ? port_speed(&pa) : DVP_LINK_SPEED_NONE;
-	if (dvp_port_link_set(vp->port, &link))
+	if (dvp_port_link_set(vp->port, &link, cause))
 		VB_LOG(INFO, "%s: link %s", vp->name, up ? "up" : "down");
 }
 
@@ -138,8 +138,6 @@ static int vb_link_update_op(struct dvp_port *port, bool wait)
 	uint64_t deadline = vb_now_ns() + (uint64_t)VB_LINK_WAIT_MS * 1000000u;
 	struct dvp_link link;
 
-	if (dvp_thread_is_intr())
-		__atomic_fetch_add(&vp->ps.async_link_events, 1, __ATOMIC_RELAXED);
 	for (;;) {
 		vb_link_update(vp);
 		__atomic_load(&port->link, &link, __ATOMIC_RELAXED);
@@ -218,7 +216,7 @@ static int vb_close(struct dvp_port *port)
 	struct vb_port *vp = port->priv;
 
 	vb_cm_fini(vp);
-	dvp_intr_async_del_port(vp->dev->async, port->port_id);
+	ib_async_del_port(vp->dev->async, port->port_id);
 	vb_dev_put(vp->dev);
 	vp->dev = NULL;
 	pthread_mutex_destroy(&vp->lock);
@@ -482,7 +480,7 @@ static int vb_xstats_reset(struct dvp_port *port)
  * QP_ACCESS_ERR): close its connection; its owner tears it down and
  * reports QUEUE_ERROR, and the connection is made again.
  */
-static void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_event_type cause)
+void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
 {
 	struct vb_port *vp = port->priv;
 	bool broke;
@@ -493,7 +491,7 @@ static void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_
 	 * take until it is replaced: the first one is acted on (and logged),
 	 * the others only counted.
 	 */
-	if (cause == IBV_EVENT_CQ_ERR &&
+	if (cause == DVP_PORT_CAUSE_CQ_ERROR &&
 	    __atomic_exchange_n(tx ? &((struct vb_txq *)port->txqs[q])->cq_dead :
 				     &((struct vb_rxq *)port->rxqs[q])->cq_dead,
 				1, __ATOMIC_RELAXED) != 0) {
@@ -504,7 +502,7 @@ static void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_
 	pthread_mutex_lock(&vp->lock);
 	if (!vp->started) {
 		pthread_mutex_unlock(&vp->lock);
-		dvp_port_queue_error_report(port, q, tx, (int)cause,
+		dvp_port_queue_error_report(port, q, tx, cause,
 					    "the port is stopped: the queue is rebuilt at start");
 		return;
 	}
@@ -517,8 +515,8 @@ static void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum ibv_
 	pthread_mutex_unlock(&vp->lock);
 	if (!broke)
 		VB_LOG(INFO, "%s %s queue %u: %s while the queue was %s", vp->name,
-		       tx ? "tx" : "rx", q, ibv_event_type_str(cause), "not connected");
-	vb_link_update(vp);
+		       tx ? "tx" : "rx", q, dvp_port_event_cause_name(cause), "not connected");
+	vb_link_report(vp, cause);
 }
 
 const struct dvp_port_ops vb_ops = {
@@ -542,27 +540,18 @@ const struct dvp_port_ops vb_ops = {
 	.xstats_get = vb_xstats_get,
 	.xstats_reset = vb_xstats_reset,
 	.mbufs_held = vb_mbufs_held,
-	.queue_error = vb_queue_error,
 };
 
 /* ------------------------------------------------------------------------
  * The vdev
  */
 
-static int read_numa(const char *dev)
+/* The device's NUMA node, as the ib bus found it; -1 when unknown. */
+static int find_numa(const char *dev)
 {
-	char path[256];
-	int node = -1;
-	FILE *f;
+	const struct dvp_ib_device *ib = dvp_ib_device_find(dev);
 
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/numa_node", dev);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return -1;
-	if (fscanf(f, "%d", &node) != 1)
-		node = -1;
-	fclose(f);
-	return node;
+	return ib != NULL ? ib->numa_node : -1;
 }
 
 static int vb_probe(struct dvp_device *ddev)
@@ -596,7 +585,7 @@ static int vb_probe(struct dvp_device *ddev)
 	vp->timer_fd = vp->wake_fd = -1;
 	snprintf(vp->name, sizeof(vp->name), "%s", ddev->name);
 	pthread_mutex_init(&vp->lock, NULL);
-	port->numa_node = read_numa(cfg.dev);
+	port->numa_node = find_numa(cfg.dev);
 	port->mtu = 1500;
 	if (cfg.mac_set) {
 		port->mac = cfg.mac;
@@ -616,7 +605,7 @@ static int vb_probe(struct dvp_device *ddev)
 		ret = dvp_err(EINVAL);
 		goto fail_cm;
 	}
-	ret = dvp_intr_async_add_port(dev->async, port->port_id);
+	ret = ib_async_add_port(dev->async, port->port_id);
 	if (ret < 0)
 		goto fail_cm;
 	ret = dvp_port_probing_finish(port);
@@ -631,7 +620,7 @@ static int vb_probe(struct dvp_device *ddev)
 	return 0;
 
 fail_async:
-	dvp_intr_async_del_port(dev->async, port->port_id);
+	ib_async_del_port(dev->async, port->port_id);
 fail_cm:
 	vb_cm_fini(vp);
 fail:

@@ -35,11 +35,13 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include <dvp_bus_ib.h>
 #include <dvp_errno.h>
 #include <dvp_intr_driver.h>
 #include <dvp_log.h>
 #include <dvp_mbuf.h>
 #include <dvp_port_driver.h>
+#include <ib_async.h>
 
 #include "verbs_proto.h"
 
@@ -155,7 +157,7 @@ struct vb_dev {
 	struct ibv_context *ctx; /* librdmacm's: its cm_ids use this context */
 	struct ibv_pd *pd;
 	struct ibv_device_attr attr;
-	struct dvp_intr_async *async; /* ctx->async_fd on the interrupt thread */
+	struct ib_async *async; /* ctx->async_fd on the interrupt thread */
 
 	/* Memory registered with pd: one region per mempool chunk. */
 	pthread_mutex_t mr_lock;
@@ -229,8 +231,8 @@ enum vb_qstate {
 
 /* No error behind a break (a disconnect): nothing to report as QUEUE_ERROR. */
 #define VB_CAUSE_NONE (-2)
-/* An error the driver found itself (an error completion). */
-#define VB_CAUSE_DRIVER (-1)
+/* An error the driver found itself (an error completion); else a dvp_port_event_cause. */
+#define VB_CAUSE_DRIVER DVP_PORT_CAUSE_NONE
 
 struct vb_port;
 
@@ -291,7 +293,7 @@ struct vb_rxq {
 	uint32_t unacked; /* CQ events read and not acked yet */
 	uint32_t cq_size;
 	uint32_t cq_dead; /* atomic: CQ_ERR seen; recreate the CQ */
-	int cause; /* atomic: why it broke (VB_CAUSE_* or an ibv_event_type) */
+	int cause; /* atomic: why it broke (VB_CAUSE_* or an enum dvp_port_event_cause) */
 	int wc_status; /* the first error completion's status since the last teardown */
 	uint32_t vendor_err;
 	bool intr_on;
@@ -520,13 +522,22 @@ void vb_cm_timer_cb(int fd, void *arg);
 void vb_cm_wake_cb(int fd, void *arg);
 
 /* verbs_ethdev.c */
-void vb_link_update(struct vb_port *vp);
+/* Read the link and report it, naming @p cause (what the device said). */
+void vb_link_report(struct vb_port *vp, enum dvp_port_event_cause cause);
+
+static inline void vb_link_update(struct vb_port *vp)
+{
+	vb_link_report(vp, DVP_PORT_CAUSE_NONE);
+}
+
+/* An async event broke queue @p q (verbs_ethdev.c): close its connection. */
+void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
 /* Whether @ifname is up with carrier ("" for none: true). */
 bool vb_netdev_running(const char *ifname);
 extern const struct dvp_port_ops vb_ops;
 
 /* verbs_dev.c: the async-event hooks. */
-extern const struct dvp_intr_async_ops vb_async_ops;
+extern const struct ib_async_ops vb_async_ops;
 
 /* Relaxed counters: one writer, readers anywhere (see lib/intr). */
 static inline void vb_ctr_add(uint64_t *c, uint64_t v)

@@ -110,9 +110,10 @@ static __dvp_cold void report(struct vb_port *vp, uint16_t q, bool tx, int cause
 			 ibv_wc_status_str((enum ibv_wc_status)wc_status), vendor_err);
 	else if (timeout_ms != 0)
 		snprintf(why, sizeof(why), " (tx timeout: no send completed in %u ms)", timeout_ms);
-	dvp_port_queue_error_report(vp->port, q, tx, cause, "rebuilt: %u %s, %llu frames lost%s",
-				    freed, tx ? "sends ended" : "mbufs freed",
-				    (unsigned long long)dropped, why);
+	dvp_port_queue_error_report(vp->port, q, tx, (enum dvp_port_event_cause)cause,
+				    "rebuilt: %u %s, %llu frames lost%s", freed,
+				    tx ? "sends ended" : "mbufs freed", (unsigned long long)dropped,
+				    why);
 }
 
 int vb_rxq_cq_renew(struct vb_rxq *rxq)

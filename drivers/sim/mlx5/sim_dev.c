@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <dvp_bus.h>
+#include <dvp_bus_ib.h>
 #include <dvp_errno.h>
 
 #include "sim_mlx5.h"
@@ -666,3 +667,9 @@ static struct dvp_driver sim_vdev_driver = {
 };
 
 DVP_DRIVER_REGISTER(sim_mlx5, sim_vdev_driver);
+
+/* The PMD knows the sim's devices by their glue table, registered with drivers/common/mlx5. */
+__dvp_constructor(DVP_PRIO_DRIVER) static void sim_glue_register(void)
+{
+	mlx5_glue_register(&sim_glue_ops);
+}

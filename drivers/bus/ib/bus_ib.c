@@ -5,7 +5,8 @@
 /*
  * The ib bus: RDMA devices as sysfs shows them (/sys/class/infiniband,
  * or $DVP_SYSFS_ROOT/class/infiniband for tests), joined by name with
- * libibverbs' device list, plus software devices that drivers add.
+ * libibverbs' device list, plus software devices that drivers add. It
+ * registers with the EAL's bus registry; the EAL knows nothing of verbs.
  */
 
 #include <ctype.h>
@@ -20,8 +21,12 @@
 
 #include <infiniband/verbs.h>
 
-#include "dvp_parse.h"
-#include "eal_bus.h"
+#include <dvp_errno.h>
+#include <dvp_parse.h>
+
+#include "bus_ib_private.h"
+
+DVP_LOG_REGISTER(ib_bus_logtype, "bus.ib", NOTICE);
 
 static struct ibv_device **ibv_list;
 
@@ -112,11 +117,14 @@ static void read_netdev(const char *dir, unsigned int port, char *out, size_t le
 {
 	char path[PATH_MAX];
 	struct dirent **list;
-	int n, i;
+	int n, i, idx;
 
-	pathf(path, sizeof(path), "%s/ports/%u/gid_attrs/ndevs/0", dir, port);
-	if (read_line(path, out, len))
-		return;
+	/* The netdev behind the port's first GIDs (RoCE); none on InfiniBand. */
+	for (idx = 0; idx < 4; idx++) {
+		pathf(path, sizeof(path), "%s/ports/%u/gid_attrs/ndevs/%d", dir, port, idx);
+		if (read_line(path, out, len))
+			return;
+	}
 	out[0] = '\0';
 	pathf(path, sizeof(path), "%s/device/net", dir);
 	n = scandir(path, &list, dir_filter, alphasort);
@@ -175,34 +183,35 @@ static struct ibv_device *ibv_find(const char *name)
 static int scan_one(const char *base, const char *name)
 {
 	char dir[PATH_MAX], path[PATH_MAX], line[64];
-	struct eal_dev *d;
+	struct dvp_ib_device *ib;
+	int ret;
 
 	if (strlen(name) >= DVP_DEV_NAME_MAX_LEN) {
-		EAL_LOG(WARNING, "ib device name %s is too long: skipped", name);
+		IB_BUS_LOG(WARNING, "ib device name %s is too long: skipped", name);
 		return 0;
 	}
-	d = calloc(1, sizeof(*d));
-	if (d == NULL)
+	ib = calloc(1, sizeof(*ib));
+	if (ib == NULL)
 		return dvp_err(ENOMEM);
 	pathf(dir, sizeof(dir), "%s/%s", base, name);
-	copy_str(d->ib.name, sizeof(d->ib.name), name);
-	copy_str(d->dev.name, sizeof(d->dev.name), name);
-	d->dev.bus = DVP_BUS_IB;
-	read_provider(dir, name, d->ib.provider, sizeof(d->ib.provider));
+	copy_str(ib->name, sizeof(ib->name), name);
+	read_provider(dir, name, ib->provider, sizeof(ib->provider));
 	pathf(path, sizeof(path), "%s/device/numa_node", dir);
-	d->ib.numa_node = read_line(path, line, sizeof(line)) ? atoi(line) : -1;
+	ib->numa_node = read_line(path, line, sizeof(line)) ? atoi(line) : -1;
 	pathf(path, sizeof(path), "%s/node_guid", dir);
-	d->ib.node_guid = read_line(path, line, sizeof(line)) ? parse_guid(line) : 0;
-	read_ports(dir, &d->ib);
-	d->ib.ibv_dev = ibv_find(name);
-	d->dev.numa_node = d->ib.numa_node;
-	eal_dev_link_locked(d);
-	EAL_LOG(DEBUG, "ib device %s: provider %s, node %d, %u port(s)%s", name, d->ib.provider,
-		d->ib.numa_node, d->ib.nports, d->ib.ibv_dev ? "" : ", not known to libibverbs");
-	return 0;
+	ib->node_guid = read_line(path, line, sizeof(line)) ? parse_guid(line) : 0;
+	read_ports(dir, ib);
+	ib->ibv_dev = ibv_find(name);
+	IB_BUS_LOG(DEBUG, "ib device %s: provider %s, node %d, %u port(s)%s", name, ib->provider,
+		   ib->numa_node, ib->nports, ib->ibv_dev ? "" : ", not known to libibverbs");
+	ret = dvp_bus_dev_add(&(struct dvp_bus_dev_info){
+		.name = name, .bus = DVP_BUS_IB, .numa_node = ib->numa_node, .ib = ib });
+	if (ret < 0)
+		free(ib);
+	return ret;
 }
 
-int eal_ib_scan(void)
+static int ib_scan(void)
 {
 	struct dirent **list;
 	char base[PATH_MAX];
@@ -211,18 +220,18 @@ int eal_ib_scan(void)
 	pathf(base, sizeof(base), "%s/class/infiniband", dvp_sysfs_root());
 	n = scandir(base, &list, dir_filter, alphasort);
 	if (n < 0) {
-		EAL_LOG(DEBUG, "no %s (%s): no RDMA devices", base, dvp_strerror(errno));
+		IB_BUS_LOG(DEBUG, "no %s (%s): no RDMA devices", base, dvp_strerror(errno));
 		return 0;
 	}
 	/* A fake tree's devices are not libibverbs' (whose names may clash with them). */
 	if (n > 0 && strcmp(dvp_sysfs_root(), "/sys") == 0) {
 		ibv_list = ibv_get_device_list(NULL);
 		if (ibv_list == NULL)
-			EAL_LOG(WARNING, "libibverbs lists no devices (%s): sysfs shows %d",
-				dvp_strerror(errno), n);
+			IB_BUS_LOG(WARNING, "libibverbs lists no devices (%s): sysfs shows %d",
+				   dvp_strerror(errno), n);
 	}
 	for (i = 0; i < n; i++) {
-		if (ret == 0 && eal_dev_find_locked(list[i]->d_name) == NULL)
+		if (ret == 0 && dvp_dev_find(list[i]->d_name) == NULL)
 			ret = scan_one(base, list[i]->d_name);
 		free(list[i]);
 	}
@@ -230,7 +239,7 @@ int eal_ib_scan(void)
 	return ret;
 }
 
-void eal_ib_cleanup(void)
+static void ib_cleanup(void)
 {
 	if (ibv_list != NULL)
 		ibv_free_device_list(ibv_list);
@@ -239,121 +248,64 @@ void eal_ib_cleanup(void)
 
 int dvp_ib_bus_add_device(const struct dvp_ib_device *info)
 {
-	struct eal_dev *d;
-	int ret = 0;
+	struct dvp_ib_device *ib;
+	int ret;
 
 	if (info == NULL || info->name[0] == '\0' ||
 	    strnlen(info->name, sizeof(info->name)) == sizeof(info->name) ||
 	    info->nports > DVP_IB_MAX_PORTS) {
-		EAL_LOG(ERR,
+		IB_BUS_LOG(
+			ERR,
 			"ib bus add: a device needs a name of 1-%d characters and at most %d ports",
 			DVP_DEV_NAME_MAX_LEN - 1, DVP_IB_MAX_PORTS);
 		return dvp_err(EINVAL);
 	}
-	pthread_mutex_lock(&eal_bus_lock);
-	if (eal_dev_find_locked(info->name) != NULL) {
-		pthread_mutex_unlock(&eal_bus_lock);
-		EAL_LOG(ERR, "ib bus add: a device named %s exists already", info->name);
-		return dvp_err(EEXIST);
-	}
-	d = calloc(1, sizeof(*d));
-	if (d == NULL) {
-		pthread_mutex_unlock(&eal_bus_lock);
+	ib = malloc(sizeof(*ib));
+	if (ib == NULL)
 		return dvp_err(ENOMEM);
-	}
-	d->ib = *info;
-	d->sw = true;
-	copy_str(d->dev.name, sizeof(d->dev.name), info->name);
-	d->dev.bus = DVP_BUS_IB;
-	d->dev.numa_node = info->numa_node;
-	eal_dev_link_locked(d);
-	if (eal_bus_probed()) {
-		/* Added after init: offered now, and taken back if its driver fails. */
-		ret = eal_dev_probe_locked(d);
-		if (ret < 0)
-			eal_dev_free_locked(d);
-	}
-	pthread_mutex_unlock(&eal_bus_lock);
+	*ib = *info;
+	ret = dvp_bus_dev_add(&(struct dvp_bus_dev_info){ .name = ib->name,
+							  .bus = DVP_BUS_IB,
+							  .numa_node = ib->numa_node,
+							  .ib = ib,
+							  .sw = true });
+	if (ret < 0)
+		free(ib);
 	return ret;
 }
 
 int dvp_ib_bus_remove_device(const char *name)
 {
-	struct eal_dev *d;
-	int ret;
-
-	if (name == NULL)
-		return dvp_err(EINVAL);
-	pthread_mutex_lock(&eal_bus_lock);
-	d = eal_dev_find_locked(name);
-	if (d == NULL || d->dev.bus != DVP_BUS_IB) {
-		pthread_mutex_unlock(&eal_bus_lock);
-		/* Cleanup removes newest first, so a vdev may find its ib device gone. */
-		EAL_LOG(DEBUG, "ib bus remove: no ib device %s", name);
-		return dvp_err(ENOENT);
-	}
-	if (!d->sw) {
-		pthread_mutex_unlock(&eal_bus_lock);
-		EAL_LOG(ERR, "ib bus remove: %s is a hardware device; use dvp_dev_remove()", name);
-		return dvp_err(EINVAL);
-	}
-	ret = eal_dev_remove_locked(d);
-	pthread_mutex_unlock(&eal_bus_lock);
-	return ret;
+	return dvp_bus_dev_remove(DVP_BUS_IB, name);
 }
 
-/* "[DDDD:]BB:DD.F" of @p len bytes at @p s as "dddd:bb:dd.f" in @p out (13 bytes). */
-bool eal_pci_addr_parse(const char *s, size_t len, char out[EAL_PCI_ADDR_LEN])
+const struct dvp_ib_device *dvp_ib_device_of(const struct dvp_device *dev)
 {
-	static const unsigned int max_digits[] = { 4, 2, 2, 1 },
-				  max_val[] = { 0xffff, 0xff, 0x1f, 7 };
-	static const char seps[] = { ':', ':', '.', '\0' };
-	unsigned int v[4] = { 0 }, f = 0, nd = 0;
-	size_t i;
-	int d;
-
-	/* Without a domain, the first field is the bus: shift the fields by one. */
-	for (i = 0; i < len && s[i] != '.'; i++)
-		f += s[i] == ':';
-	if (f != 1 && f != 2)
-		return false;
-	f = f == 1 ? 1 : 0;
-	for (i = 0; i <= len; i++) {
-		if (i == len || s[i] == ':' || s[i] == '.') {
-			if (f > 3 || nd == 0 || (i < len ? s[i] : '\0') != seps[f] ||
-			    v[f] > max_val[f])
-				return false;
-			f++;
-			nd = 0;
-			continue;
-		}
-		d = dvp_parse_hex_digit(s[i]);
-		if (d < 0 || f > 3 || ++nd > max_digits[f])
-			return false;
-		v[f] = v[f] << 4 | (unsigned int)d;
-	}
-	if (f != 4)
-		return false;
-	snprintf(out, EAL_PCI_ADDR_LEN, "%04x:%02x:%02x.%x", v[0], v[1], v[2], v[3]);
-	return true;
+	return dev != NULL && dev->bus == DVP_BUS_IB ? dev->ib : NULL;
 }
 
-int eal_ib_of_pci_arg(const char *opt, const char *arg, char **resolved)
+const struct dvp_ib_device *dvp_ib_device_find(const char *name)
+{
+	return dvp_ib_device_of(dvp_dev_find(name));
+}
+
+/* -a and -b name a PCI function by its address: its ib device is the one probed. */
+static int ib_resolve_arg(const char *opt, const char *arg, char **resolved)
 {
 	size_t nlen = strcspn(arg, ",");
-	char addr[EAL_PCI_ADDR_LEN], dir[PATH_MAX];
+	char addr[DVP_PCI_ADDR_LEN], dir[PATH_MAX];
 	struct dirent **list;
 	int n, i;
 
 	*resolved = NULL;
-	if (!eal_pci_addr_parse(arg, nlen, addr))
+	if (!dvp_pci_addr_parse(arg, nlen, addr))
 		return 0;
 	pathf(dir, sizeof(dir), "%s/bus/pci/devices/%s/infiniband", dvp_sysfs_root(), addr);
 	n = scandir(dir, &list, dir_filter, alphasort);
 	if (n <= 0) {
-		EAL_LOG(WARNING,
-			"%s %.*s: PCI function %s has no ib device (no %s): nothing to probe", opt,
-			(int)nlen, arg, addr, dir);
+		IB_BUS_LOG(WARNING,
+			   "%s %.*s: PCI function %s has no ib device (no %s): nothing to probe",
+			   opt, (int)nlen, arg, addr, dir);
 		if (n == 0)
 			free(list);
 		return 0;
@@ -362,10 +314,20 @@ int eal_ib_of_pci_arg(const char *opt, const char *arg, char **resolved)
 	if (asprintf(resolved, "%s%s", list[0]->d_name, arg + nlen) < 0)
 		*resolved = NULL;
 	else
-		EAL_LOG(INFO, "%s %.*s: PCI function %s is ib device %s", opt, (int)nlen, arg, addr,
-			list[0]->d_name);
+		IB_BUS_LOG(INFO, "%s %.*s: PCI function %s is ib device %s", opt, (int)nlen, arg,
+			   addr, list[0]->d_name);
 	for (i = 0; i < n; i++)
 		free(list[i]);
 	free(list);
 	return *resolved != NULL ? 0 : dvp_err(ENOMEM);
 }
+
+static struct dvp_bus ib_bus = {
+	.name = "ib",
+	.type = DVP_BUS_IB,
+	.scan = ib_scan,
+	.cleanup = ib_cleanup,
+	.resolve_arg = ib_resolve_arg,
+};
+
+DVP_BUS_REGISTER(ib, ib_bus);
