@@ -13,7 +13,7 @@
  *  - struct mlx5_priv: one per IB port (port->priv): steering (the
  *    indirection table, hashing QPs and flow rules) and the port's view of
  *    the netdev;
- *  - struct mlx5_rxq / mlx5_txq (mlx5_rxtx.h): the queues and their fast
+ *  - struct mlx5_rxq / mlx5_txq (mlx5_tx.h): the queues and their fast
  *    path.
  *
  * Every call into rdma-core goes through dev->glue (mlx5_glue.h): the verbs

@@ -26,7 +26,7 @@
 #include <dvp_malloc.h>
 
 #include "mlx5.h"
-#include "mlx5_rxtx.h"
+#include "mlx5_tx.h"
 
 static int qp_modify(struct mlx5_txq *txq, enum ibv_qp_state state)
 {

@@ -8,15 +8,15 @@
  * doorbell records, WQ and SQ buffers, the UAR register) through the
  * helpers of mlx5_db.h, which carry the barriers of the mlx5 protocol.
  * No system call, lock, allocation or log on these paths: errors leave for
- * out-of-line functions in mlx5_rxtx.c.
+ * out-of-line functions in mlx5_tx.c.
  *
  * Counters: each queue is polled by one lcore, the only writer of its
  * counters; it stores them (relaxed) once per burst, and stats readers on
  * other threads load them relaxed: a snapshot is all a counter promises.
  */
 
-#ifndef MLX5_RXTX_H
-#define MLX5_RXTX_H
+#ifndef MLX5_TX_H
+#define MLX5_TX_H
 
 #include <endian.h>
 #include <stdint.h>
@@ -168,7 +168,7 @@ struct mlx5_txq {
 	uint64_t offloads;
 };
 
-/* Out of line (mlx5_rxtx.c). */
+/* Out of line (mlx5_tx.c). */
 uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_rx_burst_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n);
@@ -561,4 +561,4 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 	return mlx5_tx_burst_end(txq, wqe_ci, head, last, sent, bytes, i);
 }
 
-#endif /* MLX5_RXTX_H */
+#endif /* MLX5_TX_H */

@@ -4,7 +4,7 @@
 
 /*
  * The burst functions of the mlx5 PMD (their bodies are inline in
- * mlx5_rxtx.h), the general send path (several segments, whole-frame
+ * mlx5_tx.h), the general send path (several segments, whole-frame
  * inline, short frames), and what runs out of line when a queue goes
  * wrong: error CQEs, and restarts asked for by async events. Those cold
  * paths may call the device (to reset or rebuild a queue) and log: they
@@ -17,7 +17,7 @@
 #include <dvp_errno.h>
 
 #include "mlx5.h"
-#include "mlx5_rxtx.h"
+#include "mlx5_tx.h"
 #include "mlx5_tx_empw.h"
 
 uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n)
