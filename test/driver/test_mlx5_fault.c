@@ -22,6 +22,7 @@
 
 #include <dvp_port_driver.h>
 
+#include "mlx5_rx.h"
 #include "mlx5_tx.h"
 
 struct events {

@@ -16,6 +16,7 @@
 #include <dvp_port_driver.h>
 
 #include "dvp_pmd_mlx5.h"
+#include "mlx5_rx.h"
 #include "mlx5_tx.h"
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -24,7 +24,7 @@
 #include <dvp_errno.h>
 
 #include "mlx5.h"
-#include "mlx5_tx.h"
+#include "mlx5_rx.h"
 
 static int rxq_arm(void *ctx, bool solicited)
 {

@@ -24,7 +24,7 @@
 #include <dvp_malloc.h>
 
 #include "mlx5.h"
-#include "mlx5_tx.h"
+#include "mlx5_rx.h"
 
 static void cqe_tbl_build(struct mlx5_rxq *rxq, bool csum, bool rss)
 {
