@@ -189,7 +189,7 @@ static inline int mlx5_restart_cause(uint32_t flag)
 	return (int)flag - 2;
 }
 
-/* mlx5.c */
+/* mlx5_probe.c */
 int mlx5_check_prerequisites(const char *devname);
 void mlx5_dev_port_closed(struct mlx5_dev *dev, struct dvp_port *port);
 extern const struct dvp_port_ops mlx5_port_ops;

@@ -134,7 +134,7 @@ static int objs_create(struct mlx5_rxq *rxq)
 	struct mlx5dv_obj obj;
 	int ret;
 
-	/* The rings of this queue's objects on its node (mlx5.c's allocator). */
+	/* The rings of this queue's objects on its node (mlx5_probe.c's allocator). */
 	rxq->priv->dev->alloc_socket = rxq->socket;
 	errno = 0;
 	rxq->cq = g->create_cq(ctx, (int)rxq->cqe_req, &rxq->owner, rxq->channel, 0);
