@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verbs_private.h"
+#include <dvp_common.h>
+
+#include "verbs_proto.h"
 
 static void put16(uint8_t *p, uint16_t v)
 {

@@ -6,7 +6,7 @@
  * Queues: setup and release (control thread), their QP's life (created by
  * the interrupt thread when a connection is made, destroyed by the queue's
  * owner when it breaks), and the hand-over between owners described in
- * verbs_private.h.
+ * verbs_queue.h.
  */
 
 #include <errno.h>
