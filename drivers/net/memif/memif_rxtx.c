@@ -9,7 +9,6 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/epoll.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include <dvp_common.h>
+#include <dvp_fd.h>
 
 #include "memif_log.h"
 #include "memif_rxtx.h"
@@ -427,7 +427,7 @@ int memif_queue_intr_init(struct memif_queue *q)
 	if (q->epfd < 0)
 		goto fail;
 	/* lib/intr refuses a blocking fd: its reads must never hang the lcore. */
-	if (fcntl(q->epfd, F_SETFL, O_NONBLOCK) < 0)
+	if (dvp_fd_set_nonblock(q->epfd) < 0)
 		goto fail;
 	q->intr = true;
 	return 0;

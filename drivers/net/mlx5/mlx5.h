@@ -220,7 +220,4 @@ int mlx5_async_create(struct mlx5_dev *dev);
 void mlx5_async_destroy(struct mlx5_dev *dev);
 extern const struct dvp_intr_queue_ops mlx5_rxq_intr_ops;
 
-/* File descriptors the PMD reads: non-blocking (the protocol of lib/intr). */
-int mlx5_fd_set_nonblock(int fd);
-
 #endif /* MLX5_H */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <dvp_errno.h>
+#include <dvp_fd.h>
 
 #include "mlx5.h"
 #include "mlx5_rx.h"
@@ -147,7 +148,7 @@ static const struct dvp_intr_async_ops async_ops = {
 
 int mlx5_async_create(struct mlx5_dev *dev)
 {
-	int ret = mlx5_fd_set_nonblock(dev->ctx->async_fd);
+	int ret = dvp_fd_set_nonblock(dev->ctx->async_fd);
 
 	if (ret < 0) {
 		MLX5_LOG(ERR, "%s: async event fd: %s", dev->name, dvp_strerror(-ret));

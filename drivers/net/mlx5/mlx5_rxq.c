@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <dvp_errno.h>
+#include <dvp_fd.h>
 #include <dvp_malloc.h>
 
 #include "mlx5.h"
@@ -368,7 +369,7 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	}
 	if (port->conf.intr_conf.rxq) {
 		rxq->channel = priv->dev->glue->create_comp_channel(priv->dev->ctx);
-		if (rxq->channel == NULL || mlx5_fd_set_nonblock(rxq->channel->fd) < 0) {
+		if (rxq->channel == NULL || dvp_fd_set_nonblock(rxq->channel->fd) < 0) {
 			ret = -(errno ? errno : ENOMEM);
 			MLX5_PLOG(ERR, port, "rx queue %u: completion channel: %s", q,
 				  dvp_strerror(-ret));

@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -23,6 +22,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <dvp_fd.h>
 #include <dvp_interrupts.h>
 
 #include "verbs_private.h"
@@ -206,9 +206,9 @@ int vb_cm_init(struct vb_port *vp)
 		ret = dvp_err(errno ? errno : ENODEV);
 		goto fail;
 	}
-	ret = fcntl(vp->cm_ch->fd, F_GETFL);
-	if (ret < 0 || fcntl(vp->cm_ch->fd, F_SETFL, ret | O_NONBLOCK) < 0) {
-		ret = dvp_err(errno);
+	ret = dvp_fd_set_nonblock(vp->cm_ch->fd);
+	if (ret < 0) {
+		ret = dvp_err(-ret);
 		goto fail;
 	}
 	if (vp->cfg.role == VB_ROLE_LISTEN) {
