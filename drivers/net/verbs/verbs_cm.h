@@ -33,7 +33,6 @@
 #define VB_RETRY_MAX_MS 2000
 
 struct vb_port;
-struct vb_rxq;
 
 enum vb_cstate {
 	CS_IDLE = 0, /* nothing under way */
@@ -66,12 +65,6 @@ int vb_cm_init(struct vb_port *vp);
 void vb_cm_fini(struct vb_port *vp);
 int vb_cm_start(struct vb_port *vp);
 void vb_cm_stop(struct vb_port *vp);
-
-/*
- * Tests only: hold the interrupt thread after @rxq's accept until its
- * lcore read a completion event (DVP_VERBS_TEST_HOLD_ACCEPT_MS).
- */
-void vb_cm_test_hold_accept(struct vb_port *vp, struct vb_rxq *rxq);
 
 /* verbs_cm.c */
 /* A queue broke (cause) while started: close its connection (vp->lock held). */
