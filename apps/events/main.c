@@ -39,6 +39,8 @@
 #include <dvp_parse.h>
 #include <dvp_port.h>
 
+#include "app_eal.h"
+
 #define PRG "dvp-events"
 #define WAIT_MS 100
 
@@ -436,19 +438,9 @@ int main(int argc, char **argv)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	n = dvp_eal_init(argc, argv);
-	if (n < 0) {
-		if (dvp_eal_init_status() == DVP_EAL_INIT_HELP_SHOWN) {
-			printf("\nApplication options go after '--': " PRG " -- --help\n");
-			return 0;
-		}
-		if (dvp_errno == E_DVP_BAD_ARG) {
-			fprintf(stderr, "Try '" PRG " -h' for the EAL options.\n");
-			return 2;
-		}
-		fprintf(stderr, PRG ": cannot initialise the EAL: %s\n", dvp_strerror(dvp_errno));
-		return 1;
-	}
+	n = app_eal_init(PRG, argc, argv, &status);
+	if (n < 0)
+		return status;
 	ret = parse_args(argc - n, argv + n);
 	if (ret != 0) {
 		dvp_eal_cleanup();

@@ -27,6 +27,7 @@
 
 #include <dvp_eal.h>
 
+#include "app_eal.h"
 #include "fwd.h"
 
 static struct fwd_run run;
@@ -200,21 +201,6 @@ static unsigned int stop_lcores(void)
 	return failed;
 }
 
-static int eal_failed(void)
-{
-	if (dvp_eal_init_status() == DVP_EAL_INIT_HELP_SHOWN) {
-		printf("\nApplication options go after '--': " FWD_PROG " -- --help\n");
-		return FWD_EXIT_OK;
-	}
-	if (dvp_errno == E_DVP_BAD_ARG) {
-		fprintf(stderr, "Try '" FWD_PROG " -h' for the EAL options, '" FWD_PROG
-				" -- --help' for the application's.\n");
-		return FWD_EXIT_USAGE;
-	}
-	fprintf(stderr, FWD_PROG ": cannot initialise the EAL: %s\n", dvp_strerror(dvp_errno));
-	return FWD_EXIT_FAIL;
-}
-
 int main(int argc, char **argv)
 {
 	struct fwd_result res = { .drained = true };
@@ -228,9 +214,9 @@ int main(int argc, char **argv)
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
-	n = dvp_eal_init(argc, argv);
+	n = app_eal_init(FWD_PROG, argc, argv, &status);
 	if (n < 0)
-		return eal_failed();
+		return status;
 	argc -= n;
 	argv += n;
 	ret = fwd_parse_args(argc, argv, &run.cfg);

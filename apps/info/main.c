@@ -28,6 +28,7 @@
 #include <dvp_malloc.h>
 #include <dvp_port.h>
 
+#include "app_eal.h"
 #include "info.h"
 
 static const struct info_flag rx_offloads[] = {
@@ -270,19 +271,9 @@ int main(int argc, char **argv)
 	bool json = false;
 	int n, opt, status = 0;
 
-	n = dvp_eal_init(argc, argv);
-	if (n < 0) {
-		if (dvp_eal_init_status() == DVP_EAL_INIT_HELP_SHOWN) {
-			printf("\nApplication options go after '--': " PRG " -- --help\n");
-			return 0;
-		}
-		if (dvp_errno == E_DVP_BAD_ARG) {
-			fprintf(stderr, "Try '" PRG " -h' for the EAL options.\n");
-			return 2;
-		}
-		fprintf(stderr, PRG ": cannot initialise the EAL: %s\n", dvp_strerror(dvp_errno));
-		return 1;
-	}
+	n = app_eal_init(PRG, argc, argv, &status);
+	if (n < 0)
+		return status;
 	/* argv[n] is the program name again; what follows is ours. */
 	argc -= n;
 	argv += n;

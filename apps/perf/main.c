@@ -33,6 +33,7 @@
 #include <dvp_parse.h>
 #include <dvp_port.h>
 
+#include "app_eal.h"
 #include "perf.h"
 
 #define EXIT_USAGE 2
@@ -350,20 +351,9 @@ int main(int argc, char **argv)
 	int ret, worker = -1, status = 0;
 	struct perf_end *self;
 
-	ret = dvp_eal_init(argc, argv);
-	if (ret < 0) {
-		if (dvp_eal_init_status() == DVP_EAL_INIT_HELP_SHOWN) {
-			printf("\nApplication options go after '--': dvp-perf -- --help\n");
-			return 0;
-		}
-		if (dvp_errno == E_DVP_BAD_ARG) {
-			fprintf(stderr, "Try 'dvp-perf -h' for the EAL options.\n");
-			return 2;
-		}
-		fprintf(stderr, "dvp-perf: cannot initialise the EAL: %s\n",
-			dvp_strerror(dvp_errno));
-		return 1;
-	}
+	ret = app_eal_init("dvp-perf", argc, argv, &status);
+	if (ret < 0)
+		return status;
 	parse_args(argc - ret, argv + ret);
 	perf_hz = dvp_get_tsc_hz();
 	signal(SIGINT, on_signal);

@@ -19,6 +19,8 @@
 
 #include <stdint.h>
 
+#include <dvp_common.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -59,15 +61,16 @@ extern "C" {
 #error "dvpmd: no device barriers for this architecture"
 #endif
 
-/** One 64-bit store to an MMIO doorbell: the device must see it whole. */
-static inline void dvp_mmio_write64(volatile void *addr, uint64_t value)
+/**
+ * One 64-bit store of @p value, already in the device's byte order, to an
+ * MMIO register such as a doorbell: the device must see it whole, never
+ * torn into two 32-bit writes, and after every store before it (release).
+ * The caller adds dvp_mmio_wc_start() before it and dvp_mmio_flush_writes()
+ * after it on a write-combining mapping.
+ */
+static __dvp_always_inline void dvp_mmio_write64(volatile void *addr, uint64_t value)
 {
-	*(volatile uint64_t *)addr = value;
-}
-
-static inline void dvp_mmio_write32(volatile void *addr, uint32_t value)
-{
-	*(volatile uint32_t *)addr = value;
+	__atomic_store_n((volatile uint64_t *)addr, value, __ATOMIC_RELEASE);
 }
 
 #ifdef __cplusplus

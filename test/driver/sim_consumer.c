@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <dvp_barrier.h>
+#include <dvp_byteorder.h>
 
 #include "sim_consumer.h"
 
@@ -442,18 +443,6 @@ void sc_tx_ring(struct sc_txq *q)
 	dvp_mmio_flush_writes();
 }
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
 /* One's complement over 16-bit words, written independently of the simulator's. */
 static uint16_t csum(const uint8_t *p, size_t n, uint32_t sum)
 {
@@ -474,21 +463,21 @@ uint32_t sc_udp_frame(uint8_t *f, uint32_t len, const uint8_t dst[6], uint32_t s
 	memset(f, 0, len);
 	memcpy(f, dst, 6);
 	f[6] = 0x02;
-	put16(f + 12, 0x0800);
+	dvp_be16_put(f + 12, 0x0800);
 	f[14] = 0x45;
-	put16(f + 16, (uint16_t)(len - 14));
+	dvp_be16_put(f + 16, (uint16_t)(len - 14));
 	f[22] = 64;
 	f[23] = 17;
-	put32(f + 26, src_ip);
-	put32(f + 30, dst_ip);
-	put16(f + 24, csum(f + 14, 20, 0));
-	put16(f + 34, sport);
-	put16(f + 36, dport);
-	put16(f + 38, (uint16_t)ulen);
+	dvp_be32_put(f + 26, src_ip);
+	dvp_be32_put(f + 30, dst_ip);
+	dvp_be16_put(f + 24, csum(f + 14, 20, 0));
+	dvp_be16_put(f + 34, sport);
+	dvp_be16_put(f + 36, dport);
+	dvp_be16_put(f + 38, (uint16_t)ulen);
 	for (uint32_t i = 42; i < len; i++)
 		f[i] = (uint8_t)i;
 	pseudo =
 		(src_ip >> 16) + (src_ip & 0xffff) + (dst_ip >> 16) + (dst_ip & 0xffff) + 17 + ulen;
-	put16(f + 40, csum(f + 34, ulen, pseudo));
+	dvp_be16_put(f + 40, csum(f + 34, ulen, pseudo));
 	return len;
 }

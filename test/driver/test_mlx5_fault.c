@@ -22,7 +22,8 @@
 
 #include <dvp_port_driver.h>
 
-#include "mlx5_rxtx.h"
+#include "mlx5_rx.h"
+#include "mlx5_tx.h"
 
 struct events {
 	uint32_t n[DVP_PORT_EVENT_MAX];

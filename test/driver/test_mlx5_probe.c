@@ -20,7 +20,8 @@
 #include <dvp_port_driver.h>
 
 #include "dvp_pmd_mlx5.h"
-#include "mlx5_rxtx.h"
+#include "mlx5_rx.h"
+#include "mlx5_tx.h"
 
 extern unsigned int dvp_mempool_test_max_chunk_objs;
 

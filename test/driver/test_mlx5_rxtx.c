@@ -16,7 +16,8 @@
 #include <dvp_port_driver.h>
 
 #include "dvp_pmd_mlx5.h"
-#include "mlx5_rxtx.h"
+#include "mlx5_rx.h"
+#include "mlx5_tx.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define FWD_FRAMES (256u * 1024u)

@@ -19,7 +19,7 @@
 
 #include <dvp_port_driver.h>
 
-#include "mlx5_rxtx.h"
+#include "mlx5_tx.h"
 #include "mlx5_tx_empw.h"
 
 static struct sim_mlx5_port_stats port_stats(struct mf *f)

@@ -121,8 +121,7 @@ static __dvp_always_inline void mlx5_cq_arm(volatile __be32 *dbrec, void *cq_uar
 
 	__atomic_store_n(&dbrec[MLX5_CQ_ARM_DB], htobe32(hi), __ATOMIC_RELEASE);
 	dvp_mmio_wc_start();
-	__atomic_store_n((volatile uint64_t *)(void *)((uint8_t *)cq_uar + MLX5_CQ_DOORBELL), db,
-			 __ATOMIC_RELEASE);
+	dvp_mmio_write64((uint8_t *)cq_uar + MLX5_CQ_DOORBELL, db);
 	dvp_mmio_flush_writes();
 }
 
@@ -153,7 +152,7 @@ static __dvp_always_inline void mlx5_sq_db(volatile __be32 *dbrec, void *reg, ui
 	dvp_dma_to_device_barrier();
 	__atomic_store_n(&dbrec[MLX5_SND_DBR], htobe32(pi & MLX5_WQ_INDEX_MASK), __ATOMIC_RELEASE);
 	dvp_mmio_wc_start();
-	__atomic_store_n((volatile uint64_t *)reg, first8, __ATOMIC_RELEASE);
+	dvp_mmio_write64(reg, first8);
 	if (wc_flush)
 		dvp_mmio_flush_writes();
 }

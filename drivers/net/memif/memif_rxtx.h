@@ -214,6 +214,8 @@ static __dvp_always_inline void memif_tx_kick(struct memif_queue *q)
 void memif_peer_violation(struct memif_queue *q, enum memif_violation kind, uint16_t peer,
 			  uint16_t ours);
 
+/* memif_queue.c: the queue's life on the control thread. */
+
 /* Write the reason for @q's violation into @buf (control thread, violated set). */
 void memif_violation_reason(const struct memif_queue *q, char *buf, size_t len);
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <dvp_common.h>
+#include <dvp_fd.h>
 
 #include "memif_log.h"
 #include "memif_shm.h"
@@ -253,7 +254,6 @@ int memif_check_eventfd(int fd, char *why)
 {
 	char path[64], target[64];
 	ssize_t n;
-	int fl;
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	n = readlink(path, target, sizeof(target) - 1);
@@ -267,9 +267,7 @@ int memif_check_eventfd(int fd, char *why)
 		return -EPROTO;
 	}
 	/* Never block the data path on a write: the peer may have left it blocking. */
-	fl = fcntl(fd, F_GETFL);
-	if (fl >= 0 && !(fl & O_NONBLOCK))
-		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	(void)dvp_fd_set_nonblock(fd);
 	return 0;
 }
 

@@ -13,8 +13,8 @@
  *  - struct mlx5_priv: one per IB port (port->priv): steering (the
  *    indirection table, hashing QPs and flow rules) and the port's view of
  *    the netdev;
- *  - struct mlx5_rxq / mlx5_txq (mlx5_rxtx.h): the queues and their fast
- *    path.
+ *  - struct mlx5_rxq (mlx5_rx.h) and struct mlx5_txq (mlx5_tx.h): the
+ *    queues and their fast paths.
  *
  * Every call into rdma-core goes through dev->glue (mlx5_glue.h): the verbs
  * table for a real HCA, the simulator's for a software device.
@@ -48,6 +48,17 @@ extern int mlx5_logtype;
 	DVP_LOG_LINE(level, mlx5_logtype, "net_mlx5: ", "%s: " fmt, (port)->name, ##__VA_ARGS__)
 
 #define MLX5_DRIVER_NAME "net_mlx5"
+
+/*
+ * Add @p n to a counter this lcore alone writes: each queue is polled by
+ * one lcore, which stores its counters (relaxed) once per burst; stats
+ * readers on other threads load them relaxed, a snapshot being all a
+ * counter promises.
+ */
+#define MLX5_STAT_ADD(c, n) __atomic_store_n(&(c), (c) + (n), __ATOMIC_RELAXED)
+
+/* op_own of a completion without its SE bit: opcode, format 0, owner. */
+#define MLX5_OP_OWN_CHECK_MASK 0xfdu
 
 /* Descriptor limits (rings are rounded up to a power of two). */
 #define MLX5_RXQ_DESC_MIN 64u
@@ -153,7 +164,34 @@ struct mlx5_owner {
 	bool tx;
 };
 
-/* mlx5.c */
+/* What an error CQE's syndrome means, for a log line. */
+static inline const char *mlx5_syndrome_str(uint8_t s)
+{
+	switch (s) {
+	case MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR:
+		return "local length error";
+	case MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR:
+		return "local QP operation error";
+	case MLX5_CQE_SYNDROME_LOCAL_PROT_ERR:
+		return "local protection error: lkey or address";
+	case MLX5_CQE_SYNDROME_WR_FLUSH_ERR:
+		return "flushed";
+	default:
+		return "error";
+	}
+}
+
+/*
+ * A queue's restart flag (set by mlx5_queue_error() or a slow path) holds
+ * the cause + 2: 1 is the driver's own finding (DVP_PORT_CAUSE_NONE),
+ * >= 2 what the device said.
+ */
+static inline enum dvp_port_event_cause mlx5_restart_cause(uint32_t flag)
+{
+	return (enum dvp_port_event_cause)((int)flag - 2);
+}
+
+/* mlx5_probe.c */
 int mlx5_check_prerequisites(const char *devname);
 void mlx5_dev_port_closed(struct mlx5_dev *dev, struct dvp_port *port);
 extern const struct dvp_port_ops mlx5_port_ops;
@@ -183,8 +221,5 @@ void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_
 int mlx5_async_create(struct mlx5_dev *dev);
 void mlx5_async_destroy(struct mlx5_dev *dev);
 extern const struct dvp_intr_queue_ops mlx5_rxq_intr_ops;
-
-/* File descriptors the PMD reads: non-blocking (the protocol of lib/intr). */
-int mlx5_fd_set_nonblock(int fd);
 
 #endif /* MLX5_H */

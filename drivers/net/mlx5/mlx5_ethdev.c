@@ -17,7 +17,8 @@
 #include <dvp_errno.h>
 
 #include "mlx5.h"
-#include "mlx5_rxtx.h"
+#include "mlx5_rx.h"
+#include "mlx5_tx.h"
 
 static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
 {

@@ -25,7 +25,7 @@
 #include <dvp_errno.h>
 
 #include "mlx5.h"
-#include "mlx5_rxtx.h"
+#include "mlx5_rx.h"
 
 /* The Toeplitz key of Microsoft's RSS verification suite, DPDK's default too. */
 static const uint8_t default_rss_key[MLX5_RSS_HASH_KEY_LEN] = {

@@ -22,9 +22,10 @@
 #include <string.h>
 
 #include <dvp_errno.h>
+#include <dvp_fd.h>
 
 #include "mlx5.h"
-#include "mlx5_rxtx.h"
+#include "mlx5_rx.h"
 
 static int rxq_arm(void *ctx, bool solicited)
 {
@@ -138,7 +139,7 @@ static const struct ib_async_ops async_ops = {
 
 int mlx5_async_create(struct mlx5_dev *dev)
 {
-	int ret = mlx5_fd_set_nonblock(dev->ctx->async_fd);
+	int ret = dvp_fd_set_nonblock(dev->ctx->async_fd);
 
 	if (ret < 0) {
 		MLX5_LOG(ERR, "%s: async event fd: %s", dev->name, dvp_strerror(-ret));

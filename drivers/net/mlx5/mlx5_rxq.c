@@ -21,10 +21,11 @@
 #include <string.h>
 
 #include <dvp_errno.h>
+#include <dvp_fd.h>
 #include <dvp_malloc.h>
 
 #include "mlx5.h"
-#include "mlx5_rxtx.h"
+#include "mlx5_rx.h"
 
 static void cqe_tbl_build(struct mlx5_rxq *rxq, bool csum, bool rss)
 {
@@ -134,7 +135,7 @@ static int objs_create(struct mlx5_rxq *rxq)
 	struct mlx5dv_obj obj;
 	int ret;
 
-	/* The rings of this queue's objects on its node (mlx5.c's allocator). */
+	/* The rings of this queue's objects on its node (mlx5_probe.c's allocator). */
 	rxq->priv->dev->alloc_socket = rxq->socket;
 	errno = 0;
 	rxq->cq = g->create_cq(ctx, (int)rxq->cqe_req, &rxq->owner, rxq->channel, 0);
@@ -368,7 +369,7 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	}
 	if (port->conf.intr_conf.rxq) {
 		rxq->channel = priv->dev->glue->create_comp_channel(priv->dev->ctx);
-		if (rxq->channel == NULL || mlx5_fd_set_nonblock(rxq->channel->fd) < 0) {
+		if (rxq->channel == NULL || dvp_fd_set_nonblock(rxq->channel->fd) < 0) {
 			ret = -(errno ? errno : ENOMEM);
 			MLX5_PLOG(ERR, port, "rx queue %u: completion channel: %s", q,
 				  dvp_strerror(-ret));

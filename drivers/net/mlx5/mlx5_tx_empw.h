@@ -26,7 +26,7 @@
 #ifndef MLX5_TX_EMPW_H
 #define MLX5_TX_EMPW_H
 
-#include "mlx5_rxtx.h"
+#include "mlx5_tx.h"
 
 /*
  * Packets per session: DPDK's choice (MLX5_EMPW_MAX_PACKETS), the

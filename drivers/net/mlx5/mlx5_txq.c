@@ -26,7 +26,7 @@
 #include <dvp_malloc.h>
 
 #include "mlx5.h"
-#include "mlx5_rxtx.h"
+#include "mlx5_tx.h"
 
 static int qp_modify(struct mlx5_txq *txq, enum ibv_qp_state state)
 {
@@ -136,7 +136,7 @@ static int objs_create(struct mlx5_txq *txq)
 	struct mlx5dv_obj obj;
 	int ret;
 
-	/* The rings of this queue's objects on its node (mlx5.c's allocator). */
+	/* The rings of this queue's objects on its node (mlx5_probe.c's allocator). */
 	txq->priv->dev->alloc_socket = txq->socket;
 	errno = 0;
 	txq->cq = g->create_cq(ctx, (int)txq->cqe_req, &txq->owner, NULL, 0);

@@ -138,7 +138,10 @@ void nr_txq_restart(struct nr_txq *txq, enum dvp_port_event_cause cause);
 void nr_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
 
 /* ring_ethdev.c */
+extern struct nr_port *nr_ports; /* the driver's ports (under nr_lock) */
 struct nr_port *nr_port_of(uint16_t port_id);
+/* Take a closing port off the driver's list (under nr_lock). */
+void nr_port_unlink_locked(struct nr_port *np);
 /* Publish the port's link (under nr_lock, which keeps np->peer alive). */
 void nr_link_update_locked(struct nr_port *np, enum dvp_port_event_cause cause);
 
@@ -149,11 +152,16 @@ int nr_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names, uns
 int nr_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size);
 int nr_xstats_reset(struct dvp_port *port);
 
-/* ring_vdev.c (under nr_lock) */
+/* ring_inbox.c (under nr_lock) */
+/* A ring of the driver's own, in EAL memory on @socket_id. */
+struct dvp_ring *nr_inbox_ring_new(const char *name, unsigned int size, int socket_id);
+/* A new inbox around @ring (@own: the driver's ring, freed with it). */
+struct nr_inbox *nr_inbox_new_locked(struct dvp_ring *ring, bool own);
+/* The inbox of an application's @ring, made at its first use. */
+struct nr_inbox *nr_inbox_of_ring_locked(struct dvp_ring *ring);
+void nr_inbox_get(struct nr_inbox *in);
 /* Drop a reference on an inbox; the last one frees it (and drains an own ring). */
 void nr_inbox_put_locked(struct nr_inbox *in);
-/* Take a closing port off the driver's list. */
-void nr_port_unlink_locked(struct nr_port *np);
 
 /* ring_async.c */
 int nr_async_init(struct nr_port *np);

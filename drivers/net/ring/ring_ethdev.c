@@ -22,6 +22,9 @@ DVP_LOG_REGISTER(nr_logtype, "pmd.net.ring", NOTICE);
 /* Guards the inbox and port lists and the cabling between ports. */
 pthread_mutex_t nr_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The driver's ports (under nr_lock). */
+struct nr_port *nr_ports;
+
 struct nr_port *nr_port_of(uint16_t port_id)
 {
 	struct dvp_port *port = dvp_port_get(port_id);
@@ -29,6 +32,18 @@ struct nr_port *nr_port_of(uint16_t port_id)
 	if (port == NULL || port->ops != &nr_ops)
 		return NULL;
 	return port->priv;
+}
+
+void nr_port_unlink_locked(struct nr_port *np)
+{
+	struct nr_port **l;
+
+	for (l = &nr_ports; *l != NULL; l = &(*l)->next) {
+		if (*l == np) {
+			*l = np->next;
+			break;
+		}
+	}
 }
 
 /* ------------------------------------------------------------------------

@@ -3,9 +3,9 @@
  */
 
 /*
- * net_ring's ports and where they come from: the inboxes they share, the
- * vdev (devargs, cabling), ports made from an application's rings, and the
- * driver's API (dvp_net_ring.h).
+ * net_ring's ports and where they come from: the vdev (devargs, cabling),
+ * ports made from an application's rings, and the driver's API
+ * (dvp_net_ring.h). The inboxes they share are in ring_inbox.c.
  */
 
 #include <errno.h>
@@ -19,9 +19,6 @@
 
 #include "net_ring_private.h"
 
-static struct nr_inbox *inboxes;
-static struct nr_port *nr_ports;
-
 #define NR_DEFAULT_SIZE 1024
 #define NR_MAX_SIZE (1u << 20)
 
@@ -33,89 +30,6 @@ static const struct dvp_devargs_key nr_keys[] = {
 	{ "mac", "the port's MAC address, xx:xx:xx:xx:xx:xx (default 02:70:63:61:70:<port id>)" },
 	{ NULL, NULL },
 };
-
-/* ------------------------------------------------------------------------
- * Inboxes (under nr_lock)
- */
-
-/*
- * A ring of the driver's own, in EAL memory on the port's node (the
- * consumer is always one rx queue; producers are any tx queues).
- */
-static struct dvp_ring *ring_new(const char *name, unsigned int size, int socket_id)
-{
-	ssize_t sz = dvp_ring_get_memsize(size);
-	struct dvp_ring *r;
-
-	if (sz < 0) {
-		dvp_errno = EINVAL;
-		return NULL;
-	}
-	r = dvp_zmalloc_socket("net_ring ring", (size_t)sz, 2 * DVP_CACHE_LINE_SIZE, socket_id);
-	if (r == NULL)
-		return NULL;
-	if (dvp_ring_init(r, name, size, DVP_RING_F_SC_DEQ) < 0) {
-		dvp_free(r);
-		dvp_errno = EINVAL;
-		return NULL;
-	}
-	return r;
-}
-
-static struct nr_inbox *inbox_new_locked(struct dvp_ring *ring, bool own)
-{
-	struct nr_inbox *in = calloc(1, sizeof(*in));
-
-	if (in == NULL)
-		return NULL;
-	in->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (in->efd < 0) {
-		NR_LOG(ERR, "ring %s: eventfd: %s", dvp_ring_get_name(ring), dvp_strerror(errno));
-		free(in);
-		return NULL;
-	}
-	in->ring = ring;
-	in->own_ring = own;
-	/* No consumer port yet: the application reads it, so it is open. */
-	in->open = 1;
-	in->next = inboxes;
-	inboxes = in;
-	return in;
-}
-
-static struct nr_inbox *inbox_of_ring_locked(struct dvp_ring *ring)
-{
-	struct nr_inbox *in;
-
-	for (in = inboxes; in != NULL; in = in->next)
-		if (in->ring == ring)
-			return in;
-	return inbox_new_locked(ring, false);
-}
-
-void nr_inbox_put_locked(struct nr_inbox *in)
-{
-	struct nr_inbox **l;
-
-	if (in == NULL || --in->refs > 0)
-		return;
-	for (l = &inboxes; *l != in; l = &(*l)->next)
-		;
-	*l = in->next;
-	close(in->efd);
-	if (in->own_ring) {
-		/* The last reference: frames still in the ring go back to their pools. */
-		nr_inbox_drain(in);
-		dvp_free(in->ring);
-	}
-	/* An application's ring keeps its frames: the application reads or drains it. */
-	free(in);
-}
-
-static void inbox_get(struct nr_inbox *in)
-{
-	in->refs++;
-}
 
 /* ------------------------------------------------------------------------
  * Creating ports
@@ -218,12 +132,12 @@ int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], uns
 		return -dvp_errno;
 	pthread_mutex_lock(&nr_lock);
 	for (i = 0; i < nb_rx; i++) {
-		in = inbox_of_ring_locked(rx_rings[i]);
+		in = nr_inbox_of_ring_locked(rx_rings[i]);
 		if (in == NULL) {
 			ret = dvp_err(ENOMEM);
 			goto fail;
 		}
-		inbox_get(in);
+		nr_inbox_get(in);
 		np->rx[i] = in;
 		if (in->consumer != NULL) {
 			NR_LOG(ERR, "create %s: rx ring %s is read by port %s already", name,
@@ -235,12 +149,12 @@ int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], uns
 		in->open = 0; /* until the port starts */
 	}
 	for (i = 0; i < nb_tx; i++) {
-		in = inbox_of_ring_locked(tx_rings[i]);
+		in = nr_inbox_of_ring_locked(tx_rings[i]);
 		if (in == NULL) {
 			ret = dvp_err(ENOMEM);
 			goto fail;
 		}
-		inbox_get(in);
+		nr_inbox_get(in);
 		np->tx[i] = in;
 	}
 	np->nb_rx_rings = nb_rx;
@@ -257,18 +171,6 @@ fail:
 	nr_port_abort_locked(np);
 	pthread_mutex_unlock(&nr_lock);
 	return ret;
-}
-
-void nr_port_unlink_locked(struct nr_port *np)
-{
-	struct nr_port **l;
-
-	for (l = &nr_ports; *l != NULL; l = &(*l)->next) {
-		if (*l == np) {
-			*l = np->next;
-			break;
-		}
-	}
 }
 
 static struct nr_port *nr_find_locked(const char *name)
@@ -295,12 +197,12 @@ static int cable_locked(struct nr_port *np, struct nr_port *peer)
 	for (q = 0; q < np->nb_tx_rings; q++) {
 		nr_inbox_put_locked(np->tx[q]);
 		np->tx[q] = peer->rx[q % peer->nb_rx_rings];
-		inbox_get(np->tx[q]);
+		nr_inbox_get(np->tx[q]);
 	}
 	for (q = 0; q < peer->nb_tx_rings; q++) {
 		nr_inbox_put_locked(peer->tx[q]);
 		peer->tx[q] = np->rx[q % np->nb_rx_rings];
-		inbox_get(peer->tx[q]);
+		nr_inbox_get(peer->tx[q]);
 	}
 	np->peer = peer;
 	peer->peer = np;
@@ -343,23 +245,23 @@ static int nr_probe(struct dvp_device *dev)
 	pthread_mutex_lock(&nr_lock);
 	for (q = 0; q < queues; q++) {
 		snprintf(rname, sizeof(rname), "nr_p%u_rx%u", np->port->port_id, q);
-		r = ring_new(rname, (unsigned int)size, dev->numa_node);
+		r = nr_inbox_ring_new(rname, (unsigned int)size, dev->numa_node);
 		if (r == NULL) {
 			ret = -dvp_errno;
 			goto fail;
 		}
-		np->rx[q] = inbox_new_locked(r, true);
+		np->rx[q] = nr_inbox_new_locked(r, true);
 		if (np->rx[q] == NULL) {
 			dvp_free(r);
 			ret = dvp_err(ENOMEM);
 			goto fail;
 		}
-		inbox_get(np->rx[q]);
+		nr_inbox_get(np->rx[q]);
 		np->rx[q]->consumer = np;
 		np->rx[q]->open = 0;
 		/* Looped back until cabled: tx queue q feeds rx queue q. */
 		np->tx[q] = np->rx[q];
-		inbox_get(np->tx[q]);
+		nr_inbox_get(np->tx[q]);
 	}
 	np->nb_rx_rings = (unsigned int)queues;
 	np->nb_tx_rings = (unsigned int)queues;

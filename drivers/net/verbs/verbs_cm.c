@@ -46,6 +46,32 @@ struct cm_ev {
 
 static void conn_close(struct vb_conn *c, int cause);
 
+/*
+ * Tests only (DVP_VERBS_TEST_HOLD_ACCEPT_MS): hold the interrupt thread
+ * between the accept of an rx queue (its QP receives) and ESTABLISHED
+ * (which makes it live) until its lcore has read a completion event, or
+ * that many ms: a first frame then deterministically lands while the
+ * queue is not live, with the lcore asleep on it.
+ */
+static void vb_cm_test_hold_accept(struct vb_port *vp, struct vb_rxq *rxq)
+{
+	struct dvp_intr_queue_stats st;
+	uint64_t end = vb_now_ns() + (uint64_t)vp->cfg.test_hold_accept_ms * 1000000u, events;
+
+	if (!rxq->intr_on)
+		return;
+	dvp_intr_queue_stats_get(&rxq->intr, &st);
+	events = st.events;
+	VB_LOG(NOTICE, "%s rx queue %u: accepted; held for a test until a completion event",
+	       vp->name, rxq->queue_id);
+	do {
+		usleep(1000);
+		dvp_intr_queue_stats_get(&rxq->intr, &st);
+	} while (st.events == events && vb_now_ns() < end);
+	VB_LOG(NOTICE, "%s rx queue %u: released (%s)", vp->name, rxq->queue_id,
+	       st.events != events ? "its lcore read an event" : "no event came");
+}
+
 static struct vb_rxq *conn_rxq(struct vb_conn *c)
 {
 	return c->tx ? NULL : c->vp->port->rxqs[c->q];

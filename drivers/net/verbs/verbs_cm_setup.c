@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -23,6 +22,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <dvp_fd.h>
 #include <dvp_interrupts.h>
 
 #include "verbs_private.h"
@@ -146,32 +146,6 @@ fail:
 	return dvp_err(err);
 }
 
-/*
- * Tests only (DVP_VERBS_TEST_HOLD_ACCEPT_MS): hold the interrupt thread
- * between the accept of an rx queue (its QP receives) and ESTABLISHED
- * (which makes it live) until its lcore has read a completion event, or
- * that many ms: a first frame then deterministically lands while the
- * queue is not live, with the lcore asleep on it.
- */
-void vb_cm_test_hold_accept(struct vb_port *vp, struct vb_rxq *rxq)
-{
-	struct dvp_intr_queue_stats st;
-	uint64_t end = vb_now_ns() + (uint64_t)vp->cfg.test_hold_accept_ms * 1000000u, events;
-
-	if (!rxq->intr_on)
-		return;
-	dvp_intr_queue_stats_get(&rxq->intr, &st);
-	events = st.events;
-	VB_LOG(NOTICE, "%s rx queue %u: accepted; held for a test until a completion event",
-	       vp->name, rxq->queue_id);
-	do {
-		usleep(1000);
-		dvp_intr_queue_stats_get(&rxq->intr, &st);
-	} while (st.events == events && vb_now_ns() < end);
-	VB_LOG(NOTICE, "%s rx queue %u: released (%s)", vp->name, rxq->queue_id,
-	       st.events != events ? "its lcore read an event" : "no event came");
-}
-
 int vb_cm_init(struct vb_port *vp)
 {
 	struct ibv_port_attr pa;
@@ -198,9 +172,9 @@ int vb_cm_init(struct vb_port *vp)
 		ret = dvp_err(errno ? errno : ENODEV);
 		goto fail;
 	}
-	ret = fcntl(vp->cm_ch->fd, F_GETFL);
-	if (ret < 0 || fcntl(vp->cm_ch->fd, F_SETFL, ret | O_NONBLOCK) < 0) {
-		ret = dvp_err(errno);
+	ret = dvp_fd_set_nonblock(vp->cm_ch->fd);
+	if (ret < 0) {
+		ret = dvp_err(-ret);
 		goto fail;
 	}
 	if (vp->cfg.role == VB_ROLE_LISTEN) {

@@ -11,13 +11,13 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
+#include <dvp_fd.h>
 #include <dvp_mempool.h>
 
 #include "verbs_private.h"
@@ -118,7 +118,7 @@ static struct vb_dev *dev_open(const char *name, const char *port_name)
 	struct ibv_context **ctxs, *ctx = NULL;
 	struct vb_dev *dev;
 	char names[256];
-	int i, n, fl, ret;
+	int i, n, ret;
 
 	ctxs = rdma_get_devices(&n);
 	if (ctxs == NULL || n == 0) {
@@ -165,8 +165,7 @@ static struct vb_dev *dev_open(const char *name, const char *port_name)
 		goto fail;
 	}
 	/* Async events are read until EAGAIN on the interrupt thread: never block it. */
-	fl = fcntl(ctx->async_fd, F_GETFL);
-	if (fl < 0 || fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK) < 0) {
+	if (dvp_fd_set_nonblock(ctx->async_fd) < 0) {
 		VB_LOG(ERR, "%s: O_NONBLOCK on %s's async event fd: %s", port_name, name,
 		       dvp_strerror(errno));
 		dvp_errno = errno;

@@ -12,47 +12,28 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verbs_private.h"
+#include <dvp_byteorder.h>
+#include <dvp_common.h>
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)get16(p) << 16 | get16(p + 2);
-}
+#include "verbs_proto.h"
 
 size_t vb_hello_encode(const struct vb_hello *h, uint8_t *buf)
 {
 	memset(buf, 0, VB_HELLO_LEN);
-	put32(buf, VB_HELLO_MAGIC);
+	dvp_be32_put(buf, VB_HELLO_MAGIC);
 	buf[4] = VB_HELLO_VERSION;
 	buf[5] = h->kind;
 	buf[6] = h->flags;
 	buf[7] = h->reason;
-	put16(buf + 8, h->queue);
-	put16(buf + 10, h->nb_rxq);
-	put16(buf + 12, h->nb_txq);
-	put16(buf + 14, h->mode);
-	put32(buf + 16, h->rx_buf_len);
-	put32(buf + 20, h->qpn);
-	put32(buf + 24, h->qkey);
-	put32(buf + 28, (uint32_t)(h->session >> 32));
-	put32(buf + 32, (uint32_t)h->session);
+	dvp_be16_put(buf + 8, h->queue);
+	dvp_be16_put(buf + 10, h->nb_rxq);
+	dvp_be16_put(buf + 12, h->nb_txq);
+	dvp_be16_put(buf + 14, h->mode);
+	dvp_be32_put(buf + 16, h->rx_buf_len);
+	dvp_be32_put(buf + 20, h->qpn);
+	dvp_be32_put(buf + 24, h->qkey);
+	dvp_be32_put(buf + 28, (uint32_t)(h->session >> 32));
+	dvp_be32_put(buf + 32, (uint32_t)h->session);
 	return VB_HELLO_LEN;
 }
 
@@ -68,7 +49,7 @@ int vb_hello_decode(const void *buf, size_t len, struct vb_hello *h, char *why, 
 			 len, VB_HELLO_LEN);
 		return -EPROTO;
 	}
-	magic = get32(p);
+	magic = dvp_be32_get(p);
 	if (magic != VB_HELLO_MAGIC) {
 		snprintf(why, whylen,
 			 "magic 0x%08x is not net_verbs' 0x%08x: the peer is not a net_verbs port",
@@ -85,7 +66,7 @@ int vb_hello_decode(const void *buf, size_t len, struct vb_hello *h, char *why, 
 			 p[5]);
 		return -EPROTO;
 	}
-	mode = get16(p + 14);
+	mode = dvp_be16_get(p + 14);
 	if (mode > VB_MODE_UD) {
 		snprintf(why, whylen, "mode %u (valid: 0 rc, 1 ud)", mode);
 		return -EPROTO;
@@ -94,13 +75,13 @@ int vb_hello_decode(const void *buf, size_t len, struct vb_hello *h, char *why, 
 	h->flags = p[6];
 	h->reason = p[7];
 	h->mode = (uint8_t)mode;
-	h->queue = get16(p + 8);
-	h->nb_rxq = get16(p + 10);
-	h->nb_txq = get16(p + 12);
-	h->rx_buf_len = get32(p + 16);
-	h->qpn = get32(p + 20);
-	h->qkey = get32(p + 24);
-	h->session = (uint64_t)get32(p + 28) << 32 | get32(p + 32);
+	h->queue = dvp_be16_get(p + 8);
+	h->nb_rxq = dvp_be16_get(p + 10);
+	h->nb_txq = dvp_be16_get(p + 12);
+	h->rx_buf_len = dvp_be32_get(p + 16);
+	h->qpn = dvp_be32_get(p + 20);
+	h->qkey = dvp_be32_get(p + 24);
+	h->session = (uint64_t)dvp_be32_get(p + 28) << 32 | dvp_be32_get(p + 32);
 	if (h->nb_rxq > VB_MAX_QUEUES || h->nb_txq > VB_MAX_QUEUES) {
 		snprintf(why, whylen, "%u rx and %u tx queues (at most %d each)", h->nb_rxq,
 			 h->nb_txq, VB_MAX_QUEUES);

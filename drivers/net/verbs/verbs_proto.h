@@ -23,6 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <infiniband/verbs.h>
+
+#define VB_MAX_QUEUES 16 /* per direction */
+
 #define VB_HELLO_MAGIC 0x44565056u /* "DVPV" */
 #define VB_HELLO_VERSION 1
 #define VB_HELLO_LEN 36
@@ -84,5 +88,16 @@ int vb_hello_decode(const void *buf, size_t len, struct vb_hello *h, char *why, 
 
 /* "the queue counts do not match", ... for a reject reason. */
 const char *vb_reject_reason_str(unsigned int reason);
+
+/* Work completion statuses: one xstat each, per direction (verbs_proto.c). */
+
+/* Statuses with a counter: every enum ibv_wc_status but SUCCESS, plus "other". */
+#define VB_WC_STATUS_N 24
+
+/* The counter index of @status (VB_WC_STATUS_N - 1 for one this build does not know). */
+unsigned int vb_wc_status_index(enum ibv_wc_status status);
+
+/* The xstat name part of counter @idx: "loc_len_err", ..., "other". */
+const char *vb_wc_status_name(unsigned int idx);
 
 #endif /* VERBS_PROTO_H */

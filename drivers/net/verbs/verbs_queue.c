@@ -6,28 +6,19 @@
  * Queues: setup and release (control thread), their QP's life (created by
  * the interrupt thread when a connection is made, destroyed by the queue's
  * owner when it breaks), and the hand-over between owners described in
- * verbs_private.h.
+ * verbs_queue.h.
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <dvp_cycles.h>
+#include <dvp_fd.h>
 #include <dvp_malloc.h>
 
 #include "verbs_private.h"
-
-static int set_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -errno;
-	return 0;
-}
 
 void vb_rxq_kick(struct vb_rxq *rxq)
 {
@@ -599,7 +590,7 @@ static int rxq_intr_fds(struct vb_rxq *rxq)
 		       dvp_strerror(errno));
 		return dvp_err(errno ? errno : ENOMEM);
 	}
-	if (set_nonblock(rxq->ch->fd) < 0) {
+	if (dvp_fd_set_nonblock(rxq->ch->fd) < 0) {
 		VB_LOG(ERR, "%s rx queue %u: the completion channel's fd: %s", vp->name,
 		       rxq->queue_id, dvp_strerror(errno));
 		return dvp_err(errno);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dvp_byteorder.h>
 #include <dvp_errno.h>
 
 #include "sim_mlx5.h"
@@ -26,23 +27,6 @@
 #define GEN_HDR_LEN 42u /* Ethernet + IPv4 + UDP */
 #define GEN_PAYLOAD_HDR 16u /* magic, flow, sequence */
 #define SOURCE_BURST 64
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 static uint8_t pattern_byte(uint32_t flow, uint64_t seq, uint32_t i)
 {
@@ -61,23 +45,23 @@ int sim_mlx5_frame_build(void *buf, size_t len, uint32_t flow, uint64_t seq,
 		return dvp_err(EINVAL);
 	memcpy(f, dst_mac, 6);
 	memcpy(f + 6, src_mac, 6);
-	put16(f + 12, 0x0800);
+	dvp_be16_put(f + 12, 0x0800);
 	f[14] = 0x45;
 	f[15] = 0;
-	put16(f + 16, (uint16_t)(len - 14));
-	put16(f + 18, (uint16_t)seq);
-	put16(f + 20, 0x4000); /* DF */
+	dvp_be16_put(f + 16, (uint16_t)(len - 14));
+	dvp_be16_put(f + 18, (uint16_t)seq);
+	dvp_be16_put(f + 20, 0x4000); /* DF */
 	f[22] = 64;
 	f[23] = 17; /* UDP */
-	put32(f + 26, 0xc6120000u + flow); /* 198.18.0.0 + flow */
-	put32(f + 30, 0xc6130001u); /* 198.19.0.1 */
-	put16(f + 34, (uint16_t)(0xc000u | (flow & 0x3fffu)));
-	put16(f + 36, 9); /* discard */
-	put16(f + 38, (uint16_t)(len - 34));
-	put32(f + 42, GEN_MAGIC);
-	put32(f + 46, flow);
-	put32(f + 50, (uint32_t)(seq >> 32));
-	put32(f + 54, (uint32_t)seq);
+	dvp_be32_put(f + 26, 0xc6120000u + flow); /* 198.18.0.0 + flow */
+	dvp_be32_put(f + 30, 0xc6130001u); /* 198.19.0.1 */
+	dvp_be16_put(f + 34, (uint16_t)(0xc000u | (flow & 0x3fffu)));
+	dvp_be16_put(f + 36, 9); /* discard */
+	dvp_be16_put(f + 38, (uint16_t)(len - 34));
+	dvp_be32_put(f + 42, GEN_MAGIC);
+	dvp_be32_put(f + 46, flow);
+	dvp_be32_put(f + 50, (uint32_t)(seq >> 32));
+	dvp_be32_put(f + 54, (uint32_t)seq);
 	for (uint32_t i = GEN_HDR_LEN + GEN_PAYLOAD_HDR; i < len; i++)
 		f[i] = pattern_byte(flow, seq, i);
 	sim_pkt_parse(f, (uint32_t)len, &p);
@@ -216,12 +200,12 @@ void sim_sink_frame(struct sim_port *port, const uint8_t *f, uint32_t len)
 	uint32_t flow;
 	uint64_t seq, d;
 
-	if (len < GEN_HDR_LEN + GEN_PAYLOAD_HDR || get32(f + 42) != GEN_MAGIC) {
+	if (len < GEN_HDR_LEN + GEN_PAYLOAD_HDR || dvp_be32_get(f + 42) != GEN_MAGIC) {
 		k->st.foreign++;
 		return;
 	}
-	flow = get32(f + 46);
-	seq = (uint64_t)get32(f + 50) << 32 | get32(f + 54);
+	flow = dvp_be32_get(f + 46);
+	seq = (uint64_t)dvp_be32_get(f + 50) << 32 | dvp_be32_get(f + 54);
 	sim_pkt_parse(f, len, &p);
 	if (flow >= SIM_MAX_FLOWS_PER_SOURCE || !frame_intact(f, len, &p, flow, seq) ||
 	    (sf = sink_flow(k, flow)) == NULL) {

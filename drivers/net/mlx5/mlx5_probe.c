@@ -11,7 +11,6 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,15 +28,6 @@ DVP_LOG_REGISTER(mlx5_logtype, "pmd.net.mlx5", NOTICE)
 #define MLX5_MEMLOCK_MIN (64ull << 20)
 #define CAP_BIT_NET_RAW 13
 #define CAP_BIT_IPC_LOCK 14
-
-int mlx5_fd_set_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -errno;
-	return 0;
-}
 
 /* The effective capability set of this process (/proc/self/status CapEff). */
 static bool cap_effective(uint64_t *caps)

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The receive fast path of the mlx5 PMD, inline: the rx queue structure
+ * and rx_burst. It reads the adapter's own memory (CQ buffers, doorbell
+ * records, the RQ's data segments) through the helpers of mlx5_db.h,
+ * which carry the barriers of the mlx5 protocol. No system call, lock,
+ * allocation or log on these paths: errors leave for out-of-line
+ * functions in mlx5_rx.c.
+ *
+ * Counters: each queue is polled by one lcore, the only writer of its
+ * counters (MLX5_STAT_ADD, mlx5.h).
+ */
+
+#ifndef MLX5_RX_H
+#define MLX5_RX_H
+
+#include <endian.h>
+#include <stdint.h>
+
+#include <infiniband/mlx5dv.h>
+
+#include <dvp_common.h>
+#include <dvp_intr_driver.h>
+#include <dvp_mbuf.h>
+
+#include "mlx5.h"
+#include "mlx5_db.h"
+#include "mlx5_mr.h"
+#include "mlx5_prm.h"
+
+struct mlx5_rxq_stats {
+	uint64_t ipackets, ibytes;
+	uint64_t errors; /* error CQEs */
+	uint64_t nombuf; /* mbufs the pool could not give */
+	uint64_t restarts; /* queue recoveries */
+	uint64_t dropped_on_reset; /* received, not taken, dropped by a stop or recovery */
+};
+
+struct mlx5_rxq {
+	/* Hot: every burst. */
+	struct mlx5_cqe64 *cqes;
+	volatile __be32 *cq_db;
+	volatile __be32 *rq_db;
+	uint8_t *wqes; /* data segments, one per WQE (stride 16) */
+	struct dvp_mbuf **elts; /* mbuf of WQE counter i at [i & wqe_mask] */
+	struct dvp_mempool *mp;
+	uint64_t mbuf_rearm; /* rearm_data of a received mbuf: data_off, refcnt 1, 1 seg, port */
+	uint32_t cq_ci; /* next CQE to poll: 32-bit, the device sees 24 bits */
+	uint32_t cqe_cnt;
+	uint32_t rq_ci; /* WQE counter the next CQE completes */
+	uint32_t rq_pi; /* WQEs posted: [rq_ci, rq_pi) hold mbufs */
+	uint32_t wqe_mask;
+	uint32_t wqe_n;
+	uint32_t replenish_thresh; /* post fresh mbufs once this many slots are empty */
+	uint32_t lkey_be; /* of every buffer when the pool is one MR, else 0 */
+	/* With lkey_be: buffer address - mbuf address (header, private area, headroom), else 0. */
+	uintptr_t buf_delta;
+	uint16_t data_off;
+	uint32_t restart; /* atomic: an async event asked for a restart */
+	struct mlx5_rxq_stats st;
+	struct mlx5_mr_cache mr;
+	/*
+	 * CQE header types and checksum verdicts -> ol_flags, packet_type, by
+	 * (l4_hdr_type_etc & 0xfc) << 1 | (hds_ip_ext & (L3_OK | L4_OK)).
+	 */
+	uint64_t cqe_flags[512] __dvp_cache_aligned;
+	uint32_t cqe_ptype[512];
+
+	/* Cold: control path and error handling. */
+	struct mlx5_owner owner __dvp_cache_aligned;
+	struct dvp_port *port;
+	struct mlx5_priv *priv;
+	struct ibv_comp_channel *channel; /* with interrupts */
+	struct ibv_cq *cq;
+	struct ibv_wq *wq;
+	struct mlx5dv_cq dv_cq;
+	struct mlx5dv_rwq dv_wq;
+	uint32_t cqe_req; /* entries asked of create_cq */
+	uint32_t wqe_stride;
+	uint32_t buf_len; /* bytes of each receive buffer */
+	uint32_t arm_sn; /* events received on this CQ: the arm doorbell's sn */
+	bool started;
+	bool hash; /* the RSS hash goes into the mbufs */
+	int socket;
+	uint64_t offloads;
+	struct dvp_mbuf **tmp; /* wqe_n entries, for recovery */
+	struct dvp_intr_queue iq;
+};
+
+/* Out of line (mlx5_rx.c). */
+uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_rx_burst_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+__dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq);
+void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n);
+
+/* Shared with the control path (mlx5_rxq.c). */
+int mlx5_rxq_recover(struct mlx5_rxq *rxq);
+int mlx5_rxq_restart(struct mlx5_rxq *rxq);
+void mlx5_rxq_fill_wqe(struct mlx5_rxq *rxq, uint32_t counter, struct dvp_mbuf *m);
+
+/* ------------------------------------------------------------------------
+ * Receive
+ */
+
+static __dvp_always_inline struct mlx5_wqe_data_seg *mlx5_rx_wqe(const struct mlx5_rxq *rxq,
+								 uint32_t counter)
+{
+	return (struct mlx5_wqe_data_seg *)(void *)(rxq->wqes +
+						    ((size_t)(counter & rxq->wqe_mask) << 4));
+}
+
+/*
+ * Post fresh mbufs into the empty slots [rq_pi, rq_ci + wqe_n): in bulk
+ * from the pool, straight into the ring. When the pool cannot give them,
+ * count rx_nombuf and leave the slots empty for the next burst: no slot
+ * and no received packet is lost, the device only runs short of buffers.
+ */
+static __dvp_always_inline void mlx5_rx_replenish(struct mlx5_rxq *rxq)
+{
+	uint32_t pi = rxq->rq_pi, empty = rxq->wqe_n - (pi - rxq->rq_ci), posted = 0;
+
+	if (empty < rxq->replenish_thresh)
+		return;
+	while (empty > 0) {
+		uint32_t idx = pi & rxq->wqe_mask, n = DVP_MIN(empty, rxq->wqe_n - idx);
+		struct dvp_mbuf **e = &rxq->elts[idx];
+
+		if (dvp_unlikely(dvp_mempool_get_bulk(rxq->mp, (void **)e, n) < 0)) {
+			MLX5_STAT_ADD(rxq->st.nombuf, n);
+			break;
+		}
+		if (dvp_likely(rxq->buf_delta != 0)) {
+			/*
+			 * One MR, and every buffer at a fixed offset from its mbuf: only
+			 * the address changes, computed without touching the mbuf.
+			 */
+			struct mlx5_wqe_data_seg *w = mlx5_rx_wqe(rxq, idx);
+			const uintptr_t delta = rxq->buf_delta;
+
+#pragma GCC unroll 4
+			for (uint32_t i = 0; i < n; i++)
+				w[i].addr = htobe64((uintptr_t)e[i] + delta);
+		} else {
+			mlx5_rx_replenish_multi(rxq, idx, n);
+		}
+		pi += n;
+		posted += n;
+		empty -= n;
+	}
+	if (posted == 0)
+		return;
+	rxq->rq_pi = pi;
+	/* The data segments above are written before the device sees the counter. */
+	mlx5_rq_db(rxq->rq_db, pi);
+}
+
+/*
+ * Take up to @p run CQEs from @p ci on, a stretch that wraps neither the
+ * CQ nor the ring of mbufs (so it walks pointers). The CQE belongs to
+ * software when its owner bit is the parity of the current pass and its
+ * opcode valid: one compare against RESP_SEND covers both for the usual
+ * CQE. Then the read barrier, then its fields. @return the CQEs taken;
+ * *@p slow is set when the next one is ours but not a plain receive.
+ */
+static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint32_t ci,
+						uint32_t rq_ci, struct dvp_mbuf **out, uint32_t run,
+						uint32_t *bytes, bool *slow, bool hash)
+{
+	const uint32_t cqe_cnt = rxq->cqe_cnt;
+	const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, cqe_cnt, ci);
+	struct dvp_mbuf *const *e = &rxq->elts[rq_ci & rxq->wqe_mask];
+	const uint8_t own = MLX5_CQE_RESP_SEND << 4 | !!(ci & cqe_cnt);
+	const uint64_t rearm = rxq->mbuf_rearm;
+	const uint64_t *const tflags = rxq->cqe_flags;
+	const uint32_t *const tptype = rxq->cqe_ptype;
+	uint32_t k, sum = 0;
+	uint8_t op_own = 0;
+
+	for (k = 0; k < run; k++, cqe++) {
+		struct dvp_mbuf *m;
+		unsigned int idx;
+		uint32_t len;
+
+		/* The SE bit (1) aside, op_own must be exactly the expected byte. */
+		op_own = mlx5_cqe_op_own_load(cqe);
+		if (dvp_unlikely((op_own ^ own) & MLX5_OP_OWN_CHECK_MASK))
+			break;
+		/* The rest of the CQE after its ownership (udma_from_device_barrier). */
+		dvp_dma_from_device_barrier();
+		m = e[k];
+		len = be32toh(cqe->byte_cnt);
+		/* Header types (l4_hdr_type_etc 7:2) and the L3_OK / L4_OK verdicts (2:1). */
+		idx = ((unsigned int)cqe->l4_hdr_type_etc & 0xfcu) << 1 |
+		      ((unsigned int)cqe->hds_ip_ext & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK));
+		m->rearm_data = rearm;
+		m->ol_flags = tflags[idx];
+		m->packet_type = tptype[idx];
+		m->pkt_len = len;
+		m->data_len = (uint16_t)len;
+		if (hash)
+			m->hash.rss = mlx5_cqe_rx_hash(cqe);
+		out[k] = m;
+		sum += len;
+	}
+	/*
+	 * Stopped early: not ours yet, or ours but not a plain receive (an
+	 * error). Judged on the byte the loop saw: the device may have written
+	 * a plain CQE there since, which the next burst takes.
+	 */
+	if (k < run)
+		*slow = mlx5_cqe_sw_owned(op_own, ci + k, cqe_cnt);
+	*bytes += sum;
+	return k;
+}
+
+/*
+ * Receive up to @p n packets (mlx5_rx_run(), twice when a ring wraps
+ * inside the burst). The consumer index goes back to the device (24 bits,
+ * after a write barrier) before the RQ doorbell record, the order
+ * rdma-core and DPDK keep. @p hash: the port hashes (RSS over several
+ * queues, or DVP_RX_OFFLOAD_RSS_HASH), so hash.rss is filled: a separate
+ * instance, as DPDK's rss_hash.
+ */
+static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
+						       uint16_t n, bool hash)
+{
+	uint32_t ci = rxq->cq_ci, rq_ci = rxq->rq_ci, bytes = 0, run, k;
+	bool slow = false;
+
+	/* Relaxed: the flag is all there is to see (mlx5_queue_error()). */
+	if (dvp_unlikely(__atomic_load_n(&rxq->restart, __ATOMIC_RELAXED) != 0)) {
+		mlx5_rx_slow(rxq);
+		return 0;
+	}
+	run = DVP_MIN(rxq->cqe_cnt - (ci & (rxq->cqe_cnt - 1)),
+		      rxq->wqe_n - (rq_ci & rxq->wqe_mask));
+	run = DVP_MIN(run, (uint32_t)n);
+	k = mlx5_rx_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
+	if (dvp_unlikely(k == run && run < n))
+		k += mlx5_rx_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow, hash);
+	if (k > 0) {
+		rxq->cq_ci = ci + k;
+		rxq->rq_ci = rq_ci + k;
+		/* Every field of the CQEs above is read before the device may reuse them. */
+		mlx5_cq_set_ci(rxq->cq_db, ci + k);
+		MLX5_STAT_ADD(rxq->st.ipackets, k);
+		MLX5_STAT_ADD(rxq->st.ibytes, bytes);
+	}
+	mlx5_rx_replenish(rxq);
+	if (dvp_unlikely(slow))
+		mlx5_rx_slow(rxq);
+	return (uint16_t)k;
+}
+
+/* Whether a CQE waits at the consumer index (lib/intr's has_work). */
+static inline bool mlx5_rxq_has_cqe(const struct mlx5_rxq *rxq)
+{
+	const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci);
+
+	return mlx5_cqe_sw_owned(mlx5_cqe_op_own_load(cqe), rxq->cq_ci, rxq->cqe_cnt);
+}
+
+#endif /* MLX5_RX_H */
