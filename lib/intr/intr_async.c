@@ -160,20 +160,20 @@ static void deliver_locked(struct dvp_intr_async *src, enum dvp_intr_async_kind 
 
 	switch (kind) {
 	case DVP_INTR_ASYNC_LINK:
-		intr_ctr_add(&src->stats.link, 1);
+		dvp_counter_add(&src->stats.link, 1);
 		break;
 	case DVP_INTR_ASYNC_QUEUE_ERROR:
-		intr_ctr_add(&src->stats.queue_error, 1);
+		dvp_counter_add(&src->stats.queue_error, 1);
 		break;
 	case DVP_INTR_ASYNC_REMOVAL:
 		if (p->removed) {
-			intr_ctr_add(&src->stats.removal_repeated, 1);
+			dvp_counter_add(&src->stats.removal_repeated, 1);
 			INTR_LOG(DEBUG, "%s: port %u: %s again, removal reported already",
 				 src->name, p->port_id, ibv_event_type_str(ev->ibv.event_type));
 			return;
 		}
 		p->removed = true;
-		intr_ctr_add(&src->stats.removal, 1);
+		dvp_counter_add(&src->stats.removal, 1);
 		break;
 	default:
 		return;
@@ -189,13 +189,13 @@ static void dispatch_locked(struct dvp_intr_async *src, const struct dvp_intr_as
 	unsigned int i;
 
 	if (kind == DVP_INTR_ASYNC_NONE) {
-		intr_ctr_add(&src->stats.ignored, 1);
+		dvp_counter_add(&src->stats.ignored, 1);
 		INTR_LOG(INFO, "%s: async event %s (%d): nothing to do for an Ethernet port",
 			 src->name, ibv_event_type_str(type), (int)type);
 		return;
 	}
 	if (kind == DVP_INTR_ASYNC_QUEUE_ERROR && !ev->queue_known) {
-		intr_ctr_add(&src->stats.unresolved, 1);
+		dvp_counter_add(&src->stats.unresolved, 1);
 		INTR_LOG(
 			WARNING,
 			"%s: async event %s on a queue the driver could not place: no queue restarted",
@@ -209,7 +209,7 @@ static void dispatch_locked(struct dvp_intr_async *src, const struct dvp_intr_as
 	}
 	p = port_find_locked(src, ev->port_id);
 	if (p == NULL) {
-		intr_ctr_add(&src->stats.unresolved, 1);
+		dvp_counter_add(&src->stats.unresolved, 1);
 		INTR_LOG(WARNING,
 			 "%s: async event %s for port %u, which is not one of this source's",
 			 src->name, ibv_event_type_str(type), ev->port_id);
@@ -242,14 +242,14 @@ int dvp_intr_async_process(struct dvp_intr_async *src)
 			break;
 		}
 		n++;
-		intr_ctr_add(&src->stats.events, 1);
+		dvp_counter_add(&src->stats.events, 1);
 		INTR_LOG(DEBUG, "%s: async event %s, port %u%s", src->name,
 			 ibv_event_type_str(ev.ibv.event_type), ev.port_id,
 			 ev.queue_known ? (ev.tx ? " (tx queue)" : " (rx queue)") : "");
 		/* Ack first (see the top of this file); ev keeps what the action needs. */
 		if (src->ops->ack != NULL)
 			src->ops->ack(src->ctx, &ev);
-		intr_ctr_add(&src->stats.acked, 1);
+		dvp_counter_add(&src->stats.acked, 1);
 		dispatch_locked(src, &ev);
 		if (src->doomed)
 			break;
@@ -321,5 +321,5 @@ void dvp_intr_async_stats_get(const struct dvp_intr_async *src, struct dvp_intr_
 	size_t i;
 
 	for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
-		out[i] = intr_ctr_read(&in[i]);
+		out[i] = dvp_counter_read(&in[i]);
 }

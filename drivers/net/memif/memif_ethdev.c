@@ -345,7 +345,7 @@ static void qstats_read(const struct memif_queue *q, struct memif_qstats *out)
 	unsigned int i;
 
 	for (i = 0; i < MEMIF_QSTATS_N; i++)
-		o[i] = memif_ctr_read(&st[i]) - memif_ctr_read(&base[i]);
+		o[i] = dvp_counter_read(&st[i]) - dvp_counter_read(&base[i]);
 }
 
 static void qstats_reset(struct memif_queue *q)
@@ -356,7 +356,7 @@ static void qstats_reset(struct memif_queue *q)
 
 	/* The lcore owns the counters: move the zero instead of writing them. */
 	for (i = 0; i < MEMIF_QSTATS_N; i++)
-		__atomic_store_n(&base[i], memif_ctr_read(&st[i]), __ATOMIC_RELAXED);
+		__atomic_store_n(&base[i], dvp_counter_read(&st[i]), __ATOMIC_RELAXED);
 }
 
 static int memif_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)

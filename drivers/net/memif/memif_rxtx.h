@@ -45,6 +45,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include <dvp_counter.h>
 #include <dvp_intr_driver.h>
 #include <dvp_mbuf.h>
 
@@ -75,17 +76,6 @@ struct memif_qstats {
 };
 
 #define MEMIF_QSTATS_N (sizeof(struct memif_qstats) / sizeof(uint64_t))
-
-static inline void memif_ctr_add(uint64_t *c, uint64_t v)
-{
-	/* One writer: a relaxed load and store, no locked instruction. */
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
-}
-
-static inline uint64_t memif_ctr_read(const uint64_t *c)
-{
-	return __atomic_load_n(c, __ATOMIC_RELAXED);
-}
 
 /* How a peer broke the ring protocol (memif_peer_violation). */
 enum memif_violation {
@@ -201,7 +191,7 @@ static __dvp_always_inline void memif_tx_kick(struct memif_queue *q)
 		return;
 	/* The peer asked for an interrupt: the one syscall the protocol needs. */
 	if (write(q->efd, &one, sizeof(one)) == sizeof(one))
-		memif_ctr_add(&q->st.kicks, 1);
+		dvp_counter_add(&q->st.kicks, 1);
 }
 
 /*

@@ -140,7 +140,7 @@ __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
 	mlx5_cq_set_ci(rxq->cq_db, rxq->cq_ci);
 	if (opcode == MLX5_CQE_RESP_ERR && err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR)
 		return; /* a WQE flushed by an earlier error: recovery reposts its mbuf */
-	MLX5_STAT_ADD(rxq->st.errors, 1);
+	dvp_counter_add(&rxq->st.errors, 1);
 	ret = mlx5_rxq_recover(rxq);
 	held = rxq->rq_pi - rxq->rq_ci;
 	if (ret < 0) {
@@ -198,7 +198,7 @@ __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
 		mlx5_cq_set_ci(txq->cq_db, txq->cq_ci);
 		return;
 	}
-	MLX5_STAT_ADD(txq->st.errors, 1);
+	dvp_counter_add(&txq->st.errors, 1);
 	held = txq->elts_head - txq->elts_tail;
 	before = (uint32_t)txq->st.oerrors;
 	ret = mlx5_txq_recover(txq);
@@ -260,8 +260,8 @@ static void pkt_copy(const struct dvp_mbuf *m, uint32_t off, uint8_t *dst, uint3
 static void tx_drop(struct mlx5_txq *txq, struct dvp_mbuf *m, bool mr_miss)
 {
 	if (mr_miss)
-		MLX5_STAT_ADD(txq->st.mr_miss, 1);
-	MLX5_STAT_ADD(txq->st.oerrors, 1);
+		dvp_counter_add(&txq->st.mr_miss, 1);
+	dvp_counter_add(&txq->st.oerrors, 1);
 	dvp_pktmbuf_free(m);
 }
 
@@ -335,11 +335,11 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 		       MLX5_SEND_WQE_BB);
 	*last = mlx5_tx_wqe(txq, txq->wqe_ci);
 	txq->wqe_ci += bbs;
-	MLX5_STAT_ADD(txq->st.opackets, 1);
-	MLX5_STAT_ADD(txq->st.obytes, len);
+	dvp_counter_add(&txq->st.opackets, 1);
+	dvp_counter_add(&txq->st.obytes, len);
 	if (whole) {
 		/* Every byte is in the WQE: the mbuf is free to go now. */
-		MLX5_STAT_ADD(txq->st.inlined, 1);
+		dvp_counter_add(&txq->st.inlined, 1);
 		dvp_pktmbuf_free(m);
 	} else {
 		txq->elts[txq->elts_head & txq->elts_mask] = m;

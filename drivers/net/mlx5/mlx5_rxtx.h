@@ -25,6 +25,7 @@
 #include <infiniband/mlx5dv.h>
 
 #include <dvp_common.h>
+#include <dvp_counter.h>
 #include <dvp_intr_driver.h>
 #include <dvp_mbuf.h>
 
@@ -32,9 +33,6 @@
 #include "mlx5_db.h"
 #include "mlx5_mr.h"
 #include "mlx5_prm.h"
-
-/* Add @p n to a counter this lcore alone writes (see the file comment). */
-#define MLX5_STAT_ADD(c, n) __atomic_store_n(&(c), (c) + (n), __ATOMIC_RELAXED)
 
 /* op_own of an rx completion without its SE bit: opcode RESP_SEND, format 0, owner. */
 #define MLX5_OP_OWN_CHECK_MASK 0xfdu
@@ -220,7 +218,7 @@ static __dvp_always_inline void mlx5_rx_replenish(struct mlx5_rxq *rxq)
 		struct dvp_mbuf **e = &rxq->elts[idx];
 
 		if (dvp_unlikely(dvp_mempool_get_bulk(rxq->mp, (void **)e, n) < 0)) {
-			MLX5_STAT_ADD(rxq->st.nombuf, n);
+			dvp_counter_add(&rxq->st.nombuf, n);
 			break;
 		}
 		if (dvp_likely(rxq->buf_delta != 0)) {
@@ -337,8 +335,8 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 		rxq->rq_ci = rq_ci + k;
 		/* Every field of the CQEs above is read before the device may reuse them. */
 		mlx5_cq_set_ci(rxq->cq_db, ci + k);
-		MLX5_STAT_ADD(rxq->st.ipackets, k);
-		MLX5_STAT_ADD(rxq->st.ibytes, bytes);
+		dvp_counter_add(&rxq->st.ipackets, k);
+		dvp_counter_add(&rxq->st.ibytes, bytes);
 	}
 	mlx5_rx_replenish(rxq);
 	if (dvp_unlikely(slow))
@@ -431,8 +429,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_end(struct mlx5_txq *txq, uint
 	mlx5_tx_request_completion(txq, last, wqe_ci, head);
 	/* The WQEs above, then the record, then one 64-bit write of the last one's head. */
 	mlx5_sq_db(txq->sq_db, txq->bf_reg, wqe_ci, last, true);
-	MLX5_STAT_ADD(txq->st.opackets, sent);
-	MLX5_STAT_ADD(txq->st.obytes, bytes);
+	dvp_counter_add(&txq->st.opackets, sent);
+	dvp_counter_add(&txq->st.obytes, bytes);
 	return (uint16_t)taken;
 }
 

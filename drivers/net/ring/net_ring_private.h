@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <dvp_counter.h>
 #include <dvp_errno.h>
 #include <dvp_intr_driver.h>
 #include <dvp_log.h>
@@ -160,16 +161,5 @@ void nr_port_unlink_locked(struct nr_port *np);
 int nr_async_init(struct nr_port *np);
 void nr_async_fini(struct nr_port *np);
 int nr_async_push(struct nr_port *np, const struct nr_async_ev *ev);
-
-/* Relaxed counter helpers: see lib/intr (one writer, readers anywhere). */
-static inline void nr_ctr_add(uint64_t *c, uint64_t v)
-{
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
-}
-
-static inline uint64_t nr_ctr_read(const uint64_t *c)
-{
-	return __atomic_load_n(c, __ATOMIC_RELAXED);
-}
 
 #endif /* NET_RING_PRIVATE_H */

@@ -112,8 +112,8 @@ static void nr_rxq_release(struct dvp_port *port, uint16_t q)
 
 	/* As before destroying a CQ: out of its wait set, every event acked. */
 	dvp_intr_queue_fini(&rxq->intr);
-	got = nr_ctr_read(&rxq->events_got);
-	acked = nr_ctr_read(&rxq->events_acked);
+	got = dvp_counter_read(&rxq->events_got);
+	acked = dvp_counter_read(&rxq->events_acked);
 	if (got != acked) {
 		/* With verbs, ibv_destroy_cq() would hang here. */
 		__atomic_fetch_add(&np->unacked_at_release, got - acked, __ATOMIC_RELAXED);

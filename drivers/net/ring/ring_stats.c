@@ -11,17 +11,17 @@
 static void qstats_read(const struct nr_qstats *st, const struct nr_qstats *base,
 			struct nr_qstats *out)
 {
-	out->packets = nr_ctr_read(&st->packets) - nr_ctr_read(&base->packets);
-	out->bytes = nr_ctr_read(&st->bytes) - nr_ctr_read(&base->bytes);
-	out->errors = nr_ctr_read(&st->errors) - nr_ctr_read(&base->errors);
+	out->packets = dvp_counter_read(&st->packets) - dvp_counter_read(&base->packets);
+	out->bytes = dvp_counter_read(&st->bytes) - dvp_counter_read(&base->bytes);
+	out->errors = dvp_counter_read(&st->errors) - dvp_counter_read(&base->errors);
 }
 
 static void qstats_reset(const struct nr_qstats *st, struct nr_qstats *base)
 {
 	/* The lcore owns the counters: move the zero (see lib/intr's stats reset). */
-	__atomic_store_n(&base->packets, nr_ctr_read(&st->packets), __ATOMIC_RELAXED);
-	__atomic_store_n(&base->bytes, nr_ctr_read(&st->bytes), __ATOMIC_RELAXED);
-	__atomic_store_n(&base->errors, nr_ctr_read(&st->errors), __ATOMIC_RELAXED);
+	__atomic_store_n(&base->packets, dvp_counter_read(&st->packets), __ATOMIC_RELAXED);
+	__atomic_store_n(&base->bytes, dvp_counter_read(&st->bytes), __ATOMIC_RELAXED);
+	__atomic_store_n(&base->errors, dvp_counter_read(&st->errors), __ATOMIC_RELAXED);
 }
 
 int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
@@ -96,7 +96,8 @@ int nr_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
 
 	for (q = 0; q < port->nb_tx_queues; q++)
 		if (port->txqs[q] != NULL)
-			v[0] += nr_ctr_read(&((struct nr_txq *)port->txqs[q])->peer_stopped_drops);
+			v[0] += dvp_counter_read(
+				&((struct nr_txq *)port->txqs[q])->peer_stopped_drops);
 	v[1] = __atomic_load_n(&np->queue_restarts, __ATOMIC_RELAXED);
 	v[2] = __atomic_load_n(&np->async_acked, __ATOMIC_RELAXED);
 	for (q = 0; q < np->nb_rx_rings; q++)

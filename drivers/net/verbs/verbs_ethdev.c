@@ -274,7 +274,7 @@ static void qstats_read(const struct vb_qstats *st, const struct vb_qstats *base
 	size_t i;
 
 	for (i = 0; i < VB_QSTATS_N; i++)
-		o[i] = vb_ctr_read(&c[i]) - __atomic_load_n(&b[i], __ATOMIC_RELAXED);
+		o[i] = dvp_counter_read(&c[i]) - __atomic_load_n(&b[i], __ATOMIC_RELAXED);
 }
 
 static void qstats_reset(const struct vb_qstats *st, struct vb_qstats *base)
@@ -285,7 +285,7 @@ static void qstats_reset(const struct vb_qstats *st, struct vb_qstats *base)
 
 	/* The owner writes the counters: move the zero instead (see lib/intr). */
 	for (i = 0; i < VB_QSTATS_N; i++)
-		__atomic_store_n(&b[i], vb_ctr_read(&c[i]), __ATOMIC_RELAXED);
+		__atomic_store_n(&b[i], dvp_counter_read(&c[i]), __ATOMIC_RELAXED);
 }
 
 static void qstats_add(struct vb_qstats *sum, const struct vb_qstats *s)

@@ -35,6 +35,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include <dvp_counter.h>
 #include <dvp_errno.h>
 #include <dvp_intr_driver.h>
 #include <dvp_log.h>
@@ -527,17 +528,6 @@ extern const struct dvp_port_ops vb_ops;
 
 /* verbs_dev.c: the async-event hooks. */
 extern const struct dvp_intr_async_ops vb_async_ops;
-
-/* Relaxed counters: one writer, readers anywhere (see lib/intr). */
-static inline void vb_ctr_add(uint64_t *c, uint64_t v)
-{
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
-}
-
-static inline uint64_t vb_ctr_read(const uint64_t *c)
-{
-	return __atomic_load_n(c, __ATOMIC_RELAXED);
-}
 
 /*
  * A ring index or slot the lcore writes while the control thread may read
