@@ -15,25 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dvp_port_counters.h>
+
 #include "port_private.h"
-
-struct xstat_walk {
-	struct dvp_xstat_name *names; /* or NULL */
-	uint64_t *values; /* or NULL */
-	unsigned int size;
-	unsigned int n;
-};
-
-static void walk_put(struct xstat_walk *w, const char *name, uint64_t value)
-{
-	if (w->n < w->size) {
-		if (w->names != NULL)
-			snprintf(w->names[w->n].name, sizeof(w->names[w->n].name), "%s", name);
-		if (w->values != NULL)
-			w->values[w->n] = value;
-	}
-	w->n++;
-}
 
 static int stats_read(struct dvp_port *port, struct dvp_port_stats *st)
 {
@@ -42,7 +26,7 @@ static int stats_read(struct dvp_port *port, struct dvp_port_stats *st)
 }
 
 /* Everything but the driver's xstats. */
-static int walk_port(struct dvp_port *port, struct xstat_walk *w)
+static int walk_port(struct dvp_port *port, struct dvp_xstats_out *w)
 {
 	struct dvp_intr_queue_stats is;
 	struct dvp_port_stats st;
@@ -54,36 +38,38 @@ static int walk_port(struct dvp_port *port, struct xstat_walk *w)
 	ret = stats_read(port, &st);
 	if (ret < 0)
 		return ret;
-	walk_put(w, "rx_good_packets", st.ipackets);
-	walk_put(w, "tx_good_packets", st.opackets);
-	walk_put(w, "rx_good_bytes", st.ibytes);
-	walk_put(w, "tx_good_bytes", st.obytes);
-	walk_put(w, "rx_missed_errors", st.imissed);
-	walk_put(w, "rx_errors", st.ierrors);
-	walk_put(w, "tx_errors", st.oerrors);
-	walk_put(w, "rx_mbuf_allocation_errors", st.rx_nombuf);
+	dvp_xstats_out_put(w, "rx_good_packets", st.ipackets);
+	dvp_xstats_out_put(w, "tx_good_packets", st.opackets);
+	dvp_xstats_out_put(w, "rx_good_bytes", st.ibytes);
+	dvp_xstats_out_put(w, "tx_good_bytes", st.obytes);
+	dvp_xstats_out_put(w, "rx_missed_errors", st.imissed);
+	dvp_xstats_out_put(w, "rx_errors", st.ierrors);
+	dvp_xstats_out_put(w, "tx_errors", st.oerrors);
+	dvp_xstats_out_put(w, "rx_mbuf_allocation_errors", st.rx_nombuf);
 	nq = DVP_MIN(port->nb_rx_queues, DVP_PORT_QUEUE_STAT_CNTRS);
 	for (q = 0; q < nq; q++) {
 		snprintf(name, sizeof(name), "rx_q%u_packets", q);
-		walk_put(w, name, st.q_ipackets[q]);
+		dvp_xstats_out_put(w, name, st.q_ipackets[q]);
 		snprintf(name, sizeof(name), "rx_q%u_bytes", q);
-		walk_put(w, name, st.q_ibytes[q]);
+		dvp_xstats_out_put(w, name, st.q_ibytes[q]);
 		snprintf(name, sizeof(name), "rx_q%u_errors", q);
-		walk_put(w, name, st.q_errors[q]);
+		dvp_xstats_out_put(w, name, st.q_errors[q]);
 	}
 	nq = DVP_MIN(port->nb_tx_queues, DVP_PORT_QUEUE_STAT_CNTRS);
 	for (q = 0; q < nq; q++) {
 		snprintf(name, sizeof(name), "tx_q%u_packets", q);
-		walk_put(w, name, st.q_opackets[q]);
+		dvp_xstats_out_put(w, name, st.q_opackets[q]);
 		snprintf(name, sizeof(name), "tx_q%u_bytes", q);
-		walk_put(w, name, st.q_obytes[q]);
+		dvp_xstats_out_put(w, name, st.q_obytes[q]);
 	}
-	walk_put(w, "dbg_rx_burst_refused",
-		 __atomic_load_n(&port->dbg_rx_burst_refused, __ATOMIC_RELAXED));
-	walk_put(w, "dbg_tx_burst_refused",
-		 __atomic_load_n(&port->dbg_tx_burst_refused, __ATOMIC_RELAXED));
-	walk_put(w, "dbg_mbufs_leaked", __atomic_load_n(&port->dbg_mbufs_leaked, __ATOMIC_RELAXED));
-	walk_put(w, "dbg_queue_errors", __atomic_load_n(&port->dbg_queue_errors, __ATOMIC_RELAXED));
+	dvp_xstats_out_put(w, "dbg_rx_burst_refused",
+			   __atomic_load_n(&port->dbg_rx_burst_refused, __ATOMIC_RELAXED));
+	dvp_xstats_out_put(w, "dbg_tx_burst_refused",
+			   __atomic_load_n(&port->dbg_tx_burst_refused, __ATOMIC_RELAXED));
+	dvp_xstats_out_put(w, "dbg_mbufs_leaked",
+			   __atomic_load_n(&port->dbg_mbufs_leaked, __ATOMIC_RELAXED));
+	dvp_xstats_out_put(w, "dbg_queue_errors",
+			   __atomic_load_n(&port->dbg_queue_errors, __ATOMIC_RELAXED));
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		const uint64_t *v = (const uint64_t *)&is;
 
@@ -93,14 +79,14 @@ static int walk_port(struct dvp_port *port, struct xstat_walk *w)
 		for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++) {
 			snprintf(name, sizeof(name), "rx_q%u_intr_%s", q,
 				 dvp_intr_queue_stats_names[i]);
-			walk_put(w, name, v[i]);
+			dvp_xstats_out_put(w, name, v[i]);
 		}
 	}
 	return 0;
 }
 
 /* The driver's xstats, after the port's. */
-static int walk_driver(struct dvp_port *port, struct xstat_walk *w)
+static int walk_driver(struct dvp_port *port, struct dvp_xstats_out *w)
 {
 	unsigned int room = w->n < w->size ? w->size - w->n : 0;
 	int n;
@@ -119,7 +105,7 @@ static int walk_driver(struct dvp_port *port, struct xstat_walk *w)
 	return 0;
 }
 
-static int xstats_walk(uint16_t port_id, struct xstat_walk *w, const char *func)
+static int xstats_walk(uint16_t port_id, struct dvp_xstats_out *w, const char *func)
 {
 	struct dvp_port *port = port_get_checked(port_id, func);
 	int ret;
@@ -139,14 +125,14 @@ static int xstats_walk(uint16_t port_id, struct xstat_walk *w, const char *func)
 
 int dvp_xstats_get_names(uint16_t port_id, struct dvp_xstat_name *names, unsigned int size)
 {
-	struct xstat_walk w = { .names = names, .size = names ? size : 0 };
+	struct dvp_xstats_out w = { .names = names, .size = names ? size : 0 };
 
 	return xstats_walk(port_id, &w, "xstats get names");
 }
 
 int dvp_xstats_get(uint16_t port_id, struct dvp_xstat *xstats, unsigned int size)
 {
-	struct xstat_walk w = { .size = xstats ? size : 0 };
+	struct dvp_xstats_out w = { .size = xstats ? size : 0 };
 	unsigned int i;
 	int n;
 

@@ -24,6 +24,7 @@
 #include <dvp_intr_driver.h>
 #include <dvp_log.h>
 #include <dvp_mbuf.h>
+#include <dvp_port_counters.h>
 #include <dvp_port_driver.h>
 #include <dvp_ring.h>
 
@@ -60,11 +61,13 @@ struct nr_inbox {
 	void *arm_hook_arg;
 };
 
-/* Counters with one writer (the lcore) and readers anywhere. */
+/* A queue's counters (dvp_port_counters.h): one writer, the lcore. */
 struct nr_qstats {
 	uint64_t packets;
 	uint64_t bytes;
 	uint64_t errors;
+	uint64_t nombuf; /* never: the mbufs come from the peer */
+	uint64_t peer_stopped_drops; /* tx: sent to a stopped or closed peer (in errors) */
 };
 
 struct nr_rxq {
@@ -89,7 +92,6 @@ struct nr_txq {
 	struct nr_port *np;
 	struct nr_qstats st;
 	struct nr_qstats base;
-	uint64_t peer_stopped_drops;
 } __dvp_cache_aligned;
 
 /* One injected async event waiting to be read. */

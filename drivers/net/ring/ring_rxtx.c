@@ -72,7 +72,7 @@ uint16_t nr_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 static __dvp_cold uint16_t tx_drop(struct nr_txq *txq, struct dvp_mbuf **pkts, uint16_t nb)
 {
 	dvp_pktmbuf_free_bulk(pkts, nb);
-	dvp_counter_add(&txq->peer_stopped_drops, nb);
+	dvp_counter_add(&txq->st.peer_stopped_drops, nb);
 	dvp_counter_add(&txq->st.errors, nb);
 	return nb;
 }
