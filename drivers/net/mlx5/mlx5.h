@@ -133,8 +133,6 @@ struct mlx5_priv {
 	bool steering;
 	struct ibv_rwq_ind_table *ind;
 	struct mlx5_hrxq hrxq[MLX5_RSS_CLASSES];
-	/* Counters of queues released since the last reset. */
-	struct dvp_port_stats gone;
 	/* The device's out_of_buffer count at the last reset (imissed is past it). */
 	uint64_t oob_base;
 };

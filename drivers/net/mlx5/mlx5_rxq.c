@@ -102,6 +102,7 @@ static uint32_t cq_drain(struct mlx5_rxq *rxq)
 	if (n > 0)
 		mlx5_cq_set_ci(rxq->cq_db, rxq->cq_ci);
 	dvp_counter_add(&rxq->st.dropped_on_reset, frames);
+	dvp_counter_add(&rxq->st.errors, frames);
 	return n;
 }
 

@@ -140,6 +140,7 @@ __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
 	mlx5_cq_set_ci(rxq->cq_db, rxq->cq_ci);
 	if (opcode == MLX5_CQE_RESP_ERR && err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR)
 		return; /* a WQE flushed by an earlier error: recovery reposts its mbuf */
+	dvp_counter_add(&rxq->st.cqe_errors, 1);
 	dvp_counter_add(&rxq->st.errors, 1);
 	ret = mlx5_rxq_recover(rxq);
 	held = rxq->rq_pi - rxq->rq_ci;
@@ -198,9 +199,9 @@ __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
 		mlx5_cq_set_ci(txq->cq_db, txq->cq_ci);
 		return;
 	}
-	dvp_counter_add(&txq->st.errors, 1);
+	dvp_counter_add(&txq->st.cqe_errors, 1);
 	held = txq->elts_head - txq->elts_tail;
-	before = (uint32_t)txq->st.oerrors;
+	before = (uint32_t)txq->st.errors;
 	ret = mlx5_txq_recover(txq);
 	if (ret < 0) {
 		__atomic_store_n(&txq->restart, 1, __ATOMIC_RELAXED);
@@ -211,7 +212,7 @@ __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
 				    "dropped, %u freed, SQ reset",
 				    opcode == MLX5_CQE_REQ_ERR ? "error" : "unexpected",
 				    err->syndrome, syndrome_str(err->syndrome), counter,
-				    (uint32_t)txq->st.oerrors - before, held);
+				    (uint32_t)txq->st.errors - before, held);
 }
 
 /*
@@ -261,7 +262,7 @@ static void tx_drop(struct mlx5_txq *txq, struct dvp_mbuf *m, bool mr_miss)
 {
 	if (mr_miss)
 		dvp_counter_add(&txq->st.mr_miss, 1);
-	dvp_counter_add(&txq->st.oerrors, 1);
+	dvp_counter_add(&txq->st.errors, 1);
 	dvp_pktmbuf_free(m);
 }
 
@@ -335,8 +336,8 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 		       MLX5_SEND_WQE_BB);
 	*last = mlx5_tx_wqe(txq, txq->wqe_ci);
 	txq->wqe_ci += bbs;
-	dvp_counter_add(&txq->st.opackets, 1);
-	dvp_counter_add(&txq->st.obytes, len);
+	dvp_counter_add(&txq->st.packets, 1);
+	dvp_counter_add(&txq->st.bytes, len);
 	if (whole) {
 		/* Every byte is in the WQE: the mbuf is free to go now. */
 		dvp_counter_add(&txq->st.inlined, 1);

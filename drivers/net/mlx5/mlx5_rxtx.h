@@ -37,10 +37,12 @@
 /* op_own of an rx completion without its SE bit: opcode RESP_SEND, format 0, owner. */
 #define MLX5_OP_OWN_CHECK_MASK 0xfdu
 
+/* A queue's counters (dvp_port_counters.h); the names are in mlx5_ethdev.c. */
 struct mlx5_rxq_stats {
-	uint64_t ipackets, ibytes;
-	uint64_t errors; /* error CQEs */
+	uint64_t packets, bytes;
+	uint64_t errors; /* cqe_errors + dropped_on_reset */
 	uint64_t nombuf; /* mbufs the pool could not give */
+	uint64_t cqe_errors; /* error CQEs */
 	uint64_t restarts; /* queue recoveries */
 	uint64_t dropped_on_reset; /* received, not taken, dropped by a stop or recovery */
 };
@@ -77,6 +79,8 @@ struct mlx5_rxq {
 
 	/* Cold: control path and error handling. */
 	struct mlx5_owner owner __dvp_cache_aligned;
+	struct mlx5_rxq_stats st_base; /* the counters at the last stats reset */
+	uint64_t mr_misses_base;
 	struct dvp_port *port;
 	struct mlx5_priv *priv;
 	struct ibv_comp_channel *channel; /* with interrupts */
@@ -97,9 +101,10 @@ struct mlx5_rxq {
 };
 
 struct mlx5_txq_stats {
-	uint64_t opackets, obytes;
-	uint64_t oerrors; /* dropped: error CQEs, bad size, unregistered memory */
-	uint64_t errors; /* error CQEs */
+	uint64_t packets, bytes;
+	uint64_t errors; /* dropped: error CQEs, bad size, unregistered memory */
+	uint64_t nombuf; /* unused: tx takes no mbuf */
+	uint64_t cqe_errors; /* error CQEs */
 	uint64_t mr_miss; /* packets dropped: buffer in no registered pool */
 	uint64_t inlined; /* packets sent whole inside their WQE */
 	uint64_t restarts;
@@ -153,6 +158,7 @@ struct mlx5_txq {
 
 	/* Cold. */
 	struct mlx5_owner owner __dvp_cache_aligned;
+	struct mlx5_txq_stats st_base; /* the counters at the last stats reset */
 	struct dvp_port *port;
 	struct mlx5_priv *priv;
 	struct ibv_cq *cq;
@@ -335,8 +341,8 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 		rxq->rq_ci = rq_ci + k;
 		/* Every field of the CQEs above is read before the device may reuse them. */
 		mlx5_cq_set_ci(rxq->cq_db, ci + k);
-		dvp_counter_add(&rxq->st.ipackets, k);
-		dvp_counter_add(&rxq->st.ibytes, bytes);
+		dvp_counter_add(&rxq->st.packets, k);
+		dvp_counter_add(&rxq->st.bytes, bytes);
 	}
 	mlx5_rx_replenish(rxq);
 	if (dvp_unlikely(slow))
@@ -429,8 +435,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_end(struct mlx5_txq *txq, uint
 	mlx5_tx_request_completion(txq, last, wqe_ci, head);
 	/* The WQEs above, then the record, then one 64-bit write of the last one's head. */
 	mlx5_sq_db(txq->sq_db, txq->bf_reg, wqe_ci, last, true);
-	dvp_counter_add(&txq->st.opackets, sent);
-	dvp_counter_add(&txq->st.obytes, bytes);
+	dvp_counter_add(&txq->st.packets, sent);
+	dvp_counter_add(&txq->st.bytes, bytes);
 	return (uint16_t)taken;
 }
 

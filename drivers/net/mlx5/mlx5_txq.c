@@ -280,7 +280,7 @@ static uint32_t pkts_between(const struct mlx5_txq *txq, uint32_t from)
 /* Count @p n packets the queue gave up unsent (stop, restart). */
 static void dropped_on_reset(struct mlx5_txq *txq, uint32_t n)
 {
-	dvp_counter_add(&txq->st.oerrors, n);
+	dvp_counter_add(&txq->st.errors, n);
 	dvp_counter_add(&txq->st.dropped_on_reset, n);
 }
 
@@ -305,7 +305,7 @@ static int recover(struct mlx5_txq *txq, uint16_t failed)
 		from += ds ? mlx5_wqe_ds_to_bbs(ds) : 1;
 	}
 	dropped = pkts_between(txq, from);
-	dvp_counter_add(&txq->st.oerrors, dropped);
+	dvp_counter_add(&txq->st.errors, dropped);
 	ret = qp_modify(txq, IBV_QPS_RESET);
 	cq_drain(txq);
 	mlx5_tx_free_elts(txq, txq->elts_head);
