@@ -80,6 +80,7 @@ __dvp_cold void memif_peer_violation(struct memif_queue *q, enum memif_violation
 				     uint16_t peer, uint16_t ours)
 {
 	dvp_counter_add(&q->st.peer_errors, 1);
+	dvp_counter_add(&q->st.errors, 1);
 	if (__atomic_load_n(&q->violated, __ATOMIC_RELAXED))
 		return; /* reported already: the control thread is disconnecting */
 	q->viol_kind = kind;
@@ -293,6 +294,7 @@ static __dvp_always_inline int rx_one(struct memif_queue *q, uint16_t cur, uint1
 	if (dvp_unlikely(bad)) {
 		dvp_pktmbuf_free(head);
 		dvp_counter_add(&q->st.bad_desc, 1);
+		dvp_counter_add(&q->st.errors, 1);
 		*out = NULL;
 		return RX_OK;
 	}
@@ -340,7 +342,7 @@ static __dvp_always_inline uint16_t rx_burst(struct memif_queue *q, struct dvp_m
 		}
 	}
 	if (n != 0) {
-		dvp_counter_add(&q->st.pkts, n);
+		dvp_counter_add(&q->st.packets, n);
 		dvp_counter_add(&q->st.bytes, bytes);
 	}
 	if (client) {
@@ -462,7 +464,7 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		q->last = slot;
 		/* Release: descriptors and buffers are written before the server sees head. */
 		__atomic_store_n(&r->head, slot, __ATOMIC_RELEASE);
-		dvp_counter_add(&q->st.pkts, n);
+		dvp_counter_add(&q->st.packets, n);
 		dvp_counter_add(&q->st.bytes, bytes);
 		memif_tx_kick(q);
 		dvp_pktmbuf_free_bulk(pkts, n);
@@ -578,7 +580,7 @@ done:
 		q->last = slot;
 		/* Release: buffers and descriptors are written before the client sees tail. */
 		__atomic_store_n(&r->tail, slot, __ATOMIC_RELEASE);
-		dvp_counter_add(&q->st.pkts, n);
+		dvp_counter_add(&q->st.packets, n);
 		dvp_counter_add(&q->st.bytes, bytes);
 		memif_tx_kick(q);
 		dvp_pktmbuf_free_bulk(pkts, n);

@@ -62,20 +62,19 @@ enum memif_qrole {
 	MEMIF_Q_CLIENT_RX,
 };
 
-/* Counters: one writer (the lcore), readers anywhere; relaxed loads and stores. */
+/* A queue's counters (dvp_port_counters.h): one writer, the lcore. */
 struct memif_qstats {
-	uint64_t pkts;
+	uint64_t packets;
 	uint64_t bytes;
-	uint64_t bad_desc; /* rx: packets dropped for a descriptor outside memory */
+	uint64_t errors; /* rx: bad_desc + peer_errors; tx: peer_errors + unexported */
 	uint64_t nombuf; /* rx: mbuf allocations that failed */
+	uint64_t bad_desc; /* rx: packets dropped for a descriptor outside memory */
 	uint64_t peer_errors; /* a peer index beyond a ring's worth, a zero-room buffer */
 	uint64_t no_room; /* tx: bursts that found the ring full */
 	uint64_t kicks; /* tx: eventfd writes for a peer that unmasked */
 	uint64_t unexported; /* zero-copy: tx frames dropped, rx mbufs not posted, for
 				memory outside what was shared at connect */
 };
-
-#define MEMIF_QSTATS_N (sizeof(struct memif_qstats) / sizeof(uint64_t))
 
 /* How a peer broke the ring protocol (memif_peer_violation). */
 enum memif_violation {

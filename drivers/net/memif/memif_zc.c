@@ -288,6 +288,7 @@ uint16_t memif_rx_client_zc(void *rxq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		taken = (uint16_t)(taken + k);
 		if (dvp_unlikely(bad || head->pkt_len > MEMIF_MAX_PKT_LEN)) {
 			dvp_counter_add(&q->st.bad_desc, 1);
+			dvp_counter_add(&q->st.errors, 1);
 			dvp_pktmbuf_free(head);
 			continue;
 		}
@@ -301,7 +302,7 @@ done:
 		q->last = cur;
 	}
 	if (n != 0) {
-		dvp_counter_add(&q->st.pkts, n);
+		dvp_counter_add(&q->st.packets, n);
 		dvp_counter_add(&q->st.bytes, bytes);
 	}
 	/* Every burst: slots a dry pool left empty are retried too. */
@@ -341,6 +342,7 @@ static __dvp_always_inline void zc_tx_release(struct memif_queue *q, uint16_t ta
 static __dvp_cold void zc_tx_drop(struct memif_queue *q, struct dvp_mbuf *m)
 {
 	dvp_counter_add(&q->st.unexported, 1);
+	dvp_counter_add(&q->st.errors, 1);
 	dvp_pktmbuf_free(m);
 }
 
@@ -417,7 +419,7 @@ uint16_t memif_tx_client_zc(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		q->last = slot;
 		/* Release: the descriptors are written before the server sees head. */
 		__atomic_store_n(&r->head, slot, __ATOMIC_RELEASE);
-		dvp_counter_add(&q->st.pkts, sent);
+		dvp_counter_add(&q->st.packets, sent);
 		dvp_counter_add(&q->st.bytes, bytes);
 		memif_tx_kick(q);
 	}
