@@ -70,11 +70,18 @@ struct dvp_port_qctrs {
 	size_t base_off;
 };
 
-/** A struct dvp_port_qctrs for queue type @p qtype, counters @p st, baseline @p base. */
-#define DVP_PORT_QCTRS(qtype, st, base, names_)                                   \
-	{                                                                         \
-		.names = (names_), .n = sizeof(names_) / sizeof((names_)[0]),     \
-		.ctr_off = offsetof(qtype, st), .base_off = offsetof(qtype, base) \
+/**
+ * Define @p var, a static struct dvp_port_qctrs for queue type @p qtype
+ * whose counters are member @p st and baseline member @p base, named by
+ * the array @p names_; and check the layout (DVP_PORT_QCTRS_CHECK).
+ */
+#define DVP_PORT_QCTRS_DEFINE(var, qtype, st, base, names_)         \
+	DVP_PORT_QCTRS_CHECK(__typeof__(((qtype *)0)->st), names_); \
+	static const struct dvp_port_qctrs var = {                  \
+		.names = (names_),                                  \
+		.n = sizeof(names_) / sizeof((names_)[0]),          \
+		.ctr_off = offsetof(qtype, st),                     \
+		.base_off = offsetof(qtype, base),                  \
 	}
 
 /** @p out[i] = @p ctr[i] - @p base[i] for i < @p n. Any thread. */

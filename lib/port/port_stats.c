@@ -85,24 +85,10 @@ static int walk_port(struct dvp_port *port, struct dvp_xstats_out *w)
 	return 0;
 }
 
-/* The driver's xstats, after the port's. */
+/* The driver's xstats, after the port's, into the same output. */
 static int walk_driver(struct dvp_port *port, struct dvp_xstats_out *w)
 {
-	unsigned int room = w->n < w->size ? w->size - w->n : 0;
-	int n;
-
-	if (port->ops->xstats_get_names == NULL)
-		return 0;
-	if (w->names != NULL)
-		n = port->ops->xstats_get_names(port, room ? &w->names[w->n] : NULL, room);
-	else if (port->ops->xstats_get != NULL)
-		n = port->ops->xstats_get(port, room ? &w->values[w->n] : NULL, room);
-	else
-		n = port->ops->xstats_get_names(port, NULL, 0);
-	if (n < 0)
-		return n;
-	w->n += (unsigned int)n;
-	return 0;
+	return port->ops->xstats != NULL ? port->ops->xstats(port, w) : 0;
 }
 
 static int xstats_walk(uint16_t port_id, struct dvp_xstats_out *w, const char *func)

@@ -32,10 +32,8 @@ struct fake_q {
 
 static const char *const fake_rx_names[] = { NULL, NULL, NULL, "nombuf", "restarts", NULL };
 static const char *const fake_tx_names[] = { NULL, NULL, NULL, NULL, "restarts", NULL };
-DVP_PORT_QCTRS_CHECK(struct fake_ctrs, fake_rx_names);
-DVP_PORT_QCTRS_CHECK(struct fake_ctrs, fake_tx_names);
-static const struct dvp_port_qctrs fake_rx = DVP_PORT_QCTRS(struct fake_q, st, base, fake_rx_names);
-static const struct dvp_port_qctrs fake_tx = DVP_PORT_QCTRS(struct fake_q, st, base, fake_tx_names);
+DVP_PORT_QCTRS_DEFINE(fake_rx, struct fake_q, st, base, fake_rx_names);
+DVP_PORT_QCTRS_DEFINE(fake_tx, struct fake_q, st, base, fake_tx_names);
 
 static struct dvp_port fake_port;
 static struct fake_q rxq[2], txq;
@@ -207,6 +205,28 @@ static void *burst_loop(void *arg)
 	return NULL;
 }
 
+/* The EAL and net_ring0, up with one queue, for the test below. */
+static int ring_up(void **state)
+{
+	int ret = dvp_test_eal_init("--no-huge", "-m", "32", "-l", "0-1", "--vdev",
+				    "net_ring0,queues=1");
+
+	(void)state;
+	if (ret >= 0) {
+		tp_pool_create();
+		lo = tp_port("net_ring0");
+		tp_port_up(lo, 1, NULL);
+	}
+	return ret < 0 ? -1 : 0;
+}
+
+static int ring_down(void **state)
+{
+	if (dvp_port_stop(lo) != 0)
+		return -1;
+	return tp_teardown(state);
+}
+
 static void test_reset_during_bursts(void **state)
 {
 	uint64_t max_out = 0, max_in = 0, max_bytes = 0;
@@ -215,12 +235,6 @@ static void test_reset_during_bursts(void **state)
 	pthread_t t;
 
 	(void)state;
-	if (dvp_test_eal_init("--no-huge", "-m", "32", "-l", "0-1", "--vdev",
-			      "net_ring0,queues=1") < 0)
-		fail_msg("EAL init");
-	tp_pool_create();
-	lo = tp_port("net_ring0");
-	tp_port_up(lo, 1, NULL);
 	atomic_store(&burst_stop, false);
 	assert_int_equal(pthread_create(&t, NULL, burst_loop, NULL), 0);
 	for (resets = 0; resets < 200 || atomic_load(&bursts_sent) < 1000; resets++) {
@@ -246,18 +260,16 @@ static void test_reset_during_bursts(void **state)
 	assert_int_equal(st.opackets, 3);
 	assert_int_equal(st.ipackets, 3);
 	assert_int_equal(st.q_ibytes[0], 180);
-	assert_int_equal(dvp_port_stop(lo), 0);
-	assert_int_equal(tp_teardown(NULL), 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_reset_during_bursts, ring_up, ring_down),
 		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_xstats_names),
 		cmocka_unit_test(test_reset_while_writing),
-		cmocka_unit_test(test_reset_during_bursts),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests_name("port_counters", tests, NULL, NULL);
 }

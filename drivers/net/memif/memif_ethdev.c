@@ -92,12 +92,8 @@ static const char *const rxq_names[] = {
 static const char *const txq_names[] = { NULL,	      NULL,	    NULL,
 					 NULL,	      NULL,	    "peer_errors",
 					 "ring_full", "intr_kicks", "zc_unexported" };
-DVP_PORT_QCTRS_CHECK(struct memif_qstats, rxq_names);
-DVP_PORT_QCTRS_CHECK(struct memif_qstats, txq_names);
-static const struct dvp_port_qctrs rxq_ctrs =
-	DVP_PORT_QCTRS(struct memif_queue, st, base, rxq_names);
-static const struct dvp_port_qctrs txq_ctrs =
-	DVP_PORT_QCTRS(struct memif_queue, st, base, txq_names);
+DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct memif_queue, st, base, rxq_names);
+DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct memif_queue, st, base, txq_names);
 
 /* ------------------------------------------------------------------------
  * Link
@@ -369,31 +365,18 @@ static int memif_stats_reset(struct dvp_port *port)
 _Static_assert(sizeof(struct memif_if_stats) == DVP_DIM(memif_xstat_names) * sizeof(uint64_t),
 	       "a name for every counter of struct memif_if_stats");
 
-static int memif_xstats(struct dvp_port *port, struct dvp_xstat_name *names, uint64_t *values,
-			unsigned int size)
+static int memif_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
-	struct dvp_xstats_out o = { .names = names, .values = values, .size = size };
 	struct memif_port *mp = port->priv;
 	uint64_t v[DVP_DIM(memif_xstat_names)];
 	struct memif_if_stats ist;
 
-	dvp_xstats_out_queues(&o, port, &rxq_ctrs, &txq_ctrs);
+	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
 	memif_if_stats_get(mp->ifc, &ist);
 	dvp_port_counters_read((const uint64_t *)&ist, (const uint64_t *)&mp->if_base, v,
 			       DVP_DIM(v));
-	dvp_xstats_out_table(&o, memif_xstat_names, v, DVP_DIM(v));
-	return (int)o.n;
-}
-
-static int memif_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names,
-				  unsigned int size)
-{
-	return memif_xstats(port, names, NULL, size);
-}
-
-static int memif_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
-{
-	return memif_xstats(port, NULL, values, size);
+	dvp_xstats_out_table(o, memif_xstat_names, v, DVP_DIM(v));
+	return 0;
 }
 
 static int memif_xstats_reset(struct dvp_port *port)
@@ -425,8 +408,7 @@ static const struct dvp_port_ops memif_ops = {
 	.mtu_set = memif_mtu_set,
 	.stats_get = memif_stats_get,
 	.stats_reset = memif_stats_reset,
-	.xstats_get_names = memif_xstats_get_names,
-	.xstats_get = memif_xstats_get,
+	.xstats = memif_xstats,
 	.xstats_reset = memif_xstats_reset,
 	.mbufs_held = memif_mbufs_held,
 };

@@ -264,12 +264,8 @@ static const char *const rxq_names[] = {
 static const char *const txq_names[] = { NULL,	    NULL,	  NULL,
 					 NULL,	    "cqe_errors", "mr_miss",
 					 "inlined", "restarts",	  "dropped_on_reset" };
-DVP_PORT_QCTRS_CHECK(struct mlx5_rxq_stats, rxq_names);
-DVP_PORT_QCTRS_CHECK(struct mlx5_txq_stats, txq_names);
-static const struct dvp_port_qctrs rxq_ctrs =
-	DVP_PORT_QCTRS(struct mlx5_rxq, st, st_base, rxq_names);
-static const struct dvp_port_qctrs txq_ctrs =
-	DVP_PORT_QCTRS(struct mlx5_txq, st, st_base, txq_names);
+DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct mlx5_rxq, st, st_base, rxq_names);
+DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct mlx5_txq, st, st_base, txq_names);
 
 static int mlx5_stats_get(struct dvp_port *port, struct dvp_port_stats *st)
 {
@@ -301,14 +297,12 @@ static int mlx5_stats_reset(struct dvp_port *port)
 }
 
 /* The per-queue counters, then each rx queue's memory-registration cache misses. */
-static int mlx5_xstats(struct dvp_port *port, struct dvp_xstat_name *names, uint64_t *values,
-		       unsigned int size)
+static int mlx5_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
-	struct dvp_xstats_out o = { .names = names, .values = values, .size = size };
 	char name[DVP_XSTATS_NAMESIZE];
 	uint16_t q;
 
-	dvp_xstats_out_queues(&o, port, &rxq_ctrs, &txq_ctrs);
+	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		const struct mlx5_rxq *rxq = port->rxqs[q];
 		uint64_t v = 0;
@@ -316,20 +310,9 @@ static int mlx5_xstats(struct dvp_port *port, struct dvp_xstat_name *names, uint
 		if (rxq != NULL)
 			dvp_port_counters_read(&rxq->mr.misses, &rxq->mr_misses_base, &v, 1);
 		snprintf(name, sizeof(name), "rx_q%u_mr_misses", q);
-		dvp_xstats_out_put(&o, name, v);
+		dvp_xstats_out_put(o, name, v);
 	}
-	return (int)o.n;
-}
-
-static int mlx5_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names,
-				 unsigned int size)
-{
-	return mlx5_xstats(port, names, NULL, size);
-}
-
-static int mlx5_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
-{
-	return mlx5_xstats(port, NULL, values, size);
+	return 0;
 }
 
 static unsigned int mlx5_mbufs_held(struct dvp_port *port)
@@ -368,8 +351,7 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.mac_addr_set = mlx5_mac_addr_set,
 	.stats_get = mlx5_stats_get,
 	.stats_reset = mlx5_stats_reset,
-	.xstats_get_names = mlx5_xstats_get_names,
-	.xstats_get = mlx5_xstats_get,
+	.xstats = mlx5_xstats,
 	.xstats_reset = mlx5_stats_reset,
 	.mbufs_held = mlx5_mbufs_held,
 	.queue_error = mlx5_queue_error,

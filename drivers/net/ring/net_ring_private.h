@@ -149,8 +149,7 @@ void nr_link_update_locked(struct nr_port *np);
 /* ring_stats.c */
 int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats);
 int nr_stats_reset(struct dvp_port *port);
-int nr_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names, unsigned int size);
-int nr_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size);
+int nr_xstats(struct dvp_port *port, struct dvp_xstats_out *o);
 int nr_xstats_reset(struct dvp_port *port);
 
 /* ring_vdev.c (under nr_lock) */

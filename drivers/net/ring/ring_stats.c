@@ -11,10 +11,8 @@
 /* The per-queue xstats, tx_q<N>_peer_stopped_drops: DPDK's naming. */
 static const char *const rxq_names[] = { NULL, NULL, NULL, NULL, NULL };
 static const char *const txq_names[] = { NULL, NULL, NULL, NULL, "peer_stopped_drops" };
-DVP_PORT_QCTRS_CHECK(struct nr_qstats, rxq_names);
-DVP_PORT_QCTRS_CHECK(struct nr_qstats, txq_names);
-static const struct dvp_port_qctrs rxq_ctrs = DVP_PORT_QCTRS(struct nr_rxq, st, base, rxq_names);
-static const struct dvp_port_qctrs txq_ctrs = DVP_PORT_QCTRS(struct nr_txq, st, base, txq_names);
+DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct nr_rxq, st, base, rxq_names);
+DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct nr_txq, st, base, txq_names);
 
 int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 {
@@ -36,33 +34,21 @@ static const char *const nr_xstat_names[] = {
 	"rx_intr_unacked_at_release",
 };
 
-static int nr_xstats(struct dvp_port *port, struct dvp_xstat_name *names, uint64_t *values,
-		     unsigned int size)
+int nr_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
-	struct dvp_xstats_out o = { .names = names, .values = values, .size = size };
 	struct nr_port *np = port->priv;
 	uint64_t v[DVP_DIM(nr_xstat_names)] = { 0 };
 	uint16_t q;
 
-	dvp_xstats_out_queues(&o, port, &rxq_ctrs, &txq_ctrs);
+	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
 	v[0] = __atomic_load_n(&np->queue_restarts, __ATOMIC_RELAXED);
 	v[1] = __atomic_load_n(&np->async_acked, __ATOMIC_RELAXED);
 	for (q = 0; q < np->nb_rx_rings; q++)
 		if (np->rx[q] != NULL && np->rx[q]->consumer == np)
 			v[2] += __atomic_load_n(&np->rx[q]->events_written, __ATOMIC_RELAXED);
 	v[3] = __atomic_load_n(&np->unacked_at_release, __ATOMIC_RELAXED);
-	dvp_xstats_out_table(&o, nr_xstat_names, v, DVP_DIM(v));
-	return (int)o.n;
-}
-
-int nr_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names, unsigned int size)
-{
-	return nr_xstats(port, names, NULL, size);
-}
-
-int nr_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
-{
-	return nr_xstats(port, NULL, values, size);
+	dvp_xstats_out_table(o, nr_xstat_names, v, DVP_DIM(v));
+	return 0;
 }
 
 /*

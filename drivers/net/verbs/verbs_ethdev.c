@@ -273,9 +273,8 @@ static int vb_mtu_set(struct dvp_port *port, uint16_t mtu)
  * tables name no per-queue xstat.
  */
 static const char *const no_names[VB_QSTATS_N];
-DVP_PORT_QCTRS_CHECK(struct vb_qstats, no_names);
-static const struct dvp_port_qctrs rxq_ctrs = DVP_PORT_QCTRS(struct vb_rxq, st, base, no_names);
-static const struct dvp_port_qctrs txq_ctrs = DVP_PORT_QCTRS(struct vb_txq, st, base, no_names);
+DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct vb_rxq, st, base, no_names);
+DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct vb_txq, st, base, no_names);
 
 /* Add queue @p q's counters since the baseline to @p sum. */
 static void qstats_sum(const struct dvp_port *port, bool tx, uint16_t q, struct vb_qstats *sum)
@@ -366,11 +365,9 @@ static void wc_names_init(void)
 		}
 }
 
-static int vb_xstats(struct dvp_port *port, struct dvp_xstat_name *names, uint64_t *values,
-		     unsigned int size)
+static int vb_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	struct dvp_xstats_out o = { .names = names, .values = values, .size = size };
 	struct vb_port *vp = port->priv;
 	struct vb_qstats rx = { 0 }, tx = { 0 };
 	uint64_t v[XS_FIXED_N] = { 0 }, wc[2 * VB_WC_STATUS_N];
@@ -407,24 +404,13 @@ static int vb_xstats(struct dvp_port *port, struct dvp_xstat_name *names, uint64
 	/* The port-wide counters, in the order of struct vb_pstats from XS_CM_ESTABLISHED. */
 	dvp_port_counters_read((const uint64_t *)&vp->ps, (const uint64_t *)&vp->ps_base,
 			       &v[XS_CM_ESTABLISHED], VB_PSTATS_N);
-	dvp_xstats_out_table(&o, xs_names, v, XS_FIXED_N);
+	dvp_xstats_out_table(o, xs_names, v, XS_FIXED_N);
 	for (i = 0; i < VB_WC_STATUS_N; i++) {
 		wc[i] = rx.wc_err[i];
 		wc[VB_WC_STATUS_N + i] = tx.wc_err[i];
 	}
-	dvp_xstats_out_table(&o, wc_name_ptrs, wc, DVP_DIM(wc));
-	return (int)o.n;
-}
-
-static int vb_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names,
-			       unsigned int size)
-{
-	return vb_xstats(port, names, NULL, size);
-}
-
-static int vb_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
-{
-	return vb_xstats(port, NULL, values, size);
+	dvp_xstats_out_table(o, wc_name_ptrs, wc, DVP_DIM(wc));
+	return 0;
 }
 
 static int vb_xstats_reset(struct dvp_port *port)
@@ -497,8 +483,7 @@ const struct dvp_port_ops vb_ops = {
 	.mtu_set = vb_mtu_set,
 	.stats_get = vb_stats_get,
 	.stats_reset = vb_stats_reset,
-	.xstats_get_names = vb_xstats_get_names,
-	.xstats_get = vb_xstats_get,
+	.xstats = vb_xstats,
 	.xstats_reset = vb_xstats_reset,
 	.mbufs_held = vb_mbufs_held,
 	.queue_error = vb_queue_error,
