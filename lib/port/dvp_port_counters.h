@@ -134,6 +134,13 @@ void dvp_xstats_out_table(struct dvp_xstats_out *o, const char *const *names,
 			  const uint64_t *values, unsigned int n);
 
 /**
+ * Queue @p q's row: rx_q<q>_<names[i]> (or tx_q...) with @p values[i]
+ * (@p values may be NULL when only names are wanted), NULL names skipped.
+ */
+void dvp_xstats_out_queue(struct dvp_xstats_out *o, bool tx, uint16_t q, const char *const *names,
+			  const uint64_t *values, unsigned int n);
+
+/**
  * Every rx queue's named counters as rx_q<N>_<name>, then every tx
  * queue's as tx_q<N>_<name> (DPDK's naming), since the baseline.
  */

@@ -131,26 +131,36 @@ void dvp_xstats_out_table(struct dvp_xstats_out *o, const char *const *names,
 			dvp_xstats_out_put(o, names[i], values != NULL ? values[i] : 0);
 }
 
-static void out_queues(struct dvp_xstats_out *o, const struct dvp_port *port,
-		       const struct dvp_port_qctrs *qc, bool tx, uint16_t nq)
+void dvp_xstats_out_queue(struct dvp_xstats_out *o, bool tx, uint16_t q, const char *const *names,
+			  const uint64_t *values, unsigned int n)
 {
 	char name[DVP_XSTATS_NAMESIZE];
 	unsigned int i;
-	uint64_t v = 0;
+
+	for (i = 0; i < n; i++) {
+		if (names[i] == NULL)
+			continue;
+		snprintf(name, sizeof(name), "%s_q%u_%s", tx ? "tx" : "rx", q, names[i]);
+		dvp_xstats_out_put(o, name, values != NULL ? values[i] : 0);
+	}
+}
+
+static void out_queues(struct dvp_xstats_out *o, const struct dvp_port *port,
+		       const struct dvp_port_qctrs *qc, bool tx, uint16_t nq)
+{
+	unsigned int i;
 	uint16_t q;
 
 	for (q = 0; q < nq; q++) {
 		const char *qp = queue_of(port, tx, q);
 
 		for (i = 0; i < qc->n; i++) {
-			if (qc->names[i] == NULL)
-				continue;
-			if (o->values != NULL && qp != NULL)
+			uint64_t v = 0;
+
+			if (qc->names[i] != NULL && o->values != NULL && qp != NULL)
 				dvp_port_counters_read(at(qp, qc->ctr_off) + i,
 						       at(qp, qc->base_off) + i, &v, 1);
-			snprintf(name, sizeof(name), "%s_q%u_%s", tx ? "tx" : "rx", q,
-				 qc->names[i]);
-			dvp_xstats_out_put(o, name, qp != NULL ? v : 0);
+			dvp_xstats_out_queue(o, tx, q, &qc->names[i], &v, 1);
 		}
 	}
 }

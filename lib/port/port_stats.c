@@ -25,6 +25,10 @@ static int stats_read(struct dvp_port *port, struct dvp_port_stats *st)
 	return port->ops->stats_get(port, st);
 }
 
+/* The per-queue basic counters: rx_q<N>_packets, ... (DPDK's names). */
+static const char *const rxq_basic[] = { "packets", "bytes", "errors" };
+static const char *const txq_basic[] = { "packets", "bytes" };
+
 /* Everything but the driver's xstats. */
 static int walk_port(struct dvp_port *port, struct dvp_xstats_out *w)
 {
@@ -47,21 +51,16 @@ static int walk_port(struct dvp_port *port, struct dvp_xstats_out *w)
 	dvp_xstats_out_put(w, "tx_errors", st.oerrors);
 	dvp_xstats_out_put(w, "rx_mbuf_allocation_errors", st.rx_nombuf);
 	nq = DVP_MIN(port->nb_rx_queues, DVP_PORT_QUEUE_STAT_CNTRS);
-	for (q = 0; q < nq; q++) {
-		snprintf(name, sizeof(name), "rx_q%u_packets", q);
-		dvp_xstats_out_put(w, name, st.q_ipackets[q]);
-		snprintf(name, sizeof(name), "rx_q%u_bytes", q);
-		dvp_xstats_out_put(w, name, st.q_ibytes[q]);
-		snprintf(name, sizeof(name), "rx_q%u_errors", q);
-		dvp_xstats_out_put(w, name, st.q_errors[q]);
-	}
+	for (q = 0; q < nq; q++)
+		dvp_xstats_out_queue(
+			w, false, q, rxq_basic,
+			(const uint64_t[]){ st.q_ipackets[q], st.q_ibytes[q], st.q_errors[q] },
+			DVP_DIM(rxq_basic));
 	nq = DVP_MIN(port->nb_tx_queues, DVP_PORT_QUEUE_STAT_CNTRS);
-	for (q = 0; q < nq; q++) {
-		snprintf(name, sizeof(name), "tx_q%u_packets", q);
-		dvp_xstats_out_put(w, name, st.q_opackets[q]);
-		snprintf(name, sizeof(name), "tx_q%u_bytes", q);
-		dvp_xstats_out_put(w, name, st.q_obytes[q]);
-	}
+	for (q = 0; q < nq; q++)
+		dvp_xstats_out_queue(w, true, q, txq_basic,
+				     (const uint64_t[]){ st.q_opackets[q], st.q_obytes[q] },
+				     DVP_DIM(txq_basic));
 	dvp_xstats_out_put(w, "dbg_rx_burst_refused",
 			   __atomic_load_n(&port->dbg_rx_burst_refused, __ATOMIC_RELAXED));
 	dvp_xstats_out_put(w, "dbg_tx_burst_refused",
