@@ -98,9 +98,9 @@ void dvp_intr_governor_account(struct dvp_intr_governor *gov, struct dvp_intr_qu
 		gov->round_unarmable = true;
 		return;
 	}
-	intr_ctr_add(&iq->stats.polls, 1);
+	dvp_counter_add(&iq->stats.polls, 1);
 	if (nb_rx == 0)
-		intr_ctr_add(&iq->stats.empty_polls, 1);
+		dvp_counter_add(&iq->stats.empty_polls, 1);
 }
 
 static void governor_pause(struct dvp_intr_governor *gov)
@@ -137,37 +137,37 @@ int dvp_intr_governor_idle(struct dvp_intr_governor *gov)
 	sleep_at = (uint64_t)gov->conf.pause_after + gov->conf.sleep_after;
 	unarmable = gov->round_unarmable;
 
-	intr_ctr_add(&st->rounds, 1);
+	dvp_counter_add(&st->rounds, 1);
 	gov->round_unarmable = false;
 	if (gov->round_rx > 0) {
 		gov->round_rx = 0;
 		gov->empty_rounds = 0;
 		return DVP_GOV_POLL;
 	}
-	intr_ctr_add(&st->empty_rounds, 1);
+	dvp_counter_add(&st->empty_rounds, 1);
 	if (gov->empty_rounds <= sleep_at)
 		gov->empty_rounds++;
 	if (gov->empty_rounds <= gov->conf.pause_after)
 		return DVP_GOV_POLL;
 	if (gov->empty_rounds <= sleep_at || unarmable) {
 		governor_pause(gov);
-		intr_ctr_add(&st->pauses, 1);
+		dvp_counter_add(&st->pauses, 1);
 		return DVP_GOV_PAUSE;
 	}
 
 	t0 = gov->conf.clock(gov->conf.clock_arg);
 	r = intr_rx_wait(gov->set, gov->ready, gov->max_ready, gov->conf.sleep_timeout_ms, &slept);
 	t1 = gov->conf.clock(gov->conf.clock_arg);
-	intr_ctr_add(&st->sleeps, 1);
-	intr_ctr_add(&st->asleep_ns, t1 - t0);
+	dvp_counter_add(&st->sleeps, 1);
+	dvp_counter_add(&st->asleep_ns, t1 - t0);
 	if (r < 0)
 		return r;
 	if (r > 0) {
-		intr_ctr_add(slept ? &st->wakeups : &st->sleeps_avoided, 1);
+		dvp_counter_add(slept ? &st->wakeups : &st->sleeps_avoided, 1);
 		gov->empty_rounds = 0;
 	} else {
 		/* Timeout or kick: stay at the threshold, the next empty round sleeps. */
-		intr_ctr_add(&st->timeouts, 1);
+		dvp_counter_add(&st->timeouts, 1);
 	}
 	return DVP_GOV_SLEEP;
 }
@@ -187,5 +187,5 @@ void dvp_intr_governor_stats_get(const struct dvp_intr_governor *gov,
 	}
 	in = (const uint64_t *)&gov->stats;
 	for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
-		out[i] = intr_ctr_read(&in[i]);
+		out[i] = dvp_counter_read(&in[i]);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <dvp_counter.h>
 #include <dvp_errno.h>
 #include <dvp_intr_driver.h>
 #include <dvp_log.h>
@@ -18,21 +19,6 @@ extern int dvp_logtype_intr;
 
 #define INTR_LOG(level, fmt, ...) \
 	DVP_LOG_LINE(level, dvp_logtype_intr, "INTR: ", fmt, ##__VA_ARGS__)
-
-/*
- * A counter with one writer (the thread that owns it) and readers
- * anywhere: relaxed load and store, no read-modify-write. Relaxed is enough
- * because readers want a recent value, not an order with other memory.
- */
-static inline void intr_ctr_add(uint64_t *c, uint64_t v)
-{
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
-}
-
-static inline uint64_t intr_ctr_read(const uint64_t *c)
-{
-	return __atomic_load_n(c, __ATOMIC_RELAXED);
-}
 
 /* CLOCK_MONOTONIC in ns (vDSO: no system call). */
 uint64_t intr_clock_monotonic_ns(void *arg);

@@ -178,8 +178,8 @@ static unsigned int queue_ack(struct dvp_intr_queue *iq)
 	if (iq->ops->ack != NULL)
 		iq->ops->ack(iq->ctx, n);
 	iq->pending_acks = 0;
-	intr_ctr_add(&iq->stats.acks, n);
-	intr_ctr_add(&iq->stats.ack_calls, 1);
+	dvp_counter_add(&iq->stats.acks, n);
+	dvp_counter_add(&iq->stats.ack_calls, 1);
 	return n;
 }
 
@@ -268,7 +268,7 @@ int dvp_intr_queue_arm(struct dvp_intr_queue *iq)
 	if (dvp_unlikely(ret < 0))
 		return dvp_err(-ret);
 	iq->armed = true;
-	intr_ctr_add(&iq->stats.arms, 1);
+	dvp_counter_add(&iq->stats.arms, 1);
 	return 0;
 }
 
@@ -291,7 +291,7 @@ int dvp_intr_queue_consume(struct dvp_intr_queue *iq)
 		return 0;
 	/* The arm fired (or an extra event came): the next wait arms again. */
 	iq->armed = false;
-	intr_ctr_add(&iq->stats.events, (uint64_t)n);
+	dvp_counter_add(&iq->stats.events, (uint64_t)n);
 	iq->pending_acks += (unsigned int)n;
 	if (iq->pending_acks >= iq->ack_batch)
 		queue_ack(iq);
@@ -313,7 +313,7 @@ unsigned int dvp_intr_queue_fini(struct dvp_intr_queue *iq)
 	 */
 	n = iq->ops->consume(iq->ctx);
 	if (n > 0) {
-		intr_ctr_add(&iq->stats.events, (uint64_t)n);
+		dvp_counter_add(&iq->stats.events, (uint64_t)n);
 		iq->pending_acks += (unsigned int)n;
 	}
 	acked = queue_ack(iq);
@@ -338,7 +338,7 @@ void dvp_intr_queue_stats_get(const struct dvp_intr_queue *iq, struct dvp_intr_q
 	size_t i;
 
 	for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++)
-		out[i] = intr_ctr_read(&cur[i]) - __atomic_load_n(&base[i], __ATOMIC_RELAXED);
+		out[i] = dvp_counter_read(&cur[i]) - __atomic_load_n(&base[i], __ATOMIC_RELAXED);
 }
 
 void dvp_intr_queue_stats_reset(struct dvp_intr_queue *iq)
@@ -352,7 +352,7 @@ void dvp_intr_queue_stats_reset(struct dvp_intr_queue *iq)
 	 * write them without losing its updates: it moves the zero instead.
 	 */
 	for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++)
-		__atomic_store_n(&base[i], intr_ctr_read(&cur[i]), __ATOMIC_RELAXED);
+		__atomic_store_n(&base[i], dvp_counter_read(&cur[i]), __ATOMIC_RELAXED);
 	__atomic_store_n(&iq->since_ns, intr_clock_monotonic_ns(NULL), __ATOMIC_RELAXED);
 }
 

@@ -443,8 +443,8 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 		*slept = true;
 		for (i = 0; i < set->count; i++) {
 			iq = set->queues[i];
-			intr_ctr_add(&iq->stats.sleeps, 1);
-			intr_ctr_add(&iq->stats.asleep_ns, t1 - t0);
+			dvp_counter_add(&iq->stats.sleeps, 1);
+			dvp_counter_add(&iq->stats.asleep_ns, t1 - t0);
 		}
 		if (k < 0) {
 			if (errno == EINTR)
@@ -494,11 +494,11 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 				work = !oneshot && iq->ops->has_work(iq->ctx);
 			}
 			if (work) {
-				intr_ctr_add(&iq->stats.wakeups, 1);
+				dvp_counter_add(&iq->stats.wakeups, 1);
 				ready_add(ready, max_ready, &n, iq);
 			} else if (ret > 0) {
 				/* An event with nothing behind it: normal, and harmless. */
-				intr_ctr_add(&iq->stats.spurious, (uint64_t)ret);
+				dvp_counter_add(&iq->stats.spurious, (uint64_t)ret);
 			}
 		}
 		ret = 0;

@@ -328,6 +328,15 @@ struct dvp_port_stats {
 
 /** @return 0, -EINVAL, or the driver's error. */
 int dvp_stats_get(uint16_t port_id, struct dvp_port_stats *stats);
+
+/**
+ * Start the basic stats, and every per-queue counter of the driver's
+ * xstats, from zero. The counters themselves are never written: the reset
+ * records their current values as a baseline and every read subtracts it.
+ * So it is safe while bursts run on any lcore (a read then shows the counts
+ * since this reset or since the one before, never less than zero), and from
+ * any thread. @return 0, -EINVAL, -ENOTSUP, or the driver's error.
+ */
 int dvp_stats_reset(uint16_t port_id);
 
 struct dvp_xstat_name {
@@ -357,7 +366,11 @@ int dvp_xstats_get(uint16_t port_id, struct dvp_xstat *xstats, unsigned int size
  */
 int dvp_xstats_get_by_name(uint16_t port_id, const char *name, uint64_t *value);
 
-/** Reset the basic stats, the debug and interrupt counters and the driver's. */
+/**
+ * Reset the basic stats (as dvp_stats_reset(), by the same baseline rule,
+ * safe while bursts run), the debug and interrupt counters and the driver's
+ * own.
+ */
 int dvp_xstats_reset(uint16_t port_id);
 
 /* ------------------------------------------------------------------------

@@ -54,6 +54,7 @@ extern "C" {
 #endif
 
 struct dvp_port;
+struct dvp_xstats_out;
 
 /**
  * What a driver implements. Ops marked (required) must be set; for the
@@ -103,12 +104,11 @@ struct dvp_port_ops {
 	int (*stats_get)(struct dvp_port *port, struct dvp_port_stats *stats);
 	int (*stats_reset)(struct dvp_port *port);
 	/**
-	 * The driver's own xstats: names (up to @p size) and values in the same
-	 * order. @return how many it has, or a negative errno.
+	 * The driver's own xstats, put into @p out (dvp_port_counters.h) by
+	 * one walk that serves both names and values, so their ids match.
+	 * @return 0 or a negative errno.
 	 */
-	int (*xstats_get_names)(struct dvp_port *port, struct dvp_xstat_name *names,
-				unsigned int size);
-	int (*xstats_get)(struct dvp_port *port, uint64_t *values, unsigned int size);
+	int (*xstats)(struct dvp_port *port, struct dvp_xstats_out *out);
 	int (*xstats_reset)(struct dvp_port *port);
 	/**
 	 * (required) Mbufs the port holds now: posted to rx rings, received and

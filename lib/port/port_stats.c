@@ -15,25 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dvp_port_counters.h>
+
 #include "port_private.h"
-
-struct xstat_walk {
-	struct dvp_xstat_name *names; /* or NULL */
-	uint64_t *values; /* or NULL */
-	unsigned int size;
-	unsigned int n;
-};
-
-static void walk_put(struct xstat_walk *w, const char *name, uint64_t value)
-{
-	if (w->n < w->size) {
-		if (w->names != NULL)
-			snprintf(w->names[w->n].name, sizeof(w->names[w->n].name), "%s", name);
-		if (w->values != NULL)
-			w->values[w->n] = value;
-	}
-	w->n++;
-}
 
 static int stats_read(struct dvp_port *port, struct dvp_port_stats *st)
 {
@@ -41,8 +25,12 @@ static int stats_read(struct dvp_port *port, struct dvp_port_stats *st)
 	return port->ops->stats_get(port, st);
 }
 
+/* The per-queue basic counters: rx_q<N>_packets, ... (DPDK's names). */
+static const char *const rxq_basic[] = { "packets", "bytes", "errors" };
+static const char *const txq_basic[] = { "packets", "bytes" };
+
 /* Everything but the driver's xstats. */
-static int walk_port(struct dvp_port *port, struct xstat_walk *w)
+static int walk_port(struct dvp_port *port, struct dvp_xstats_out *w)
 {
 	struct dvp_intr_queue_stats is;
 	struct dvp_port_stats st;
@@ -54,36 +42,33 @@ static int walk_port(struct dvp_port *port, struct xstat_walk *w)
 	ret = stats_read(port, &st);
 	if (ret < 0)
 		return ret;
-	walk_put(w, "rx_good_packets", st.ipackets);
-	walk_put(w, "tx_good_packets", st.opackets);
-	walk_put(w, "rx_good_bytes", st.ibytes);
-	walk_put(w, "tx_good_bytes", st.obytes);
-	walk_put(w, "rx_missed_errors", st.imissed);
-	walk_put(w, "rx_errors", st.ierrors);
-	walk_put(w, "tx_errors", st.oerrors);
-	walk_put(w, "rx_mbuf_allocation_errors", st.rx_nombuf);
+	dvp_xstats_out_put(w, "rx_good_packets", st.ipackets);
+	dvp_xstats_out_put(w, "tx_good_packets", st.opackets);
+	dvp_xstats_out_put(w, "rx_good_bytes", st.ibytes);
+	dvp_xstats_out_put(w, "tx_good_bytes", st.obytes);
+	dvp_xstats_out_put(w, "rx_missed_errors", st.imissed);
+	dvp_xstats_out_put(w, "rx_errors", st.ierrors);
+	dvp_xstats_out_put(w, "tx_errors", st.oerrors);
+	dvp_xstats_out_put(w, "rx_mbuf_allocation_errors", st.rx_nombuf);
 	nq = DVP_MIN(port->nb_rx_queues, DVP_PORT_QUEUE_STAT_CNTRS);
-	for (q = 0; q < nq; q++) {
-		snprintf(name, sizeof(name), "rx_q%u_packets", q);
-		walk_put(w, name, st.q_ipackets[q]);
-		snprintf(name, sizeof(name), "rx_q%u_bytes", q);
-		walk_put(w, name, st.q_ibytes[q]);
-		snprintf(name, sizeof(name), "rx_q%u_errors", q);
-		walk_put(w, name, st.q_errors[q]);
-	}
+	for (q = 0; q < nq; q++)
+		dvp_xstats_out_queue(
+			w, false, q, rxq_basic,
+			(const uint64_t[]){ st.q_ipackets[q], st.q_ibytes[q], st.q_errors[q] },
+			DVP_DIM(rxq_basic));
 	nq = DVP_MIN(port->nb_tx_queues, DVP_PORT_QUEUE_STAT_CNTRS);
-	for (q = 0; q < nq; q++) {
-		snprintf(name, sizeof(name), "tx_q%u_packets", q);
-		walk_put(w, name, st.q_opackets[q]);
-		snprintf(name, sizeof(name), "tx_q%u_bytes", q);
-		walk_put(w, name, st.q_obytes[q]);
-	}
-	walk_put(w, "dbg_rx_burst_refused",
-		 __atomic_load_n(&port->dbg_rx_burst_refused, __ATOMIC_RELAXED));
-	walk_put(w, "dbg_tx_burst_refused",
-		 __atomic_load_n(&port->dbg_tx_burst_refused, __ATOMIC_RELAXED));
-	walk_put(w, "dbg_mbufs_leaked", __atomic_load_n(&port->dbg_mbufs_leaked, __ATOMIC_RELAXED));
-	walk_put(w, "dbg_queue_errors", __atomic_load_n(&port->dbg_queue_errors, __ATOMIC_RELAXED));
+	for (q = 0; q < nq; q++)
+		dvp_xstats_out_queue(w, true, q, txq_basic,
+				     (const uint64_t[]){ st.q_opackets[q], st.q_obytes[q] },
+				     DVP_DIM(txq_basic));
+	dvp_xstats_out_put(w, "dbg_rx_burst_refused",
+			   __atomic_load_n(&port->dbg_rx_burst_refused, __ATOMIC_RELAXED));
+	dvp_xstats_out_put(w, "dbg_tx_burst_refused",
+			   __atomic_load_n(&port->dbg_tx_burst_refused, __ATOMIC_RELAXED));
+	dvp_xstats_out_put(w, "dbg_mbufs_leaked",
+			   __atomic_load_n(&port->dbg_mbufs_leaked, __ATOMIC_RELAXED));
+	dvp_xstats_out_put(w, "dbg_queue_errors",
+			   __atomic_load_n(&port->dbg_queue_errors, __ATOMIC_RELAXED));
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		const uint64_t *v = (const uint64_t *)&is;
 
@@ -93,33 +78,19 @@ static int walk_port(struct dvp_port *port, struct xstat_walk *w)
 		for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++) {
 			snprintf(name, sizeof(name), "rx_q%u_intr_%s", q,
 				 dvp_intr_queue_stats_names[i]);
-			walk_put(w, name, v[i]);
+			dvp_xstats_out_put(w, name, v[i]);
 		}
 	}
 	return 0;
 }
 
-/* The driver's xstats, after the port's. */
-static int walk_driver(struct dvp_port *port, struct xstat_walk *w)
+/* The driver's xstats, after the port's, into the same output. */
+static int walk_driver(struct dvp_port *port, struct dvp_xstats_out *w)
 {
-	unsigned int room = w->n < w->size ? w->size - w->n : 0;
-	int n;
-
-	if (port->ops->xstats_get_names == NULL)
-		return 0;
-	if (w->names != NULL)
-		n = port->ops->xstats_get_names(port, room ? &w->names[w->n] : NULL, room);
-	else if (port->ops->xstats_get != NULL)
-		n = port->ops->xstats_get(port, room ? &w->values[w->n] : NULL, room);
-	else
-		n = port->ops->xstats_get_names(port, NULL, 0);
-	if (n < 0)
-		return n;
-	w->n += (unsigned int)n;
-	return 0;
+	return port->ops->xstats != NULL ? port->ops->xstats(port, w) : 0;
 }
 
-static int xstats_walk(uint16_t port_id, struct xstat_walk *w, const char *func)
+static int xstats_walk(uint16_t port_id, struct dvp_xstats_out *w, const char *func)
 {
 	struct dvp_port *port = port_get_checked(port_id, func);
 	int ret;
@@ -139,14 +110,14 @@ static int xstats_walk(uint16_t port_id, struct xstat_walk *w, const char *func)
 
 int dvp_xstats_get_names(uint16_t port_id, struct dvp_xstat_name *names, unsigned int size)
 {
-	struct xstat_walk w = { .names = names, .size = names ? size : 0 };
+	struct dvp_xstats_out w = { .names = names, .size = names ? size : 0 };
 
 	return xstats_walk(port_id, &w, "xstats get names");
 }
 
 int dvp_xstats_get(uint16_t port_id, struct dvp_xstat *xstats, unsigned int size)
 {
-	struct xstat_walk w = { .size = xstats ? size : 0 };
+	struct dvp_xstats_out w = { .size = xstats ? size : 0 };
 	unsigned int i;
 	int n;
 

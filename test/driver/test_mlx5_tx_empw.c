@@ -315,7 +315,8 @@ static void test_inline_malformed(void **state)
 	assert_int_equal(ds.invalid[SIM_MLX5_INV_DS], 1);
 	assert_int_equal(ds.error_cqes, 1);
 	/* The error CQE is seen, counted, the queue restarted at the next burst. */
-	for (int i = 0; i < 100 && __atomic_load_n(&txq->st.errors, __ATOMIC_RELAXED) == 0; i++) {
+	for (int i = 0; i < 100 && __atomic_load_n(&txq->st.cqe_errors, __ATOMIC_RELAXED) == 0;
+	     i++) {
 		dvp_tx_burst(f.port[0], 0, NULL, 0);
 		sim_mlx5_step(f.sim);
 	}

@@ -178,7 +178,7 @@ static void test_traffic_both_ways(void **state)
 	assert_int_equal(st_c.obytes, st_s.ibytes);
 	assert_int_equal(st_s.ierrors + st_c.ierrors + st_s.rx_nombuf, 0);
 	/* Polling receivers mask their rings: no eventfd write was made. */
-	assert_int_equal(tp_xstat(srv, "tx_intr_kicks") + tp_xstat(cli, "tx_intr_kicks"), 0);
+	assert_int_equal(tp_xstat(srv, "tx_q0_intr_kicks") + tp_xstat(cli, "tx_q0_intr_kicks"), 0);
 	pair_down(srv, cli);
 }
 
@@ -200,7 +200,7 @@ static void test_ring_full(void **state)
 	}
 	assert_int_equal(sent, 256); /* rsize=8 */
 	assert_int_equal(dvp_net_memif_tx_pending(cli, 0), 256);
-	assert_int_equal(tp_xstat(cli, "tx_ring_full"), 1);
+	assert_int_equal(tp_xstat(cli, "tx_q0_ring_full"), 1);
 	tp_recv_n(srv, 0, 256);
 	assert_int_equal(dvp_net_memif_tx_pending(cli, 0), 0);
 	tp_send(cli, 0, 5);
@@ -380,7 +380,7 @@ static void test_peer_breaks_ring(void **state)
 	assert_int_equal(count_of(cap.buf, "disconnecting: Ring protocol broken"), 1);
 	assert_contains(cap.buf, "net_memif_c0: disconnected: Ring protocol broken: rx queue 0");
 	dvp_log_capture_free(&cap);
-	assert_true(tp_xstat(srv, "rx_peer_index_errors") >= 1);
+	assert_true(tp_xstat(srv, "rx_q0_peer_index_errors") >= 1);
 	tp_send(cli, 0, 5);
 	tp_recv_n(srv, 0, 5);
 	tp_send(srv, 0, 3);
@@ -690,7 +690,7 @@ static void test_intr_wakeups(void **state)
 		/* Polling: the producer does not write the eventfd. */
 		tp_send(tx, 0, 3);
 		tp_recv_n(rx, 0, 3);
-		assert_int_equal(tp_xstat(tx, "tx_intr_kicks"), 0);
+		assert_int_equal(tp_xstat(tx, "tx_q0_intr_kicks"), 0);
 		sd.port = tx;
 		assert_int_equal(pthread_create(&t, NULL, sender_main, &sd), 0);
 		wait_and_recv(set, rx, sd.n);
@@ -698,7 +698,7 @@ static void test_intr_wakeups(void **state)
 		/* It slept, and a producer that saw the unmasked ring woke it. */
 		assert_true(tp_qintr(rx, 0, "sleeps") >= 1);
 		assert_true(tp_qintr(rx, 0, "wakeups") >= 1);
-		assert_true(tp_xstat(tx, "tx_intr_kicks") >= 1);
+		assert_true(tp_xstat(tx, "tx_q0_intr_kicks") >= 1);
 		assert_int_equal(dvp_rx_intr_ctl(rx, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
 		assert_int_equal(dvp_intr_set_free(set), 0);
 	}
@@ -748,7 +748,7 @@ static void test_intr_spurious(void **state)
 	assert_int_equal(dvp_xstats_reset(cli), 0);
 	assert_int_equal(dvp_rx_intr_enable(srv, 0), 0);
 	tp_send(cli, 0, 1);
-	assert_int_equal(tp_xstat(cli, "tx_intr_kicks"), 1);
+	assert_int_equal(tp_xstat(cli, "tx_q0_intr_kicks"), 1);
 	tp_recv_n(srv, 0, 1);
 	assert_int_equal(dvp_rx_wait(set, ev, 1, 20), 0);
 	assert_int_equal(tp_qintr(srv, 0, "spurious"), 1);

@@ -150,7 +150,7 @@ static void test_chained(void **state)
 	/* A chain longer than the ring: refused, kept by the caller. */
 	m = tp_pattern_frame(tp_pool, 257 * 8, 0, 8);
 	assert_int_equal(dvp_tx_burst(cli, 0, &m, 1), 0);
-	assert_true(tp_xstat(cli, "tx_ring_full") >= 1);
+	assert_true(tp_xstat(cli, "tx_q0_ring_full") >= 1);
 	dvp_pktmbuf_free(m);
 	pair_down();
 }
@@ -279,7 +279,7 @@ static void test_unexported_memory_dropped(void **state)
 	/* Both taken: the first dropped, the second sent. */
 	assert_int_equal(dvp_tx_burst(cli, 0, m, 2), 2);
 	assert_int_equal(dvp_pktmbuf_pool_in_use(late), 0);
-	assert_int_equal(tp_xstat(cli, "tx_zc_unexported"), 1);
+	assert_int_equal(tp_xstat(cli, "tx_q0_zc_unexported"), 1);
 	assert_int_equal(dvp_stats_get(cli, &st), 0);
 	assert_int_equal(st.oerrors, 1);
 	assert_int_equal(st.opackets, 1);
@@ -338,7 +338,7 @@ static void test_rx_interrupts(void **state)
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(got, 20);
 	assert_true(tp_xstat(cli, "rx_q0_intr_sleeps") >= 1);
-	assert_true(tp_xstat(srv, "tx_intr_kicks") >= 1);
+	assert_true(tp_xstat(srv, "tx_q0_intr_kicks") >= 1);
 	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
 	assert_int_equal(dvp_intr_set_free(set), 0);
 	pair_down();

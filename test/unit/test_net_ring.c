@@ -113,7 +113,7 @@ static void test_queue_mapping(void **state)
 	assert_int_equal(dvp_port_close(a), 0);
 	tp_assert_pool_full();
 	tp_send(b, 0, 5);
-	assert_int_equal(tp_xstat(b, "tx_peer_stopped_drops"), 5);
+	assert_int_equal(tp_xstat(b, "tx_q0_peer_stopped_drops"), 5);
 	tp_assert_pool_full();
 	{
 		struct dvp_link link;

@@ -268,7 +268,7 @@ static void test_stop_returns_mbufs(void **state)
 	tp_assert_pool_full();
 	/* The peer is stopped: frames sent to it are lost on the wire, and freed. */
 	tp_send(c1, 0, 10);
-	assert_int_equal(tp_xstat(c1, "tx_peer_stopped_drops"), 10);
+	assert_int_equal(tp_xstat(c1, "tx_q0_peer_stopped_drops"), 10);
 	tp_assert_pool_full();
 	assert_int_equal(dvp_port_start(c2), 0);
 	tp_send(c1, 0, 5);

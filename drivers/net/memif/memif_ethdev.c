@@ -21,6 +21,7 @@
 #include <dvp_cycles.h>
 #include <dvp_eal.h>
 #include <dvp_errno.h>
+#include <dvp_port_counters.h>
 #include <dvp_malloc.h>
 #include <dvp_port_driver.h>
 
@@ -76,11 +77,23 @@ struct memif_port {
 	struct memif_if_stats if_base; /* xstats reset */
 };
 
+/* The interface's own xstats (struct memif_if_stats), after the queues'. */
 static const char *const memif_xstat_names[] = {
-	"connects",	      "disconnects",	      "connect_attempts", "handshakes_refused",
-	"rx_bad_descriptors", "rx_peer_index_errors", "tx_peer_errors",	  "tx_ring_full",
-	"tx_intr_kicks",      "rx_zc_unexported",     "tx_zc_unexported",
+	"connects",
+	"disconnects",
+	"connect_attempts",
+	"handshakes_refused",
 };
+
+/* The per-queue ones (struct memif_qstats): rx_q<N>_<name>, tx_q<N>_<name>. */
+static const char *const rxq_names[] = {
+	NULL, NULL, NULL, NULL, "bad_descriptors", "peer_index_errors", NULL, NULL, "zc_unexported"
+};
+static const char *const txq_names[] = { NULL,	      NULL,	    NULL,
+					 NULL,	      NULL,	    "peer_errors",
+					 "ring_full", "intr_kicks", "zc_unexported" };
+DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct memif_queue, st, base, rxq_names);
+DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct memif_queue, st, base, txq_names);
 
 /* ------------------------------------------------------------------------
  * Link
@@ -337,120 +350,44 @@ static int memif_mtu_set(struct dvp_port *port, uint16_t mtu)
 	return 0;
 }
 
-/* @q's counters since the last reset. */
-static void qstats_read(const struct memif_queue *q, struct memif_qstats *out)
-{
-	const uint64_t *st = (const uint64_t *)&q->st, *base = (const uint64_t *)&q->base;
-	uint64_t *o = (uint64_t *)out;
-	unsigned int i;
-
-	for (i = 0; i < MEMIF_QSTATS_N; i++)
-		o[i] = memif_ctr_read(&st[i]) - memif_ctr_read(&base[i]);
-}
-
-static void qstats_reset(struct memif_queue *q)
-{
-	const uint64_t *st = (const uint64_t *)&q->st;
-	uint64_t *base = (uint64_t *)&q->base;
-	unsigned int i;
-
-	/* The lcore owns the counters: move the zero instead of writing them. */
-	for (i = 0; i < MEMIF_QSTATS_N; i++)
-		__atomic_store_n(&base[i], memif_ctr_read(&st[i]), __ATOMIC_RELAXED);
-}
-
 static int memif_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 {
-	struct memif_qstats s;
-	uint16_t q;
-
-	for (q = 0; q < port->nb_rx_queues; q++) {
-		if (port->rxqs[q] == NULL)
-			continue;
-		qstats_read(port->rxqs[q], &s);
-		dvp_port_stats_add_queue(stats, q, false,
-					 &(struct dvp_port_qstats){ s.pkts, s.bytes,
-								    s.bad_desc + s.peer_errors,
-								    s.nombuf });
-	}
-	for (q = 0; q < port->nb_tx_queues; q++) {
-		if (port->txqs[q] == NULL)
-			continue;
-		qstats_read(port->txqs[q], &s);
-		dvp_port_stats_add_queue(stats, q, true,
-					 &(struct dvp_port_qstats){ s.pkts, s.bytes,
-								    s.peer_errors + s.unexported,
-								    0 });
-	}
+	dvp_port_qctrs_stats_get(port, &rxq_ctrs, &txq_ctrs, stats);
 	return 0;
 }
 
 static int memif_stats_reset(struct dvp_port *port)
 {
-	uint16_t q;
-
-	for (q = 0; q < port->nb_rx_queues; q++)
-		if (port->rxqs[q] != NULL)
-			qstats_reset(port->rxqs[q]);
-	for (q = 0; q < port->nb_tx_queues; q++)
-		if (port->txqs[q] != NULL)
-			qstats_reset(port->txqs[q]);
+	dvp_port_qctrs_reset(port, &rxq_ctrs, &txq_ctrs);
 	return 0;
 }
 
-static int memif_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names,
-				  unsigned int size)
-{
-	unsigned int i;
+_Static_assert(sizeof(struct memif_if_stats) == DVP_DIM(memif_xstat_names) * sizeof(uint64_t),
+	       "a name for every counter of struct memif_if_stats");
 
-	(void)port;
-	for (i = 0; i < size && i < DVP_DIM(memif_xstat_names); i++)
-		snprintf(names[i].name, sizeof(names[i].name), "%s", memif_xstat_names[i]);
-	return DVP_DIM(memif_xstat_names);
-}
-
-static int memif_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
+static int memif_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
 	struct memif_port *mp = port->priv;
-	uint64_t v[DVP_DIM(memif_xstat_names)] = { 0 };
+	uint64_t v[DVP_DIM(memif_xstat_names)];
 	struct memif_if_stats ist;
-	struct memif_qstats s;
-	unsigned int i;
-	uint16_t q;
 
+	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
 	memif_if_stats_get(mp->ifc, &ist);
-	v[0] = ist.connects - mp->if_base.connects;
-	v[1] = ist.disconnects - mp->if_base.disconnects;
-	v[2] = ist.connect_attempts - mp->if_base.connect_attempts;
-	v[3] = ist.rejects - mp->if_base.rejects;
-	for (q = 0; q < port->nb_rx_queues; q++) {
-		if (port->rxqs[q] == NULL)
-			continue;
-		qstats_read(port->rxqs[q], &s);
-		v[4] += s.bad_desc;
-		v[5] += s.peer_errors;
-		v[9] += s.unexported;
-	}
-	for (q = 0; q < port->nb_tx_queues; q++) {
-		if (port->txqs[q] == NULL)
-			continue;
-		qstats_read(port->txqs[q], &s);
-		v[6] += s.peer_errors;
-		v[7] += s.no_room;
-		v[8] += s.kicks;
-		v[10] += s.unexported;
-	}
-	for (i = 0; i < size && i < DVP_DIM(v); i++)
-		values[i] = v[i];
-	return DVP_DIM(v);
+	dvp_port_counters_read((const uint64_t *)&ist, (const uint64_t *)&mp->if_base, v,
+			       DVP_DIM(v));
+	dvp_xstats_out_table(o, memif_xstat_names, v, DVP_DIM(v));
+	return 0;
 }
 
 static int memif_xstats_reset(struct dvp_port *port)
 {
 	struct memif_port *mp = port->priv;
+	struct memif_if_stats ist;
 
 	/* The queues' counters were reset by stats_reset (lib/port calls it first). */
-	memif_if_stats_get(mp->ifc, &mp->if_base);
+	memif_if_stats_get(mp->ifc, &ist);
+	dvp_port_counters_reset((const uint64_t *)&ist, (uint64_t *)&mp->if_base,
+				DVP_DIM(memif_xstat_names));
 	return 0;
 }
 
@@ -471,8 +408,7 @@ static const struct dvp_port_ops memif_ops = {
 	.mtu_set = memif_mtu_set,
 	.stats_get = memif_stats_get,
 	.stats_reset = memif_stats_reset,
-	.xstats_get_names = memif_xstats_get_names,
-	.xstats_get = memif_xstats_get,
+	.xstats = memif_xstats,
 	.xstats_reset = memif_xstats_reset,
 	.mbufs_held = memif_mbufs_held,
 };

@@ -79,7 +79,8 @@ void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t que
 __dvp_cold void memif_peer_violation(struct memif_queue *q, enum memif_violation kind,
 				     uint16_t peer, uint16_t ours)
 {
-	memif_ctr_add(&q->st.peer_errors, 1);
+	dvp_counter_add(&q->st.peer_errors, 1);
+	dvp_counter_add(&q->st.errors, 1);
 	if (__atomic_load_n(&q->violated, __ATOMIC_RELAXED))
 		return; /* reported already: the control thread is disconnecting */
 	q->viol_kind = kind;

@@ -119,7 +119,8 @@ static __dvp_always_inline int rx_one(struct memif_queue *q, uint16_t cur, uint1
 	*used = k;
 	if (dvp_unlikely(bad)) {
 		dvp_pktmbuf_free(head);
-		memif_ctr_add(&q->st.bad_desc, 1);
+		dvp_counter_add(&q->st.bad_desc, 1);
+		dvp_counter_add(&q->st.errors, 1);
 		*out = NULL;
 		return RX_OK;
 	}
@@ -156,7 +157,7 @@ static __dvp_always_inline uint16_t rx_burst(struct memif_queue *q, struct dvp_m
 		ret = rx_one(q, cur, avail, client, &m, &used);
 		if (dvp_unlikely(ret != RX_OK)) {
 			if (ret == RX_NOMBUF)
-				memif_ctr_add(&q->st.nombuf, 1);
+				dvp_counter_add(&q->st.nombuf, 1);
 			break;
 		}
 		cur = (uint16_t)(cur + used);
@@ -167,8 +168,8 @@ static __dvp_always_inline uint16_t rx_burst(struct memif_queue *q, struct dvp_m
 		}
 	}
 	if (n != 0) {
-		memif_ctr_add(&q->st.pkts, n);
-		memif_ctr_add(&q->st.bytes, bytes);
+		dvp_counter_add(&q->st.packets, n);
+		dvp_counter_add(&q->st.bytes, bytes);
 	}
 	if (client) {
 		uint16_t s, target = (uint16_t)(cur + q->ring_size);
@@ -242,7 +243,7 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		uint8_t *dst = NULL;
 
 		if (need > n_free) {
-			memif_ctr_add(&q->st.no_room, 1);
+			dvp_counter_add(&q->st.no_room, 1);
 			break;
 		}
 		for (seg = m; seg != NULL; seg = seg->next) {
@@ -289,8 +290,8 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		q->last = slot;
 		/* Release: descriptors and buffers are written before the server sees head. */
 		__atomic_store_n(&r->head, slot, __ATOMIC_RELEASE);
-		memif_ctr_add(&q->st.pkts, n);
-		memif_ctr_add(&q->st.bytes, bytes);
+		dvp_counter_add(&q->st.packets, n);
+		dvp_counter_add(&q->st.bytes, bytes);
 		memif_tx_kick(q);
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}
@@ -397,7 +398,7 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	}
 	goto done;
 no_room:
-	memif_ctr_add(&q->st.no_room, 1);
+	dvp_counter_add(&q->st.no_room, 1);
 done:
 	if (n != 0) {
 		q->filled = (uint16_t)DVP_MIN((uint32_t)q->ring_size,
@@ -405,8 +406,8 @@ done:
 		q->last = slot;
 		/* Release: buffers and descriptors are written before the client sees tail. */
 		__atomic_store_n(&r->tail, slot, __ATOMIC_RELEASE);
-		memif_ctr_add(&q->st.pkts, n);
-		memif_ctr_add(&q->st.bytes, bytes);
+		dvp_counter_add(&q->st.packets, n);
+		dvp_counter_add(&q->st.bytes, bytes);
 		memif_tx_kick(q);
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}

@@ -45,6 +45,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include <dvp_counter.h>
 #include <dvp_intr_driver.h>
 #include <dvp_mbuf.h>
 
@@ -61,31 +62,19 @@ enum memif_qrole {
 	MEMIF_Q_CLIENT_RX,
 };
 
-/* Counters: one writer (the lcore), readers anywhere; relaxed loads and stores. */
+/* A queue's counters (dvp_port_counters.h): one writer, the lcore. */
 struct memif_qstats {
-	uint64_t pkts;
+	uint64_t packets;
 	uint64_t bytes;
-	uint64_t bad_desc; /* rx: packets dropped for a descriptor outside memory */
+	uint64_t errors; /* rx: bad_desc + peer_errors; tx: peer_errors + unexported */
 	uint64_t nombuf; /* rx: mbuf allocations that failed */
+	uint64_t bad_desc; /* rx: packets dropped for a descriptor outside memory */
 	uint64_t peer_errors; /* a peer index beyond a ring's worth, a zero-room buffer */
 	uint64_t no_room; /* tx: bursts that found the ring full */
 	uint64_t kicks; /* tx: eventfd writes for a peer that unmasked */
 	uint64_t unexported; /* zero-copy: tx frames dropped, rx mbufs not posted, for
 				memory outside what was shared at connect */
 };
-
-#define MEMIF_QSTATS_N (sizeof(struct memif_qstats) / sizeof(uint64_t))
-
-static inline void memif_ctr_add(uint64_t *c, uint64_t v)
-{
-	/* One writer: a relaxed load and store, no locked instruction. */
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
-}
-
-static inline uint64_t memif_ctr_read(const uint64_t *c)
-{
-	return __atomic_load_n(c, __ATOMIC_RELAXED);
-}
 
 /* How a peer broke the ring protocol (memif_peer_violation). */
 enum memif_violation {
@@ -201,7 +190,7 @@ static __dvp_always_inline void memif_tx_kick(struct memif_queue *q)
 		return;
 	/* The peer asked for an interrupt: the one syscall the protocol needs. */
 	if (write(q->efd, &one, sizeof(one)) == sizeof(one))
-		memif_ctr_add(&q->st.kicks, 1);
+		dvp_counter_add(&q->st.kicks, 1);
 }
 
 /*

@@ -194,7 +194,7 @@ static __dvp_always_inline uint16_t zc_rx_refill(struct memif_queue *q)
 		while ((ret = dvp_pktmbuf_alloc_bulk(q->mp, m, n)) < 0 && n > 1)
 			n /= 2;
 		if (dvp_unlikely(ret < 0)) {
-			memif_ctr_add(&q->st.nombuf, 1);
+			dvp_counter_add(&q->st.nombuf, 1);
 			break;
 		}
 		for (i = 0; i < n; i++) {
@@ -205,7 +205,7 @@ static __dvp_always_inline uint16_t zc_rx_refill(struct memif_queue *q)
 			if (dvp_unlikely(!zc_translate(q, dvp_pktmbuf_mtod(m[i], void *), room,
 						       &region, &off))) {
 				/* A pool outside the memory shared at connect. */
-				memif_ctr_add(&q->st.unexported, n - i);
+				dvp_counter_add(&q->st.unexported, n - i);
 				dvp_pktmbuf_free_bulk(&m[i], n - i);
 				need = 0;
 				break;
@@ -287,7 +287,8 @@ uint16_t memif_rx_client_zc(void *rxq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		avail = (uint16_t)(avail - k);
 		taken = (uint16_t)(taken + k);
 		if (dvp_unlikely(bad || head->pkt_len > MEMIF_MAX_PKT_LEN)) {
-			memif_ctr_add(&q->st.bad_desc, 1);
+			dvp_counter_add(&q->st.bad_desc, 1);
+			dvp_counter_add(&q->st.errors, 1);
 			dvp_pktmbuf_free(head);
 			continue;
 		}
@@ -301,8 +302,8 @@ done:
 		q->last = cur;
 	}
 	if (n != 0) {
-		memif_ctr_add(&q->st.pkts, n);
-		memif_ctr_add(&q->st.bytes, bytes);
+		dvp_counter_add(&q->st.packets, n);
+		dvp_counter_add(&q->st.bytes, bytes);
 	}
 	/* Every burst: slots a dry pool left empty are retried too. */
 	if (q->posted != (uint16_t)(q->last + q->ring_size))
@@ -340,7 +341,8 @@ static __dvp_always_inline void zc_tx_release(struct memif_queue *q, uint16_t ta
 
 static __dvp_cold void zc_tx_drop(struct memif_queue *q, struct dvp_mbuf *m)
 {
-	memif_ctr_add(&q->st.unexported, 1);
+	dvp_counter_add(&q->st.unexported, 1);
+	dvp_counter_add(&q->st.errors, 1);
 	dvp_pktmbuf_free(m);
 }
 
@@ -370,7 +372,7 @@ uint16_t memif_tx_client_zc(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		uint16_t k = 0;
 
 		if (m->nb_segs > n_free) {
-			memif_ctr_add(&q->st.no_room, 1);
+			dvp_counter_add(&q->st.no_room, 1);
 			break;
 		}
 		/*
@@ -396,7 +398,7 @@ uint16_t memif_tx_client_zc(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		}
 		if (dvp_unlikely(seg != NULL)) {
 			if (k == n_free) {
-				memif_ctr_add(&q->st.no_room, 1);
+				dvp_counter_add(&q->st.no_room, 1);
 				break;
 			}
 			/* Memory the server cannot see: dropped and counted. */
@@ -417,8 +419,8 @@ uint16_t memif_tx_client_zc(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		q->last = slot;
 		/* Release: the descriptors are written before the server sees head. */
 		__atomic_store_n(&r->head, slot, __ATOMIC_RELEASE);
-		memif_ctr_add(&q->st.pkts, sent);
-		memif_ctr_add(&q->st.bytes, bytes);
+		dvp_counter_add(&q->st.packets, sent);
+		dvp_counter_add(&q->st.bytes, bytes);
 		memif_tx_kick(q);
 	}
 out:

@@ -49,14 +49,6 @@ extern int mlx5_logtype;
 
 #define MLX5_DRIVER_NAME "net_mlx5"
 
-/*
- * Add @p n to a counter this lcore alone writes: each queue is polled by
- * one lcore, which stores its counters (relaxed) once per burst; stats
- * readers on other threads load them relaxed, a snapshot being all a
- * counter promises.
- */
-#define MLX5_STAT_ADD(c, n) __atomic_store_n(&(c), (c) + (n), __ATOMIC_RELAXED)
-
 /* op_own of a completion without its SE bit: opcode, format 0, owner. */
 #define MLX5_OP_OWN_CHECK_MASK 0xfdu
 
@@ -146,8 +138,6 @@ struct mlx5_priv {
 	bool steering;
 	struct ibv_rwq_ind_table *ind;
 	struct mlx5_hrxq hrxq[MLX5_RSS_CLASSES];
-	/* Counters of queues released since the last reset. */
-	struct dvp_port_stats gone;
 	/* The device's out_of_buffer count at the last reset (imissed is past it). */
 	uint64_t oob_base;
 };

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include <dvp_errno.h>
+#include <dvp_port_counters.h>
 
 #include "mlx5.h"
 #include "mlx5_rx.h"
@@ -249,138 +250,70 @@ static int mlx5_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr 
 static uint64_t port_out_of_buffer(const struct mlx5_priv *priv)
 {
 	const struct mlx5_glue *g = priv->dev->glue;
-	uint64_t n;
+	uint64_t base = __atomic_load_n(&priv->oob_base, __ATOMIC_RELAXED), n;
 
 	if (g->port_out_of_buffer == NULL ||
-	    g->port_out_of_buffer(priv->dev->ctx, priv->port_num, &n) != 0 || n < priv->oob_base)
-		return priv->oob_base;
+	    g->port_out_of_buffer(priv->dev->ctx, priv->port_num, &n) != 0 || n < base)
+		return base;
 	return n;
 }
+
+/* The per-queue counters (dvp_port_counters.h): rx_q<N>_<name>, tx_q<N>_<name>. */
+static const char *const rxq_names[] = {
+	NULL, NULL, NULL, "nombuf", "cqe_errors", "restarts", "dropped_on_reset"
+};
+static const char *const txq_names[] = { NULL,	    NULL,	  NULL,
+					 NULL,	    "cqe_errors", "mr_miss",
+					 "inlined", "restarts",	  "dropped_on_reset" };
+DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct mlx5_rxq, st, st_base, rxq_names);
+DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct mlx5_txq, st, st_base, txq_names);
 
 static int mlx5_stats_get(struct dvp_port *port, struct dvp_port_stats *st)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
-	uint16_t q;
 
-	*st = priv->gone;
 	/* Frames the device dropped for want of a posted WQE: rx ran dry. */
-	st->imissed += port_out_of_buffer(priv) - priv->oob_base;
-	for (q = 0; q < port->nb_rx_queues; q++) {
-		const struct mlx5_rxq *rxq = port->rxqs[q];
+	uint64_t base = __atomic_load_n(&priv->oob_base, __ATOMIC_RELAXED);
 
-		if (rxq == NULL)
-			continue;
-		dvp_port_stats_add_queue(
-			st, q, false,
-			&(struct dvp_port_qstats){
-				.packets = __atomic_load_n(&rxq->st.ipackets, __ATOMIC_RELAXED),
-				.bytes = __atomic_load_n(&rxq->st.ibytes, __ATOMIC_RELAXED),
-				.errors = __atomic_load_n(&rxq->st.errors, __ATOMIC_RELAXED) +
-					  __atomic_load_n(&rxq->st.dropped_on_reset,
-							  __ATOMIC_RELAXED),
-				.nombuf = __atomic_load_n(&rxq->st.nombuf, __ATOMIC_RELAXED) });
-	}
-	for (q = 0; q < port->nb_tx_queues; q++) {
-		const struct mlx5_txq *txq = port->txqs[q];
-
-		if (txq == NULL)
-			continue;
-		dvp_port_stats_add_queue(
-			st, q, true,
-			&(struct dvp_port_qstats){
-				.packets = __atomic_load_n(&txq->st.opackets, __ATOMIC_RELAXED),
-				.bytes = __atomic_load_n(&txq->st.obytes, __ATOMIC_RELAXED),
-				.errors = __atomic_load_n(&txq->st.oerrors, __ATOMIC_RELAXED) });
-	}
+	st->imissed += port_out_of_buffer(priv) - base;
+	dvp_port_qctrs_stats_get(port, &rxq_ctrs, &txq_ctrs, st);
 	return 0;
 }
 
-/* Reset: the queues' lcores are not bursting (control-path rule), so plain stores do. */
+/* The baseline rule of dvp_port_counters.h: safe while the queues' lcores burst. */
 static int mlx5_stats_reset(struct dvp_port *port)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
 	uint16_t q;
 
-	memset(&priv->gone, 0, sizeof(priv->gone));
-	priv->oob_base = port_out_of_buffer(priv);
+	__atomic_store_n(&priv->oob_base, port_out_of_buffer(priv), __ATOMIC_RELAXED);
+	dvp_port_qctrs_reset(port, &rxq_ctrs, &txq_ctrs);
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		struct mlx5_rxq *rxq = port->rxqs[q];
 
 		if (rxq != NULL)
-			memset(&rxq->st, 0, sizeof(rxq->st));
-	}
-	for (q = 0; q < port->nb_tx_queues; q++) {
-		struct mlx5_txq *txq = port->txqs[q];
-
-		if (txq != NULL)
-			memset(&txq->st, 0, sizeof(txq->st));
+			dvp_port_counters_reset(&rxq->mr.misses, &rxq->mr_misses_base, 1);
 	}
 	return 0;
 }
 
-/* The driver's own xstats: per rx queue, then per tx queue. */
-static const char *const rxq_xstat_names[] = { "cqe_errors", "nombuf", "restarts", "mr_misses",
-					       "dropped_on_reset" };
-static const char *const txq_xstat_names[] = { "cqe_errors", "mr_miss", "inlined", "restarts",
-					       "dropped_on_reset" };
-#define RXQ_XSTATS DVP_DIM(rxq_xstat_names)
-#define TXQ_XSTATS DVP_DIM(txq_xstat_names)
-
-static int mlx5_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names,
-				 unsigned int size)
+/* The per-queue counters, then each rx queue's memory-registration cache misses. */
+static int mlx5_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
-	unsigned int n = 0, i;
+	char name[DVP_XSTATS_NAMESIZE];
 	uint16_t q;
 
-	for (q = 0; q < port->nb_rx_queues; q++)
-		for (i = 0; i < RXQ_XSTATS; i++, n++)
-			if (names != NULL && n < size)
-				snprintf(names[n].name, sizeof(names[n].name), "rx_q%u_%s", q,
-					 rxq_xstat_names[i]);
-	for (q = 0; q < port->nb_tx_queues; q++)
-		for (i = 0; i < TXQ_XSTATS; i++, n++)
-			if (names != NULL && n < size)
-				snprintf(names[n].name, sizeof(names[n].name), "tx_q%u_%s", q,
-					 txq_xstat_names[i]);
-	return (int)n;
-}
-
-static int mlx5_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
-{
-	unsigned int n = 0;
-	uint16_t q;
-
+	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
 	for (q = 0; q < port->nb_rx_queues; q++) {
-		const struct mlx5_rxq *r = port->rxqs[q];
-		uint64_t v[RXQ_XSTATS] = { 0 };
+		const struct mlx5_rxq *rxq = port->rxqs[q];
+		uint64_t v = 0;
 
-		if (r != NULL) {
-			v[0] = __atomic_load_n(&r->st.errors, __ATOMIC_RELAXED);
-			v[1] = __atomic_load_n(&r->st.nombuf, __ATOMIC_RELAXED);
-			v[2] = __atomic_load_n(&r->st.restarts, __ATOMIC_RELAXED);
-			v[3] = __atomic_load_n(&r->mr.misses, __ATOMIC_RELAXED);
-			v[4] = __atomic_load_n(&r->st.dropped_on_reset, __ATOMIC_RELAXED);
-		}
-		for (unsigned int i = 0; i < RXQ_XSTATS; i++, n++)
-			if (values != NULL && n < size)
-				values[n] = v[i];
+		if (rxq != NULL)
+			dvp_port_counters_read(&rxq->mr.misses, &rxq->mr_misses_base, &v, 1);
+		snprintf(name, sizeof(name), "rx_q%u_mr_misses", q);
+		dvp_xstats_out_put(o, name, v);
 	}
-	for (q = 0; q < port->nb_tx_queues; q++) {
-		const struct mlx5_txq *t = port->txqs[q];
-		uint64_t v[TXQ_XSTATS] = { 0 };
-
-		if (t != NULL) {
-			v[0] = __atomic_load_n(&t->st.errors, __ATOMIC_RELAXED);
-			v[1] = __atomic_load_n(&t->st.mr_miss, __ATOMIC_RELAXED);
-			v[2] = __atomic_load_n(&t->st.inlined, __ATOMIC_RELAXED);
-			v[3] = __atomic_load_n(&t->st.restarts, __ATOMIC_RELAXED);
-			v[4] = __atomic_load_n(&t->st.dropped_on_reset, __ATOMIC_RELAXED);
-		}
-		for (unsigned int i = 0; i < TXQ_XSTATS; i++, n++)
-			if (values != NULL && n < size)
-				values[n] = v[i];
-	}
-	return (int)n;
+	return 0;
 }
 
 static unsigned int mlx5_mbufs_held(struct dvp_port *port)
@@ -419,8 +352,7 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.mac_addr_set = mlx5_mac_addr_set,
 	.stats_get = mlx5_stats_get,
 	.stats_reset = mlx5_stats_reset,
-	.xstats_get_names = mlx5_xstats_get_names,
-	.xstats_get = mlx5_xstats_get,
+	.xstats = mlx5_xstats,
 	.xstats_reset = mlx5_stats_reset,
 	.mbufs_held = mlx5_mbufs_held,
 };

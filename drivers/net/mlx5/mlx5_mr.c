@@ -65,7 +65,7 @@ __dvp_noinline uint32_t mlx5_mr_lookup_miss(struct mlx5_mr_cache *c, const struc
 	unsigned int h = mlx5_mr_hash(m->pool), k;
 	struct mlx5_mr_cache_entry *e;
 
-	c->misses++;
+	dvp_counter_add(&c->misses, 1);
 	for (k = 0; k < MLX5_MR_POOLS_MAX && hit == NULL; k++) {
 		/* Acquire: pairs with the release publishing a complete pool entry. */
 		const struct mlx5_mr_pool *p = __atomic_load_n(

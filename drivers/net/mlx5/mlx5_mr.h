@@ -27,6 +27,7 @@
 #include <infiniband/verbs.h>
 
 #include <dvp_common.h>
+#include <dvp_counter.h>
 #include <dvp_mbuf.h>
 
 /* Pools a device can hold (hash slots, a power of two). */
@@ -73,7 +74,7 @@ struct mlx5_mr_cache {
 	struct mlx5_mr_cache_entry e[MLX5_MR_CACHE_N];
 	uint32_t next; /* round-robin victim */
 	const struct mlx5_mr_table *tbl;
-	uint64_t misses; /* lookups that went to the table */
+	uint64_t misses; /* lookups that went to the table (dvp_counter_add) */
 };
 
 /* The hash slot of @p mp's first probe. */

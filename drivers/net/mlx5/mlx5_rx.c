@@ -77,7 +77,8 @@ __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
 	mlx5_cq_set_ci(rxq->cq_db, rxq->cq_ci);
 	if (opcode == MLX5_CQE_RESP_ERR && err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR)
 		return; /* a WQE flushed by an earlier error: recovery reposts its mbuf */
-	MLX5_STAT_ADD(rxq->st.errors, 1);
+	dvp_counter_add(&rxq->st.cqe_errors, 1);
+	dvp_counter_add(&rxq->st.errors, 1);
 	ret = mlx5_rxq_recover(rxq);
 	held = rxq->rq_pi - rxq->rq_ci;
 	if (ret < 0) {

@@ -11,7 +11,8 @@
  * functions in mlx5_rx.c.
  *
  * Counters: each queue is polled by one lcore, the only writer of its
- * counters (MLX5_STAT_ADD, mlx5.h).
+ * counters (dvp_counter_add(), dvp_counter.h): a stats reset keeps a
+ * baseline (dvp_port_counters.h) and never writes them.
  */
 
 #ifndef MLX5_RX_H
@@ -23,6 +24,7 @@
 #include <infiniband/mlx5dv.h>
 
 #include <dvp_common.h>
+#include <dvp_counter.h>
 #include <dvp_intr_driver.h>
 #include <dvp_mbuf.h>
 
@@ -31,10 +33,12 @@
 #include "mlx5_mr.h"
 #include "mlx5_prm.h"
 
+/* A queue's counters (dvp_port_counters.h); the names are in mlx5_ethdev.c. */
 struct mlx5_rxq_stats {
-	uint64_t ipackets, ibytes;
-	uint64_t errors; /* error CQEs */
+	uint64_t packets, bytes;
+	uint64_t errors; /* cqe_errors + dropped_on_reset */
 	uint64_t nombuf; /* mbufs the pool could not give */
+	uint64_t cqe_errors; /* error CQEs */
 	uint64_t restarts; /* queue recoveries */
 	uint64_t dropped_on_reset; /* received, not taken, dropped by a stop or recovery */
 };
@@ -71,6 +75,8 @@ struct mlx5_rxq {
 
 	/* Cold: control path and error handling. */
 	struct mlx5_owner owner __dvp_cache_aligned;
+	struct mlx5_rxq_stats st_base; /* the counters at the last stats reset */
+	uint64_t mr_misses_base;
 	struct dvp_port *port;
 	struct mlx5_priv *priv;
 	struct ibv_comp_channel *channel; /* with interrupts */
@@ -129,7 +135,7 @@ static __dvp_always_inline void mlx5_rx_replenish(struct mlx5_rxq *rxq)
 		struct dvp_mbuf **e = &rxq->elts[idx];
 
 		if (dvp_unlikely(dvp_mempool_get_bulk(rxq->mp, (void **)e, n) < 0)) {
-			MLX5_STAT_ADD(rxq->st.nombuf, n);
+			dvp_counter_add(&rxq->st.nombuf, n);
 			break;
 		}
 		if (dvp_likely(rxq->buf_delta != 0)) {
@@ -246,8 +252,8 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 		rxq->rq_ci = rq_ci + k;
 		/* Every field of the CQEs above is read before the device may reuse them. */
 		mlx5_cq_set_ci(rxq->cq_db, ci + k);
-		MLX5_STAT_ADD(rxq->st.ipackets, k);
-		MLX5_STAT_ADD(rxq->st.ibytes, bytes);
+		dvp_counter_add(&rxq->st.packets, k);
+		dvp_counter_add(&rxq->st.bytes, bytes);
 	}
 	mlx5_rx_replenish(rxq);
 	if (dvp_unlikely(slow))

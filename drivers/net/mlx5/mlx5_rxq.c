@@ -102,7 +102,8 @@ static uint32_t cq_drain(struct mlx5_rxq *rxq)
 	}
 	if (n > 0)
 		mlx5_cq_set_ci(rxq->cq_db, rxq->cq_ci);
-	MLX5_STAT_ADD(rxq->st.dropped_on_reset, frames);
+	dvp_counter_add(&rxq->st.dropped_on_reset, frames);
+	dvp_counter_add(&rxq->st.errors, frames);
 	return n;
 }
 
@@ -270,7 +271,7 @@ int mlx5_rxq_recover(struct mlx5_rxq *rxq)
 	if (ret < 0)
 		return ret;
 	repost(rxq, wq_base(rxq));
-	MLX5_STAT_ADD(rxq->st.restarts, 1);
+	dvp_counter_add(&rxq->st.restarts, 1);
 	return 0;
 }
 
@@ -305,7 +306,7 @@ int mlx5_rxq_restart(struct mlx5_rxq *rxq)
 	pthread_mutex_unlock(&priv->steer_lock);
 	if (ret == 0 && armed)
 		mlx5_rxq_intr_ops.arm(rxq, rxq->iq.solicited);
-	MLX5_STAT_ADD(rxq->st.restarts, 1);
+	dvp_counter_add(&rxq->st.restarts, 1);
 	return ret;
 }
 

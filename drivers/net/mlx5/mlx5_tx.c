@@ -97,9 +97,9 @@ __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
 		mlx5_cq_set_ci(txq->cq_db, txq->cq_ci);
 		return;
 	}
-	MLX5_STAT_ADD(txq->st.errors, 1);
+	dvp_counter_add(&txq->st.cqe_errors, 1);
 	held = txq->elts_head - txq->elts_tail;
-	before = (uint32_t)txq->st.oerrors;
+	before = (uint32_t)txq->st.errors;
 	ret = mlx5_txq_recover(txq);
 	if (ret < 0) {
 		__atomic_store_n(&txq->restart, 1, __ATOMIC_RELAXED);
@@ -110,7 +110,7 @@ __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
 				    "dropped, %u freed, SQ reset",
 				    opcode == MLX5_CQE_REQ_ERR ? "error" : "unexpected",
 				    err->syndrome, mlx5_syndrome_str(err->syndrome), counter,
-				    (uint32_t)txq->st.oerrors - before, held);
+				    (uint32_t)txq->st.errors - before, held);
 }
 
 /*
@@ -159,8 +159,8 @@ static void pkt_copy(const struct dvp_mbuf *m, uint32_t off, uint8_t *dst, uint3
 static void tx_drop(struct mlx5_txq *txq, struct dvp_mbuf *m, bool mr_miss)
 {
 	if (mr_miss)
-		MLX5_STAT_ADD(txq->st.mr_miss, 1);
-	MLX5_STAT_ADD(txq->st.oerrors, 1);
+		dvp_counter_add(&txq->st.mr_miss, 1);
+	dvp_counter_add(&txq->st.errors, 1);
 	dvp_pktmbuf_free(m);
 }
 
@@ -234,11 +234,11 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 		       MLX5_SEND_WQE_BB);
 	*last = mlx5_tx_wqe(txq, txq->wqe_ci);
 	txq->wqe_ci += bbs;
-	MLX5_STAT_ADD(txq->st.opackets, 1);
-	MLX5_STAT_ADD(txq->st.obytes, len);
+	dvp_counter_add(&txq->st.packets, 1);
+	dvp_counter_add(&txq->st.bytes, len);
 	if (whole) {
 		/* Every byte is in the WQE: the mbuf is free to go now. */
-		MLX5_STAT_ADD(txq->st.inlined, 1);
+		dvp_counter_add(&txq->st.inlined, 1);
 		dvp_pktmbuf_free(m);
 	} else {
 		txq->elts[txq->elts_head & txq->elts_mask] = m;

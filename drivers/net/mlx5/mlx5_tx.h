@@ -26,6 +26,7 @@
 #include <infiniband/mlx5dv.h>
 
 #include <dvp_common.h>
+#include <dvp_counter.h>
 #include <dvp_mbuf.h>
 
 #include "mlx5.h"
@@ -34,9 +35,10 @@
 #include "mlx5_prm.h"
 
 struct mlx5_txq_stats {
-	uint64_t opackets, obytes;
-	uint64_t oerrors; /* dropped: error CQEs, bad size, unregistered memory */
-	uint64_t errors; /* error CQEs */
+	uint64_t packets, bytes;
+	uint64_t errors; /* dropped: error CQEs, bad size, unregistered memory */
+	uint64_t nombuf; /* unused: tx takes no mbuf */
+	uint64_t cqe_errors; /* error CQEs */
 	uint64_t mr_miss; /* packets dropped: buffer in no registered pool */
 	uint64_t inlined; /* packets sent whole inside their WQE */
 	uint64_t restarts;
@@ -90,6 +92,7 @@ struct mlx5_txq {
 
 	/* Cold. */
 	struct mlx5_owner owner __dvp_cache_aligned;
+	struct mlx5_txq_stats st_base; /* the counters at the last stats reset */
 	struct dvp_port *port;
 	struct mlx5_priv *priv;
 	struct ibv_cq *cq;
@@ -197,8 +200,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_end(struct mlx5_txq *txq, uint
 	mlx5_tx_request_completion(txq, last, wqe_ci, head);
 	/* The WQEs above, then the record, then one 64-bit write of the last one's head. */
 	mlx5_sq_db(txq->sq_db, txq->bf_reg, wqe_ci, last, true);
-	MLX5_STAT_ADD(txq->st.opackets, sent);
-	MLX5_STAT_ADD(txq->st.obytes, bytes);
+	dvp_counter_add(&txq->st.packets, sent);
+	dvp_counter_add(&txq->st.bytes, bytes);
 	return (uint16_t)taken;
 }
 

@@ -348,7 +348,7 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 		i++;
 	}
 	if (sent != nptr)
-		MLX5_STAT_ADD(txq->st.inlined, sent - nptr);
+		dvp_counter_add(&txq->st.inlined, sent - nptr);
 	return mlx5_tx_burst_end(txq, wqe_ci, head, last, sent, bytes, i);
 }
 

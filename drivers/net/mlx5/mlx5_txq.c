@@ -280,8 +280,8 @@ static uint32_t pkts_between(const struct mlx5_txq *txq, uint32_t from)
 /* Count @p n packets the queue gave up unsent (stop, restart). */
 static void dropped_on_reset(struct mlx5_txq *txq, uint32_t n)
 {
-	MLX5_STAT_ADD(txq->st.oerrors, n);
-	MLX5_STAT_ADD(txq->st.dropped_on_reset, n);
+	dvp_counter_add(&txq->st.errors, n);
+	dvp_counter_add(&txq->st.dropped_on_reset, n);
 }
 
 /*
@@ -305,14 +305,14 @@ static int recover(struct mlx5_txq *txq, uint16_t failed)
 		from += ds ? mlx5_wqe_ds_to_bbs(ds) : 1;
 	}
 	dropped = pkts_between(txq, from);
-	MLX5_STAT_ADD(txq->st.oerrors, dropped);
+	dvp_counter_add(&txq->st.errors, dropped);
 	ret = qp_modify(txq, IBV_QPS_RESET);
 	cq_drain(txq);
 	mlx5_tx_free_elts(txq, txq->elts_head);
 	if (ret == 0)
 		ret = qp_ready(txq);
 	counters_reset(txq);
-	MLX5_STAT_ADD(txq->st.restarts, 1);
+	dvp_counter_add(&txq->st.restarts, 1);
 	return ret;
 }
 
@@ -340,7 +340,7 @@ int mlx5_txq_restart(struct mlx5_txq *txq)
 		ret = qp_ready(txq);
 	if (ret == 0)
 		counters_reset(txq);
-	MLX5_STAT_ADD(txq->st.restarts, 1);
+	dvp_counter_add(&txq->st.restarts, 1);
 	return ret;
 }
 

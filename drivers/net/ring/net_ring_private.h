@@ -19,10 +19,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <dvp_counter.h>
 #include <dvp_errno.h>
 #include <dvp_intr_driver.h>
 #include <dvp_log.h>
 #include <dvp_mbuf.h>
+#include <dvp_port_counters.h>
 #include <dvp_port_driver.h>
 #include <dvp_ring.h>
 
@@ -59,11 +61,13 @@ struct nr_inbox {
 	void *arm_hook_arg;
 };
 
-/* Counters with one writer (the lcore) and readers anywhere. */
+/* A queue's counters (dvp_port_counters.h): one writer, the lcore. */
 struct nr_qstats {
 	uint64_t packets;
 	uint64_t bytes;
 	uint64_t errors;
+	uint64_t nombuf; /* never: the mbufs come from the peer */
+	uint64_t peer_stopped_drops; /* tx: sent to a stopped or closed peer (in errors) */
 };
 
 struct nr_rxq {
@@ -88,7 +92,6 @@ struct nr_txq {
 	struct nr_port *np;
 	struct nr_qstats st;
 	struct nr_qstats base;
-	uint64_t peer_stopped_drops;
 } __dvp_cache_aligned;
 
 /* One emulated device event waiting to be read: what the device says, in dvpmd's words. */
@@ -148,8 +151,7 @@ void nr_link_update_locked(struct nr_port *np, enum dvp_port_event_cause cause);
 /* ring_stats.c */
 int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats);
 int nr_stats_reset(struct dvp_port *port);
-int nr_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names, unsigned int size);
-int nr_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size);
+int nr_xstats(struct dvp_port *port, struct dvp_xstats_out *o);
 int nr_xstats_reset(struct dvp_port *port);
 
 /* ring_inbox.c (under nr_lock) */
@@ -167,16 +169,5 @@ void nr_inbox_put_locked(struct nr_inbox *in);
 int nr_async_init(struct nr_port *np);
 void nr_async_fini(struct nr_port *np);
 int nr_async_push(struct nr_port *np, const struct nr_async_ev *ev);
-
-/* Relaxed counter helpers: see lib/intr (one writer, readers anywhere). */
-static inline void nr_ctr_add(uint64_t *c, uint64_t v)
-{
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
-}
-
-static inline uint64_t nr_ctr_read(const uint64_t *c)
-{
-	return __atomic_load_n(c, __ATOMIC_RELAXED);
-}
 
 #endif /* NET_RING_PRIVATE_H */

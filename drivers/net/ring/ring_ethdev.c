@@ -127,8 +127,8 @@ static void nr_rxq_release(struct dvp_port *port, uint16_t q)
 
 	/* As before destroying a CQ: out of its wait set, every event acked. */
 	dvp_intr_queue_fini(&rxq->intr);
-	got = nr_ctr_read(&rxq->events_got);
-	acked = nr_ctr_read(&rxq->events_acked);
+	got = dvp_counter_read(&rxq->events_got);
+	acked = dvp_counter_read(&rxq->events_acked);
 	if (got != acked) {
 		/* With verbs, ibv_destroy_cq() would hang here. */
 		__atomic_fetch_add(&np->unacked_at_release, got - acked, __ATOMIC_RELAXED);
@@ -367,8 +367,7 @@ const struct dvp_port_ops nr_ops = {
 	.mtu_set = nr_mtu_set,
 	.stats_get = nr_stats_get,
 	.stats_reset = nr_stats_reset,
-	.xstats_get_names = nr_xstats_get_names,
-	.xstats_get = nr_xstats_get,
+	.xstats = nr_xstats,
 	.xstats_reset = nr_xstats_reset,
 	.mbufs_held = nr_mbufs_held,
 };

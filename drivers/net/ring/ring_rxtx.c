@@ -64,8 +64,8 @@ uint16_t nr_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 		bytes += pkts[i]->pkt_len;
 	}
 	if (n > 0) {
-		nr_ctr_add(&rxq->st.packets, n);
-		nr_ctr_add(&rxq->st.bytes, bytes);
+		dvp_counter_add(&rxq->st.packets, n);
+		dvp_counter_add(&rxq->st.bytes, bytes);
 	}
 	return (uint16_t)n;
 }
@@ -74,8 +74,8 @@ uint16_t nr_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 static __dvp_cold uint16_t tx_drop(struct nr_txq *txq, struct dvp_mbuf **pkts, uint16_t nb)
 {
 	dvp_pktmbuf_free_bulk(pkts, nb);
-	nr_ctr_add(&txq->peer_stopped_drops, nb);
-	nr_ctr_add(&txq->st.errors, nb);
+	dvp_counter_add(&txq->st.peer_stopped_drops, nb);
+	dvp_counter_add(&txq->st.errors, nb);
 	return nb;
 }
 
@@ -117,10 +117,10 @@ uint16_t nr_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 		inbox_wake_if_armed(out);
 	for (i = n; i < nb; i++)
 		unsent += pkts[i]->pkt_len;
-	nr_ctr_add(&txq->st.packets, n);
-	nr_ctr_add(&txq->st.bytes, bytes - unsent);
+	dvp_counter_add(&txq->st.packets, n);
+	dvp_counter_add(&txq->st.bytes, bytes - unsent);
 	if (n < nb)
-		nr_ctr_add(&txq->st.errors, nb - n);
+		dvp_counter_add(&txq->st.errors, nb - n);
 	return (uint16_t)n;
 }
 
@@ -157,7 +157,7 @@ void nr_rxq_restart(struct nr_rxq *rxq, enum dvp_port_event_cause cause)
 {
 	unsigned int dropped = nr_inbox_drain(rxq->in);
 
-	nr_ctr_add(&rxq->st.errors, dropped);
+	dvp_counter_add(&rxq->st.errors, dropped);
 	__atomic_fetch_add(&rxq->np->queue_restarts, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&rxq->error, 0, __ATOMIC_RELAXED);
 	dvp_port_queue_error_report(rxq->np->port, rxq->queue_id, false, cause,
@@ -201,7 +201,7 @@ static int nr_intr_consume(void *ctx)
 	 */
 	if (read(rxq->in->efd, &v, sizeof(v)) != (ssize_t)sizeof(v))
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-	nr_ctr_add(&rxq->events_got, v);
+	dvp_counter_add(&rxq->events_got, v);
 	return v > INT32_MAX ? INT32_MAX : (int)v;
 }
 
@@ -209,7 +209,7 @@ static void nr_intr_ack(void *ctx, unsigned int n)
 {
 	struct nr_rxq *rxq = ctx;
 
-	nr_ctr_add(&rxq->events_acked, n);
+	dvp_counter_add(&rxq->events_acked, n);
 }
 
 static bool nr_intr_has_work(void *ctx)

@@ -8,115 +8,59 @@
 
 #include "net_ring_private.h"
 
-static void qstats_read(const struct nr_qstats *st, const struct nr_qstats *base,
-			struct nr_qstats *out)
-{
-	out->packets = nr_ctr_read(&st->packets) - nr_ctr_read(&base->packets);
-	out->bytes = nr_ctr_read(&st->bytes) - nr_ctr_read(&base->bytes);
-	out->errors = nr_ctr_read(&st->errors) - nr_ctr_read(&base->errors);
-}
-
-static void qstats_reset(const struct nr_qstats *st, struct nr_qstats *base)
-{
-	/* The lcore owns the counters: move the zero (see lib/intr's stats reset). */
-	__atomic_store_n(&base->packets, nr_ctr_read(&st->packets), __ATOMIC_RELAXED);
-	__atomic_store_n(&base->bytes, nr_ctr_read(&st->bytes), __ATOMIC_RELAXED);
-	__atomic_store_n(&base->errors, nr_ctr_read(&st->errors), __ATOMIC_RELAXED);
-}
+/* The per-queue xstats, tx_q<N>_peer_stopped_drops: DPDK's naming. */
+static const char *const rxq_names[] = { NULL, NULL, NULL, NULL, NULL };
+static const char *const txq_names[] = { NULL, NULL, NULL, NULL, "peer_stopped_drops" };
+DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct nr_rxq, st, base, rxq_names);
+DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct nr_txq, st, base, txq_names);
 
 int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 {
-	struct nr_qstats s;
-	uint16_t q;
-
-	for (q = 0; q < port->nb_rx_queues; q++) {
-		struct nr_rxq *rxq = port->rxqs[q];
-
-		if (rxq == NULL)
-			continue;
-		qstats_read(&rxq->st, &rxq->base, &s);
-		dvp_port_stats_add_queue(
-			stats, q, false,
-			&(struct dvp_port_qstats){ s.packets, s.bytes, s.errors, 0 });
-	}
-	for (q = 0; q < port->nb_tx_queues; q++) {
-		struct nr_txq *txq = port->txqs[q];
-
-		if (txq == NULL)
-			continue;
-		qstats_read(&txq->st, &txq->base, &s);
-		dvp_port_stats_add_queue(
-			stats, q, true,
-			&(struct dvp_port_qstats){ s.packets, s.bytes, s.errors, 0 });
-	}
+	dvp_port_qctrs_stats_get(port, &rxq_ctrs, &txq_ctrs, stats);
 	return 0;
 }
 
 int nr_stats_reset(struct dvp_port *port)
 {
-	uint16_t q;
-
-	for (q = 0; q < port->nb_rx_queues; q++) {
-		struct nr_rxq *rxq = port->rxqs[q];
-
-		if (rxq != NULL)
-			qstats_reset(&rxq->st, &rxq->base);
-	}
-	for (q = 0; q < port->nb_tx_queues; q++) {
-		struct nr_txq *txq = port->txqs[q];
-
-		if (txq != NULL)
-			qstats_reset(&txq->st, &txq->base);
-	}
+	dvp_port_qctrs_reset(port, &rxq_ctrs, &txq_ctrs);
 	return 0;
 }
 
+/* The port's own, after the queues'. */
 static const char *const nr_xstat_names[] = {
-	"tx_peer_stopped_drops",      "queue_restarts",
-	"async_events_acked",	      "rx_intr_events_written",
+	"queue_restarts",
+	"async_events_acked",
+	"rx_intr_events_written",
 	"rx_intr_unacked_at_release",
 };
 
-int nr_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names, unsigned int size)
-{
-	unsigned int i;
-
-	(void)port;
-	for (i = 0; i < size && i < DVP_DIM(nr_xstat_names); i++)
-		snprintf(names[i].name, sizeof(names[i].name), "%s", nr_xstat_names[i]);
-	return DVP_DIM(nr_xstat_names);
-}
-
-int nr_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
+int nr_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
 	struct nr_port *np = port->priv;
 	uint64_t v[DVP_DIM(nr_xstat_names)] = { 0 };
-	unsigned int i;
 	uint16_t q;
 
-	for (q = 0; q < port->nb_tx_queues; q++)
-		if (port->txqs[q] != NULL)
-			v[0] += nr_ctr_read(&((struct nr_txq *)port->txqs[q])->peer_stopped_drops);
-	v[1] = __atomic_load_n(&np->queue_restarts, __ATOMIC_RELAXED);
-	v[2] = __atomic_load_n(&np->async_acked, __ATOMIC_RELAXED);
+	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
+	v[0] = __atomic_load_n(&np->queue_restarts, __ATOMIC_RELAXED);
+	v[1] = __atomic_load_n(&np->async_acked, __ATOMIC_RELAXED);
 	for (q = 0; q < np->nb_rx_rings; q++)
 		if (np->rx[q] != NULL && np->rx[q]->consumer == np)
-			v[3] += __atomic_load_n(&np->rx[q]->events_written, __ATOMIC_RELAXED);
-	v[4] = __atomic_load_n(&np->unacked_at_release, __ATOMIC_RELAXED);
-	for (i = 0; i < size && i < DVP_DIM(v); i++)
-		values[i] = v[i];
-	return DVP_DIM(v);
+			v[2] += __atomic_load_n(&np->rx[q]->events_written, __ATOMIC_RELAXED);
+	v[3] = __atomic_load_n(&np->unacked_at_release, __ATOMIC_RELAXED);
+	dvp_xstats_out_table(o, nr_xstat_names, v, DVP_DIM(v));
+	return 0;
 }
 
+/*
+ * The queues' counters were reset by stats_reset (lib/port calls it first).
+ * These are written by several threads (atomic adds), so a store of 0 loses
+ * nothing a baseline would keep.
+ */
 int nr_xstats_reset(struct dvp_port *port)
 {
 	struct nr_port *np = port->priv;
 	uint16_t q;
 
-	for (q = 0; q < port->nb_tx_queues; q++)
-		if (port->txqs[q] != NULL)
-			__atomic_store_n(&((struct nr_txq *)port->txqs[q])->peer_stopped_drops, 0,
-					 __ATOMIC_RELAXED);
 	__atomic_store_n(&np->queue_restarts, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&np->async_acked, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&np->unacked_at_release, 0, __ATOMIC_RELAXED);

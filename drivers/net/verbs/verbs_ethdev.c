@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <dvp_interrupts.h>
+#include <dvp_port_counters.h>
 
 #include "verbs_private.h"
 
@@ -264,78 +265,35 @@ static int vb_mtu_set(struct dvp_port *port, uint16_t mtu)
  * Counters
  */
 
-static void qstats_read(const struct vb_qstats *st, const struct vb_qstats *base,
-			struct vb_qstats *out)
+/*
+ * The queues' counter blocks (dvp_port_counters.h). Their xstats are
+ * port-wide sums under the names below (the rxe tests read them), so the
+ * tables name no per-queue xstat.
+ */
+static const char *const no_names[VB_QSTATS_N];
+DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct vb_rxq, st, base, no_names);
+DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct vb_txq, st, base, no_names);
+
+/* Add queue @p q's counters since the baseline to @p sum. */
+static void qstats_sum(const struct dvp_port *port, bool tx, uint16_t q, struct vb_qstats *sum)
 {
-	const uint64_t *c = (const uint64_t *)st, *b = (const uint64_t *)base;
-	uint64_t *o = (uint64_t *)out;
-	size_t i;
-
-	for (i = 0; i < VB_QSTATS_N; i++)
-		o[i] = vb_ctr_read(&c[i]) - __atomic_load_n(&b[i], __ATOMIC_RELAXED);
-}
-
-static void qstats_reset(const struct vb_qstats *st, struct vb_qstats *base)
-{
-	const uint64_t *c = (const uint64_t *)st;
-	uint64_t *b = (uint64_t *)base;
-	size_t i;
-
-	/* The owner writes the counters: move the zero instead (see lib/intr). */
-	for (i = 0; i < VB_QSTATS_N; i++)
-		__atomic_store_n(&b[i], vb_ctr_read(&c[i]), __ATOMIC_RELAXED);
-}
-
-static void qstats_add(struct vb_qstats *sum, const struct vb_qstats *s)
-{
-	uint64_t *o = (uint64_t *)sum;
-	const uint64_t *i = (const uint64_t *)s;
+	uint64_t s[VB_QSTATS_N], *o = (uint64_t *)sum;
 	size_t k;
 
+	dvp_port_qctrs_read(port, tx ? &txq_ctrs : &rxq_ctrs, tx, q, s);
 	for (k = 0; k < VB_QSTATS_N; k++)
-		o[k] += i[k];
+		o[k] += s[k];
 }
 
 static int vb_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 {
-	struct vb_qstats s;
-	uint16_t q;
-
-	for (q = 0; q < port->nb_rx_queues; q++) {
-		struct vb_rxq *rxq = port->rxqs[q];
-
-		if (rxq == NULL)
-			continue;
-		qstats_read(&rxq->st, &rxq->base, &s);
-		dvp_port_stats_add_queue(
-			stats, q, false,
-			&(struct dvp_port_qstats){ s.packets, s.bytes, s.errors, s.nombuf });
-	}
-	for (q = 0; q < port->nb_tx_queues; q++) {
-		struct vb_txq *txq = port->txqs[q];
-
-		if (txq == NULL)
-			continue;
-		qstats_read(&txq->st, &txq->base, &s);
-		dvp_port_stats_add_queue(
-			stats, q, true,
-			&(struct dvp_port_qstats){ s.packets, s.bytes, s.errors, 0 });
-	}
+	dvp_port_qctrs_stats_get(port, &rxq_ctrs, &txq_ctrs, stats);
 	return 0;
 }
 
 static int vb_stats_reset(struct dvp_port *port)
 {
-	uint16_t q;
-
-	for (q = 0; q < port->nb_rx_queues; q++)
-		if (port->rxqs[q] != NULL)
-			qstats_reset(&((struct vb_rxq *)port->rxqs[q])->st,
-				     &((struct vb_rxq *)port->rxqs[q])->base);
-	for (q = 0; q < port->nb_tx_queues; q++)
-		if (port->txqs[q] != NULL)
-			qstats_reset(&((struct vb_txq *)port->txqs[q])->st,
-				     &((struct vb_txq *)port->txqs[q])->base);
+	dvp_port_qctrs_reset(port, &rxq_ctrs, &txq_ctrs);
 	return 0;
 }
 
@@ -385,43 +343,42 @@ static const char *const xs_names[XS_FIXED_N] = {
 	[XS_ASYNC_LINK_EVENTS] = "async_link_events",
 };
 
-#define VB_XSTATS_N (XS_FIXED_N + 2 * VB_WC_STATUS_N)
+#define VB_PSTATS_N (sizeof(struct vb_pstats) / sizeof(uint64_t))
+_Static_assert(XS_FIXED_N - XS_CM_ESTABLISHED == VB_PSTATS_N,
+	       "the xstats from XS_CM_ESTABLISHED on are struct vb_pstats, in its order");
 
-static int vb_xstats_get_names(struct dvp_port *port, struct dvp_xstat_name *names,
-			       unsigned int size)
+/* "rx_wc_<status>" and "tx_wc_<status>": filled once, as the names of this build's statuses. */
+static char wc_names[2][VB_WC_STATUS_N][DVP_XSTATS_NAMESIZE];
+static const char *wc_name_ptrs[2 * VB_WC_STATUS_N];
+
+static void wc_names_init(void)
 {
-	unsigned int i;
+	unsigned int i, d;
 
-	(void)port;
-	for (i = 0; i < size && i < VB_XSTATS_N; i++) {
-		if (i < XS_FIXED_N)
-			snprintf(names[i].name, sizeof(names[i].name), "%s", xs_names[i]);
-		else if (i < XS_FIXED_N + VB_WC_STATUS_N)
-			snprintf(names[i].name, sizeof(names[i].name), "rx_wc_%s",
-				 vb_wc_status_name(i - XS_FIXED_N));
-		else
-			snprintf(names[i].name, sizeof(names[i].name), "tx_wc_%s",
-				 vb_wc_status_name(i - XS_FIXED_N - VB_WC_STATUS_N));
-	}
-	return VB_XSTATS_N;
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < VB_WC_STATUS_N; i++) {
+			snprintf(wc_names[d][i], sizeof(wc_names[d][i]), "%s_wc_%s",
+				 d ? "tx" : "rx", vb_wc_status_name(i));
+			wc_name_ptrs[d * VB_WC_STATUS_N + i] = wc_names[d][i];
+		}
 }
 
-static int vb_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int size)
+static int vb_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct vb_port *vp = port->priv;
-	struct vb_qstats rx = { 0 }, tx = { 0 }, s;
-	const struct vb_pstats *b = &vp->ps_base;
-	uint64_t v[VB_XSTATS_N] = { 0 };
+	struct vb_qstats rx = { 0 }, tx = { 0 };
+	uint64_t v[XS_FIXED_N] = { 0 }, wc[2 * VB_WC_STATUS_N];
 	unsigned int i;
 	uint16_t q;
 
+	pthread_once(&once, wc_names_init);
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		struct vb_rxq *rxq = port->rxqs[q];
 
 		if (rxq == NULL)
 			continue;
-		qstats_read(&rxq->st, &rxq->base, &s);
-		qstats_add(&rx, &s);
+		qstats_sum(port, false, q, &rx);
 		v[XS_RX_POSTED] += vb_rxq_held(rxq);
 	}
 	for (q = 0; q < port->nb_tx_queues; q++) {
@@ -429,8 +386,7 @@ static int vb_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int s
 
 		if (txq == NULL)
 			continue;
-		qstats_read(&txq->st, &txq->base, &s);
-		qstats_add(&tx, &s);
+		qstats_sum(port, true, q, &tx);
 		v[XS_TX_IN_FLIGHT] += vb_idx_get(&txq->tail) - vb_idx_get(&txq->head);
 	}
 	v[XS_RX_DROPPED_ON_RESET] = rx.dropped_on_reset;
@@ -443,35 +399,24 @@ static int vb_xstats_get(struct dvp_port *port, uint64_t *values, unsigned int s
 	v[XS_TX_QUEUE_RESTARTS] = tx.restarts;
 	v[XS_TX_TIMEOUTS] = tx.timeouts;
 	v[XS_RX_KICKS] = rx.kicks;
-#define PS(f) \
-	(__atomic_load_n(&vp->ps.f, __ATOMIC_RELAXED) - __atomic_load_n(&b->f, __ATOMIC_RELAXED))
-	v[XS_CM_ESTABLISHED] = PS(cm_established);
-	v[XS_CM_DISCONNECTS] = PS(cm_disconnects);
-	v[XS_CM_REJECTS_SENT] = PS(cm_rejects_sent);
-	v[XS_CM_REJECTS_RECEIVED] = PS(cm_rejects_received);
-	v[XS_CM_ERRORS] = PS(cm_errors);
-	v[XS_ASYNC_QUEUE_ERRORS] = PS(async_queue_errors);
-	v[XS_ASYNC_LINK_EVENTS] = PS(async_link_events);
-#undef PS
+	/* The port-wide counters, in the order of struct vb_pstats from XS_CM_ESTABLISHED. */
+	dvp_port_counters_read((const uint64_t *)&vp->ps, (const uint64_t *)&vp->ps_base,
+			       &v[XS_CM_ESTABLISHED], VB_PSTATS_N);
+	dvp_xstats_out_table(o, xs_names, v, XS_FIXED_N);
 	for (i = 0; i < VB_WC_STATUS_N; i++) {
-		v[XS_FIXED_N + i] = rx.wc_err[i];
-		v[XS_FIXED_N + VB_WC_STATUS_N + i] = tx.wc_err[i];
+		wc[i] = rx.wc_err[i];
+		wc[VB_WC_STATUS_N + i] = tx.wc_err[i];
 	}
-	for (i = 0; i < size && i < VB_XSTATS_N; i++)
-		values[i] = v[i];
-	return VB_XSTATS_N;
+	dvp_xstats_out_table(o, wc_name_ptrs, wc, DVP_DIM(wc));
+	return 0;
 }
 
 static int vb_xstats_reset(struct dvp_port *port)
 {
 	struct vb_port *vp = port->priv;
-	const uint64_t *c = (const uint64_t *)&vp->ps;
-	uint64_t *b = (uint64_t *)&vp->ps_base;
-	size_t i;
 
-	vb_stats_reset(port);
-	for (i = 0; i < sizeof(vp->ps) / sizeof(uint64_t); i++)
-		__atomic_store_n(&b[i], __atomic_load_n(&c[i], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+	/* The queues' counters were reset by stats_reset (lib/port calls it first). */
+	dvp_port_counters_reset((const uint64_t *)&vp->ps, (uint64_t *)&vp->ps_base, VB_PSTATS_N);
 	return 0;
 }
 
@@ -536,8 +481,7 @@ const struct dvp_port_ops vb_ops = {
 	.mtu_set = vb_mtu_set,
 	.stats_get = vb_stats_get,
 	.stats_reset = vb_stats_reset,
-	.xstats_get_names = vb_xstats_get_names,
-	.xstats_get = vb_xstats_get,
+	.xstats = vb_xstats,
 	.xstats_reset = vb_xstats_reset,
 	.mbufs_held = vb_mbufs_held,
 };

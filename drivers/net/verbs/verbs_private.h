@@ -39,6 +39,7 @@
 #include <rdma/rdma_cma.h>
 
 #include <dvp_bus_ib.h>
+#include <dvp_counter.h>
 #include <dvp_errno.h>
 #include <dvp_log.h>
 #include <dvp_port_driver.h>
@@ -123,16 +124,5 @@ void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_ev
 /* Whether @ifname is up with carrier ("" for none: true). */
 bool vb_netdev_running(const char *ifname);
 extern const struct dvp_port_ops vb_ops;
-
-/* Relaxed counters: one writer, readers anywhere (see lib/intr). */
-static inline void vb_ctr_add(uint64_t *c, uint64_t v)
-{
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
-}
-
-static inline uint64_t vb_ctr_read(const uint64_t *c)
-{
-	return __atomic_load_n(c, __ATOMIC_RELAXED);
-}
 
 #endif /* VERBS_PRIVATE_H */

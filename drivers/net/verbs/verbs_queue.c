@@ -24,7 +24,7 @@ void vb_rxq_kick(struct vb_rxq *rxq)
 {
 	if (!rxq->intr_on || !dvp_intr_queue_active(&rxq->intr))
 		return;
-	/* Counted by whoever kicks (any thread): an atomic add, not vb_ctr_add. */
+	/* Counted by whoever kicks (any thread): an atomic add, not dvp_counter_add. */
 	__atomic_fetch_add(&rxq->st.kicks, 1, __ATOMIC_RELAXED);
 	(void)dvp_intr_queue_kick(&rxq->intr);
 }
@@ -199,10 +199,10 @@ void vb_rxq_teardown(struct vb_rxq *rxq, bool after_break)
 		dvp_pktmbuf_free(rxq->ring[rxq->head & rxq->mask]);
 	vb_idx_set(&rxq->head, 0);
 	vb_idx_set(&rxq->tail, 0);
-	vb_ctr_add(&rxq->st.dropped_on_reset, dropped);
-	vb_ctr_add(&rxq->st.errors, dropped);
+	dvp_counter_add(&rxq->st.dropped_on_reset, dropped);
+	dvp_counter_add(&rxq->st.errors, dropped);
 	if (after_break && __atomic_load_n(&rxq->cause, __ATOMIC_RELAXED) != VB_CAUSE_NONE)
-		vb_ctr_add(&rxq->st.restarts, 1);
+		dvp_counter_add(&rxq->st.restarts, 1);
 	if (__atomic_load_n(&rxq->cq_dead, __ATOMIC_RELAXED) && rxq->cq != NULL)
 		vb_rxq_cq_renew(rxq);
 	cause = __atomic_exchange_n(&rxq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
@@ -294,7 +294,8 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 			}
 			if (wc[i].status != IBV_WC_SUCCESS) {
 				/* Only wr_id, status, qp_num and vendor_err are valid here. */
-				vb_ctr_add(&txq->st.wc_err[vb_wc_status_index(wc[i].status)], 1);
+				dvp_counter_add(&txq->st.wc_err[vb_wc_status_index(wc[i].status)],
+						1);
 				if (!failed && ours)
 					freed += vb_txq_free_upto(txq, idx - 1);
 				failed = true;
@@ -332,10 +333,10 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 	txq->unsignaled = 0;
 	txq->wd_since = 0;
 	txq->timed_out = false;
-	vb_ctr_add(&txq->st.dropped_on_reset, lost);
-	vb_ctr_add(&txq->st.errors, lost);
+	dvp_counter_add(&txq->st.dropped_on_reset, lost);
+	dvp_counter_add(&txq->st.errors, lost);
 	if (after_break && __atomic_load_n(&txq->cause, __ATOMIC_RELAXED) != VB_CAUSE_NONE)
-		vb_ctr_add(&txq->st.restarts, 1);
+		dvp_counter_add(&txq->st.restarts, 1);
 	if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED) && txq->cq != NULL)
 		vb_txq_cq_renew(txq);
 	cause = __atomic_exchange_n(&txq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);

@@ -52,7 +52,7 @@ unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max)
 		chunk = DVP_MIN(want - posted, (uint32_t)VB_RX_POLL);
 		if (dvp_unlikely(dvp_pktmbuf_alloc_bulk(rxq->mp, mbufs, chunk) != 0)) {
 			/* The slots stay empty until a later burst finds mbufs. */
-			vb_ctr_add(&rxq->st.nombuf, chunk);
+			dvp_counter_add(&rxq->st.nombuf, chunk);
 			break;
 		}
 		for (i = 0; i < chunk; i++) {
@@ -103,8 +103,8 @@ static __dvp_cold void rx_wc_error(struct vb_rxq *rxq, const struct ibv_wc *wc, 
 		rxq->wc_status = wc->status;
 		rxq->vendor_err = wc->vendor_err;
 	}
-	vb_ctr_add(&rxq->st.wc_err[vb_wc_status_index(wc->status)], 1);
-	vb_ctr_add(&rxq->st.errors, 1);
+	dvp_counter_add(&rxq->st.wc_err[vb_wc_status_index(wc->status)], 1);
+	dvp_counter_add(&rxq->st.errors, 1);
 	dvp_pktmbuf_free(m);
 	/* Any error leaves the QP in the error state: rebuild it. */
 	vb_rxq_break(rxq, VB_CAUSE_DRIVER);
@@ -211,8 +211,8 @@ out:
 			vb_rxq_refill(rxq, k == 0 ? rxq->idle_refill : free_slots);
 	}
 	if (k > 0) {
-		vb_ctr_add(&rxq->st.packets, k);
-		vb_ctr_add(&rxq->st.bytes, bytes);
+		dvp_counter_add(&rxq->st.packets, k);
+		dvp_counter_add(&rxq->st.bytes, bytes);
 	}
 	return k;
 }
@@ -273,8 +273,8 @@ static void tx_reap(struct vb_txq *txq)
 				txq->wc_status = wc->status;
 				txq->vendor_err = wc->vendor_err;
 			}
-			vb_ctr_add(&txq->st.wc_err[vb_wc_status_index(wc->status)], 1);
-			vb_ctr_add(&txq->st.errors, 1);
+			dvp_counter_add(&txq->st.wc_err[vb_wc_status_index(wc->status)], 1);
+			dvp_counter_add(&txq->st.errors, 1);
 			vb_txq_break(txq, VB_CAUSE_DRIVER);
 		}
 	}
@@ -305,14 +305,14 @@ static __dvp_cold __dvp_noinline void tx_timeout(struct vb_txq *txq)
 		txq->timed_out = false; /* broken already, for another reason */
 		return;
 	}
-	vb_ctr_add(&txq->st.timeouts, 1);
+	dvp_counter_add(&txq->st.timeouts, 1);
 }
 
 /* A frame the receiving end cannot take, or memory the device cannot reach: dropped. */
 static __dvp_cold void tx_drop(struct vb_txq *txq, struct dvp_mbuf *m, uint64_t *why)
 {
-	vb_ctr_add(why, 1);
-	vb_ctr_add(&txq->st.errors, 1);
+	dvp_counter_add(why, 1);
+	dvp_counter_add(&txq->st.errors, 1);
 	dvp_pktmbuf_free(m);
 }
 
@@ -348,7 +348,7 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 			if (!inline_it) {
 				lkey = vb_mrc_lkey(&txq->mrc, addr, seg->data_len);
 				if (dvp_unlikely(lkey == UINT32_MAX)) {
-					vb_ctr_add(&txq->st.mr_misses, 1);
+					dvp_counter_add(&txq->st.mr_misses, 1);
 					lkey = vb_mrc_miss(&txq->mrc, txq->vp->dev, seg, addr,
 							   seg->data_len, txq->vp->name);
 					if (lkey == UINT32_MAX)
@@ -414,7 +414,7 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 				dvp_pktmbuf_free(txq->ring[txq->tail & txq->mask]);
 			vb_slot_set(&txq->ring[txq->tail & txq->mask], NULL);
 		}
-		vb_ctr_add(&txq->st.errors, lost);
+		dvp_counter_add(&txq->st.errors, lost);
 		nw = (uint16_t)(from - first_tail);
 		vb_txq_break(txq, VB_CAUSE_DRIVER);
 	}
@@ -462,8 +462,8 @@ uint16_t vb_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 			break;
 	}
 	if (posted > 0) {
-		vb_ctr_add(&txq->st.packets, posted);
-		vb_ctr_add(&txq->st.bytes, bytes);
+		dvp_counter_add(&txq->st.packets, posted);
+		dvp_counter_add(&txq->st.bytes, bytes);
 	}
 	/* Release: our use of the QP and ring is done before a teardown may start. */
 	__atomic_store_n(&txq->in_burst, 0, __ATOMIC_RELEASE);
