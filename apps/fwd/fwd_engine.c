@@ -15,21 +15,12 @@
 
 #include <string.h>
 
+#include <dvp_counter.h>
 #include <dvp_cycles.h>
 
 #include "fwd.h"
 
 volatile bool fwd_stop_flag;
-
-static __dvp_always_inline void stat_add(uint64_t *c, uint64_t n)
-{
-	/*
-	 * One writer: a relaxed load and store instead of a locked add. The
-	 * main lcore's relaxed load sees some recent value, which is all a
-	 * stats line needs.
-	 */
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
-}
 
 /* ------------------------------------------------------------------------
  * Frames of the generators (txonly, flowgen) and of --tx-first
@@ -136,19 +127,19 @@ static __dvp_always_inline void send_burst(struct fwd_stream *fs, struct dvp_mbu
 	while (dvp_unlikely(sent < n)) {
 		if (retry++ == fs->tx_retry) {
 			dvp_pktmbuf_free_bulk(pkts + sent, n - sent);
-			stat_add(&fs->st.fwd_dropped, n - sent);
+			dvp_counter_add(&fs->st.fwd_dropped, n - sent);
 			break;
 		}
 		if (fwd_stopping()) {
 			dvp_pktmbuf_free_bulk(pkts + sent, n - sent);
-			stat_add(&fs->st.stop_dropped, n - sent);
+			dvp_counter_add(&fs->st.stop_dropped, n - sent);
 			break;
 		}
 		dvp_pause();
 		sent = (uint16_t)(sent + dvp_tx_burst(fs->tx_port, fs->tx_queue, pkts + sent,
 						      (uint16_t)(n - sent)));
 	}
-	stat_add(&fs->st.tx_packets, sent);
+	dvp_counter_add(&fs->st.tx_packets, sent);
 }
 
 static __dvp_always_inline void mac_copy(uint8_t *dst, const struct dvp_ether_addr *a)
@@ -162,8 +153,8 @@ static __dvp_always_inline void process(struct fwd_stream *fs, enum fwd_mode mod
 {
 	uint16_t i;
 
-	stat_add(&fs->st.rx_packets, n);
-	stat_add(&fs->st.rx_bursts, 1);
+	dvp_counter_add(&fs->st.rx_packets, n);
+	dvp_counter_add(&fs->st.rx_bursts, 1);
 	switch (mode) {
 	case FWD_MODE_RXONLY:
 		dvp_pktmbuf_free_bulk(pkts, n);
@@ -198,7 +189,7 @@ static __dvp_always_inline void generate(struct fwd_stream *fs)
 	struct dvp_mbuf *pkts[FWD_MAX_BURST];
 
 	if (dvp_unlikely(dvp_pktmbuf_alloc_bulk(fs->pool, pkts, fs->burst) != 0)) {
-		stat_add(&fs->st.tx_nombuf, 1);
+		dvp_counter_add(&fs->st.tx_nombuf, 1);
 		return;
 	}
 	fwd_build_frames(fs, pkts, fs->burst);
@@ -211,9 +202,9 @@ static __dvp_always_inline void generate(struct fwd_stream *fs)
 
 static __dvp_always_inline void count_round(struct fwd_lcore *lc, uint32_t got)
 {
-	stat_add(&lc->st.rounds, 1);
+	dvp_counter_add(&lc->st.rounds, 1);
 	if (got == 0)
-		stat_add(&lc->st.empty_rounds, 1);
+		dvp_counter_add(&lc->st.empty_rounds, 1);
 }
 
 /*
@@ -243,7 +234,7 @@ static __dvp_always_inline uint32_t rx_pass(struct fwd_lcore *lc, enum fwd_mode 
 			got += n;
 			process(fs, mode, pkts, n);
 			if (cyc)
-				stat_add(&fs->st.busy_cycles, dvp_rdtsc() - t0);
+				dvp_counter_add(&fs->st.busy_cycles, dvp_rdtsc() - t0);
 		}
 	}
 	return got;
@@ -276,11 +267,11 @@ static __dvp_always_inline int loop_intr(struct fwd_lcore *lc, enum fwd_mode mod
 			continue;
 		t0 = dvp_get_timer_cycles();
 		ret = dvp_rx_wait(lc->set, ev, DVP_DIM(ev), -1);
-		stat_add(&lc->st.asleep_cycles, dvp_get_timer_cycles() - t0);
-		stat_add(&lc->st.sleeps, 1);
+		dvp_counter_add(&lc->st.asleep_cycles, dvp_get_timer_cycles() - t0);
+		dvp_counter_add(&lc->st.sleeps, 1);
 		if (dvp_unlikely(ret < 0))
 			return ret;
-		stat_add(ret > 0 ? &lc->st.wakeups : &lc->st.timeouts, 1);
+		dvp_counter_add(ret > 0 ? &lc->st.wakeups : &lc->st.timeouts, 1);
 	}
 	return 0;
 }
@@ -310,7 +301,7 @@ static __dvp_always_inline int loop_generate(struct fwd_lcore *lc)
 
 			generate(fs);
 			if (lc->record_cycles)
-				stat_add(&fs->st.busy_cycles, dvp_rdtsc() - t0);
+				dvp_counter_add(&fs->st.busy_cycles, dvp_rdtsc() - t0);
 		}
 		count_round(lc, 1);
 	}

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <dvp_errno.h>
+#include <dvp_counter.h>
 #include <dvp_interrupts.h>
 #include <dvp_log.h>
 
@@ -29,12 +30,6 @@
 DVP_LOG_REGISTER(ib_common_logtype, "pmd.common.ib", NOTICE);
 #define IB_LOG(level, fmt, ...) \
 	DVP_LOG_LINE(level, ib_common_logtype, "COMMON_IB: ", fmt, ##__VA_ARGS__)
-
-/* One writer (the source's lock holder), any reader. */
-static inline void ctr_add(uint64_t *c, uint64_t v)
-{
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
-}
 
 struct async_port {
 	uint16_t port_id;
@@ -255,27 +250,27 @@ static void deliver_locked(struct ib_async *src, enum ib_async_kind kind,
 
 	switch (kind) {
 	case IB_ASYNC_LINK:
-		ctr_add(&src->stats.link, 1);
+		dvp_counter_add(&src->stats.link, 1);
 		break;
 	case IB_ASYNC_QUEUE_ERROR:
-		ctr_add(&src->stats.queue_error, 1);
+		dvp_counter_add(&src->stats.queue_error, 1);
 		break;
 	case IB_ASYNC_REMOVAL:
 		if (p->removed) {
-			ctr_add(&src->stats.removal_repeated, 1);
+			dvp_counter_add(&src->stats.removal_repeated, 1);
 			IB_LOG(DEBUG, "%s: port %u: %s again, removal reported already", src->name,
 			       p->port_id, ibv_event_type_str(ev->ibv.event_type));
 			return;
 		}
 		p->removed = true;
-		ctr_add(&src->stats.removal, 1);
+		dvp_counter_add(&src->stats.removal, 1);
 		break;
 	default:
 		return;
 	}
 	port = dvp_port_get(p->port_id);
 	if (port == NULL) {
-		ctr_add(&src->stats.unresolved, 1);
+		dvp_counter_add(&src->stats.unresolved, 1);
 		IB_LOG(WARNING, "%s: async event %s for port %u, which does not exist", src->name,
 		       ibv_event_type_str(ev->ibv.event_type), p->port_id);
 		return;
@@ -291,13 +286,13 @@ static void dispatch_locked(struct ib_async *src, const struct ib_async_event *e
 	unsigned int i;
 
 	if (kind == IB_ASYNC_NONE) {
-		ctr_add(&src->stats.ignored, 1);
+		dvp_counter_add(&src->stats.ignored, 1);
 		IB_LOG(INFO, "%s: async event %s (%d): nothing to do for an Ethernet port",
 		       src->name, ibv_event_type_str(type), (int)type);
 		return;
 	}
 	if (kind == IB_ASYNC_QUEUE_ERROR && !ev->queue_known) {
-		ctr_add(&src->stats.unresolved, 1);
+		dvp_counter_add(&src->stats.unresolved, 1);
 		IB_LOG(WARNING,
 		       "%s: async event %s on a queue the driver could not place: no queue restarted",
 		       src->name, ibv_event_type_str(type));
@@ -310,7 +305,7 @@ static void dispatch_locked(struct ib_async *src, const struct ib_async_event *e
 	}
 	p = port_find_locked(src, ev->port_id);
 	if (p == NULL) {
-		ctr_add(&src->stats.unresolved, 1);
+		dvp_counter_add(&src->stats.unresolved, 1);
 		IB_LOG(WARNING, "%s: async event %s for port %u, which is not one of this source's",
 		       src->name, ibv_event_type_str(type), ev->port_id);
 		return;
@@ -342,14 +337,14 @@ int ib_async_process(struct ib_async *src)
 			break;
 		}
 		n++;
-		ctr_add(&src->stats.events, 1);
+		dvp_counter_add(&src->stats.events, 1);
 		IB_LOG(DEBUG, "%s: async event %s, port %u%s", src->name,
 		       ibv_event_type_str(ev.ibv.event_type), ev.port_id,
 		       ev.queue_known ? (ev.tx ? " (tx queue)" : " (rx queue)") : "");
 		/* Ack first (see the top of this file); ev keeps what the action needs. */
 		if (src->ops->ack != NULL)
 			src->ops->ack(src->ctx, &ev);
-		ctr_add(&src->stats.acked, 1);
+		dvp_counter_add(&src->stats.acked, 1);
 		dispatch_locked(src, &ev);
 		if (src->doomed)
 			break;
@@ -421,5 +416,5 @@ void ib_async_stats_get(const struct ib_async *src, struct ib_async_stats *stats
 	size_t i;
 
 	for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
-		out[i] = __atomic_load_n(&in[i], __ATOMIC_RELAXED);
+		out[i] = dvp_counter_read(&in[i]);
 }
