@@ -27,7 +27,7 @@
 #include "verbs_private.h"
 
 /* Parse "net_verbs0,<args>" into @cfg, capturing the log. */
-static int parse(const char *args, struct vb_cfg *cfg, char **log)
+static int parse(const char *args, struct verbs_cfg *cfg, char **log)
 {
 	struct dvp_log_capture cap;
 	struct dvp_devargs da;
@@ -37,7 +37,7 @@ static int parse(const char *args, struct vb_cfg *cfg, char **log)
 	snprintf(str, sizeof(str), "net_verbs0%s%s", args[0] ? "," : "", args);
 	assert_int_equal(dvp_devargs_parse(str, &da), 0);
 	dvp_log_capture_begin(&cap);
-	ret = vb_cfg_parse("net_verbs0", &da, cfg);
+	ret = verbs_cfg_parse("net_verbs0", &da, cfg);
 	dvp_log_capture_end(&cap);
 	dvp_devargs_free(&da);
 	*log = cap.buf;
@@ -46,7 +46,7 @@ static int parse(const char *args, struct vb_cfg *cfg, char **log)
 
 static void expect_error(const char *args, const char *needle)
 {
-	struct vb_cfg cfg;
+	struct verbs_cfg cfg;
 	char *log;
 
 	assert_int_equal(parse(args, &cfg, &log), -EINVAL);
@@ -64,17 +64,18 @@ static void test_addr_good(void **state)
 	char buf[80];
 
 	(void)state;
-	assert_int_equal(vb_addr_parse("t", "listen", "10.0.2.15:18515", &ss), 0);
+	assert_int_equal(verbs_addr_parse("t", "listen", "10.0.2.15:18515", &ss), 0);
 	assert_int_equal(in->sin_family, AF_INET);
 	assert_int_equal(ntohs(in->sin_port), 18515);
 	assert_int_equal(ntohl(in->sin_addr.s_addr), 0x0a00020f);
-	assert_string_equal(vb_addr_str((struct sockaddr *)&ss, buf, sizeof(buf)),
+	assert_string_equal(verbs_addr_str((struct sockaddr *)&ss, buf, sizeof(buf)),
 			    "10.0.2.15:18515");
-	assert_int_equal(vb_addr_parse("t", "connect", "[fe80::1]:1", &ss), 0);
+	assert_int_equal(verbs_addr_parse("t", "connect", "[fe80::1]:1", &ss), 0);
 	assert_int_equal(in6->sin6_family, AF_INET6);
 	assert_int_equal(ntohs(in6->sin6_port), 1);
-	assert_string_equal(vb_addr_str((struct sockaddr *)&ss, buf, sizeof(buf)), "[fe80::1]:1");
-	assert_int_equal(vb_addr_parse("t", "connect", "[::ffff:10.0.2.15]:65535", &ss), 0);
+	assert_string_equal(verbs_addr_str((struct sockaddr *)&ss, buf, sizeof(buf)),
+			    "[fe80::1]:1");
+	assert_int_equal(verbs_addr_parse("t", "connect", "[::ffff:10.0.2.15]:65535", &ss), 0);
 	assert_int_equal(ntohs(in6->sin6_port), 65535);
 }
 
@@ -105,7 +106,7 @@ static void test_addr_bad(void **state)
 	(void)state;
 	for (i = 0; i < DVP_DIM(bad); i++) {
 		dvp_log_capture_begin(&cap);
-		assert_int_equal(vb_addr_parse("net_verbs0", "connect", bad[i].s, &ss), -EINVAL);
+		assert_int_equal(verbs_addr_parse("net_verbs0", "connect", bad[i].s, &ss), -EINVAL);
 		assert_int_equal(dvp_errno, EINVAL);
 		dvp_log_capture_end(&cap);
 		assert_contains(cap.buf, bad[i].why);
@@ -116,29 +117,29 @@ static void test_addr_bad(void **state)
 
 static void test_cfg_defaults(void **state)
 {
-	struct vb_cfg cfg;
+	struct verbs_cfg cfg;
 	char *log;
 
 	(void)state;
 	assert_int_equal(parse("dev=rxe0,listen=10.0.2.15:18515", &cfg, &log), 0);
 	free(log);
 	assert_string_equal(cfg.dev, "rxe0");
-	assert_int_equal(cfg.role, VB_ROLE_LISTEN);
+	assert_int_equal(cfg.role, VERBS_ROLE_LISTEN);
 	assert_string_equal(cfg.addr_str, "10.0.2.15:18515");
-	assert_int_equal(cfg.mode, VB_MODE_RC);
+	assert_int_equal(cfg.mode, VERBS_MODE_RC);
 	assert_false(cfg.solicited);
 	assert_true(cfg.reconnect);
-	assert_int_equal(cfg.tx_signal, VB_TX_SIGNAL_DEFAULT);
-	assert_int_equal(cfg.tx_inline, VB_TX_INLINE_DEFAULT);
-	assert_int_equal(cfg.ack_timeout, VB_ACK_TIMEOUT_DEFAULT);
-	assert_int_equal(cfg.tx_timeout, VB_TX_TIMEOUT_DEFAULT);
+	assert_int_equal(cfg.tx_signal, VERBS_TX_SIGNAL_DEFAULT);
+	assert_int_equal(cfg.tx_inline, VERBS_TX_INLINE_DEFAULT);
+	assert_int_equal(cfg.ack_timeout, VERBS_ACK_TIMEOUT_DEFAULT);
+	assert_int_equal(cfg.tx_timeout, VERBS_TX_TIMEOUT_DEFAULT);
 	assert_int_equal(cfg.rx_cq_size, 0);
 	assert_false(cfg.mac_set);
 }
 
 static void test_cfg_all(void **state)
 {
-	struct vb_cfg cfg;
+	struct verbs_cfg cfg;
 	char *log;
 
 	(void)state;
@@ -151,10 +152,10 @@ static void test_cfg_all(void **state)
 		0);
 	free(log);
 	assert_string_equal(cfg.dev, "mlx5_0");
-	assert_int_equal(cfg.role, VB_ROLE_CONNECT);
+	assert_int_equal(cfg.role, VERBS_ROLE_CONNECT);
 	assert_int_equal(cfg.addr.ss_family, AF_INET6);
 	assert_string_equal(cfg.addr_str, "[fe80::2]:7");
-	assert_int_equal(cfg.mode, VB_MODE_UD);
+	assert_int_equal(cfg.mode, VERBS_MODE_UD);
 	assert_true(cfg.solicited);
 	assert_false(cfg.reconnect);
 	assert_int_equal(cfg.tx_signal, 8);
@@ -199,7 +200,7 @@ static void test_cfg_errors(void **state)
 /* tx_timeout=0 is accepted: the watchdog is off. */
 static void test_cfg_tx_timeout_off(void **state)
 {
-	struct vb_cfg cfg;
+	struct verbs_cfg cfg;
 	char *log;
 
 	(void)state;
@@ -215,61 +216,61 @@ static void test_tx_watchdog(void **state)
 
 	(void)state;
 	/* Progress never fires, and leaves nothing armed. */
-	assert_false(vb_tx_watchdog_expired(&since, true, 1000, 100));
+	assert_false(verbs_tx_watchdog_expired(&since, true, 1000, 100));
 	assert_int_equal(since, 0);
 	/* The first reap without progress only starts the clock. */
-	assert_false(vb_tx_watchdog_expired(&since, false, 1000, 100));
+	assert_false(verbs_tx_watchdog_expired(&since, false, 1000, 100));
 	assert_int_not_equal(since, 0);
-	assert_false(vb_tx_watchdog_expired(&since, false, 1050, 100));
-	assert_false(vb_tx_watchdog_expired(&since, false, 1101, 100));
-	assert_true(vb_tx_watchdog_expired(&since, false, 1102, 100));
+	assert_false(verbs_tx_watchdog_expired(&since, false, 1050, 100));
+	assert_false(verbs_tx_watchdog_expired(&since, false, 1101, 100));
+	assert_true(verbs_tx_watchdog_expired(&since, false, 1102, 100));
 	/* A completion in between starts it over. */
-	assert_false(vb_tx_watchdog_expired(&since, true, 1103, 100));
-	assert_false(vb_tx_watchdog_expired(&since, false, 5000, 100));
-	assert_false(vb_tx_watchdog_expired(&since, false, 5100, 100));
-	assert_true(vb_tx_watchdog_expired(&since, false, 5200, 100));
+	assert_false(verbs_tx_watchdog_expired(&since, true, 1103, 100));
+	assert_false(verbs_tx_watchdog_expired(&since, false, 5000, 100));
+	assert_false(verbs_tx_watchdog_expired(&since, false, 5100, 100));
+	assert_true(verbs_tx_watchdog_expired(&since, false, 5200, 100));
 	/* A TSC of 0 still arms it. */
 	since = 0;
-	assert_false(vb_tx_watchdog_expired(&since, false, 0, 100));
+	assert_false(verbs_tx_watchdog_expired(&since, false, 0, 100));
 	assert_int_not_equal(since, 0);
-	assert_true(vb_tx_watchdog_expired(&since, false, 102, 100));
+	assert_true(verbs_tx_watchdog_expired(&since, false, 102, 100));
 }
 
 static void test_wc_status(void **state)
 {
-	bool seen[VB_WC_STATUS_N] = { false };
+	bool seen[VERBS_WC_STATUS_N] = { false };
 	unsigned int s, i, j;
 
 	(void)state;
 	/* Every error status has a counter of its own, named once. */
 	for (s = IBV_WC_LOC_LEN_ERR; s <= IBV_WC_TM_RNDV_INCOMPLETE; s++) {
-		i = vb_wc_status_index((enum ibv_wc_status)s);
-		assert_true(i < VB_WC_STATUS_N - 1);
+		i = verbs_wc_status_index((enum ibv_wc_status)s);
+		assert_true(i < VERBS_WC_STATUS_N - 1);
 		assert_false(seen[i]);
 		seen[i] = true;
-		assert_true(strlen(vb_wc_status_name(i)) > 0);
+		assert_true(strlen(verbs_wc_status_name(i)) > 0);
 	}
-	assert_int_equal(vb_wc_status_index(IBV_WC_LOC_LEN_ERR), 0);
-	assert_string_equal(vb_wc_status_name(vb_wc_status_index(IBV_WC_WR_FLUSH_ERR)),
+	assert_int_equal(verbs_wc_status_index(IBV_WC_LOC_LEN_ERR), 0);
+	assert_string_equal(verbs_wc_status_name(verbs_wc_status_index(IBV_WC_WR_FLUSH_ERR)),
 			    "wr_flush_err");
-	assert_string_equal(vb_wc_status_name(vb_wc_status_index(IBV_WC_RETRY_EXC_ERR)),
+	assert_string_equal(verbs_wc_status_name(verbs_wc_status_index(IBV_WC_RETRY_EXC_ERR)),
 			    "retry_exc_err");
 	/* A status this build does not know, and success, go to "other". */
-	assert_int_equal(vb_wc_status_index((enum ibv_wc_status)999), VB_WC_STATUS_N - 1);
-	assert_int_equal(vb_wc_status_index(IBV_WC_SUCCESS), VB_WC_STATUS_N - 1);
-	assert_string_equal(vb_wc_status_name(VB_WC_STATUS_N - 1), "other");
-	assert_string_equal(vb_wc_status_name(1000), "other");
-	for (i = 0; i < VB_WC_STATUS_N; i++)
-		for (j = i + 1; j < VB_WC_STATUS_N; j++)
-			assert_string_not_equal(vb_wc_status_name(i), vb_wc_status_name(j));
+	assert_int_equal(verbs_wc_status_index((enum ibv_wc_status)999), VERBS_WC_STATUS_N - 1);
+	assert_int_equal(verbs_wc_status_index(IBV_WC_SUCCESS), VERBS_WC_STATUS_N - 1);
+	assert_string_equal(verbs_wc_status_name(VERBS_WC_STATUS_N - 1), "other");
+	assert_string_equal(verbs_wc_status_name(1000), "other");
+	for (i = 0; i < VERBS_WC_STATUS_N; i++)
+		for (j = i + 1; j < VERBS_WC_STATUS_N; j++)
+			assert_string_not_equal(verbs_wc_status_name(i), verbs_wc_status_name(j));
 }
 
 static void test_hello_roundtrip(void **state)
 {
-	struct vb_hello h = {
-		.kind = VB_HELLO_REQ,
-		.flags = VB_HELLO_F_TX | VB_HELLO_F_SOLICITED,
-		.mode = VB_MODE_UD,
+	struct verbs_hello h = {
+		.kind = VERBS_HELLO_REQ,
+		.flags = VERBS_HELLO_F_TX | VERBS_HELLO_F_SOLICITED,
+		.mode = VERBS_MODE_UD,
 		.queue = 3,
 		.nb_rxq = 4,
 		.nb_txq = 5,
@@ -282,51 +283,52 @@ static void test_hello_roundtrip(void **state)
 	char why[160];
 
 	(void)state;
-	assert_int_equal(vb_hello_encode(&h, buf), VB_HELLO_LEN);
+	assert_int_equal(verbs_hello_encode(&h, buf), VERBS_HELLO_LEN);
 	/* Big-endian on the wire. */
 	assert_int_equal(buf[0], 'D');
 	assert_int_equal(buf[3], 'V');
 	/* The CM pads private data: longer input is fine. */
-	assert_int_equal(vb_hello_decode(buf, sizeof(buf), &out, why, sizeof(why)), 0);
+	assert_int_equal(verbs_hello_decode(buf, sizeof(buf), &out, why, sizeof(why)), 0);
 	assert_memory_equal(&h, &out, sizeof(h));
 }
 
 static void test_hello_bad(void **state)
 {
-	struct vb_hello h = { .kind = VB_HELLO_ACCEPT, .nb_rxq = 1, .nb_txq = 1 }, out;
-	uint8_t buf[VB_HELLO_LEN], bad[VB_HELLO_LEN];
+	struct verbs_hello h = { .kind = VERBS_HELLO_ACCEPT, .nb_rxq = 1, .nb_txq = 1 }, out;
+	uint8_t buf[VERBS_HELLO_LEN], bad[VERBS_HELLO_LEN];
 	char why[160];
 
 	(void)state;
-	vb_hello_encode(&h, buf);
-	assert_int_equal(vb_hello_decode(NULL, 0, &out, why, sizeof(why)), -EPROTO);
+	verbs_hello_encode(&h, buf);
+	assert_int_equal(verbs_hello_decode(NULL, 0, &out, why, sizeof(why)), -EPROTO);
 	assert_contains(why, "0 bytes of private data");
-	assert_int_equal(vb_hello_decode(buf, VB_HELLO_LEN - 1, &out, why, sizeof(why)), -EPROTO);
+	assert_int_equal(verbs_hello_decode(buf, VERBS_HELLO_LEN - 1, &out, why, sizeof(why)),
+			 -EPROTO);
 	assert_contains(why, "35 bytes");
 	memcpy(bad, buf, sizeof(bad));
 	bad[0] ^= 0xff;
-	assert_int_equal(vb_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
+	assert_int_equal(verbs_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
 	assert_contains(why, "not a net_verbs port");
 	memcpy(bad, buf, sizeof(bad));
 	bad[4] = 9;
-	assert_int_equal(vb_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
+	assert_int_equal(verbs_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
 	assert_contains(why, "handshake version 9");
 	memcpy(bad, buf, sizeof(bad));
 	bad[5] = 0;
-	assert_int_equal(vb_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
+	assert_int_equal(verbs_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
 	assert_contains(why, "message kind 0");
 	memcpy(bad, buf, sizeof(bad));
 	bad[15] = 7;
-	assert_int_equal(vb_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
+	assert_int_equal(verbs_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
 	assert_contains(why, "mode 7");
 	memcpy(bad, buf, sizeof(bad));
 	bad[11] = 200;
-	assert_int_equal(vb_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
+	assert_int_equal(verbs_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
 	assert_contains(why, "200 rx");
-	h.kind = VB_HELLO_REQ;
-	h.queue = VB_MAX_QUEUES;
-	vb_hello_encode(&h, bad);
-	assert_int_equal(vb_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
+	h.kind = VERBS_HELLO_REQ;
+	h.queue = VERBS_MAX_QUEUES;
+	verbs_hello_encode(&h, bad);
+	assert_int_equal(verbs_hello_decode(bad, sizeof(bad), &out, why, sizeof(why)), -EPROTO);
 	assert_contains(why, "queue 16");
 }
 
@@ -335,10 +337,10 @@ static void test_reject_reasons(void **state)
 	unsigned int r;
 
 	(void)state;
-	for (r = 0; r < VB_REJ_MAX; r++)
-		assert_true(strlen(vb_reject_reason_str(r)) > 10);
-	assert_string_equal(vb_reject_reason_str(VB_REJ_MAX), "an unknown reason");
-	assert_contains(vb_reject_reason_str(VB_REJ_QUEUES), "queue counts");
+	for (r = 0; r < VERBS_REJ_MAX; r++)
+		assert_true(strlen(verbs_reject_reason_str(r)) > 10);
+	assert_string_equal(verbs_reject_reason_str(VERBS_REJ_MAX), "an unknown reason");
+	assert_contains(verbs_reject_reason_str(VERBS_REJ_QUEUES), "queue counts");
 }
 
 /* Set or clear CAP_IPC_LOCK in the effective set. @return 0 or -errno. */
@@ -368,7 +370,7 @@ static void test_memlock(void **state)
 	assert_int_equal(cap_ipc_lock(false), 0);
 	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &low), 0);
 	dvp_log_capture_begin(&cap);
-	ret = vb_memlock_check("net_verbs0");
+	ret = verbs_memlock_check("net_verbs0");
 	dvp_log_capture_end(&cap);
 	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &old), 0);
 	assert_int_equal(cap_ipc_lock(true), 0);
@@ -378,7 +380,7 @@ static void test_memlock(void **state)
 	dvp_log_capture_free(&cap);
 	/* Unlimited (or enough) passes. */
 	if (old.rlim_cur == RLIM_INFINITY || old.rlim_cur >= (64u << 20))
-		assert_int_equal(vb_memlock_check("net_verbs0"), 0);
+		assert_int_equal(verbs_memlock_check("net_verbs0"), 0);
 }
 
 static void expect_probe_error(const char *devargs, const char *needle)

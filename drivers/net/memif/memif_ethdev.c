@@ -391,7 +391,7 @@ static int memif_xstats_reset(struct dvp_port *port)
 	return 0;
 }
 
-static const struct dvp_port_ops memif_ops = {
+static const struct dvp_port_ops memif_port_ops = {
 	.info_get = memif_info_get,
 	.configure = memif_configure,
 	.rxq_setup = memif_rxq_setup,
@@ -517,7 +517,7 @@ static int memif_probe(struct dvp_device *dev)
 	ret = parse_params(dev, &p, maxq, &mac);
 	if (ret < 0)
 		return ret;
-	port = dvp_port_allocate(dev->name, MEMIF_DRIVER_NAME, &memif_ops, dev, sizeof(*mp));
+	port = dvp_port_allocate(dev->name, MEMIF_DRIVER_NAME, &memif_port_ops, dev, sizeof(*mp));
 	if (port == NULL)
 		return -dvp_errno;
 	mp = port->priv;
@@ -573,7 +573,7 @@ int dvp_net_memif_tx_pending(uint16_t port_id, uint16_t queue_id)
 {
 	struct dvp_port *port = dvp_port_get(port_id);
 
-	if (port == NULL || port->ops != &memif_ops || !port->started) {
+	if (port == NULL || port->ops != &memif_port_ops || !port->started) {
 		MEMIF_LOG(ERR, "tx pending: port %u is not a started net_memif port", port_id);
 		return dvp_err(EINVAL);
 	}

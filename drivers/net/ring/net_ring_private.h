@@ -30,15 +30,16 @@
 
 #include "dvp_net_ring.h"
 
-extern int nr_logtype;
+extern int ring_logtype;
 
-#define NR_LOG(level, fmt, ...) DVP_LOG_LINE(level, nr_logtype, "NET_RING: ", fmt, ##__VA_ARGS__)
+#define RING_LOG(level, fmt, ...) \
+	DVP_LOG_LINE(level, ring_logtype, "NET_RING: ", fmt, ##__VA_ARGS__)
 
-#define NR_DRIVER_NAME "net_ring"
+#define RING_DRIVER_NAME "net_ring"
 
-struct nr_port;
+struct ring_port;
 
-struct nr_inbox {
+struct ring_inbox {
 	struct dvp_ring *ring;
 	int efd; /* non-blocking eventfd: the consumer's wake-up */
 	/*
@@ -52,17 +53,17 @@ struct nr_inbox {
 	uint32_t producers;
 	uint64_t events_written; /* atomic */
 
-	/* Control path, under nr_lock. */
-	struct nr_port *consumer; /* the port whose rx queue reads it, or NULL */
+	/* Control path, under ring_lock. */
+	struct ring_port *consumer; /* the port whose rx queue reads it, or NULL */
 	bool own_ring; /* created by the driver: freed with the inbox */
 	unsigned int refs;
-	struct nr_inbox *next; /* the driver's list, to find an inbox by ring */
+	struct ring_inbox *next; /* the driver's list, to find an inbox by ring */
 	void (*arm_hook)(void *arg); /* tests: runs right after arming */
 	void *arm_hook_arg;
 };
 
 /* A queue's counters (dvp_port_counters.h): one writer, the lcore. */
-struct nr_qstats {
+struct ring_qstats {
 	uint64_t packets;
 	uint64_t bytes;
 	uint64_t errors;
@@ -70,54 +71,54 @@ struct nr_qstats {
 	uint64_t peer_stopped_drops; /* tx: sent to a stopped or closed peer (in errors) */
 };
 
-struct nr_rxq {
-	struct nr_inbox *in;
+struct ring_rxq {
+	struct ring_inbox *in;
 	uint16_t port_id;
 	uint16_t queue_id;
-	/* Set (to the cause + 1) by nr_queue_error; the polling lcore restarts the queue. */
+	/* Set (to the cause + 1) by ring_queue_error; the polling lcore restarts the queue. */
 	uint32_t error;
-	struct nr_port *np;
-	struct nr_qstats st;
-	struct nr_qstats base; /* reset snapshot */
+	struct ring_port *np;
+	struct ring_qstats st;
+	struct ring_qstats base; /* reset snapshot */
 	/* Events read and acked: acked must catch up before release, as a CQ's destroy needs. */
 	uint64_t events_got;
 	uint64_t events_acked;
 	struct dvp_intr_queue intr;
 } __dvp_cache_aligned;
 
-struct nr_txq {
-	struct nr_inbox *out; /* bound at start */
+struct ring_txq {
+	struct ring_inbox *out; /* bound at start */
 	uint16_t queue_id;
 	uint32_t error;
-	struct nr_port *np;
-	struct nr_qstats st;
-	struct nr_qstats base;
+	struct ring_port *np;
+	struct ring_qstats st;
+	struct ring_qstats base;
 } __dvp_cache_aligned;
 
 /* One emulated device event waiting to be read: what the device says, in dvpmd's words. */
-struct nr_async_ev {
+struct ring_async_ev {
 	enum dvp_port_event_cause cause;
 	uint16_t queue_id;
 	bool tx;
 };
 
-#define NR_ASYNC_DEPTH 64
+#define RING_ASYNC_DEPTH 64
 
-struct nr_port {
+struct ring_port {
 	struct dvp_port *port;
 	unsigned int nb_rx_rings;
 	unsigned int nb_tx_rings;
-	struct nr_inbox *rx[DVP_NET_RING_MAX_QUEUES];
-	struct nr_inbox *tx[DVP_NET_RING_MAX_QUEUES];
-	struct nr_port *peer; /* cabled vdev peer; self when looped back; NULL for API rings */
+	struct ring_inbox *rx[DVP_NET_RING_MAX_QUEUES];
+	struct ring_inbox *tx[DVP_NET_RING_MAX_QUEUES];
+	struct ring_port *peer; /* cabled vdev peer; self when looped back; NULL for API rings */
 	uint32_t carrier; /* atomic: the cable is plugged */
 	uint32_t running; /* atomic: between start and stop (what the peer's link sees) */
-	struct nr_port *next; /* the driver's list */
+	struct ring_port *next; /* the driver's list */
 
 	/* The emulated device's event queue, read on the EAL interrupt thread. */
 	pthread_mutex_t async_lock;
 	int async_fd;
-	struct nr_async_ev async_q[NR_ASYNC_DEPTH];
+	struct ring_async_ev async_q[RING_ASYNC_DEPTH];
 	unsigned int async_head, async_len;
 	bool async_watched; /* its fd is on the EAL interrupt thread */
 	uint64_t async_acked; /* atomic: events read */
@@ -126,48 +127,48 @@ struct nr_port {
 	uint64_t unacked_at_release; /* atomic */
 };
 
-extern pthread_mutex_t nr_lock;
-extern const struct dvp_port_ops nr_ops;
+extern pthread_mutex_t ring_lock;
+extern const struct dvp_port_ops ring_port_ops;
 
 /* ring_rxtx.c */
-uint16_t nr_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
-uint16_t nr_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
-void nr_inbox_notify(struct nr_inbox *in);
-unsigned int nr_inbox_drain(struct nr_inbox *in);
-void nr_inbox_close(struct nr_inbox *in);
-extern const struct dvp_intr_queue_ops nr_intr_ops;
-void nr_rxq_restart(struct nr_rxq *rxq, enum dvp_port_event_cause cause);
-void nr_txq_restart(struct nr_txq *txq, enum dvp_port_event_cause cause);
-void nr_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
+uint16_t ring_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
+uint16_t ring_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
+void ring_inbox_notify(struct ring_inbox *in);
+unsigned int ring_inbox_drain(struct ring_inbox *in);
+void ring_inbox_close(struct ring_inbox *in);
+extern const struct dvp_intr_queue_ops ring_intr_ops;
+void ring_rxq_restart(struct ring_rxq *rxq, enum dvp_port_event_cause cause);
+void ring_txq_restart(struct ring_txq *txq, enum dvp_port_event_cause cause);
+void ring_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
 
 /* ring_ethdev.c */
-extern struct nr_port *nr_ports; /* the driver's ports (under nr_lock) */
-struct nr_port *nr_port_of(uint16_t port_id);
-/* Take a closing port off the driver's list (under nr_lock). */
-void nr_port_unlink_locked(struct nr_port *np);
-/* Publish the port's link (under nr_lock, which keeps np->peer alive). */
-void nr_link_update_locked(struct nr_port *np, enum dvp_port_event_cause cause);
+extern struct ring_port *ring_ports; /* the driver's ports (under ring_lock) */
+struct ring_port *ring_port_of(uint16_t port_id);
+/* Take a closing port off the driver's list (under ring_lock). */
+void ring_port_unlink_locked(struct ring_port *np);
+/* Publish the port's link (under ring_lock, which keeps np->peer alive). */
+void ring_link_update_locked(struct ring_port *np, enum dvp_port_event_cause cause);
 
 /* ring_stats.c */
-int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats);
-int nr_stats_reset(struct dvp_port *port);
-int nr_xstats(struct dvp_port *port, struct dvp_xstats_out *o);
-int nr_xstats_reset(struct dvp_port *port);
+int ring_stats_get(struct dvp_port *port, struct dvp_port_stats *stats);
+int ring_stats_reset(struct dvp_port *port);
+int ring_xstats(struct dvp_port *port, struct dvp_xstats_out *o);
+int ring_xstats_reset(struct dvp_port *port);
 
-/* ring_inbox.c (under nr_lock) */
+/* ring_inbox.c (under ring_lock) */
 /* A ring of the driver's own, in EAL memory on @socket_id. */
-struct dvp_ring *nr_inbox_ring_new(const char *name, unsigned int size, int socket_id);
+struct dvp_ring *ring_inbox_ring_new(const char *name, unsigned int size, int socket_id);
 /* A new inbox around @ring (@own: the driver's ring, freed with it). */
-struct nr_inbox *nr_inbox_new_locked(struct dvp_ring *ring, bool own);
+struct ring_inbox *ring_inbox_new_locked(struct dvp_ring *ring, bool own);
 /* The inbox of an application's @ring, made at its first use. */
-struct nr_inbox *nr_inbox_of_ring_locked(struct dvp_ring *ring);
-void nr_inbox_get(struct nr_inbox *in);
+struct ring_inbox *ring_inbox_of_ring_locked(struct dvp_ring *ring);
+void ring_inbox_get(struct ring_inbox *in);
 /* Drop a reference on an inbox; the last one frees it (and drains an own ring). */
-void nr_inbox_put_locked(struct nr_inbox *in);
+void ring_inbox_put_locked(struct ring_inbox *in);
 
 /* ring_async.c */
-int nr_async_init(struct nr_port *np);
-void nr_async_fini(struct nr_port *np);
-int nr_async_push(struct nr_port *np, const struct nr_async_ev *ev);
+int ring_async_init(struct ring_port *np);
+void ring_async_fini(struct ring_port *np);
+int ring_async_push(struct ring_port *np, const struct ring_async_ev *ev);
 
 #endif /* NET_RING_PRIVATE_H */

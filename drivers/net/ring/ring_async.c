@@ -21,7 +21,7 @@
 
 #include "net_ring_private.h"
 
-static bool nr_async_pop(struct nr_port *np, struct nr_async_ev *ev)
+static bool ring_async_pop(struct ring_port *np, struct ring_async_ev *ev)
 {
 	eventfd_t cnt;
 	bool got = false;
@@ -32,7 +32,7 @@ static bool nr_async_pop(struct nr_port *np, struct nr_async_ev *ev)
 		(void)eventfd_read(np->async_fd, &cnt);
 	} else {
 		*ev = np->async_q[np->async_head];
-		np->async_head = (np->async_head + 1) % NR_ASYNC_DEPTH;
+		np->async_head = (np->async_head + 1) % RING_ASYNC_DEPTH;
 		np->async_len--;
 		got = true;
 	}
@@ -40,19 +40,19 @@ static bool nr_async_pop(struct nr_port *np, struct nr_async_ev *ev)
 	return got;
 }
 
-static void nr_async_handle(struct nr_port *np, const struct nr_async_ev *ev)
+static void ring_async_handle(struct ring_port *np, const struct ring_async_ev *ev)
 {
 	struct dvp_port *port = np->port;
 	uint16_t nq;
 
-	/* No queue comes or goes under us; nr_lock keeps the peer alive. */
+	/* No queue comes or goes under us; ring_lock keeps the peer alive. */
 	dvp_port_ctrl_lock(port);
 	switch (ev->cause) {
 	case DVP_PORT_CAUSE_LINK_DOWN:
 	case DVP_PORT_CAUSE_LINK_UP:
-		pthread_mutex_lock(&nr_lock);
-		nr_link_update_locked(np, ev->cause);
-		pthread_mutex_unlock(&nr_lock);
+		pthread_mutex_lock(&ring_lock);
+		ring_link_update_locked(np, ev->cause);
+		pthread_mutex_unlock(&ring_lock);
 		break;
 	case DVP_PORT_CAUSE_DEVICE_FATAL:
 		dvp_port_removal_report(port, ev->cause);
@@ -61,30 +61,30 @@ static void nr_async_handle(struct nr_port *np, const struct nr_async_ev *ev)
 		nq = ev->tx ? port->nb_tx_queues : port->nb_rx_queues;
 		if (ev->queue_id >= nq ||
 		    (ev->tx ? port->txqs : port->rxqs)[ev->queue_id] == NULL) {
-			NR_LOG(WARNING, "%s: %s on %s queue %u, which is not set up: ignored",
-			       port->name, dvp_port_event_cause_name(ev->cause),
-			       ev->tx ? "tx" : "rx", ev->queue_id);
+			RING_LOG(WARNING, "%s: %s on %s queue %u, which is not set up: ignored",
+				 port->name, dvp_port_event_cause_name(ev->cause),
+				 ev->tx ? "tx" : "rx", ev->queue_id);
 			break;
 		}
-		nr_queue_error(port, ev->queue_id, ev->tx, ev->cause);
+		ring_queue_error(port, ev->queue_id, ev->tx, ev->cause);
 		break;
 	}
 	dvp_port_ctrl_unlock(port);
 }
 
-static void nr_async_cb(int fd, void *arg)
+static void ring_async_cb(int fd, void *arg)
 {
-	struct nr_port *np = arg;
-	struct nr_async_ev ev;
+	struct ring_port *np = arg;
+	struct ring_async_ev ev;
 
 	(void)fd;
-	while (nr_async_pop(np, &ev)) {
+	while (ring_async_pop(np, &ev)) {
 		__atomic_fetch_add(&np->async_acked, 1, __ATOMIC_RELAXED);
-		nr_async_handle(np, &ev);
+		ring_async_handle(np, &ev);
 	}
 }
 
-int nr_async_init(struct nr_port *np)
+int ring_async_init(struct ring_port *np)
 {
 	int ret;
 
@@ -92,15 +92,15 @@ int nr_async_init(struct nr_port *np)
 	np->async_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (np->async_fd < 0) {
 		ret = -errno;
-		NR_LOG(ERR, "%s: eventfd for device events: %s", np->port->name,
-		       dvp_strerror(-ret));
+		RING_LOG(ERR, "%s: eventfd for device events: %s", np->port->name,
+			 dvp_strerror(-ret));
 		pthread_mutex_destroy(&np->async_lock);
 		return ret;
 	}
-	ret = dvp_intr_callback_register(np->async_fd, nr_async_cb, np);
+	ret = dvp_intr_callback_register(np->async_fd, ring_async_cb, np);
 	if (ret < 0) {
-		NR_LOG(ERR, "%s: cannot watch device events on the interrupt thread: %s",
-		       np->port->name, dvp_strerror(-ret));
+		RING_LOG(ERR, "%s: cannot watch device events on the interrupt thread: %s",
+			 np->port->name, dvp_strerror(-ret));
 		close(np->async_fd);
 		np->async_fd = -1;
 		pthread_mutex_destroy(&np->async_lock);
@@ -110,11 +110,11 @@ int nr_async_init(struct nr_port *np)
 	return 0;
 }
 
-void nr_async_fini(struct nr_port *np)
+void ring_async_fini(struct ring_port *np)
 {
 	/* Returns once the interrupt thread is not reading it. */
 	if (np->async_watched)
-		dvp_intr_callback_unregister(np->async_fd, nr_async_cb, np);
+		dvp_intr_callback_unregister(np->async_fd, ring_async_cb, np);
 	np->async_watched = false;
 	if (np->async_fd >= 0)
 		close(np->async_fd);
@@ -122,16 +122,16 @@ void nr_async_fini(struct nr_port *np)
 	pthread_mutex_destroy(&np->async_lock);
 }
 
-int nr_async_push(struct nr_port *np, const struct nr_async_ev *ev)
+int ring_async_push(struct ring_port *np, const struct ring_async_ev *ev)
 {
 	pthread_mutex_lock(&np->async_lock);
-	if (np->async_len == NR_ASYNC_DEPTH) {
+	if (np->async_len == RING_ASYNC_DEPTH) {
 		pthread_mutex_unlock(&np->async_lock);
-		NR_LOG(ERR, "%s: %d device events are waiting to be read already", np->port->name,
-		       NR_ASYNC_DEPTH);
+		RING_LOG(ERR, "%s: %d device events are waiting to be read already", np->port->name,
+			 RING_ASYNC_DEPTH);
 		return dvp_err(ENOSPC);
 	}
-	np->async_q[(np->async_head + np->async_len) % NR_ASYNC_DEPTH] = *ev;
+	np->async_q[(np->async_head + np->async_len) % RING_ASYNC_DEPTH] = *ev;
 	np->async_len++;
 	(void)eventfd_write(np->async_fd, 1);
 	pthread_mutex_unlock(&np->async_lock);

@@ -17,28 +17,28 @@
 
 #include "net_ring_private.h"
 
-DVP_LOG_REGISTER(nr_logtype, "pmd.net.ring", NOTICE);
+DVP_LOG_REGISTER(ring_logtype, "pmd.net.ring", NOTICE);
 
 /* Guards the inbox and port lists and the cabling between ports. */
-pthread_mutex_t nr_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The driver's ports (under nr_lock). */
-struct nr_port *nr_ports;
+/* The driver's ports (under ring_lock). */
+struct ring_port *ring_ports;
 
-struct nr_port *nr_port_of(uint16_t port_id)
+struct ring_port *ring_port_of(uint16_t port_id)
 {
 	struct dvp_port *port = dvp_port_get(port_id);
 
-	if (port == NULL || port->ops != &nr_ops)
+	if (port == NULL || port->ops != &ring_port_ops)
 		return NULL;
 	return port->priv;
 }
 
-void nr_port_unlink_locked(struct nr_port *np)
+void ring_port_unlink_locked(struct ring_port *np)
 {
-	struct nr_port **l;
+	struct ring_port **l;
 
-	for (l = &nr_ports; *l != NULL; l = &(*l)->next) {
+	for (l = &ring_ports; *l != NULL; l = &(*l)->next) {
 		if (*l == np) {
 			*l = np->next;
 			break;
@@ -50,9 +50,9 @@ void nr_port_unlink_locked(struct nr_port *np)
  * Ops
  */
 
-static int nr_info_get(struct dvp_port *port, struct dvp_port_info *info)
+static int ring_info_get(struct dvp_port *port, struct dvp_port_info *info)
 {
-	struct nr_port *np = port->priv;
+	struct ring_port *np = port->priv;
 	unsigned int cap =
 		dvp_ring_get_capacity(np->rx[0] != NULL ? np->rx[0]->ring : np->tx[0]->ring);
 
@@ -75,18 +75,18 @@ static int nr_info_get(struct dvp_port *port, struct dvp_port_info *info)
 	return 0;
 }
 
-static int nr_configure(struct dvp_port *port)
+static int ring_configure(struct dvp_port *port)
 {
 	/* Nothing to program: lib/port checked the counts against the rings. */
 	(void)port;
 	return 0;
 }
 
-static int nr_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
-			const struct dvp_rxq_conf *conf, struct dvp_mempool *mp)
+static int ring_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+			  const struct dvp_rxq_conf *conf, struct dvp_mempool *mp)
 {
-	struct nr_port *np = port->priv;
-	struct nr_rxq *rxq;
+	struct ring_port *np = port->priv;
+	struct ring_rxq *rxq;
 	int ret;
 
 	(void)nb_desc;
@@ -108,7 +108,7 @@ static int nr_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int
 			.queue_id = q,
 		};
 
-		ret = dvp_intr_queue_init(&rxq->intr, &nr_intr_ops, rxq, &ic);
+		ret = dvp_intr_queue_init(&rxq->intr, &ring_intr_ops, rxq, &ic);
 		if (ret < 0) {
 			dvp_free(rxq);
 			return ret;
@@ -119,10 +119,10 @@ static int nr_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int
 	return 0;
 }
 
-static void nr_rxq_release(struct dvp_port *port, uint16_t q)
+static void ring_rxq_release(struct dvp_port *port, uint16_t q)
 {
-	struct nr_port *np = port->priv;
-	struct nr_rxq *rxq = port->rxqs[q];
+	struct ring_port *np = port->priv;
+	struct ring_rxq *rxq = port->rxqs[q];
 	uint64_t got, acked;
 
 	/* As before destroying a CQ: out of its wait set, every event acked. */
@@ -132,20 +132,20 @@ static void nr_rxq_release(struct dvp_port *port, uint16_t q)
 	if (got != acked) {
 		/* With verbs, ibv_destroy_cq() would hang here. */
 		__atomic_fetch_add(&np->unacked_at_release, got - acked, __ATOMIC_RELAXED);
-		NR_LOG(ERR, "%s rx queue %u: released with %llu of %llu events unacked", port->name,
-		       q, (unsigned long long)(got - acked), (unsigned long long)got);
+		RING_LOG(ERR, "%s rx queue %u: released with %llu of %llu events unacked",
+			 port->name, q, (unsigned long long)(got - acked), (unsigned long long)got);
 	}
-	nr_inbox_drain(rxq->in);
+	ring_inbox_drain(rxq->in);
 	port->rxqs[q] = NULL;
 	port->rxq_intr[q] = NULL;
 	dvp_free(rxq);
 }
 
-static int nr_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
-			const struct dvp_txq_conf *conf)
+static int ring_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+			  const struct dvp_txq_conf *conf)
 {
-	struct nr_port *np = port->priv;
-	struct nr_txq *txq;
+	struct ring_port *np = port->priv;
+	struct ring_txq *txq;
 
 	(void)nb_desc;
 	(void)conf;
@@ -158,7 +158,7 @@ static int nr_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int
 	return 0;
 }
 
-static void nr_txq_release(struct dvp_port *port, uint16_t q)
+static void ring_txq_release(struct dvp_port *port, uint16_t q)
 {
 	dvp_free(port->txqs[q]);
 	port->txqs[q] = NULL;
@@ -166,9 +166,9 @@ static void nr_txq_release(struct dvp_port *port, uint16_t q)
 
 /*
  * Report the link: up when the cable is plugged and both ends run. Under
- * nr_lock, which keeps np->peer alive while we look at it.
+ * ring_lock, which keeps np->peer alive while we look at it.
  */
-void nr_link_update_locked(struct nr_port *np, enum dvp_port_event_cause cause)
+void ring_link_update_locked(struct ring_port *np, enum dvp_port_event_cause cause)
 {
 	struct dvp_link link = {
 		.link_speed = DVP_LINK_SPEED_10G,
@@ -193,78 +193,78 @@ void nr_link_update_locked(struct nr_port *np, enum dvp_port_event_cause cause)
  * comes back at once (lib/port forgets the removal), and a later
  * DEVICE_FATAL is a new removal.
  */
-static int nr_reset(struct dvp_port *port)
+static int ring_reset(struct dvp_port *port)
 {
 	(void)port;
 	return 0;
 }
 
-static int nr_link_update(struct dvp_port *port, bool wait)
+static int ring_link_update(struct dvp_port *port, bool wait)
 {
 	(void)wait; /* a ring's link is settled at once */
-	pthread_mutex_lock(&nr_lock);
-	nr_link_update_locked(port->priv, DVP_PORT_CAUSE_NONE);
-	pthread_mutex_unlock(&nr_lock);
+	pthread_mutex_lock(&ring_lock);
+	ring_link_update_locked(port->priv, DVP_PORT_CAUSE_NONE);
+	pthread_mutex_unlock(&ring_lock);
 	return 0;
 }
 
 /* After a start or stop: both ends of the cable re-read their link. */
-static void links_update(struct nr_port *np)
+static void links_update(struct ring_port *np)
 {
-	pthread_mutex_lock(&nr_lock);
-	nr_link_update_locked(np, DVP_PORT_CAUSE_NONE);
+	pthread_mutex_lock(&ring_lock);
+	ring_link_update_locked(np, DVP_PORT_CAUSE_NONE);
 	if (np->peer != NULL && np->peer != np)
-		nr_link_update_locked(np->peer, DVP_PORT_CAUSE_NONE);
-	pthread_mutex_unlock(&nr_lock);
+		ring_link_update_locked(np->peer, DVP_PORT_CAUSE_NONE);
+	pthread_mutex_unlock(&ring_lock);
 }
 
-static int nr_start(struct dvp_port *port)
+static int ring_start(struct dvp_port *port)
 {
-	struct nr_port *np = port->priv;
+	struct ring_port *np = port->priv;
 	uint16_t q;
 
-	pthread_mutex_lock(&nr_lock);
+	pthread_mutex_lock(&ring_lock);
 	for (q = 0; q < port->nb_tx_queues; q++) {
-		struct nr_txq *txq = port->txqs[q];
+		struct ring_txq *txq = port->txqs[q];
 
 		txq->out = np->tx[q];
 		__atomic_store_n(&txq->error, 0, __ATOMIC_RELAXED);
 	}
 	for (q = 0; q < port->nb_rx_queues; q++) {
-		struct nr_rxq *rxq = port->rxqs[q];
+		struct ring_rxq *rxq = port->rxqs[q];
 
 		__atomic_store_n(&rxq->error, 0, __ATOMIC_RELAXED);
-		/* Seq_cst: pairs with the producers' check (nr_tx_burst()). */
+		/* Seq_cst: pairs with the producers' check (ring_tx_burst()). */
 		__atomic_store_n(&rxq->in->open, 1, __ATOMIC_SEQ_CST);
 	}
-	pthread_mutex_unlock(&nr_lock);
-	port->rx_pkt_burst = nr_rx_burst;
-	port->tx_pkt_burst = nr_tx_burst;
+	pthread_mutex_unlock(&ring_lock);
+	port->rx_pkt_burst = ring_rx_burst;
+	port->tx_pkt_burst = ring_tx_burst;
 	__atomic_store_n(&np->running, 1, __ATOMIC_RELAXED);
 	links_update(np);
 	return 0;
 }
 
-static int nr_stop(struct dvp_port *port)
+static int ring_stop(struct dvp_port *port)
 {
-	struct nr_port *np = port->priv;
+	struct ring_port *np = port->priv;
 	unsigned int q;
 
 	/* Every inbox this port reads: shut, wait for producers, give the frames back. */
 	for (q = 0; q < np->nb_rx_rings; q++) {
 		if (np->rx[q] == NULL || np->rx[q]->consumer != np)
 			continue;
-		nr_inbox_close(np->rx[q]);
-		nr_inbox_drain(np->rx[q]);
+		ring_inbox_close(np->rx[q]);
+		ring_inbox_drain(np->rx[q]);
 	}
 	__atomic_store_n(&np->running, 0, __ATOMIC_RELAXED);
 	links_update(np);
 	return 0;
 }
 
-static unsigned int nr_mbufs_held(struct dvp_port *port)
+static unsigned int ring_mbufs_held(struct dvp_port *port)
 {
-	struct nr_port *np = port->priv;
+	struct ring_port *np = port->priv;
 	unsigned int q, n = 0;
 
 	for (q = 0; q < np->nb_rx_rings; q++)
@@ -273,15 +273,15 @@ static unsigned int nr_mbufs_held(struct dvp_port *port)
 	return n;
 }
 
-static int nr_close(struct dvp_port *port)
+static int ring_close(struct dvp_port *port)
 {
-	struct nr_port *np = port->priv;
-	struct nr_port *peer = NULL;
+	struct ring_port *np = port->priv;
+	struct ring_port *peer = NULL;
 	unsigned int q;
 
-	nr_async_fini(np);
-	pthread_mutex_lock(&nr_lock);
-	nr_port_unlink_locked(np);
+	ring_async_fini(np);
+	pthread_mutex_lock(&ring_lock);
+	ring_port_unlink_locked(np);
 	if (np->peer != NULL && np->peer != np) {
 		peer = np->peer;
 		peer->peer = NULL;
@@ -292,82 +292,83 @@ static int nr_close(struct dvp_port *port)
 			/* No reader any more: the peer's frames are lost on the wire. */
 			__atomic_store_n(&np->rx[q]->open, 0, __ATOMIC_SEQ_CST);
 		}
-		nr_inbox_put_locked(np->rx[q]);
+		ring_inbox_put_locked(np->rx[q]);
 		np->rx[q] = NULL;
 	}
 	for (q = 0; q < np->nb_tx_rings; q++) {
-		nr_inbox_put_locked(np->tx[q]);
+		ring_inbox_put_locked(np->tx[q]);
 		np->tx[q] = NULL;
 	}
 	if (peer != NULL)
-		nr_link_update_locked(peer, DVP_PORT_CAUSE_NONE);
-	pthread_mutex_unlock(&nr_lock);
+		ring_link_update_locked(peer, DVP_PORT_CAUSE_NONE);
+	pthread_mutex_unlock(&ring_lock);
 	return 0;
 }
 
-static int nr_promisc(struct dvp_port *port)
+static int ring_promisc(struct dvp_port *port)
 {
 	/* Every frame in the ring is for this port: nothing to change. */
 	(void)port;
 	return 0;
 }
 
-static int nr_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)
+static int ring_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)
 {
 	(void)port;
 	(void)mac;
 	return 0;
 }
 
-static int nr_mtu_set(struct dvp_port *port, uint16_t mtu)
+static int ring_mtu_set(struct dvp_port *port, uint16_t mtu)
 {
 	(void)port;
 	(void)mtu;
 	return 0;
 }
 
-void nr_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
+void ring_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
 {
 	uint32_t mark = (uint32_t)cause + 1;
 
 	if (!port->started) {
 		/* Nobody polls it: restart it here. */
 		if (tx)
-			nr_txq_restart(port->txqs[q], cause);
+			ring_txq_restart(port->txqs[q], cause);
 		else
-			nr_rxq_restart(port->rxqs[q], cause);
+			ring_rxq_restart(port->rxqs[q], cause);
 		return;
 	}
 	if (tx) {
-		__atomic_store_n(&((struct nr_txq *)port->txqs[q])->error, mark, __ATOMIC_RELAXED);
+		__atomic_store_n(&((struct ring_txq *)port->txqs[q])->error, mark,
+				 __ATOMIC_RELAXED);
 		return;
 	}
-	__atomic_store_n(&((struct nr_rxq *)port->rxqs[q])->error, mark, __ATOMIC_RELAXED);
+	__atomic_store_n(&((struct ring_rxq *)port->rxqs[q])->error, mark, __ATOMIC_RELAXED);
 	/* Wake a sleeping consumer so that it polls and restarts the queue. */
-	__atomic_fetch_add(&((struct nr_rxq *)port->rxqs[q])->in->events_written, 1,
+	__atomic_fetch_add(&((struct ring_rxq *)port->rxqs[q])->in->events_written, 1,
 			   __ATOMIC_RELAXED);
-	(void)eventfd_write(((struct nr_rxq *)port->rxqs[q])->in->efd, 1);
+	(void)eventfd_write(((struct ring_rxq *)port->rxqs[q])->in->efd, 1);
 }
 
-const struct dvp_port_ops nr_ops = {
-	.info_get = nr_info_get,
-	.configure = nr_configure,
-	.rxq_setup = nr_rxq_setup,
-	.rxq_release = nr_rxq_release,
-	.txq_setup = nr_txq_setup,
-	.txq_release = nr_txq_release,
-	.start = nr_start,
-	.stop = nr_stop,
-	.close = nr_close,
-	.reset = nr_reset,
-	.link_update = nr_link_update,
-	.promiscuous_enable = nr_promisc,
-	.promiscuous_disable = nr_promisc,
-	.mac_addr_set = nr_mac_addr_set,
-	.mtu_set = nr_mtu_set,
-	.stats_get = nr_stats_get,
-	.stats_reset = nr_stats_reset,
-	.xstats = nr_xstats,
-	.xstats_reset = nr_xstats_reset,
-	.mbufs_held = nr_mbufs_held,
+const struct dvp_port_ops ring_port_ops = {
+	.info_get = ring_info_get,
+	.configure = ring_configure,
+	.rxq_setup = ring_rxq_setup,
+	.rxq_release = ring_rxq_release,
+	.txq_setup = ring_txq_setup,
+	.txq_release = ring_txq_release,
+	.start = ring_start,
+	.stop = ring_stop,
+	.close = ring_close,
+	.reset = ring_reset,
+	.link_update = ring_link_update,
+	.promiscuous_enable = ring_promisc,
+	.promiscuous_disable = ring_promisc,
+	.mac_addr_set = ring_mac_addr_set,
+	.mtu_set = ring_mtu_set,
+	.stats_get = ring_stats_get,
+	.stats_reset = ring_stats_reset,
+	.xstats = ring_xstats,
+	.xstats_reset = ring_xstats_reset,
+	.mbufs_held = ring_mbufs_held,
 };

@@ -3,7 +3,7 @@
  */
 
 /*
- * net_ring's inboxes (under nr_lock): each ring wrapped with its eventfd
+ * net_ring's inboxes (under ring_lock): each ring wrapped with its eventfd
  * and gate, shared by the ports that read and write it, counted by
  * reference, and the driver's own rings in EAL memory.
  */
@@ -17,13 +17,13 @@
 
 #include "net_ring_private.h"
 
-static struct nr_inbox *inboxes;
+static struct ring_inbox *inboxes;
 
 /*
  * A ring of the driver's own, in EAL memory on the port's node (the
  * consumer is always one rx queue; producers are any tx queues).
  */
-struct dvp_ring *nr_inbox_ring_new(const char *name, unsigned int size, int socket_id)
+struct dvp_ring *ring_inbox_ring_new(const char *name, unsigned int size, int socket_id)
 {
 	ssize_t sz = dvp_ring_get_memsize(size);
 	struct dvp_ring *r;
@@ -43,15 +43,15 @@ struct dvp_ring *nr_inbox_ring_new(const char *name, unsigned int size, int sock
 	return r;
 }
 
-struct nr_inbox *nr_inbox_new_locked(struct dvp_ring *ring, bool own)
+struct ring_inbox *ring_inbox_new_locked(struct dvp_ring *ring, bool own)
 {
-	struct nr_inbox *in = calloc(1, sizeof(*in));
+	struct ring_inbox *in = calloc(1, sizeof(*in));
 
 	if (in == NULL)
 		return NULL;
 	in->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (in->efd < 0) {
-		NR_LOG(ERR, "ring %s: eventfd: %s", dvp_ring_get_name(ring), dvp_strerror(errno));
+		RING_LOG(ERR, "ring %s: eventfd: %s", dvp_ring_get_name(ring), dvp_strerror(errno));
 		free(in);
 		return NULL;
 	}
@@ -64,19 +64,19 @@ struct nr_inbox *nr_inbox_new_locked(struct dvp_ring *ring, bool own)
 	return in;
 }
 
-struct nr_inbox *nr_inbox_of_ring_locked(struct dvp_ring *ring)
+struct ring_inbox *ring_inbox_of_ring_locked(struct dvp_ring *ring)
 {
-	struct nr_inbox *in;
+	struct ring_inbox *in;
 
 	for (in = inboxes; in != NULL; in = in->next)
 		if (in->ring == ring)
 			return in;
-	return nr_inbox_new_locked(ring, false);
+	return ring_inbox_new_locked(ring, false);
 }
 
-void nr_inbox_put_locked(struct nr_inbox *in)
+void ring_inbox_put_locked(struct ring_inbox *in)
 {
-	struct nr_inbox **l;
+	struct ring_inbox **l;
 
 	if (in == NULL || --in->refs > 0)
 		return;
@@ -86,14 +86,14 @@ void nr_inbox_put_locked(struct nr_inbox *in)
 	close(in->efd);
 	if (in->own_ring) {
 		/* The last reference: frames still in the ring go back to their pools. */
-		nr_inbox_drain(in);
+		ring_inbox_drain(in);
 		dvp_free(in->ring);
 	}
 	/* An application's ring keeps its frames: the application reads or drains it. */
 	free(in);
 }
 
-void nr_inbox_get(struct nr_inbox *in)
+void ring_inbox_get(struct ring_inbox *in)
 {
 	in->refs++;
 }

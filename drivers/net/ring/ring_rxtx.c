@@ -29,7 +29,7 @@
 #include "net_ring_private.h"
 
 /* The producer's half, after its seq_cst update of in->producers. */
-static inline void inbox_wake_if_armed(struct nr_inbox *in)
+static inline void inbox_wake_if_armed(struct ring_inbox *in)
 {
 	if (__atomic_load_n(&in->armed, __ATOMIC_SEQ_CST) &&
 	    __atomic_exchange_n(&in->armed, 0, __ATOMIC_RELAXED)) {
@@ -39,23 +39,23 @@ static inline void inbox_wake_if_armed(struct nr_inbox *in)
 	}
 }
 
-void nr_inbox_notify(struct nr_inbox *in)
+void ring_inbox_notify(struct ring_inbox *in)
 {
 	/* A producer outside the burst path: the same seq_cst update, of nothing. */
 	__atomic_fetch_add(&in->producers, 0, __ATOMIC_SEQ_CST);
 	inbox_wake_if_armed(in);
 }
 
-uint16_t nr_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
+uint16_t ring_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 {
-	struct nr_rxq *rxq = q;
+	struct ring_rxq *rxq = q;
 	uint64_t bytes = 0;
 	unsigned int n, i;
 
 	if (dvp_unlikely(__atomic_load_n(&rxq->error, __ATOMIC_RELAXED) != 0)) {
-		nr_rxq_restart(rxq,
-			       (enum dvp_port_event_cause)(
-				       (int)__atomic_load_n(&rxq->error, __ATOMIC_RELAXED) - 1));
+		ring_rxq_restart(rxq,
+				 (enum dvp_port_event_cause)(
+					 (int)__atomic_load_n(&rxq->error, __ATOMIC_RELAXED) - 1));
 		return 0;
 	}
 	n = dvp_ring_sc_dequeue_burst(rxq->in->ring, (void **)pkts, nb, NULL);
@@ -71,7 +71,7 @@ uint16_t nr_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 }
 
 /* The peer is stopped: the frames leave and are lost, as on a wire. */
-static __dvp_cold uint16_t tx_drop(struct nr_txq *txq, struct dvp_mbuf **pkts, uint16_t nb)
+static __dvp_cold uint16_t tx_drop(struct ring_txq *txq, struct dvp_mbuf **pkts, uint16_t nb)
 {
 	dvp_pktmbuf_free_bulk(pkts, nb);
 	dvp_counter_add(&txq->st.peer_stopped_drops, nb);
@@ -79,24 +79,24 @@ static __dvp_cold uint16_t tx_drop(struct nr_txq *txq, struct dvp_mbuf **pkts, u
 	return nb;
 }
 
-uint16_t nr_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
+uint16_t ring_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 {
-	struct nr_txq *txq = q;
-	struct nr_inbox *out = txq->out;
+	struct ring_txq *txq = q;
+	struct ring_inbox *out = txq->out;
 	uint64_t bytes = 0, unsent = 0;
 	unsigned int n, i;
 
 	if (dvp_unlikely(__atomic_load_n(&txq->error, __ATOMIC_RELAXED) != 0))
-		nr_txq_restart(txq,
-			       (enum dvp_port_event_cause)(
-				       (int)__atomic_load_n(&txq->error, __ATOMIC_RELAXED) - 1));
+		ring_txq_restart(txq,
+				 (enum dvp_port_event_cause)(
+					 (int)__atomic_load_n(&txq->error, __ATOMIC_RELAXED) - 1));
 	if (dvp_unlikely(nb == 0))
 		return 0;
 	/* Count before the enqueue: after it the consumer may free them. */
 	for (i = 0; i < nb; i++)
 		bytes += pkts[i]->pkt_len;
 	/*
-	 * Seq_cst increment, then the gate: pairs with nr_inbox_close(), which
+	 * Seq_cst increment, then the gate: pairs with ring_inbox_close(), which
 	 * shuts the gate then waits for producers to be 0. Either we see it
 	 * shut, or it waits for our enqueue to finish before draining.
 	 */
@@ -124,7 +124,7 @@ uint16_t nr_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 	return (uint16_t)n;
 }
 
-unsigned int nr_inbox_drain(struct nr_inbox *in)
+unsigned int ring_inbox_drain(struct ring_inbox *in)
 {
 	void *objs[64];
 	unsigned int n, total = 0;
@@ -136,12 +136,12 @@ unsigned int nr_inbox_drain(struct nr_inbox *in)
 	return total;
 }
 
-void nr_inbox_close(struct nr_inbox *in)
+void ring_inbox_close(struct ring_inbox *in)
 {
 	/*
 	 * Seq_cst store and loads: the same store/load pairing as the wake-up,
 	 * against the producers' increment and their load of open (see
-	 * nr_tx_burst()). Reading 0 also acquires every finished enqueue.
+	 * ring_tx_burst()). Reading 0 also acquires every finished enqueue.
 	 */
 	__atomic_store_n(&in->open, 0, __ATOMIC_SEQ_CST);
 	while (__atomic_load_n(&in->producers, __ATOMIC_SEQ_CST) != 0)
@@ -153,9 +153,9 @@ void nr_inbox_close(struct nr_inbox *in)
  * thread when the port is stopped), as a hardware driver resets a queue.
  */
 
-void nr_rxq_restart(struct nr_rxq *rxq, enum dvp_port_event_cause cause)
+void ring_rxq_restart(struct ring_rxq *rxq, enum dvp_port_event_cause cause)
 {
-	unsigned int dropped = nr_inbox_drain(rxq->in);
+	unsigned int dropped = ring_inbox_drain(rxq->in);
 
 	dvp_counter_add(&rxq->st.errors, dropped);
 	__atomic_fetch_add(&rxq->np->queue_restarts, 1, __ATOMIC_RELAXED);
@@ -164,7 +164,7 @@ void nr_rxq_restart(struct nr_rxq *rxq, enum dvp_port_event_cause cause)
 				    "restarted, %u frames in its ring dropped", dropped);
 }
 
-void nr_txq_restart(struct nr_txq *txq, enum dvp_port_event_cause cause)
+void ring_txq_restart(struct ring_txq *txq, enum dvp_port_event_cause cause)
 {
 	__atomic_fetch_add(&txq->np->queue_restarts, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&txq->error, 0, __ATOMIC_RELAXED);
@@ -175,9 +175,9 @@ void nr_txq_restart(struct nr_txq *txq, enum dvp_port_event_cause cause)
  * lib/intr hooks
  */
 
-static int nr_intr_arm(void *ctx, bool solicited)
+static int ring_intr_arm(void *ctx, bool solicited)
 {
-	struct nr_rxq *rxq = ctx;
+	struct ring_rxq *rxq = ctx;
 
 	(void)solicited; /* net_ring does not offer it: lib/intr refuses it before */
 	/* The consumer's half of the pairing at the top of this file. */
@@ -188,9 +188,9 @@ static int nr_intr_arm(void *ctx, bool solicited)
 	return 0;
 }
 
-static int nr_intr_consume(void *ctx)
+static int ring_intr_consume(void *ctx)
 {
-	struct nr_rxq *rxq = ctx;
+	struct ring_rxq *rxq = ctx;
 	uint64_t v;
 
 	/*
@@ -205,25 +205,25 @@ static int nr_intr_consume(void *ctx)
 	return v > INT32_MAX ? INT32_MAX : (int)v;
 }
 
-static void nr_intr_ack(void *ctx, unsigned int n)
+static void ring_intr_ack(void *ctx, unsigned int n)
 {
-	struct nr_rxq *rxq = ctx;
+	struct ring_rxq *rxq = ctx;
 
 	dvp_counter_add(&rxq->events_acked, n);
 }
 
-static bool nr_intr_has_work(void *ctx)
+static bool ring_intr_has_work(void *ctx)
 {
-	struct nr_rxq *rxq = ctx;
+	struct ring_rxq *rxq = ctx;
 
 	/* An error to recover is work too: the lcore must poll to restart the queue. */
 	return !dvp_ring_empty(rxq->in->ring) || __atomic_load_n(&rxq->error, __ATOMIC_RELAXED);
 }
 
-const struct dvp_intr_queue_ops nr_intr_ops = {
-	.arm = nr_intr_arm,
-	.consume = nr_intr_consume,
-	.ack = nr_intr_ack,
-	.has_work = nr_intr_has_work,
+const struct dvp_intr_queue_ops ring_intr_ops = {
+	.arm = ring_intr_arm,
+	.consume = ring_intr_consume,
+	.ack = ring_intr_ack,
+	.has_work = ring_intr_has_work,
 	.flags = 0,
 };

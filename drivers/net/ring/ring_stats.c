@@ -11,33 +11,33 @@
 /* The per-queue xstats, tx_q<N>_peer_stopped_drops: DPDK's naming. */
 static const char *const rxq_names[] = { NULL, NULL, NULL, NULL, NULL };
 static const char *const txq_names[] = { NULL, NULL, NULL, NULL, "peer_stopped_drops" };
-DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct nr_rxq, st, base, rxq_names);
-DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct nr_txq, st, base, txq_names);
+DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct ring_rxq, st, base, rxq_names);
+DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct ring_txq, st, base, txq_names);
 
-int nr_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
+int ring_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 {
 	dvp_port_qctrs_stats_get(port, &rxq_ctrs, &txq_ctrs, stats);
 	return 0;
 }
 
-int nr_stats_reset(struct dvp_port *port)
+int ring_stats_reset(struct dvp_port *port)
 {
 	dvp_port_qctrs_reset(port, &rxq_ctrs, &txq_ctrs);
 	return 0;
 }
 
 /* The port's own, after the queues'. */
-static const char *const nr_xstat_names[] = {
+static const char *const ring_xstat_names[] = {
 	"queue_restarts",
 	"async_events_acked",
 	"rx_intr_events_written",
 	"rx_intr_unacked_at_release",
 };
 
-int nr_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
+int ring_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
-	struct nr_port *np = port->priv;
-	uint64_t v[DVP_DIM(nr_xstat_names)] = { 0 };
+	struct ring_port *np = port->priv;
+	uint64_t v[DVP_DIM(ring_xstat_names)] = { 0 };
 	uint16_t q;
 
 	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
@@ -47,7 +47,7 @@ int nr_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 		if (np->rx[q] != NULL && np->rx[q]->consumer == np)
 			v[2] += __atomic_load_n(&np->rx[q]->events_written, __ATOMIC_RELAXED);
 	v[3] = __atomic_load_n(&np->unacked_at_release, __ATOMIC_RELAXED);
-	dvp_xstats_out_table(o, nr_xstat_names, v, DVP_DIM(v));
+	dvp_xstats_out_table(o, ring_xstat_names, v, DVP_DIM(v));
 	return 0;
 }
 
@@ -56,9 +56,9 @@ int nr_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
  * These are written by several threads (atomic adds), so a store of 0 loses
  * nothing a baseline would keep.
  */
-int nr_xstats_reset(struct dvp_port *port)
+int ring_xstats_reset(struct dvp_port *port)
 {
-	struct nr_port *np = port->priv;
+	struct ring_port *np = port->priv;
 	uint16_t q;
 
 	__atomic_store_n(&np->queue_restarts, 0, __ATOMIC_RELAXED);

@@ -19,10 +19,10 @@
 
 #include "net_ring_private.h"
 
-#define NR_DEFAULT_SIZE 1024
-#define NR_MAX_SIZE (1u << 20)
+#define RING_DEFAULT_SIZE 1024
+#define RING_MAX_SIZE (1u << 20)
 
-static const struct dvp_devargs_key nr_keys[] = {
+static const struct dvp_devargs_key ring_keys[] = {
 	{ "queues",
 	  "rx and tx queues of the port, 1 to " DVP_STR(DVP_NET_RING_MAX_QUEUES) " (default 1)" },
 	{ "size", "entries of each ring, a power of two from 2 to 1048576 (default 1024)" },
@@ -36,13 +36,13 @@ static const struct dvp_devargs_key nr_keys[] = {
  */
 
 /* Allocate the port and its private part; rings are attached by the caller. */
-static struct nr_port *nr_port_new(const char *name, struct dvp_device *dev, int numa_node,
-				   const struct dvp_ether_addr *mac)
+static struct ring_port *ring_port_new(const char *name, struct dvp_device *dev, int numa_node,
+				       const struct dvp_ether_addr *mac)
 {
 	struct dvp_port *port;
-	struct nr_port *np;
+	struct ring_port *np;
 
-	port = dvp_port_allocate(name, NR_DRIVER_NAME, &nr_ops, dev, sizeof(*np));
+	port = dvp_port_allocate(name, RING_DRIVER_NAME, &ring_port_ops, dev, sizeof(*np));
 	if (port == NULL)
 		return NULL;
 	np = port->priv;
@@ -60,88 +60,89 @@ static struct nr_port *nr_port_new(const char *name, struct dvp_device *dev, int
 	return np;
 }
 
-/* Undo nr_port_new() and the inbox references taken since (under nr_lock). */
-static void nr_port_abort_locked(struct nr_port *np)
+/* Undo ring_port_new() and the inbox references taken since (under ring_lock). */
+static void ring_port_abort_locked(struct ring_port *np)
 {
 	unsigned int q;
 
 	for (q = 0; q < DVP_NET_RING_MAX_QUEUES; q++) {
 		if (np->rx[q] != NULL && np->rx[q]->consumer == np)
 			np->rx[q]->consumer = NULL;
-		nr_inbox_put_locked(np->rx[q]);
-		nr_inbox_put_locked(np->tx[q]);
+		ring_inbox_put_locked(np->rx[q]);
+		ring_inbox_put_locked(np->tx[q]);
 	}
 	dvp_port_release(np->port);
 }
 
 /* Async events, then visible to applications (NEW). */
-static int nr_port_finish(struct nr_port *np)
+static int ring_port_finish(struct ring_port *np)
 {
-	int ret = nr_async_init(np);
+	int ret = ring_async_init(np);
 
 	if (ret < 0)
 		return ret;
 	ret = dvp_port_probing_finish(np->port);
 	if (ret < 0) {
-		nr_async_fini(np);
+		ring_async_fini(np);
 		return ret;
 	}
-	pthread_mutex_lock(&nr_lock);
-	np->next = nr_ports;
-	nr_ports = np;
-	nr_link_update_locked(np, DVP_PORT_CAUSE_NONE);
-	pthread_mutex_unlock(&nr_lock);
+	pthread_mutex_lock(&ring_lock);
+	np->next = ring_ports;
+	ring_ports = np;
+	ring_link_update_locked(np, DVP_PORT_CAUSE_NONE);
+	pthread_mutex_unlock(&ring_lock);
 	return 0;
 }
 
 int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], unsigned int nb_rx,
 			struct dvp_ring *const tx_rings[], unsigned int nb_tx, int numa_node)
 {
-	struct nr_inbox *in;
-	struct nr_port *np;
+	struct ring_inbox *in;
+	struct ring_port *np;
 	unsigned int i;
 	int ret;
 
 	if (name == NULL || (nb_rx == 0 && nb_tx == 0) || nb_rx > DVP_NET_RING_MAX_QUEUES ||
 	    nb_tx > DVP_NET_RING_MAX_QUEUES || (nb_rx > 0 && rx_rings == NULL) ||
 	    (nb_tx > 0 && tx_rings == NULL)) {
-		NR_LOG(ERR, "create %s: a name and 0 to %d rx and tx rings (not both 0) are needed",
-		       name ? name : "(no name)", DVP_NET_RING_MAX_QUEUES);
+		RING_LOG(ERR,
+			 "create %s: a name and 0 to %d rx and tx rings (not both 0) are needed",
+			 name ? name : "(no name)", DVP_NET_RING_MAX_QUEUES);
 		return dvp_err(EINVAL);
 	}
 	for (i = 0; i < nb_rx + nb_tx; i++) {
 		struct dvp_ring *r = i < nb_rx ? rx_rings[i] : tx_rings[i - nb_rx];
 
 		if (r == NULL || dvp_ring_get_esize(r) != sizeof(void *)) {
-			NR_LOG(ERR, "create %s: %s ring %u is %s", name, i < nb_rx ? "rx" : "tx",
-			       i < nb_rx ? i : i - nb_rx,
-			       r == NULL ? "NULL" : "not a ring of pointers");
+			RING_LOG(ERR, "create %s: %s ring %u is %s", name, i < nb_rx ? "rx" : "tx",
+				 i < nb_rx ? i : i - nb_rx,
+				 r == NULL ? "NULL" : "not a ring of pointers");
 			return dvp_err(EINVAL);
 		}
 	}
 	if (numa_node != DVP_SOCKET_ANY &&
 	    (numa_node < 0 || (unsigned int)numa_node >= dvp_socket_count())) {
-		NR_LOG(ERR,
-		       "create %s: NUMA node %d does not exist; nodes are 0-%u, or "
-		       "DVP_SOCKET_ANY (-1)",
-		       name, numa_node, dvp_socket_count() - 1);
+		RING_LOG(ERR,
+			 "create %s: NUMA node %d does not exist; nodes are 0-%u, or "
+			 "DVP_SOCKET_ANY (-1)",
+			 name, numa_node, dvp_socket_count() - 1);
 		return dvp_err(EINVAL);
 	}
-	np = nr_port_new(name, NULL, numa_node, NULL);
+	np = ring_port_new(name, NULL, numa_node, NULL);
 	if (np == NULL)
 		return -dvp_errno;
-	pthread_mutex_lock(&nr_lock);
+	pthread_mutex_lock(&ring_lock);
 	for (i = 0; i < nb_rx; i++) {
-		in = nr_inbox_of_ring_locked(rx_rings[i]);
+		in = ring_inbox_of_ring_locked(rx_rings[i]);
 		if (in == NULL) {
 			ret = dvp_err(ENOMEM);
 			goto fail;
 		}
-		nr_inbox_get(in);
+		ring_inbox_get(in);
 		np->rx[i] = in;
 		if (in->consumer != NULL) {
-			NR_LOG(ERR, "create %s: rx ring %s is read by port %s already", name,
-			       dvp_ring_get_name(rx_rings[i]), in->consumer->port->name);
+			RING_LOG(ERR, "create %s: rx ring %s is read by port %s already", name,
+				 dvp_ring_get_name(rx_rings[i]), in->consumer->port->name);
 			ret = dvp_err(EBUSY);
 			goto fail;
 		}
@@ -149,72 +150,72 @@ int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], uns
 		in->open = 0; /* until the port starts */
 	}
 	for (i = 0; i < nb_tx; i++) {
-		in = nr_inbox_of_ring_locked(tx_rings[i]);
+		in = ring_inbox_of_ring_locked(tx_rings[i]);
 		if (in == NULL) {
 			ret = dvp_err(ENOMEM);
 			goto fail;
 		}
-		nr_inbox_get(in);
+		ring_inbox_get(in);
 		np->tx[i] = in;
 	}
 	np->nb_rx_rings = nb_rx;
 	np->nb_tx_rings = nb_tx;
-	pthread_mutex_unlock(&nr_lock);
-	ret = nr_port_finish(np);
+	pthread_mutex_unlock(&ring_lock);
+	ret = ring_port_finish(np);
 	if (ret < 0) {
-		pthread_mutex_lock(&nr_lock);
+		pthread_mutex_lock(&ring_lock);
 		goto fail;
 	}
 	return np->port->port_id;
 
 fail:
-	nr_port_abort_locked(np);
-	pthread_mutex_unlock(&nr_lock);
+	ring_port_abort_locked(np);
+	pthread_mutex_unlock(&ring_lock);
 	return ret;
 }
 
-static struct nr_port *nr_find_locked(const char *name)
+static struct ring_port *ring_find_locked(const char *name)
 {
-	struct nr_port *np;
+	struct ring_port *np;
 
-	for (np = nr_ports; np != NULL; np = np->next)
+	for (np = ring_ports; np != NULL; np = np->next)
 		if (strcmp(np->port->name, name) == 0)
 			return np;
 	return NULL;
 }
 
 /* Cable @np to @peer (both vdev ports): each one's tx goes to the other's rx. */
-static int cable_locked(struct nr_port *np, struct nr_port *peer)
+static int cable_locked(struct ring_port *np, struct ring_port *peer)
 {
 	unsigned int q;
 
 	if (peer->peer != peer || peer->port->started) {
-		NR_LOG(ERR, "%s: peer=%s: %s", np->port->name, peer->port->name,
-		       peer->port->started ? "that port is started; stop it first" :
-					     "that port is cabled to another already");
+		RING_LOG(ERR, "%s: peer=%s: %s", np->port->name, peer->port->name,
+			 peer->port->started ? "that port is started; stop it first" :
+					       "that port is cabled to another already");
 		return dvp_err(EBUSY);
 	}
 	for (q = 0; q < np->nb_tx_rings; q++) {
-		nr_inbox_put_locked(np->tx[q]);
+		ring_inbox_put_locked(np->tx[q]);
 		np->tx[q] = peer->rx[q % peer->nb_rx_rings];
-		nr_inbox_get(np->tx[q]);
+		ring_inbox_get(np->tx[q]);
 	}
 	for (q = 0; q < peer->nb_tx_rings; q++) {
-		nr_inbox_put_locked(peer->tx[q]);
+		ring_inbox_put_locked(peer->tx[q]);
 		peer->tx[q] = np->rx[q % np->nb_rx_rings];
-		nr_inbox_get(peer->tx[q]);
+		ring_inbox_get(peer->tx[q]);
 	}
 	np->peer = peer;
 	peer->peer = np;
 	return 0;
 }
 
-static int nr_probe(struct dvp_device *dev)
+static int ring_probe(struct dvp_device *dev)
 {
 	const struct dvp_devargs *da = dev->devargs;
 	struct dvp_ether_addr mac, *macp = NULL;
 	uint64_t queues, size;
-	struct nr_port *np, *peer;
+	struct ring_port *np, *peer;
 	const char *peer_name, *mac_s;
 	struct dvp_ring *r;
 	char rname[DVP_RING_NAMESIZE];
@@ -223,12 +224,12 @@ static int nr_probe(struct dvp_device *dev)
 
 	ret = dvp_devargs_get_u64(da, "queues", 1, DVP_NET_RING_MAX_QUEUES, 1, &queues);
 	if (ret == 0)
-		ret = dvp_devargs_get_u64(da, "size", 2, NR_MAX_SIZE, NR_DEFAULT_SIZE, &size);
+		ret = dvp_devargs_get_u64(da, "size", 2, RING_MAX_SIZE, RING_DEFAULT_SIZE, &size);
 	if (ret < 0)
 		return ret;
 	if (!dvp_is_power_of_2(size)) {
-		NR_LOG(ERR, "%s: size=%llu is not a power of two (2, 4, ... 1048576)", dev->name,
-		       (unsigned long long)size);
+		RING_LOG(ERR, "%s: size=%llu is not a power of two (2, 4, ... 1048576)", dev->name,
+			 (unsigned long long)size);
 		return dvp_err(EINVAL);
 	}
 	mac_s = dvp_devargs_get(da, "mac");
@@ -239,39 +240,40 @@ static int nr_probe(struct dvp_device *dev)
 		macp = &mac;
 	}
 	peer_name = dvp_devargs_get(da, "peer");
-	np = nr_port_new(dev->name, dev, dev->numa_node, macp);
+	np = ring_port_new(dev->name, dev, dev->numa_node, macp);
 	if (np == NULL)
 		return -dvp_errno;
-	pthread_mutex_lock(&nr_lock);
+	pthread_mutex_lock(&ring_lock);
 	for (q = 0; q < queues; q++) {
-		snprintf(rname, sizeof(rname), "nr_p%u_rx%u", np->port->port_id, q);
-		r = nr_inbox_ring_new(rname, (unsigned int)size, dev->numa_node);
+		snprintf(rname, sizeof(rname), "ring_p%u_rx%u", np->port->port_id, q);
+		r = ring_inbox_ring_new(rname, (unsigned int)size, dev->numa_node);
 		if (r == NULL) {
 			ret = -dvp_errno;
 			goto fail;
 		}
-		np->rx[q] = nr_inbox_new_locked(r, true);
+		np->rx[q] = ring_inbox_new_locked(r, true);
 		if (np->rx[q] == NULL) {
 			dvp_free(r);
 			ret = dvp_err(ENOMEM);
 			goto fail;
 		}
-		nr_inbox_get(np->rx[q]);
+		ring_inbox_get(np->rx[q]);
 		np->rx[q]->consumer = np;
 		np->rx[q]->open = 0;
 		/* Looped back until cabled: tx queue q feeds rx queue q. */
 		np->tx[q] = np->rx[q];
-		nr_inbox_get(np->tx[q]);
+		ring_inbox_get(np->tx[q]);
 	}
 	np->nb_rx_rings = (unsigned int)queues;
 	np->nb_tx_rings = (unsigned int)queues;
 	np->peer = np;
 	if (peer_name != NULL) {
-		peer = nr_find_locked(peer_name);
+		peer = ring_find_locked(peer_name);
 		if (peer == NULL || peer->peer == NULL) {
-			NR_LOG(ERR,
-			       "%s: peer=%s: no such net_ring vdev port (create the peer first, without peer=)",
-			       dev->name, peer_name);
+			RING_LOG(
+				ERR,
+				"%s: peer=%s: no such net_ring vdev port (create the peer first, without peer=)",
+				dev->name, peer_name);
 			ret = dvp_err(ENODEV);
 			goto fail;
 		}
@@ -279,48 +281,48 @@ static int nr_probe(struct dvp_device *dev)
 		if (ret < 0)
 			goto fail;
 	}
-	pthread_mutex_unlock(&nr_lock);
-	ret = nr_port_finish(np);
+	pthread_mutex_unlock(&ring_lock);
+	ret = ring_port_finish(np);
 	if (ret < 0) {
-		pthread_mutex_lock(&nr_lock);
+		pthread_mutex_lock(&ring_lock);
 		goto fail;
 	}
 	dev->driver_data = np;
 	return 0;
 
 fail:
-	nr_port_abort_locked(np);
-	pthread_mutex_unlock(&nr_lock);
+	ring_port_abort_locked(np);
+	pthread_mutex_unlock(&ring_lock);
 	return ret;
 }
 
-static int nr_remove(struct dvp_device *dev)
+static int ring_remove(struct dvp_device *dev)
 {
 	dvp_port_close_of_device(dev);
 	dev->driver_data = NULL;
 	return 0;
 }
 
-static struct dvp_driver nr_driver = {
-	.name = NR_DRIVER_NAME,
+static struct dvp_driver ring_driver = {
+	.name = RING_DRIVER_NAME,
 	.bus = DVP_BUS_VDEV,
-	.keys = nr_keys,
-	.probe = nr_probe,
-	.remove = nr_remove,
+	.keys = ring_keys,
+	.probe = ring_probe,
+	.remove = ring_remove,
 };
 
-DVP_DRIVER_REGISTER(net_ring, nr_driver);
+DVP_DRIVER_REGISTER(net_ring, ring_driver);
 
 /* ------------------------------------------------------------------------
  * The driver's API (dvp_net_ring.h)
  */
 
-static struct nr_port *api_port(uint16_t port_id, const char *func)
+static struct ring_port *api_port(uint16_t port_id, const char *func)
 {
-	struct nr_port *np = nr_port_of(port_id);
+	struct ring_port *np = ring_port_of(port_id);
 
 	if (np == NULL) {
-		NR_LOG(ERR, "%s: port %u is not a net_ring port", func, port_id);
+		RING_LOG(ERR, "%s: port %u is not a net_ring port", func, port_id);
 		dvp_errno = EINVAL;
 	}
 	return np;
@@ -328,36 +330,37 @@ static struct nr_port *api_port(uint16_t port_id, const char *func)
 
 int dvp_net_ring_rx_notify(uint16_t port_id, uint16_t queue_id)
 {
-	struct nr_port *np = api_port(port_id, "rx notify");
+	struct ring_port *np = api_port(port_id, "rx notify");
 
 	if (np == NULL)
 		return -EINVAL;
 	if (queue_id >= np->nb_rx_rings) {
-		NR_LOG(ERR, "rx notify: port %u has %u rx rings; no queue %u", port_id,
-		       np->nb_rx_rings, queue_id);
+		RING_LOG(ERR, "rx notify: port %u has %u rx rings; no queue %u", port_id,
+			 np->nb_rx_rings, queue_id);
 		return dvp_err(EINVAL);
 	}
-	nr_inbox_notify(np->rx[queue_id]);
+	ring_inbox_notify(np->rx[queue_id]);
 	return 0;
 }
 
 int dvp_net_ring_set_link(uint16_t port_id, bool up)
 {
-	struct nr_async_ev ev = { .cause = up ? DVP_PORT_CAUSE_LINK_UP : DVP_PORT_CAUSE_LINK_DOWN };
-	struct nr_port *np = api_port(port_id, "set link"), *peer;
+	struct ring_async_ev ev = { .cause = up ? DVP_PORT_CAUSE_LINK_UP :
+						  DVP_PORT_CAUSE_LINK_DOWN };
+	struct ring_port *np = api_port(port_id, "set link"), *peer;
 	int ret;
 
 	if (np == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&nr_lock);
+	pthread_mutex_lock(&ring_lock);
 	peer = np->peer != np ? np->peer : NULL;
-	pthread_mutex_unlock(&nr_lock);
+	pthread_mutex_unlock(&ring_lock);
 	/* A cable has two ends: both see the carrier change. */
 	__atomic_store_n(&np->carrier, up, __ATOMIC_RELAXED);
-	ret = nr_async_push(np, &ev);
+	ret = ring_async_push(np, &ev);
 	if (ret == 0 && peer != NULL) {
 		__atomic_store_n(&peer->carrier, up, __ATOMIC_RELAXED);
-		ret = nr_async_push(peer, &ev);
+		ret = ring_async_push(peer, &ev);
 	}
 	return ret;
 }
@@ -365,14 +368,14 @@ int dvp_net_ring_set_link(uint16_t port_id, bool up)
 int dvp_net_ring_inject_async(uint16_t port_id, enum dvp_port_event_cause cause, uint16_t queue_id,
 			      bool tx)
 {
-	struct nr_async_ev ev = { .cause = cause, .queue_id = queue_id, .tx = tx };
-	struct nr_port *np = api_port(port_id, "inject async");
+	struct ring_async_ev ev = { .cause = cause, .queue_id = queue_id, .tx = tx };
+	struct ring_port *np = api_port(port_id, "inject async");
 
 	if (np == NULL)
 		return -EINVAL;
 	if (dvp_port_event_cause_name(cause) == NULL) {
-		NR_LOG(ERR, "inject async: %d is not an enum dvp_port_event_cause (%d to %d)",
-		       (int)cause, DVP_PORT_CAUSE_LINK_DOWN, DVP_PORT_CAUSE_MAX - 1);
+		RING_LOG(ERR, "inject async: %d is not an enum dvp_port_event_cause (%d to %d)",
+			 (int)cause, DVP_PORT_CAUSE_LINK_DOWN, DVP_PORT_CAUSE_MAX - 1);
 		return dvp_err(EINVAL);
 	}
 	if (cause >= DVP_PORT_CAUSE_CQ_ERROR && cause <= DVP_PORT_CAUSE_WQ_FATAL) {
@@ -380,23 +383,23 @@ int dvp_net_ring_inject_async(uint16_t port_id, enum dvp_port_event_cause cause,
 
 		/* A device reports events only on queues it has. */
 		if (queue_id >= nq) {
-			NR_LOG(ERR, "inject async: port %u has %u %s rings; no queue %u", port_id,
-			       nq, tx ? "tx" : "rx", queue_id);
+			RING_LOG(ERR, "inject async: port %u has %u %s rings; no queue %u", port_id,
+				 nq, tx ? "tx" : "rx", queue_id);
 			return dvp_err(EINVAL);
 		}
 	}
-	return nr_async_push(np, &ev);
+	return ring_async_push(np, &ev);
 }
 
 int dvp_net_ring_set_arm_hook(uint16_t port_id, uint16_t queue_id, void (*fn)(void *arg), void *arg)
 {
-	struct nr_port *np = api_port(port_id, "set arm hook");
+	struct ring_port *np = api_port(port_id, "set arm hook");
 
 	if (np == NULL)
 		return -EINVAL;
 	if (queue_id >= np->nb_rx_rings) {
-		NR_LOG(ERR, "set arm hook: port %u has %u rx rings; no queue %u", port_id,
-		       np->nb_rx_rings, queue_id);
+		RING_LOG(ERR, "set arm hook: port %u has %u rx rings; no queue %u", port_id,
+			 np->nb_rx_rings, queue_id);
 		return dvp_err(EINVAL);
 	}
 	np->rx[queue_id]->arm_hook_arg = arg;

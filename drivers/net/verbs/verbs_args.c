@@ -20,7 +20,7 @@
 
 #include "verbs_private.h"
 
-const struct dvp_devargs_key vb_devargs_keys[] = {
+const struct dvp_devargs_key verbs_devargs_keys[] = {
 	{ "dev", "the verbs device, as ibv_devices names it: rxe0, mlx5_0, ... (required)" },
 	{ "listen",
 	  "IPV4:PORT to accept the peer port's connection on; or an IPv6 address with port=" },
@@ -46,7 +46,7 @@ const struct dvp_devargs_key vb_devargs_keys[] = {
 	{ NULL, NULL },
 };
 
-const char *vb_addr_str(const struct sockaddr *sa, char *buf, size_t len)
+const char *verbs_addr_str(const struct sockaddr *sa, char *buf, size_t len)
 {
 	char ip[INET6_ADDRSTRLEN];
 
@@ -66,7 +66,7 @@ const char *vb_addr_str(const struct sockaddr *sa, char *buf, size_t len)
 	return buf;
 }
 
-int vb_addr_parse(const char *name, const char *key, const char *s, struct sockaddr_storage *ss)
+int verbs_addr_parse(const char *name, const char *key, const char *s, struct sockaddr_storage *ss)
 {
 	char host[INET6_ADDRSTRLEN + 2];
 	const char *colon, *port_s;
@@ -78,8 +78,8 @@ int vb_addr_parse(const char *name, const char *key, const char *s, struct socka
 		const char *close = strchr(s, ']');
 
 		if (close == NULL || close[1] != ':') {
-			VB_LOG(ERR, "%s: %s=%s: an IPv6 address is written [ADDRESS]:PORT", name,
-			       key, s);
+			VERBS_LOG(ERR, "%s: %s=%s: an IPv6 address is written [ADDRESS]:PORT", name,
+				  key, s);
 			return dvp_err(EINVAL);
 		}
 		hlen = (size_t)(close - s - 1);
@@ -90,15 +90,17 @@ int vb_addr_parse(const char *name, const char *key, const char *s, struct socka
 	} else {
 		colon = strrchr(s, ':');
 		if (colon == NULL) {
-			VB_LOG(ERR,
-			       "%s: %s=%s: no port; write IP:PORT (10.0.0.1:18515, [fe80::1]:18515)",
-			       name, key, s);
+			VERBS_LOG(
+				ERR,
+				"%s: %s=%s: no port; write IP:PORT (10.0.0.1:18515, [fe80::1]:18515)",
+				name, key, s);
 			return dvp_err(EINVAL);
 		}
 		if (strchr(s, ':') != colon) {
-			VB_LOG(ERR,
-			       "%s: %s=%s: an IPv6 address needs brackets: [ADDRESS]:PORT, written %s=[[ADDRESS]:PORT] in devargs",
-			       name, key, s, key);
+			VERBS_LOG(
+				ERR,
+				"%s: %s=%s: an IPv6 address needs brackets: [ADDRESS]:PORT, written %s=[[ADDRESS]:PORT] in devargs",
+				name, key, s, key);
 			return dvp_err(EINVAL);
 		}
 		hlen = (size_t)(colon - s);
@@ -109,8 +111,8 @@ int vb_addr_parse(const char *name, const char *key, const char *s, struct socka
 	}
 	host[hlen] = '\0';
 	if (dvp_parse_u64(port_s, 1, 65535, &port) < 0) {
-		VB_LOG(ERR, "%s: %s=%s: port '%s' is not a number from 1 to 65535", name, key, s,
-		       port_s);
+		VERBS_LOG(ERR, "%s: %s=%s: port '%s' is not a number from 1 to 65535", name, key, s,
+			  port_s);
 		return dvp_err(EINVAL);
 	}
 	if (s[0] == '[') {
@@ -131,9 +133,10 @@ int vb_addr_parse(const char *name, const char *key, const char *s, struct socka
 	return 0;
 
 bad_host:
-	VB_LOG(ERR,
-	       "%s: %s=%s: '%.*s' is not a numeric IPv4 or IPv6 address (host names are not looked up)",
-	       name, key, s, (int)DVP_MIN(hlen, (size_t)64), s[0] == '[' ? s + 1 : s);
+	VERBS_LOG(
+		ERR,
+		"%s: %s=%s: '%.*s' is not a numeric IPv4 or IPv6 address (host names are not looked up)",
+		name, key, s, (int)DVP_MIN(hlen, (size_t)64), s[0] == '[' ? s + 1 : s);
 	return dvp_err(EINVAL);
 }
 
@@ -142,7 +145,7 @@ bad_host:
  * brackets in a value) an IPv6 address with its port in port=.
  */
 static int addr_arg(const char *name, const char *key, const char *v, const char *port,
-		    struct vb_cfg *cfg)
+		    struct verbs_cfg *cfg)
 {
 	const char *c = strchr(v, ':');
 	char buf[sizeof(cfg->addr_str)];
@@ -150,27 +153,29 @@ static int addr_arg(const char *name, const char *key, const char *v, const char
 	if (c != NULL && strchr(c + 1, ':') != NULL && v[0] != '[') {
 		/* Two colons or more: an IPv6 address. */
 		if (port == NULL) {
-			VB_LOG(ERR,
-			       "%s: %s=%s is an IPv6 address: give its port with port=N (%s=fe80::1,port=18515)",
-			       name, key, v, key);
+			VERBS_LOG(
+				ERR,
+				"%s: %s=%s is an IPv6 address: give its port with port=N (%s=fe80::1,port=18515)",
+				name, key, v, key);
 			return dvp_err(EINVAL);
 		}
 		snprintf(buf, sizeof(buf), "[%s]:%s", v, port);
 	} else {
 		if (port != NULL) {
-			VB_LOG(ERR,
-			       "%s: port=%s is for an IPv6 address; an IPv4 one takes its port in %s=IP:PORT",
-			       name, port, key);
+			VERBS_LOG(
+				ERR,
+				"%s: port=%s is for an IPv6 address; an IPv4 one takes its port in %s=IP:PORT",
+				name, port, key);
 			return dvp_err(EINVAL);
 		}
 		snprintf(buf, sizeof(buf), "%s", v);
 	}
 	snprintf(cfg->addr_str, sizeof(cfg->addr_str), "%s", buf);
-	return vb_addr_parse(name, key, buf, &cfg->addr);
+	return verbs_addr_parse(name, key, buf, &cfg->addr);
 }
 
 /* Test hooks from the environment (test/rxe), read once at probe. */
-static int test_env(const char *name, struct vb_cfg *cfg)
+static int test_env(const char *name, struct verbs_cfg *cfg)
 {
 	const char *s = getenv("DVP_VERBS_TEST_HOLD_ACCEPT_MS");
 	uint64_t v;
@@ -178,14 +183,14 @@ static int test_env(const char *name, struct vb_cfg *cfg)
 	if (s == NULL)
 		return 0;
 	if (dvp_parse_u64(s, 0, 600000, &v) < 0) {
-		VB_LOG(ERR, "%s: DVP_VERBS_TEST_HOLD_ACCEPT_MS=%s: 0 to 600000 (ms)", name, s);
+		VERBS_LOG(ERR, "%s: DVP_VERBS_TEST_HOLD_ACCEPT_MS=%s: 0 to 600000 (ms)", name, s);
 		return dvp_err(EINVAL);
 	}
 	cfg->test_hold_accept_ms = (uint32_t)v;
 	return 0;
 }
 
-int vb_cfg_parse(const char *name, const struct dvp_devargs *da, struct vb_cfg *cfg)
+int verbs_cfg_parse(const char *name, const struct dvp_devargs *da, struct verbs_cfg *cfg)
 {
 	static const char *const modes[] = { "rc", "ud", NULL };
 	const char *dev, *listen, *conn, *mac;
@@ -196,14 +201,15 @@ int vb_cfg_parse(const char *name, const struct dvp_devargs *da, struct vb_cfg *
 	memset(cfg, 0, sizeof(*cfg));
 	dev = dvp_devargs_get(da, "dev");
 	if (dev == NULL || dev[0] == '\0') {
-		VB_LOG(ERR,
-		       "%s: no dev= given; name the verbs device to use (ibv_devices lists them), e.g. --vdev %s,dev=rxe0,listen=10.0.0.1:18515",
-		       name, name);
+		VERBS_LOG(
+			ERR,
+			"%s: no dev= given; name the verbs device to use (ibv_devices lists them), e.g. --vdev %s,dev=rxe0,listen=10.0.0.1:18515",
+			name, name);
 		return dvp_err(EINVAL);
 	}
 	if (strlen(dev) >= sizeof(cfg->dev)) {
-		VB_LOG(ERR, "%s: dev=%s: a device name has at most %zu characters", name, dev,
-		       sizeof(cfg->dev) - 1);
+		VERBS_LOG(ERR, "%s: dev=%s: a device name has at most %zu characters", name, dev,
+			  sizeof(cfg->dev) - 1);
 		return dvp_err(EINVAL);
 	}
 	snprintf(cfg->dev, sizeof(cfg->dev), "%s", dev);
@@ -211,46 +217,47 @@ int vb_cfg_parse(const char *name, const struct dvp_devargs *da, struct vb_cfg *
 	listen = dvp_devargs_get(da, "listen");
 	conn = dvp_devargs_get(da, "connect");
 	if ((listen == NULL) == (conn == NULL)) {
-		VB_LOG(ERR,
-		       "%s: %s; give exactly one: listen=IP:PORT (this port waits for its peer) or connect=IP:PORT (it connects to a listening peer)",
-		       name,
-		       listen == NULL ? "neither listen= nor connect= given" :
-					"both listen= and connect= given");
+		VERBS_LOG(
+			ERR,
+			"%s: %s; give exactly one: listen=IP:PORT (this port waits for its peer) or connect=IP:PORT (it connects to a listening peer)",
+			name,
+			listen == NULL ? "neither listen= nor connect= given" :
+					 "both listen= and connect= given");
 		return dvp_err(EINVAL);
 	}
-	cfg->role = listen != NULL ? VB_ROLE_LISTEN : VB_ROLE_CONNECT;
+	cfg->role = listen != NULL ? VERBS_ROLE_LISTEN : VERBS_ROLE_CONNECT;
 	ret = addr_arg(name, listen != NULL ? "listen" : "connect", listen != NULL ? listen : conn,
 		       dvp_devargs_get(da, "port"), cfg);
 	if (ret < 0)
 		return ret;
 
-	ret = dvp_devargs_get_choice(da, "mode", modes, VB_MODE_RC, &mode);
+	ret = dvp_devargs_get_choice(da, "mode", modes, VERBS_MODE_RC, &mode);
 	if (ret < 0)
 		return ret;
-	cfg->mode = (enum vb_mode)mode;
+	cfg->mode = (enum verbs_mode)mode;
 	ret = dvp_devargs_get_bool(da, "solicited", false, &cfg->solicited);
 	if (ret == 0)
 		ret = dvp_devargs_get_bool(da, "reconnect", true, &cfg->reconnect);
 	if (ret < 0)
 		return ret;
-	ret = dvp_devargs_get_u64(da, "tx_signal", 1, 1024, VB_TX_SIGNAL_DEFAULT, &v);
+	ret = dvp_devargs_get_u64(da, "tx_signal", 1, 1024, VERBS_TX_SIGNAL_DEFAULT, &v);
 	if (ret < 0)
 		return ret;
 	cfg->tx_signal = (uint32_t)v;
-	ret = dvp_devargs_get_u64(da, "tx_inline", 0, 1024, VB_TX_INLINE_DEFAULT, &v);
+	ret = dvp_devargs_get_u64(da, "tx_inline", 0, 1024, VERBS_TX_INLINE_DEFAULT, &v);
 	if (ret < 0)
 		return ret;
 	cfg->tx_inline = (uint32_t)v;
-	ret = dvp_devargs_get_u64(da, "ack_timeout", 1, 31, VB_ACK_TIMEOUT_DEFAULT, &v);
+	ret = dvp_devargs_get_u64(da, "ack_timeout", 1, 31, VERBS_ACK_TIMEOUT_DEFAULT, &v);
 	if (ret < 0)
 		return ret;
 	cfg->ack_timeout = (uint8_t)v;
-	ret = dvp_devargs_get_u64(da, "tx_timeout", 0, 600000, VB_TX_TIMEOUT_DEFAULT, &v);
+	ret = dvp_devargs_get_u64(da, "tx_timeout", 0, 600000, VERBS_TX_TIMEOUT_DEFAULT, &v);
 	if (ret < 0)
 		return ret;
 	if (v > 0 && v < 10) {
-		VB_LOG(ERR, "%s: tx_timeout=%llu: 0 (never) or 10 to 600000 ms", name,
-		       (unsigned long long)v);
+		VERBS_LOG(ERR, "%s: tx_timeout=%llu: 0 (never) or 10 to 600000 ms", name,
+			  (unsigned long long)v);
 		return dvp_err(EINVAL);
 	}
 	cfg->tx_timeout = (uint32_t)v;

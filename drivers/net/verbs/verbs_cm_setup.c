@@ -28,7 +28,7 @@
 #include "verbs_private.h"
 
 /* The netdev behind the port's GIDs (RoCE), as the ib bus found it; none on InfiniBand. */
-static void find_netdev(struct vb_port *vp)
+static void find_netdev(struct verbs_port *vp)
 {
 	const struct dvp_ib_device *ib = dvp_ib_device_find(vp->cfg.dev);
 	unsigned int i;
@@ -39,8 +39,8 @@ static void find_netdev(struct vb_port *vp)
 			return;
 		}
 	}
-	VB_LOG(DEBUG, "%s: %s port %u is not on the ib bus: no netdev to watch", vp->name,
-	       vp->cfg.dev, vp->ib_port);
+	VERBS_LOG(DEBUG, "%s: %s port %u is not on the ib bus: no netdev to watch", vp->name,
+		  vp->cfg.dev, vp->ib_port);
 }
 
 /* Whether @ss is the wildcard address, or one of this host's interfaces has it. */
@@ -79,7 +79,7 @@ static bool addr_any_or_local(const struct sockaddr_storage *ss)
  * another rdma_cm id holds when either is the wildcard address; ENODEV for
  * an address whose interface has no RDMA device.
  */
-static __dvp_cold const char *listen_err_str(const struct vb_port *vp, int err, char *buf,
+static __dvp_cold const char *listen_err_str(const struct verbs_port *vp, int err, char *buf,
 					     size_t len)
 {
 	const struct sockaddr_storage *ss = &vp->cfg.addr;
@@ -108,33 +108,33 @@ static __dvp_cold const char *listen_err_str(const struct vb_port *vp, int err, 
 	return buf;
 }
 
-static int listen_setup(struct vb_port *vp)
+static int listen_setup(struct verbs_port *vp)
 {
 	char why[320];
-	enum rdma_port_space ps = vp->cfg.mode == VB_MODE_UD ? RDMA_PS_UDP : RDMA_PS_TCP;
+	enum rdma_port_space ps = vp->cfg.mode == VERBS_MODE_UD ? RDMA_PS_UDP : RDMA_PS_TCP;
 	int err;
 
 	if (rdma_create_id(vp->cm_ch, &vp->listen_id, NULL, ps) != 0) {
-		VB_LOG(ERR, "%s: rdma_create_id: %s", vp->name, dvp_strerror(errno));
+		VERBS_LOG(ERR, "%s: rdma_create_id: %s", vp->name, dvp_strerror(errno));
 		return dvp_err(errno);
 	}
 	if (rdma_bind_addr(vp->listen_id, (struct sockaddr *)&vp->cfg.addr) != 0) {
 		err = errno;
-		VB_LOG(ERR, "%s: listen=%s: %s", vp->name, vp->cfg.addr_str,
-		       listen_err_str(vp, err, why, sizeof(why)));
+		VERBS_LOG(ERR, "%s: listen=%s: %s", vp->name, vp->cfg.addr_str,
+			  listen_err_str(vp, err, why, sizeof(why)));
 		goto fail;
 	}
 	if (vp->listen_id->verbs != NULL && vp->listen_id->verbs != vp->dev->ctx) {
-		VB_LOG(ERR, "%s: listen=%s is an address of device %s, not dev=%s", vp->name,
-		       vp->cfg.addr_str, ibv_get_device_name(vp->listen_id->verbs->device),
-		       vp->cfg.dev);
+		VERBS_LOG(ERR, "%s: listen=%s is an address of device %s, not dev=%s", vp->name,
+			  vp->cfg.addr_str, ibv_get_device_name(vp->listen_id->verbs->device),
+			  vp->cfg.dev);
 		err = EXDEV;
 		goto fail;
 	}
 	if (rdma_listen(vp->listen_id, 64) != 0) {
 		err = errno;
-		VB_LOG(ERR, "%s: listen=%s: rdma_listen: %s", vp->name, vp->cfg.addr_str,
-		       listen_err_str(vp, err, why, sizeof(why)));
+		VERBS_LOG(ERR, "%s: listen=%s: rdma_listen: %s", vp->name, vp->cfg.addr_str,
+			  listen_err_str(vp, err, why, sizeof(why)));
 		goto fail;
 	}
 	if (vp->listen_id->port_num != 0)
@@ -142,22 +142,22 @@ static int listen_setup(struct vb_port *vp)
 	return 0;
 
 fail:
-	vb_cm_destroy_id(&vp->listen_id);
+	verbs_cm_destroy_id(&vp->listen_id);
 	return dvp_err(err);
 }
 
-int vb_cm_init(struct vb_port *vp)
+int verbs_cm_init(struct verbs_port *vp)
 {
 	struct ibv_port_attr pa;
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < VB_MAX_QUEUES; i++) {
-		vp->rx_conn[i] = (struct vb_conn){
-			.vp = vp, .q = (uint16_t)i, .tx = false, .backoff_ms = VB_RETRY_MIN_MS
+	for (i = 0; i < VERBS_MAX_QUEUES; i++) {
+		vp->rx_conn[i] = (struct verbs_conn){
+			.vp = vp, .q = (uint16_t)i, .tx = false, .backoff_ms = VERBS_RETRY_MIN_MS
 		};
-		vp->tx_conn[i] = (struct vb_conn){
-			.vp = vp, .q = (uint16_t)i, .tx = true, .backoff_ms = VB_RETRY_MIN_MS
+		vp->tx_conn[i] = (struct verbs_conn){
+			.vp = vp, .q = (uint16_t)i, .tx = true, .backoff_ms = VERBS_RETRY_MIN_MS
 		};
 	}
 	vp->ib_port = 1;
@@ -165,10 +165,10 @@ int vb_cm_init(struct vb_port *vp)
 	vp->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	vp->cm_ch = rdma_create_event_channel();
 	if (vp->wake_fd < 0 || vp->timer_fd < 0 || vp->cm_ch == NULL) {
-		VB_LOG(ERR, "%s: %s: %s", vp->name,
-		       vp->cm_ch == NULL ? "rdma_create_event_channel (is rdma_ucm loaded?)" :
-					   "eventfd/timerfd",
-		       dvp_strerror(errno));
+		VERBS_LOG(ERR, "%s: %s: %s", vp->name,
+			  vp->cm_ch == NULL ? "rdma_create_event_channel (is rdma_ucm loaded?)" :
+					      "eventfd/timerfd",
+			  dvp_strerror(errno));
 		ret = dvp_err(errno ? errno : ENODEV);
 		goto fail;
 	}
@@ -177,7 +177,7 @@ int vb_cm_init(struct vb_port *vp)
 		ret = dvp_err(-ret);
 		goto fail;
 	}
-	if (vp->cfg.role == VB_ROLE_LISTEN) {
+	if (vp->cfg.role == VERBS_ROLE_LISTEN) {
 		ret = listen_setup(vp);
 		if (ret < 0)
 			goto fail;
@@ -187,45 +187,45 @@ int vb_cm_init(struct vb_port *vp)
 	else
 		vp->path_mtu = 1024;
 	find_netdev(vp);
-	ret = dvp_intr_callback_register(vp->cm_ch->fd, vb_cm_event_cb, vp);
+	ret = dvp_intr_callback_register(vp->cm_ch->fd, verbs_cm_event_cb, vp);
 	if (ret == 0)
-		ret = dvp_intr_callback_register(vp->timer_fd, vb_cm_timer_cb, vp);
+		ret = dvp_intr_callback_register(vp->timer_fd, verbs_cm_timer_cb, vp);
 	if (ret == 0)
-		ret = dvp_intr_callback_register(vp->wake_fd, vb_cm_wake_cb, vp);
+		ret = dvp_intr_callback_register(vp->wake_fd, verbs_cm_wake_cb, vp);
 	if (ret < 0) {
-		VB_LOG(ERR, "%s: the EAL interrupt thread cannot watch the connection fds: %s",
-		       vp->name, dvp_strerror(-ret));
+		VERBS_LOG(ERR, "%s: the EAL interrupt thread cannot watch the connection fds: %s",
+			  vp->name, dvp_strerror(-ret));
 		goto fail;
 	}
 	vp->events_on = true;
 	return 0;
 
 fail:
-	vb_cm_fini(vp);
+	verbs_cm_fini(vp);
 	return ret;
 }
 
-void vb_cm_fini(struct vb_port *vp)
+void verbs_cm_fini(struct verbs_port *vp)
 {
 	unsigned int i;
 
 	if (vp->cm_ch != NULL) {
 		/* Each returns once its callback is not running. */
-		dvp_intr_callback_unregister(vp->cm_ch->fd, vb_cm_event_cb, vp);
-		dvp_intr_callback_unregister(vp->timer_fd, vb_cm_timer_cb, vp);
-		dvp_intr_callback_unregister(vp->wake_fd, vb_cm_wake_cb, vp);
+		dvp_intr_callback_unregister(vp->cm_ch->fd, verbs_cm_event_cb, vp);
+		dvp_intr_callback_unregister(vp->timer_fd, verbs_cm_timer_cb, vp);
+		dvp_intr_callback_unregister(vp->wake_fd, verbs_cm_wake_cb, vp);
 	}
 	vp->events_on = false;
 	pthread_mutex_lock(&vp->lock);
-	for (i = 0; i < VB_MAX_QUEUES; i++) {
-		vb_cm_destroy_id(&vp->rx_conn[i].id);
-		vb_cm_destroy_id(&vp->rx_conn[i].pending);
-		vb_cm_destroy_id(&vp->tx_conn[i].id);
-		vb_cm_destroy_id(&vp->tx_conn[i].pending);
+	for (i = 0; i < VERBS_MAX_QUEUES; i++) {
+		verbs_cm_destroy_id(&vp->rx_conn[i].id);
+		verbs_cm_destroy_id(&vp->rx_conn[i].pending);
+		verbs_cm_destroy_id(&vp->tx_conn[i].id);
+		verbs_cm_destroy_id(&vp->tx_conn[i].pending);
 	}
-	vb_cm_destroy_id(&vp->listen_id);
+	verbs_cm_destroy_id(&vp->listen_id);
 	while (vp->nzombies > 0)
-		vb_cm_destroy_id(&vp->zombies[--vp->nzombies]);
+		verbs_cm_destroy_id(&vp->zombies[--vp->nzombies]);
 	pthread_mutex_unlock(&vp->lock);
 	if (vp->cm_ch != NULL)
 		rdma_destroy_event_channel(vp->cm_ch);
@@ -237,73 +237,73 @@ void vb_cm_fini(struct vb_port *vp)
 	vp->timer_fd = vp->wake_fd = -1;
 }
 
-int vb_cm_start(struct vb_port *vp)
+int verbs_cm_start(struct verbs_port *vp)
 {
 	uint16_t q;
 	unsigned int i;
 
 	pthread_mutex_lock(&vp->lock);
 	if (getrandom(&vp->session, sizeof(vp->session), GRND_NONBLOCK) != sizeof(vp->session))
-		vp->session = vb_now_ns() ^ ((uint64_t)getpid() << 32);
+		vp->session = verbs_now_ns() ^ ((uint64_t)getpid() << 32);
 	vp->session |= 1; /* never 0, which means "no peer yet" */
 	vp->peer_session = 0;
 	vp->connected_once = false;
-	for (i = 0; i < VB_MAX_QUEUES; i++) {
-		vp->rx_conn[i].st = vp->tx_conn[i].st = CS_IDLE;
+	for (i = 0; i < VERBS_MAX_QUEUES; i++) {
+		vp->rx_conn[i].st = vp->tx_conn[i].st = VERBS_CS_IDLE;
 		vp->rx_conn[i].attempts = vp->tx_conn[i].attempts = 0;
 		vp->rx_conn[i].warned = vp->tx_conn[i].warned = false;
-		vp->rx_conn[i].backoff_ms = vp->tx_conn[i].backoff_ms = VB_RETRY_MIN_MS;
+		vp->rx_conn[i].backoff_ms = vp->tx_conn[i].backoff_ms = VERBS_RETRY_MIN_MS;
 	}
 	/* Nobody polls yet: CQs that overran can be replaced from here. */
 	for (q = 0; q < vp->port->nb_rx_queues; q++) {
-		struct vb_rxq *rxq = vp->port->rxqs[q];
+		struct verbs_rxq *rxq = vp->port->rxqs[q];
 
 		if (__atomic_load_n(&rxq->cq_dead, __ATOMIC_RELAXED))
-			vb_rxq_cq_renew(rxq);
-		rxq->cause = VB_CAUSE_NONE;
-		__atomic_store_n(&rxq->state, VQ_DOWN, __ATOMIC_RELEASE);
+			verbs_rxq_cq_renew(rxq);
+		rxq->cause = VERBS_CAUSE_NONE;
+		__atomic_store_n(&rxq->state, VERBS_Q_DOWN, __ATOMIC_RELEASE);
 	}
 	for (q = 0; q < vp->port->nb_tx_queues; q++) {
-		struct vb_txq *txq = vp->port->txqs[q];
+		struct verbs_txq *txq = vp->port->txqs[q];
 
 		if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED))
-			vb_txq_cq_renew(txq);
-		txq->cause = VB_CAUSE_NONE;
-		__atomic_store_n(&txq->state, VQ_DOWN, __ATOMIC_RELEASE);
+			verbs_txq_cq_renew(txq);
+		txq->cause = VERBS_CAUSE_NONE;
+		__atomic_store_n(&txq->state, VERBS_Q_DOWN, __ATOMIC_RELEASE);
 	}
 	/* Atomic: link_update reads it without the lock. */
 	__atomic_store_n(&vp->started, true, __ATOMIC_RELAXED);
-	vb_cm_progress_locked(vp);
+	verbs_cm_progress_locked(vp);
 	pthread_mutex_unlock(&vp->lock);
 	return 0;
 }
 
-void vb_cm_stop(struct vb_port *vp)
+void verbs_cm_stop(struct verbs_port *vp)
 {
 	unsigned int i;
 	uint16_t q;
 
 	pthread_mutex_lock(&vp->lock);
 	__atomic_store_n(&vp->started, false, __ATOMIC_RELAXED);
-	for (i = 0; i < VB_MAX_QUEUES; i++) {
-		struct vb_conn *cs[2] = { &vp->rx_conn[i], &vp->tx_conn[i] };
+	for (i = 0; i < VERBS_MAX_QUEUES; i++) {
+		struct verbs_conn *cs[2] = { &vp->rx_conn[i], &vp->tx_conn[i] };
 		unsigned int k;
 
 		for (k = 0; k < 2; k++) {
 			if (cs[k]->pending != NULL)
-				vb_cm_reject_id(vp, cs[k]->pending, VB_REJ_STOPPED);
+				verbs_cm_reject_id(vp, cs[k]->pending, VERBS_REJ_STOPPED);
 			cs[k]->pending = NULL;
-			vb_cm_retire_id(vp, &cs[k]->id);
-			cs[k]->st = CS_IDLE;
+			verbs_cm_retire_id(vp, &cs[k]->id);
+			cs[k]->st = VERBS_CS_IDLE;
 		}
 	}
 	/* No lcore bursts any more (lib/port emptied the fast path): everything is ours. */
 	for (q = 0; q < vp->port->nb_rx_queues; q++)
 		if (vp->port->rxqs[q] != NULL)
-			vb_rxq_teardown(vp->port->rxqs[q], false);
+			verbs_rxq_teardown(vp->port->rxqs[q], false);
 	for (q = 0; q < vp->port->nb_tx_queues; q++)
 		if (vp->port->txqs[q] != NULL)
-			vb_txq_teardown(vp->port->txqs[q], false);
-	vb_cm_timer_arm(vp, UINT64_MAX);
+			verbs_txq_teardown(vp->port->txqs[q], false);
+	verbs_cm_timer_arm(vp, UINT64_MAX);
 	pthread_mutex_unlock(&vp->lock);
 }

@@ -22,15 +22,15 @@
 
 #include "verbs_private.h"
 
-DVP_LOG_REGISTER(vb_logtype, "pmd.net.verbs", NOTICE);
+DVP_LOG_REGISTER(verbs_logtype, "pmd.net.verbs", NOTICE);
 
-static pthread_mutex_t vb_devs_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct vb_dev *vb_devs;
+static pthread_mutex_t verbs_devs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct verbs_dev *verbs_devs;
 
 /* Registering memory pins it: below this, the first mempool may not fit. */
-#define VB_MEMLOCK_MIN (64ull << 20)
+#define VERBS_MEMLOCK_MIN (64ull << 20)
 
-uint64_t vb_now_ns(void)
+uint64_t verbs_now_ns(void)
 {
 	struct timespec ts;
 
@@ -44,7 +44,7 @@ uint64_t vb_now_ns(void)
  * the ack, so the queue behind cq_context / qp_context is still there).
  */
 
-static void resolve_queue(struct ib_async_event *ev, const struct vb_qctx *qc)
+static void resolve_queue(struct ib_async_event *ev, const struct verbs_qctx *qc)
 {
 	if (qc == NULL || qc->vp == NULL)
 		return;
@@ -54,46 +54,46 @@ static void resolve_queue(struct ib_async_event *ev, const struct vb_qctx *qc)
 	ev->queue_known = true;
 }
 
-static int vb_async_get(void *arg, struct ib_async_event *ev)
+static int verbs_async_get(void *arg, struct ib_async_event *ev)
 {
-	struct vb_dev *dev = arg;
+	struct verbs_dev *dev = arg;
 	unsigned int port_num;
 
 	if (ibv_get_async_event(dev->ctx, &ev->ibv) != 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -errno;
 	/* Port and device events concern every port on the device (port_id as given). */
 	resolve_queue(ev, ib_async_element(&ev->ibv, &port_num));
-	VB_LOG(DEBUG, "%s: async event %s", dev->name, ibv_event_type_str(ev->ibv.event_type));
+	VERBS_LOG(DEBUG, "%s: async event %s", dev->name, ibv_event_type_str(ev->ibv.event_type));
 	return 0;
 }
 
-static void vb_async_ack(void *arg, struct ib_async_event *ev)
+static void verbs_async_ack(void *arg, struct ib_async_event *ev)
 {
 	(void)arg;
 	ibv_ack_async_event(&ev->ibv);
 }
 
-static void vb_async_link(void *arg, struct dvp_port *port, enum dvp_port_event_cause cause)
+static void verbs_async_link(void *arg, struct dvp_port *port, enum dvp_port_event_cause cause)
 {
-	struct vb_port *vp = port->priv;
+	struct verbs_port *vp = port->priv;
 
 	(void)arg;
 	__atomic_fetch_add(&vp->ps.async_link_events, 1, __ATOMIC_RELAXED);
-	vb_link_report(vp, cause);
+	verbs_link_report(vp, cause);
 }
 
-static void vb_async_queue_error(void *arg, struct dvp_port *port, uint16_t q, bool tx,
-				 enum dvp_port_event_cause cause)
+static void verbs_async_queue_error(void *arg, struct dvp_port *port, uint16_t q, bool tx,
+				    enum dvp_port_event_cause cause)
 {
 	(void)arg;
-	vb_queue_error(port, q, tx, cause);
+	verbs_queue_error(port, q, tx, cause);
 }
 
-const struct ib_async_ops vb_async_ops = {
-	.get = vb_async_get,
-	.ack = vb_async_ack,
-	.link = vb_async_link,
-	.queue_error = vb_async_queue_error,
+const struct ib_async_ops verbs_async_ops = {
+	.get = verbs_async_get,
+	.ack = verbs_async_ack,
+	.link = verbs_async_link,
+	.queue_error = verbs_async_queue_error,
 };
 
 /* ------------------------------------------------------------------------
@@ -113,18 +113,19 @@ static __dvp_cold void list_devices(struct ibv_context **ctxs, char *buf, size_t
 		snprintf(buf, len, "none");
 }
 
-static struct vb_dev *dev_open(const char *name, const char *port_name)
+static struct verbs_dev *dev_open(const char *name, const char *port_name)
 {
 	struct ibv_context **ctxs, *ctx = NULL;
-	struct vb_dev *dev;
+	struct verbs_dev *dev;
 	char names[256];
 	int i, n, ret;
 
 	ctxs = rdma_get_devices(&n);
 	if (ctxs == NULL || n == 0) {
-		VB_LOG(ERR,
-		       "%s: librdmacm finds no RDMA device (%s); load the device's driver and ib_uverbs, rdma_ucm (for Soft-RoCE: rdma link add rxe0 type rxe netdev eth0)",
-		       port_name, ctxs == NULL ? dvp_strerror(errno) : "an empty list");
+		VERBS_LOG(
+			ERR,
+			"%s: librdmacm finds no RDMA device (%s); load the device's driver and ib_uverbs, rdma_ucm (for Soft-RoCE: rdma link add rxe0 type rxe netdev eth0)",
+			port_name, ctxs == NULL ? dvp_strerror(errno) : "an empty list");
 		if (ctxs != NULL)
 			rdma_free_devices(ctxs);
 		dvp_errno = ENODEV;
@@ -135,8 +136,8 @@ static struct vb_dev *dev_open(const char *name, const char *port_name)
 			ctx = ctxs[i];
 	if (ctx == NULL) {
 		list_devices(ctxs, names, sizeof(names));
-		VB_LOG(ERR, "%s: dev=%s: no such verbs device; these exist: %s", port_name, name,
-		       names);
+		VERBS_LOG(ERR, "%s: dev=%s: no such verbs device; these exist: %s", port_name, name,
+			  names);
 		rdma_free_devices(ctxs);
 		dvp_errno = ENODEV;
 		return NULL;
@@ -154,25 +155,25 @@ static struct vb_dev *dev_open(const char *name, const char *port_name)
 	pthread_mutex_init(&dev->mr_lock, NULL);
 	ret = ibv_query_device(ctx, &dev->attr);
 	if (ret != 0) {
-		VB_LOG(ERR, "%s: ibv_query_device(%s): %s", port_name, name, dvp_strerror(ret));
+		VERBS_LOG(ERR, "%s: ibv_query_device(%s): %s", port_name, name, dvp_strerror(ret));
 		dvp_errno = ret;
 		goto fail;
 	}
 	dev->pd = ibv_alloc_pd(ctx);
 	if (dev->pd == NULL) {
-		VB_LOG(ERR, "%s: ibv_alloc_pd(%s): %s", port_name, name, dvp_strerror(errno));
+		VERBS_LOG(ERR, "%s: ibv_alloc_pd(%s): %s", port_name, name, dvp_strerror(errno));
 		dvp_errno = errno ? errno : ENOMEM;
 		goto fail;
 	}
 	/* Async events are read until EAGAIN on the interrupt thread: never block it. */
 	if (dvp_fd_set_nonblock(ctx->async_fd) < 0) {
-		VB_LOG(ERR, "%s: O_NONBLOCK on %s's async event fd: %s", port_name, name,
-		       dvp_strerror(errno));
+		VERBS_LOG(ERR, "%s: O_NONBLOCK on %s's async event fd: %s", port_name, name,
+			  dvp_strerror(errno));
 		dvp_errno = errno;
 		goto fail_pd;
 	}
 	snprintf(names, sizeof(names), "%s async events", name);
-	dev->async = ib_async_create(names, ctx->async_fd, &vb_async_ops, dev);
+	dev->async = ib_async_create(names, ctx->async_fd, &verbs_async_ops, dev);
 	if (dev->async == NULL)
 		goto fail_pd;
 	ret = ib_async_start(dev->async);
@@ -180,8 +181,8 @@ static struct vb_dev *dev_open(const char *name, const char *port_name)
 		ib_async_destroy(dev->async);
 		goto fail_pd;
 	}
-	VB_LOG(INFO, "%s: device %s: max_qp_wr %d, max_cqe %d, max_sge %d", port_name, name,
-	       dev->attr.max_qp_wr, dev->attr.max_cqe, dev->attr.max_sge);
+	VERBS_LOG(INFO, "%s: device %s: max_qp_wr %d, max_cqe %d, max_sge %d", port_name, name,
+		  dev->attr.max_qp_wr, dev->attr.max_cqe, dev->attr.max_sge);
 	return dev;
 
 fail_pd:
@@ -192,57 +193,57 @@ fail:
 	return NULL;
 }
 
-struct vb_dev *vb_dev_get(const char *name, const char *port_name)
+struct verbs_dev *verbs_dev_get(const char *name, const char *port_name)
 {
-	struct vb_dev *dev;
+	struct verbs_dev *dev;
 
-	pthread_mutex_lock(&vb_devs_lock);
-	for (dev = vb_devs; dev != NULL; dev = dev->next) {
+	pthread_mutex_lock(&verbs_devs_lock);
+	for (dev = verbs_devs; dev != NULL; dev = dev->next) {
 		if (strcmp(dev->name, name) == 0) {
 			dev->refs++;
-			pthread_mutex_unlock(&vb_devs_lock);
+			pthread_mutex_unlock(&verbs_devs_lock);
 			return dev;
 		}
 	}
 	dev = dev_open(name, port_name);
 	if (dev != NULL) {
-		dev->next = vb_devs;
-		vb_devs = dev;
+		dev->next = verbs_devs;
+		verbs_devs = dev;
 	}
-	pthread_mutex_unlock(&vb_devs_lock);
+	pthread_mutex_unlock(&verbs_devs_lock);
 	return dev;
 }
 
-void vb_dev_put(struct vb_dev *dev)
+void verbs_dev_put(struct verbs_dev *dev)
 {
-	struct vb_dev **l;
+	struct verbs_dev **l;
 	unsigned int i;
 	int ret;
 
 	if (dev == NULL)
 		return;
-	pthread_mutex_lock(&vb_devs_lock);
+	pthread_mutex_lock(&verbs_devs_lock);
 	if (--dev->refs > 0) {
-		pthread_mutex_unlock(&vb_devs_lock);
+		pthread_mutex_unlock(&verbs_devs_lock);
 		return;
 	}
-	for (l = &vb_devs; *l != dev; l = &(*l)->next)
+	for (l = &verbs_devs; *l != dev; l = &(*l)->next)
 		;
 	*l = dev->next;
-	pthread_mutex_unlock(&vb_devs_lock);
+	pthread_mutex_unlock(&verbs_devs_lock);
 
 	/* Returns once the interrupt thread is not reading it. */
 	ib_async_destroy(dev->async);
 	for (i = 0; i < dev->nb_mrs; i++) {
 		ret = ibv_dereg_mr(dev->mrs[i].mr);
 		if (ret != 0)
-			VB_LOG(WARNING, "%s: ibv_dereg_mr: %s", dev->name, dvp_strerror(ret));
+			VERBS_LOG(WARNING, "%s: ibv_dereg_mr: %s", dev->name, dvp_strerror(ret));
 	}
 	free(dev->mrs);
 	ret = ibv_dealloc_pd(dev->pd);
 	if (ret != 0)
-		VB_LOG(WARNING, "%s: ibv_dealloc_pd: %s (something still uses it)", dev->name,
-		       dvp_strerror(ret));
+		VERBS_LOG(WARNING, "%s: ibv_dealloc_pd: %s (something still uses it)", dev->name,
+			  dvp_strerror(ret));
 	/* The context is librdmacm's: it stays open. */
 	pthread_mutex_destroy(&dev->mr_lock);
 	free(dev);
@@ -271,29 +272,30 @@ static bool has_cap_ipc_lock(void)
 	return yes;
 }
 
-int vb_memlock_check(const char *port_name)
+int verbs_memlock_check(const char *port_name)
 {
 	struct rlimit rl;
 
 	if (has_cap_ipc_lock())
 		return 0;
 	if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
-	    rl.rlim_cur >= VB_MEMLOCK_MIN)
+	    rl.rlim_cur >= VERBS_MEMLOCK_MIN)
 		return 0;
-	VB_LOG(ERR,
-	       "%s: the locked-memory limit is %llu KiB and the process lacks CAP_IPC_LOCK: registering mempools with the device pins their memory and needs more; raise it to at least %llu KiB or unlimited (ulimit -l unlimited; LimitMEMLOCK=infinity in a systemd unit; a memlock line in /etc/security/limits.conf)",
-	       port_name, (unsigned long long)rl.rlim_cur >> 10,
-	       (unsigned long long)VB_MEMLOCK_MIN >> 10);
+	VERBS_LOG(
+		ERR,
+		"%s: the locked-memory limit is %llu KiB and the process lacks CAP_IPC_LOCK: registering mempools with the device pins their memory and needs more; raise it to at least %llu KiB or unlimited (ulimit -l unlimited; LimitMEMLOCK=infinity in a systemd unit; a memlock line in /etc/security/limits.conf)",
+		port_name, (unsigned long long)rl.rlim_cur >> 10,
+		(unsigned long long)VERBS_MEMLOCK_MIN >> 10);
 	return dvp_err(EPERM);
 }
 
 struct reg_ctx {
-	struct vb_dev *dev;
+	struct verbs_dev *dev;
 	const char *port_name;
 	int err;
 };
 
-static bool covered_locked(struct vb_dev *dev, uintptr_t start, uintptr_t end)
+static bool covered_locked(struct verbs_dev *dev, uintptr_t start, uintptr_t end)
 {
 	unsigned int i;
 
@@ -307,10 +309,10 @@ static void reg_chunk(struct dvp_mempool *mp, void *opaque, const struct dvp_mem
 		      unsigned int idx)
 {
 	struct reg_ctx *rc = opaque;
-	struct vb_dev *dev = rc->dev;
+	struct verbs_dev *dev = rc->dev;
 	uintptr_t start = (uintptr_t)mh->addr;
 	struct ibv_mr *mr;
-	struct vb_mr *mrs;
+	struct verbs_mr *mrs;
 
 	(void)idx;
 	if (rc->err != 0 || covered_locked(dev, start, start + mh->len))
@@ -330,23 +332,24 @@ static void reg_chunk(struct dvp_mempool *mp, void *opaque, const struct dvp_mem
 	if (mr == NULL) {
 		rc->err = errno ? errno : ENOMEM;
 		if (rc->err == ENOMEM || rc->err == EPERM || rc->err == EAGAIN)
-			VB_LOG(ERR,
-			       "%s: registering mempool %s (%zu KiB at %p) with %s: %s; the locked-memory limit is the usual cause: raise it (ulimit -l unlimited) or run with CAP_IPC_LOCK",
-			       rc->port_name, mp->name, mh->len >> 10, mh->addr, dev->name,
-			       dvp_strerror(rc->err));
+			VERBS_LOG(
+				ERR,
+				"%s: registering mempool %s (%zu KiB at %p) with %s: %s; the locked-memory limit is the usual cause: raise it (ulimit -l unlimited) or run with CAP_IPC_LOCK",
+				rc->port_name, mp->name, mh->len >> 10, mh->addr, dev->name,
+				dvp_strerror(rc->err));
 		else
-			VB_LOG(ERR, "%s: ibv_reg_mr of mempool %s (%zu KiB at %p) on %s: %s",
-			       rc->port_name, mp->name, mh->len >> 10, mh->addr, dev->name,
-			       dvp_strerror(rc->err));
+			VERBS_LOG(ERR, "%s: ibv_reg_mr of mempool %s (%zu KiB at %p) on %s: %s",
+				  rc->port_name, mp->name, mh->len >> 10, mh->addr, dev->name,
+				  dvp_strerror(rc->err));
 		return;
 	}
 	dev->mrs[dev->nb_mrs++] =
-		(struct vb_mr){ .start = start, .end = start + mh->len, .mr = mr };
-	VB_LOG(DEBUG, "%s: mempool %s: %zu KiB at %p registered, lkey 0x%x", rc->port_name,
-	       mp->name, mh->len >> 10, mh->addr, mr->lkey);
+		(struct verbs_mr){ .start = start, .end = start + mh->len, .mr = mr };
+	VERBS_LOG(DEBUG, "%s: mempool %s: %zu KiB at %p registered, lkey 0x%x", rc->port_name,
+		  mp->name, mh->len >> 10, mh->addr, mr->lkey);
 }
 
-int vb_mr_register_mempool(struct vb_dev *dev, struct dvp_mempool *mp, const char *port_name)
+int verbs_mr_register_mempool(struct verbs_dev *dev, struct dvp_mempool *mp, const char *port_name)
 {
 	struct reg_ctx rc = { .dev = dev, .port_name = port_name };
 
@@ -356,8 +359,8 @@ int vb_mr_register_mempool(struct vb_dev *dev, struct dvp_mempool *mp, const cha
 	return rc.err ? dvp_err(rc.err) : 0;
 }
 
-uint32_t vb_mr_lookup(struct vb_dev *dev, uintptr_t addr, size_t len, uintptr_t *start,
-		      uintptr_t *end)
+uint32_t verbs_mr_lookup(struct verbs_dev *dev, uintptr_t addr, size_t len, uintptr_t *start,
+			 uintptr_t *end)
 {
 	uint32_t lkey = UINT32_MAX;
 	unsigned int i;
@@ -375,8 +378,8 @@ uint32_t vb_mr_lookup(struct vb_dev *dev, uintptr_t addr, size_t len, uintptr_t 
 	return lkey;
 }
 
-uint32_t vb_mrc_miss(struct vb_mrc *c, struct vb_dev *dev, struct dvp_mbuf *m, uintptr_t addr,
-		     uint32_t len, const char *port_name)
+uint32_t verbs_mrc_miss(struct verbs_mrc *c, struct verbs_dev *dev, struct dvp_mbuf *m,
+			uintptr_t addr, uint32_t len, const char *port_name)
 {
 	uintptr_t start, end;
 	uint32_t lkey;
@@ -387,16 +390,16 @@ uint32_t vb_mrc_miss(struct vb_mrc *c, struct vb_dev *dev, struct dvp_mbuf *m, u
 	 * the first time a pool is seen at all, its registration. Once per
 	 * pool and queue, so not the fast path that the rules speak of.
 	 */
-	lkey = vb_mr_lookup(dev, addr, len, &start, &end);
+	lkey = verbs_mr_lookup(dev, addr, len, &start, &end);
 	if (lkey == UINT32_MAX) {
 		if (m->pool == NULL || !dvp_mempool_contains(m->pool, (void *)addr) ||
-		    vb_mr_register_mempool(dev, m->pool, port_name) < 0)
+		    verbs_mr_register_mempool(dev, m->pool, port_name) < 0)
 			return UINT32_MAX;
-		lkey = vb_mr_lookup(dev, addr, len, &start, &end);
+		lkey = verbs_mr_lookup(dev, addr, len, &start, &end);
 		if (lkey == UINT32_MAX)
 			return UINT32_MAX;
 	}
-	slot = c->n < VB_MRC_SIZE ? c->n++ : c->next++ % VB_MRC_SIZE;
+	slot = c->n < VERBS_MRC_SIZE ? c->n++ : c->next++ % VERBS_MRC_SIZE;
 	c->start[slot] = start;
 	c->end[slot] = end;
 	c->lkey[slot] = lkey;

@@ -19,16 +19,16 @@
 #include <dvp_mbuf.h>
 #include <ib_async.h>
 
-#define VB_MRC_SIZE 8 /* a queue's own lkey cache */
+#define VERBS_MRC_SIZE 8 /* a queue's own lkey cache */
 
-struct vb_mr {
+struct verbs_mr {
 	uintptr_t start;
 	uintptr_t end;
 	struct ibv_mr *mr;
 };
 
-struct vb_dev {
-	struct vb_dev *next; /* vb_devs, under vb_devs_lock */
+struct verbs_dev {
+	struct verbs_dev *next; /* verbs_devs, under verbs_devs_lock */
 	unsigned int refs;
 	char name[64];
 	struct ibv_context *ctx; /* librdmacm's: its cm_ids use this context */
@@ -38,43 +38,44 @@ struct vb_dev {
 
 	/* Memory registered with pd: one region per mempool chunk. */
 	pthread_mutex_t mr_lock;
-	struct vb_mr *mrs;
+	struct verbs_mr *mrs;
 	unsigned int nb_mrs;
 	unsigned int mrs_cap;
 };
 
 /* Find or open the device named @name. @return it (a reference taken) or NULL, dvp_errno set. */
-struct vb_dev *vb_dev_get(const char *name, const char *port_name);
-void vb_dev_put(struct vb_dev *dev);
+struct verbs_dev *verbs_dev_get(const char *name, const char *port_name);
+void verbs_dev_put(struct verbs_dev *dev);
 
 /* Check what registering memory needs (RLIMIT_MEMLOCK) at probe. @return 0 or -EPERM. */
-int vb_memlock_check(const char *port_name);
+int verbs_memlock_check(const char *port_name);
 
 /*
  * Register every memory chunk of @mp with the device's PD (once: chunks
  * registered already are skipped). @return 0 or a negative errno after a
  * log line (which says what to change when the memlock limit is the cause).
  */
-int vb_mr_register_mempool(struct vb_dev *dev, struct dvp_mempool *mp, const char *port_name);
+int verbs_mr_register_mempool(struct verbs_dev *dev, struct dvp_mempool *mp, const char *port_name);
 
 /* The lkey covering [@addr, @addr + @len), or UINT32_MAX. Takes mr_lock. */
-uint32_t vb_mr_lookup(struct vb_dev *dev, uintptr_t addr, size_t len, uintptr_t *start,
-		      uintptr_t *end);
+uint32_t verbs_mr_lookup(struct verbs_dev *dev, uintptr_t addr, size_t len, uintptr_t *start,
+			 uintptr_t *end);
 
-/* A queue's own lkey cache, in front of vb_mr_lookup (no lock). */
-struct vb_mrc {
-	uintptr_t start[VB_MRC_SIZE];
-	uintptr_t end[VB_MRC_SIZE];
-	uint32_t lkey[VB_MRC_SIZE];
+/* A queue's own lkey cache, in front of verbs_mr_lookup (no lock). */
+struct verbs_mrc {
+	uintptr_t start[VERBS_MRC_SIZE];
+	uintptr_t end[VERBS_MRC_SIZE];
+	uint32_t lkey[VERBS_MRC_SIZE];
 	uint32_t n;
 	uint32_t next; /* slot replaced next */
 };
 
 /* Miss path: the device's table (registering @m's pool if needed), then the cache. */
-uint32_t vb_mrc_miss(struct vb_mrc *c, struct vb_dev *dev, struct dvp_mbuf *m, uintptr_t addr,
-		     uint32_t len, const char *port_name);
+uint32_t verbs_mrc_miss(struct verbs_mrc *c, struct verbs_dev *dev, struct dvp_mbuf *m,
+			uintptr_t addr, uint32_t len, const char *port_name);
 
-static __dvp_always_inline uint32_t vb_mrc_lkey(struct vb_mrc *c, uintptr_t addr, uint32_t len)
+static __dvp_always_inline uint32_t verbs_mrc_lkey(struct verbs_mrc *c, uintptr_t addr,
+						   uint32_t len)
 {
 	uint32_t i;
 
@@ -85,9 +86,9 @@ static __dvp_always_inline uint32_t vb_mrc_lkey(struct vb_mrc *c, uintptr_t addr
 }
 
 /* The async-event hooks. */
-extern const struct ib_async_ops vb_async_ops;
+extern const struct ib_async_ops verbs_async_ops;
 
 /* Monotonic nanoseconds (control path). */
-uint64_t vb_now_ns(void);
+uint64_t verbs_now_ns(void);
 
 #endif /* VERBS_DEV_H */

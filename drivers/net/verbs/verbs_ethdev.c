@@ -29,7 +29,7 @@
  */
 
 /* Whether the netdev is up and has carrier: PORT_ACTIVE alone says less (DPDK learned it). */
-bool vb_netdev_running(const char *ifname)
+bool verbs_netdev_running(const char *ifname)
 {
 	struct ifreq ifr;
 	bool yes = true;
@@ -102,7 +102,7 @@ static uint32_t port_speed(const struct ibv_port_attr *pa)
 }
 
 /* Up when started, every queue connected, the device port ACTIVE and its netdev running. */
-void vb_link_report(struct vb_port *vp, enum dvp_port_event_cause cause)
+void verbs_link_report(struct verbs_port *vp, enum dvp_port_event_cause cause)
 {
 	struct dvp_link link = { .link_duplex = DVP_LINK_FULL_DUPLEX,
 				 .link_autoneg = DVP_LINK_AUTONEG };
@@ -113,15 +113,15 @@ void vb_link_report(struct vb_port *vp, enum dvp_port_event_cause cause)
 	pthread_mutex_lock(&vp->lock);
 	up = vp->started;
 	for (q = 0; up && q < vp->port->nb_rx_queues; q++)
-		up = __atomic_load_n(&((struct vb_rxq *)vp->port->rxqs[q])->state,
-				     __ATOMIC_RELAXED) == VQ_LIVE;
+		up = __atomic_load_n(&((struct verbs_rxq *)vp->port->rxqs[q])->state,
+				     __ATOMIC_RELAXED) == VERBS_Q_LIVE;
 	for (q = 0; up && q < vp->port->nb_tx_queues; q++)
-		up = __atomic_load_n(&((struct vb_txq *)vp->port->txqs[q])->state,
-				     __ATOMIC_RELAXED) == VQ_LIVE;
+		up = __atomic_load_n(&((struct verbs_txq *)vp->port->txqs[q])->state,
+				     __ATOMIC_RELAXED) == VERBS_Q_LIVE;
 	pthread_mutex_unlock(&vp->lock);
 	if (ibv_query_port(vp->dev->ctx, vp->ib_port, &pa) != 0)
 		pa.state = IBV_PORT_DOWN;
-	usable = pa.state == IBV_PORT_ACTIVE && vb_netdev_running(vp->netdev);
+	usable = pa.state == IBV_PORT_ACTIVE && verbs_netdev_running(vp->netdev);
 	/* The port came back: connections and disconnections held back can go now. */
 	if (usable && !__atomic_exchange_n(&vp->cm_usable, true, __ATOMIC_RELAXED) &&
 	    vp->wake_fd >= 0)
@@ -130,20 +130,20 @@ void vb_link_report(struct vb_port *vp, enum dvp_port_event_cause cause)
 	link.link_status = up ? DVP_LINK_UP : DVP_LINK_DOWN;
 	link.link_speed = up ? port_speed(&pa) : DVP_LINK_SPEED_NONE;
 	if (dvp_port_link_set(vp->port, &link, cause))
-		VB_LOG(INFO, "%s: link %s", vp->name, up ? "up" : "down");
+		VERBS_LOG(INFO, "%s: link %s", vp->name, up ? "up" : "down");
 }
 
-static int vb_link_update_op(struct dvp_port *port, bool wait)
+static int verbs_link_update_op(struct dvp_port *port, bool wait)
 {
-	struct vb_port *vp = port->priv;
-	uint64_t deadline = vb_now_ns() + (uint64_t)VB_LINK_WAIT_MS * 1000000u;
+	struct verbs_port *vp = port->priv;
+	uint64_t deadline = verbs_now_ns() + (uint64_t)VERBS_LINK_WAIT_MS * 1000000u;
 	struct dvp_link link;
 
 	for (;;) {
-		vb_link_update(vp);
+		verbs_link_update(vp);
 		__atomic_load(&port->link, &link, __ATOMIC_RELAXED);
 		if (!wait || link.link_status || !__atomic_load_n(&vp->started, __ATOMIC_RELAXED) ||
-		    vb_now_ns() >= deadline)
+		    verbs_now_ns() >= deadline)
 			return 0;
 		/* The connections come up on the interrupt thread. */
 		usleep(20000);
@@ -154,29 +154,30 @@ static int vb_link_update_op(struct dvp_port *port, bool wait)
  * Ops
  */
 
-static int vb_info_get(struct dvp_port *port, struct dvp_port_info *info)
+static int verbs_info_get(struct dvp_port *port, struct dvp_port_info *info)
 {
-	struct vb_port *vp = port->priv;
+	struct verbs_port *vp = port->priv;
 	const struct ibv_device_attr *a = &vp->dev->attr;
 	struct ibv_port_attr pa;
-	uint32_t dmax = DVP_MIN((uint32_t)VB_DESC_MAX, (uint32_t)DVP_MIN(a->max_qp_wr, a->max_cqe));
+	uint32_t dmax =
+		DVP_MIN((uint32_t)VERBS_DESC_MAX, (uint32_t)DVP_MIN(a->max_qp_wr, a->max_cqe));
 
-	info->max_rx_queues = VB_MAX_QUEUES;
-	info->max_tx_queues = VB_MAX_QUEUES;
+	info->max_rx_queues = VERBS_MAX_QUEUES;
+	info->max_tx_queues = VERBS_MAX_QUEUES;
 	info->rx_desc_lim = (struct dvp_desc_lim){ .nb_max = (uint16_t)dmax,
-						   .nb_min = VB_DESC_MIN,
+						   .nb_min = VERBS_DESC_MIN,
 						   .nb_align = 1 };
 	info->tx_desc_lim = info->rx_desc_lim;
 	/* A tx queue's QP and CQ take one entry more: the drain's marker. */
 	info->tx_desc_lim.nb_max =
 		(uint16_t)DVP_MIN(dmax, (uint32_t)DVP_MIN(a->max_qp_wr, a->max_cqe) - 1);
-	info->default_rxq_size = (uint16_t)DVP_MIN((uint32_t)VB_DESC_DEFAULT, dmax);
+	info->default_rxq_size = (uint16_t)DVP_MIN((uint32_t)VERBS_DESC_DEFAULT, dmax);
 	info->default_txq_size = info->default_rxq_size;
 	info->rx_offload_capa = 0;
 	info->tx_offload_capa = DVP_TX_OFFLOAD_MULTI_SEGS;
 	info->min_mtu = 68;
 	/* RC: a SEND of any size (the mbuf bounds it); UD: one path MTU. */
-	info->max_mtu = vp->cfg.mode == VB_MODE_UD ? (uint16_t)(vp->path_mtu - 14) : 9000;
+	info->max_mtu = vp->cfg.mode == VERBS_MODE_UD ? (uint16_t)(vp->path_mtu - 14) : 9000;
 	info->max_rx_pktlen = info->max_mtu + 14u;
 	info->intr_capa = DVP_PORT_INTR_RXQ | DVP_PORT_INTR_RXQ_SOLICITED | DVP_PORT_INTR_LSC |
 			  DVP_PORT_INTR_RMV | DVP_PORT_INTR_QUEUE_ERROR;
@@ -186,66 +187,66 @@ static int vb_info_get(struct dvp_port *port, struct dvp_port_info *info)
 	return 0;
 }
 
-static int vb_configure(struct dvp_port *port)
+static int verbs_configure(struct dvp_port *port)
 {
 	/* Nothing to program: each queue is a connection of its own, made at start. */
 	(void)port;
 	return 0;
 }
 
-static int vb_start(struct dvp_port *port)
+static int verbs_start(struct dvp_port *port)
 {
-	struct vb_port *vp = port->priv;
+	struct verbs_port *vp = port->priv;
 
-	port->rx_pkt_burst = vb_rx_burst;
-	port->tx_pkt_burst = vb_tx_burst;
+	port->rx_pkt_burst = verbs_rx_burst;
+	port->tx_pkt_burst = verbs_tx_burst;
 	/* The link comes up (LINK_STATUS_CHANGE) once every queue is connected. */
-	return vb_cm_start(vp);
+	return verbs_cm_start(vp);
 }
 
-static int vb_stop(struct dvp_port *port)
+static int verbs_stop(struct dvp_port *port)
 {
-	struct vb_port *vp = port->priv;
+	struct verbs_port *vp = port->priv;
 
-	vb_cm_stop(vp);
-	vb_link_update(vp);
+	verbs_cm_stop(vp);
+	verbs_link_update(vp);
 	return 0;
 }
 
-static int vb_close(struct dvp_port *port)
+static int verbs_close(struct dvp_port *port)
 {
-	struct vb_port *vp = port->priv;
+	struct verbs_port *vp = port->priv;
 
-	vb_cm_fini(vp);
+	verbs_cm_fini(vp);
 	ib_async_del_port(vp->dev->async, port->port_id);
-	vb_dev_put(vp->dev);
+	verbs_dev_put(vp->dev);
 	vp->dev = NULL;
 	pthread_mutex_destroy(&vp->lock);
 	return 0;
 }
 
-static unsigned int vb_mbufs_held(struct dvp_port *port)
+static unsigned int verbs_mbufs_held(struct dvp_port *port)
 {
 	unsigned int n = 0;
 	uint16_t q;
 
 	for (q = 0; q < port->nb_rx_queues; q++)
 		if (port->rxqs[q] != NULL)
-			n += vb_rxq_held(port->rxqs[q]);
+			n += verbs_rxq_held(port->rxqs[q]);
 	for (q = 0; q < port->nb_tx_queues; q++)
 		if (port->txqs[q] != NULL)
-			n += vb_txq_held(port->txqs[q]);
+			n += verbs_txq_held(port->txqs[q]);
 	return n;
 }
 
-static int vb_promisc(struct dvp_port *port)
+static int verbs_promisc(struct dvp_port *port)
 {
 	/* Every frame on the connection is for this port. */
 	(void)port;
 	return 0;
 }
 
-static int vb_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)
+static int verbs_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)
 {
 	/* The MAC is a label: frames are not filtered on it. */
 	(void)port;
@@ -253,7 +254,7 @@ static int vb_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *m
 	return 0;
 }
 
-static int vb_mtu_set(struct dvp_port *port, uint16_t mtu)
+static int verbs_mtu_set(struct dvp_port *port, uint16_t mtu)
 {
 	/* lib/port checked it against max_mtu, which the transport allows. */
 	(void)port;
@@ -270,28 +271,28 @@ static int vb_mtu_set(struct dvp_port *port, uint16_t mtu)
  * port-wide sums under the names below (the rxe tests read them), so the
  * tables name no per-queue xstat.
  */
-static const char *const no_names[VB_QSTATS_N];
-DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct vb_rxq, st, base, no_names);
-DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct vb_txq, st, base, no_names);
+static const char *const no_names[VERBS_QSTATS_N];
+DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct verbs_rxq, st, base, no_names);
+DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct verbs_txq, st, base, no_names);
 
 /* Add queue @p q's counters since the baseline to @p sum. */
-static void qstats_sum(const struct dvp_port *port, bool tx, uint16_t q, struct vb_qstats *sum)
+static void qstats_sum(const struct dvp_port *port, bool tx, uint16_t q, struct verbs_qstats *sum)
 {
-	uint64_t s[VB_QSTATS_N], *o = (uint64_t *)sum;
+	uint64_t s[VERBS_QSTATS_N], *o = (uint64_t *)sum;
 	size_t k;
 
 	dvp_port_qctrs_read(port, tx ? &txq_ctrs : &rxq_ctrs, tx, q, s);
-	for (k = 0; k < VB_QSTATS_N; k++)
+	for (k = 0; k < VERBS_QSTATS_N; k++)
 		o[k] += s[k];
 }
 
-static int vb_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
+static int verbs_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 {
 	dvp_port_qctrs_stats_get(port, &rxq_ctrs, &txq_ctrs, stats);
 	return 0;
 }
 
-static int vb_stats_reset(struct dvp_port *port)
+static int verbs_stats_reset(struct dvp_port *port)
 {
 	dvp_port_qctrs_reset(port, &rxq_ctrs, &txq_ctrs);
 	return 0;
@@ -343,51 +344,51 @@ static const char *const xs_names[XS_FIXED_N] = {
 	[XS_ASYNC_LINK_EVENTS] = "async_link_events",
 };
 
-#define VB_PSTATS_N (sizeof(struct vb_pstats) / sizeof(uint64_t))
-_Static_assert(XS_FIXED_N - XS_CM_ESTABLISHED == VB_PSTATS_N,
-	       "the xstats from XS_CM_ESTABLISHED on are struct vb_pstats, in its order");
+#define VERBS_PSTATS_N (sizeof(struct verbs_pstats) / sizeof(uint64_t))
+_Static_assert(XS_FIXED_N - XS_CM_ESTABLISHED == VERBS_PSTATS_N,
+	       "the xstats from XS_CM_ESTABLISHED on are struct verbs_pstats, in its order");
 
 /* "rx_wc_<status>" and "tx_wc_<status>": filled once, as the names of this build's statuses. */
-static char wc_names[2][VB_WC_STATUS_N][DVP_XSTATS_NAMESIZE];
-static const char *wc_name_ptrs[2 * VB_WC_STATUS_N];
+static char wc_names[2][VERBS_WC_STATUS_N][DVP_XSTATS_NAMESIZE];
+static const char *wc_name_ptrs[2 * VERBS_WC_STATUS_N];
 
 static void wc_names_init(void)
 {
 	unsigned int i, d;
 
 	for (d = 0; d < 2; d++)
-		for (i = 0; i < VB_WC_STATUS_N; i++) {
+		for (i = 0; i < VERBS_WC_STATUS_N; i++) {
 			snprintf(wc_names[d][i], sizeof(wc_names[d][i]), "%s_wc_%s",
-				 d ? "tx" : "rx", vb_wc_status_name(i));
-			wc_name_ptrs[d * VB_WC_STATUS_N + i] = wc_names[d][i];
+				 d ? "tx" : "rx", verbs_wc_status_name(i));
+			wc_name_ptrs[d * VERBS_WC_STATUS_N + i] = wc_names[d][i];
 		}
 }
 
-static int vb_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
+static int verbs_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	struct vb_port *vp = port->priv;
-	struct vb_qstats rx = { 0 }, tx = { 0 };
-	uint64_t v[XS_FIXED_N] = { 0 }, wc[2 * VB_WC_STATUS_N];
+	struct verbs_port *vp = port->priv;
+	struct verbs_qstats rx = { 0 }, tx = { 0 };
+	uint64_t v[XS_FIXED_N] = { 0 }, wc[2 * VERBS_WC_STATUS_N];
 	unsigned int i;
 	uint16_t q;
 
 	pthread_once(&once, wc_names_init);
 	for (q = 0; q < port->nb_rx_queues; q++) {
-		struct vb_rxq *rxq = port->rxqs[q];
+		struct verbs_rxq *rxq = port->rxqs[q];
 
 		if (rxq == NULL)
 			continue;
 		qstats_sum(port, false, q, &rx);
-		v[XS_RX_POSTED] += vb_rxq_held(rxq);
+		v[XS_RX_POSTED] += verbs_rxq_held(rxq);
 	}
 	for (q = 0; q < port->nb_tx_queues; q++) {
-		struct vb_txq *txq = port->txqs[q];
+		struct verbs_txq *txq = port->txqs[q];
 
 		if (txq == NULL)
 			continue;
 		qstats_sum(port, true, q, &tx);
-		v[XS_TX_IN_FLIGHT] += vb_idx_get(&txq->tail) - vb_idx_get(&txq->head);
+		v[XS_TX_IN_FLIGHT] += verbs_idx_get(&txq->tail) - verbs_idx_get(&txq->head);
 	}
 	v[XS_RX_DROPPED_ON_RESET] = rx.dropped_on_reset;
 	v[XS_TX_DROPPED_ON_RESET] = tx.dropped_on_reset;
@@ -399,24 +400,25 @@ static int vb_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 	v[XS_TX_QUEUE_RESTARTS] = tx.restarts;
 	v[XS_TX_TIMEOUTS] = tx.timeouts;
 	v[XS_RX_KICKS] = rx.kicks;
-	/* The port-wide counters, in the order of struct vb_pstats from XS_CM_ESTABLISHED. */
+	/* The port-wide counters, in the order of struct verbs_pstats from XS_CM_ESTABLISHED. */
 	dvp_port_counters_read((const uint64_t *)&vp->ps, (const uint64_t *)&vp->ps_base,
-			       &v[XS_CM_ESTABLISHED], VB_PSTATS_N);
+			       &v[XS_CM_ESTABLISHED], VERBS_PSTATS_N);
 	dvp_xstats_out_table(o, xs_names, v, XS_FIXED_N);
-	for (i = 0; i < VB_WC_STATUS_N; i++) {
+	for (i = 0; i < VERBS_WC_STATUS_N; i++) {
 		wc[i] = rx.wc_err[i];
-		wc[VB_WC_STATUS_N + i] = tx.wc_err[i];
+		wc[VERBS_WC_STATUS_N + i] = tx.wc_err[i];
 	}
 	dvp_xstats_out_table(o, wc_name_ptrs, wc, DVP_DIM(wc));
 	return 0;
 }
 
-static int vb_xstats_reset(struct dvp_port *port)
+static int verbs_xstats_reset(struct dvp_port *port)
 {
-	struct vb_port *vp = port->priv;
+	struct verbs_port *vp = port->priv;
 
 	/* The queues' counters were reset by stats_reset (lib/port calls it first). */
-	dvp_port_counters_reset((const uint64_t *)&vp->ps, (uint64_t *)&vp->ps_base, VB_PSTATS_N);
+	dvp_port_counters_reset((const uint64_t *)&vp->ps, (uint64_t *)&vp->ps_base,
+				VERBS_PSTATS_N);
 	return 0;
 }
 
@@ -425,9 +427,9 @@ static int vb_xstats_reset(struct dvp_port *port)
  * QP_ACCESS_ERR): close its connection; its owner tears it down and
  * reports QUEUE_ERROR, and the connection is made again.
  */
-void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
+void verbs_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
 {
-	struct vb_port *vp = port->priv;
+	struct verbs_port *vp = port->priv;
 	bool broke;
 
 	__atomic_fetch_add(&vp->ps.async_queue_errors, 1, __ATOMIC_RELAXED);
@@ -437,11 +439,11 @@ void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_ev
 	 * the others only counted.
 	 */
 	if (cause == DVP_PORT_CAUSE_CQ_ERROR &&
-	    __atomic_exchange_n(tx ? &((struct vb_txq *)port->txqs[q])->cq_dead :
-				     &((struct vb_rxq *)port->rxqs[q])->cq_dead,
+	    __atomic_exchange_n(tx ? &((struct verbs_txq *)port->txqs[q])->cq_dead :
+				     &((struct verbs_rxq *)port->rxqs[q])->cq_dead,
 				1, __ATOMIC_RELAXED) != 0) {
-		VB_LOG(DEBUG, "%s %s queue %u: CQ_ERR again before the CQ was replaced", vp->name,
-		       tx ? "tx" : "rx", q);
+		VERBS_LOG(DEBUG, "%s %s queue %u: CQ_ERR again before the CQ was replaced",
+			  vp->name, tx ? "tx" : "rx", q);
 		return;
 	}
 	pthread_mutex_lock(&vp->lock);
@@ -451,39 +453,39 @@ void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_ev
 					    "the port is stopped: the queue is rebuilt at start");
 		return;
 	}
-	broke = tx ? vb_txq_break(port->txqs[q], (int)cause) :
-		     vb_rxq_break(port->rxqs[q], (int)cause);
+	broke = tx ? verbs_txq_break(port->txqs[q], (int)cause) :
+		     verbs_rxq_break(port->rxqs[q], (int)cause);
 	if (broke)
-		vb_cm_queue_broken_locked(vp, tx, q);
+		verbs_cm_queue_broken_locked(vp, tx, q);
 	else if (!tx)
-		vb_rxq_kick(port->rxqs[q]); /* its lcore replaces an overrun CQ */
+		verbs_rxq_kick(port->rxqs[q]); /* its lcore replaces an overrun CQ */
 	pthread_mutex_unlock(&vp->lock);
 	if (!broke)
-		VB_LOG(INFO, "%s %s queue %u: %s while the queue was %s", vp->name,
-		       tx ? "tx" : "rx", q, dvp_port_event_cause_name(cause), "not connected");
-	vb_link_report(vp, cause);
+		VERBS_LOG(INFO, "%s %s queue %u: %s while the queue was %s", vp->name,
+			  tx ? "tx" : "rx", q, dvp_port_event_cause_name(cause), "not connected");
+	verbs_link_report(vp, cause);
 }
 
-const struct dvp_port_ops vb_ops = {
-	.info_get = vb_info_get,
-	.configure = vb_configure,
-	.rxq_setup = vb_rxq_setup,
-	.rxq_release = vb_rxq_release,
-	.txq_setup = vb_txq_setup,
-	.txq_release = vb_txq_release,
-	.start = vb_start,
-	.stop = vb_stop,
-	.close = vb_close,
-	.link_update = vb_link_update_op,
-	.promiscuous_enable = vb_promisc,
-	.promiscuous_disable = vb_promisc,
-	.mac_addr_set = vb_mac_addr_set,
-	.mtu_set = vb_mtu_set,
-	.stats_get = vb_stats_get,
-	.stats_reset = vb_stats_reset,
-	.xstats = vb_xstats,
-	.xstats_reset = vb_xstats_reset,
-	.mbufs_held = vb_mbufs_held,
+const struct dvp_port_ops verbs_port_ops = {
+	.info_get = verbs_info_get,
+	.configure = verbs_configure,
+	.rxq_setup = verbs_rxq_setup,
+	.rxq_release = verbs_rxq_release,
+	.txq_setup = verbs_txq_setup,
+	.txq_release = verbs_txq_release,
+	.start = verbs_start,
+	.stop = verbs_stop,
+	.close = verbs_close,
+	.link_update = verbs_link_update_op,
+	.promiscuous_enable = verbs_promisc,
+	.promiscuous_disable = verbs_promisc,
+	.mac_addr_set = verbs_mac_addr_set,
+	.mtu_set = verbs_mtu_set,
+	.stats_get = verbs_stats_get,
+	.stats_reset = verbs_stats_reset,
+	.xstats = verbs_xstats,
+	.xstats_reset = verbs_xstats_reset,
+	.mbufs_held = verbs_mbufs_held,
 };
 
 /* ------------------------------------------------------------------------
@@ -498,28 +500,28 @@ static int find_numa(const char *dev)
 	return ib != NULL ? ib->numa_node : -1;
 }
 
-static int vb_probe(struct dvp_device *ddev)
+static int verbs_probe(struct dvp_device *ddev)
 {
-	struct vb_cfg cfg;
+	struct verbs_cfg cfg;
 	struct dvp_port *port;
-	struct vb_port *vp;
-	struct vb_dev *dev;
+	struct verbs_port *vp;
+	struct verbs_dev *dev;
 	uint64_t guid;
 	int ret;
 
-	ret = vb_cfg_parse(ddev->name, ddev->devargs, &cfg);
+	ret = verbs_cfg_parse(ddev->name, ddev->devargs, &cfg);
 	if (ret < 0)
 		return ret;
-	ret = vb_memlock_check(ddev->name);
+	ret = verbs_memlock_check(ddev->name);
 	if (ret < 0)
 		return ret;
-	dev = vb_dev_get(cfg.dev, ddev->name);
+	dev = verbs_dev_get(cfg.dev, ddev->name);
 	if (dev == NULL)
 		return -dvp_errno;
-	port = dvp_port_allocate(ddev->name, VB_DRIVER_NAME, &vb_ops, ddev, sizeof(*vp));
+	port = dvp_port_allocate(ddev->name, VERBS_DRIVER_NAME, &verbs_port_ops, ddev, sizeof(*vp));
 	if (port == NULL) {
 		ret = -dvp_errno;
-		vb_dev_put(dev);
+		verbs_dev_put(dev);
 		return ret;
 	}
 	vp = port->priv;
@@ -540,12 +542,12 @@ static int vb_probe(struct dvp_device *ddev)
 						       (uint8_t)(guid >> 16), (uint8_t)(guid >> 8),
 						       (uint8_t)guid, (uint8_t)port->port_id } };
 	}
-	ret = vb_cm_init(vp);
+	ret = verbs_cm_init(vp);
 	if (ret < 0)
 		goto fail;
-	if (vp->cfg.mode == VB_MODE_UD && vp->path_mtu < 256) {
-		VB_LOG(ERR, "%s: mode=ud: the path MTU is %u bytes, too small for frames", vp->name,
-		       vp->path_mtu);
+	if (vp->cfg.mode == VERBS_MODE_UD && vp->path_mtu < 256) {
+		VERBS_LOG(ERR, "%s: mode=ud: the path MTU is %u bytes, too small for frames",
+			  vp->name, vp->path_mtu);
 		ret = dvp_err(EINVAL);
 		goto fail_cm;
 	}
@@ -556,37 +558,37 @@ static int vb_probe(struct dvp_device *ddev)
 	if (ret < 0)
 		goto fail_async;
 	ddev->driver_data = vp;
-	VB_LOG(INFO, "%s: %s on %s port %u (%s), mode=%s, %s %s", vp->name,
-	       cfg.role == VB_ROLE_LISTEN ? "listening" : "to connect", cfg.dev, vp->ib_port,
-	       vp->netdev[0] ? vp->netdev : "no netdev", cfg.mode == VB_MODE_UD ? "ud" : "rc",
-	       cfg.role == VB_ROLE_LISTEN ? "at" : "to", cfg.addr_str);
-	vb_link_update(vp);
+	VERBS_LOG(INFO, "%s: %s on %s port %u (%s), mode=%s, %s %s", vp->name,
+		  cfg.role == VERBS_ROLE_LISTEN ? "listening" : "to connect", cfg.dev, vp->ib_port,
+		  vp->netdev[0] ? vp->netdev : "no netdev", cfg.mode == VERBS_MODE_UD ? "ud" : "rc",
+		  cfg.role == VERBS_ROLE_LISTEN ? "at" : "to", cfg.addr_str);
+	verbs_link_update(vp);
 	return 0;
 
 fail_async:
 	ib_async_del_port(dev->async, port->port_id);
 fail_cm:
-	vb_cm_fini(vp);
+	verbs_cm_fini(vp);
 fail:
 	pthread_mutex_destroy(&vp->lock);
 	dvp_port_release(port);
-	vb_dev_put(dev);
+	verbs_dev_put(dev);
 	return ret;
 }
 
-static int vb_remove(struct dvp_device *ddev)
+static int verbs_remove(struct dvp_device *ddev)
 {
 	dvp_port_close_of_device(ddev);
 	ddev->driver_data = NULL;
 	return 0;
 }
 
-static struct dvp_driver vb_driver = {
-	.name = VB_DRIVER_NAME,
+static struct dvp_driver verbs_driver = {
+	.name = VERBS_DRIVER_NAME,
 	.bus = DVP_BUS_VDEV,
-	.keys = vb_devargs_keys,
-	.probe = vb_probe,
-	.remove = vb_remove,
+	.keys = verbs_devargs_keys,
+	.probe = verbs_probe,
+	.remove = verbs_remove,
 };
 
-DVP_DRIVER_REGISTER(net_verbs, vb_driver);
+DVP_DRIVER_REGISTER(net_verbs, verbs_driver);

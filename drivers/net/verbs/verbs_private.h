@@ -14,7 +14,7 @@
  *  - the connections are made and remade on the EAL interrupt thread (the
  *    rdma_cm event channel, a timer for retries, and an eventfd lcores
  *    write when they hand a queue back);
- *  - a queue is owned by whoever its state says (enum vb_qstate): the
+ *  - a queue is owned by whoever its state says (enum verbs_qstate): the
  *    interrupt thread while it is DOWN (it creates the QP and posts the
  *    receives), the polling lcore while it is LIVE or BROKEN (it polls,
  *    posts, and tears a BROKEN queue down, then hands it back as DOWN).
@@ -50,23 +50,24 @@
 #include "verbs_proto.h"
 #include "verbs_queue.h"
 
-extern int vb_logtype;
+extern int verbs_logtype;
 
-#define VB_LOG(level, fmt, ...) DVP_LOG_LINE(level, vb_logtype, "NET_VERBS: ", fmt, ##__VA_ARGS__)
+#define VERBS_LOG(level, fmt, ...) \
+	DVP_LOG_LINE(level, verbs_logtype, "NET_VERBS: ", fmt, ##__VA_ARGS__)
 
-#define VB_DRIVER_NAME "net_verbs"
+#define VERBS_DRIVER_NAME "net_verbs"
 
-#define VB_DESC_MIN 16
-#define VB_DESC_MAX 8192
-#define VB_DESC_DEFAULT 512
-#define VB_LINK_WAIT_MS 9000 /* dvp_link_get() waits this long for a link coming up */
+#define VERBS_DESC_MIN 16
+#define VERBS_DESC_MAX 8192
+#define VERBS_DESC_DEFAULT 512
+#define VERBS_LINK_WAIT_MS 9000 /* dvp_link_get() waits this long for a link coming up */
 
 /* ------------------------------------------------------------------------
  * The port
  */
 
 /* Port-wide counters (atomics). */
-struct vb_pstats {
+struct verbs_pstats {
 	uint64_t cm_established;
 	uint64_t cm_disconnects;
 	uint64_t cm_rejects_sent;
@@ -76,10 +77,10 @@ struct vb_pstats {
 	uint64_t async_link_events;
 };
 
-struct vb_port {
+struct verbs_port {
 	struct dvp_port *port;
-	struct vb_dev *dev;
-	struct vb_cfg cfg;
+	struct verbs_dev *dev;
+	struct verbs_cfg cfg;
 	char name[DVP_DEV_NAME_MAX_LEN];
 
 	pthread_mutex_t lock; /* the connections and started, against the interrupt thread */
@@ -97,32 +98,32 @@ struct vb_port {
 	 */
 	bool cm_usable;
 	/* cm_ids to destroy once CM messages can go (their DREQ or REJ). */
-	struct rdma_cm_id *zombies[4 * VB_MAX_QUEUES];
+	struct rdma_cm_id *zombies[4 * VERBS_MAX_QUEUES];
 	unsigned int nzombies;
 	uint8_t ib_port; /* the device port the address is on */
 	uint32_t path_mtu; /* bytes (UD frames must fit) */
 	char netdev[IF_NAMESIZE];
 	uint64_t session;
 	uint64_t peer_session;
-	struct vb_conn rx_conn[VB_MAX_QUEUES];
-	struct vb_conn tx_conn[VB_MAX_QUEUES];
-	struct vb_pstats ps;
-	struct vb_pstats ps_base; /* snapshot at the last xstats reset */
+	struct verbs_conn rx_conn[VERBS_MAX_QUEUES];
+	struct verbs_conn tx_conn[VERBS_MAX_QUEUES];
+	struct verbs_pstats ps;
+	struct verbs_pstats ps_base; /* snapshot at the last xstats reset */
 };
 
 /* verbs_ethdev.c */
 /* Read the link and report it, naming @p cause (what the device said). */
-void vb_link_report(struct vb_port *vp, enum dvp_port_event_cause cause);
+void verbs_link_report(struct verbs_port *vp, enum dvp_port_event_cause cause);
 
-static inline void vb_link_update(struct vb_port *vp)
+static inline void verbs_link_update(struct verbs_port *vp)
 {
-	vb_link_report(vp, DVP_PORT_CAUSE_NONE);
+	verbs_link_report(vp, DVP_PORT_CAUSE_NONE);
 }
 
 /* An async event broke queue @p q (verbs_ethdev.c): close its connection. */
-void vb_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
+void verbs_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
 /* Whether @ifname is up with carrier ("" for none: true). */
-bool vb_netdev_running(const char *ifname);
-extern const struct dvp_port_ops vb_ops;
+bool verbs_netdev_running(const char *ifname);
+extern const struct dvp_port_ops verbs_port_ops;
 
 #endif /* VERBS_PRIVATE_H */

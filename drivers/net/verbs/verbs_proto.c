@@ -17,11 +17,11 @@
 
 #include "verbs_proto.h"
 
-size_t vb_hello_encode(const struct vb_hello *h, uint8_t *buf)
+size_t verbs_hello_encode(const struct verbs_hello *h, uint8_t *buf)
 {
-	memset(buf, 0, VB_HELLO_LEN);
-	dvp_be32_put(buf, VB_HELLO_MAGIC);
-	buf[4] = VB_HELLO_VERSION;
+	memset(buf, 0, VERBS_HELLO_LEN);
+	dvp_be32_put(buf, VERBS_HELLO_MAGIC);
+	buf[4] = VERBS_HELLO_VERSION;
 	buf[5] = h->kind;
 	buf[6] = h->flags;
 	buf[7] = h->reason;
@@ -34,40 +34,40 @@ size_t vb_hello_encode(const struct vb_hello *h, uint8_t *buf)
 	dvp_be32_put(buf + 24, h->qkey);
 	dvp_be32_put(buf + 28, (uint32_t)(h->session >> 32));
 	dvp_be32_put(buf + 32, (uint32_t)h->session);
-	return VB_HELLO_LEN;
+	return VERBS_HELLO_LEN;
 }
 
-int vb_hello_decode(const void *buf, size_t len, struct vb_hello *h, char *why, size_t whylen)
+int verbs_hello_decode(const void *buf, size_t len, struct verbs_hello *h, char *why, size_t whylen)
 {
 	const uint8_t *p = buf;
 	uint32_t magic;
 	uint16_t mode;
 
 	memset(h, 0, sizeof(*h));
-	if (p == NULL || len < VB_HELLO_LEN) {
+	if (p == NULL || len < VERBS_HELLO_LEN) {
 		snprintf(why, whylen, "%zu bytes of private data, a net_verbs handshake has %d",
-			 len, VB_HELLO_LEN);
+			 len, VERBS_HELLO_LEN);
 		return -EPROTO;
 	}
 	magic = dvp_be32_get(p);
-	if (magic != VB_HELLO_MAGIC) {
+	if (magic != VERBS_HELLO_MAGIC) {
 		snprintf(why, whylen,
 			 "magic 0x%08x is not net_verbs' 0x%08x: the peer is not a net_verbs port",
-			 magic, VB_HELLO_MAGIC);
+			 magic, VERBS_HELLO_MAGIC);
 		return -EPROTO;
 	}
-	if (p[4] != VB_HELLO_VERSION) {
+	if (p[4] != VERBS_HELLO_VERSION) {
 		snprintf(why, whylen, "handshake version %u, this build speaks %u", p[4],
-			 VB_HELLO_VERSION);
+			 VERBS_HELLO_VERSION);
 		return -EPROTO;
 	}
-	if (p[5] < VB_HELLO_REQ || p[5] > VB_HELLO_REJECT) {
+	if (p[5] < VERBS_HELLO_REQ || p[5] > VERBS_HELLO_REJECT) {
 		snprintf(why, whylen, "message kind %u (valid: 1 request, 2 accept, 3 reject)",
 			 p[5]);
 		return -EPROTO;
 	}
 	mode = dvp_be16_get(p + 14);
-	if (mode > VB_MODE_UD) {
+	if (mode > VERBS_MODE_UD) {
 		snprintf(why, whylen, "mode %u (valid: 0 rc, 1 ud)", mode);
 		return -EPROTO;
 	}
@@ -82,33 +82,34 @@ int vb_hello_decode(const void *buf, size_t len, struct vb_hello *h, char *why, 
 	h->qpn = dvp_be32_get(p + 20);
 	h->qkey = dvp_be32_get(p + 24);
 	h->session = (uint64_t)dvp_be32_get(p + 28) << 32 | dvp_be32_get(p + 32);
-	if (h->nb_rxq > VB_MAX_QUEUES || h->nb_txq > VB_MAX_QUEUES) {
+	if (h->nb_rxq > VERBS_MAX_QUEUES || h->nb_txq > VERBS_MAX_QUEUES) {
 		snprintf(why, whylen, "%u rx and %u tx queues (at most %d each)", h->nb_rxq,
-			 h->nb_txq, VB_MAX_QUEUES);
+			 h->nb_txq, VERBS_MAX_QUEUES);
 		return -EPROTO;
 	}
-	if (h->kind == VB_HELLO_REQ && h->queue >= VB_MAX_QUEUES) {
-		snprintf(why, whylen, "queue %u (at most %d)", h->queue, VB_MAX_QUEUES - 1);
+	if (h->kind == VERBS_HELLO_REQ && h->queue >= VERBS_MAX_QUEUES) {
+		snprintf(why, whylen, "queue %u (at most %d)", h->queue, VERBS_MAX_QUEUES - 1);
 		return -EPROTO;
 	}
 	return 0;
 }
 
-static const char *const reject_reasons[VB_REJ_MAX] = {
-	[VB_REJ_NONE] = "no reason given",
-	[VB_REJ_STOPPED] = "the listening port is not started",
-	[VB_REJ_QUEUES] =
+static const char *const reject_reasons[VERBS_REJ_MAX] = {
+	[VERBS_REJ_NONE] = "no reason given",
+	[VERBS_REJ_STOPPED] = "the listening port is not started",
+	[VERBS_REJ_QUEUES] =
 		"the queue counts do not match (each rx queue needs a tx queue on the other side)",
-	[VB_REJ_QUEUE] = "no such queue on the listening port",
-	[VB_REJ_MODE] = "the ports' modes differ (mode=rc against mode=ud)",
-	[VB_REJ_RESOURCES] = "the listening port could not set the queue up",
-	[VB_REJ_NO_RECONNECT] = "the listening port has reconnect=0 and was connected once already",
-	[VB_REJ_BAD_HELLO] = "the request's handshake was not understood",
+	[VERBS_REJ_QUEUE] = "no such queue on the listening port",
+	[VERBS_REJ_MODE] = "the ports' modes differ (mode=rc against mode=ud)",
+	[VERBS_REJ_RESOURCES] = "the listening port could not set the queue up",
+	[VERBS_REJ_NO_RECONNECT] =
+		"the listening port has reconnect=0 and was connected once already",
+	[VERBS_REJ_BAD_HELLO] = "the request's handshake was not understood",
 };
 
-const char *vb_reject_reason_str(unsigned int reason)
+const char *verbs_reject_reason_str(unsigned int reason)
 {
-	return reason < VB_REJ_MAX ? reject_reasons[reason] : "an unknown reason";
+	return reason < VERBS_REJ_MAX ? reject_reasons[reason] : "an unknown reason";
 }
 
 /*
@@ -118,7 +119,7 @@ const char *vb_reject_reason_str(unsigned int reason)
 static const struct {
 	enum ibv_wc_status status;
 	const char *name;
-} wc_names[VB_WC_STATUS_N - 1] = {
+} wc_names[VERBS_WC_STATUS_N - 1] = {
 	{ IBV_WC_LOC_LEN_ERR, "loc_len_err" },
 	{ IBV_WC_LOC_QP_OP_ERR, "loc_qp_op_err" },
 	{ IBV_WC_LOC_EEC_OP_ERR, "loc_eec_op_err" },
@@ -144,17 +145,17 @@ static const struct {
 	{ IBV_WC_TM_RNDV_INCOMPLETE, "tm_rndv_incomplete" },
 };
 
-unsigned int vb_wc_status_index(enum ibv_wc_status status)
+unsigned int verbs_wc_status_index(enum ibv_wc_status status)
 {
 	unsigned int i;
 
 	for (i = 0; i < DVP_DIM(wc_names); i++)
 		if (wc_names[i].status == status)
 			return i;
-	return VB_WC_STATUS_N - 1;
+	return VERBS_WC_STATUS_N - 1;
 }
 
-const char *vb_wc_status_name(unsigned int idx)
+const char *verbs_wc_status_name(unsigned int idx)
 {
 	if (idx < DVP_DIM(wc_names))
 		return wc_names[idx].name;

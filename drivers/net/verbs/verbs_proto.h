@@ -25,48 +25,48 @@
 
 #include <infiniband/verbs.h>
 
-#define VB_MAX_QUEUES 16 /* per direction */
+#define VERBS_MAX_QUEUES 16 /* per direction */
 
-#define VB_HELLO_MAGIC 0x44565056u /* "DVPV" */
-#define VB_HELLO_VERSION 1
-#define VB_HELLO_LEN 36
+#define VERBS_HELLO_MAGIC 0x44565056u /* "DVPV" */
+#define VERBS_HELLO_VERSION 1
+#define VERBS_HELLO_LEN 36
 
-enum vb_hello_kind {
-	VB_HELLO_REQ = 1, /* connector -> listener, in the connect request */
-	VB_HELLO_ACCEPT = 2, /* listener -> connector, in the accept */
-	VB_HELLO_REJECT = 3, /* listener -> connector, in the reject */
+enum verbs_hello_kind {
+	VERBS_HELLO_REQ = 1, /* connector -> listener, in the connect request */
+	VERBS_HELLO_ACCEPT = 2, /* listener -> connector, in the accept */
+	VERBS_HELLO_REJECT = 3, /* listener -> connector, in the reject */
 };
 
 /* REQ: the connector's tx queue sends on this connection (else its rx queue receives). */
-#define VB_HELLO_F_TX (1u << 0)
+#define VERBS_HELLO_F_TX (1u << 0)
 /* The receiving end arms for solicited completions only: mark the last frame of each burst. */
-#define VB_HELLO_F_SOLICITED (1u << 1)
+#define VERBS_HELLO_F_SOLICITED (1u << 1)
 
 /* Why a listener refused a connection (REJECT's reason). */
-enum vb_reject_reason {
-	VB_REJ_NONE = 0,
-	VB_REJ_STOPPED, /* the listening port is not started */
-	VB_REJ_QUEUES, /* the queue counts do not match */
-	VB_REJ_QUEUE, /* no such queue */
-	VB_REJ_MODE, /* rc against ud */
-	VB_REJ_RESOURCES, /* the listener could not set the queue up */
-	VB_REJ_NO_RECONNECT, /* reconnect=0 and the port was connected once already */
-	VB_REJ_BAD_HELLO, /* the request's private data made no sense */
-	VB_REJ_MAX,
+enum verbs_reject_reason {
+	VERBS_REJ_NONE = 0,
+	VERBS_REJ_STOPPED, /* the listening port is not started */
+	VERBS_REJ_QUEUES, /* the queue counts do not match */
+	VERBS_REJ_QUEUE, /* no such queue */
+	VERBS_REJ_MODE, /* rc against ud */
+	VERBS_REJ_RESOURCES, /* the listener could not set the queue up */
+	VERBS_REJ_NO_RECONNECT, /* reconnect=0 and the port was connected once already */
+	VERBS_REJ_BAD_HELLO, /* the request's private data made no sense */
+	VERBS_REJ_MAX,
 };
 
 /* The modes of the devarg, also on the wire. */
-enum vb_mode {
-	VB_MODE_RC = 0,
-	VB_MODE_UD = 1,
+enum verbs_mode {
+	VERBS_MODE_RC = 0,
+	VERBS_MODE_UD = 1,
 };
 
 /* A handshake message, host order. */
-struct vb_hello {
-	uint8_t kind; /* enum vb_hello_kind */
-	uint8_t flags; /* VB_HELLO_F_* */
-	uint8_t reason; /* REJECT: enum vb_reject_reason */
-	uint8_t mode; /* enum vb_mode */
+struct verbs_hello {
+	uint8_t kind; /* enum verbs_hello_kind */
+	uint8_t flags; /* VERBS_HELLO_F_* */
+	uint8_t reason; /* REJECT: enum verbs_reject_reason */
+	uint8_t mode; /* enum verbs_mode */
 	uint16_t queue; /* the connector's queue (and the listener's opposite one) */
 	uint16_t nb_rxq; /* the sender's queue counts */
 	uint16_t nb_txq;
@@ -76,28 +76,29 @@ struct vb_hello {
 	uint64_t session; /* random per start of the sending port: a restart changes it */
 };
 
-/* Write @h into @buf (at least VB_HELLO_LEN bytes). @return VB_HELLO_LEN. */
-size_t vb_hello_encode(const struct vb_hello *h, uint8_t *buf);
+/* Write @h into @buf (at least VERBS_HELLO_LEN bytes). @return VERBS_HELLO_LEN. */
+size_t verbs_hello_encode(const struct verbs_hello *h, uint8_t *buf);
 
 /*
  * Read a hello from @buf (@len bytes, NULL allowed when @len is 0). On a
  * bad message, @return -EPROTO with @why (@whylen bytes) saying what was
  * wrong in words; else 0.
  */
-int vb_hello_decode(const void *buf, size_t len, struct vb_hello *h, char *why, size_t whylen);
+int verbs_hello_decode(const void *buf, size_t len, struct verbs_hello *h, char *why,
+		       size_t whylen);
 
 /* "the queue counts do not match", ... for a reject reason. */
-const char *vb_reject_reason_str(unsigned int reason);
+const char *verbs_reject_reason_str(unsigned int reason);
 
 /* Work completion statuses: one xstat each, per direction (verbs_proto.c). */
 
 /* Statuses with a counter: every enum ibv_wc_status but SUCCESS, plus "other". */
-#define VB_WC_STATUS_N 24
+#define VERBS_WC_STATUS_N 24
 
-/* The counter index of @status (VB_WC_STATUS_N - 1 for one this build does not know). */
-unsigned int vb_wc_status_index(enum ibv_wc_status status);
+/* The counter index of @status (VERBS_WC_STATUS_N - 1 for one this build does not know). */
+unsigned int verbs_wc_status_index(enum ibv_wc_status status);
 
 /* The xstat name part of counter @idx: "loc_len_err", ..., "other". */
-const char *vb_wc_status_name(unsigned int idx);
+const char *verbs_wc_status_name(unsigned int idx);
 
 #endif /* VERBS_PROTO_H */

@@ -20,7 +20,7 @@
 
 #include "verbs_private.h"
 
-void vb_rxq_kick(struct vb_rxq *rxq)
+void verbs_rxq_kick(struct verbs_rxq *rxq)
 {
 	if (!rxq->intr_on || !dvp_intr_queue_active(&rxq->intr))
 		return;
@@ -29,21 +29,21 @@ void vb_rxq_kick(struct vb_rxq *rxq)
 	(void)dvp_intr_queue_kick(&rxq->intr);
 }
 
-/* Any thread (see vb_idx_set()). */
-unsigned int vb_rxq_held(const struct vb_rxq *rxq)
+/* Any thread (see verbs_idx_set()). */
+unsigned int verbs_rxq_held(const struct verbs_rxq *rxq)
 {
-	return vb_idx_get(&rxq->tail) - vb_idx_get(&rxq->head);
+	return verbs_idx_get(&rxq->tail) - verbs_idx_get(&rxq->head);
 }
 
-unsigned int vb_txq_held(const struct vb_txq *txq)
+unsigned int verbs_txq_held(const struct verbs_txq *txq)
 {
 	unsigned int n = 0;
 	uint32_t i;
 
-	uint32_t end = vb_idx_get(&txq->tail);
+	uint32_t end = verbs_idx_get(&txq->tail);
 
 	/* Any thread: a slot read while the lcore runs may be a burst old. */
-	for (i = vb_idx_get(&txq->head); i != end; i++)
+	for (i = verbs_idx_get(&txq->head); i != end; i++)
 		n += __atomic_load_n(&txq->ring[i & txq->mask], __ATOMIC_RELAXED) != NULL;
 	return n;
 }
@@ -54,32 +54,32 @@ unsigned int vb_txq_held(const struct vb_txq *txq)
 
 static bool qbreak(uint32_t *state, int *cause_p, int cause)
 {
-	uint32_t live = VQ_LIVE;
-	int none = VB_CAUSE_NONE;
+	uint32_t live = VERBS_Q_LIVE;
+	int none = VERBS_CAUSE_NONE;
 
 	/* The first cause stays; published by the state CAS below. */
-	if (cause != VB_CAUSE_NONE)
+	if (cause != VERBS_CAUSE_NONE)
 		__atomic_compare_exchange_n(cause_p, &none, cause, false, __ATOMIC_RELAXED,
 					    __ATOMIC_RELAXED);
 	/*
 	 * Seq_cst: for tx queues this store is one half of the Dekker pair
-	 * with vb_tx_burst()'s in_burst (see vb_txq_try_teardown()); it also
+	 * with verbs_tx_burst()'s in_burst (see verbs_txq_try_teardown()); it also
 	 * releases the cause to whoever tears down.
 	 */
-	return __atomic_compare_exchange_n(state, &live, VQ_BROKEN, false, __ATOMIC_SEQ_CST,
+	return __atomic_compare_exchange_n(state, &live, VERBS_Q_BROKEN, false, __ATOMIC_SEQ_CST,
 					   __ATOMIC_RELAXED);
 }
 
-bool vb_rxq_break(struct vb_rxq *rxq, int cause)
+bool verbs_rxq_break(struct verbs_rxq *rxq, int cause)
 {
 	if (!qbreak(&rxq->state, &rxq->cause, cause))
 		return false;
 	/* A lcore asleep on the queue must wake up to tear it down. */
-	vb_rxq_kick(rxq);
+	verbs_rxq_kick(rxq);
 	return true;
 }
 
-bool vb_txq_break(struct vb_txq *txq, int cause)
+bool verbs_txq_break(struct verbs_txq *txq, int cause)
 {
 	return qbreak(&txq->state, &txq->cause, cause);
 }
@@ -88,15 +88,15 @@ bool vb_txq_break(struct vb_txq *txq, int cause)
  * @freed: rx, the mbufs freed; tx, the sends that ended (inline ones too).
  * @timeout_ms: not 0 when the tx watchdog broke the queue.
  */
-static __dvp_cold void report(struct vb_port *vp, uint16_t q, bool tx, int cause, int wc_status,
+static __dvp_cold void report(struct verbs_port *vp, uint16_t q, bool tx, int cause, int wc_status,
 			      uint32_t vendor_err, uint32_t timeout_ms, unsigned int freed,
 			      uint64_t dropped)
 {
 	char why[64] = ""; /* the event's reason holds 95 characters */
 
-	if (cause == VB_CAUSE_NONE)
+	if (cause == VERBS_CAUSE_NONE)
 		return;
-	if (cause == VB_CAUSE_DRIVER && wc_status != IBV_WC_SUCCESS)
+	if (cause == VERBS_CAUSE_DRIVER && wc_status != IBV_WC_SUCCESS)
 		snprintf(why, sizeof(why), " (%s, vendor_err 0x%x)",
 			 ibv_wc_status_str((enum ibv_wc_status)wc_status), vendor_err);
 	else if (timeout_ms != 0)
@@ -107,17 +107,18 @@ static __dvp_cold void report(struct vb_port *vp, uint16_t q, bool tx, int cause
 				    why);
 }
 
-int vb_rxq_cq_renew(struct vb_rxq *rxq)
+int verbs_rxq_cq_renew(struct verbs_rxq *rxq)
 {
-	struct vb_dev *dev = rxq->vp->dev;
+	struct verbs_dev *dev = rxq->vp->dev;
 	struct ibv_cq *cq;
 	int ret;
 
 	/* A CQ smaller than the ring overran: the new one can hold every receive. */
 	if (rxq->cq_size < rxq->nb_desc) {
-		VB_LOG(WARNING,
-		       "%s rx queue %u: the CQ of %u entries overran; replaced by one of %u, as many as receives posted",
-		       rxq->vp->name, rxq->queue_id, rxq->cq_size, rxq->nb_desc);
+		VERBS_LOG(
+			WARNING,
+			"%s rx queue %u: the CQ of %u entries overran; replaced by one of %u, as many as receives posted",
+			rxq->vp->name, rxq->queue_id, rxq->cq_size, rxq->nb_desc);
 		rxq->cq_size = rxq->nb_desc;
 	}
 
@@ -130,14 +131,15 @@ int vb_rxq_cq_renew(struct vb_rxq *rxq)
 	}
 	ret = ibv_destroy_cq(rxq->cq);
 	if (ret != 0)
-		VB_LOG(ERR, "%s rx queue %u: ibv_destroy_cq of the overrun CQ: %s", rxq->vp->name,
-		       rxq->queue_id, dvp_strerror(ret));
+		VERBS_LOG(ERR, "%s rx queue %u: ibv_destroy_cq of the overrun CQ: %s",
+			  rxq->vp->name, rxq->queue_id, dvp_strerror(ret));
 	cq = ibv_create_cq(dev->ctx, (int)rxq->cq_size, &rxq->ctx, rxq->ch, 0);
 	if (cq == NULL) {
 		ret = errno ? errno : ENOMEM;
-		VB_LOG(ERR,
-		       "%s rx queue %u: a new CQ of %u entries after the overrun: %s; the queue stays down",
-		       rxq->vp->name, rxq->queue_id, rxq->cq_size, dvp_strerror(ret));
+		VERBS_LOG(
+			ERR,
+			"%s rx queue %u: a new CQ of %u entries after the overrun: %s; the queue stays down",
+			rxq->vp->name, rxq->queue_id, rxq->cq_size, dvp_strerror(ret));
 		rxq->cq = NULL;
 		return dvp_err(ret);
 	}
@@ -148,24 +150,25 @@ int vb_rxq_cq_renew(struct vb_rxq *rxq)
 	 * lib/intr may think the old CQ armed: an event (the kick) makes it
 	 * arm the new one at the next wait.
 	 */
-	vb_rxq_kick(rxq);
+	verbs_rxq_kick(rxq);
 	return 0;
 }
 
-int vb_txq_cq_renew(struct vb_txq *txq)
+int verbs_txq_cq_renew(struct verbs_txq *txq)
 {
 	struct ibv_cq *cq;
 	int ret;
 
 	ret = ibv_destroy_cq(txq->cq);
 	if (ret != 0)
-		VB_LOG(ERR, "%s tx queue %u: ibv_destroy_cq of the overrun CQ: %s", txq->vp->name,
-		       txq->queue_id, dvp_strerror(ret));
+		VERBS_LOG(ERR, "%s tx queue %u: ibv_destroy_cq of the overrun CQ: %s",
+			  txq->vp->name, txq->queue_id, dvp_strerror(ret));
 	cq = ibv_create_cq(txq->vp->dev->ctx, (int)txq->cq_size, &txq->ctx, NULL, 0);
 	if (cq == NULL) {
 		ret = errno ? errno : ENOMEM;
-		VB_LOG(ERR, "%s tx queue %u: a new CQ after the overrun: %s; the queue stays down",
-		       txq->vp->name, txq->queue_id, dvp_strerror(ret));
+		VERBS_LOG(ERR,
+			  "%s tx queue %u: a new CQ after the overrun: %s; the queue stays down",
+			  txq->vp->name, txq->queue_id, dvp_strerror(ret));
 		txq->cq = NULL;
 		return dvp_err(ret);
 	}
@@ -174,9 +177,9 @@ int vb_txq_cq_renew(struct vb_txq *txq)
 	return 0;
 }
 
-void vb_rxq_teardown(struct vb_rxq *rxq, bool after_break)
+void verbs_rxq_teardown(struct verbs_rxq *rxq, bool after_break)
 {
-	struct ibv_wc wc[VB_RX_POLL];
+	struct ibv_wc wc[VERBS_RX_POLL];
 	uint64_t dropped = 0;
 	unsigned int freed = 0;
 	int n, ret, cause, wc_status;
@@ -184,32 +187,32 @@ void vb_rxq_teardown(struct vb_rxq *rxq, bool after_break)
 	if (rxq->qp != NULL) {
 		ret = ibv_destroy_qp(rxq->qp);
 		if (ret != 0)
-			VB_LOG(ERR, "%s rx queue %u: ibv_destroy_qp: %s", rxq->vp->name,
-			       rxq->queue_id, dvp_strerror(ret));
+			VERBS_LOG(ERR, "%s rx queue %u: ibv_destroy_qp: %s", rxq->vp->name,
+				  rxq->queue_id, dvp_strerror(ret));
 		rxq->qp = NULL;
 	}
 	/* Frames completed and not taken yet: their buffers go with the ring. */
 	for (; rxq->wc_pos < rxq->wc_n; rxq->wc_pos++)
 		dropped += rxq->wc[rxq->wc_pos].status == IBV_WC_SUCCESS;
 	rxq->wc_pos = rxq->wc_n = 0;
-	while (rxq->cq != NULL && (n = ibv_poll_cq(rxq->cq, VB_RX_POLL, wc)) > 0)
+	while (rxq->cq != NULL && (n = ibv_poll_cq(rxq->cq, VERBS_RX_POLL, wc)) > 0)
 		while (n-- > 0)
 			dropped += wc[n].status == IBV_WC_SUCCESS;
-	for (; rxq->head != rxq->tail; vb_idx_set(&rxq->head, rxq->head + 1), freed++)
+	for (; rxq->head != rxq->tail; verbs_idx_set(&rxq->head, rxq->head + 1), freed++)
 		dvp_pktmbuf_free(rxq->ring[rxq->head & rxq->mask]);
-	vb_idx_set(&rxq->head, 0);
-	vb_idx_set(&rxq->tail, 0);
+	verbs_idx_set(&rxq->head, 0);
+	verbs_idx_set(&rxq->tail, 0);
 	dvp_counter_add(&rxq->st.dropped_on_reset, dropped);
 	dvp_counter_add(&rxq->st.errors, dropped);
-	if (after_break && __atomic_load_n(&rxq->cause, __ATOMIC_RELAXED) != VB_CAUSE_NONE)
+	if (after_break && __atomic_load_n(&rxq->cause, __ATOMIC_RELAXED) != VERBS_CAUSE_NONE)
 		dvp_counter_add(&rxq->st.restarts, 1);
 	if (__atomic_load_n(&rxq->cq_dead, __ATOMIC_RELAXED) && rxq->cq != NULL)
-		vb_rxq_cq_renew(rxq);
-	cause = __atomic_exchange_n(&rxq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
+		verbs_rxq_cq_renew(rxq);
+	cause = __atomic_exchange_n(&rxq->cause, VERBS_CAUSE_NONE, __ATOMIC_RELAXED);
 	wc_status = rxq->wc_status;
 	rxq->wc_status = IBV_WC_SUCCESS;
 	/* Release: the next owner (the interrupt thread) sees the ring empty and the QP gone. */
-	__atomic_store_n(&rxq->state, VQ_DOWN, __ATOMIC_RELEASE);
+	__atomic_store_n(&rxq->state, VERBS_Q_DOWN, __ATOMIC_RELEASE);
 	if (after_break)
 		report(rxq->vp, rxq->queue_id, false, cause, wc_status, rxq->vendor_err, 0, freed,
 		       dropped);
@@ -225,11 +228,11 @@ void vb_rxq_teardown(struct vb_rxq *rxq, bool after_break)
  * counted up to tx_signal - 1 delivered frames as lost. @return whether
  * the marker was posted (its completion is then worth waiting for).
  */
-static bool txq_drain_start(struct vb_txq *txq)
+static bool txq_drain_start(struct verbs_txq *txq)
 {
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
 	struct ibv_send_wr wr = {
-		.wr_id = VB_WR_DRAIN,
+		.wr_id = VERBS_WR_DRAIN,
 		.opcode = IBV_WR_SEND,
 		.send_flags = IBV_SEND_SIGNALED,
 	}, *bad;
@@ -240,8 +243,8 @@ static bool txq_drain_start(struct vb_txq *txq)
 		return false;
 	ret = ibv_modify_qp(txq->qp, &attr, IBV_QP_STATE);
 	if (ret != 0) {
-		VB_LOG(DEBUG, "%s tx queue %u: no drain: ibv_modify_qp(ERR): %s", txq->vp->name,
-		       txq->queue_id, dvp_strerror(ret));
+		VERBS_LOG(DEBUG, "%s tx queue %u: no drain: ibv_modify_qp(ERR): %s", txq->vp->name,
+			  txq->queue_id, dvp_strerror(ret));
 		return false;
 	}
 	if (txq->ud) {
@@ -251,20 +254,20 @@ static bool txq_drain_start(struct vb_txq *txq)
 	}
 	ret = ibv_post_send(txq->qp, &wr, &bad);
 	if (ret != 0) {
-		VB_LOG(DEBUG, "%s tx queue %u: no drain: ibv_post_send(marker): %s", txq->vp->name,
-		       txq->queue_id, dvp_strerror(ret));
+		VERBS_LOG(DEBUG, "%s tx queue %u: no drain: ibv_post_send(marker): %s",
+			  txq->vp->name, txq->queue_id, dvp_strerror(ret));
 		return false;
 	}
 	return true;
 }
 
-void vb_txq_teardown(struct vb_txq *txq, bool after_break)
+void verbs_txq_teardown(struct verbs_txq *txq, bool after_break)
 {
-	struct ibv_wc wc[VB_TX_POLL];
+	struct ibv_wc wc[VERBS_TX_POLL];
 	unsigned int freed = 0, lost = 0;
 	int n, i, ret, cause, wc_status;
 	bool failed, timed_out = txq->timed_out, drained = false, draining = txq_drain_start(txq);
-	uint64_t deadline = dvp_rdtsc() + dvp_get_tsc_hz() / 1000 * VB_DRAIN_MS;
+	uint64_t deadline = dvp_rdtsc() + dvp_get_tsc_hz() / 1000 * VERBS_DRAIN_MS;
 
 	/*
 	 * Sends that completed free their frames as delivered, up to the
@@ -275,7 +278,7 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 	 */
 	failed = txq->wc_status != IBV_WC_SUCCESS;
 	while (txq->cq != NULL) {
-		n = ibv_poll_cq(txq->cq, VB_TX_POLL, wc);
+		n = ibv_poll_cq(txq->cq, VERBS_TX_POLL, wc);
 		if (n <= 0) {
 			if (n < 0 || !draining || dvp_rdtsc() > deadline)
 				break;
@@ -286,7 +289,7 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 			uint32_t idx = (uint32_t)wc[i].wr_id;
 			bool ours = idx - txq->head < txq->tail - txq->head;
 
-			if (wc[i].wr_id == VB_WR_DRAIN) {
+			if (wc[i].wr_id == VERBS_WR_DRAIN) {
 				/* Every send before it has completed, one way or the other. */
 				draining = false;
 				drained = true;
@@ -294,25 +297,25 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 			}
 			if (wc[i].status != IBV_WC_SUCCESS) {
 				/* Only wr_id, status, qp_num and vendor_err are valid here. */
-				dvp_counter_add(&txq->st.wc_err[vb_wc_status_index(wc[i].status)],
-						1);
+				dvp_counter_add(
+					&txq->st.wc_err[verbs_wc_status_index(wc[i].status)], 1);
 				if (!failed && ours)
-					freed += vb_txq_free_upto(txq, idx - 1);
+					freed += verbs_txq_free_upto(txq, idx - 1);
 				failed = true;
 			}
 			if (!ours)
 				continue;
 			if (failed)
-				lost += vb_txq_free_upto(txq, idx);
+				lost += verbs_txq_free_upto(txq, idx);
 			else
-				freed += vb_txq_free_upto(txq, idx);
+				freed += verbs_txq_free_upto(txq, idx);
 		}
 	}
 	if (txq->qp != NULL) {
 		ret = ibv_destroy_qp(txq->qp);
 		if (ret != 0)
-			VB_LOG(ERR, "%s tx queue %u: ibv_destroy_qp: %s", txq->vp->name,
-			       txq->queue_id, dvp_strerror(ret));
+			VERBS_LOG(ERR, "%s tx queue %u: ibv_destroy_qp: %s", txq->vp->name,
+				  txq->queue_id, dvp_strerror(ret));
 		txq->qp = NULL;
 	}
 	if (txq->ah != NULL) {
@@ -324,37 +327,37 @@ void vb_txq_teardown(struct vb_txq *txq, bool after_break)
 	 * error state without asking for a completion, so they were delivered.
 	 */
 	if (drained && !failed && txq->head != txq->tail)
-		freed += vb_txq_free_upto(txq, txq->tail - 1);
+		freed += verbs_txq_free_upto(txq, txq->tail - 1);
 	/* The rest never got an answer: lost on the wire, as far as anyone knows. */
-	lost += txq->head != txq->tail ? vb_txq_free_upto(txq, txq->tail - 1) : 0;
+	lost += txq->head != txq->tail ? verbs_txq_free_upto(txq, txq->tail - 1) : 0;
 	freed += lost;
-	vb_idx_set(&txq->head, 0);
-	vb_idx_set(&txq->tail, 0);
+	verbs_idx_set(&txq->head, 0);
+	verbs_idx_set(&txq->tail, 0);
 	txq->unsignaled = 0;
 	txq->wd_since = 0;
 	txq->timed_out = false;
 	dvp_counter_add(&txq->st.dropped_on_reset, lost);
 	dvp_counter_add(&txq->st.errors, lost);
-	if (after_break && __atomic_load_n(&txq->cause, __ATOMIC_RELAXED) != VB_CAUSE_NONE)
+	if (after_break && __atomic_load_n(&txq->cause, __ATOMIC_RELAXED) != VERBS_CAUSE_NONE)
 		dvp_counter_add(&txq->st.restarts, 1);
 	if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED) && txq->cq != NULL)
-		vb_txq_cq_renew(txq);
-	cause = __atomic_exchange_n(&txq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
+		verbs_txq_cq_renew(txq);
+	cause = __atomic_exchange_n(&txq->cause, VERBS_CAUSE_NONE, __ATOMIC_RELAXED);
 	wc_status = txq->wc_status;
 	txq->wc_status = IBV_WC_SUCCESS;
 	/* Release: as for rx. */
-	__atomic_store_n(&txq->state, VQ_DOWN, __ATOMIC_RELEASE);
+	__atomic_store_n(&txq->state, VERBS_Q_DOWN, __ATOMIC_RELEASE);
 	if (after_break)
 		report(txq->vp, txq->queue_id, true, cause, wc_status, txq->vendor_err,
 		       timed_out ? txq->vp->cfg.tx_timeout : 0, freed, lost);
 }
 
-bool vb_txq_try_teardown(struct vb_txq *txq)
+bool verbs_txq_try_teardown(struct verbs_txq *txq)
 {
-	uint32_t broken = VQ_BROKEN;
+	uint32_t broken = VERBS_Q_BROKEN;
 
 	/*
-	 * Dekker with vb_tx_burst(): the break stored state (seq_cst) before
+	 * Dekker with verbs_tx_burst(): the break stored state (seq_cst) before
 	 * this load; the lcore stores in_burst (seq_cst) before loading the
 	 * state. If we see in_burst clear, its next burst sees BROKEN and
 	 * leaves the QP alone; if we see it set, that lcore tears down itself
@@ -363,10 +366,10 @@ bool vb_txq_try_teardown(struct vb_txq *txq)
 	if (__atomic_load_n(&txq->in_burst, __ATOMIC_SEQ_CST))
 		return false;
 	/* The lcore may race us to it between bursts: one CAS wins. */
-	if (!__atomic_compare_exchange_n(&txq->state, &broken, VQ_TEARING, false, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED))
+	if (!__atomic_compare_exchange_n(&txq->state, &broken, VERBS_Q_TEARING, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return false;
-	vb_txq_teardown(txq, true);
+	verbs_txq_teardown(txq, true);
 	return true;
 }
 
@@ -388,20 +391,20 @@ static const char *qp_state_name(enum ibv_qp_state st)
 	}
 }
 
-static int qp_modify(struct vb_port *vp, struct ibv_qp *qp, struct rdma_cm_id *id,
+static int qp_modify(struct verbs_port *vp, struct ibv_qp *qp, struct rdma_cm_id *id,
 		     enum ibv_qp_state st)
 {
 	struct ibv_qp_attr attr = { .qp_state = st };
 	int mask = 0, ret;
 
-	if (vp->cfg.mode == VB_MODE_UD && st != IBV_QPS_INIT) {
+	if (vp->cfg.mode == VERBS_MODE_UD && st != IBV_QPS_INIT) {
 		/* What librdmacm does for UD: no path to program. */
 		mask = IBV_QP_STATE | (st == IBV_QPS_RTS ? IBV_QP_SQ_PSN : 0);
 		attr.sq_psn = 0;
 	} else if (rdma_init_qp_attr(id, &attr, &mask) != 0) {
 		ret = errno;
-		VB_LOG(ERR, "%s: rdma_init_qp_attr(%s): %s", vp->name, qp_state_name(st),
-		       dvp_strerror(ret));
+		VERBS_LOG(ERR, "%s: rdma_init_qp_attr(%s): %s", vp->name, qp_state_name(st),
+			  dvp_strerror(ret));
 		return dvp_err(ret);
 	}
 	/*
@@ -411,35 +414,35 @@ static int qp_modify(struct vb_port *vp, struct ibv_qp *qp, struct rdma_cm_id *i
 	 * up without stalling the link.
 	 */
 	if (st == IBV_QPS_RTR && (mask & IBV_QP_MIN_RNR_TIMER))
-		attr.min_rnr_timer = VB_MIN_RNR_TIMER;
+		attr.min_rnr_timer = VERBS_MIN_RNR_TIMER;
 	ret = ibv_modify_qp(qp, &attr, mask);
 	if (ret != 0) {
-		VB_LOG(ERR, "%s: ibv_modify_qp to %s: %s", vp->name, qp_state_name(st),
-		       dvp_strerror(ret));
+		VERBS_LOG(ERR, "%s: ibv_modify_qp to %s: %s", vp->name, qp_state_name(st),
+			  dvp_strerror(ret));
 		return dvp_err(ret);
 	}
 	return 0;
 }
 
-int vb_qp_ready(struct vb_port *vp, struct ibv_qp *qp, struct rdma_cm_id *id)
+int verbs_qp_ready(struct verbs_port *vp, struct ibv_qp *qp, struct rdma_cm_id *id)
 {
 	int ret = qp_modify(vp, qp, id, IBV_QPS_RTR);
 	struct ibv_qp_init_attr ia;
 	struct ibv_qp_attr a;
 
 	ret = ret < 0 ? ret : qp_modify(vp, qp, id, IBV_QPS_RTS);
-	if (ret == 0 && dvp_log_can_log((uint32_t)vb_logtype, DVP_LOG_DEBUG) &&
+	if (ret == 0 && dvp_log_can_log((uint32_t)verbs_logtype, DVP_LOG_DEBUG) &&
 	    ibv_query_qp(qp, &a,
 			 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_PATH_MTU,
 			 &ia) == 0)
-		VB_LOG(DEBUG,
-		       "%s: QP %u ready: ack timeout %u, retry %u, rnr_retry %u, path MTU %u",
-		       vp->name, qp->qp_num, a.timeout, a.retry_cnt, a.rnr_retry,
-		       128u << a.path_mtu);
+		VERBS_LOG(DEBUG,
+			  "%s: QP %u ready: ack timeout %u, retry %u, rnr_retry %u, path MTU %u",
+			  vp->name, qp->qp_num, a.timeout, a.retry_cnt, a.rnr_retry,
+			  128u << a.path_mtu);
 	return ret;
 }
 
-static struct ibv_qp *qp_create(struct vb_port *vp, struct vb_qctx *ctx, struct ibv_cq *cq,
+static struct ibv_qp *qp_create(struct verbs_port *vp, struct verbs_qctx *ctx, struct ibv_cq *cq,
 				uint32_t send_wr, uint32_t recv_wr, uint32_t send_sge,
 				uint32_t inline_len, struct rdma_cm_id *id)
 {
@@ -454,23 +457,24 @@ static struct ibv_qp *qp_create(struct vb_port *vp, struct vb_qctx *ctx, struct 
 			.max_recv_sge = 1,
 			.max_inline_data = inline_len,
 		},
-		.qp_type = vp->cfg.mode == VB_MODE_UD ? IBV_QPT_UD : IBV_QPT_RC,
+		.qp_type = vp->cfg.mode == VERBS_MODE_UD ? IBV_QPT_UD : IBV_QPT_RC,
 		.sq_sig_all = 0,
 	};
 	struct ibv_qp *qp;
 
 	if (id->verbs != vp->dev->ctx) {
-		VB_LOG(ERR,
-		       "%s: %s is reached through device %s, not dev=%s; give the address of an interface of %s",
-		       vp->name, vp->cfg.addr_str,
-		       id->verbs ? ibv_get_device_name(id->verbs->device) : "(none)", vp->cfg.dev,
-		       vp->cfg.dev);
+		VERBS_LOG(
+			ERR,
+			"%s: %s is reached through device %s, not dev=%s; give the address of an interface of %s",
+			vp->name, vp->cfg.addr_str,
+			id->verbs ? ibv_get_device_name(id->verbs->device) : "(none)", vp->cfg.dev,
+			vp->cfg.dev);
 		dvp_errno = EXDEV;
 		return NULL;
 	}
 	if (cq == NULL) {
-		VB_LOG(ERR, "%s %s queue %u: no CQ (it could not be recreated)", vp->name,
-		       ctx->tx ? "tx" : "rx", ctx->queue_id);
+		VERBS_LOG(ERR, "%s %s queue %u: no CQ (it could not be recreated)", vp->name,
+			  ctx->tx ? "tx" : "rx", ctx->queue_id);
 		dvp_errno = EIO;
 		return NULL;
 	}
@@ -481,8 +485,9 @@ static struct ibv_qp *qp_create(struct vb_port *vp, struct vb_qctx *ctx, struct 
 		qp = ibv_create_qp(vp->dev->pd, &a);
 	}
 	if (qp == NULL) {
-		VB_LOG(ERR, "%s %s queue %u: ibv_create_qp (%u send, %u receive WRs): %s", vp->name,
-		       ctx->tx ? "tx" : "rx", ctx->queue_id, send_wr, recv_wr, dvp_strerror(errno));
+		VERBS_LOG(ERR, "%s %s queue %u: ibv_create_qp (%u send, %u receive WRs): %s",
+			  vp->name, ctx->tx ? "tx" : "rx", ctx->queue_id, send_wr, recv_wr,
+			  dvp_strerror(errno));
 		dvp_errno = errno ? errno : ENOMEM;
 		return NULL;
 	}
@@ -493,36 +498,36 @@ static struct ibv_qp *qp_create(struct vb_port *vp, struct vb_qctx *ctx, struct 
 	return qp;
 }
 
-int vb_rxq_qp_create(struct vb_rxq *rxq, struct rdma_cm_id *id)
+int verbs_rxq_qp_create(struct verbs_rxq *rxq, struct rdma_cm_id *id)
 {
-	struct vb_port *vp = rxq->vp;
+	struct verbs_port *vp = rxq->vp;
 
-	/* Acquire: pairs with vb_rxq_cq_renew(). */
+	/* Acquire: pairs with verbs_rxq_cq_renew(). */
 	if (__atomic_load_n(&rxq->cq_dead, __ATOMIC_ACQUIRE)) {
 		/*
 		 * The CQ is its lcore's to replace (it acks its events): hand
 		 * the queue over (release: no QP of ours uses the CQ) and wake
 		 * it; it hands the queue back and wakes us.
 		 */
-		uint32_t down = VQ_DOWN;
+		uint32_t down = VERBS_Q_DOWN;
 
-		VB_LOG(DEBUG, "%s rx queue %u: its CQ overran: its lcore replaces it first",
-		       vp->name, rxq->queue_id);
-		if (__atomic_compare_exchange_n(&rxq->state, &down, VQ_RENEW, false,
+		VERBS_LOG(DEBUG, "%s rx queue %u: its CQ overran: its lcore replaces it first",
+			  vp->name, rxq->queue_id);
+		if (__atomic_compare_exchange_n(&rxq->state, &down, VERBS_Q_RENEW, false,
 						__ATOMIC_RELEASE, __ATOMIC_RELAXED))
-			vb_rxq_kick(rxq);
+			verbs_rxq_kick(rxq);
 		return dvp_err(EAGAIN);
 	}
 	rxq->qp = qp_create(vp, &rxq->ctx, rxq->cq, 1, rxq->nb_desc, 1, 0, id);
 	if (rxq->qp == NULL)
 		return -dvp_errno;
-	__atomic_store_n(&rxq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
+	__atomic_store_n(&rxq->cause, VERBS_CAUSE_NONE, __ATOMIC_RELAXED);
 	rxq->wc_status = IBV_WC_SUCCESS;
 	/* Receives may be posted from INIT on; the peer's first SEND finds them. */
-	vb_rxq_refill(rxq, rxq->nb_desc);
+	verbs_rxq_refill(rxq, rxq->nb_desc);
 	if (rxq->tail == rxq->head) {
-		VB_LOG(ERR, "%s rx queue %u: mempool %s has no free mbuf to post a receive with",
-		       vp->name, rxq->queue_id, rxq->mp->name);
+		VERBS_LOG(ERR, "%s rx queue %u: mempool %s has no free mbuf to post a receive with",
+			  vp->name, rxq->queue_id, rxq->mp->name);
 		ibv_destroy_qp(rxq->qp);
 		rxq->qp = NULL;
 		return dvp_err(ENOBUFS);
@@ -530,14 +535,14 @@ int vb_rxq_qp_create(struct vb_rxq *rxq, struct rdma_cm_id *id)
 	return 0;
 }
 
-int vb_txq_qp_create(struct vb_txq *txq, struct rdma_cm_id *id)
+int verbs_txq_qp_create(struct verbs_txq *txq, struct rdma_cm_id *id)
 {
-	struct vb_port *vp = txq->vp;
+	struct verbs_port *vp = txq->vp;
 	struct ibv_qp_attr attr;
 	struct ibv_qp_init_attr init;
 
 	/* A DOWN tx queue is ours, CQ included: replace one that overran. */
-	if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED) && vb_txq_cq_renew(txq) < 0)
+	if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED) && verbs_txq_cq_renew(txq) < 0)
 		return -dvp_errno;
 	/* One send more than the ring holds: the drain's marker (txq_drain_start()). */
 	txq->qp = qp_create(vp, &txq->ctx, txq->cq, txq->nb_desc + 1, 0, txq->max_sge,
@@ -548,13 +553,13 @@ int vb_txq_qp_create(struct vb_txq *txq, struct rdma_cm_id *id)
 	txq->max_inline = 0;
 	if (vp->cfg.tx_inline > 0 && ibv_query_qp(txq->qp, &attr, IBV_QP_CAP, &init) == 0)
 		txq->max_inline = DVP_MIN(attr.cap.max_inline_data, vp->cfg.tx_inline);
-	vb_idx_set(&txq->head, 0);
-	vb_idx_set(&txq->tail, 0);
+	verbs_idx_set(&txq->head, 0);
+	verbs_idx_set(&txq->tail, 0);
 	txq->unsignaled = 0;
 	txq->wd_since = 0;
 	txq->timed_out = false;
 	txq->wc_status = IBV_WC_SUCCESS;
-	__atomic_store_n(&txq->cause, VB_CAUSE_NONE, __ATOMIC_RELAXED);
+	__atomic_store_n(&txq->cause, VERBS_CAUSE_NONE, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -562,15 +567,15 @@ int vb_txq_qp_create(struct vb_txq *txq, struct rdma_cm_id *id)
  * Setup and release (control thread, port stopped)
  */
 
-static void rxq_free(struct vb_rxq *rxq)
+static void rxq_free(struct verbs_rxq *rxq)
 {
 	int ret;
 
 	if (rxq->cq != NULL) {
 		ret = ibv_destroy_cq(rxq->cq);
 		if (ret != 0)
-			VB_LOG(ERR, "%s rx queue %u: ibv_destroy_cq: %s", rxq->vp->name,
-			       rxq->queue_id, dvp_strerror(ret));
+			VERBS_LOG(ERR, "%s rx queue %u: ibv_destroy_cq: %s", rxq->vp->name,
+				  rxq->queue_id, dvp_strerror(ret));
 	}
 	if (rxq->ch != NULL)
 		ibv_destroy_comp_channel(rxq->ch);
@@ -581,41 +586,42 @@ static void rxq_free(struct vb_rxq *rxq)
 }
 
 /* The comp channel, non-blocking: lib/intr's reads must never hang the lcore. */
-static int rxq_intr_fds(struct vb_rxq *rxq)
+static int rxq_intr_fds(struct verbs_rxq *rxq)
 {
-	struct vb_port *vp = rxq->vp;
+	struct verbs_port *vp = rxq->vp;
 
 	rxq->ch = ibv_create_comp_channel(vp->dev->ctx);
 	if (rxq->ch == NULL) {
-		VB_LOG(ERR, "%s rx queue %u: ibv_create_comp_channel: %s", vp->name, rxq->queue_id,
-		       dvp_strerror(errno));
+		VERBS_LOG(ERR, "%s rx queue %u: ibv_create_comp_channel: %s", vp->name,
+			  rxq->queue_id, dvp_strerror(errno));
 		return dvp_err(errno ? errno : ENOMEM);
 	}
 	if (dvp_fd_set_nonblock(rxq->ch->fd) < 0) {
-		VB_LOG(ERR, "%s rx queue %u: the completion channel's fd: %s", vp->name,
-		       rxq->queue_id, dvp_strerror(errno));
+		VERBS_LOG(ERR, "%s rx queue %u: the completion channel's fd: %s", vp->name,
+			  rxq->queue_id, dvp_strerror(errno));
 		return dvp_err(errno);
 	}
 	return 0;
 }
 
-int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
-		 const struct dvp_rxq_conf *conf, struct dvp_mempool *mp)
+int verbs_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+		    const struct dvp_rxq_conf *conf, struct dvp_mempool *mp)
 {
-	struct vb_port *vp = port->priv;
-	struct vb_dev *dev = vp->dev;
+	struct verbs_port *vp = port->priv;
+	struct verbs_dev *dev = vp->dev;
 	uint32_t size = dvp_align32pow2(nb_desc);
 	uint16_t room = dvp_pktmbuf_data_room_size(mp);
 	bool solicited = vp->cfg.solicited || port->conf.intr_conf.rxq_solicited;
-	struct vb_rxq *rxq;
+	struct verbs_rxq *rxq;
 	uint32_t i;
 	int ret;
 
 	(void)conf;
 	if (room <= DVP_PKTMBUF_HEADROOM + 64) {
-		VB_LOG(ERR,
-		       "%s rx queue %u: mempool %s has %u bytes of data room; frames need more than the %d-byte headroom plus 64 (DVP_MBUF_DEFAULT_BUF_SIZE is usual)",
-		       vp->name, q, mp->name, room, DVP_PKTMBUF_HEADROOM);
+		VERBS_LOG(
+			ERR,
+			"%s rx queue %u: mempool %s has %u bytes of data room; frames need more than the %d-byte headroom plus 64 (DVP_MBUF_DEFAULT_BUF_SIZE is usual)",
+			vp->name, q, mp->name, room, DVP_PKTMBUF_HEADROOM);
 		return dvp_err(EINVAL);
 	}
 	rxq = dvp_zmalloc_socket("net_verbs rxq", sizeof(*rxq), DVP_CACHE_LINE_SIZE, socket_id);
@@ -624,16 +630,16 @@ int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 	rxq->vp = vp;
 	rxq->queue_id = q;
 	rxq->port_id = port->port_id;
-	rxq->ctx = (struct vb_qctx){ .vp = vp, .queue_id = q, .tx = false };
-	rxq->cause = VB_CAUSE_NONE;
+	rxq->ctx = (struct verbs_qctx){ .vp = vp, .queue_id = q, .tx = false };
+	rxq->cause = VERBS_CAUSE_NONE;
 	rxq->mp = mp;
 	rxq->nb_desc = nb_desc;
 	/* A small ring replaces a quarter at a time, so some are always posted. */
-	rxq->idle_refill = DVP_MIN(VB_RX_IDLE_REFILL, (uint32_t)nb_desc / 4 + 1);
+	rxq->idle_refill = DVP_MIN(VERBS_RX_IDLE_REFILL, (uint32_t)nb_desc / 4 + 1);
 	rxq->mask = size - 1;
-	rxq->grh = vp->cfg.mode == VB_MODE_UD ? VB_UD_GRH : 0;
+	rxq->grh = vp->cfg.mode == VERBS_MODE_UD ? VERBS_UD_GRH : 0;
 	rxq->buf_len = (uint32_t)room - DVP_PKTMBUF_HEADROOM;
-	if (vp->cfg.mode == VB_MODE_UD)
+	if (vp->cfg.mode == VERBS_MODE_UD)
 		rxq->buf_len = DVP_MIN(rxq->buf_len, vp->path_mtu);
 	rxq->ring =
 		dvp_zmalloc_socket("net_verbs rx ring", size * sizeof(*rxq->ring), 0, socket_id);
@@ -649,21 +655,23 @@ int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 		rxq->wrs[i].num_sge = 1;
 	}
 	/* Once per PD and pool: later queues on the same pool find it registered. */
-	ret = vb_mr_register_mempool(dev, mp, vp->name);
+	ret = verbs_mr_register_mempool(dev, mp, vp->name);
 	if (ret < 0)
 		goto fail;
 	rxq->cq_size = vp->cfg.rx_cq_size ? vp->cfg.rx_cq_size : nb_desc;
 	if ((int)rxq->cq_size > dev->attr.max_cqe) {
-		VB_LOG(ERR,
-		       "%s rx queue %u: %u descriptors need a CQ of as many entries; %s offers %d",
-		       vp->name, q, rxq->cq_size, dev->name, dev->attr.max_cqe);
+		VERBS_LOG(
+			ERR,
+			"%s rx queue %u: %u descriptors need a CQ of as many entries; %s offers %d",
+			vp->name, q, rxq->cq_size, dev->name, dev->attr.max_cqe);
 		ret = dvp_err(EINVAL);
 		goto fail;
 	}
 	if (vp->cfg.rx_cq_size != 0 && vp->cfg.rx_cq_size < nb_desc)
-		VB_LOG(WARNING,
-		       "%s rx queue %u: rx_cq_size=%u is below the %u receives posted: a slow consumer overruns the CQ (meant for testing recovery)",
-		       vp->name, q, vp->cfg.rx_cq_size, nb_desc);
+		VERBS_LOG(
+			WARNING,
+			"%s rx queue %u: rx_cq_size=%u is below the %u receives posted: a slow consumer overruns the CQ (meant for testing recovery)",
+			vp->name, q, vp->cfg.rx_cq_size, nb_desc);
 	rxq->intr_on = port->conf.intr_conf.rxq;
 	if (rxq->intr_on) {
 		ret = rxq_intr_fds(rxq);
@@ -672,8 +680,8 @@ int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 	}
 	rxq->cq = ibv_create_cq(dev->ctx, (int)rxq->cq_size, &rxq->ctx, rxq->ch, 0);
 	if (rxq->cq == NULL) {
-		VB_LOG(ERR, "%s rx queue %u: ibv_create_cq(%u): %s", vp->name, q, rxq->cq_size,
-		       dvp_strerror(errno));
+		VERBS_LOG(ERR, "%s rx queue %u: ibv_create_cq(%u): %s", vp->name, q, rxq->cq_size,
+			  dvp_strerror(errno));
 		ret = dvp_err(errno ? errno : ENOMEM);
 		goto fail;
 	}
@@ -686,7 +694,7 @@ int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 			.queue_id = q,
 		};
 
-		ret = dvp_intr_queue_init(&rxq->intr, &vb_intr_ops, rxq, &ic);
+		ret = dvp_intr_queue_init(&rxq->intr, &verbs_intr_ops, rxq, &ic);
 		if (ret < 0)
 			goto fail;
 		port->rxq_intr[q] = &rxq->intr;
@@ -699,10 +707,10 @@ fail:
 	return ret;
 }
 
-void vb_rxq_release(struct dvp_port *port, uint16_t q)
+void verbs_rxq_release(struct dvp_port *port, uint16_t q)
 {
-	struct vb_port *vp = port->priv;
-	struct vb_rxq *rxq = port->rxqs[q];
+	struct verbs_port *vp = port->priv;
+	struct verbs_rxq *rxq = port->rxqs[q];
 
 	pthread_mutex_lock(&vp->lock);
 	/* Out of its wait set, every event read acked: the CQ can go. */
@@ -711,20 +719,20 @@ void vb_rxq_release(struct dvp_port *port, uint16_t q)
 		ibv_ack_cq_events(rxq->cq, rxq->unacked);
 		rxq->unacked = 0;
 	}
-	vb_rxq_teardown(rxq, false);
+	verbs_rxq_teardown(rxq, false);
 	port->rxqs[q] = NULL;
 	port->rxq_intr[q] = NULL;
 	pthread_mutex_unlock(&vp->lock);
 	rxq_free(rxq);
 }
 
-int vb_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
-		 const struct dvp_txq_conf *conf)
+int verbs_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+		    const struct dvp_txq_conf *conf)
 {
-	struct vb_port *vp = port->priv;
-	struct vb_dev *dev = vp->dev;
+	struct verbs_port *vp = port->priv;
+	struct verbs_dev *dev = vp->dev;
 	uint32_t size = dvp_align32pow2(nb_desc);
-	struct vb_txq *txq;
+	struct verbs_txq *txq;
 	uint32_t i;
 	int ret;
 
@@ -734,17 +742,18 @@ int vb_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 		return -dvp_errno;
 	txq->vp = vp;
 	txq->queue_id = q;
-	txq->ctx = (struct vb_qctx){ .vp = vp, .queue_id = q, .tx = true };
-	txq->cause = VB_CAUSE_NONE;
+	txq->ctx = (struct verbs_qctx){ .vp = vp, .queue_id = q, .tx = true };
+	txq->cause = VERBS_CAUSE_NONE;
 	txq->nb_desc = nb_desc;
 	txq->mask = size - 1;
-	txq->ud = vp->cfg.mode == VB_MODE_UD;
-	txq->max_sge = DVP_MIN(VB_MAX_SGE, (uint32_t)dev->attr.max_sge);
+	txq->ud = vp->cfg.mode == VERBS_MODE_UD;
+	txq->max_sge = DVP_MIN(VERBS_MAX_SGE, (uint32_t)dev->attr.max_sge);
 	/* A completion at least every half ring, or the ring could fill with none coming. */
 	txq->signal = DVP_MIN(vp->cfg.tx_signal, DVP_MAX(nb_desc / 2u, 1u));
 	if (txq->signal != vp->cfg.tx_signal)
-		VB_LOG(INFO, "%s tx queue %u: tx_signal=%u lowered to %u, half of %u descriptors",
-		       vp->name, q, vp->cfg.tx_signal, txq->signal, nb_desc);
+		VERBS_LOG(INFO,
+			  "%s tx queue %u: tx_signal=%u lowered to %u, half of %u descriptors",
+			  vp->name, q, vp->cfg.tx_signal, txq->signal, nb_desc);
 	txq->wd_cycles = (uint64_t)vp->cfg.tx_timeout * dvp_get_tsc_hz() / 1000u;
 	txq->ring =
 		dvp_zmalloc_socket("net_verbs tx ring", size * sizeof(*txq->ring), 0, socket_id);
@@ -752,23 +761,24 @@ int vb_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket
 		ret = -dvp_errno;
 		goto fail;
 	}
-	for (i = 0; i < VB_TX_BURST; i++) {
-		txq->wrs[i].sg_list = &txq->sges[i * VB_MAX_SGE];
+	for (i = 0; i < VERBS_TX_BURST; i++) {
+		txq->wrs[i].sg_list = &txq->sges[i * VERBS_MAX_SGE];
 		txq->wrs[i].opcode = IBV_WR_SEND;
 	}
 	/* Every send can complete with an error (each error is reported): room for all. */
 	txq->cq_size = nb_desc + 1; /* and the drain's marker */
 	if ((int)txq->cq_size > dev->attr.max_cqe) {
-		VB_LOG(ERR,
-		       "%s tx queue %u: %u descriptors need a CQ of %u entries (one for each and one for the drain); %s offers %d",
-		       vp->name, q, nb_desc, txq->cq_size, dev->name, dev->attr.max_cqe);
+		VERBS_LOG(
+			ERR,
+			"%s tx queue %u: %u descriptors need a CQ of %u entries (one for each and one for the drain); %s offers %d",
+			vp->name, q, nb_desc, txq->cq_size, dev->name, dev->attr.max_cqe);
 		ret = dvp_err(EINVAL);
 		goto fail;
 	}
 	txq->cq = ibv_create_cq(dev->ctx, (int)txq->cq_size, &txq->ctx, NULL, 0);
 	if (txq->cq == NULL) {
-		VB_LOG(ERR, "%s tx queue %u: ibv_create_cq(%u): %s", vp->name, q, txq->cq_size,
-		       dvp_strerror(errno));
+		VERBS_LOG(ERR, "%s tx queue %u: ibv_create_cq(%u): %s", vp->name, q, txq->cq_size,
+			  dvp_strerror(errno));
 		ret = dvp_err(errno ? errno : ENOMEM);
 		goto fail;
 	}
@@ -781,21 +791,21 @@ fail:
 	return ret;
 }
 
-void vb_txq_release(struct dvp_port *port, uint16_t q)
+void verbs_txq_release(struct dvp_port *port, uint16_t q)
 {
-	struct vb_port *vp = port->priv;
-	struct vb_txq *txq = port->txqs[q];
+	struct verbs_port *vp = port->priv;
+	struct verbs_txq *txq = port->txqs[q];
 	int ret;
 
 	pthread_mutex_lock(&vp->lock);
-	vb_txq_teardown(txq, false);
+	verbs_txq_teardown(txq, false);
 	port->txqs[q] = NULL;
 	pthread_mutex_unlock(&vp->lock);
 	if (txq->cq != NULL) {
 		ret = ibv_destroy_cq(txq->cq);
 		if (ret != 0)
-			VB_LOG(ERR, "%s tx queue %u: ibv_destroy_cq: %s", vp->name, q,
-			       dvp_strerror(ret));
+			VERBS_LOG(ERR, "%s tx queue %u: ibv_destroy_cq: %s", vp->name, q,
+				  dvp_strerror(ret));
 	}
 	dvp_free(txq->ring);
 	dvp_free(txq);

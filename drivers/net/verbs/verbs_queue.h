@@ -6,7 +6,7 @@
  * net_verbs queues: their structures and states, set up and torn down in
  * verbs_queue.c, polled in verbs_rxtx.c.
  *
- * A queue is owned by whoever its state says (enum vb_qstate): the
+ * A queue is owned by whoever its state says (enum verbs_qstate): the
  * interrupt thread while it is DOWN (it creates the QP and posts the
  * receives), the polling lcore while it is LIVE or BROKEN (it polls,
  * posts, and tears a BROKEN queue down, then hands it back as DOWN). A tx
@@ -31,15 +31,15 @@
 #include "verbs_dev.h"
 #include "verbs_proto.h"
 
-#define VB_RX_POLL 32 /* completions read per ibv_poll_cq on rx */
-#define VB_RX_IDLE_REFILL 8u /* receives an empty rx burst posts at most */
-#define VB_TX_BURST 32 /* sends posted per ibv_post_send */
-#define VB_TX_POLL 16 /* completions read per ibv_poll_cq on tx */
-#define VB_MAX_SGE 4 /* segments of a frame on tx */
-#define VB_MIN_RNR_TIMER 12 /* 0.64 ms before a sender retries after an RNR NAK */
-#define VB_WR_DRAIN UINT64_MAX /* wr_id of the teardown's drain marker (never a ring index) */
-#define VB_DRAIN_MS 100 /* how long a teardown waits for its drain marker */
-#define VB_UD_GRH 40 /* a UD receive starts with the GRH */
+#define VERBS_RX_POLL 32 /* completions read per ibv_poll_cq on rx */
+#define VERBS_RX_IDLE_REFILL 8u /* receives an empty rx burst posts at most */
+#define VERBS_TX_BURST 32 /* sends posted per ibv_post_send */
+#define VERBS_TX_POLL 16 /* completions read per ibv_poll_cq on tx */
+#define VERBS_MAX_SGE 4 /* segments of a frame on tx */
+#define VERBS_MIN_RNR_TIMER 12 /* 0.64 ms before a sender retries after an RNR NAK */
+#define VERBS_WR_DRAIN UINT64_MAX /* wr_id of the teardown's drain marker (never a ring index) */
+#define VERBS_DRAIN_MS 100 /* how long a teardown waits for its drain marker */
+#define VERBS_UD_GRH 40 /* a UD receive starts with the GRH */
 
 /*
  * Who owns a queue (see the top of this file). Transitions:
@@ -51,30 +51,30 @@
  *                     the CQ is the lcore's (its events are acked there)
  *   RENEW -> DOWN     the lcore, with a new CQ (release)
  */
-enum vb_qstate {
-	VQ_DOWN = 0,
-	VQ_LIVE,
-	VQ_BROKEN,
-	VQ_TEARING,
-	VQ_RENEW,
+enum verbs_qstate {
+	VERBS_Q_DOWN = 0,
+	VERBS_Q_LIVE,
+	VERBS_Q_BROKEN,
+	VERBS_Q_TEARING,
+	VERBS_Q_RENEW,
 };
 
 /* No error behind a break (a disconnect): nothing to report as QUEUE_ERROR. */
-#define VB_CAUSE_NONE (-2)
+#define VERBS_CAUSE_NONE (-2)
 /* An error the driver found itself (an error completion); else a dvp_port_event_cause. */
-#define VB_CAUSE_DRIVER DVP_PORT_CAUSE_NONE
+#define VERBS_CAUSE_DRIVER DVP_PORT_CAUSE_NONE
 
-struct vb_port;
+struct verbs_port;
 
 /* What cq_context and qp_context point at: async events find their queue. */
-struct vb_qctx {
-	struct vb_port *vp;
+struct verbs_qctx {
+	struct verbs_port *vp;
 	uint16_t queue_id;
 	bool tx;
 };
 
 /* Counters with one writer (the owner of the queue) and readers anywhere. */
-struct vb_qstats {
+struct verbs_qstats {
 	uint64_t packets;
 	uint64_t bytes;
 	uint64_t errors;
@@ -87,16 +87,16 @@ struct vb_qstats {
 	uint64_t restarts; /* teardowns after an error */
 	uint64_t timeouts; /* tx: rebuilds by the watchdog */
 	uint64_t kicks; /* rx: wake-ups written by the driver */
-	uint64_t wc_err[VB_WC_STATUS_N];
+	uint64_t wc_err[VERBS_WC_STATUS_N];
 };
 
-#define VB_QSTATS_N (sizeof(struct vb_qstats) / sizeof(uint64_t))
+#define VERBS_QSTATS_N (sizeof(struct verbs_qstats) / sizeof(uint64_t))
 
-struct vb_rxq {
+struct verbs_rxq {
 	/* Fast path (the polling lcore). */
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
-	uint32_t state; /* enum vb_qstate, atomic */
+	uint32_t state; /* enum verbs_qstate, atomic */
 	uint32_t head; /* ring: [head, tail) posted, in order */
 	uint32_t tail;
 	uint32_t mask; /* ring size - 1 */
@@ -105,38 +105,38 @@ struct vb_rxq {
 	uint16_t port_id;
 	uint16_t wc_pos; /* completions polled by has_work, not yet returned */
 	uint16_t wc_n;
-	uint16_t grh; /* UD: VB_UD_GRH, posted in front of the data */
+	uint16_t grh; /* UD: VERBS_UD_GRH, posted in front of the data */
 	uint32_t buf_len; /* bytes a receive takes (after the headroom) */
 	struct dvp_mempool *mp;
 	struct dvp_mbuf **ring;
 	struct ibv_recv_wr *wrs; /* [nb_desc], chained for one post */
 	struct ibv_sge *sges;
-	struct vb_mrc mrc;
-	struct vb_qstats st;
-	struct ibv_wc wc[VB_RX_POLL];
+	struct verbs_mrc mrc;
+	struct verbs_qstats st;
+	struct ibv_wc wc[VERBS_RX_POLL];
 
 	/* Control. */
-	struct vb_qctx ctx;
-	struct vb_port *vp;
+	struct verbs_qctx ctx;
+	struct verbs_port *vp;
 	uint16_t queue_id;
 	struct ibv_comp_channel *ch; /* NULL without rx interrupts */
 	uint32_t unacked; /* CQ events read and not acked yet */
 	uint32_t cq_size;
 	uint32_t cq_dead; /* atomic: CQ_ERR seen; recreate the CQ */
-	int cause; /* atomic: why it broke (VB_CAUSE_* or an enum dvp_port_event_cause) */
+	int cause; /* atomic: why it broke (VERBS_CAUSE_* or an enum dvp_port_event_cause) */
 	int wc_status; /* the first error completion's status since the last teardown */
 	uint32_t vendor_err;
 	bool intr_on;
 	struct dvp_intr_queue intr;
-	struct vb_qstats base; /* snapshot at the last stats reset */
+	struct verbs_qstats base; /* snapshot at the last stats reset */
 } __dvp_cache_aligned;
 
-struct vb_txq {
+struct verbs_txq {
 	/* Fast path. */
 	struct ibv_qp *qp;
 	struct ibv_cq *cq;
-	uint32_t state; /* enum vb_qstate, atomic */
-	uint32_t in_burst; /* atomic: the lcore is inside a burst (see vb_txq_enter()) */
+	uint32_t state; /* enum verbs_qstate, atomic */
+	uint32_t in_burst; /* atomic: the lcore is inside a burst (see verbs_txq_enter()) */
 	uint32_t head; /* ring: [head, tail) posted and not known complete */
 	uint32_t tail;
 	uint32_t mask;
@@ -152,17 +152,17 @@ struct vb_txq {
 	uint32_t remote_qpn;
 	uint32_t remote_qkey;
 	struct dvp_mbuf **ring; /* NULL where the frame went inline */
-	struct vb_mrc mrc;
-	struct vb_qstats st;
-	struct ibv_send_wr wrs[VB_TX_BURST];
-	struct ibv_sge sges[VB_TX_BURST * VB_MAX_SGE];
-	struct ibv_wc wc[VB_TX_POLL];
+	struct verbs_mrc mrc;
+	struct verbs_qstats st;
+	struct ibv_send_wr wrs[VERBS_TX_BURST];
+	struct ibv_sge sges[VERBS_TX_BURST * VERBS_MAX_SGE];
+	struct ibv_wc wc[VERBS_TX_POLL];
 	uint64_t wd_cycles; /* the watchdog's limit in TSC ticks; 0: off */
 	uint64_t wd_since; /* TSC when a reap first found no progress; 0: none */
 
 	/* Control. */
-	struct vb_qctx ctx;
-	struct vb_port *vp;
+	struct verbs_qctx ctx;
+	struct verbs_port *vp;
 	uint16_t queue_id;
 	uint32_t cq_size;
 	uint32_t cq_dead;
@@ -170,33 +170,33 @@ struct vb_txq {
 	int cause;
 	int wc_status;
 	uint32_t vendor_err;
-	struct vb_qstats base;
+	struct verbs_qstats base;
 } __dvp_cache_aligned;
 
 /* verbs_queue.c */
-int vb_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
-		 const struct dvp_rxq_conf *conf, struct dvp_mempool *mp);
-void vb_rxq_release(struct dvp_port *port, uint16_t q);
-int vb_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
-		 const struct dvp_txq_conf *conf);
-void vb_txq_release(struct dvp_port *port, uint16_t q);
+int verbs_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+		    const struct dvp_rxq_conf *conf, struct dvp_mempool *mp);
+void verbs_rxq_release(struct dvp_port *port, uint16_t q);
+int verbs_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
+		    const struct dvp_txq_conf *conf);
+void verbs_txq_release(struct dvp_port *port, uint16_t q);
 /* Create the queue's QP and bring it to INIT (receives posted for rx). DOWN queues only. */
-int vb_rxq_qp_create(struct vb_rxq *rxq, struct rdma_cm_id *id);
-int vb_txq_qp_create(struct vb_txq *txq, struct rdma_cm_id *id);
+int verbs_rxq_qp_create(struct verbs_rxq *rxq, struct rdma_cm_id *id);
+int verbs_txq_qp_create(struct verbs_txq *txq, struct rdma_cm_id *id);
 /* Move a QP to RTR then RTS with rdma_cm's attributes (RC) or the UD ones. */
-int vb_qp_ready(struct vb_port *vp, struct ibv_qp *qp, struct rdma_cm_id *id);
+int verbs_qp_ready(struct verbs_port *vp, struct ibv_qp *qp, struct rdma_cm_id *id);
 /*
  * Tear down a queue the caller owns (TEARING, or any state while stopped).
  * @after_break: it broke while in use: count a restart and report the
  * cause as a QUEUE_ERROR event (if it has one).
  */
-void vb_rxq_teardown(struct vb_rxq *rxq, bool after_break);
-void vb_txq_teardown(struct vb_txq *txq, bool after_break);
+void verbs_rxq_teardown(struct verbs_rxq *rxq, bool after_break);
+void verbs_txq_teardown(struct verbs_txq *txq, bool after_break);
 /* Mark a LIVE queue BROKEN with @cause. @return true if this call broke it. */
-bool vb_rxq_break(struct vb_rxq *rxq, int cause);
-bool vb_txq_break(struct vb_txq *txq, int cause);
+bool verbs_rxq_break(struct verbs_rxq *rxq, int cause);
+bool verbs_txq_break(struct verbs_txq *txq, int cause);
 /* The interrupt thread's attempt at a BROKEN tx queue no lcore is sending on. */
-bool vb_txq_try_teardown(struct vb_txq *txq);
+bool verbs_txq_try_teardown(struct verbs_txq *txq);
 
 /*
  * The tx watchdog, after a reap while at least one signaled send was in
@@ -206,8 +206,8 @@ bool vb_txq_try_teardown(struct vb_txq *txq);
  * completing, the oldest having waited at least that long: a transport
  * that will not finish them (rxe after a link flap), to be rebuilt.
  */
-static inline bool vb_tx_watchdog_expired(uint64_t *since, bool progress, uint64_t now,
-					  uint64_t limit)
+static inline bool verbs_tx_watchdog_expired(uint64_t *since, bool progress, uint64_t now,
+					     uint64_t limit)
 {
 	if (progress) {
 		*since = 0;
@@ -220,30 +220,30 @@ static inline bool vb_tx_watchdog_expired(uint64_t *since, bool progress, uint64
 	return now - *since > limit;
 }
 /* Recreate a CQ that overran (the queue is not polled). */
-int vb_rxq_cq_renew(struct vb_rxq *rxq);
-int vb_txq_cq_renew(struct vb_txq *txq);
+int verbs_rxq_cq_renew(struct verbs_rxq *rxq);
+int verbs_txq_cq_renew(struct verbs_txq *txq);
 /*
  * Wake a lcore asleep on @rxq (dvp_intr_queue_kick; nothing without rx
  * interrupts): at every transition that can give it work no armed CQ
  * event reports -- it went live, broke, was handed over for a new CQ, got
  * one. Any thread, while the queue is set up.
  */
-void vb_rxq_kick(struct vb_rxq *rxq);
-unsigned int vb_rxq_held(const struct vb_rxq *rxq);
-unsigned int vb_txq_held(const struct vb_txq *txq);
+void verbs_rxq_kick(struct verbs_rxq *rxq);
+unsigned int verbs_rxq_held(const struct verbs_rxq *rxq);
+unsigned int verbs_txq_held(const struct verbs_txq *txq);
 
 /* verbs_rxtx.c */
-uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
-uint16_t vb_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
+uint16_t verbs_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
+uint16_t verbs_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
 /*
  * Retire the tx ring's sends up to (and including) index @last, freeing
  * their mbufs. @return how many sends: those that went inline (their slot
  * empty since the post) count too, so a caller counting losses misses none.
  */
-unsigned int vb_txq_free_upto(struct vb_txq *txq, uint32_t last);
-extern const struct dvp_intr_queue_ops vb_intr_ops;
+unsigned int verbs_txq_free_upto(struct verbs_txq *txq, uint32_t last);
+extern const struct dvp_intr_queue_ops verbs_intr_ops;
 /* Post up to @max receives (at most nb_desc in all) while the pool has mbufs. @return how many. */
-unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max);
+unsigned int verbs_rxq_refill(struct verbs_rxq *rxq, uint32_t max);
 
 /*
  * A ring index or slot the lcore writes while the control thread may read
@@ -253,17 +253,17 @@ unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max);
  * plainly: nothing else writes them while it runs (teardown writes them
  * only when no burst can).
  */
-static inline void vb_idx_set(uint32_t *idx, uint32_t v)
+static inline void verbs_idx_set(uint32_t *idx, uint32_t v)
 {
 	__atomic_store_n(idx, v, __ATOMIC_RELAXED);
 }
 
-static inline uint32_t vb_idx_get(const uint32_t *idx)
+static inline uint32_t verbs_idx_get(const uint32_t *idx)
 {
 	return __atomic_load_n(idx, __ATOMIC_RELAXED);
 }
 
-static inline void vb_slot_set(struct dvp_mbuf **slot, struct dvp_mbuf *m)
+static inline void verbs_slot_set(struct dvp_mbuf **slot, struct dvp_mbuf *m)
 {
 	__atomic_store_n(slot, m, __ATOMIC_RELAXED);
 }

@@ -39,9 +39,9 @@
  * Rx
  */
 
-unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max)
+unsigned int verbs_rxq_refill(struct verbs_rxq *rxq, uint32_t max)
 {
-	struct dvp_mbuf *mbufs[VB_RX_POLL];
+	struct dvp_mbuf *mbufs[VERBS_RX_POLL];
 	struct ibv_recv_wr *first = NULL, *last = NULL, *bad;
 	uint32_t want = DVP_MIN(max, rxq->nb_desc - (rxq->tail - rxq->head));
 	uint32_t start = rxq->tail, grh = rxq->grh, posted = 0;
@@ -49,7 +49,7 @@ unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max)
 	uintptr_t addr;
 
 	while (posted < want) {
-		chunk = DVP_MIN(want - posted, (uint32_t)VB_RX_POLL);
+		chunk = DVP_MIN(want - posted, (uint32_t)VERBS_RX_POLL);
 		if (dvp_unlikely(dvp_pktmbuf_alloc_bulk(rxq->mp, mbufs, chunk) != 0)) {
 			/* The slots stay empty until a later burst finds mbufs. */
 			dvp_counter_add(&rxq->st.nombuf, chunk);
@@ -61,10 +61,10 @@ unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max)
 			slot = rxq->tail & rxq->mask;
 			/* UD: the GRH lands in the headroom, the frame at data_off. */
 			addr = (uintptr_t)m->buf_addr + m->data_off - grh;
-			lkey = vb_mrc_lkey(&rxq->mrc, addr, rxq->buf_len + grh);
+			lkey = verbs_mrc_lkey(&rxq->mrc, addr, rxq->buf_len + grh);
 			if (dvp_unlikely(lkey == UINT32_MAX))
-				lkey = vb_mrc_miss(&rxq->mrc, rxq->vp->dev, m, addr,
-						   rxq->buf_len + grh, rxq->vp->name);
+				lkey = verbs_mrc_miss(&rxq->mrc, rxq->vp->dev, m, addr,
+						      rxq->buf_len + grh, rxq->vp->name);
 			rxq->ring[slot] = m;
 			rxq->sges[slot].addr = addr;
 			rxq->sges[slot].length = rxq->buf_len + grh;
@@ -76,7 +76,7 @@ unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max)
 			else
 				first = &rxq->wrs[slot];
 			last = &rxq->wrs[slot];
-			vb_idx_set(&rxq->tail, rxq->tail + 1);
+			verbs_idx_set(&rxq->tail, rxq->tail + 1);
 		}
 		posted += chunk;
 	}
@@ -87,64 +87,65 @@ unsigned int vb_rxq_refill(struct vb_rxq *rxq, uint32_t max)
 		uint32_t from = (uint32_t)bad->wr_id;
 
 		while (rxq->tail != from) {
-			vb_idx_set(&rxq->tail, rxq->tail - 1);
+			verbs_idx_set(&rxq->tail, rxq->tail - 1);
 			dvp_pktmbuf_free(rxq->ring[rxq->tail & rxq->mask]);
 		}
-		vb_rxq_break(rxq, VB_CAUSE_DRIVER);
+		verbs_rxq_break(rxq, VERBS_CAUSE_DRIVER);
 		return from - start;
 	}
 	return posted;
 }
 
-static __dvp_cold void rx_wc_error(struct vb_rxq *rxq, const struct ibv_wc *wc, struct dvp_mbuf *m)
+static __dvp_cold void rx_wc_error(struct verbs_rxq *rxq, const struct ibv_wc *wc,
+				   struct dvp_mbuf *m)
 {
 	/* Only wr_id, status, qp_num and vendor_err are valid here. */
 	if (rxq->wc_status == IBV_WC_SUCCESS) {
 		rxq->wc_status = wc->status;
 		rxq->vendor_err = wc->vendor_err;
 	}
-	dvp_counter_add(&rxq->st.wc_err[vb_wc_status_index(wc->status)], 1);
+	dvp_counter_add(&rxq->st.wc_err[verbs_wc_status_index(wc->status)], 1);
 	dvp_counter_add(&rxq->st.errors, 1);
 	dvp_pktmbuf_free(m);
 	/* Any error leaves the QP in the error state: rebuild it. */
-	vb_rxq_break(rxq, VB_CAUSE_DRIVER);
+	verbs_rxq_break(rxq, VERBS_CAUSE_DRIVER);
 }
 
 /* The device completed receives out of order, or the CQ failed: rebuild. */
-static __dvp_cold void rx_broken(struct vb_rxq *rxq)
+static __dvp_cold void rx_broken(struct verbs_rxq *rxq)
 {
-	vb_rxq_break(rxq, VB_CAUSE_DRIVER);
+	verbs_rxq_break(rxq, VERBS_CAUSE_DRIVER);
 }
 
-static __dvp_cold __dvp_noinline uint16_t rx_not_live(struct vb_rxq *rxq)
+static __dvp_cold __dvp_noinline uint16_t rx_not_live(struct verbs_rxq *rxq)
 {
-	uint32_t broken = VQ_BROKEN;
+	uint32_t broken = VERBS_Q_BROKEN;
 
 	/*
 	 * The interrupt thread handed the queue over for its overrun CQ to be
 	 * replaced: the CQ is this lcore's (its events are acked here).
 	 * Acquire: pairs with that hand-over.
 	 */
-	if (dvp_unlikely(__atomic_load_n(&rxq->state, __ATOMIC_ACQUIRE) == VQ_RENEW)) {
-		vb_rxq_cq_renew(rxq);
+	if (dvp_unlikely(__atomic_load_n(&rxq->state, __ATOMIC_ACQUIRE) == VERBS_Q_RENEW)) {
+		verbs_rxq_cq_renew(rxq);
 		/* Release: the interrupt thread creates the next QP on the new CQ. */
-		__atomic_store_n(&rxq->state, VQ_DOWN, __ATOMIC_RELEASE);
+		__atomic_store_n(&rxq->state, VERBS_Q_DOWN, __ATOMIC_RELEASE);
 		(void)eventfd_write(rxq->vp->wake_fd, 1);
 		return 0;
 	}
 	/* Acquire: the breaker's cause (and, for BROKEN, nothing else) is visible. */
-	if (__atomic_compare_exchange_n(&rxq->state, &broken, VQ_TEARING, false, __ATOMIC_ACQUIRE,
-					__ATOMIC_RELAXED)) {
-		vb_rxq_teardown(rxq, true);
+	if (__atomic_compare_exchange_n(&rxq->state, &broken, VERBS_Q_TEARING, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		verbs_rxq_teardown(rxq, true);
 		/* The interrupt thread connects the queue again. */
 		(void)eventfd_write(rxq->vp->wake_fd, 1);
 	}
 	return 0;
 }
 
-uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
+uint16_t verbs_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 {
-	struct vb_rxq *rxq = q;
+	struct verbs_rxq *rxq = q;
 	uint32_t grh = rxq->grh, free_slots;
 	uint64_t bytes = 0;
 	uint16_t k = 0;
@@ -155,11 +156,11 @@ uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 	 * Acquire: pairs with the release of the interrupt thread that made
 	 * the queue LIVE, so its QP and the receives it posted are visible.
 	 */
-	if (dvp_unlikely(__atomic_load_n(&rxq->state, __ATOMIC_ACQUIRE) != VQ_LIVE))
+	if (dvp_unlikely(__atomic_load_n(&rxq->state, __ATOMIC_ACQUIRE) != VERBS_Q_LIVE))
 		return rx_not_live(rxq);
 	while (k < nb) {
 		if (rxq->wc_pos == rxq->wc_n) {
-			uint16_t want = (uint16_t)DVP_MIN(nb - k, VB_RX_POLL);
+			uint16_t want = (uint16_t)DVP_MIN(nb - k, VERBS_RX_POLL);
 
 			if (!more)
 				break; /* the last poll emptied the CQ */
@@ -183,7 +184,7 @@ uint16_t vb_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 				goto out;
 			}
 			m = rxq->ring[rxq->head & rxq->mask];
-			vb_idx_set(&rxq->head, rxq->head + 1);
+			verbs_idx_set(&rxq->head, rxq->head + 1);
 			if (dvp_unlikely(wc->status != IBV_WC_SUCCESS)) {
 				rx_wc_error(rxq, wc, m);
 				continue;
@@ -207,8 +208,8 @@ out:
 	 */
 	free_slots = rxq->nb_desc - (rxq->tail - rxq->head);
 	if (k == 0 ? free_slots >= rxq->idle_refill : free_slots >= rxq->nb_desc / 2) {
-		if (dvp_likely(__atomic_load_n(&rxq->state, __ATOMIC_RELAXED) == VQ_LIVE))
-			vb_rxq_refill(rxq, k == 0 ? rxq->idle_refill : free_slots);
+		if (dvp_likely(__atomic_load_n(&rxq->state, __ATOMIC_RELAXED) == VERBS_Q_LIVE))
+			verbs_rxq_refill(rxq, k == 0 ? rxq->idle_refill : free_slots);
 	}
 	if (k > 0) {
 		dvp_counter_add(&rxq->st.packets, k);
@@ -221,19 +222,19 @@ out:
  * Tx
  */
 
-unsigned int vb_txq_free_upto(struct vb_txq *txq, uint32_t last)
+unsigned int verbs_txq_free_upto(struct verbs_txq *txq, uint32_t last)
 {
 	struct dvp_mbuf *batch[64];
 	unsigned int n = 0, total = 0;
 	uint32_t end = last + 1;
 
-	for (; txq->head != end; vb_idx_set(&txq->head, txq->head + 1), total++) {
+	for (; txq->head != end; verbs_idx_set(&txq->head, txq->head + 1), total++) {
 		struct dvp_mbuf *m = txq->ring[txq->head & txq->mask];
 
 		/* An inline-sent frame left its slot at the post: a send all the same. */
 		if (m == NULL)
 			continue;
-		vb_slot_set(&txq->ring[txq->head & txq->mask], NULL);
+		verbs_slot_set(&txq->ring[txq->head & txq->mask], NULL);
 		batch[n++] = m;
 		if (n == DVP_DIM(batch)) {
 			dvp_pktmbuf_free_bulk(batch, n);
@@ -246,13 +247,13 @@ unsigned int vb_txq_free_upto(struct vb_txq *txq, uint32_t last)
 }
 
 /* Read send completions and free what they cover. */
-static void tx_reap(struct vb_txq *txq)
+static void tx_reap(struct verbs_txq *txq)
 {
 	int n, i;
 
-	n = ibv_poll_cq(txq->cq, VB_TX_POLL, txq->wc);
+	n = ibv_poll_cq(txq->cq, VERBS_TX_POLL, txq->wc);
 	if (dvp_unlikely(n < 0)) {
-		vb_txq_break(txq, VB_CAUSE_DRIVER);
+		verbs_txq_break(txq, VERBS_CAUSE_DRIVER);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -261,32 +262,32 @@ static void tx_reap(struct vb_txq *txq)
 
 		if (dvp_unlikely(cnt > txq->tail - txq->head)) {
 			/* A drain marker that came back after its QP was gone. */
-			if (wc->wr_id == VB_WR_DRAIN)
+			if (wc->wr_id == VERBS_WR_DRAIN)
 				continue;
-			vb_txq_break(txq, VB_CAUSE_DRIVER);
+			verbs_txq_break(txq, VERBS_CAUSE_DRIVER);
 			return;
 		}
-		vb_txq_free_upto(txq, idx);
+		verbs_txq_free_upto(txq, idx);
 		if (dvp_unlikely(wc->status != IBV_WC_SUCCESS)) {
 			/* Only wr_id, status, qp_num and vendor_err are valid here. */
 			if (txq->wc_status == IBV_WC_SUCCESS) {
 				txq->wc_status = wc->status;
 				txq->vendor_err = wc->vendor_err;
 			}
-			dvp_counter_add(&txq->st.wc_err[vb_wc_status_index(wc->status)], 1);
+			dvp_counter_add(&txq->st.wc_err[verbs_wc_status_index(wc->status)], 1);
 			dvp_counter_add(&txq->st.errors, 1);
-			vb_txq_break(txq, VB_CAUSE_DRIVER);
+			verbs_txq_break(txq, VERBS_CAUSE_DRIVER);
 		}
 	}
 }
 
-static __dvp_cold __dvp_noinline uint16_t tx_not_live(struct vb_txq *txq)
+static __dvp_cold __dvp_noinline uint16_t tx_not_live(struct verbs_txq *txq)
 {
-	uint32_t broken = VQ_BROKEN;
+	uint32_t broken = VERBS_Q_BROKEN;
 
-	if (__atomic_compare_exchange_n(&txq->state, &broken, VQ_TEARING, false, __ATOMIC_ACQUIRE,
-					__ATOMIC_RELAXED)) {
-		vb_txq_teardown(txq, true);
+	if (__atomic_compare_exchange_n(&txq->state, &broken, VERBS_Q_TEARING, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		verbs_txq_teardown(txq, true);
 		(void)eventfd_write(txq->vp->wake_fd, 1);
 	}
 	return 0;
@@ -298,10 +299,10 @@ static __dvp_cold __dvp_noinline uint16_t tx_not_live(struct vb_txq *txq)
  * other thread tears the queue down, so timed_out is ours to write; the
  * break's seq_cst CAS publishes it to whoever tears down.
  */
-static __dvp_cold __dvp_noinline void tx_timeout(struct vb_txq *txq)
+static __dvp_cold __dvp_noinline void tx_timeout(struct verbs_txq *txq)
 {
 	txq->timed_out = true;
-	if (!vb_txq_break(txq, VB_CAUSE_DRIVER)) {
+	if (!verbs_txq_break(txq, VERBS_CAUSE_DRIVER)) {
 		txq->timed_out = false; /* broken already, for another reason */
 		return;
 	}
@@ -309,7 +310,7 @@ static __dvp_cold __dvp_noinline void tx_timeout(struct vb_txq *txq)
 }
 
 /* A frame the receiving end cannot take, or memory the device cannot reach: dropped. */
-static __dvp_cold void tx_drop(struct vb_txq *txq, struct dvp_mbuf *m, uint64_t *why)
+static __dvp_cold void tx_drop(struct verbs_txq *txq, struct dvp_mbuf *m, uint64_t *why)
 {
 	dvp_counter_add(why, 1);
 	dvp_counter_add(&txq->st.errors, 1);
@@ -317,10 +318,10 @@ static __dvp_cold void tx_drop(struct vb_txq *txq, struct dvp_mbuf *m, uint64_t 
 }
 
 /* Post @nb frames (room is checked): @return frames posted (the others were dropped). */
-static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb, bool last_burst,
+static uint16_t tx_post(struct verbs_txq *txq, struct dvp_mbuf **pkts, uint16_t nb, bool last_burst,
 			uint64_t *bytes)
 {
-	struct dvp_mbuf *inl[VB_TX_BURST];
+	struct dvp_mbuf *inl[VERBS_TX_BURST];
 	struct ibv_send_wr *bad, *prev = NULL;
 	uint16_t i, nw = 0, ninl = 0;
 	uint32_t s, first_tail = txq->tail;
@@ -346,11 +347,11 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 			uint32_t lkey = 0;
 
 			if (!inline_it) {
-				lkey = vb_mrc_lkey(&txq->mrc, addr, seg->data_len);
+				lkey = verbs_mrc_lkey(&txq->mrc, addr, seg->data_len);
 				if (dvp_unlikely(lkey == UINT32_MAX)) {
 					dvp_counter_add(&txq->st.mr_misses, 1);
-					lkey = vb_mrc_miss(&txq->mrc, txq->vp->dev, seg, addr,
-							   seg->data_len, txq->vp->name);
+					lkey = verbs_mrc_miss(&txq->mrc, txq->vp->dev, seg, addr,
+							      seg->data_len, txq->vp->name);
 					if (lkey == UINT32_MAX)
 						break;
 				}
@@ -388,10 +389,10 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 		 * QP then went away gets none, so a clean disconnect counted
 		 * the last few as lost.)
 		 */
-		vb_slot_set(&txq->ring[txq->tail & txq->mask], inline_it ? NULL : m);
+		verbs_slot_set(&txq->ring[txq->tail & txq->mask], inline_it ? NULL : m);
 		if (inline_it)
 			inl[ninl++] = m;
-		vb_idx_set(&txq->tail, txq->tail + 1);
+		verbs_idx_set(&txq->tail, txq->tail + 1);
 		*bytes += m->pkt_len;
 		nw++;
 	}
@@ -409,33 +410,33 @@ static uint16_t tx_post(struct vb_txq *txq, struct dvp_mbuf **pkts, uint16_t nb,
 		uint16_t lost = (uint16_t)(txq->tail - from);
 
 		while (txq->tail != from) {
-			vb_idx_set(&txq->tail, txq->tail - 1);
+			verbs_idx_set(&txq->tail, txq->tail - 1);
 			if (txq->ring[txq->tail & txq->mask] != NULL)
 				dvp_pktmbuf_free(txq->ring[txq->tail & txq->mask]);
-			vb_slot_set(&txq->ring[txq->tail & txq->mask], NULL);
+			verbs_slot_set(&txq->ring[txq->tail & txq->mask], NULL);
 		}
 		dvp_counter_add(&txq->st.errors, lost);
 		nw = (uint16_t)(from - first_tail);
-		vb_txq_break(txq, VB_CAUSE_DRIVER);
+		verbs_txq_break(txq, VERBS_CAUSE_DRIVER);
 	}
 	if (ninl > 0)
 		dvp_pktmbuf_free_bulk(inl, ninl);
 	return nw;
 }
 
-uint16_t vb_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
+uint16_t verbs_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 {
-	struct vb_txq *txq = q;
+	struct verbs_txq *txq = q;
 	uint32_t room, inflight;
 	uint64_t bytes = 0;
 	uint16_t n, done = 0, posted = 0;
 
 	/*
 	 * Seq_cst store, then seq_cst load of the state: the lcore's half of
-	 * the Dekker pair with vb_txq_try_teardown() (one xchg on x86).
+	 * the Dekker pair with verbs_txq_try_teardown() (one xchg on x86).
 	 */
 	__atomic_store_n(&txq->in_burst, 1, __ATOMIC_SEQ_CST);
-	if (dvp_unlikely(__atomic_load_n(&txq->state, __ATOMIC_SEQ_CST) != VQ_LIVE))
+	if (dvp_unlikely(__atomic_load_n(&txq->state, __ATOMIC_SEQ_CST) != VERBS_Q_LIVE))
 		goto not_live;
 	inflight = txq->tail - txq->head;
 	if (inflight >= txq->signal || inflight + nb > txq->nb_desc) {
@@ -446,19 +447,19 @@ uint16_t vb_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 		progress = txq->head != head;
 		/* At least @signal in flight: one of them asked for a completion. */
 		if (txq->wd_cycles != 0 && inflight >= txq->signal &&
-		    dvp_unlikely(vb_tx_watchdog_expired(
+		    dvp_unlikely(verbs_tx_watchdog_expired(
 			    &txq->wd_since, progress, progress ? 0 : dvp_rdtsc(), txq->wd_cycles)))
 			tx_timeout(txq);
 	}
-	if (dvp_unlikely(__atomic_load_n(&txq->state, __ATOMIC_RELAXED) != VQ_LIVE))
+	if (dvp_unlikely(__atomic_load_n(&txq->state, __ATOMIC_RELAXED) != VERBS_Q_LIVE))
 		goto not_live;
 	room = txq->nb_desc - (txq->tail - txq->head);
 	nb = (uint16_t)DVP_MIN((uint32_t)nb, room);
 	while (done < nb) {
-		n = (uint16_t)DVP_MIN(nb - done, VB_TX_BURST);
+		n = (uint16_t)DVP_MIN(nb - done, VERBS_TX_BURST);
 		posted += tx_post(txq, pkts + done, n, done + n == nb, &bytes);
 		done += n;
-		if (dvp_unlikely(__atomic_load_n(&txq->state, __ATOMIC_RELAXED) != VQ_LIVE))
+		if (dvp_unlikely(__atomic_load_n(&txq->state, __ATOMIC_RELAXED) != VERBS_Q_LIVE))
 			break;
 	}
 	if (posted > 0) {
@@ -478,9 +479,9 @@ not_live:
  * lib/intr hooks (on the polling lcore)
  */
 
-static int vb_intr_arm(void *ctx, bool solicited)
+static int verbs_intr_arm(void *ctx, bool solicited)
 {
-	struct vb_rxq *rxq = ctx;
+	struct verbs_rxq *rxq = ctx;
 	int ret;
 
 	if (rxq->cq == NULL)
@@ -489,9 +490,9 @@ static int vb_intr_arm(void *ctx, bool solicited)
 	return ret ? -ret : 0;
 }
 
-static int vb_intr_consume(void *ctx)
+static int verbs_intr_consume(void *ctx)
 {
-	struct vb_rxq *rxq = ctx;
+	struct verbs_rxq *rxq = ctx;
 	struct ibv_cq *cq;
 	void *cq_ctx;
 	int n = 0;
@@ -506,21 +507,21 @@ static int vb_intr_consume(void *ctx)
 	return n;
 }
 
-static void vb_intr_ack(void *ctx, unsigned int n)
+static void verbs_intr_ack(void *ctx, unsigned int n)
 {
-	struct vb_rxq *rxq = ctx;
+	struct verbs_rxq *rxq = ctx;
 	unsigned int k = DVP_MIN(n, rxq->unacked);
 
-	/* Events read before a CQ was replaced were acked then (vb_rxq_cq_renew()). */
+	/* Events read before a CQ was replaced were acked then (verbs_rxq_cq_renew()). */
 	if (k > 0) {
 		ibv_ack_cq_events(rxq->cq, k);
 		rxq->unacked -= k;
 	}
 }
 
-static bool vb_intr_has_work(void *ctx)
+static bool verbs_intr_has_work(void *ctx)
 {
-	struct vb_rxq *rxq = ctx;
+	struct verbs_rxq *rxq = ctx;
 	uint32_t s = __atomic_load_n(&rxq->state, __ATOMIC_ACQUIRE);
 	int n;
 
@@ -528,14 +529,14 @@ static bool vb_intr_has_work(void *ctx)
 	 * A broken queue is work: the lcore must burst to tear it down; so is
 	 * one handed over for a new CQ (RENEW), which only a burst replaces.
 	 */
-	if (s == VQ_BROKEN || s == VQ_RENEW)
+	if (s == VERBS_Q_BROKEN || s == VERBS_Q_RENEW)
 		return true;
-	if (s != VQ_LIVE)
+	if (s != VERBS_Q_LIVE)
 		return false;
 	if (rxq->wc_pos < rxq->wc_n)
 		return true;
 	/* Verbs cannot peek: poll into the stash the next burst returns first. */
-	n = ibv_poll_cq(rxq->cq, VB_RX_POLL, rxq->wc);
+	n = ibv_poll_cq(rxq->cq, VERBS_RX_POLL, rxq->wc);
 	if (n < 0) {
 		rx_broken(rxq);
 		return true;
@@ -545,10 +546,10 @@ static bool vb_intr_has_work(void *ctx)
 	return n > 0;
 }
 
-const struct dvp_intr_queue_ops vb_intr_ops = {
-	.arm = vb_intr_arm,
-	.consume = vb_intr_consume,
-	.ack = vb_intr_ack,
-	.has_work = vb_intr_has_work,
+const struct dvp_intr_queue_ops verbs_intr_ops = {
+	.arm = verbs_intr_arm,
+	.consume = verbs_intr_consume,
+	.ack = verbs_intr_ack,
+	.has_work = verbs_intr_has_work,
 	.flags = DVP_INTR_QUEUE_F_SOLICITED | DVP_INTR_QUEUE_F_ONESHOT,
 };
