@@ -56,7 +56,7 @@ static struct {
 	uint64_t events; /* printed (atomic: interrupt thread writes, main reads) */
 	double start;
 	struct dvp_mempool *pool;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	bool started[DVP_MAX_PORTS];
 	bool watching;
 } W;
@@ -299,7 +299,7 @@ static int ports_setup(FILE *note)
 		return -dvp_errno;
 	}
 	if (opt.rx) {
-		W.set = dvp_intr_set_create(DVP_MAX_PORTS);
+		W.set = dvp_rxwait_set_create(DVP_MAX_PORTS);
 		if (W.set == NULL)
 			return -dvp_errno;
 	}
@@ -362,7 +362,7 @@ static unsigned int ports_teardown(void)
 	}
 	DVP_PORT_FOREACH(p)
 		dvp_port_close(p);
-	dvp_intr_set_free(W.set);
+	dvp_rxwait_set_free(W.set);
 	if (W.pool != NULL)
 		dvp_mempool_free(W.pool);
 	return missing;
@@ -403,7 +403,7 @@ static int watch(const sigset_t *sigs, FILE *note)
 				opt.count);
 			return 1;
 		}
-		if (W.set != NULL && dvp_intr_set_count(W.set) != 0) {
+		if (W.set != NULL && dvp_rxwait_set_count(W.set) != 0) {
 			if (rx_wait() < 0)
 				return 1;
 			sig = sigtimedwait(sigs, NULL, &zero);

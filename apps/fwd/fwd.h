@@ -24,7 +24,7 @@
 #include <dvp_build_config.h>
 #include <dvp_common.h>
 #include <dvp_errno.h>
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_lcore.h>
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
@@ -144,8 +144,8 @@ struct fwd_lcore {
 	unsigned int lcore_id;
 	unsigned int nb_streams;
 	struct fwd_stream **streams;
-	struct dvp_intr_set *set; /* intr and adaptive rx modes */
-	struct dvp_intr_governor *gov; /* adaptive */
+	struct dvp_rxwait_set *set; /* intr and adaptive rx modes */
+	struct dvp_rxwait_governor *gov; /* adaptive */
 	enum fwd_rx_mode rx_mode; /* what this lcore runs */
 	bool record_cycles; /* count the TSC cycles of bursts that moved packets */
 	struct fwd_lcore_stats st __dvp_cache_aligned;

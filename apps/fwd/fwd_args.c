@@ -102,7 +102,7 @@ void fwd_usage(FILE *f)
 		"  --rx-mode=MODE        poll: busy-poll the rx queues;\n"
 		"                        intr: sleep on the queues' completion events as soon\n"
 		"                          as a pass over them finds nothing;\n"
-		"                        adaptive: poll while busy, pause, then sleep (lib/intr's\n"
+		"                        adaptive: poll while busy, pause, then sleep (lib/rxwait's\n"
 		"                          governor). Default: adaptive on ports with rx\n"
 		"                          interrupts, poll on the others.\n"
 		"\n"

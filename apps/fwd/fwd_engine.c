@@ -283,7 +283,7 @@ static __dvp_always_inline int loop_adaptive(struct fwd_lcore *lc, enum fwd_mode
 		int ret;
 
 		count_round(lc, rx_pass(lc, mode, true, lc->record_cycles));
-		ret = dvp_intr_governor_idle(lc->gov);
+		ret = dvp_rxwait_governor_idle(lc->gov);
 		if (dvp_unlikely(ret < 0))
 			return ret;
 	}

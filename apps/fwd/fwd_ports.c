@@ -397,14 +397,14 @@ static int lcores_init(struct fwd_run *run)
 		lc->record_cycles = cfg->record_cycles;
 		if (lc->rx_mode == FWD_RX_POLL)
 			continue;
-		lc->set = dvp_intr_set_create(lc->nb_streams);
+		lc->set = dvp_rxwait_set_create(lc->nb_streams);
 		if (lc->set == NULL) {
 			run_err("lcore %u: cannot create its wait set: %s\n", lc->lcore_id,
 				dvp_strerror(dvp_errno));
 			return -dvp_errno;
 		}
 		if (lc->rx_mode == FWD_RX_ADAPTIVE) {
-			lc->gov = dvp_intr_governor_create(lc->set, NULL);
+			lc->gov = dvp_rxwait_governor_create(lc->set, NULL);
 			if (lc->gov == NULL) {
 				run_err("lcore %u: cannot create its governor: %s\n", lc->lcore_id,
 					dvp_strerror(dvp_errno));
@@ -533,8 +533,8 @@ static void lcores_free(struct fwd_run *run)
 	for (i = 0; run->lcores != NULL && i < run->nb_lcores; i++) {
 		struct fwd_lcore *lc = &run->lcores[i];
 
-		dvp_intr_governor_free(lc->gov);
-		dvp_intr_set_free(lc->set);
+		dvp_rxwait_governor_free(lc->gov);
+		dvp_rxwait_set_free(lc->set);
 		free(lc->streams);
 	}
 	free(run->lcores);

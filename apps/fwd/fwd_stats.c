@@ -341,9 +341,9 @@ static void lcore_sum(const struct fwd_lcore *lc, struct lcore_sum *ls)
 	ls->rounds = lc->st.rounds;
 	ls->empty = lc->st.empty_rounds;
 	if (lc->gov != NULL) {
-		struct dvp_intr_governor_stats g;
+		struct dvp_rxwait_governor_stats g;
 
-		dvp_intr_governor_stats_get(lc->gov, &g);
+		dvp_rxwait_governor_stats_get(lc->gov, &g);
 		ls->pauses = g.pauses;
 		ls->sleeps = g.sleeps;
 		ls->wakeups = g.wakeups;

@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include <dvp_cycles.h>
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
 
@@ -156,8 +156,8 @@ struct perf_end {
 	bool server;
 	const char *pool_name;
 	struct dvp_mempool *mp;
-	struct dvp_intr_set *set;
-	struct dvp_intr_governor *gov;
+	struct dvp_rxwait_set *set;
+	struct dvp_rxwait_governor *gov;
 	struct dvp_ether_addr mac;
 	struct hist hist; /* client, lat */
 	int status; /* a pair's server thread: its result */
@@ -165,7 +165,7 @@ struct perf_end {
 
 /* port.c */
 uint64_t perf_now_ns(void);
-/* perf_now_ns() as lib/intr's clock: the TSC, no system call (a VM's clock_gettime may be one). */
+/* perf_now_ns() as lib/rxwait's clock: the TSC, no system call (a VM's clock_gettime may be one). */
 uint64_t perf_intr_clock(void *arg);
 /* Configure and start @e's port. @return 0 or a negative errno (said on stderr). */
 int end_setup(struct perf_end *e);

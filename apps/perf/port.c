@@ -13,7 +13,7 @@
 
 #include <dvp_cycles.h>
 #include <dvp_errno.h>
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_lcore.h>
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
@@ -81,7 +81,7 @@ int end_setup(struct perf_end *e)
 	if (ret < 0)
 		return ret;
 	if (opt.mode != MODE_POLL) {
-		e->set = dvp_intr_set_create(1);
+		e->set = dvp_rxwait_set_create(1);
 		if (e->set == NULL)
 			return -dvp_errno;
 		/*
@@ -89,16 +89,16 @@ int end_setup(struct perf_end *e)
 		 * pauses) on the TSC: a guest without a stable TSC clocksource
 		 * makes every clock_gettime() a system call, four per wake-up.
 		 */
-		dvp_intr_set_clock(e->set, perf_intr_clock, NULL);
+		dvp_rxwait_set_clock(e->set, perf_intr_clock, NULL);
 		ret = dvp_rx_intr_ctl(e->port, 0, e->set, DVP_RX_INTR_CTL_ADD, NULL);
 		if (ret < 0)
 			return ret;
 		if (opt.mode == MODE_ADAPTIVE) {
-			struct dvp_intr_governor_conf gc;
+			struct dvp_rxwait_governor_conf gc;
 
-			dvp_intr_governor_conf_default(&gc);
+			dvp_rxwait_governor_conf_default(&gc);
 			gc.clock = perf_intr_clock;
-			e->gov = dvp_intr_governor_create(e->set, &gc);
+			e->gov = dvp_rxwait_governor_create(e->set, &gc);
 			if (e->gov == NULL)
 				return -dvp_errno;
 		}
@@ -153,8 +153,8 @@ int end_teardown(struct perf_end *e)
 			ret = -EIO;
 		dvp_port_close(e->port);
 	}
-	dvp_intr_governor_free(e->gov);
-	dvp_intr_set_free(e->set);
+	dvp_rxwait_governor_free(e->gov);
+	dvp_rxwait_set_free(e->set);
 	e->gov = NULL;
 	e->set = NULL;
 	if (e->mp != NULL) {
@@ -244,7 +244,7 @@ int recv_some(struct perf_end *e, struct dvp_mbuf **pkts, uint16_t max, uint64_t
 			if (ret < 0)
 				return ret;
 		} else if (opt.mode == MODE_ADAPTIVE) {
-			ret = dvp_intr_governor_idle(e->gov);
+			ret = dvp_rxwait_governor_idle(e->gov);
 			if (ret < 0)
 				return ret;
 		}

@@ -16,7 +16,7 @@
  * interrupt thread through one epoll fd. No device is probed at init: the
  * host attaches the ones it is asked for with dvp_dev_attach().
  *
- * Everything else (rings, pools, ports, drivers, lib/intr) is the code a
+ * Everything else (rings, pools, ports, drivers, lib/rxwait) is the code a
  * native process runs. dvp_eal_cleanup() undoes a hosted init too.
  */
 

@@ -4,7 +4,7 @@
 
 /**
  * @file
- * File descriptor flags: the event fds drivers hand to lib/intr and the
+ * File descriptor flags: the event fds drivers hand to lib/rxwait and the
  * EAL interrupt thread must never block a read.
  */
 

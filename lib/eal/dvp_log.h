@@ -75,7 +75,7 @@ int dvp_log_get_level(uint32_t type);
  * Set the level of every type whose name matches the shell glob @p pattern
  * (fnmatch(3), as "pmd.net.*"), now and for types registered later. A type
  * matches by its own name or by DPDK's name for it: "lib.*" matches "eal",
- * "ring", "mempool", "mbuf", "port" and "intr" (lib.eal, lib.ring,
+ * "ring", "mempool", "mbuf", "port" and "rxwait" (lib.eal, lib.ring,
  * lib.mempool, lib.mbuf, lib.ethdev twice); "user" is DPDK's "user1".
  * @return the number of existing types changed, or a negative errno.
  */

@@ -6,7 +6,7 @@
  * The EAL interrupt thread "dvp-intr" (DPDK's eal-intr-thread): one epoll
  * loop over registered fds, where control-path callbacks run (port events,
  * device events, memif sockets, telemetry of drivers). Not to be confused
- * with lib/intr (rx completion events, wait sets, the governor) nor with
+ * with lib/rxwait (rx completion events, wait sets, the governor) nor with
  * the port's rx-interrupt API (lib/port/port_rx_intr.c).
  *
  * The source list is guarded by a mutex that the thread drops while a

@@ -34,10 +34,10 @@ static const struct {
 	const char *name;
 	const char *dpdk_name;
 } dpdk_names[] = {
-	{ "eal", "lib.eal" },	  { "user", "user1" },
-	{ "ring", "lib.ring" },	  { "mempool", "lib.mempool" },
-	{ "mbuf", "lib.mbuf" },	  { "port", "lib.ethdev" },
-	{ "intr", "lib.ethdev" }, { "telemetry", "lib.telemetry" },
+	{ "eal", "lib.eal" },	    { "user", "user1" },
+	{ "ring", "lib.ring" },	    { "mempool", "lib.mempool" },
+	{ "mbuf", "lib.mbuf" },	    { "port", "lib.ethdev" },
+	{ "rxwait", "lib.ethdev" }, { "telemetry", "lib.telemetry" },
 };
 
 static const char *dpdk_name_of(const char *name)

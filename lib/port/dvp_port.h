@@ -36,7 +36,7 @@
 
 #include <dvp_common.h>
 #include <dvp_devargs.h>
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_mbuf.h>
 #include <dvp_mempool.h>
 
@@ -157,7 +157,7 @@ struct dvp_port_intr_conf {
 	uint32_t rxq : 1; /**< rx queues can be armed and waited on */
 	uint32_t rxq_solicited : 1; /**< arm for solicited completions only */
 	uint32_t reserved : 28;
-	/** Events acked per call in lib/intr (0: DVP_INTR_ACK_BATCH_DEFAULT). */
+	/** Events acked per call in lib/rxwait (0: DVP_RXWAIT_ACK_BATCH_DEFAULT). */
 	uint32_t rxq_ack_batch;
 };
 
@@ -487,7 +487,7 @@ int dvp_port_event_unregister(uint16_t port_id, enum dvp_port_event event, dvp_p
 const char *dvp_port_event_name(enum dvp_port_event event);
 
 /* ------------------------------------------------------------------------
- * Rx interrupts (as rte_eth_dev_rx_intr_*), over lib/intr
+ * Rx interrupts (as rte_eth_dev_rx_intr_*), over lib/rxwait
  */
 
 /**
@@ -527,11 +527,11 @@ enum dvp_rx_intr_op {
  * or not); releasing it (close, configure, setup again) removes it.
  * @return 0, -EINVAL, -ENOTSUP, -EEXIST, -ENOENT, -ENOSPC.
  */
-int dvp_rx_intr_ctl(uint16_t port_id, uint16_t queue_id, struct dvp_intr_set *set,
+int dvp_rx_intr_ctl(uint16_t port_id, uint16_t queue_id, struct dvp_rxwait_set *set,
 		    enum dvp_rx_intr_op op, void *data);
 
 /** Every rx queue of the port, to @p set (data: NULL). */
-int dvp_rx_intr_ctl_all(uint16_t port_id, struct dvp_intr_set *set, enum dvp_rx_intr_op op);
+int dvp_rx_intr_ctl_all(uint16_t port_id, struct dvp_rxwait_set *set, enum dvp_rx_intr_op op);
 
 #ifdef __cplusplus
 }

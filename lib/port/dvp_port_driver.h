@@ -17,14 +17,14 @@
  *    calling an op, so ops see only valid ids, counts and offloads, and
  *    only in the states that allow them (setup while stopped, ...);
  *  - rxq_setup stores the driver's queue in port->rxqs[q] and, when
- *    port->conf.intr_conf.rxq is set, initialises a struct dvp_intr_queue
- *    in it (dvp_intr_driver.h) and stores it in port->rxq_intr[q];
+ *    port->conf.intr_conf.rxq is set, initialises a struct dvp_rxwait_queue
+ *    in it (dvp_rxwait_driver.h) and stores it in port->rxq_intr[q];
  *    txq_setup stores port->txqs[q];
  *  - start sets port->rx_pkt_burst and port->tx_pkt_burst; lib/port then
  *    publishes them in the fast-path table;
  *  - stop returns every mbuf the port holds to its pool: after it,
  *    mbufs_held must answer 0 (lib/port checks and reports a leak);
- *  - rxq_release calls dvp_intr_queue_fini() before destroying the CQ;
+ *  - rxq_release calls dvp_rxwait_queue_fini() before destroying the CQ;
  *  - link changes: dvp_port_link_set(); errors on a queue: restart it, then
  *    dvp_port_queue_error_report(); a device gone: dvp_port_removal_report().
  *    Each takes the cause, what the device said (enum
@@ -46,7 +46,7 @@
 #include <stdint.h>
 
 #include <dvp_bus.h>
-#include <dvp_intr_driver.h>
+#include <dvp_rxwait_driver.h>
 #include <dvp_port.h>
 
 #ifdef __cplusplus
@@ -147,7 +147,7 @@ struct dvp_port {
 	void *rxqs[DVP_MAX_QUEUES_PER_PORT];
 	void *txqs[DVP_MAX_QUEUES_PER_PORT];
 	/** (driver, by rxq_setup with intr_conf.rxq) Interrupt state of rx queues. */
-	struct dvp_intr_queue *rxq_intr[DVP_MAX_QUEUES_PER_PORT];
+	struct dvp_rxwait_queue *rxq_intr[DVP_MAX_QUEUES_PER_PORT];
 
 	/* lib/port's, readable by the driver. */
 	struct dvp_port_conf conf; /**< as configured (rss_key points to rss_key below) */

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include <dvp_common.h>
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_mbuf.h>
 
 #ifdef __cplusplus
@@ -41,7 +41,7 @@ typedef uint16_t (*dvp_tx_burst_fn)(void *txq, struct dvp_mbuf **pkts, uint16_t 
 struct dvp_port_fp_ops {
 	dvp_rx_burst_fn rx_pkt_burst;
 	void *const *rxq_data; /**< [DVP_MAX_QUEUES_PER_PORT] driver rx queues */
-	struct dvp_intr_queue *const *rxq_intr; /**< [...] their interrupt state, or NULL */
+	struct dvp_rxwait_queue *const *rxq_intr; /**< [...] their interrupt state, or NULL */
 	dvp_tx_burst_fn tx_pkt_burst;
 	void *const *txq_data;
 	/** Queues usable now: 0 while stopped. Atomic (see dvp_rx_burst()). */
@@ -99,22 +99,22 @@ static __dvp_always_inline uint16_t dvp_tx_burst(uint16_t port_id, uint16_t queu
 
 /**
  * dvp_rx_burst() accounted to the adaptive governor @p gov of the calling
- * lcore (see dvp_intr.h): the loop an lcore in adaptive mode runs.
+ * lcore (see dvp_rxwait.h): the loop an lcore in adaptive mode runs.
  */
-static __dvp_always_inline uint16_t dvp_rx_burst_adaptive(struct dvp_intr_governor *gov,
+static __dvp_always_inline uint16_t dvp_rx_burst_adaptive(struct dvp_rxwait_governor *gov,
 							  uint16_t port_id, uint16_t queue_id,
 							  struct dvp_mbuf **rx_pkts,
 							  uint16_t nb_pkts)
 {
 	uint16_t n = dvp_rx_burst(port_id, queue_id, rx_pkts, nb_pkts);
-	struct dvp_intr_queue *iq = NULL;
+	struct dvp_rxwait_queue *iq = NULL;
 
 	/* The burst above checked the ids: only a refused one is out of range. */
 	if (dvp_likely(port_id < DVP_MAX_PORTS &&
 		       queue_id <
 			       __atomic_load_n(&dvp_port_fp_ops[port_id].nb_rxq, __ATOMIC_RELAXED)))
 		iq = dvp_port_fp_ops[port_id].rxq_intr[queue_id];
-	dvp_intr_governor_account(gov, iq, n);
+	dvp_rxwait_governor_account(gov, iq, n);
 	return n;
 }
 

@@ -289,7 +289,7 @@ int dvp_rxq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 	ret = port->ops->rxq_setup(port, q, nb_desc, socket_id, &c, mp);
 	if (ret == 0 && port->rxqs[q] == NULL)
 		ret = -EIO;
-	if (ret == 0 && port->conf.intr_conf.rxq && !dvp_intr_queue_active(port->rxq_intr[q]))
+	if (ret == 0 && port->conf.intr_conf.rxq && !dvp_rxwait_queue_active(port->rxq_intr[q]))
 		ret = -EIO;
 	pthread_mutex_unlock(&s->qlock);
 	if (ret < 0)

@@ -4,8 +4,8 @@
 
 /*
  * Rx interrupts as rte_eth_dev_rx_intr_*: each call finds the queue's
- * lib/intr state (which the driver set up with the queue) and applies
- * lib/intr's rules to it.
+ * lib/rxwait state (which the driver set up with the queue) and applies
+ * lib/rxwait's rules to it.
  */
 
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include "port_private.h"
 
 /* The interrupt state of rx queue @p q, or NULL after a log line (dvp_errno set). */
-static struct dvp_intr_queue *rxq_intr_get(uint16_t port_id, uint16_t q, const char *func)
+static struct dvp_rxwait_queue *rxq_intr_get(uint16_t port_id, uint16_t q, const char *func)
 {
 	struct dvp_port *port = port_get_checked(port_id, func);
 
@@ -33,7 +33,7 @@ static struct dvp_intr_queue *rxq_intr_get(uint16_t port_id, uint16_t q, const c
 		dvp_errno = ENOTSUP;
 		return NULL;
 	}
-	if (!dvp_intr_queue_active(port->rxq_intr[q])) {
+	if (!dvp_rxwait_queue_active(port->rxq_intr[q])) {
 		PORT_LOG(ERR, "%s: port %u: rx queue %u is not set up", func, port_id, q);
 		dvp_errno = EINVAL;
 		return NULL;
@@ -43,7 +43,7 @@ static struct dvp_intr_queue *rxq_intr_get(uint16_t port_id, uint16_t q, const c
 
 int dvp_rx_intr_enable(uint16_t port_id, uint16_t queue_id)
 {
-	struct dvp_intr_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr enable");
+	struct dvp_rxwait_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr enable");
 
 	if (iq == NULL)
 		return -dvp_errno;
@@ -53,21 +53,21 @@ int dvp_rx_intr_enable(uint16_t port_id, uint16_t queue_id)
 			 port_id);
 		return dvp_err(EIO);
 	}
-	return dvp_intr_queue_arm(iq);
+	return dvp_rxwait_queue_arm(iq);
 }
 
 int dvp_rx_intr_disable(uint16_t port_id, uint16_t queue_id)
 {
-	struct dvp_intr_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr disable");
+	struct dvp_rxwait_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr disable");
 
 	if (iq == NULL)
 		return -dvp_errno;
-	return dvp_intr_queue_consume(iq);
+	return dvp_rxwait_queue_consume(iq);
 }
 
 int dvp_rx_intr_has_work(uint16_t port_id, uint16_t queue_id)
 {
-	struct dvp_intr_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr has work");
+	struct dvp_rxwait_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr has work");
 
 	if (iq == NULL)
 		return -dvp_errno;
@@ -76,15 +76,15 @@ int dvp_rx_intr_has_work(uint16_t port_id, uint16_t queue_id)
 
 int dvp_rx_intr_fd(uint16_t port_id, uint16_t queue_id)
 {
-	struct dvp_intr_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr fd");
+	struct dvp_rxwait_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr fd");
 
 	return iq == NULL ? -dvp_errno : iq->fd;
 }
 
-int dvp_rx_intr_ctl(uint16_t port_id, uint16_t queue_id, struct dvp_intr_set *set,
+int dvp_rx_intr_ctl(uint16_t port_id, uint16_t queue_id, struct dvp_rxwait_set *set,
 		    enum dvp_rx_intr_op op, void *data)
 {
-	struct dvp_intr_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr ctl");
+	struct dvp_rxwait_queue *iq = rxq_intr_get(port_id, queue_id, "rx intr ctl");
 
 	if (iq == NULL)
 		return -dvp_errno;
@@ -95,14 +95,14 @@ int dvp_rx_intr_ctl(uint16_t port_id, uint16_t queue_id, struct dvp_intr_set *se
 	}
 	switch (op) {
 	case DVP_RX_INTR_CTL_ADD:
-		return dvp_intr_set_add(set, iq, data);
+		return dvp_rxwait_set_add(set, iq, data);
 	case DVP_RX_INTR_CTL_DEL:
 		if (iq->set != set) {
 			PORT_LOG(ERR, "rx intr ctl: port %u rx queue %u is not in this wait set",
 				 port_id, queue_id);
 			return dvp_err(ENOENT);
 		}
-		return dvp_intr_set_del(set, iq);
+		return dvp_rxwait_set_del(set, iq);
 	default:
 		PORT_LOG(
 			ERR,
@@ -112,7 +112,7 @@ int dvp_rx_intr_ctl(uint16_t port_id, uint16_t queue_id, struct dvp_intr_set *se
 	}
 }
 
-int dvp_rx_intr_ctl_all(uint16_t port_id, struct dvp_intr_set *set, enum dvp_rx_intr_op op)
+int dvp_rx_intr_ctl_all(uint16_t port_id, struct dvp_rxwait_set *set, enum dvp_rx_intr_op op)
 {
 	struct dvp_port *port = port_get_checked(port_id, "rx intr ctl all");
 	uint16_t q;

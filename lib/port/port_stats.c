@@ -5,7 +5,7 @@
 /*
  * Statistics and extended statistics. The xstats are, in this order:
  * the basic counters under DPDK's names, the per-queue ones, lib/port's
- * debug counters, each rx queue's interrupt counters (lib/intr), then the
+ * debug counters, each rx queue's interrupt counters (lib/rxwait), then the
  * driver's own. Names and values are produced by the same walk, so ids
  * match as long as the port is not reconfigured in between.
  */
@@ -32,7 +32,7 @@ static const char *const txq_basic[] = { "packets", "bytes" };
 /* Everything but the driver's xstats. */
 static int walk_port(struct dvp_port *port, struct dvp_xstats_out *w)
 {
-	struct dvp_intr_queue_stats is;
+	struct dvp_rxwait_queue_stats is;
 	struct dvp_port_stats st;
 	char name[DVP_XSTATS_NAMESIZE];
 	uint16_t q, nq;
@@ -72,12 +72,12 @@ static int walk_port(struct dvp_port *port, struct dvp_xstats_out *w)
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		const uint64_t *v = (const uint64_t *)&is;
 
-		if (!dvp_intr_queue_active(port->rxq_intr[q]))
+		if (!dvp_rxwait_queue_active(port->rxq_intr[q]))
 			continue;
-		dvp_intr_queue_stats_get(port->rxq_intr[q], &is);
-		for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++) {
+		dvp_rxwait_queue_stats_get(port->rxq_intr[q], &is);
+		for (i = 0; i < DVP_RXWAIT_QUEUE_STATS_N; i++) {
 			snprintf(name, sizeof(name), "rx_q%u_intr_%s", q,
-				 dvp_intr_queue_stats_names[i]);
+				 dvp_rxwait_queue_stats_names[i]);
 			dvp_xstats_out_put(w, name, v[i]);
 		}
 	}
@@ -251,8 +251,8 @@ int dvp_xstats_reset(uint16_t port_id)
 	__atomic_store_n(&port->dbg_mbufs_leaked, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&port->dbg_queue_errors, 0, __ATOMIC_RELAXED);
 	for (q = 0; q < port->nb_rx_queues; q++)
-		if (dvp_intr_queue_active(port->rxq_intr[q]))
-			dvp_intr_queue_stats_reset(port->rxq_intr[q]);
+		if (dvp_rxwait_queue_active(port->rxq_intr[q]))
+			dvp_rxwait_queue_stats_reset(port->rxq_intr[q]);
 	if (port->ops->xstats_reset != NULL) {
 		ret = port->ops->xstats_reset(port);
 		if (ret < 0)

@@ -15,8 +15,8 @@
 #include <ctype.h>
 #include <stdlib.h>
 
-#include <dvp_intr.h>
-#include <dvp_intr_driver.h>
+#include <dvp_rxwait.h>
+#include <dvp_rxwait_driver.h>
 #include <dvp_telemetry.h>
 
 #include "port_private.h"
@@ -234,7 +234,7 @@ static int cmd_intr(const char *cmd, const char *params, struct dvp_json *w)
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		dvp_json_obj_open(w, NULL);
 		dvp_json_i64(w, "queue", q);
-		dvp_intr_queue_json(port->rxq_intr[q], w);
+		dvp_rxwait_queue_json(port->rxq_intr[q], w);
 		dvp_json_obj_close(w);
 	}
 	dvp_json_arr_close(w);

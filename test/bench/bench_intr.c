@@ -55,7 +55,7 @@
 
 #include <dvp_cycles.h>
 #include <dvp_eal.h>
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_lcore.h>
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
@@ -85,7 +85,7 @@ static struct {
 	int efd;
 	uint16_t port;
 	struct dvp_mempool *pool;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	uint32_t *lat; /* this round's slice of the case's samples */
 } b;
 
@@ -94,7 +94,7 @@ struct case_acc {
 	uint32_t *lat;
 	unsigned int n;
 	uint64_t slept; /* interrupt: wake-ups after a sleep */
-	struct dvp_intr_governor_stats gs; /* adaptive */
+	struct dvp_rxwait_governor_stats gs; /* adaptive */
 };
 
 static uint64_t xorshift(uint64_t *s)
@@ -195,7 +195,7 @@ static int take_frame(unsigned int *i, uint16_t n, struct dvp_mbuf **pkts)
 	return n > 0;
 }
 
-static int consume_port(struct dvp_intr_governor *gov)
+static int consume_port(struct dvp_rxwait_governor *gov)
 {
 	struct dvp_rx_wait_event ready[1];
 	struct dvp_mbuf *pkts[32];
@@ -216,7 +216,7 @@ static int consume_port(struct dvp_intr_governor *gov)
 		case M_ADAPTIVE:
 			n = dvp_rx_burst_adaptive(gov, b.port, 0, pkts, 32);
 			take_frame(&i, n, pkts);
-			r = dvp_intr_governor_idle(gov);
+			r = dvp_rxwait_governor_idle(gov);
 			if (r < 0)
 				return r;
 			break;
@@ -237,9 +237,9 @@ struct figures {
 static int run(enum mode mode, uint64_t gap_min_ns, uint64_t gap_max_ns, struct case_acc *acc)
 {
 	double ns_per_cycle = 1e9 / (double)dvp_get_tsc_hz();
-	struct dvp_intr_governor_conf gconf;
-	struct dvp_intr_governor *gov = NULL;
-	struct dvp_intr_governor_stats gs;
+	struct dvp_rxwait_governor_conf gconf;
+	struct dvp_rxwait_governor *gov = NULL;
+	struct dvp_rxwait_governor_stats gs;
 #if DVP_HAS_DPDK
 	/* Registered by address: it must live until the round ends. */
 	struct rte_epoll_event rev = { .epdata.event = EPOLLIN };
@@ -269,11 +269,11 @@ static int run(enum mode mode, uint64_t gap_min_ns, uint64_t gap_max_ns, struct 
 			return -1;
 	}
 	if (mode == M_ADAPTIVE) {
-		dvp_intr_governor_conf_default(&gconf);
+		dvp_rxwait_governor_conf_default(&gconf);
 		gconf.pause_after = 32;
 		gconf.sleep_after = 32;
 		gconf.pause_ns = 2000;
-		gov = dvp_intr_governor_create(b.set, &gconf);
+		gov = dvp_rxwait_governor_create(b.set, &gconf);
 		if (gov == NULL)
 			return -1;
 	}
@@ -294,18 +294,18 @@ static int run(enum mode mode, uint64_t gap_min_ns, uint64_t gap_max_ns, struct 
 	if (ret < 0 || prod < 0) {
 		fprintf(stderr, "bench_intr: %s: %s failed\n", mode_names[mode],
 			ret < 0 ? "the consumer" : "the producer");
-		dvp_intr_governor_free(gov);
+		dvp_rxwait_governor_free(gov);
 		return -1;
 	}
 	dvp_xstats_get_by_name(b.port, "rx_q0_intr_wakeups", &w1);
 	if (mode == M_INTERRUPT)
 		acc->slept += w1 - w0;
 	if (gov != NULL) {
-		dvp_intr_governor_stats_get(gov, &gs);
+		dvp_rxwait_governor_stats_get(gov, &gs);
 		acc->gs.wakeups += gs.wakeups;
 		acc->gs.sleeps_avoided += gs.sleeps_avoided;
 		acc->gs.pauses += gs.pauses;
-		dvp_intr_governor_free(gov);
+		dvp_rxwait_governor_free(gov);
 	}
 	acc->n += b.samples;
 	return 0;
@@ -360,7 +360,7 @@ static long cpu_ticks(const char *path)
 
 static int idle_loop(void *arg)
 {
-	struct dvp_intr_governor *gov = arg;
+	struct dvp_rxwait_governor *gov = arg;
 	struct dvp_rx_wait_event ready[1];
 	struct dvp_mbuf *pkts[32];
 	uint16_t n;
@@ -370,7 +370,7 @@ static int idle_loop(void *arg)
 		if (gov != NULL) {
 			n = dvp_rx_burst_adaptive(gov, b.port, 0, pkts, 32);
 			dvp_pktmbuf_free_bulk(pkts, n);
-			if (dvp_intr_governor_idle(gov) < 0)
+			if (dvp_rxwait_governor_idle(gov) < 0)
 				return -1;
 		} else {
 			n = dvp_rx_burst(b.port, 0, pkts, 32);
@@ -382,7 +382,7 @@ static int idle_loop(void *arg)
 	return 0;
 }
 
-static int idle_cpu(const char *name, struct dvp_intr_governor *gov, unsigned int seconds)
+static int idle_cpu(const char *name, struct dvp_rxwait_governor *gov, unsigned int seconds)
 {
 	int64_t r0, r1, p0, p1;
 	long t0, t1;
@@ -450,7 +450,7 @@ int main(int argc, char **argv)
 	b.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	b.pool = dvp_pktmbuf_pool_create("bench_intr", 1023, 0, 0, DVP_MBUF_DEFAULT_BUF_SIZE,
 					 DVP_SOCKET_ANY);
-	b.set = dvp_intr_set_create(1);
+	b.set = dvp_rxwait_set_create(1);
 	if (b.efd < 0 || b.pool == NULL || b.set == NULL ||
 	    dvp_port_get_by_name("net_ring0", &b.port) != 0)
 		goto out;
@@ -504,20 +504,20 @@ int main(int argc, char **argv)
 	if (idle_cpu("interrupt", NULL, idle_s) < 0)
 		goto out;
 	{
-		struct dvp_intr_governor *gov = dvp_intr_governor_create(b.set, NULL);
+		struct dvp_rxwait_governor *gov = dvp_rxwait_governor_create(b.set, NULL);
 
 		if (gov == NULL || idle_cpu("adaptive", gov, idle_s) < 0) {
-			dvp_intr_governor_free(gov);
+			dvp_rxwait_governor_free(gov);
 			goto out;
 		}
-		dvp_intr_governor_free(gov);
+		dvp_rxwait_governor_free(gov);
 	}
 	ret = 0;
 out:
 	if (ret != 0)
 		fprintf(stderr, "bench_intr: setup or run failed: %s\n", dvp_strerror(dvp_errno));
 	dvp_port_close(b.port);
-	dvp_intr_set_free(b.set);
+	dvp_rxwait_set_free(b.set);
 	dvp_mempool_free(b.pool);
 	if (b.efd >= 0)
 		close(b.efd);

@@ -46,7 +46,7 @@
 
 #include <dvp_cycles.h>
 #include <dvp_eal.h>
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_lcore.h>
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
@@ -63,7 +63,7 @@ static struct {
 	atomic_int worker_tid;
 	uint16_t srv, cli;
 	struct dvp_mempool *pool;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	uint32_t *lat; /* cycles */
 } b;
 
@@ -208,7 +208,7 @@ int main(int argc, char **argv)
 	b.lat = calloc(b.samples, sizeof(*b.lat));
 	b.pool = dvp_pktmbuf_pool_create("bench_memif", 4095, 0, 0, DVP_MBUF_DEFAULT_BUF_SIZE,
 					 DVP_SOCKET_ANY);
-	b.set = dvp_intr_set_create(1);
+	b.set = dvp_rxwait_set_create(1);
 	if (b.lat == NULL || b.pool == NULL || b.set == NULL ||
 	    dvp_port_get_by_name("net_memif_s", &b.srv) != 0 ||
 	    dvp_port_get_by_name("net_memif_c", &b.cli) != 0)
@@ -265,7 +265,7 @@ out:
 	dvp_port_stop(b.srv);
 	dvp_port_close(b.cli);
 	dvp_port_close(b.srv);
-	dvp_intr_set_free(b.set);
+	dvp_rxwait_set_free(b.set);
 	dvp_mempool_free(b.pool);
 	free(b.lat);
 	dvp_eal_cleanup();

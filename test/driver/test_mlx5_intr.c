@@ -14,7 +14,7 @@
 
 #include <time.h>
 
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define THREAD_FRAMES 20000u
@@ -51,7 +51,7 @@ static void test_bursty_sleeping_app(void **state)
 	struct sim_mlx5_source_stats src;
 	struct dvp_port_conf conf;
 	struct dvp_rx_wait_event ev[2];
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	struct dvp_port_stats st;
 	uint64_t got = 0, sleeps = 0, wakeups = 0, v;
 	uint64_t deadline;
@@ -64,7 +64,7 @@ static void test_bursty_sleeping_app(void **state)
 	conf.rss_conf.rss_hf = DVP_RSS_IP | DVP_RSS_NONFRAG_IPV4_UDP;
 	mf_open(&f, "ports=1,mode=thread,idle_us=50,cable=traffic,gen=off", 4096);
 	mf_port_start(&f, 0, 2, 1, &conf, 512);
-	set = dvp_intr_set_create(2);
+	set = dvp_rxwait_set_create(2);
 	assert_non_null(set);
 	assert_int_equal(dvp_rx_intr_ctl_all(f.port[0], set, DVP_RX_INTR_CTL_ADD), 0);
 	memset(&sc, 0, sizeof(sc));
@@ -110,7 +110,7 @@ static void test_bursty_sleeping_app(void **state)
 	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "rx_q0_intr_events", &v), 0);
 	assert_true(v > 0);
 	assert_int_equal(dvp_rx_intr_ctl_all(f.port[0], set, DVP_RX_INTR_CTL_DEL), 0);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	mf_close(&f);
 }
 
@@ -159,7 +159,7 @@ static void test_solicited_only(void **state)
 	struct sim_mlx5_dev_stats ds;
 	struct dvp_rx_wait_event ev;
 	struct dvp_ether_addr mac;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	uint8_t frame[64];
 	struct mf f;
 
@@ -169,7 +169,7 @@ static void test_solicited_only(void **state)
 	conf.intr_conf.rxq_solicited = 1;
 	mf_open(&f, "ports=1,mode=thread,idle_us=50", 512);
 	mf_port_start(&f, 0, 1, 1, &conf, 64);
-	set = dvp_intr_set_create(1);
+	set = dvp_rxwait_set_create(1);
 	assert_non_null(set);
 	assert_int_equal(dvp_rx_intr_ctl(f.port[0], 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
 	/* Arms (solicited only), finds nothing, sleeps 20 ms. */
@@ -186,7 +186,7 @@ static void test_solicited_only(void **state)
 	/* The poll after arming still finds the packet: the wait returns it at once. */
 	assert_int_equal(dvp_rx_wait(set, &ev, 1, 1000), 1);
 	assert_int_equal(drain(&f, 1), 1);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	mf_close(&f);
 }
 

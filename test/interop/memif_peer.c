@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include <dvp_eal.h>
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_mbuf.h>
 #include <dvp_net_memif.h>
 #include <dvp_port.h>
@@ -52,7 +52,7 @@ struct peer {
 	enum mode mode;
 	uint16_t port;
 	struct dvp_mempool *mp;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	unsigned long count;
 	unsigned long connects_wanted;
 	bool hold;
@@ -316,7 +316,7 @@ static int port_up(struct peer *pr)
 	if (ret == 0)
 		ret = dvp_txq_setup(pr->port, 0, 0, DVP_SOCKET_ANY, NULL);
 	if (ret == 0 && pr->intr) {
-		pr->set = dvp_intr_set_create(1);
+		pr->set = dvp_rxwait_set_create(1);
 		ret = pr->set == NULL ?
 			      -dvp_errno :
 			      dvp_rx_intr_ctl(pr->port, 0, pr->set, DVP_RX_INTR_CTL_ADD, NULL);
@@ -404,7 +404,7 @@ done:
 	dvp_port_stop(pr.port);
 	dvp_port_close(pr.port);
 	if (pr.set != NULL)
-		dvp_intr_set_free(pr.set);
+		dvp_rxwait_set_free(pr.set);
 	in_use = dvp_pktmbuf_pool_in_use(pr.mp);
 	printf("RESULT pool in_use=%u of %u\n", in_use, POOL_SIZE);
 	if (in_use != 0)

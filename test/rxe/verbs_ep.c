@@ -141,7 +141,7 @@ int ep_open(struct ep *e, const char *name, bool listen, int tcp_port, const cha
 	if (ret == 0)
 		ret = dvp_txq_setup(e->port, 0, 0, DVP_SOCKET_ANY, NULL);
 	if (ret == 0 && intr) {
-		e->set = dvp_intr_set_create(1);
+		e->set = dvp_rxwait_set_create(1);
 		ret = e->set == NULL ?
 			      -dvp_errno :
 			      dvp_rx_intr_ctl(e->port, 0, e->set, DVP_RX_INTR_CTL_ADD, NULL);
@@ -428,7 +428,7 @@ int ep_close(struct ep *e)
 		ret = -EIO;
 	}
 	dvp_port_close(e->port);
-	dvp_intr_set_free(e->set);
+	dvp_rxwait_set_free(e->set);
 	in_use = dvp_mempool_in_use_count(e->mp);
 	if (in_use != 0) {
 		fprintf(stderr, "# %u mbufs are not back in the pool\n", in_use);

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_mbuf.h>
 #include <dvp_mempool.h>
 
@@ -29,7 +29,7 @@ struct ep {
 	uint16_t port;
 	bool intr; /* rx in interrupt mode */
 	struct dvp_mempool *mp;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	uint32_t run; /* our run id */
 
 	/* tx */

@@ -113,7 +113,7 @@ static void test_dpdk_type_names(void **state)
 	/* A regular expression on DPDK's name, and a type registered after it. */
 	assert_int_equal(dvp_log_apply_arg("^lib\\.ethdev$,warning"), 0);
 	assert_int_equal(dvp_log_get_level((uint32_t)port), DVP_LOG_WARNING);
-	intr = dvp_log_register("intr", DVP_LOG_NOTICE);
+	intr = dvp_log_register("rxwait", DVP_LOG_NOTICE);
 	assert_int_equal(dvp_log_get_level((uint32_t)intr), DVP_LOG_WARNING);
 
 	/* dvpmd's own names keep working. */

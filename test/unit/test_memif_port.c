@@ -7,7 +7,7 @@
  * and a client port on one abstract socket): devargs, traffic both ways
  * with contents checked, chained descriptors, fewer rings than queues,
  * stop and reconnect with every mbuf back, stats and xstats, and interrupt
- * mode by lib/intr's rules -- a producer thread waking a sleeping
+ * mode by lib/rxwait's rules -- a producer thread waking a sleeping
  * consumer, a packet already there when arming, a spurious event, a
  * waiter armed while the link was down, a waiter asleep on a ring its
  * peer replaces by reconnecting.
@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_net_memif.h>
 #include <dvp_port_driver.h>
 
@@ -641,7 +641,7 @@ static void *sender_main(void *arg)
 }
 
 /* Wait on @set until @n packets came on (@port, 0); each wait returns the queue. */
-static void wait_and_recv(struct dvp_intr_set *set, uint16_t port, unsigned int n)
+static void wait_and_recv(struct dvp_rxwait_set *set, uint16_t port, unsigned int n)
 {
 	struct dvp_rx_wait_event ev[1];
 	unsigned int got = 0;
@@ -672,7 +672,7 @@ static void test_intr_wakeups(void **state)
 {
 	struct dvp_port_conf conf = { 0 };
 	struct sender sd = { .n = 20, .delay_us = 2000, .start_port = UINT16_MAX };
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	uint16_t role, rx, tx;
 	pthread_t t;
 
@@ -682,7 +682,7 @@ static void test_intr_wakeups(void **state)
 	for (role = 0; role < 2; role++) {
 		rx = role == 0 ? cli : srv;
 		tx = role == 0 ? srv : cli;
-		set = dvp_intr_set_create(4);
+		set = dvp_rxwait_set_create(4);
 		assert_non_null(set);
 		assert_int_equal(dvp_rx_intr_ctl(rx, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
 		assert_int_equal(dvp_xstats_reset(rx), 0);
@@ -700,7 +700,7 @@ static void test_intr_wakeups(void **state)
 		assert_true(tp_qintr(rx, 0, "wakeups") >= 1);
 		assert_true(tp_xstat(tx, "tx_q0_intr_kicks") >= 1);
 		assert_int_equal(dvp_rx_intr_ctl(rx, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
-		assert_int_equal(dvp_intr_set_free(set), 0);
+		assert_int_equal(dvp_rxwait_set_free(set), 0);
 	}
 	pair_down(srv, cli);
 }
@@ -710,12 +710,12 @@ static void test_intr_packet_before_arm(void **state)
 {
 	struct dvp_port_conf conf = { 0 };
 	struct dvp_rx_wait_event ev[1];
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 
 	(void)state;
 	conf.intr_conf.rxq = 1;
 	pair_up(srv, cli, 1, 1, &conf);
-	set = dvp_intr_set_create(1);
+	set = dvp_rxwait_set_create(1);
 	assert_non_null(set);
 	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
 	assert_int_equal(dvp_xstats_reset(cli), 0);
@@ -723,7 +723,7 @@ static void test_intr_packet_before_arm(void **state)
 	assert_int_equal(dvp_rx_wait(set, ev, 1, 10000), 1);
 	assert_int_equal(tp_qintr(cli, 0, "sleeps"), 0);
 	tp_recv_n(cli, 0, 1);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	pair_down(srv, cli);
 }
 
@@ -736,12 +736,12 @@ static void test_intr_spurious(void **state)
 {
 	struct dvp_port_conf conf = { 0 };
 	struct dvp_rx_wait_event ev[1];
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 
 	(void)state;
 	conf.intr_conf.rxq = 1;
 	pair_up(srv, cli, 1, 1, &conf);
-	set = dvp_intr_set_create(1);
+	set = dvp_rxwait_set_create(1);
 	assert_non_null(set);
 	assert_int_equal(dvp_rx_intr_ctl(srv, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
 	assert_int_equal(dvp_xstats_reset(srv), 0);
@@ -753,7 +753,7 @@ static void test_intr_spurious(void **state)
 	assert_int_equal(dvp_rx_wait(set, ev, 1, 20), 0);
 	assert_int_equal(tp_qintr(srv, 0, "spurious"), 1);
 	assert_int_equal(tp_qintr(srv, 0, "wakeups"), 0);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	pair_down(srv, cli);
 }
 
@@ -767,14 +767,14 @@ static void test_intr_armed_while_down(void **state)
 	struct dvp_port_conf conf = { 0 };
 	struct sender sd = { .port = 0, .n = 1, .delay_us = 0 };
 	struct dvp_rx_wait_event ev[1];
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	pthread_t t;
 
 	(void)state;
 	conf.intr_conf.rxq = 1;
 	tp_port_setup(srv, 1, &conf);
 	tp_port_up(cli, 1, &conf);
-	set = dvp_intr_set_create(1);
+	set = dvp_rxwait_set_create(1);
 	assert_non_null(set);
 	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
 	assert_false(tp_link_is_up(cli));
@@ -786,7 +786,7 @@ static void test_intr_armed_while_down(void **state)
 	assert_int_equal(pthread_join(t, NULL), 0);
 	tp_recv_n(cli, 0, 1);
 	assert_true(tp_qintr(cli, 0, "sleeps") >= 1);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	pair_down(srv, cli);
 }
 
@@ -821,7 +821,7 @@ static void *flapper_main(void *arg)
 /*
  * Each role's rx queue is armed and asleep when its peer leaves; the peer
  * comes back on a new ring and sends. The new ring is masked at connect
- * and what lib/intr remembers arming was the old one: only the queue's
+ * and what lib/rxwait remembers arming was the old one: only the queue's
  * kick at connect makes the sleeping lcore wake, poll and arm the new ring.
  * Without it this wait sleeps its whole 10 s and returns 0.
  */
@@ -829,7 +829,7 @@ static void test_intr_reconnect_while_asleep(void **state)
 {
 	struct dvp_port_conf conf = { 0 };
 	struct dvp_rx_wait_event ev[1];
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	struct flapper f = { .n = 3 };
 	unsigned int got;
 	uint16_t role;
@@ -842,7 +842,7 @@ static void test_intr_reconnect_while_asleep(void **state)
 	for (role = 0; role < 2; role++) {
 		f.rx = role == 0 ? cli : srv;
 		f.peer = role == 0 ? srv : cli;
-		set = dvp_intr_set_create(1);
+		set = dvp_rxwait_set_create(1);
 		assert_non_null(set);
 		assert_int_equal(dvp_rx_intr_ctl(f.rx, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
 		/* Armed on this connection's ring, with nothing in it. */
@@ -860,7 +860,7 @@ static void test_intr_reconnect_while_asleep(void **state)
 		assert_int_equal(pthread_join(t, NULL), 0);
 		assert_int_equal(got, f.n);
 		assert_int_equal(dvp_rx_intr_ctl(f.rx, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
-		assert_int_equal(dvp_intr_set_free(set), 0);
+		assert_int_equal(dvp_rxwait_set_free(set), 0);
 	}
 	pair_down(srv, cli);
 }

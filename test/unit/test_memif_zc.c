@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <dvp_intr.h>
+#include <dvp_rxwait.h>
 #include <dvp_malloc.h>
 #include <dvp_memzone.h>
 #include <dvp_net_memif.h>
@@ -310,14 +310,14 @@ static void test_rx_interrupts(void **state)
 {
 	struct dvp_port_conf conf = { 0 };
 	struct dvp_rx_wait_event ev[1];
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	unsigned int got = 0;
 	pthread_t t;
 
 	(void)state;
 	conf.intr_conf.rxq = 1;
 	pair_up_conf(1, &conf);
-	set = dvp_intr_set_create(1);
+	set = dvp_rxwait_set_create(1);
 	assert_non_null(set);
 	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
 	assert_int_equal(dvp_xstats_reset(cli), 0);
@@ -340,7 +340,7 @@ static void test_rx_interrupts(void **state)
 	assert_true(tp_xstat(cli, "rx_q0_intr_sleeps") >= 1);
 	assert_true(tp_xstat(srv, "tx_q0_intr_kicks") >= 1);
 	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	pair_down();
 	/* Back to polling queues for the tests after this one. */
 	tp_port_setup(srv, 1, NULL);

@@ -142,7 +142,7 @@ static void test_user_rings_crossed(void **state)
 {
 	struct dvp_ring *r1 = user_ring("u1", 256, 8), *r2 = user_ring("u2", 256, 8);
 	struct dvp_ring *wide = user_ring("u3", 64, 16);
-	struct dvp_intr_set *set = dvp_intr_set_create(1);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(1);
 	struct dvp_rx_wait_event ready[1];
 	struct dvp_log_capture cap;
 	int a, b;
@@ -172,7 +172,7 @@ static void test_user_rings_crossed(void **state)
 	assert_int_equal(tp_recv_all((uint16_t)a, 0), 2);
 	tp_send((uint16_t)a, 0, 3);
 	assert_int_equal(tp_recv_all((uint16_t)b, 0), 3);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 
 	assert_int_equal(dvp_port_close((uint16_t)a), 0);
 	assert_int_equal(dvp_port_close((uint16_t)b), 0);
@@ -186,7 +186,7 @@ static void test_user_rings_crossed(void **state)
 static void test_application_producer(void **state)
 {
 	struct dvp_ring *in = user_ring("in", 64, 8), *out = user_ring("out", 64, 8);
-	struct dvp_intr_set *set = dvp_intr_set_create(1);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(1);
 	struct dvp_rx_wait_event ready[1];
 	struct dvp_mbuf *m;
 	void *obj;
@@ -221,7 +221,7 @@ static void test_application_producer(void **state)
 	assert_int_equal(dvp_port_stop((uint16_t)p), 0);
 	assert_int_equal(dvp_ring_count(in), 0);
 	tp_assert_pool_full();
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	assert_int_equal(dvp_port_close((uint16_t)p), 0);
 	free(in);
 	free(out);

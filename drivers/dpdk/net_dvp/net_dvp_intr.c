@@ -11,10 +11,10 @@
  * That fd is an epoll fd of ours holding two: the dvp queue's event fd (a
  * completion channel, an eventfd) and a kick eventfd. The ethdev API has
  * no "poll once more after arming": applications such as l3fwd-power arm
- * and go to sleep. So enable arms the queue through lib/intr and then asks
+ * and go to sleep. So enable arms the queue through lib/rxwait and then asks
  * whether a packet landed before the arm took effect; if one did, it kicks,
  * and the lcore does not sleep on work already there. Disable reads the
- * queue's events (acked in batches by lib/intr) and the kick.
+ * queue's events (acked in batches by lib/rxwait) and the kick.
  *
  * Events: dvp's LINK_STATUS_CHANGE, REMOVAL and QUEUE_ERROR callbacks run
  * on dvpmd's interrupt dispatch, which is DPDK's interrupt thread here, and

@@ -197,7 +197,7 @@ static int memif_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, 
 			goto fail;
 	}
 	if (port->conf.intr_conf.rxq) {
-		struct dvp_intr_queue_conf ic = {
+		struct dvp_rxwait_queue_conf ic = {
 			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
 			.solicited = port->conf.intr_conf.rxq_solicited,
 			.port_id = port->port_id,
@@ -208,7 +208,7 @@ static int memif_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, 
 		if (ret < 0)
 			goto fail;
 		ic.fd = mq->epfd;
-		ret = dvp_intr_queue_init(&mq->iq, &memif_intr_ops, mq, &ic);
+		ret = dvp_rxwait_queue_init(&mq->iq, &memif_intr_ops, mq, &ic);
 		if (ret < 0) {
 			memif_queue_intr_fini(mq);
 			goto fail;
@@ -228,7 +228,7 @@ static void memif_rxq_release(struct dvp_port *port, uint16_t q)
 	struct memif_queue *mq = port->rxqs[q];
 
 	/* Out of its wait set first; an eventfd needs no acks. */
-	dvp_intr_queue_fini(&mq->iq);
+	dvp_rxwait_queue_fini(&mq->iq);
 	memif_queue_intr_fini(mq);
 	memif_zc_queue_fini(mq);
 	port->rxqs[q] = NULL;

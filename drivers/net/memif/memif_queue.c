@@ -166,13 +166,13 @@ void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 	/* Seq_cst: the fields above are visible to a burst that sees up (see q_enter). */
 	__atomic_store_n(&q->up, 1, __ATOMIC_SEQ_CST);
 	/*
-	 * A new ring, masked: whatever lib/intr remembers arming was done on
+	 * A new ring, masked: whatever lib/rxwait remembers arming was done on
 	 * the old one (or on nothing, while down). Kick, after up is stored,
 	 * so that a lcore asleep on the queue wakes, polls the new ring and
 	 * arms it.
 	 */
-	if (q->intr && dvp_intr_queue_active(&q->iq))
-		(void)dvp_intr_queue_kick(&q->iq);
+	if (q->intr && dvp_rxwait_queue_active(&q->iq))
+		(void)dvp_rxwait_queue_kick(&q->iq);
 }
 
 void memif_queue_down(struct memif_queue *q)

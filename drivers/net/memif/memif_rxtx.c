@@ -427,7 +427,7 @@ int memif_queue_intr_init(struct memif_queue *q)
 	q->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (q->epfd < 0)
 		goto fail;
-	/* lib/intr refuses a blocking fd: its reads must never hang the lcore. */
+	/* lib/rxwait refuses a blocking fd: its reads must never hang the lcore. */
 	if (dvp_fd_set_nonblock(q->epfd) < 0)
 		goto fail;
 	q->intr = true;
@@ -456,7 +456,7 @@ static int memif_intr_arm(void *ctx, bool solicited)
 		return 0; /* down: memif_queue_up() kicks the queue when a ring comes */
 	__atomic_store_n(&q->ring->flags, 0, __ATOMIC_RELAXED);
 	/*
-	 * Seq_cst fence: the unmask is visible before lib/intr's final poll
+	 * Seq_cst fence: the unmask is visible before lib/rxwait's final poll
 	 * reads the producer's index (has_work); pairs with the producer's
 	 * fence between its index store and its flags load (tx_kick()). With
 	 * both fences, either our poll sees the packet or the producer sees
@@ -509,7 +509,7 @@ static bool memif_intr_has_work(void *ctx)
 	return work;
 }
 
-const struct dvp_intr_queue_ops memif_intr_ops = {
+const struct dvp_rxwait_queue_ops memif_intr_ops = {
 	.arm = memif_intr_arm,
 	.consume = memif_intr_consume,
 	.ack = NULL,

@@ -46,7 +46,7 @@
 #include <unistd.h>
 
 #include <dvp_counter.h>
-#include <dvp_intr_driver.h>
+#include <dvp_rxwait_driver.h>
 #include <dvp_mbuf.h>
 
 #include "memif_proto.h"
@@ -125,13 +125,13 @@ struct memif_queue {
 	uint16_t queue_id;
 	bool intr; /* rx interrupt mode configured */
 	/*
-	 * The event fd lib/intr waits on: an epoll set of the queue's own
+	 * The event fd lib/rxwait waits on: an epoll set of the queue's own
 	 * holding the ring's eventfd while connected (a new one each
 	 * connection, made by the client). Each new ring kicks iq
-	 * (dvp_intr_queue_kick), so a waiter arms it.
+	 * (dvp_rxwait_queue_kick), so a waiter arms it.
 	 */
 	int epfd;
-	struct dvp_intr_queue iq;
+	struct dvp_rxwait_queue iq;
 };
 
 /* Set once, before the first queue exists: membarrier(2) stands in for the bursts' fence. */
@@ -217,14 +217,14 @@ void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t que
  * Resets the ring indexes as the protocol wants at connect, masks the
  * interrupts of our rx rings (polling until armed), posts every buffer of
  * a client rx ring, and publishes; an rx queue in interrupt mode is kicked
- * (dvp_intr_queue_kick) so that a waiter asleep on it arms the new ring.
+ * (dvp_rxwait_queue_kick) so that a waiter asleep on it arms the new ring.
  */
 void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 		    const struct memif_shm_ring *sr);
 
 /*
  * Make @q an interrupt-mode rx queue: its epoll fd (non-blocking, what
- * lib/intr waits on). @return 0 or -errno after a log line.
+ * lib/rxwait waits on). @return 0 or -errno after a log line.
  */
 int memif_queue_intr_init(struct memif_queue *q);
 void memif_queue_intr_fini(struct memif_queue *q);
@@ -267,7 +267,7 @@ static inline uint16_t memif_tx_pending(struct memif_queue *q)
 	return n > q->ring_size ? 0 : n;
 }
 
-/* The interrupt hooks of an rx queue (lib/intr's protocol). */
-extern const struct dvp_intr_queue_ops memif_intr_ops;
+/* The interrupt hooks of an rx queue (lib/rxwait's protocol). */
+extern const struct dvp_rxwait_queue_ops memif_intr_ops;
 
 #endif /* MEMIF_RXTX_H */

@@ -210,6 +210,6 @@ void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_
 /* mlx5_intr.c */
 int mlx5_async_create(struct mlx5_dev *dev);
 void mlx5_async_destroy(struct mlx5_dev *dev);
-extern const struct dvp_intr_queue_ops mlx5_rxq_intr_ops;
+extern const struct dvp_rxwait_queue_ops mlx5_rxq_intr_ops;
 
 #endif /* MLX5_H */

@@ -3,14 +3,14 @@
  */
 
 /*
- * Interrupts of the mlx5 PMD, over lib/intr:
- *  - rx queues: the hooks of struct dvp_intr_queue_ops. A CQ polled
+ * Interrupts of the mlx5 PMD, over lib/rxwait:
+ *  - rx queues: the hooks of struct dvp_rxwait_queue_ops. A CQ polled
  *    through mlx5dv is armed by writing the arm doorbell directly with the
  *    PMD's own sequence number and consumer index (never
  *    ibv_req_notify_cq, whose provider-side consumer index never moved);
  *    events come from the queue's non-blocking completion channel through
  *    the glue's get_cq_event, each one advancing the sequence number, and
- *    lib/intr acks them in batches;
+ *    lib/rxwait acks them in batches;
  *  - async events: the device's async fd, non-blocking, read on the EAL
  *    interrupt thread by a drivers/common/ib source whose get hook names
  *    the port and queue each event concerns (from the CQ, QP or WQ
@@ -70,12 +70,12 @@ static bool rxq_has_work(void *ctx)
 	return mlx5_rxq_has_cqe(ctx);
 }
 
-const struct dvp_intr_queue_ops mlx5_rxq_intr_ops = {
+const struct dvp_rxwait_queue_ops mlx5_rxq_intr_ops = {
 	.arm = rxq_arm,
 	.consume = rxq_consume,
 	.ack = rxq_ack,
 	.has_work = rxq_has_work,
-	.flags = DVP_INTR_QUEUE_F_SOLICITED | DVP_INTR_QUEUE_F_ONESHOT,
+	.flags = DVP_RXWAIT_QUEUE_F_SOLICITED | DVP_RXWAIT_QUEUE_F_ONESHOT,
 };
 
 static void event_owner(struct ib_async_event *ev, const struct mlx5_owner *o)

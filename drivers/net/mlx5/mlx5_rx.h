@@ -25,7 +25,7 @@
 
 #include <dvp_common.h>
 #include <dvp_counter.h>
-#include <dvp_intr_driver.h>
+#include <dvp_rxwait_driver.h>
 #include <dvp_mbuf.h>
 
 #include "mlx5.h"
@@ -93,7 +93,7 @@ struct mlx5_rxq {
 	int socket;
 	uint64_t offloads;
 	struct dvp_mbuf **tmp; /* wqe_n entries, for recovery */
-	struct dvp_intr_queue iq;
+	struct dvp_rxwait_queue iq;
 };
 
 /* Out of line (mlx5_rx.c). */
@@ -261,7 +261,7 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 	return (uint16_t)k;
 }
 
-/* Whether a CQE waits at the consumer index (lib/intr's has_work). */
+/* Whether a CQE waits at the consumer index (lib/rxwait's has_work). */
 static inline bool mlx5_rxq_has_cqe(const struct mlx5_rxq *rxq)
 {
 	const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci);

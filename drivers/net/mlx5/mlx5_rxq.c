@@ -9,7 +9,7 @@
  *
  * Life: setup creates the objects and the mbuf ring; start fills the ring
  * and moves the WQ to ready; stop moves it back to reset and frees every
- * mbuf; release destroys the objects (after lib/intr has acked every
+ * mbuf; release destroys the objects (after lib/rxwait has acked every
  * completion event). Recovery after an error CQE resets the WQ and posts
  * the same mbufs again; a restart (a CQ overrun, an async queue error)
  * builds CQ and WQ anew, and with them the port's steering. Stop,
@@ -219,9 +219,9 @@ static void objs_destroy(struct mlx5_rxq *rxq)
 	}
 	if (rxq->cq != NULL) {
 		/* Every completion event got must be acked first, or destroy waits forever. */
-		if (dvp_intr_queue_active(&rxq->iq)) {
-			dvp_intr_queue_consume(&rxq->iq);
-			dvp_intr_queue_ack_flush(&rxq->iq);
+		if (dvp_rxwait_queue_active(&rxq->iq)) {
+			dvp_rxwait_queue_consume(&rxq->iq);
+			dvp_rxwait_queue_ack_flush(&rxq->iq);
 		}
 		ret = g->destroy_cq(rxq->cq);
 		if (ret != 0)
@@ -289,8 +289,8 @@ int mlx5_rxq_restart(struct mlx5_rxq *rxq)
 	steering = priv->steering;
 	if (steering)
 		mlx5_steering_destroy(priv);
-	/* lib/intr's view: armed and its event not read; the new CQ needs the arm again. */
-	armed = dvp_intr_queue_active(&rxq->iq) && rxq->iq.armed;
+	/* lib/rxwait's view: armed and its event not read; the new CQ needs the arm again. */
+	armed = dvp_rxwait_queue_active(&rxq->iq) && rxq->iq.armed;
 	/* The frames whose CQEs came before the CQ broke go with it: counted. */
 	if (rxq->cq != NULL)
 		cq_drain(rxq);
@@ -381,7 +381,7 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	if (ret < 0)
 		goto err_chan;
 	if (port->conf.intr_conf.rxq) {
-		struct dvp_intr_queue_conf ic = {
+		struct dvp_rxwait_queue_conf ic = {
 			.fd = rxq->channel->fd,
 			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
 			.solicited = port->conf.intr_conf.rxq_solicited,
@@ -389,7 +389,7 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 			.queue_id = q,
 		};
 
-		ret = dvp_intr_queue_init(&rxq->iq, &mlx5_rxq_intr_ops, rxq, &ic);
+		ret = dvp_rxwait_queue_init(&rxq->iq, &mlx5_rxq_intr_ops, rxq, &ic);
 		if (ret < 0)
 			goto err_objs;
 		port->rxq_intr[q] = &rxq->iq;
@@ -487,7 +487,7 @@ void mlx5_rxq_release(struct dvp_port *port, uint16_t q)
 	if (rxq == NULL)
 		return;
 	free_held(rxq);
-	dvp_intr_queue_fini(&rxq->iq);
+	dvp_rxwait_queue_fini(&rxq->iq);
 	port->rxq_intr[q] = NULL;
 	objs_destroy(rxq);
 	if (rxq->channel != NULL) {

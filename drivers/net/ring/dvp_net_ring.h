@@ -20,7 +20,7 @@
  * Or from rings the application made, with dvp_net_ring_create(): two
  * ports made from the same pair of rings crossed are cabled back to back.
  *
- * Rx interrupts follow lib/intr's rules: each rx ring has an eventfd that
+ * Rx interrupts follow lib/rxwait's rules: each rx ring has an eventfd that
  * the producer writes when, and only when, the consumer armed it (one
  * event per arm); the consumer may find the ring empty after an event.
  * Producers outside the driver (an application writing a ring it gave to
@@ -83,7 +83,7 @@ int dvp_net_ring_inject_async(uint16_t port_id, enum dvp_port_event_cause cause,
 
 /**
  * Call @p fn(@p arg) right after rx queue @p queue_id is armed, before
- * lib/intr's final poll (for tests of the arm/poll race). NULL removes it.
+ * lib/rxwait's final poll (for tests of the arm/poll race). NULL removes it.
  */
 int dvp_net_ring_set_arm_hook(uint16_t port_id, uint16_t queue_id, void (*fn)(void *arg),
 			      void *arg);

@@ -21,7 +21,7 @@
 
 #include <dvp_counter.h>
 #include <dvp_errno.h>
-#include <dvp_intr_driver.h>
+#include <dvp_rxwait_driver.h>
 #include <dvp_log.h>
 #include <dvp_mbuf.h>
 #include <dvp_port_counters.h>
@@ -83,7 +83,7 @@ struct ring_rxq {
 	/* Events read and acked: acked must catch up before release, as a CQ's destroy needs. */
 	uint64_t events_got;
 	uint64_t events_acked;
-	struct dvp_intr_queue intr;
+	struct dvp_rxwait_queue intr;
 } __dvp_cache_aligned;
 
 struct ring_txq {
@@ -136,7 +136,7 @@ uint16_t ring_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
 void ring_inbox_notify(struct ring_inbox *in);
 unsigned int ring_inbox_drain(struct ring_inbox *in);
 void ring_inbox_close(struct ring_inbox *in);
-extern const struct dvp_intr_queue_ops ring_intr_ops;
+extern const struct dvp_rxwait_queue_ops ring_intr_ops;
 void ring_rxq_restart(struct ring_rxq *rxq, enum dvp_port_event_cause cause);
 void ring_txq_restart(struct ring_txq *txq, enum dvp_port_event_cause cause);
 void ring_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);

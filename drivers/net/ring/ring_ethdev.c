@@ -100,7 +100,7 @@ static int ring_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, i
 	rxq->port_id = port->port_id;
 	rxq->queue_id = q;
 	if (port->conf.intr_conf.rxq) {
-		struct dvp_intr_queue_conf ic = {
+		struct dvp_rxwait_queue_conf ic = {
 			.fd = rxq->in->efd,
 			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
 			.solicited = port->conf.intr_conf.rxq_solicited,
@@ -108,7 +108,7 @@ static int ring_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, i
 			.queue_id = q,
 		};
 
-		ret = dvp_intr_queue_init(&rxq->intr, &ring_intr_ops, rxq, &ic);
+		ret = dvp_rxwait_queue_init(&rxq->intr, &ring_intr_ops, rxq, &ic);
 		if (ret < 0) {
 			dvp_free(rxq);
 			return ret;
@@ -126,7 +126,7 @@ static void ring_rxq_release(struct dvp_port *port, uint16_t q)
 	uint64_t got, acked;
 
 	/* As before destroying a CQ: out of its wait set, every event acked. */
-	dvp_intr_queue_fini(&rxq->intr);
+	dvp_rxwait_queue_fini(&rxq->intr);
 	got = dvp_counter_read(&rxq->events_got);
 	acked = dvp_counter_read(&rxq->events_acked);
 	if (got != acked) {

@@ -7,7 +7,7 @@
  *
  * Waking a sleeping consumer is a store/load race on two variables, as in
  * Dekker's algorithm: the consumer stores armed = 1 and then looks at the
- * ring (lib/intr's final poll); a producer publishes into the ring and
+ * ring (lib/rxwait's final poll); a producer publishes into the ring and
  * then looks at armed. Both sides make their store and their load seq_cst
  * on the same two variables -- armed, and the inbox's producers counter,
  * which every producer updates with a seq_cst read-modify-write after its
@@ -172,14 +172,14 @@ void ring_txq_restart(struct ring_txq *txq, enum dvp_port_event_cause cause)
 }
 
 /* ------------------------------------------------------------------------
- * lib/intr hooks
+ * lib/rxwait hooks
  */
 
 static int ring_intr_arm(void *ctx, bool solicited)
 {
 	struct ring_rxq *rxq = ctx;
 
-	(void)solicited; /* net_ring does not offer it: lib/intr refuses it before */
+	(void)solicited; /* net_ring does not offer it: lib/rxwait refuses it before */
 	/* The consumer's half of the pairing at the top of this file. */
 	__atomic_store_n(&rxq->in->armed, 1, __ATOMIC_SEQ_CST);
 	(void)__atomic_load_n(&rxq->in->producers, __ATOMIC_SEQ_CST);
@@ -220,7 +220,7 @@ static bool ring_intr_has_work(void *ctx)
 	return !dvp_ring_empty(rxq->in->ring) || __atomic_load_n(&rxq->error, __ATOMIC_RELAXED);
 }
 
-const struct dvp_intr_queue_ops ring_intr_ops = {
+const struct dvp_rxwait_queue_ops ring_intr_ops = {
 	.arm = ring_intr_arm,
 	.consume = ring_intr_consume,
 	.ack = ring_intr_ack,

@@ -55,18 +55,18 @@ static void conn_close(struct verbs_conn *c, int cause);
  */
 static void verbs_cm_test_hold_accept(struct verbs_port *vp, struct verbs_rxq *rxq)
 {
-	struct dvp_intr_queue_stats st;
+	struct dvp_rxwait_queue_stats st;
 	uint64_t end = verbs_now_ns() + (uint64_t)vp->cfg.test_hold_accept_ms * 1000000u, events;
 
 	if (!rxq->intr_on)
 		return;
-	dvp_intr_queue_stats_get(&rxq->intr, &st);
+	dvp_rxwait_queue_stats_get(&rxq->intr, &st);
 	events = st.events;
 	VERBS_LOG(NOTICE, "%s rx queue %u: accepted; held for a test until a completion event",
 		  vp->name, rxq->queue_id);
 	do {
 		usleep(1000);
-		dvp_intr_queue_stats_get(&rxq->intr, &st);
+		dvp_rxwait_queue_stats_get(&rxq->intr, &st);
 	} while (st.events == events && verbs_now_ns() < end);
 	VERBS_LOG(NOTICE, "%s rx queue %u: released (%s)", vp->name, rxq->queue_id,
 		  st.events != events ? "its lcore read an event" : "no event came");

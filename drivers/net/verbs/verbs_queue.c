@@ -22,11 +22,11 @@
 
 void verbs_rxq_kick(struct verbs_rxq *rxq)
 {
-	if (!rxq->intr_on || !dvp_intr_queue_active(&rxq->intr))
+	if (!rxq->intr_on || !dvp_rxwait_queue_active(&rxq->intr))
 		return;
 	/* Counted by whoever kicks (any thread): an atomic add, not dvp_counter_add. */
 	__atomic_fetch_add(&rxq->st.kicks, 1, __ATOMIC_RELAXED);
-	(void)dvp_intr_queue_kick(&rxq->intr);
+	(void)dvp_rxwait_queue_kick(&rxq->intr);
 }
 
 /* Any thread (see verbs_idx_set()). */
@@ -124,7 +124,7 @@ int verbs_rxq_cq_renew(struct verbs_rxq *rxq)
 
 	/* Destroying a CQ waits for the acks of every event read from it. */
 	if (rxq->intr_on)
-		dvp_intr_queue_ack_flush(&rxq->intr);
+		dvp_rxwait_queue_ack_flush(&rxq->intr);
 	if (rxq->unacked > 0) {
 		ibv_ack_cq_events(rxq->cq, rxq->unacked);
 		rxq->unacked = 0;
@@ -147,7 +147,7 @@ int verbs_rxq_cq_renew(struct verbs_rxq *rxq)
 	/* Release: the interrupt thread that sees the flag clear uses the new CQ. */
 	__atomic_store_n(&rxq->cq_dead, 0, __ATOMIC_RELEASE);
 	/*
-	 * lib/intr may think the old CQ armed: an event (the kick) makes it
+	 * lib/rxwait may think the old CQ armed: an event (the kick) makes it
 	 * arm the new one at the next wait.
 	 */
 	verbs_rxq_kick(rxq);
@@ -585,7 +585,7 @@ static void rxq_free(struct verbs_rxq *rxq)
 	dvp_free(rxq);
 }
 
-/* The comp channel, non-blocking: lib/intr's reads must never hang the lcore. */
+/* The comp channel, non-blocking: lib/rxwait's reads must never hang the lcore. */
 static int rxq_intr_fds(struct verbs_rxq *rxq)
 {
 	struct verbs_port *vp = rxq->vp;
@@ -686,7 +686,7 @@ int verbs_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int soc
 		goto fail;
 	}
 	if (rxq->intr_on) {
-		struct dvp_intr_queue_conf ic = {
+		struct dvp_rxwait_queue_conf ic = {
 			.fd = rxq->ch->fd,
 			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
 			.solicited = solicited,
@@ -694,7 +694,7 @@ int verbs_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int soc
 			.queue_id = q,
 		};
 
-		ret = dvp_intr_queue_init(&rxq->intr, &verbs_intr_ops, rxq, &ic);
+		ret = dvp_rxwait_queue_init(&rxq->intr, &verbs_intr_ops, rxq, &ic);
 		if (ret < 0)
 			goto fail;
 		port->rxq_intr[q] = &rxq->intr;
@@ -714,7 +714,7 @@ void verbs_rxq_release(struct dvp_port *port, uint16_t q)
 
 	pthread_mutex_lock(&vp->lock);
 	/* Out of its wait set, every event read acked: the CQ can go. */
-	dvp_intr_queue_fini(&rxq->intr);
+	dvp_rxwait_queue_fini(&rxq->intr);
 	if (rxq->unacked > 0) {
 		ibv_ack_cq_events(rxq->cq, rxq->unacked);
 		rxq->unacked = 0;

@@ -24,7 +24,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
-#include <dvp_intr_driver.h>
+#include <dvp_rxwait_driver.h>
 #include <dvp_mbuf.h>
 #include <dvp_port_driver.h>
 
@@ -127,7 +127,7 @@ struct verbs_rxq {
 	int wc_status; /* the first error completion's status since the last teardown */
 	uint32_t vendor_err;
 	bool intr_on;
-	struct dvp_intr_queue intr;
+	struct dvp_rxwait_queue intr;
 	struct verbs_qstats base; /* snapshot at the last stats reset */
 } __dvp_cache_aligned;
 
@@ -223,7 +223,7 @@ static inline bool verbs_tx_watchdog_expired(uint64_t *since, bool progress, uin
 int verbs_rxq_cq_renew(struct verbs_rxq *rxq);
 int verbs_txq_cq_renew(struct verbs_txq *txq);
 /*
- * Wake a lcore asleep on @rxq (dvp_intr_queue_kick; nothing without rx
+ * Wake a lcore asleep on @rxq (dvp_rxwait_queue_kick; nothing without rx
  * interrupts): at every transition that can give it work no armed CQ
  * event reports -- it went live, broke, was handed over for a new CQ, got
  * one. Any thread, while the queue is set up.
@@ -241,7 +241,7 @@ uint16_t verbs_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb);
  * empty since the post) count too, so a caller counting losses misses none.
  */
 unsigned int verbs_txq_free_upto(struct verbs_txq *txq, uint32_t last);
-extern const struct dvp_intr_queue_ops verbs_intr_ops;
+extern const struct dvp_rxwait_queue_ops verbs_intr_ops;
 /* Post up to @max receives (at most nb_desc in all) while the pool has mbufs. @return how many. */
 unsigned int verbs_rxq_refill(struct verbs_rxq *rxq, uint32_t max);
 

@@ -4,7 +4,7 @@
 
 /*
  * net_verbs' datapath: rx and tx bursts over ibv_poll_cq, ibv_post_recv
- * and ibv_post_send, and the lib/intr hooks of rx queues.
+ * and ibv_post_send, and the lib/rxwait hooks of rx queues.
  *
  * Rx: the receives posted to the QP complete in order, so the ring is a
  * FIFO: [head, tail) are posted, wr_id is the posting index, and a
@@ -476,7 +476,7 @@ not_live:
 }
 
 /* ------------------------------------------------------------------------
- * lib/intr hooks (on the polling lcore)
+ * lib/rxwait hooks (on the polling lcore)
  */
 
 static int verbs_intr_arm(void *ctx, bool solicited)
@@ -546,10 +546,10 @@ static bool verbs_intr_has_work(void *ctx)
 	return n > 0;
 }
 
-const struct dvp_intr_queue_ops verbs_intr_ops = {
+const struct dvp_rxwait_queue_ops verbs_intr_ops = {
 	.arm = verbs_intr_arm,
 	.consume = verbs_intr_consume,
 	.ack = verbs_intr_ack,
 	.has_work = verbs_intr_has_work,
-	.flags = DVP_INTR_QUEUE_F_SOLICITED | DVP_INTR_QUEUE_F_ONESHOT,
+	.flags = DVP_RXWAIT_QUEUE_F_SOLICITED | DVP_RXWAIT_QUEUE_F_ONESHOT,
 };

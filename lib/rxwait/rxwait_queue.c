@@ -19,18 +19,18 @@
 
 #include <dvp_json.h>
 
-#include "intr_private.h"
+#include "rxwait_private.h"
 
-DVP_LOG_REGISTER(dvp_logtype_intr, "intr", NOTICE);
+DVP_LOG_REGISTER(dvp_logtype_rxwait, "rxwait", NOTICE);
 
-const char *const dvp_intr_queue_stats_names[] = {
+const char *const dvp_rxwait_queue_stats_names[] = {
 	"polls",     "empty_polls", "arms",    "events",   "acks",
 	"ack_calls", "sleeps",	    "wakeups", "spurious", "asleep_ns",
 };
-_Static_assert(DVP_DIM(dvp_intr_queue_stats_names) == DVP_INTR_QUEUE_STATS_N,
-	       "a name for every counter of struct dvp_intr_queue_stats");
+_Static_assert(DVP_DIM(dvp_rxwait_queue_stats_names) == DVP_RXWAIT_QUEUE_STATS_N,
+	       "a name for every counter of struct dvp_rxwait_queue_stats");
 
-uint64_t intr_clock_monotonic_ns(void *arg)
+uint64_t rxwait_clock_monotonic_ns(void *arg)
 {
 	struct timespec ts;
 
@@ -40,17 +40,17 @@ uint64_t intr_clock_monotonic_ns(void *arg)
 }
 
 /* An event fd must be open and non-blocking: a read could hang the lcore. */
-static int check_fd(const struct dvp_intr_queue_conf *conf, int fd, const char *what)
+static int check_fd(const struct dvp_rxwait_queue_conf *conf, int fd, const char *what)
 {
 	int fl = fd < 0 ? -1 : fcntl(fd, F_GETFL);
 
 	if (fl < 0) {
-		INTR_LOG(ERR, "port %u rx queue %u: %s %d is not an open file descriptor",
-			 conf->port_id, conf->queue_id, what, fd);
+		RXWAIT_LOG(ERR, "port %u rx queue %u: %s %d is not an open file descriptor",
+			   conf->port_id, conf->queue_id, what, fd);
 		return dvp_err(EINVAL);
 	}
 	if (!(fl & O_NONBLOCK)) {
-		INTR_LOG(
+		RXWAIT_LOG(
 			ERR,
 			"port %u rx queue %u: %s %d is blocking; it must be O_NONBLOCK so that reading events can never hang",
 			conf->port_id, conf->queue_id, what, fd);
@@ -64,7 +64,7 @@ static int check_fd(const struct dvp_intr_queue_conf *conf, int fd, const char *
  * an epoll fd over them all. Wait sets do not use it (they watch each fd,
  * one epoll level); only an application's own epoll pays the nested hop.
  */
-static __dvp_cold int app_epoll_fd(const struct dvp_intr_queue_conf *conf, const int *fds,
+static __dvp_cold int app_epoll_fd(const struct dvp_rxwait_queue_conf *conf, const int *fds,
 				   unsigned int n)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -86,28 +86,28 @@ static __dvp_cold int app_epoll_fd(const struct dvp_intr_queue_conf *conf, const
 	}
 	return epfd;
 fail:
-	INTR_LOG(ERR, "port %u rx queue %u: an epoll fd over its %u event fds: %s%s", conf->port_id,
-		 conf->queue_id, n, dvp_strerror(err),
-		 err == EEXIST ? " (an extra fd repeats one of the queue's)" : "");
+	RXWAIT_LOG(ERR, "port %u rx queue %u: an epoll fd over its %u event fds: %s%s",
+		   conf->port_id, conf->queue_id, n, dvp_strerror(err),
+		   err == EEXIST ? " (an extra fd repeats one of the queue's)" : "");
 	return dvp_err(err);
 }
 
-int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_ops *ops, void *ctx,
-			const struct dvp_intr_queue_conf *conf)
+int dvp_rxwait_queue_init(struct dvp_rxwait_queue *iq, const struct dvp_rxwait_queue_ops *ops,
+			  void *ctx, const struct dvp_rxwait_queue_conf *conf)
 {
-	int fds[2 + DVP_INTR_QUEUE_EXTRA_FDS_MAX];
+	int fds[2 + DVP_RXWAIT_QUEUE_EXTRA_FDS_MAX];
 	unsigned int i, n;
 	int ret, appfd, kfd, err;
 
 	if (iq == NULL || ops == NULL || conf == NULL) {
-		INTR_LOG(ERR, "queue init: %s is NULL",
-			 iq == NULL  ? "the queue" :
-			 ops == NULL ? "ops" :
-				       "conf");
+		RXWAIT_LOG(ERR, "queue init: %s is NULL",
+			   iq == NULL  ? "the queue" :
+			   ops == NULL ? "ops" :
+					 "conf");
 		return dvp_err(EINVAL);
 	}
 	if (ops->arm == NULL || ops->consume == NULL || ops->has_work == NULL) {
-		INTR_LOG(
+		RXWAIT_LOG(
 			ERR,
 			"port %u rx queue %u: the driver gives no %s hook (arm, consume and has_work are required)",
 			conf->port_id, conf->queue_id,
@@ -116,10 +116,10 @@ int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_o
 					       "has_work");
 		return dvp_err(EINVAL);
 	}
-	if (conf->nb_extra_fds > DVP_INTR_QUEUE_EXTRA_FDS_MAX) {
-		INTR_LOG(ERR, "port %u rx queue %u: %u extra event fds; at most %d are allowed",
-			 conf->port_id, conf->queue_id, conf->nb_extra_fds,
-			 DVP_INTR_QUEUE_EXTRA_FDS_MAX);
+	if (conf->nb_extra_fds > DVP_RXWAIT_QUEUE_EXTRA_FDS_MAX) {
+		RXWAIT_LOG(ERR, "port %u rx queue %u: %u extra event fds; at most %d are allowed",
+			   conf->port_id, conf->queue_id, conf->nb_extra_fds,
+			   DVP_RXWAIT_QUEUE_EXTRA_FDS_MAX);
 		return dvp_err(EINVAL);
 	}
 	ret = check_fd(conf, conf->fd, "event fd");
@@ -133,17 +133,17 @@ int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_o
 			return ret;
 		fds[n++] = conf->extra_fds[i];
 	}
-	if (conf->solicited && !(ops->flags & DVP_INTR_QUEUE_F_SOLICITED)) {
-		INTR_LOG(ERR,
-			 "port %u rx queue %u: the driver cannot arm for solicited events only",
-			 conf->port_id, conf->queue_id);
+	if (conf->solicited && !(ops->flags & DVP_RXWAIT_QUEUE_F_SOLICITED)) {
+		RXWAIT_LOG(ERR,
+			   "port %u rx queue %u: the driver cannot arm for solicited events only",
+			   conf->port_id, conf->queue_id);
 		return dvp_err(ENOTSUP);
 	}
 	kfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (kfd < 0) {
 		err = errno;
-		INTR_LOG(ERR, "port %u rx queue %u: its kick eventfd: %s", conf->port_id,
-			 conf->queue_id, dvp_strerror(err));
+		RXWAIT_LOG(ERR, "port %u rx queue %u: its kick eventfd: %s", conf->port_id,
+			   conf->queue_id, dvp_strerror(err));
 		return dvp_err(err);
 	}
 	fds[n++] = kfd;
@@ -160,16 +160,16 @@ int dvp_intr_queue_init(struct dvp_intr_queue *iq, const struct dvp_intr_queue_o
 	iq->kick_fd = kfd;
 	memcpy(iq->fds, fds, n * sizeof(fds[0]));
 	iq->nb_fds = (uint8_t)n;
-	iq->ack_batch = conf->ack_batch ? conf->ack_batch : DVP_INTR_ACK_BATCH_DEFAULT;
+	iq->ack_batch = conf->ack_batch ? conf->ack_batch : DVP_RXWAIT_ACK_BATCH_DEFAULT;
 	iq->solicited = conf->solicited;
 	iq->port_id = conf->port_id;
 	iq->queue_id = conf->queue_id;
-	iq->since_ns = intr_clock_monotonic_ns(NULL);
+	iq->since_ns = rxwait_clock_monotonic_ns(NULL);
 	iq->initialized = true;
 	return 0;
 }
 
-static unsigned int queue_ack(struct dvp_intr_queue *iq)
+static unsigned int queue_ack(struct dvp_rxwait_queue *iq)
 {
 	unsigned int n = iq->pending_acks;
 
@@ -183,26 +183,26 @@ static unsigned int queue_ack(struct dvp_intr_queue *iq)
 	return n;
 }
 
-unsigned int dvp_intr_queue_ack_flush(struct dvp_intr_queue *iq)
+unsigned int dvp_rxwait_queue_ack_flush(struct dvp_rxwait_queue *iq)
 {
-	if (!dvp_intr_queue_active(iq))
+	if (!dvp_rxwait_queue_active(iq))
 		return 0;
 	return queue_ack(iq);
 }
 
-void dvp_intr_queue_set_ack_batch(struct dvp_intr_queue *iq, uint32_t ack_batch)
+void dvp_rxwait_queue_set_ack_batch(struct dvp_rxwait_queue *iq, uint32_t ack_batch)
 {
 	if (iq != NULL)
-		iq->ack_batch = ack_batch ? ack_batch : DVP_INTR_ACK_BATCH_DEFAULT;
+		iq->ack_batch = ack_batch ? ack_batch : DVP_RXWAIT_ACK_BATCH_DEFAULT;
 }
 
-int dvp_intr_queue_kick(struct dvp_intr_queue *iq)
+int dvp_rxwait_queue_kick(struct dvp_rxwait_queue *iq)
 {
 	ssize_t r;
 	uint64_t one = 1;
 
-	if (!dvp_intr_queue_active(iq)) {
-		INTR_LOG(ERR, "queue kick: the queue has no interrupt state (not set up)");
+	if (!dvp_rxwait_queue_active(iq)) {
+		RXWAIT_LOG(ERR, "queue kick: the queue has no interrupt state (not set up)");
 		return dvp_err(EINVAL);
 	}
 	/*
@@ -220,7 +220,7 @@ int dvp_intr_queue_kick(struct dvp_intr_queue *iq)
 }
 
 /* Whether a kick is waiting to be taken (the polling lcore). */
-static inline bool queue_kick_pending(const struct dvp_intr_queue *iq)
+static inline bool queue_kick_pending(const struct dvp_rxwait_queue *iq)
 {
 	return __atomic_load_n(&iq->kicks_sent, __ATOMIC_ACQUIRE) != iq->kicks_taken;
 }
@@ -231,7 +231,7 @@ static inline bool queue_kick_pending(const struct dvp_intr_queue *iq)
  * the arm; its write makes the fd readable later, and that read (a
  * wake-up with nothing behind it at worst) brings the counts level.
  */
-static bool queue_take_kicks(struct dvp_intr_queue *iq)
+static bool queue_take_kicks(struct dvp_rxwait_queue *iq)
 {
 	uint64_t v;
 
@@ -242,18 +242,18 @@ static bool queue_take_kicks(struct dvp_intr_queue *iq)
 	return true;
 }
 
-int dvp_intr_queue_arm(struct dvp_intr_queue *iq)
+int dvp_rxwait_queue_arm(struct dvp_rxwait_queue *iq)
 {
 	int ret;
 
-	if (!dvp_intr_queue_active(iq))
+	if (!dvp_rxwait_queue_active(iq))
 		return dvp_err(EINVAL);
 	/*
 	 * The event that woke the last wait, left in the fd, or a kick (the
 	 * arm it finds may be on a ring that is gone): read them now.
 	 */
 	if (iq->unread || queue_kick_pending(iq)) {
-		ret = dvp_intr_queue_consume(iq);
+		ret = dvp_rxwait_queue_consume(iq);
 		if (dvp_unlikely(ret < 0))
 			return ret;
 	}
@@ -272,19 +272,19 @@ int dvp_intr_queue_arm(struct dvp_intr_queue *iq)
 	return 0;
 }
 
-int dvp_intr_queue_consume(struct dvp_intr_queue *iq)
+int dvp_rxwait_queue_consume(struct dvp_rxwait_queue *iq)
 {
 	bool kicked;
 	int n;
 
-	if (!dvp_intr_queue_active(iq))
+	if (!dvp_rxwait_queue_active(iq))
 		return dvp_err(EINVAL);
 	kicked = queue_take_kicks(iq);
 	n = iq->ops->consume(iq->ctx);
 	if (dvp_unlikely(n < 0))
 		return dvp_err(-n);
 	iq->unread = false;
-	/* Kicked: whatever arm lib/intr remembers is forgotten. */
+	/* Kicked: whatever arm lib/rxwait remembers is forgotten. */
 	if (kicked)
 		iq->armed = false;
 	if (n == 0)
@@ -298,15 +298,15 @@ int dvp_intr_queue_consume(struct dvp_intr_queue *iq)
 	return n;
 }
 
-unsigned int dvp_intr_queue_fini(struct dvp_intr_queue *iq)
+unsigned int dvp_rxwait_queue_fini(struct dvp_rxwait_queue *iq)
 {
 	unsigned int acked;
 	int n;
 
-	if (!dvp_intr_queue_active(iq))
+	if (!dvp_rxwait_queue_active(iq))
 		return 0;
 	if (iq->set != NULL)
-		dvp_intr_set_del(iq->set, iq);
+		dvp_rxwait_set_del(iq->set, iq);
 	/*
 	 * Events still in the fd were never got, so they need no ack; reading
 	 * them anyway leaves an eventfd clean for a queue set up again.
@@ -330,18 +330,19 @@ unsigned int dvp_intr_queue_fini(struct dvp_intr_queue *iq)
 	return acked;
 }
 
-void dvp_intr_queue_stats_get(const struct dvp_intr_queue *iq, struct dvp_intr_queue_stats *stats)
+void dvp_rxwait_queue_stats_get(const struct dvp_rxwait_queue *iq,
+				struct dvp_rxwait_queue_stats *stats)
 {
 	const uint64_t *cur = (const uint64_t *)&iq->stats;
 	const uint64_t *base = (const uint64_t *)&iq->base;
 	uint64_t *out = (uint64_t *)stats;
 	size_t i;
 
-	for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++)
+	for (i = 0; i < DVP_RXWAIT_QUEUE_STATS_N; i++)
 		out[i] = dvp_counter_read(&cur[i]) - __atomic_load_n(&base[i], __ATOMIC_RELAXED);
 }
 
-void dvp_intr_queue_stats_reset(struct dvp_intr_queue *iq)
+void dvp_rxwait_queue_stats_reset(struct dvp_rxwait_queue *iq)
 {
 	const uint64_t *cur = (const uint64_t *)&iq->stats;
 	uint64_t *base = (uint64_t *)&iq->base;
@@ -351,24 +352,24 @@ void dvp_intr_queue_stats_reset(struct dvp_intr_queue *iq)
 	 * The polling lcore owns the counters, so a reset from here cannot
 	 * write them without losing its updates: it moves the zero instead.
 	 */
-	for (i = 0; i < DVP_INTR_QUEUE_STATS_N; i++)
+	for (i = 0; i < DVP_RXWAIT_QUEUE_STATS_N; i++)
 		__atomic_store_n(&base[i], dvp_counter_read(&cur[i]), __ATOMIC_RELAXED);
-	__atomic_store_n(&iq->since_ns, intr_clock_monotonic_ns(NULL), __ATOMIC_RELAXED);
+	__atomic_store_n(&iq->since_ns, rxwait_clock_monotonic_ns(NULL), __ATOMIC_RELAXED);
 }
 
-void dvp_intr_queue_json(const struct dvp_intr_queue *iq, struct dvp_json *w)
+void dvp_rxwait_queue_json(const struct dvp_rxwait_queue *iq, struct dvp_json *w)
 {
-	struct dvp_intr_queue_stats st;
+	struct dvp_rxwait_queue_stats st;
 	uint64_t since, now;
 	double pct;
 
-	if (!dvp_intr_queue_active(iq)) {
+	if (!dvp_rxwait_queue_active(iq)) {
 		dvp_json_str(w, "mode", "poll");
 		return;
 	}
-	dvp_intr_queue_stats_get(iq, &st);
+	dvp_rxwait_queue_stats_get(iq, &st);
 	since = __atomic_load_n(&iq->since_ns, __ATOMIC_RELAXED);
-	now = intr_clock_monotonic_ns(NULL);
+	now = rxwait_clock_monotonic_ns(NULL);
 	pct = now > since ? (double)st.asleep_ns * 100.0 / (double)(now - since) : 0.0;
 	dvp_json_str(w, "mode", "interrupt");
 	dvp_json_u64(w, "sleeps", st.sleeps);

@@ -3,7 +3,7 @@
  */
 
 /*
- * lib/intr's completion-event rules, each against net_ring (whose eventfd
+ * lib/rxwait's completion-event rules, each against net_ring (whose eventfd
  * is written by the producer only when the consumer armed): one event per
  * arm; an event that lands between the arm and the final poll is not
  * slept through; spurious events are counted and harmless; acks are
@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <dvp_intr_driver.h>
+#include <dvp_rxwait_driver.h>
 #include <dvp_port_driver.h>
 
 static uint16_t p0; /* net_ring0: loopback, 16 queues */
@@ -78,11 +78,11 @@ static bool fake_has_work(void *ctx)
 
 static void test_queue_init_checks(void **state)
 {
-	const struct dvp_intr_queue_ops ops = { fake_arm, fake_consume, NULL, fake_has_work, 0 };
-	const struct dvp_intr_queue_ops no_work = { fake_arm, fake_consume, NULL, NULL, 0 };
-	struct dvp_intr_queue_conf conf = { .port_id = 7, .queue_id = 3 };
+	const struct dvp_rxwait_queue_ops ops = { fake_arm, fake_consume, NULL, fake_has_work, 0 };
+	const struct dvp_rxwait_queue_ops no_work = { fake_arm, fake_consume, NULL, NULL, 0 };
+	struct dvp_rxwait_queue_conf conf = { .port_id = 7, .queue_id = 3 };
 	struct dvp_log_capture cap;
-	struct dvp_intr_queue iq;
+	struct dvp_rxwait_queue iq;
 	int blocking, nb;
 
 	(void)state;
@@ -92,13 +92,13 @@ static void test_queue_init_checks(void **state)
 
 	dvp_log_capture_begin(&cap);
 	conf.fd = blocking;
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, NULL, &conf), -EINVAL);
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, NULL, &conf), -EINVAL);
 	conf.fd = -1;
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, NULL, &conf), -EINVAL);
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, NULL, &conf), -EINVAL);
 	conf.fd = nb;
-	assert_int_equal(dvp_intr_queue_init(&iq, &no_work, NULL, &conf), -EINVAL);
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &no_work, NULL, &conf), -EINVAL);
 	conf.solicited = true;
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, NULL, &conf), -ENOTSUP);
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, NULL, &conf), -ENOTSUP);
 	assert_int_equal(dvp_errno, ENOTSUP);
 	dvp_log_capture_end(&cap);
 	assert_contains(cap.buf, "port 7 rx queue 3: event fd");
@@ -109,14 +109,14 @@ static void test_queue_init_checks(void **state)
 	dvp_log_capture_free(&cap);
 
 	conf.solicited = false;
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, NULL, &conf), 0);
-	assert_true(dvp_intr_queue_active(&iq));
-	assert_int_equal(dvp_intr_queue_fini(&iq), 0);
-	assert_false(dvp_intr_queue_active(&iq));
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, NULL, &conf), 0);
+	assert_true(dvp_rxwait_queue_active(&iq));
+	assert_int_equal(dvp_rxwait_queue_fini(&iq), 0);
+	assert_false(dvp_rxwait_queue_active(&iq));
 	/* Twice is fine, so is a zeroed one. */
-	assert_int_equal(dvp_intr_queue_fini(&iq), 0);
+	assert_int_equal(dvp_rxwait_queue_fini(&iq), 0);
 	memset(&iq, 0, sizeof(iq));
-	assert_int_equal(dvp_intr_queue_fini(&iq), 0);
+	assert_int_equal(dvp_rxwait_queue_fini(&iq), 0);
 	close(blocking);
 	close(nb);
 }
@@ -154,15 +154,15 @@ static bool two_fd_has_work(void *ctx)
  */
 static void test_extra_fds(void **state)
 {
-	const struct dvp_intr_queue_ops ops = { fake_arm, two_fd_consume, NULL, two_fd_has_work,
-						0 };
-	struct dvp_intr_queue_conf conf = { .port_id = 7, .queue_id = 4, .nb_extra_fds = 1 };
+	const struct dvp_rxwait_queue_ops ops = { fake_arm, two_fd_consume, NULL, two_fd_has_work,
+						  0 };
+	struct dvp_rxwait_queue_conf conf = { .port_id = 7, .queue_id = 4, .nb_extra_fds = 1 };
 	struct two_fd_queue q = { .fd = { -1, -1 } };
 	struct dvp_rx_wait_event ready[4];
 	struct dvp_log_capture cap;
 	struct epoll_event ev;
-	struct dvp_intr_set *set;
-	struct dvp_intr_queue iq;
+	struct dvp_rxwait_set *set;
+	struct dvp_rxwait_queue iq;
 	int blocking;
 
 	(void)state;
@@ -174,13 +174,13 @@ static void test_extra_fds(void **state)
 
 	dvp_log_capture_begin(&cap);
 	conf.extra_fds[0] = blocking;
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), -EINVAL);
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), -EINVAL);
 	conf.extra_fds[0] = q.fd[1];
-	conf.nb_extra_fds = DVP_INTR_QUEUE_EXTRA_FDS_MAX + 1;
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), -EINVAL);
+	conf.nb_extra_fds = DVP_RXWAIT_QUEUE_EXTRA_FDS_MAX + 1;
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), -EINVAL);
 	conf.nb_extra_fds = 1;
 	conf.extra_fds[0] = q.fd[0];
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), -EEXIST);
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), -EEXIST);
 	dvp_log_capture_end(&cap);
 	assert_contains(cap.buf, "port 7 rx queue 4: extra event fd");
 	assert_contains(cap.buf, "is blocking");
@@ -189,11 +189,11 @@ static void test_extra_fds(void **state)
 	dvp_log_capture_free(&cap);
 
 	conf.extra_fds[0] = q.fd[1];
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), 0);
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), 0);
 	assert_true(iq.fd != q.fd[0] && iq.fd != q.fd[1]);
-	set = dvp_intr_set_create(1);
+	set = dvp_rxwait_set_create(1);
 	assert_non_null(set);
-	assert_int_equal(dvp_intr_set_add(set, &iq, &q), 0);
+	assert_int_equal(dvp_rxwait_set_add(set, &iq, &q), 0);
 
 	/* Each fd alone wakes the waiter, and the application's fd. */
 	assert_int_equal(epoll_wait(iq.fd, &ev, 1, 0), 0);
@@ -218,12 +218,12 @@ static void test_extra_fds(void **state)
 	q.work = 0;
 
 	/* Out of the set, neither fd wakes it; the 4 events read are acked. */
-	assert_int_equal(dvp_intr_queue_fini(&iq), 4);
-	assert_int_equal(dvp_intr_set_count(set), 0);
+	assert_int_equal(dvp_rxwait_queue_fini(&iq), 4);
+	assert_int_equal(dvp_rxwait_set_count(set), 0);
 	assert_int_equal(eventfd_write(q.fd[0], 1), 0);
 	assert_int_equal(eventfd_write(q.fd[1], 1), 0);
 	assert_int_equal(dvp_rx_wait(set, ready, 4, 20), 0);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	close(blocking);
 	close(q.fd[0]);
 	close(q.fd[1]);
@@ -295,30 +295,30 @@ static void oneshot_complete(struct oneshot_queue *q)
 }
 
 /*
- * DVP_INTR_QUEUE_F_ONESHOT: a wait woken with work behind the event
+ * DVP_RXWAIT_QUEUE_F_ONESHOT: a wait woken with work behind the event
  * returns before reading it (no "c": the event is still in the fd); the next
  * arm reads it first ("c" before "a"), so it is counted and acked all the
  * same. An event with nothing behind it is read at once and is spurious.
  */
 static void test_oneshot_event_read_at_next_arm(void **state)
 {
-	const struct dvp_intr_queue_ops ops = { oneshot_arm, oneshot_consume, NULL,
-						oneshot_has_work, DVP_INTR_QUEUE_F_ONESHOT };
-	struct dvp_intr_queue_conf conf = { .port_id = 3, .queue_id = 1, .ack_batch = 1 };
+	const struct dvp_rxwait_queue_ops ops = { oneshot_arm, oneshot_consume, NULL,
+						  oneshot_has_work, DVP_RXWAIT_QUEUE_F_ONESHOT };
+	struct dvp_rxwait_queue_conf conf = { .port_id = 3, .queue_id = 1, .ack_batch = 1 };
 	struct oneshot_queue q = { .fd = -1 };
-	struct dvp_intr_queue_stats st;
+	struct dvp_rxwait_queue_stats st;
 	struct dvp_rx_wait_event ready[2];
-	struct dvp_intr_set *set;
-	struct dvp_intr_queue iq;
+	struct dvp_rxwait_set *set;
+	struct dvp_rxwait_queue iq;
 
 	(void)state;
 	q.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	assert_true(q.fd >= 0);
 	conf.fd = q.fd;
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), 0);
-	set = dvp_intr_set_create(1);
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), 0);
+	set = dvp_rxwait_set_create(1);
 	assert_non_null(set);
-	assert_int_equal(dvp_intr_set_add(set, &iq, &q), 0);
+	assert_int_equal(dvp_rxwait_set_add(set, &iq, &q), 0);
 
 	/* Armed, polled, and nothing: the wait times out. */
 	assert_int_equal(dvp_rx_wait(set, ready, 2, 0), 0);
@@ -330,7 +330,7 @@ static void test_oneshot_event_read_at_next_arm(void **state)
 	assert_int_equal(ready[0].queue_id, 1);
 	assert_string_equal(q.trace, "ww"); /* the final poll, the poll on waking */
 	assert_true(fd_readable(q.fd)); /* the event is still in the fd */
-	dvp_intr_queue_stats_get(&iq, &st);
+	dvp_rxwait_queue_stats_get(&iq, &st);
 	assert_int_equal(st.wakeups, 1);
 	assert_int_equal(st.events, 0);
 
@@ -340,7 +340,7 @@ static void test_oneshot_event_read_at_next_arm(void **state)
 	assert_int_equal(dvp_rx_wait(set, ready, 2, 0), 0);
 	assert_string_equal(q.trace, "caw");
 	assert_false(fd_readable(q.fd));
-	dvp_intr_queue_stats_get(&iq, &st);
+	dvp_rxwait_queue_stats_get(&iq, &st);
 	assert_int_equal(st.events, 1);
 	assert_int_equal(st.acks, 1);
 	assert_int_equal(st.arms, 2);
@@ -353,7 +353,7 @@ static void test_oneshot_event_read_at_next_arm(void **state)
 	/* The final poll, the poll on waking, the read (then the arm, unless
 	 * the 20 ms were up). */
 	assert_int_equal(strncmp(q.trace, "wwc", 3), 0);
-	dvp_intr_queue_stats_get(&iq, &st);
+	dvp_rxwait_queue_stats_get(&iq, &st);
 	assert_int_equal(st.spurious, 1);
 	assert_int_equal(st.events, 2);
 
@@ -362,11 +362,11 @@ static void test_oneshot_event_read_at_next_arm(void **state)
 	oneshot_complete(&q);
 	q.hide = 1;
 	assert_int_equal(dvp_rx_wait(set, ready, 2, 5000), 1);
-	assert_int_equal(dvp_intr_queue_fini(&iq), 1);
-	dvp_intr_queue_stats_get(&iq, &st);
+	assert_int_equal(dvp_rxwait_queue_fini(&iq), 1);
+	dvp_rxwait_queue_stats_get(&iq, &st);
 	assert_int_equal(st.events, 3);
 	assert_int_equal(st.acks, 3);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	close(q.fd);
 }
 
@@ -386,13 +386,14 @@ static uint64_t jumping_clock(void *arg)
  */
 static void test_timeout_on_set_clock(void **state)
 {
-	const struct dvp_intr_queue_ops ops = { fake_arm, two_fd_consume, NULL, fake_has_work, 0 };
-	struct dvp_intr_queue_conf conf = { .port_id = 7, .queue_id = 5 };
+	const struct dvp_rxwait_queue_ops ops = { fake_arm, two_fd_consume, NULL, fake_has_work,
+						  0 };
+	struct dvp_rxwait_queue_conf conf = { .port_id = 7, .queue_id = 5 };
 	struct two_fd_queue q = { .fd = { -1, -1 } };
-	struct dvp_intr_queue_stats st;
+	struct dvp_rxwait_queue_stats st;
 	struct dvp_rx_wait_event ready[1];
-	struct dvp_intr_queue iq;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_queue iq;
+	struct dvp_rxwait_set *set;
 	struct timespec a, b;
 	uint64_t t = 0;
 	double s;
@@ -402,11 +403,11 @@ static void test_timeout_on_set_clock(void **state)
 	q.fd[1] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	assert_true(q.fd[0] >= 0 && q.fd[1] >= 0);
 	conf.fd = q.fd[0];
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), 0);
-	set = dvp_intr_set_create(1);
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), 0);
+	set = dvp_rxwait_set_create(1);
 	assert_non_null(set);
-	dvp_intr_set_clock(set, jumping_clock, &t);
-	assert_int_equal(dvp_intr_set_add(set, &iq, NULL), 0);
+	dvp_rxwait_set_clock(set, jumping_clock, &t);
+	assert_int_equal(dvp_rxwait_set_add(set, &iq, NULL), 0);
 
 	assert_int_equal(eventfd_write(q.fd[0], 1), 0);
 	clock_gettime(CLOCK_MONOTONIC, &a);
@@ -414,13 +415,13 @@ static void test_timeout_on_set_clock(void **state)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 	assert_true(s < 2.5);
-	dvp_intr_queue_stats_get(&iq, &st);
+	dvp_rxwait_queue_stats_get(&iq, &st);
 	assert_int_equal(st.spurious, 1);
 	assert_int_equal(st.sleeps, 1);
 	assert_true(t >= 20000000000u);
 
-	dvp_intr_queue_fini(&iq);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	dvp_rxwait_queue_fini(&iq);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	close(q.fd[0]);
 	close(q.fd[1]);
 }
@@ -462,7 +463,7 @@ static void send_on_p0_q0(void *arg)
 /* A frame lands after the arm and before the final poll: found, not slept through. */
 static void test_event_between_arm_and_final_poll(void **state)
 {
-	struct dvp_intr_set *set = dvp_intr_set_create(4);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(4);
 	struct dvp_rx_wait_event ready[4];
 	int tag;
 
@@ -490,7 +491,7 @@ static void test_event_between_arm_and_final_poll(void **state)
 	assert_int_equal(tp_qintr(p0, 0, "spurious"), 1);
 	assert_int_equal(tp_qintr(p0, 0, "arms"), 2);
 	assert_int_equal(tp_qintr(p0, 0, "wakeups"), 0);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	assert_int_equal(dvp_port_stop(p0), 0);
 	tp_assert_pool_full();
 }
@@ -498,14 +499,14 @@ static void test_event_between_arm_and_final_poll(void **state)
 /* An event with nothing behind it: counted, slept through, nothing returned. */
 static void test_spurious_event(void **state)
 {
-	struct dvp_intr_set *set = dvp_intr_set_create(1);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(1);
 	struct dvp_rx_wait_event ready[1];
 	int fd;
 
 	(void)state;
 	tp_port_up_intr(p0, 1, 0);
 	assert_int_equal(dvp_rx_intr_ctl(p0, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
-	/* The ring's eventfd, under the fd the application gets (lib/intr's epoll fd). */
+	/* The ring's eventfd, under the fd the application gets (lib/rxwait's epoll fd). */
 	fd = dvp_port_get(p0)->rxq_intr[0]->fds[0];
 	assert_true(dvp_rx_intr_fd(p0, 0) >= 0 && dvp_rx_intr_fd(p0, 0) != fd);
 	assert_int_equal(eventfd_write(fd, 1), 0);
@@ -518,7 +519,7 @@ static void test_spurious_event(void **state)
 	tp_send(p0, 0, 1);
 	assert_int_equal(dvp_rx_wait(set, ready, 1, 1000), 1);
 	assert_int_equal(tp_recv_all(p0, 0), 1);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	assert_int_equal(dvp_port_stop(p0), 0);
 }
 
@@ -544,7 +545,7 @@ static void *send_later(void *arg)
 /* A producer on another thread wakes the sleeping consumer. */
 static void test_wakeup_from_producer(void **state)
 {
-	struct dvp_intr_set *set = dvp_intr_set_create(2);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(2);
 	struct sender s = { .port = p0, .queue = 1, .delay_ms = 30 };
 	struct dvp_rx_wait_event ready[2];
 	pthread_t t;
@@ -553,7 +554,7 @@ static void test_wakeup_from_producer(void **state)
 	(void)state;
 	tp_port_up_intr(p0, 2, 0);
 	assert_int_equal(dvp_rx_intr_ctl_all(p0, set, DVP_RX_INTR_CTL_ADD), 0);
-	assert_int_equal(dvp_intr_set_count(set), 2);
+	assert_int_equal(dvp_rxwait_set_count(set), 2);
 	assert_int_equal(pthread_create(&t, NULL, send_later, &s), 0);
 	assert_int_equal(dvp_rx_wait(set, ready, 2, -1), 1);
 	assert_int_equal(pthread_join(t, &ret), 0);
@@ -565,7 +566,7 @@ static void test_wakeup_from_producer(void **state)
 	assert_true(tp_qintr(p0, 1, "asleep_ns") > 1000000);
 	assert_int_equal(tp_qintr(p0, 1, "spurious"), 0);
 	assert_int_equal(tp_recv_all(p0, 1), 1);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	assert_int_equal(dvp_port_stop(p0), 0);
 	tp_assert_pool_full();
 }
@@ -595,7 +596,7 @@ static void test_acks_batched(void **state)
 }
 
 struct waiter {
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	int timeout_ms;
 	int ret;
 };
@@ -616,7 +617,7 @@ static void *wait_thread(void *arg)
  */
 static void test_release_with_pending_events(void **state)
 {
-	struct dvp_intr_set *set = dvp_intr_set_create(1);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(1);
 	struct waiter w = { .set = set, .timeout_ms = -1, .ret = -1 };
 	struct dvp_log_capture cap;
 	pthread_t t;
@@ -642,15 +643,15 @@ static void test_release_with_pending_events(void **state)
 	assert_null(strstr(cap.buf, "unacked"));
 	dvp_log_capture_free(&cap);
 	assert_int_equal(tp_xstat(p0, "rx_intr_unacked_at_release"), 0);
-	assert_int_equal(dvp_intr_set_count(set), 0);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_count(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	tp_assert_pool_full();
 }
 
 /* Kick wakes a waiter asleep in epoll; a kick before the wait is not lost. */
 static void test_kick(void **state)
 {
-	struct dvp_intr_set *set = dvp_intr_set_create(1);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(1);
 	struct waiter w = { .set = set, .timeout_ms = -1, .ret = -1 };
 	struct dvp_rx_wait_event ready[1];
 	pthread_t t;
@@ -669,7 +670,7 @@ static void test_kick(void **state)
 	assert_int_equal(dvp_rx_wait_kick(set), 0);
 	assert_int_equal(dvp_rx_wait(set, ready, 1, -1), 0);
 	assert_int_equal(dvp_rx_wait_kick(NULL), -EINVAL);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	assert_int_equal(dvp_port_stop(p0), 0);
 }
 
@@ -694,7 +695,7 @@ static bool ring_has_work(void *ctx)
 
 struct kicker {
 	struct ring_queue *q;
-	struct dvp_intr_queue *iq;
+	struct dvp_rxwait_queue *iq;
 };
 
 static void *kick_thread(void *arg)
@@ -703,28 +704,28 @@ static void *kick_thread(void *arg)
 
 	usleep(30000); /* the waiter sleeps on the armed queue by now, or soon */
 	__atomic_store_n(&k->q->work, 1, __ATOMIC_RELAXED);
-	assert_int_equal(dvp_intr_queue_kick(k->iq), 0);
+	assert_int_equal(dvp_rxwait_queue_kick(k->iq), 0);
 	return NULL;
 }
 
 /*
- * dvp_intr_queue_kick(): a queue armed and asleep gets work that no event
+ * dvp_rxwait_queue_kick(): a queue armed and asleep gets work that no event
  * reports (its ring was replaced); the kick from another thread wakes the
  * waiter, which polls and returns the queue. A kick with nothing behind it
- * makes the next arm call the driver's hook again although lib/intr
+ * makes the next arm call the driver's hook again although lib/rxwait
  * thought the queue armed, is neither an event nor spurious, and makes the
  * application's fd readable too.
  */
 static void test_queue_kick(void **state)
 {
-	const struct dvp_intr_queue_ops ops = { ring_arm, fake_consume, NULL, ring_has_work, 0 };
-	struct dvp_intr_queue_conf conf = { .port_id = 7, .queue_id = 5 };
+	const struct dvp_rxwait_queue_ops ops = { ring_arm, fake_consume, NULL, ring_has_work, 0 };
+	struct dvp_rxwait_queue_conf conf = { .port_id = 7, .queue_id = 5 };
 	struct ring_queue q = { .fd = -1 };
 	struct dvp_rx_wait_event ready[1];
-	struct dvp_intr_queue_stats st;
+	struct dvp_rxwait_queue_stats st;
 	struct dvp_log_capture cap;
-	struct dvp_intr_queue iq;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_queue iq;
+	struct dvp_rxwait_set *set;
 	struct kicker k = { .q = &q, .iq = &iq };
 	struct epoll_event ev;
 	pthread_t t;
@@ -733,10 +734,10 @@ static void test_queue_kick(void **state)
 	q.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	assert_true(q.fd >= 0);
 	conf.fd = q.fd;
-	assert_int_equal(dvp_intr_queue_init(&iq, &ops, &q, &conf), 0);
-	set = dvp_intr_set_create(1);
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), 0);
+	set = dvp_rxwait_set_create(1);
 	assert_non_null(set);
-	assert_int_equal(dvp_intr_set_add(set, &iq, &q), 0);
+	assert_int_equal(dvp_rxwait_set_add(set, &iq, &q), 0);
 
 	/* Armed once; the wait that follows does not arm again. */
 	assert_int_equal(dvp_rx_wait(set, ready, 1, 0), 0);
@@ -749,36 +750,36 @@ static void test_queue_kick(void **state)
 	q.work = 0;
 
 	/* The kick was taken: the next arm is the driver's again. */
-	assert_int_equal(dvp_intr_queue_arm(&iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&iq), 0);
 	assert_int_equal(q.arms, 2);
-	assert_int_equal(dvp_intr_queue_arm(&iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&iq), 0);
 	assert_int_equal(q.arms, 2);
 
 	/* A kick with nothing behind it: re-armed, slept on, not spurious. */
-	assert_int_equal(dvp_intr_queue_kick(&iq), 0);
+	assert_int_equal(dvp_rxwait_queue_kick(&iq), 0);
 	assert_int_equal(epoll_wait(iq.fd, &ev, 1, 0), 1);
 	assert_int_equal(dvp_rx_wait(set, ready, 1, 20), 0);
 	assert_int_equal(q.arms, 3);
 	assert_int_equal(epoll_wait(iq.fd, &ev, 1, 0), 0);
-	dvp_intr_queue_stats_get(&iq, &st);
+	dvp_rxwait_queue_stats_get(&iq, &st);
 	assert_int_equal(st.events, 0);
 	assert_int_equal(st.spurious, 0);
 
-	assert_int_equal(dvp_intr_queue_fini(&iq), 0);
+	assert_int_equal(dvp_rxwait_queue_fini(&iq), 0);
 	dvp_log_capture_begin(&cap);
-	assert_int_equal(dvp_intr_queue_kick(&iq), -EINVAL);
-	assert_int_equal(dvp_intr_queue_kick(NULL), -EINVAL);
+	assert_int_equal(dvp_rxwait_queue_kick(&iq), -EINVAL);
+	assert_int_equal(dvp_rxwait_queue_kick(NULL), -EINVAL);
 	dvp_log_capture_end(&cap);
 	assert_contains(cap.buf, "queue kick: the queue has no interrupt state");
 	dvp_log_capture_free(&cap);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	close(q.fd);
 }
 
 /* A waiter asleep while another thread removes its queue: removed, waiter back. */
 static void test_remove_while_waiting(void **state)
 {
-	struct dvp_intr_set *set = dvp_intr_set_create(2);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(2);
 	struct waiter w = { .set = set, .timeout_ms = -1, .ret = -1 };
 	pthread_t t;
 
@@ -790,16 +791,16 @@ static void test_remove_while_waiting(void **state)
 	assert_int_equal(dvp_rx_intr_ctl(p0, 1, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(w.ret, 0);
-	assert_int_equal(dvp_intr_set_count(set), 1);
+	assert_int_equal(dvp_rxwait_set_count(set), 1);
 	assert_int_equal(dvp_rx_intr_ctl(p0, 1, set, DVP_RX_INTR_CTL_DEL, NULL), -ENOENT);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	assert_int_equal(dvp_port_stop(p0), 0);
 }
 
 /* 64 queues over four ports in one set: the one with work is found, then all of them. */
 static void test_64_queues(void **state)
 {
-	struct dvp_intr_set *set = dvp_intr_set_create(64);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(64);
 	struct dvp_rx_wait_event ready[64];
 	static int tags[4][16];
 	unsigned int i, p, q, seen[4] = { 0 };
@@ -812,7 +813,7 @@ static void test_64_queues(void **state)
 							 DVP_RX_INTR_CTL_ADD, &tags[p][q]),
 					 0);
 	}
-	assert_int_equal(dvp_intr_set_count(set), 64);
+	assert_int_equal(dvp_rxwait_set_count(set), 64);
 
 	tp_send(p64[2], 7, 1);
 	assert_int_equal(dvp_rx_wait(set, ready, 64, 1000), 1);
@@ -839,7 +840,7 @@ static void test_64_queues(void **state)
 	for (p = 0; p < 4; p++)
 		for (q = 0; q < 16; q++)
 			assert_int_equal(tp_recv_all(p64[p], (uint16_t)q), 1);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	for (p = 0; p < 4; p++)
 		assert_int_equal(dvp_port_stop(p64[p]), 0);
 	tp_assert_pool_full();
@@ -848,7 +849,7 @@ static void test_64_queues(void **state)
 /* Every wrong use is an error with a line that says what was wrong. */
 static void test_wrong_use(void **state)
 {
-	struct dvp_intr_set *set1, *set;
+	struct dvp_rxwait_set *set1, *set;
 	struct waiter w;
 	struct dvp_rx_wait_event ready[1];
 	struct dvp_log_capture cap;
@@ -857,11 +858,11 @@ static void test_wrong_use(void **state)
 
 	(void)state;
 	dvp_log_capture_begin(&cap);
-	assert_null(dvp_intr_set_create(0));
+	assert_null(dvp_rxwait_set_create(0));
 	assert_int_equal(dvp_errno, EINVAL);
-	assert_null(dvp_intr_set_create(DVP_INTR_SET_MAX_QUEUES + 1));
-	set1 = dvp_intr_set_create(1);
-	set = dvp_intr_set_create(2);
+	assert_null(dvp_rxwait_set_create(DVP_RXWAIT_SET_MAX_QUEUES + 1));
+	set1 = dvp_rxwait_set_create(1);
+	set = dvp_rxwait_set_create(2);
 	assert_int_equal(dvp_rx_wait(NULL, ready, 1, 0), -EINVAL);
 	assert_int_equal(dvp_rx_wait(set, NULL, 1, 0), -EINVAL);
 	assert_int_equal(dvp_rx_wait(set, ready, 0, 0), -EINVAL);
@@ -890,7 +891,7 @@ static void test_wrong_use(void **state)
 	assert_int_equal(pthread_create(&t, NULL, wait_thread, &w), 0);
 	usleep(20000);
 	assert_int_equal(dvp_rx_wait(set, ready, 1, 0), -EBUSY);
-	assert_int_equal(dvp_intr_set_free(set), -EBUSY);
+	assert_int_equal(dvp_rxwait_set_free(set), -EBUSY);
 	dvp_rx_wait_kick(set);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(w.ret, 0);
@@ -914,13 +915,13 @@ static void test_wrong_use(void **state)
 	snprintf(msg, sizeof(msg), "port %u is stopped", p0);
 	assert_contains(cap.buf, msg);
 	dvp_log_capture_free(&cap);
-	assert_int_equal(dvp_intr_set_free(set), 0);
-	assert_int_equal(dvp_intr_set_free(set1), 0);
-	assert_int_equal(dvp_intr_set_free(NULL), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set1), 0);
+	assert_int_equal(dvp_rxwait_set_free(NULL), 0);
 
 	/* A second free is found out and frees nothing. */
 	dvp_log_capture_begin(&cap);
-	assert_int_equal(dvp_intr_set_free(set1), -EINVAL);
+	assert_int_equal(dvp_rxwait_set_free(set1), -EINVAL);
 	assert_int_equal(dvp_errno, EINVAL);
 	dvp_log_capture_end(&cap);
 	assert_contains(cap.buf, "is not a live wait set (freed already?)");

@@ -7,7 +7,7 @@
  * are empty, read and ack what fired, return what has work (a queue whose
  * source disarms itself is returned first and read at its next arm).
  *
- * A set is an epoll instance whose entries carry the struct dvp_intr_queue
+ * A set is an epoll instance whose entries carry the struct dvp_rxwait_queue
  * pointer (the kick eventfd carries NULL); a queue with several fds has an
  * entry for each, all with its pointer, so that no wake-up goes through a
  * nested epoll fd. One thread waits at a time. A queue leaves a set from
@@ -26,39 +26,39 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "intr_private.h"
+#include "rxwait_private.h"
 
-struct dvp_intr_set {
+struct dvp_rxwait_set {
 	int epfd;
 	int kickfd;
 	unsigned int max;
 	unsigned int count;
-	struct dvp_intr_queue **queues; /* [max], dense */
-	/* [max * (2 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1]: the waiter's */
+	struct dvp_rxwait_queue **queues; /* [max], dense */
+	/* [max * (2 + DVP_RXWAIT_QUEUE_EXTRA_FDS_MAX) + 1]: the waiter's */
 	struct epoll_event *evs;
 	unsigned int nfds; /* fds of the queues in the set */
 	uint64_t wake_gen; /* epoll_wait() returns so far: the waiter's */
-	dvp_intr_clock_fn clock;
+	dvp_rxwait_clock_fn clock;
 	void *clock_arg;
-	bool clock_own; /* set by dvp_intr_set_clock(): the governor keeps it */
+	bool clock_own; /* set by dvp_rxwait_set_clock(): the governor keeps it */
 
 	pthread_mutex_t lock;
 	pthread_cond_t left; /* broadcast when the waiter leaves */
 	bool busy; /* a thread is inside dvp_rx_wait() */
 	pthread_t waiter;
 	unsigned int ctl_pending; /* threads waiting to change membership */
-	struct dvp_intr_set *next_live; /* on live_sets */
+	struct dvp_rxwait_set *next_live; /* on live_sets */
 };
 
 /*
- * Every set created and not freed yet, so that dvp_intr_set_free() can tell
+ * Every set created and not freed yet, so that dvp_rxwait_set_free() can tell
  * a second free (or a pointer that never was a set) from a set, as the
  * other free functions do, instead of freeing it again.
  */
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct dvp_intr_set *live_sets;
+static struct dvp_rxwait_set *live_sets;
 
-static void live_add(struct dvp_intr_set *set)
+static void live_add(struct dvp_rxwait_set *set)
 {
 	pthread_mutex_lock(&live_lock);
 	set->next_live = live_sets;
@@ -67,9 +67,9 @@ static void live_add(struct dvp_intr_set *set)
 }
 
 /* Whether @set is live; with @take, also take it off the list. Caller holds live_lock. */
-static bool live_find_locked(const struct dvp_intr_set *set, bool take)
+static bool live_find_locked(const struct dvp_rxwait_set *set, bool take)
 {
-	struct dvp_intr_set **pp;
+	struct dvp_rxwait_set **pp;
 
 	for (pp = &live_sets; *pp != NULL; pp = &(*pp)->next_live) {
 		if (*pp == set) {
@@ -81,15 +81,15 @@ static bool live_find_locked(const struct dvp_intr_set *set, bool take)
 	return false;
 }
 
-struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues)
+struct dvp_rxwait_set *dvp_rxwait_set_create(unsigned int max_queues)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	int err;
 
-	if (max_queues == 0 || max_queues > DVP_INTR_SET_MAX_QUEUES) {
-		INTR_LOG(ERR, "wait set create: max_queues %u is out of range [1, %u]", max_queues,
-			 DVP_INTR_SET_MAX_QUEUES);
+	if (max_queues == 0 || max_queues > DVP_RXWAIT_SET_MAX_QUEUES) {
+		RXWAIT_LOG(ERR, "wait set create: max_queues %u is out of range [1, %u]",
+			   max_queues, DVP_RXWAIT_SET_MAX_QUEUES);
 		dvp_errno = EINVAL;
 		return NULL;
 	}
@@ -97,29 +97,29 @@ struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues)
 	if (set == NULL)
 		goto nomem;
 	set->queues = calloc(max_queues, sizeof(*set->queues));
-	set->evs = calloc((size_t)max_queues * (2 + DVP_INTR_QUEUE_EXTRA_FDS_MAX) + 1,
+	set->evs = calloc((size_t)max_queues * (2 + DVP_RXWAIT_QUEUE_EXTRA_FDS_MAX) + 1,
 			  sizeof(*set->evs));
 	if (set->queues == NULL || set->evs == NULL)
 		goto nomem_free;
 	set->max = max_queues;
-	set->clock = intr_clock_monotonic_ns;
+	set->clock = rxwait_clock_monotonic_ns;
 	pthread_mutex_init(&set->lock, NULL);
 	pthread_cond_init(&set->left, NULL);
 	set->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (set->epfd < 0) {
 		err = errno;
-		INTR_LOG(ERR, "wait set create: epoll_create1: %s", dvp_strerror(err));
+		RXWAIT_LOG(ERR, "wait set create: epoll_create1: %s", dvp_strerror(err));
 		goto fail_free;
 	}
 	set->kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (set->kickfd < 0) {
 		err = errno;
-		INTR_LOG(ERR, "wait set create: eventfd: %s", dvp_strerror(err));
+		RXWAIT_LOG(ERR, "wait set create: eventfd: %s", dvp_strerror(err));
 		goto fail_epfd;
 	}
 	if (epoll_ctl(set->epfd, EPOLL_CTL_ADD, set->kickfd, &ev) != 0) {
 		err = errno;
-		INTR_LOG(ERR, "wait set create: epoll_ctl: %s", dvp_strerror(err));
+		RXWAIT_LOG(ERR, "wait set create: epoll_ctl: %s", dvp_strerror(err));
 		goto fail_kick;
 	}
 	live_add(set);
@@ -142,12 +142,12 @@ nomem_free:
 	free(set->queues);
 	free(set);
 nomem:
-	INTR_LOG(ERR, "wait set create: out of memory for %u queues", max_queues);
+	RXWAIT_LOG(ERR, "wait set create: out of memory for %u queues", max_queues);
 	dvp_errno = ENOMEM;
 	return NULL;
 }
 
-int dvp_intr_set_free(struct dvp_intr_set *set)
+int dvp_rxwait_set_free(struct dvp_rxwait_set *set)
 {
 	unsigned int i;
 
@@ -156,15 +156,15 @@ int dvp_intr_set_free(struct dvp_intr_set *set)
 	pthread_mutex_lock(&live_lock);
 	if (!live_find_locked(set, false)) {
 		pthread_mutex_unlock(&live_lock);
-		INTR_LOG(ERR, "wait set free: %p is not a live wait set (freed already?)",
-			 (void *)set);
+		RXWAIT_LOG(ERR, "wait set free: %p is not a live wait set (freed already?)",
+			   (void *)set);
 		return dvp_err(EINVAL);
 	}
 	pthread_mutex_lock(&set->lock);
 	if (set->busy) {
 		pthread_mutex_unlock(&set->lock);
 		pthread_mutex_unlock(&live_lock);
-		INTR_LOG(
+		RXWAIT_LOG(
 			ERR,
 			"wait set free: a thread is waiting on it; kick it and let it return first");
 		return dvp_err(EBUSY);
@@ -184,26 +184,26 @@ int dvp_intr_set_free(struct dvp_intr_set *set)
 	return 0;
 }
 
-unsigned int dvp_intr_set_count(const struct dvp_intr_set *set)
+unsigned int dvp_rxwait_set_count(const struct dvp_rxwait_set *set)
 {
 	return set == NULL ? 0 : __atomic_load_n(&set->count, __ATOMIC_RELAXED);
 }
 
-unsigned int intr_set_max_queues(const struct dvp_intr_set *set)
+unsigned int rxwait_set_max_queues(const struct dvp_rxwait_set *set)
 {
 	return set->max;
 }
 
-void dvp_intr_set_clock(struct dvp_intr_set *set, dvp_intr_clock_fn clock, void *arg)
+void dvp_rxwait_set_clock(struct dvp_rxwait_set *set, dvp_rxwait_clock_fn clock, void *arg)
 {
 	if (set == NULL)
 		return;
-	set->clock = clock != NULL ? clock : intr_clock_monotonic_ns;
+	set->clock = clock != NULL ? clock : rxwait_clock_monotonic_ns;
 	set->clock_arg = clock != NULL ? arg : NULL;
 	set->clock_own = clock != NULL;
 }
 
-void intr_set_clock_default(struct dvp_intr_set *set, dvp_intr_clock_fn clock, void *arg)
+void rxwait_set_clock_default(struct dvp_rxwait_set *set, dvp_rxwait_clock_fn clock, void *arg)
 {
 	if (!set->clock_own && clock != NULL) {
 		set->clock = clock;
@@ -211,12 +211,12 @@ void intr_set_clock_default(struct dvp_intr_set *set, dvp_intr_clock_fn clock, v
 	}
 }
 
-uint64_t intr_set_now(const struct dvp_intr_set *set)
+uint64_t rxwait_set_now(const struct dvp_rxwait_set *set)
 {
 	return set->clock(set->clock_arg);
 }
 
-int dvp_rx_wait_kick(struct dvp_intr_set *set)
+int dvp_rx_wait_kick(struct dvp_rxwait_set *set)
 {
 	uint64_t one = 1;
 	ssize_t r;
@@ -236,12 +236,12 @@ int dvp_rx_wait_kick(struct dvp_intr_set *set)
 }
 
 /* Enter membership change: wait until no thread is inside dvp_rx_wait(). */
-static int set_ctl_begin(struct dvp_intr_set *set, const char *what)
+static int set_ctl_begin(struct dvp_rxwait_set *set, const char *what)
 {
 	pthread_mutex_lock(&set->lock);
 	if (set->busy && pthread_equal(set->waiter, pthread_self())) {
 		pthread_mutex_unlock(&set->lock);
-		INTR_LOG(
+		RXWAIT_LOG(
 			ERR,
 			"wait set %s: called by the thread waiting on the set, from inside the wait",
 			what);
@@ -255,35 +255,36 @@ static int set_ctl_begin(struct dvp_intr_set *set, const char *what)
 	return 0;
 }
 
-static void set_ctl_end(struct dvp_intr_set *set)
+static void set_ctl_end(struct dvp_rxwait_set *set)
 {
 	set->ctl_pending--;
 	pthread_mutex_unlock(&set->lock);
 }
 
-int dvp_intr_set_add(struct dvp_intr_set *set, struct dvp_intr_queue *iq, void *data)
+int dvp_rxwait_set_add(struct dvp_rxwait_set *set, struct dvp_rxwait_queue *iq, void *data)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	unsigned int i;
 	int ret;
 
-	if (set == NULL || !dvp_intr_queue_active(iq)) {
-		INTR_LOG(ERR, "wait set add: %s",
-			 set == NULL ? "no set" :
-				       "the queue has no interrupt state (is intr_conf.rxq set?)");
+	if (set == NULL || !dvp_rxwait_queue_active(iq)) {
+		RXWAIT_LOG(ERR, "wait set add: %s",
+			   set == NULL ?
+				   "no set" :
+				   "the queue has no interrupt state (is intr_conf.rxq set?)");
 		return dvp_err(EINVAL);
 	}
 	if (iq->set != NULL) {
-		INTR_LOG(ERR, "wait set add: port %u rx queue %u is in a wait set already",
-			 iq->port_id, iq->queue_id);
+		RXWAIT_LOG(ERR, "wait set add: port %u rx queue %u is in a wait set already",
+			   iq->port_id, iq->queue_id);
 		return dvp_err(EEXIST);
 	}
 	ret = set_ctl_begin(set, "add");
 	if (ret < 0)
 		return ret;
 	if (set->count == set->max) {
-		INTR_LOG(ERR, "wait set add: port %u rx queue %u: the set is full (%u queues)",
-			 iq->port_id, iq->queue_id, set->max);
+		RXWAIT_LOG(ERR, "wait set add: port %u rx queue %u: the set is full (%u queues)",
+			   iq->port_id, iq->queue_id, set->max);
 		ret = dvp_err(ENOSPC);
 		goto out;
 	}
@@ -291,7 +292,7 @@ int dvp_intr_set_add(struct dvp_intr_set *set, struct dvp_intr_queue *iq, void *
 	for (i = 0; i < iq->nb_fds; i++) {
 		if (epoll_ctl(set->epfd, EPOLL_CTL_ADD, iq->fds[i], &ev) != 0) {
 			ret = dvp_err(errno);
-			INTR_LOG(
+			RXWAIT_LOG(
 				ERR,
 				"wait set add: port %u rx queue %u: epoll cannot watch fd %d: %s%s",
 				iq->port_id, iq->queue_id, iq->fds[i], dvp_strerror(-ret),
@@ -313,9 +314,9 @@ out:
 	return ret;
 }
 
-int dvp_intr_set_del(struct dvp_intr_set *set, struct dvp_intr_queue *iq)
+int dvp_rxwait_set_del(struct dvp_rxwait_set *set, struct dvp_rxwait_queue *iq)
 {
-	struct dvp_intr_queue *last;
+	struct dvp_rxwait_queue *last;
 	unsigned int i;
 	int ret;
 
@@ -342,7 +343,7 @@ int dvp_intr_set_del(struct dvp_intr_set *set, struct dvp_intr_queue *iq)
 }
 
 static void ready_add(struct dvp_rx_wait_event *ready, unsigned int max_ready, unsigned int *n,
-		      const struct dvp_intr_queue *iq)
+		      const struct dvp_rxwait_queue *iq)
 {
 	if (*n < max_ready) {
 		ready[*n].port_id = iq->port_id;
@@ -368,31 +369,31 @@ static int wait_ms_left(int timeout_ms, uint64_t deadline, uint64_t now)
 	return (int)((deadline - now + 999999) / 1000000);
 }
 
-static __dvp_cold int wait_hook_failed(const struct dvp_intr_queue *iq, const char *hook, int ret)
+static __dvp_cold int wait_hook_failed(const struct dvp_rxwait_queue *iq, const char *hook, int ret)
 {
-	INTR_LOG(ERR, "rx wait: port %u rx queue %u: the driver's %s failed: %s", iq->port_id,
-		 iq->queue_id, hook, dvp_strerror(-ret));
+	RXWAIT_LOG(ERR, "rx wait: port %u rx queue %u: the driver's %s failed: %s", iq->port_id,
+		   iq->queue_id, hook, dvp_strerror(-ret));
 	return ret;
 }
 
-int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsigned int max_ready,
-		 int timeout_ms, bool *slept)
+int rxwait_rx_wait(struct dvp_rxwait_set *set, struct dvp_rx_wait_event *ready,
+		   unsigned int max_ready, int timeout_ms, bool *slept)
 {
 	uint64_t deadline = 0, t0, t1;
-	struct dvp_intr_queue *iq;
+	struct dvp_rxwait_queue *iq;
 	unsigned int i, n = 0;
 	bool kicked = false, timed = false;
 	int k, ret = 0, ms;
 
 	*slept = false;
 	if (set == NULL || ready == NULL || max_ready == 0) {
-		INTR_LOG(ERR, "rx wait: %s", set == NULL ? "no set" : "no room for ready queues");
+		RXWAIT_LOG(ERR, "rx wait: %s", set == NULL ? "no set" : "no room for ready queues");
 		return dvp_err(EINVAL);
 	}
 	pthread_mutex_lock(&set->lock);
 	if (set->busy) {
 		pthread_mutex_unlock(&set->lock);
-		INTR_LOG(
+		RXWAIT_LOG(
 			ERR,
 			"rx wait: another thread is waiting on this set (a set belongs to one lcore)");
 		return dvp_err(EBUSY);
@@ -410,7 +411,7 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 		/* 1. Arm every queue whose previous event has been read. */
 		for (i = 0; i < set->count; i++) {
 			iq = set->queues[i];
-			ret = dvp_intr_queue_arm(iq);
+			ret = dvp_rxwait_queue_arm(iq);
 			if (dvp_unlikely(ret < 0)) {
 				wait_hook_failed(iq, "arm", ret);
 				goto out;
@@ -429,7 +430,7 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 			goto out;
 
 		/* 3. Sleep: every queue is armed and empty. */
-		t0 = intr_set_now(set);
+		t0 = rxwait_set_now(set);
 		/* The timeout counts from the first sleep (arming is not waiting). */
 		if (!timed && timeout_ms > 0) {
 			deadline = t0 + (uint64_t)timeout_ms * 1000000u;
@@ -439,7 +440,7 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 		if (ms == 0)
 			goto out;
 		k = epoll_wait(set->epfd, set->evs, (int)set->nfds + 1, ms);
-		t1 = intr_set_now(set);
+		t1 = rxwait_set_now(set);
 		*slept = true;
 		for (i = 0; i < set->count; i++) {
 			iq = set->queues[i];
@@ -450,7 +451,7 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 			if (errno == EINTR)
 				continue;
 			ret = dvp_err(errno);
-			INTR_LOG(ERR, "rx wait: epoll_wait: %s", dvp_strerror(-ret));
+			RXWAIT_LOG(ERR, "rx wait: epoll_wait: %s", dvp_strerror(-ret));
 			goto out;
 		}
 		if (k == 0)
@@ -481,12 +482,12 @@ int intr_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsi
 			 * it is read now and not polled again: the poll after
 			 * the next arm sees whatever came in meanwhile.
 			 */
-			oneshot = iq->ops->flags & DVP_INTR_QUEUE_F_ONESHOT;
+			oneshot = iq->ops->flags & DVP_RXWAIT_QUEUE_F_ONESHOT;
 			work = oneshot && iq->ops->has_work(iq->ctx);
 			iq->unread = work;
 			ret = 0;
 			if (!work) {
-				ret = dvp_intr_queue_consume(iq);
+				ret = dvp_rxwait_queue_consume(iq);
 				if (dvp_unlikely(ret < 0)) {
 					wait_hook_failed(iq, "consume", ret);
 					goto out;
@@ -513,10 +514,10 @@ out:
 	return ret < 0 ? ret : (int)n;
 }
 
-int dvp_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsigned int max_ready,
+int dvp_rx_wait(struct dvp_rxwait_set *set, struct dvp_rx_wait_event *ready, unsigned int max_ready,
 		int timeout_ms)
 {
 	bool slept;
 
-	return intr_rx_wait(set, ready, max_ready, timeout_ms, &slept);
+	return rxwait_rx_wait(set, ready, max_ready, timeout_ms, &slept);
 }

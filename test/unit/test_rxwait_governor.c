@@ -16,7 +16,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include <dvp_intr_driver.h>
+#include <dvp_rxwait_driver.h>
 
 static uint16_t p0;
 
@@ -67,17 +67,17 @@ static void fake_pause(void *arg, uint64_t ns)
 
 struct gov_fixture {
 	struct fake_clock clock;
-	struct dvp_intr_set *set;
-	struct dvp_intr_governor *gov;
-	struct dvp_intr_governor_stats st;
+	struct dvp_rxwait_set *set;
+	struct dvp_rxwait_governor *gov;
+	struct dvp_rxwait_governor_stats st;
 };
 
 static void fixture_init(struct gov_fixture *f, int timeout_ms)
 {
-	struct dvp_intr_governor_conf conf;
+	struct dvp_rxwait_governor_conf conf;
 
 	memset(f, 0, sizeof(*f));
-	dvp_intr_governor_conf_default(&conf);
+	dvp_rxwait_governor_conf_default(&conf);
 	conf.pause_after = 3;
 	conf.sleep_after = 2;
 	conf.pause_ns = 500;
@@ -86,17 +86,17 @@ static void fixture_init(struct gov_fixture *f, int timeout_ms)
 	conf.pause = fake_pause;
 	conf.clock_arg = &f->clock;
 	tp_port_up_intr(p0, 2, 0);
-	f->set = dvp_intr_set_create(1);
+	f->set = dvp_rxwait_set_create(1);
 	assert_non_null(f->set);
 	assert_int_equal(dvp_rx_intr_ctl(p0, 0, f->set, DVP_RX_INTR_CTL_ADD, NULL), 0);
-	f->gov = dvp_intr_governor_create(f->set, &conf);
+	f->gov = dvp_rxwait_governor_create(f->set, &conf);
 	assert_non_null(f->gov);
 }
 
 static void fixture_fini(struct gov_fixture *f)
 {
-	dvp_intr_governor_free(f->gov);
-	assert_int_equal(dvp_intr_set_free(f->set), 0);
+	dvp_rxwait_governor_free(f->gov);
+	assert_int_equal(dvp_rxwait_set_free(f->set), 0);
 	assert_int_equal(dvp_port_stop(p0), 0);
 	tp_assert_pool_full();
 }
@@ -108,12 +108,12 @@ static int round_q0(struct gov_fixture *f)
 	uint16_t n = dvp_rx_burst_adaptive(f->gov, p0, 0, pkts, 32);
 
 	dvp_pktmbuf_free_bulk(pkts, n);
-	return dvp_intr_governor_idle(f->gov);
+	return dvp_rxwait_governor_idle(f->gov);
 }
 
 static void stats(struct gov_fixture *f)
 {
-	dvp_intr_governor_stats_get(f->gov, &f->st);
+	dvp_rxwait_governor_stats_get(f->gov, &f->st);
 }
 
 static void test_transitions(void **state)
@@ -178,7 +178,7 @@ static void test_sleep_avoided(void **state)
 		assert_int_not_equal(round_q0(&f), DVP_GOV_SLEEP);
 	tp_send(p0, 0, 1);
 	/* Empty round (the frame came after the poll), at the threshold: arm, find it. */
-	assert_int_equal(dvp_intr_governor_idle(f.gov), DVP_GOV_SLEEP);
+	assert_int_equal(dvp_rxwait_governor_idle(f.gov), DVP_GOV_SLEEP);
 	stats(&f);
 	assert_int_equal(f.st.sleeps, 1);
 	assert_int_equal(f.st.sleeps_avoided, 1);
@@ -238,7 +238,7 @@ static void test_unarmable_queue_caps_at_pause(void **state)
 	(void)state;
 	fixture_init(&f, 10);
 	for (i = 0; i < 20; i++) {
-		dvp_intr_governor_account(f.gov, NULL, 0);
+		dvp_rxwait_governor_account(f.gov, NULL, 0);
 		r = round_q0(&f);
 		assert_true(r == DVP_GOV_POLL || r == DVP_GOV_PAUSE);
 	}
@@ -250,41 +250,41 @@ static void test_unarmable_queue_caps_at_pause(void **state)
 
 static void test_create_errors(void **state)
 {
-	struct dvp_intr_governor_conf conf;
-	struct dvp_intr_governor_stats st;
+	struct dvp_rxwait_governor_conf conf;
+	struct dvp_rxwait_governor_stats st;
 	struct dvp_log_capture cap;
-	struct dvp_intr_set *set = dvp_intr_set_create(1);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(1);
 
 	(void)state;
-	dvp_intr_governor_conf_default(&conf);
+	dvp_rxwait_governor_conf_default(&conf);
 	assert_int_equal(conf.pause_after, 256);
 	assert_int_equal(conf.sleep_after, 1024);
 	conf.sleep_timeout_ms = -5;
 	dvp_log_capture_begin(&cap);
-	assert_null(dvp_intr_governor_create(NULL, NULL));
+	assert_null(dvp_rxwait_governor_create(NULL, NULL));
 	assert_int_equal(dvp_errno, EINVAL);
-	assert_null(dvp_intr_governor_create(set, &conf));
+	assert_null(dvp_rxwait_governor_create(set, &conf));
 	dvp_log_capture_end(&cap);
 	assert_contains(cap.buf, "governor create: no wait set");
 	assert_contains(cap.buf, "sleep_timeout_ms -5: use -1 (no limit) or a number of ms >= 0");
 	dvp_log_capture_free(&cap);
-	dvp_intr_governor_free(dvp_intr_governor_create(set, NULL));
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	dvp_rxwait_governor_free(dvp_rxwait_governor_create(set, NULL));
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 
 	/* NULL where the create failed: an error or nothing, never a crash. */
 	dvp_log_capture_begin(&cap);
-	assert_int_equal(dvp_intr_governor_idle(NULL), -EINVAL);
+	assert_int_equal(dvp_rxwait_governor_idle(NULL), -EINVAL);
 	assert_int_equal(dvp_errno, EINVAL);
 	dvp_log_capture_end(&cap);
 	assert_contains(cap.buf, "governor idle: no governor");
 	dvp_log_capture_free(&cap);
 	memset(&st, 0xff, sizeof(st));
-	dvp_intr_governor_stats_get(NULL, &st);
+	dvp_rxwait_governor_stats_get(NULL, &st);
 	assert_int_equal(st.rounds, 0);
 	assert_int_equal(st.asleep_ns, 0);
-	dvp_intr_governor_stats_get(NULL, NULL);
-	dvp_intr_governor_conf_default(NULL);
-	dvp_intr_governor_free(NULL);
+	dvp_rxwait_governor_stats_get(NULL, NULL);
+	dvp_rxwait_governor_conf_default(NULL);
+	dvp_rxwait_governor_free(NULL);
 }
 
 int main(void)

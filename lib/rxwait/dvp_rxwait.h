@@ -23,8 +23,8 @@
  * waits for it to leave dvp_rx_wait() first.
  */
 
-#ifndef DVP_INTR_H
-#define DVP_INTR_H
+#ifndef DVP_RXWAIT_H
+#define DVP_RXWAIT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,19 +36,19 @@ extern "C" {
 #endif
 
 /** Events acked per call to the driver's ack hook unless configured otherwise. */
-#define DVP_INTR_ACK_BATCH_DEFAULT 64
+#define DVP_RXWAIT_ACK_BATCH_DEFAULT 64
 /** Most queues a wait set may hold. */
-#define DVP_INTR_SET_MAX_QUEUES 1024
+#define DVP_RXWAIT_SET_MAX_QUEUES 1024
 
-struct dvp_intr_set;
-struct dvp_intr_queue; /* dvp_intr_driver.h: one rx queue's interrupt state */
-struct dvp_intr_governor;
+struct dvp_rxwait_set;
+struct dvp_rxwait_queue; /* dvp_rxwait_driver.h: one rx queue's interrupt state */
+struct dvp_rxwait_governor;
 
 /**
  * Interrupt-mode counters of one rx queue (exported by lib/port as xstats
  * rx_q<N>_intr_<field>).
  */
-struct dvp_intr_queue_stats {
+struct dvp_rxwait_queue_stats {
 	uint64_t polls; /**< rx polls the governor saw */
 	uint64_t empty_polls; /**< of which returned nothing */
 	uint64_t arms; /**< arm requests sent to the driver */
@@ -71,10 +71,10 @@ struct dvp_json;
  * asleep_pct (the share of that time asleep). What telemetry's /dvp/intr
  * gives per queue.
  */
-void dvp_intr_queue_json(const struct dvp_intr_queue *iq, struct dvp_json *w);
+void dvp_rxwait_queue_json(const struct dvp_rxwait_queue *iq, struct dvp_json *w);
 
 /** Clock in nanoseconds (monotonic); a test passes a fake one. */
-typedef uint64_t (*dvp_intr_clock_fn)(void *arg);
+typedef uint64_t (*dvp_rxwait_clock_fn)(void *arg);
 
 /* ------------------------------------------------------------------------
  * Wait sets
@@ -84,10 +84,10 @@ typedef uint64_t (*dvp_intr_clock_fn)(void *arg);
  * Create a wait set for up to @p max_queues rx queues (an epoll instance
  * plus the kick eventfd).
  * @return the set, or NULL with dvp_errno set after a log line: EINVAL
- *   (@p max_queues 0 or above DVP_INTR_SET_MAX_QUEUES), ENOMEM, or the
+ *   (@p max_queues 0 or above DVP_RXWAIT_SET_MAX_QUEUES), ENOMEM, or the
  *   errno of epoll_create1/eventfd.
  */
-struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues);
+struct dvp_rxwait_set *dvp_rxwait_set_create(unsigned int max_queues);
 
 /**
  * Remove every queue from @p set (each keeps its events and pending acks)
@@ -96,10 +96,10 @@ struct dvp_intr_set *dvp_intr_set_create(unsigned int max_queues);
  *   dvp_rx_wait() on it, -EINVAL when @p set is not a live set (freed
  *   already: a second free is detected and frees nothing).
  */
-int dvp_intr_set_free(struct dvp_intr_set *set);
+int dvp_rxwait_set_free(struct dvp_rxwait_set *set);
 
 /** Queues in @p set. */
-unsigned int dvp_intr_set_count(const struct dvp_intr_set *set);
+unsigned int dvp_rxwait_set_count(const struct dvp_rxwait_set *set);
 
 /**
  * Replace the clock dvp_rx_wait() measures sleeps and times its timeouts
@@ -108,7 +108,7 @@ unsigned int dvp_intr_set_count(const struct dvp_intr_set *set);
  * HPET clocksource); a test passes a fake one (a fake clock that stands
  * still makes each sleep last the whole timeout).
  */
-void dvp_intr_set_clock(struct dvp_intr_set *set, dvp_intr_clock_fn clock, void *arg);
+void dvp_rxwait_set_clock(struct dvp_rxwait_set *set, dvp_rxwait_clock_fn clock, void *arg);
 
 /** A queue found ready by dvp_rx_wait(). */
 struct dvp_rx_wait_event {
@@ -137,7 +137,7 @@ struct dvp_rx_wait_event {
  *   thread is waiting on @p set), or the error of a driver hook or of
  *   epoll_wait() (EINTR is retried).
  */
-int dvp_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsigned int max_ready,
+int dvp_rx_wait(struct dvp_rxwait_set *set, struct dvp_rx_wait_event *ready, unsigned int max_ready,
 		int timeout_ms);
 
 /**
@@ -146,7 +146,7 @@ int dvp_rx_wait(struct dvp_intr_set *set, struct dvp_rx_wait_event *ready, unsig
  * safe (one write(2) to an eventfd).
  * @return 0, or -EINVAL for a NULL set.
  */
-int dvp_rx_wait_kick(struct dvp_intr_set *set);
+int dvp_rx_wait_kick(struct dvp_rxwait_set *set);
 
 /* ------------------------------------------------------------------------
  * The adaptive governor (one per lcore, over that lcore's wait set)
@@ -154,10 +154,10 @@ int dvp_rx_wait_kick(struct dvp_intr_set *set);
  *     for (;;) {
  *             for each (port, queue) of this lcore
  *                     n = dvp_rx_burst_adaptive(gov, port, queue, pkts, 32);
- *             dvp_intr_governor_idle(gov);
+ *             dvp_rxwait_governor_idle(gov);
  *     }
  *
- * A round (the polls between two calls of dvp_intr_governor_idle()) that
+ * A round (the polls between two calls of dvp_rxwait_governor_idle()) that
  * received something resets the governor to polling. After
  * @c pause_after empty rounds each further empty round pauses for
  * @c pause_ns; after @c sleep_after more it arms the queues and sleeps in
@@ -166,29 +166,29 @@ int dvp_rx_wait_kick(struct dvp_intr_set *set);
  * sleeps again.
  */
 
-struct dvp_intr_governor_conf {
+struct dvp_rxwait_governor_conf {
 	uint32_t pause_after; /**< N: empty rounds of pure polling (default 256) */
 	uint32_t sleep_after; /**< M: further empty rounds, each paused (default 1024) */
 	uint32_t pause_ns; /**< length of one pause (default 1000) */
 	int sleep_timeout_ms; /**< longest single sleep, -1: no limit (default 100) */
 	/** Clock for the counters (NULL: monotonic); also given to the set. */
-	dvp_intr_clock_fn clock;
+	dvp_rxwait_clock_fn clock;
 	/** How to pause (NULL: spin with dvp_pause() on the clock). */
 	void (*pause)(void *arg, uint64_t ns);
 	void *clock_arg; /**< passed to clock and pause */
 };
 
 /** Fill @p conf with the defaults above (NULL: nothing). */
-void dvp_intr_governor_conf_default(struct dvp_intr_governor_conf *conf);
+void dvp_rxwait_governor_conf_default(struct dvp_rxwait_governor_conf *conf);
 
 /**
  * Create a governor over @p set (which it does not own) with @p conf (NULL:
  * defaults). @return it, or NULL with dvp_errno set after a log line.
  */
-struct dvp_intr_governor *dvp_intr_governor_create(struct dvp_intr_set *set,
-						   const struct dvp_intr_governor_conf *conf);
+struct dvp_rxwait_governor *dvp_rxwait_governor_create(struct dvp_rxwait_set *set,
+						       const struct dvp_rxwait_governor_conf *conf);
 
-void dvp_intr_governor_free(struct dvp_intr_governor *gov);
+void dvp_rxwait_governor_free(struct dvp_rxwait_governor *gov);
 
 /**
  * Account one rx poll of @p nb_rx packets (@p iq: the queue's interrupt
@@ -197,11 +197,11 @@ void dvp_intr_governor_free(struct dvp_intr_governor *gov);
  * DPDK's convention for burst functions: @p gov is not checked (NULL
  * crashes), as the rx burst does not check its port.
  */
-void dvp_intr_governor_account(struct dvp_intr_governor *gov, struct dvp_intr_queue *iq,
-			       uint16_t nb_rx);
+void dvp_rxwait_governor_account(struct dvp_rxwait_governor *gov, struct dvp_rxwait_queue *iq,
+				 uint16_t nb_rx);
 
-/** What dvp_intr_governor_idle() did. */
-enum dvp_intr_governor_action {
+/** What dvp_rxwait_governor_idle() did. */
+enum dvp_rxwait_governor_action {
 	DVP_GOV_POLL = 0, /**< nothing: keep polling */
 	DVP_GOV_PAUSE, /**< paused for pause_ns */
 	DVP_GOV_SLEEP, /**< armed the queues and slept (or found work while arming) */
@@ -209,13 +209,13 @@ enum dvp_intr_governor_action {
 
 /**
  * End a round of polls: decide and do what the counts call for.
- * @return an enum dvp_intr_governor_action, or the negative errno of
+ * @return an enum dvp_rxwait_governor_action, or the negative errno of
  *   dvp_rx_wait(), or -EINVAL (with a log line) for a NULL @p gov.
  */
-int dvp_intr_governor_idle(struct dvp_intr_governor *gov);
+int dvp_rxwait_governor_idle(struct dvp_rxwait_governor *gov);
 
-struct dvp_intr_governor_stats {
-	uint64_t rounds; /**< calls of dvp_intr_governor_idle() */
+struct dvp_rxwait_governor_stats {
+	uint64_t rounds; /**< calls of dvp_rxwait_governor_idle() */
 	uint64_t empty_rounds; /**< of which received nothing */
 	uint64_t pauses;
 	uint64_t sleeps; /**< calls of dvp_rx_wait() */
@@ -226,11 +226,11 @@ struct dvp_intr_governor_stats {
 };
 
 /** Counters of @p gov (any thread: relaxed snapshots); all 0 for a NULL @p gov. */
-void dvp_intr_governor_stats_get(const struct dvp_intr_governor *gov,
-				 struct dvp_intr_governor_stats *stats);
+void dvp_rxwait_governor_stats_get(const struct dvp_rxwait_governor *gov,
+				   struct dvp_rxwait_governor_stats *stats);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* DVP_INTR_H */
+#endif /* DVP_RXWAIT_H */

@@ -8,7 +8,7 @@
  * DPDK's l3fwd-power empty-poll counting and its pmd_mgmt pause mode).
  *
  * It counts rounds, not time: a round is the polls between two calls of
- * dvp_intr_governor_idle(), and only a whole round with nothing received
+ * dvp_rxwait_governor_idle(), and only a whole round with nothing received
  * is empty. A round that polled a queue without interrupt state never
  * sleeps (nothing would wake it for that queue): it pauses at most.
  */
@@ -19,21 +19,21 @@
 
 #include <dvp_cycles.h>
 
-#include "intr_private.h"
+#include "rxwait_private.h"
 
-struct dvp_intr_governor {
-	struct dvp_intr_set *set;
-	struct dvp_intr_governor_conf conf;
+struct dvp_rxwait_governor {
+	struct dvp_rxwait_set *set;
+	struct dvp_rxwait_governor_conf conf;
 	/* The lcore's own state. */
 	uint64_t round_rx;
 	uint64_t empty_rounds; /* saturates one past pause_after + sleep_after */
 	bool round_unarmable;
 	unsigned int max_ready;
-	struct dvp_intr_governor_stats stats; /* one writer: relaxed */
+	struct dvp_rxwait_governor_stats stats; /* one writer: relaxed */
 	struct dvp_rx_wait_event ready[];
 };
 
-void dvp_intr_governor_conf_default(struct dvp_intr_governor_conf *conf)
+void dvp_rxwait_governor_conf_default(struct dvp_rxwait_governor_conf *conf)
 {
 	if (conf == NULL)
 		return;
@@ -44,54 +44,54 @@ void dvp_intr_governor_conf_default(struct dvp_intr_governor_conf *conf)
 	conf->sleep_timeout_ms = 100;
 }
 
-struct dvp_intr_governor *dvp_intr_governor_create(struct dvp_intr_set *set,
-						   const struct dvp_intr_governor_conf *conf)
+struct dvp_rxwait_governor *dvp_rxwait_governor_create(struct dvp_rxwait_set *set,
+						       const struct dvp_rxwait_governor_conf *conf)
 {
-	struct dvp_intr_governor *gov;
+	struct dvp_rxwait_governor *gov;
 	unsigned int max;
 
 	if (set == NULL) {
-		INTR_LOG(ERR, "governor create: no wait set");
+		RXWAIT_LOG(ERR, "governor create: no wait set");
 		dvp_errno = EINVAL;
 		return NULL;
 	}
 	if (conf != NULL && conf->sleep_timeout_ms < -1) {
-		INTR_LOG(
+		RXWAIT_LOG(
 			ERR,
 			"governor create: sleep_timeout_ms %d: use -1 (no limit) or a number of ms >= 0",
 			conf->sleep_timeout_ms);
 		dvp_errno = EINVAL;
 		return NULL;
 	}
-	max = intr_set_max_queues(set);
+	max = rxwait_set_max_queues(set);
 	gov = calloc(1, sizeof(*gov) + max * sizeof(gov->ready[0]));
 	if (gov == NULL) {
-		INTR_LOG(ERR, "governor create: out of memory");
+		RXWAIT_LOG(ERR, "governor create: out of memory");
 		dvp_errno = ENOMEM;
 		return NULL;
 	}
 	if (conf != NULL)
 		gov->conf = *conf;
 	else
-		dvp_intr_governor_conf_default(&gov->conf);
+		dvp_rxwait_governor_conf_default(&gov->conf);
 	if (gov->conf.clock == NULL) {
-		gov->conf.clock = intr_clock_monotonic_ns;
+		gov->conf.clock = rxwait_clock_monotonic_ns;
 		gov->conf.clock_arg = NULL;
 	} else {
-		intr_set_clock_default(set, gov->conf.clock, gov->conf.clock_arg);
+		rxwait_set_clock_default(set, gov->conf.clock, gov->conf.clock_arg);
 	}
 	gov->set = set;
 	gov->max_ready = max;
 	return gov;
 }
 
-void dvp_intr_governor_free(struct dvp_intr_governor *gov)
+void dvp_rxwait_governor_free(struct dvp_rxwait_governor *gov)
 {
 	free(gov);
 }
 
-void dvp_intr_governor_account(struct dvp_intr_governor *gov, struct dvp_intr_queue *iq,
-			       uint16_t nb_rx)
+void dvp_rxwait_governor_account(struct dvp_rxwait_governor *gov, struct dvp_rxwait_queue *iq,
+				 uint16_t nb_rx)
 {
 	gov->round_rx += nb_rx;
 	if (iq == NULL || !iq->initialized) {
@@ -103,7 +103,7 @@ void dvp_intr_governor_account(struct dvp_intr_governor *gov, struct dvp_intr_qu
 		dvp_counter_add(&iq->stats.empty_polls, 1);
 }
 
-static void governor_pause(struct dvp_intr_governor *gov)
+static void governor_pause(struct dvp_rxwait_governor *gov)
 {
 	uint64_t end;
 
@@ -119,13 +119,13 @@ static void governor_pause(struct dvp_intr_governor *gov)
 
 static __dvp_cold int governor_idle_null(void)
 {
-	INTR_LOG(ERR, "governor idle: no governor (dvp_intr_governor_create() failed?)");
+	RXWAIT_LOG(ERR, "governor idle: no governor (dvp_rxwait_governor_create() failed?)");
 	return dvp_err(EINVAL);
 }
 
-int dvp_intr_governor_idle(struct dvp_intr_governor *gov)
+int dvp_rxwait_governor_idle(struct dvp_rxwait_governor *gov)
 {
-	struct dvp_intr_governor_stats *st;
+	struct dvp_rxwait_governor_stats *st;
 	uint64_t sleep_at, t0, t1;
 	bool unarmable, slept;
 	int r;
@@ -156,7 +156,8 @@ int dvp_intr_governor_idle(struct dvp_intr_governor *gov)
 	}
 
 	t0 = gov->conf.clock(gov->conf.clock_arg);
-	r = intr_rx_wait(gov->set, gov->ready, gov->max_ready, gov->conf.sleep_timeout_ms, &slept);
+	r = rxwait_rx_wait(gov->set, gov->ready, gov->max_ready, gov->conf.sleep_timeout_ms,
+			   &slept);
 	t1 = gov->conf.clock(gov->conf.clock_arg);
 	dvp_counter_add(&st->sleeps, 1);
 	dvp_counter_add(&st->asleep_ns, t1 - t0);
@@ -172,8 +173,8 @@ int dvp_intr_governor_idle(struct dvp_intr_governor *gov)
 	return DVP_GOV_SLEEP;
 }
 
-void dvp_intr_governor_stats_get(const struct dvp_intr_governor *gov,
-				 struct dvp_intr_governor_stats *stats)
+void dvp_rxwait_governor_stats_get(const struct dvp_rxwait_governor *gov,
+				   struct dvp_rxwait_governor_stats *stats)
 {
 	const uint64_t *in;
 	uint64_t *out = (uint64_t *)stats;

@@ -3,15 +3,15 @@
  */
 
 /*
- * lib/intr's rx-queue protocol against a mock driver: the queue-ops table
- * of dvp_intr_driver.h implemented over an eventfd that models a CQ (an
+ * lib/rxwait's rx-queue protocol against a mock driver: the queue-ops table
+ * of dvp_rxwait_driver.h implemented over an eventfd that models a CQ (an
  * arm makes the next completion raise one event, and nothing more until the
  * next arm). Every hook call goes into a trace, so each test states the
- * order lib/intr must keep: the arm comes before the final poll, one event
+ * order lib/rxwait must keep: the arm comes before the final poll, one event
  * per arm, acks go in batches and are flushed before the CQ goes, a kick
- * forgets an arm. The same rules run through real drivers in test_intr.c
+ * forgets an arm. The same rules run through real drivers in test_rxwait.c
  * (net_ring) and test_mlx5_intr.c (mlx5 on the sim); here nothing but
- * lib/intr decides the order.
+ * lib/rxwait decides the order.
  */
 
 #include "dvp_test.h"
@@ -20,7 +20,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include <dvp_intr_driver.h>
+#include <dvp_rxwait_driver.h>
 
 /* What the mock's hooks were called with, in order. */
 enum mock_call { MOCK_ARM = 'A', MOCK_CONSUME = 'C', MOCK_ACK = 'K', MOCK_POLL = 'P' };
@@ -37,7 +37,7 @@ struct mock_q {
 	unsigned int complete_after_poll; /* ... right after a poll that found nothing */
 	char trace[256];
 	size_t ntrace;
-	struct dvp_intr_queue iq;
+	struct dvp_rxwait_queue iq;
 };
 
 static void trace(struct mock_q *q, enum mock_call c)
@@ -115,56 +115,56 @@ static bool mock_has_work(void *ctx)
 	return work;
 }
 
-static const struct dvp_intr_queue_ops mock_ops = {
+static const struct dvp_rxwait_queue_ops mock_ops = {
 	.arm = mock_arm,
 	.consume = mock_consume,
 	.ack = mock_ack,
 	.has_work = mock_has_work,
-	.flags = DVP_INTR_QUEUE_F_ONESHOT,
+	.flags = DVP_RXWAIT_QUEUE_F_ONESHOT,
 };
 
 /* The same source without the one-shot flag: its event is read on waking. */
-static const struct dvp_intr_queue_ops mock_ops_level = {
+static const struct dvp_rxwait_queue_ops mock_ops_level = {
 	.arm = mock_arm,
 	.consume = mock_consume,
 	.ack = mock_ack,
 	.has_work = mock_has_work,
 };
 
-static void mock_open(struct mock_q *q, const struct dvp_intr_queue_ops *ops, uint32_t ack_batch)
+static void mock_open(struct mock_q *q, const struct dvp_rxwait_queue_ops *ops, uint32_t ack_batch)
 {
-	struct dvp_intr_queue_conf conf = { .ack_batch = ack_batch, .port_id = 1, .queue_id = 2 };
+	struct dvp_rxwait_queue_conf conf = { .ack_batch = ack_batch, .port_id = 1, .queue_id = 2 };
 
 	memset(q, 0, sizeof(*q));
 	q->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	assert_true(q->fd >= 0);
 	conf.fd = q->fd;
-	assert_int_equal(dvp_intr_queue_init(&q->iq, ops, q, &conf), 0);
+	assert_int_equal(dvp_rxwait_queue_init(&q->iq, ops, q, &conf), 0);
 }
 
 /* What a driver's queue release does: fini, then the CQ goes. */
 static void mock_close(struct mock_q *q)
 {
-	dvp_intr_queue_fini(&q->iq);
+	dvp_rxwait_queue_fini(&q->iq);
 	assert_int_equal(q->events_unacked, 0);
 	q->cq_destroyed = true;
 	close(q->fd);
 }
 
-static struct dvp_intr_queue_stats mock_stats(struct mock_q *q)
+static struct dvp_rxwait_queue_stats mock_stats(struct mock_q *q)
 {
-	struct dvp_intr_queue_stats st;
+	struct dvp_rxwait_queue_stats st;
 
-	dvp_intr_queue_stats_get(&q->iq, &st);
+	dvp_rxwait_queue_stats_get(&q->iq, &st);
 	return st;
 }
 
-static struct dvp_intr_set *set_of(struct mock_q *q)
+static struct dvp_rxwait_set *set_of(struct mock_q *q)
 {
-	struct dvp_intr_set *set = dvp_intr_set_create(4);
+	struct dvp_rxwait_set *set = dvp_rxwait_set_create(4);
 
 	assert_non_null(set);
-	assert_int_equal(dvp_intr_set_add(set, &q->iq, q), 0);
+	assert_int_equal(dvp_rxwait_set_add(set, &q->iq, q), 0);
 	return set;
 }
 
@@ -178,7 +178,7 @@ static struct dvp_intr_set *set_of(struct mock_q *q)
 static void wait_once(unsigned int before, unsigned int on_arm, int expect)
 {
 	struct dvp_rx_wait_event ev;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	struct mock_q q;
 
 	mock_open(&q, &mock_ops, 0);
@@ -193,7 +193,7 @@ static void wait_once(unsigned int before, unsigned int on_arm, int expect)
 		assert_int_equal(ev.port_id, 1);
 		assert_int_equal(ev.queue_id, 2);
 	}
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	mock_close(&q);
 }
 
@@ -209,24 +209,24 @@ static void test_arm_before_final_poll(void **state)
 /* A queue is armed once per event read, however often it is asked. */
 static void test_one_event_per_arm(void **state)
 {
-	struct dvp_intr_queue_stats st;
+	struct dvp_rxwait_queue_stats st;
 	struct mock_q q;
 
 	(void)state;
 	mock_open(&q, &mock_ops, 0);
-	assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
-	assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
-	assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
 	assert_string_equal(q.trace, "A");
 
 	/* Reading nothing keeps the arm; reading its event ends it. */
-	assert_int_equal(dvp_intr_queue_consume(&q.iq), 0);
-	assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_consume(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
 	assert_string_equal(q.trace, "AC");
 	mock_complete(&q, 3);
 	mock_complete(&q, 1); /* disarmed: no second event */
-	assert_int_equal(dvp_intr_queue_consume(&q.iq), 1);
-	assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_consume(&q.iq), 1);
+	assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
 	assert_string_equal(q.trace, "ACCA");
 
 	st = mock_stats(&q);
@@ -241,11 +241,11 @@ static void test_one_event_per_arm(void **state)
  * The completion lands right after the final poll, so the wait sleeps and
  * the event wakes it.
  */
-static void wake_by_completion(const struct dvp_intr_queue_ops *ops, const char *wait_trace,
+static void wake_by_completion(const struct dvp_rxwait_queue_ops *ops, const char *wait_trace,
 			       const char *rearm_trace)
 {
 	struct dvp_rx_wait_event ev;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	struct mock_q q;
 
 	mock_open(&q, ops, 0);
@@ -264,7 +264,7 @@ static void wake_by_completion(const struct dvp_intr_queue_ops *ops, const char 
 	assert_int_equal(mock_stats(&q).events, 1);
 	assert_int_equal(mock_stats(&q).arms, 2);
 
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	mock_close(&q);
 }
 
@@ -285,34 +285,34 @@ static void test_wake_level_event_read_on_waking(void **state)
 static void test_spurious_event(void **state)
 {
 	struct dvp_rx_wait_event ev;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	struct mock_q q;
 
 	(void)state;
 	mock_open(&q, &mock_ops_level, 0);
 	set = set_of(&q);
-	assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
 	assert_int_equal(eventfd_write(q.fd, 1), 0); /* an event, no completion */
 	assert_int_equal(dvp_rx_wait(set, &ev, 1, 1), 0);
 	assert_int_equal(mock_stats(&q).spurious, 1);
 	assert_int_equal(mock_stats(&q).wakeups, 0);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	mock_close(&q);
 }
 
 /* Acks go to the driver in batches; fini flushes the rest before the CQ goes. */
 static void test_acks_batched_and_flushed(void **state)
 {
-	struct dvp_intr_queue_stats st;
+	struct dvp_rxwait_queue_stats st;
 	struct mock_q q;
 	int i;
 
 	(void)state;
 	mock_open(&q, &mock_ops, 4);
 	for (i = 0; i < 10; i++) {
-		assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
+		assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
 		mock_complete(&q, 1);
-		assert_int_equal(dvp_intr_queue_consume(&q.iq), 1);
+		assert_int_equal(dvp_rxwait_queue_consume(&q.iq), 1);
 	}
 	assert_int_equal(q.acked, 8);
 	assert_int_equal(q.events_unacked, 2);
@@ -322,42 +322,42 @@ static void test_acks_batched_and_flushed(void **state)
 	assert_int_equal(st.ack_calls, 2);
 
 	/* One more event in the fd, never read: fini reads it and acks all three. */
-	assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
 	mock_complete(&q, 1);
 	trace_clear(&q);
-	assert_int_equal(dvp_intr_queue_fini(&q.iq), 3);
+	assert_int_equal(dvp_rxwait_queue_fini(&q.iq), 3);
 	assert_string_equal(q.trace, "CK");
 	assert_int_equal(q.acked, 11);
 	mock_close(&q); /* asserts nothing is left unacked when the CQ goes */
 }
 
-/* dvp_intr_queue_ack_flush() acks what is pending, in one call. */
+/* dvp_rxwait_queue_ack_flush() acks what is pending, in one call. */
 static void test_ack_flush(void **state)
 {
 	struct mock_q q;
 
 	(void)state;
 	mock_open(&q, &mock_ops, 64);
-	assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
 	mock_complete(&q, 1);
-	assert_int_equal(dvp_intr_queue_consume(&q.iq), 1);
+	assert_int_equal(dvp_rxwait_queue_consume(&q.iq), 1);
 	assert_int_equal(q.acked, 0);
-	assert_int_equal(dvp_intr_queue_ack_flush(&q.iq), 1);
-	assert_int_equal(dvp_intr_queue_ack_flush(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_ack_flush(&q.iq), 1);
+	assert_int_equal(dvp_rxwait_queue_ack_flush(&q.iq), 0);
 	assert_int_equal(q.acked, 1);
 	mock_close(&q);
 }
 
-/* A kick forgets the arm lib/intr remembers: the next arm reaches the driver. */
+/* A kick forgets the arm lib/rxwait remembers: the next arm reaches the driver. */
 static void test_kick_forgets_arm(void **state)
 {
 	struct mock_q q;
 
 	(void)state;
 	mock_open(&q, &mock_ops, 0);
-	assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
-	assert_int_equal(dvp_intr_queue_kick(&q.iq), 0);
-	assert_int_equal(dvp_intr_queue_arm(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_kick(&q.iq), 0);
+	assert_int_equal(dvp_rxwait_queue_arm(&q.iq), 0);
 	assert_string_equal(q.trace, "ACA");
 	assert_int_equal(mock_stats(&q).arms, 2);
 	assert_int_equal(mock_stats(&q).events, 0); /* a kick is no event */
@@ -369,7 +369,7 @@ static void test_arm_failure(void **state)
 {
 	struct dvp_log_capture cap;
 	struct dvp_rx_wait_event ev;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_set *set;
 	struct mock_q q;
 
 	(void)state;
@@ -383,7 +383,7 @@ static void test_arm_failure(void **state)
 	dvp_log_capture_free(&cap);
 	assert_int_equal(mock_stats(&q).arms, 0);
 	q.arm_ret = 0;
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	mock_close(&q);
 }
 
@@ -404,53 +404,53 @@ static void fake_pause(void *arg, uint64_t ns)
 
 static void test_governor_arms_through_ops(void **state)
 {
-	struct dvp_intr_governor_conf conf;
-	struct dvp_intr_governor_stats gs;
-	struct dvp_intr_governor *gov;
-	struct dvp_intr_set *set;
+	struct dvp_rxwait_governor_conf conf;
+	struct dvp_rxwait_governor_stats gs;
+	struct dvp_rxwait_governor *gov;
+	struct dvp_rxwait_set *set;
 	struct mock_q q;
 	int i;
 
 	(void)state;
 	mock_open(&q, &mock_ops, 0);
 	set = set_of(&q);
-	dvp_intr_governor_conf_default(&conf);
+	dvp_rxwait_governor_conf_default(&conf);
 	conf.pause_after = 2;
 	conf.sleep_after = 3;
 	conf.sleep_timeout_ms = 0;
 	conf.clock = fake_clock;
 	conf.pause = fake_pause;
-	gov = dvp_intr_governor_create(set, &conf);
+	gov = dvp_rxwait_governor_create(set, &conf);
 	assert_non_null(gov);
 
 	for (i = 0; i < 2; i++) {
-		dvp_intr_governor_account(gov, &q.iq, 0);
-		assert_int_equal(dvp_intr_governor_idle(gov), DVP_GOV_POLL);
+		dvp_rxwait_governor_account(gov, &q.iq, 0);
+		assert_int_equal(dvp_rxwait_governor_idle(gov), DVP_GOV_POLL);
 	}
 	for (i = 0; i < 3; i++) {
-		dvp_intr_governor_account(gov, &q.iq, 0);
-		assert_int_equal(dvp_intr_governor_idle(gov), DVP_GOV_PAUSE);
+		dvp_rxwait_governor_account(gov, &q.iq, 0);
+		assert_int_equal(dvp_rxwait_governor_idle(gov), DVP_GOV_PAUSE);
 	}
 	assert_string_equal(q.trace, ""); /* no hook while polling or pausing */
-	dvp_intr_governor_account(gov, &q.iq, 0);
-	assert_int_equal(dvp_intr_governor_idle(gov), DVP_GOV_SLEEP);
+	dvp_rxwait_governor_account(gov, &q.iq, 0);
+	assert_int_equal(dvp_rxwait_governor_idle(gov), DVP_GOV_SLEEP);
 	assert_string_equal(q.trace, "AP");
 
 	/* Work found after arming: the sleep is avoided, back to polling. */
 	mock_complete(&q, 1);
-	dvp_intr_governor_account(gov, &q.iq, 0);
-	assert_int_equal(dvp_intr_governor_idle(gov), DVP_GOV_SLEEP);
-	dvp_intr_governor_account(gov, &q.iq, 1);
-	assert_int_equal(dvp_intr_governor_idle(gov), DVP_GOV_POLL);
-	dvp_intr_governor_stats_get(gov, &gs);
+	dvp_rxwait_governor_account(gov, &q.iq, 0);
+	assert_int_equal(dvp_rxwait_governor_idle(gov), DVP_GOV_SLEEP);
+	dvp_rxwait_governor_account(gov, &q.iq, 1);
+	assert_int_equal(dvp_rxwait_governor_idle(gov), DVP_GOV_POLL);
+	dvp_rxwait_governor_stats_get(gov, &gs);
 	assert_int_equal(gs.sleeps, 2);
 	assert_int_equal(gs.sleeps_avoided, 1);
 	assert_int_equal(gs.pauses, 3);
 	assert_int_equal(mock_stats(&q).polls, 8);
 	assert_int_equal(mock_stats(&q).empty_polls, 7);
 
-	dvp_intr_governor_free(gov);
-	assert_int_equal(dvp_intr_set_free(set), 0);
+	dvp_rxwait_governor_free(gov);
+	assert_int_equal(dvp_rxwait_set_free(set), 0);
 	mock_close(&q);
 }
 
