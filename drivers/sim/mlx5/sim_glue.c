@@ -80,7 +80,6 @@ static struct ibv_context *sim_open_device(struct ibv_device *device)
 		return NULL;
 	if (sim_evq_init(&ctx->async) != 0) {
 		free(ctx);
-		errno = EMFILE;
 		return NULL;
 	}
 	/* The list lock keeps the device alive until the context is on it. */
@@ -123,11 +122,10 @@ static int sim_close_device(struct ibv_context *context)
 	if (ctx == NULL)
 		return EINVAL;
 	dev = ctx->dev;
-	pthread_mutex_lock(&dev->lock);
-	if (sim_obj_in_use(dev, ctx->objs,
-			   "close_device: %u object(s) of this context still exist; "
-			   "destroy them first (the kernel would reclaim them, hiding the leak)",
-			   ctx->objs) != 0)
+	if (sim_obj_lock_unused(dev, &ctx->objs,
+				"object(s); destroy them first (the kernel would reclaim them, "
+				"hiding the leak)",
+				"close_device: the context") != 0)
 		return EBUSY;
 	TAILQ_REMOVE(&dev->ctxs, ctx, next);
 	while ((uar = TAILQ_FIRST(&ctx->uars)) != NULL) {
