@@ -267,21 +267,13 @@ static int sim_port_out_of_buffer(struct ibv_context *context, uint8_t port_num,
 
 static const char *sim_port_state_str(enum ibv_port_state state)
 {
-	switch (state) {
-	case IBV_PORT_NOP:
-		return "NOP";
-	case IBV_PORT_DOWN:
-		return "DOWN";
-	case IBV_PORT_INIT:
-		return "INIT";
-	case IBV_PORT_ARMED:
-		return "ARMED";
-	case IBV_PORT_ACTIVE:
-		return "ACTIVE";
-	case IBV_PORT_ACTIVE_DEFER:
-		return "ACTIVE_DEFER";
-	}
-	return "invalid state";
+	static const char *const names[] = {
+		[IBV_PORT_NOP] = "NOP",	      [IBV_PORT_DOWN] = "DOWN",
+		[IBV_PORT_INIT] = "INIT",     [IBV_PORT_ARMED] = "ARMED",
+		[IBV_PORT_ACTIVE] = "ACTIVE", [IBV_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER"
+	};
+
+	return (unsigned int)state < DVP_DIM(names) ? names[state] : "invalid state";
 }
 
 static int sim_get_port_net(struct ibv_context *context, uint8_t port_num,

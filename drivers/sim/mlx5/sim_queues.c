@@ -130,16 +130,18 @@ struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_att
 
 static const char *wq_state_name(enum ibv_wq_state s)
 {
-	switch (s) {
-	case IBV_WQS_RESET:
-		return "RESET";
-	case IBV_WQS_RDY:
-		return "RDY";
-	case IBV_WQS_ERR:
-		return "ERR";
-	default:
-		return "UNKNOWN";
-	}
+	static const char *const names[] = {
+		[IBV_WQS_RESET] = "RESET", [IBV_WQS_RDY] = "RDY", [IBV_WQS_ERR] = "ERR"
+	};
+
+	return (unsigned int)s < DVP_DIM(names) ? names[s] : "UNKNOWN";
+}
+
+static const char *qp_state_name(enum ibv_qp_state s)
+{
+	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
+
+	return (unsigned int)s < DVP_DIM(names) ? names[s] : "UNKNOWN";
 }
 
 int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
@@ -477,13 +479,6 @@ struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 	pd->users++;
 	sim_obj_add(ctx);
 	return &qp->ibv;
-}
-
-static const char *qp_state_name(enum ibv_qp_state s)
-{
-	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
-
-	return (unsigned int)s < DVP_DIM(names) ? names[s] : "UNKNOWN";
 }
 
 int sim_modify_qp(struct ibv_qp *ibv, struct ibv_qp_attr *attr, int mask)
