@@ -4,7 +4,8 @@
 
 /*
  * The glue table over rdma-core: each entry is the libibverbs or libmlx5
- * call it names. The few that are not one call (the netdev of a port) read
+ * call itself, or a function making that call where the header makes the
+ * name a macro. The few that are not one call (the netdev of a port) read
  * sysfs the way the kernel lays it out.
  */
 
@@ -26,51 +27,10 @@ DVP_LOG_REGISTER(mlx5_common_logtype, "pmd.common.mlx5", NOTICE);
 #define GLUE_LOG(level, fmt, ...) \
 	DVP_LOG_LINE(level, mlx5_common_logtype, "mlx5 glue: ", fmt, ##__VA_ARGS__)
 
+/* Macros in the header (over __ibv_get_device_list, ibv_reg_mr_iova2, a compat symbol). */
 static struct ibv_device **glue_get_device_list(int *num_devices)
 {
 	return ibv_get_device_list(num_devices);
-}
-
-static void glue_free_device_list(struct ibv_device **list)
-{
-	ibv_free_device_list(list);
-}
-
-static const char *glue_get_device_name(struct ibv_device *device)
-{
-	return ibv_get_device_name(device);
-}
-
-static bool glue_dv_is_supported(struct ibv_device *device)
-{
-	return mlx5dv_is_supported(device);
-}
-
-static struct ibv_context *glue_open_device(struct ibv_device *device)
-{
-	return ibv_open_device(device);
-}
-
-static int glue_close_device(struct ibv_context *context)
-{
-	return ibv_close_device(context);
-}
-
-static int glue_query_device(struct ibv_context *context, struct ibv_device_attr *attr)
-{
-	return ibv_query_device(context, attr);
-}
-
-static int glue_query_device_ex(struct ibv_context *context,
-				const struct ibv_query_device_ex_input *input,
-				struct ibv_device_attr_ex *attr)
-{
-	return ibv_query_device_ex(context, input, attr);
-}
-
-static int glue_dv_query_device(struct ibv_context *context, struct mlx5dv_context *attr)
-{
-	return mlx5dv_query_device(context, attr);
 }
 
 static int glue_query_port(struct ibv_context *context, uint8_t port_num,
@@ -79,9 +39,9 @@ static int glue_query_port(struct ibv_context *context, uint8_t port_num,
 	return ibv_query_port(context, port_num, attr);
 }
 
-static const char *glue_port_state_str(enum ibv_port_state state)
+static struct ibv_mr *glue_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 {
-	return ibv_port_state_str(state);
+	return ibv_reg_mr(pd, addr, length, access);
 }
 
 static void copy_name(char *dst, size_t size, const char *src)
@@ -181,168 +141,43 @@ static int glue_port_out_of_buffer(struct ibv_context *context, uint8_t port_num
 	return dvp_parse_u64(buf, 0, UINT64_MAX, count) == 0 ? 0 : EIO;
 }
 
-static struct ibv_pd *glue_alloc_pd(struct ibv_context *context)
-{
-	return ibv_alloc_pd(context);
-}
-
-static int glue_dealloc_pd(struct ibv_pd *pd)
-{
-	return ibv_dealloc_pd(pd);
-}
-
-static struct ibv_mr *glue_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
-{
-	return ibv_reg_mr(pd, addr, length, access);
-}
-
-static int glue_dereg_mr(struct ibv_mr *mr)
-{
-	return ibv_dereg_mr(mr);
-}
-
-static struct ibv_comp_channel *glue_create_comp_channel(struct ibv_context *context)
-{
-	return ibv_create_comp_channel(context);
-}
-
-static int glue_destroy_comp_channel(struct ibv_comp_channel *channel)
-{
-	return ibv_destroy_comp_channel(channel);
-}
-
-static struct ibv_cq *glue_create_cq(struct ibv_context *context, int cqe, void *cq_context,
-				     struct ibv_comp_channel *channel, int comp_vector)
-{
-	return ibv_create_cq(context, cqe, cq_context, channel, comp_vector);
-}
-
-static int glue_destroy_cq(struct ibv_cq *cq)
-{
-	return ibv_destroy_cq(cq);
-}
-
-static int glue_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
-			     void **cq_context)
-{
-	return ibv_get_cq_event(channel, cq, cq_context);
-}
-
-static void glue_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
-{
-	ibv_ack_cq_events(cq, nevents);
-}
-
-static struct ibv_wq *glue_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr)
-{
-	return ibv_create_wq(context, attr);
-}
-
-static int glue_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
-{
-	return ibv_modify_wq(wq, attr);
-}
-
-static int glue_destroy_wq(struct ibv_wq *wq)
-{
-	return ibv_destroy_wq(wq);
-}
-
-static struct ibv_rwq_ind_table *glue_create_rwq_ind_table(struct ibv_context *context,
-							   struct ibv_rwq_ind_table_init_attr *attr)
-{
-	return ibv_create_rwq_ind_table(context, attr);
-}
-
-static int glue_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
-{
-	return ibv_destroy_rwq_ind_table(table);
-}
-
-static struct ibv_qp *glue_create_qp_ex(struct ibv_context *context,
-					struct ibv_qp_init_attr_ex *attr)
-{
-	return ibv_create_qp_ex(context, attr);
-}
-
-static int glue_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
-{
-	return ibv_modify_qp(qp, attr, attr_mask);
-}
-
-static int glue_destroy_qp(struct ibv_qp *qp)
-{
-	return ibv_destroy_qp(qp);
-}
-
-static struct ibv_flow *glue_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *attr)
-{
-	return ibv_create_flow(qp, attr);
-}
-
-static int glue_destroy_flow(struct ibv_flow *flow)
-{
-	return ibv_destroy_flow(flow);
-}
-
-static int glue_dv_set_context_attr(struct ibv_context *context, enum mlx5dv_set_ctx_attr_type type,
-				    void *attr)
-{
-	return mlx5dv_set_context_attr(context, type, attr);
-}
-
-static int glue_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
-{
-	return mlx5dv_init_obj(obj, obj_type);
-}
-
-static int glue_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
-{
-	return ibv_get_async_event(context, event);
-}
-
-static void glue_ack_async_event(struct ibv_async_event *event)
-{
-	ibv_ack_async_event(event);
-}
-
 const struct mlx5_glue mlx5_glue_verbs = {
 	.name = "verbs",
 	.get_device_list = glue_get_device_list,
-	.free_device_list = glue_free_device_list,
-	.get_device_name = glue_get_device_name,
-	.dv_is_supported = glue_dv_is_supported,
-	.open_device = glue_open_device,
-	.close_device = glue_close_device,
-	.query_device = glue_query_device,
-	.query_device_ex = glue_query_device_ex,
-	.dv_query_device = glue_dv_query_device,
+	.free_device_list = ibv_free_device_list,
+	.get_device_name = ibv_get_device_name,
+	.dv_is_supported = mlx5dv_is_supported,
+	.open_device = ibv_open_device,
+	.close_device = ibv_close_device,
+	.query_device = ibv_query_device,
+	.query_device_ex = ibv_query_device_ex,
+	.dv_query_device = mlx5dv_query_device,
 	.query_port = glue_query_port,
-	.port_state_str = glue_port_state_str,
+	.port_state_str = ibv_port_state_str,
 	.get_port_net = glue_get_port_net,
 	.port_out_of_buffer = glue_port_out_of_buffer,
-	.alloc_pd = glue_alloc_pd,
-	.dealloc_pd = glue_dealloc_pd,
+	.alloc_pd = ibv_alloc_pd,
+	.dealloc_pd = ibv_dealloc_pd,
 	.reg_mr = glue_reg_mr,
-	.dereg_mr = glue_dereg_mr,
-	.create_comp_channel = glue_create_comp_channel,
-	.destroy_comp_channel = glue_destroy_comp_channel,
-	.create_cq = glue_create_cq,
-	.destroy_cq = glue_destroy_cq,
-	.get_cq_event = glue_get_cq_event,
-	.ack_cq_events = glue_ack_cq_events,
-	.create_wq = glue_create_wq,
-	.modify_wq = glue_modify_wq,
-	.destroy_wq = glue_destroy_wq,
-	.create_rwq_ind_table = glue_create_rwq_ind_table,
-	.destroy_rwq_ind_table = glue_destroy_rwq_ind_table,
-	.create_qp_ex = glue_create_qp_ex,
-	.modify_qp = glue_modify_qp,
-	.destroy_qp = glue_destroy_qp,
-	.create_flow = glue_create_flow,
-	.destroy_flow = glue_destroy_flow,
-	.dv_set_context_attr = glue_dv_set_context_attr,
-	.dv_init_obj = glue_dv_init_obj,
-	.get_async_event = glue_get_async_event,
-	.ack_async_event = glue_ack_async_event,
+	.dereg_mr = ibv_dereg_mr,
+	.create_comp_channel = ibv_create_comp_channel,
+	.destroy_comp_channel = ibv_destroy_comp_channel,
+	.create_cq = ibv_create_cq,
+	.destroy_cq = ibv_destroy_cq,
+	.get_cq_event = ibv_get_cq_event,
+	.ack_cq_events = ibv_ack_cq_events,
+	.create_wq = ibv_create_wq,
+	.modify_wq = ibv_modify_wq,
+	.destroy_wq = ibv_destroy_wq,
+	.create_rwq_ind_table = ibv_create_rwq_ind_table,
+	.destroy_rwq_ind_table = ibv_destroy_rwq_ind_table,
+	.create_qp_ex = ibv_create_qp_ex,
+	.modify_qp = ibv_modify_qp,
+	.destroy_qp = ibv_destroy_qp,
+	.create_flow = ibv_create_flow,
+	.destroy_flow = ibv_destroy_flow,
+	.dv_set_context_attr = mlx5dv_set_context_attr,
+	.dv_init_obj = mlx5dv_init_obj,
+	.get_async_event = ibv_get_async_event,
+	.ack_async_event = ibv_ack_async_event,
 };

@@ -37,6 +37,15 @@ static bool flow_before(const struct sim_flow *a, const struct sim_flow *b)
 	return a->seq < b->seq;
 }
 
+/* The spec at @p p (@p size bytes by its header) into @p s; false if it is shorter. */
+static bool spec_get(void *s, size_t len, const uint8_t *p, uint16_t size)
+{
+	if (size < len)
+		return false;
+	memcpy(s, p, len);
+	return true;
+}
+
 static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *attr,
 		       struct sim_flow *f)
 {
@@ -45,6 +54,7 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 
 	for (unsigned int i = 0; i < attr->num_of_specs; i++) {
 		struct spec_hdr h;
+		bool ok = true;
 
 		if (left < sizeof(h))
 			goto short_attr;
@@ -52,46 +62,22 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 		if (h.size < sizeof(h) || h.size > left)
 			goto short_attr;
 		switch ((int)h.type) {
-		case IBV_FLOW_SPEC_ETH: {
-			struct ibv_flow_spec_eth s;
-
-			if (h.size < sizeof(s))
-				goto short_attr;
-			memcpy(&s, p, sizeof(s));
-			f->m.eth = true;
-			f->m.eth_val = s.val;
-			f->m.eth_mask = s.mask;
+		case IBV_FLOW_SPEC_ETH:
+			ok = spec_get(&f->m.eth, sizeof(f->m.eth), p, h.size);
 			break;
-		}
-		case IBV_FLOW_SPEC_IPV4: {
-			struct ibv_flow_spec_ipv4 s;
-
-			if (h.size < sizeof(s))
-				goto short_attr;
-			memcpy(&s, p, sizeof(s));
-			f->m.ipv4 = true;
-			f->m.ip_val = s.val;
-			f->m.ip_mask = s.mask;
+		case IBV_FLOW_SPEC_IPV4:
+			ok = spec_get(&f->m.ipv4, sizeof(f->m.ipv4), p, h.size);
 			break;
-		}
 		case IBV_FLOW_SPEC_TCP:
-		case IBV_FLOW_SPEC_UDP: {
-			struct ibv_flow_spec_tcp_udp s;
-
-			if (h.size < sizeof(s))
-				goto short_attr;
-			memcpy(&s, p, sizeof(s));
-			f->m.l4 = h.type == IBV_FLOW_SPEC_TCP ? IPPROTO_TCP : IPPROTO_UDP;
-			f->m.l4_val = s.val;
-			f->m.l4_mask = s.mask;
+		case IBV_FLOW_SPEC_UDP:
+			ok = spec_get(&f->m.l4, sizeof(f->m.l4), p, h.size);
+			f->m.l4_proto = h.type == IBV_FLOW_SPEC_TCP ? IPPROTO_TCP : IPPROTO_UDP;
 			break;
-		}
 		case IBV_FLOW_SPEC_ACTION_TAG: {
 			struct ibv_flow_spec_action_tag s;
 
-			if (h.size < sizeof(s))
+			if (!spec_get(&s, sizeof(s), p, h.size))
 				goto short_attr;
-			memcpy(&s, p, sizeof(s));
 			if (s.tag_id > MLX5_CQE_FLOW_TAG_MASK) {
 				SIM_LOG(ERR, dev, "create_flow: tag 0x%x is wider than 24 bits",
 					s.tag_id);
@@ -111,6 +97,8 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 				(unsigned int)h.type);
 			return EOPNOTSUPP;
 		}
+		if (!ok)
+			goto short_attr;
 		p += h.size;
 		left -= h.size;
 	}
@@ -172,11 +160,8 @@ struct ibv_flow *sim_create_flow(struct ibv_qp *ibv, struct ibv_flow_attr *attr)
 	f->type = attr->type;
 	f->ibv.context = ibv->context;
 	port = &dev->ports[f->port];
-	pthread_mutex_lock(&dev->lock);
-	if (dev->fatal) {
-		pthread_mutex_unlock(&dev->lock);
+	if (sim_dev_lock_alive(dev) != 0) {
 		free(f);
-		errno = EIO;
 		return NULL;
 	}
 	f->seq = dev->flow_seq++;
@@ -189,8 +174,7 @@ struct ibv_flow *sim_create_flow(struct ibv_qp *ibv, struct ibv_flow_attr *attr)
 	else
 		TAILQ_INSERT_TAIL(&port->flows, f, next);
 	qp->flows++;
-	qp->ctx->objs++;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_add(qp->ctx);
 	return &f->ibv;
 }
 
@@ -211,9 +195,7 @@ int sim_destroy_flow(struct ibv_flow *ibv)
 	pthread_mutex_lock(&dev->lock);
 	TAILQ_REMOVE(&dev->ports[f->port].flows, f, next);
 	f->qp->flows--;
-	f->qp->ctx->objs--;
-	f->magic = SIM_MAGIC_DEAD;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_drop(f->qp->ctx, &f->magic);
 	free(f);
 	return 0;
 }
@@ -230,41 +212,41 @@ static bool match_normal(const struct sim_match *m, const struct sim_pkt *pkt)
 {
 	const uint8_t *d = pkt->data;
 
-	if (m->eth) {
+	if (m->eth.size != 0) {
 		uint16_t etype = 0, tci = 0;
 
-		if (pkt->len < 14 || !masked_eq(d, m->eth_val.dst_mac, m->eth_mask.dst_mac, 6) ||
-		    !masked_eq(d + 6, m->eth_val.src_mac, m->eth_mask.src_mac, 6))
+		if (pkt->len < 14 || !masked_eq(d, m->eth.val.dst_mac, m->eth.mask.dst_mac, 6) ||
+		    !masked_eq(d + 6, m->eth.val.src_mac, m->eth.mask.src_mac, 6))
 			return false;
 		memcpy(&etype, d + 12, 2);
 		if (etype == htons(0x8100) && pkt->len >= 18) {
 			memcpy(&tci, d + 14, 2);
 			memcpy(&etype, d + 16, 2);
 		}
-		if (((etype ^ m->eth_val.ether_type) & m->eth_mask.ether_type) ||
-		    ((tci ^ m->eth_val.vlan_tag) & m->eth_mask.vlan_tag))
+		if (((etype ^ m->eth.val.ether_type) & m->eth.mask.ether_type) ||
+		    ((tci ^ m->eth.val.vlan_tag) & m->eth.mask.vlan_tag))
 			return false;
 	}
-	if (m->ipv4) {
+	if (m->ipv4.size != 0) {
 		uint32_t src, dst;
 
 		if (pkt->l3 != 4)
 			return false;
 		memcpy(&src, d + pkt->l3_off + 12, 4);
 		memcpy(&dst, d + pkt->l3_off + 16, 4);
-		if (((src ^ m->ip_val.src_ip) & m->ip_mask.src_ip) ||
-		    ((dst ^ m->ip_val.dst_ip) & m->ip_mask.dst_ip))
+		if (((src ^ m->ipv4.val.src_ip) & m->ipv4.mask.src_ip) ||
+		    ((dst ^ m->ipv4.val.dst_ip) & m->ipv4.mask.dst_ip))
 			return false;
 	}
-	if (m->l4) {
+	if (m->l4_proto != 0) {
 		uint16_t sport, dport;
 
-		if (pkt->l4_proto != m->l4)
+		if (pkt->l4_proto != m->l4_proto)
 			return false;
 		memcpy(&sport, d + pkt->l4_off, 2);
 		memcpy(&dport, d + pkt->l4_off + 2, 2);
-		if (((sport ^ m->l4_val.src_port) & m->l4_mask.src_port) ||
-		    ((dport ^ m->l4_val.dst_port) & m->l4_mask.dst_port))
+		if (((sport ^ m->l4.val.src_port) & m->l4.mask.src_port) ||
+		    ((dport ^ m->l4.val.dst_port) & m->l4.mask.dst_port))
 			return false;
 	}
 	return true;

@@ -80,7 +80,6 @@ static struct ibv_context *sim_open_device(struct ibv_device *device)
 		return NULL;
 	if (sim_evq_init(&ctx->async) != 0) {
 		free(ctx);
-		errno = EMFILE;
 		return NULL;
 	}
 	/* The list lock keeps the device alive until the context is on it. */
@@ -123,11 +122,10 @@ static int sim_close_device(struct ibv_context *context)
 	if (ctx == NULL)
 		return EINVAL;
 	dev = ctx->dev;
-	pthread_mutex_lock(&dev->lock);
-	if (sim_obj_in_use(dev, ctx->objs,
-			   "close_device: %u object(s) of this context still exist; "
-			   "destroy them first (the kernel would reclaim them, hiding the leak)",
-			   ctx->objs) != 0)
+	if (sim_obj_lock_unused(dev, &ctx->objs,
+				"object(s); destroy them first (the kernel would reclaim them, "
+				"hiding the leak)",
+				"close_device: the context") != 0)
 		return EBUSY;
 	TAILQ_REMOVE(&dev->ctxs, ctx, next);
 	while ((uar = TAILQ_FIRST(&ctx->uars)) != NULL) {
@@ -269,21 +267,13 @@ static int sim_port_out_of_buffer(struct ibv_context *context, uint8_t port_num,
 
 static const char *sim_port_state_str(enum ibv_port_state state)
 {
-	switch (state) {
-	case IBV_PORT_NOP:
-		return "NOP";
-	case IBV_PORT_DOWN:
-		return "DOWN";
-	case IBV_PORT_INIT:
-		return "INIT";
-	case IBV_PORT_ARMED:
-		return "ARMED";
-	case IBV_PORT_ACTIVE:
-		return "ACTIVE";
-	case IBV_PORT_ACTIVE_DEFER:
-		return "ACTIVE_DEFER";
-	}
-	return "invalid state";
+	static const char *const names[] = {
+		[IBV_PORT_NOP] = "NOP",	      [IBV_PORT_DOWN] = "DOWN",
+		[IBV_PORT_INIT] = "INIT",     [IBV_PORT_ARMED] = "ARMED",
+		[IBV_PORT_ACTIVE] = "ACTIVE", [IBV_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER"
+	};
+
+	return (unsigned int)state < DVP_DIM(names) ? names[state] : "invalid state";
 }
 
 static int sim_get_port_net(struct ibv_context *context, uint8_t port_num,

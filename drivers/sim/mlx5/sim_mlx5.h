@@ -114,6 +114,7 @@ struct sim_evq {
 	unsigned int head, count, cap;
 };
 
+/* 0, or -errno with errno left as eventfd() set it (the caller's errno, as libibverbs'). */
 int sim_evq_init(struct sim_evq *q);
 void sim_evq_fini(struct sim_evq *q);
 int sim_evq_push(struct sim_evq *q, const struct sim_ev *ev);
@@ -281,13 +282,12 @@ struct sim_qp {
 	uint32_t async_got; /* acks: ibv.events_completed */
 };
 
+/* A rule's filters, kept as their specs came; a spec not given has size 0. */
 struct sim_match {
-	bool eth;
-	struct ibv_flow_eth_filter eth_val, eth_mask;
-	bool ipv4;
-	struct ibv_flow_ipv4_filter ip_val, ip_mask;
-	int l4; /* 0, IPPROTO_TCP or IPPROTO_UDP */
-	struct ibv_flow_tcp_udp_filter l4_val, l4_mask;
+	struct ibv_flow_spec_eth eth;
+	struct ibv_flow_spec_ipv4 ipv4;
+	struct ibv_flow_spec_tcp_udp l4;
+	int l4_proto; /* 0, IPPROTO_TCP or IPPROTO_UDP */
 };
 
 struct sim_flow {
@@ -470,11 +470,12 @@ struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn);
  */
 void *sim_obj_alloc(bool valid, size_t size);
 /*
- * A destroy call's check, dev->lock held: with @p users > 0, drop the lock,
- * log why (@p fmt) and return EBUSY, as libibverbs refuses; else 0.
+ * A destroy call's start: take dev->lock and return 0 if no object uses this
+ * one (@p users, read under the lock). Else drop the lock, log "<@p fmt> is
+ * still used by <count> <@p by>" and return EBUSY, as libibverbs refuses.
  */
-int sim_obj_in_use(struct sim_mlx5_dev *dev, unsigned int users, const char *fmt, ...)
-	__dvp_format_printf(3, 4);
+int sim_obj_lock_unused(struct sim_mlx5_dev *dev, const unsigned int *users, const char *by,
+			const char *fmt, ...) __dvp_format_printf(4, 5);
 /*
  * A destroy call's check, dev->lock held: whether the @p got async events
  * of the object named @p what and @p num are all acked (@p completed, under
@@ -483,6 +484,19 @@ int sim_obj_in_use(struct sim_mlx5_dev *dev, unsigned int users, const char *fmt
  */
 int sim_obj_unacked(struct sim_mlx5_dev *dev, const uint32_t *got, pthread_mutex_t *mutex,
 		    const uint32_t *completed, const char *what, uint32_t num);
+/*
+ * A create call's commit: take dev->lock unless the device has had a fatal
+ * error (then errno EIO and return EIO, as the driver's commands fail; the
+ * caller frees its object); 0 with the lock held.
+ */
+int sim_dev_lock_alive(struct sim_mlx5_dev *dev);
+/* A create call's end, dev->lock held: the object counts in @p ctx; drop the lock. */
+void sim_obj_add(struct sim_ctx *ctx);
+/*
+ * A destroy call's end, dev->lock held: the object (its @p magic) leaves
+ * @p ctx's count and is dead to every later call; drop the lock.
+ */
+void sim_obj_drop(struct sim_ctx *ctx, uint32_t *magic);
 struct sim_uar *sim_uar_alloc(struct sim_ctx *ctx, bool is_sq, uint32_t num);
 void sim_uar_kill(struct sim_mlx5_dev *dev, struct sim_uar *uar);
 void *sim_buf_alloc(size_t size);

@@ -32,18 +32,22 @@ void *sim_obj_alloc(bool valid, size_t size)
 	return p;
 }
 
-int sim_obj_in_use(struct sim_mlx5_dev *dev, unsigned int users, const char *fmt, ...)
+int sim_obj_lock_unused(struct sim_mlx5_dev *dev, const unsigned int *users, const char *by,
+			const char *fmt, ...)
 {
-	char why[256];
+	unsigned int n;
+	char what[128];
 	va_list ap;
 
-	if (users == 0)
+	pthread_mutex_lock(&dev->lock);
+	n = *users;
+	if (n == 0)
 		return 0;
 	pthread_mutex_unlock(&dev->lock);
 	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	SIM_LOG(ERR, dev, "%s", why);
+	SIM_LOG(ERR, dev, "%s is still used by %u %s", what, n, by);
 	return EBUSY;
 }
 
@@ -66,6 +70,29 @@ int sim_obj_unacked(struct sim_mlx5_dev *dev, const uint32_t *got, pthread_mutex
 	sim_invalid(dev, SIM_MLX5_INV_DESTROY_UNACKED, "%s %u has %u async event(s) not acked",
 		    what, num, g - acked);
 	return EBUSY;
+}
+
+int sim_dev_lock_alive(struct sim_mlx5_dev *dev)
+{
+	pthread_mutex_lock(&dev->lock);
+	if (!dev->fatal)
+		return 0;
+	pthread_mutex_unlock(&dev->lock);
+	errno = EIO;
+	return EIO;
+}
+
+void sim_obj_add(struct sim_ctx *ctx)
+{
+	ctx->objs++;
+	pthread_mutex_unlock(&ctx->dev->lock);
+}
+
+void sim_obj_drop(struct sim_ctx *ctx, uint32_t *magic)
+{
+	ctx->objs--;
+	*magic = SIM_MAGIC_DEAD;
+	pthread_mutex_unlock(&ctx->dev->lock);
 }
 
 void *sim_buf_alloc(size_t size)
@@ -189,26 +216,20 @@ struct ibv_pd *sim_alloc_pd(struct ibv_context *context)
 	pd->ibv.context = context;
 	pthread_mutex_lock(&ctx->dev->lock);
 	pd->ibv.handle = ctx->dev->next_key++;
-	ctx->objs++;
-	pthread_mutex_unlock(&ctx->dev->lock);
+	sim_obj_add(ctx);
 	return &pd->ibv;
 }
 
 int sim_dealloc_pd(struct ibv_pd *ibv)
 {
 	struct sim_pd *pd = sim_pd_of(ibv, __func__);
-	struct sim_mlx5_dev *dev;
 
 	if (pd == NULL)
 		return EINVAL;
-	dev = pd->ctx->dev;
-	pthread_mutex_lock(&dev->lock);
-	if (sim_obj_in_use(dev, pd->users, "dealloc_pd: %u MR(s), WQ(s) or QP(s) still use it",
-			   pd->users) != 0)
+	if (sim_obj_lock_unused(pd->ctx->dev, &pd->users, "MR(s), WQ(s) or QP(s)",
+				"dealloc_pd: PD %u", pd->ibv.handle) != 0)
 		return EBUSY;
-	pd->ctx->objs--;
-	pthread_mutex_unlock(&dev->lock);
-	pd->magic = SIM_MAGIC_DEAD;
+	sim_obj_drop(pd->ctx, &pd->magic);
 	free(pd);
 	return 0;
 }
@@ -267,8 +288,7 @@ struct ibv_mr *sim_reg_mr(struct ibv_pd *ibv, void *addr, size_t length, int acc
 	mr->ibv.rkey = mr->ibv.lkey;
 	dev->mrs[idx] = mr;
 	pd->users++;
-	pd->ctx->objs++;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_add(pd->ctx);
 	return &mr->ibv;
 }
 
@@ -283,9 +303,7 @@ int sim_dereg_mr(struct ibv_mr *ibv)
 	pthread_mutex_lock(&dev->lock);
 	dev->mrs[mr->index] = NULL;
 	mr->pd->users--;
-	mr->pd->ctx->objs--;
-	pthread_mutex_unlock(&dev->lock);
-	mr->magic = SIM_MAGIC_DEAD;
+	sim_obj_drop(mr->pd->ctx, &mr->magic);
 	free(mr);
 	return 0;
 }
@@ -312,7 +330,6 @@ struct ibv_comp_channel *sim_create_comp_channel(struct ibv_context *context)
 		return NULL;
 	if (sim_evq_init(&ch->q) != 0) {
 		free(ch);
-		errno = EMFILE;
 		return NULL;
 	}
 	ch->magic = SIM_MAGIC_CHANNEL;
@@ -320,26 +337,20 @@ struct ibv_comp_channel *sim_create_comp_channel(struct ibv_context *context)
 	ch->ibv.context = context;
 	ch->ibv.fd = ch->q.fd;
 	pthread_mutex_lock(&ctx->dev->lock);
-	ctx->objs++;
-	pthread_mutex_unlock(&ctx->dev->lock);
+	sim_obj_add(ctx);
 	return &ch->ibv;
 }
 
 int sim_destroy_comp_channel(struct ibv_comp_channel *ibv)
 {
 	struct sim_channel *ch = channel_of(ibv, __func__);
-	struct sim_mlx5_dev *dev;
 
 	if (ch == NULL)
 		return EINVAL;
-	dev = ch->ctx->dev;
-	pthread_mutex_lock(&dev->lock);
-	if (sim_obj_in_use(dev, ch->cqs, "destroy_comp_channel: %u CQ(s) still use it", ch->cqs) !=
-	    0)
+	if (sim_obj_lock_unused(ch->ctx->dev, &ch->cqs, "CQ(s)", "destroy_comp_channel: channel %d",
+				ch->ibv.fd) != 0)
 		return EBUSY;
-	ch->ctx->objs--;
-	pthread_mutex_unlock(&dev->lock);
-	ch->magic = SIM_MAGIC_DEAD;
+	sim_obj_drop(ch->ctx, &ch->magic);
 	sim_evq_fini(&ch->q);
 	free(ch);
 	return 0;
@@ -406,11 +417,8 @@ struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_cont
 		errno = ENOMEM;
 		return NULL;
 	}
-	pthread_mutex_lock(&dev->lock);
-	if (dev->fatal) {
-		pthread_mutex_unlock(&dev->lock);
+	if (sim_dev_lock_alive(dev) != 0) {
 		cq_free(cq);
-		errno = EIO;
 		return NULL;
 	}
 	cq->cqn = dev->next_cqn++ & MLX5_CQ_INDEX_MASK;
@@ -436,8 +444,7 @@ struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_cont
 		ch->cqs++;
 		channel->refcnt++;
 	}
-	ctx->objs++;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_add(ctx);
 	return &cq->ibv;
 }
 
@@ -450,9 +457,8 @@ int sim_destroy_cq(struct ibv_cq *ibv)
 	if (cq == NULL)
 		return EINVAL;
 	dev = cq->ctx->dev;
-	pthread_mutex_lock(&dev->lock);
-	if (sim_obj_in_use(dev, cq->users, "destroy_cq: CQ %u is still used by %u WQ(s) or QP(s)",
-			   cq->cqn, cq->users) != 0)
+	if (sim_obj_lock_unused(dev, &cq->users, "WQ(s) or QP(s)", "destroy_cq: CQ %u", cq->cqn) !=
+	    0)
 		return EBUSY;
 	/*
 	 * Relaxed: counts of the application's own get calls, which a correct
@@ -481,9 +487,7 @@ int sim_destroy_cq(struct ibv_cq *ibv)
 	sim_evq_remove(&cq->ctx->async, &cq->ibv);
 	TAILQ_REMOVE(&dev->cqs, cq, next);
 	sim_uar_kill(dev, cq->uar);
-	cq->ctx->objs--;
-	cq->magic = SIM_MAGIC_DEAD;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_drop(cq->ctx, &cq->magic);
 	cq_free(cq);
 	return 0;
 }

@@ -101,11 +101,8 @@ struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_att
 		errno = ENOMEM;
 		return NULL;
 	}
-	pthread_mutex_lock(&dev->lock);
-	if (dev->fatal) {
-		pthread_mutex_unlock(&dev->lock);
+	if (sim_dev_lock_alive(dev) != 0) {
 		wq_free(wq);
-		errno = EIO;
 		return NULL;
 	}
 	wq->magic = SIM_MAGIC_WQ;
@@ -127,23 +124,24 @@ struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_att
 	attr->max_sge = wq->max_sge;
 	pd->users++;
 	cq->users++;
-	ctx->objs++;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_add(ctx);
 	return &wq->ibv;
 }
 
 static const char *wq_state_name(enum ibv_wq_state s)
 {
-	switch (s) {
-	case IBV_WQS_RESET:
-		return "RESET";
-	case IBV_WQS_RDY:
-		return "RDY";
-	case IBV_WQS_ERR:
-		return "ERR";
-	default:
-		return "UNKNOWN";
-	}
+	static const char *const names[] = {
+		[IBV_WQS_RESET] = "RESET", [IBV_WQS_RDY] = "RDY", [IBV_WQS_ERR] = "ERR"
+	};
+
+	return (unsigned int)s < DVP_DIM(names) ? names[s] : "UNKNOWN";
+}
+
+static const char *qp_state_name(enum ibv_qp_state s)
+{
+	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
+
+	return (unsigned int)s < DVP_DIM(names) ? names[s] : "UNKNOWN";
 }
 
 int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
@@ -204,9 +202,8 @@ int sim_destroy_wq(struct ibv_wq *ibv)
 	if (wq == NULL)
 		return EINVAL;
 	dev = wq->ctx->dev;
-	pthread_mutex_lock(&dev->lock);
-	if (sim_obj_in_use(dev, wq->ind_refs, "destroy_wq: WQ %u is in %u indirection table(s)",
-			   wq->ibv.wq_num, wq->ind_refs) != 0)
+	if (sim_obj_lock_unused(dev, &wq->ind_refs, "indirection table(s)", "destroy_wq: WQ %u",
+				wq->ibv.wq_num) != 0)
 		return EBUSY;
 	if (sim_obj_unacked(dev, &wq->async_got, &wq->ibv.mutex, &wq->ibv.events_completed,
 			    "destroy_wq: WQ", wq->ibv.wq_num) != 0)
@@ -214,9 +211,7 @@ int sim_destroy_wq(struct ibv_wq *ibv)
 	sim_evq_remove(&wq->ctx->async, &wq->ibv);
 	wq->pd->users--;
 	wq->cq->users--;
-	wq->ctx->objs--;
-	wq->magic = SIM_MAGIC_DEAD;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_drop(wq->ctx, &wq->magic);
 	wq_free(wq);
 	return 0;
 }
@@ -272,28 +267,22 @@ struct ibv_rwq_ind_table *sim_create_rwq_ind_table(struct ibv_context *context,
 	ind->ibv.ind_tbl_handle = (int)ind->ibv.ind_tbl_num;
 	for (uint32_t i = 0; i < n; i++)
 		ind->wqs[i]->ind_refs++;
-	ctx->objs++;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_add(ctx);
 	return &ind->ibv;
 }
 
 int sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *t)
 {
 	struct sim_ind *ind = ind_of(t, __func__);
-	struct sim_mlx5_dev *dev;
 
 	if (ind == NULL)
 		return EINVAL;
-	dev = ind->ctx->dev;
-	pthread_mutex_lock(&dev->lock);
-	if (sim_obj_in_use(dev, ind->users, "destroy_rwq_ind_table: %u hashing QP(s) still use it",
-			   ind->users) != 0)
+	if (sim_obj_lock_unused(ind->ctx->dev, &ind->users, "hashing QP(s)",
+				"destroy_rwq_ind_table: table %u", ind->ibv.ind_tbl_num) != 0)
 		return EBUSY;
 	for (uint32_t i = 0; i < ind->size; i++)
 		ind->wqs[i]->ind_refs--;
-	ind->ctx->objs--;
-	ind->magic = SIM_MAGIC_DEAD;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_drop(ind->ctx, &ind->magic);
 	free(ind->wqs);
 	free(ind);
 	return 0;
@@ -449,11 +438,8 @@ struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 		errno = ENOMEM;
 		return NULL;
 	}
-	pthread_mutex_lock(&dev->lock);
-	if (dev->fatal) {
-		pthread_mutex_unlock(&dev->lock);
+	if (sim_dev_lock_alive(dev) != 0) {
 		qp_free(qp);
-		errno = EIO;
 		return NULL;
 	}
 	qp->ibv.qp_num = dev->next_qpn++ & MLX5_CQE_QPN_MASK;
@@ -491,16 +477,8 @@ struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 	qp->ibv.state = IBV_QPS_RESET;
 	qp->ibv.qp_type = IBV_QPT_RAW_PACKET;
 	pd->users++;
-	ctx->objs++;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_add(ctx);
 	return &qp->ibv;
-}
-
-static const char *qp_state_name(enum ibv_qp_state s)
-{
-	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
-
-	return (unsigned int)s < DVP_DIM(names) ? names[s] : "UNKNOWN";
 }
 
 int sim_modify_qp(struct ibv_qp *ibv, struct ibv_qp_attr *attr, int mask)
@@ -586,9 +564,8 @@ int sim_destroy_qp(struct ibv_qp *ibv)
 	if (qp == NULL)
 		return EINVAL;
 	dev = qp->ctx->dev;
-	pthread_mutex_lock(&dev->lock);
-	if (sim_obj_in_use(dev, qp->flows, "destroy_qp: QP %u still has %u flow rule(s)",
-			   qp->ibv.qp_num, qp->flows) != 0)
+	if (sim_obj_lock_unused(dev, &qp->flows, "flow rule(s)", "destroy_qp: QP %u",
+				qp->ibv.qp_num) != 0)
 		return EBUSY;
 	if (sim_obj_unacked(dev, &qp->async_got, &qp->ibv.mutex, &qp->ibv.events_completed,
 			    "destroy_qp: QP", qp->ibv.qp_num) != 0)
@@ -602,9 +579,7 @@ int sim_destroy_qp(struct ibv_qp *ibv)
 		sim_uar_kill(dev, qp->uar);
 	}
 	qp->pd->users--;
-	qp->ctx->objs--;
-	qp->magic = SIM_MAGIC_DEAD;
-	pthread_mutex_unlock(&dev->lock);
+	sim_obj_drop(qp->ctx, &qp->magic);
 	qp_free(qp);
 	return 0;
 }
