@@ -158,6 +158,16 @@ static int map_start(const char *opt, const char *arg, struct eal_cfg *cfg)
 	return 0;
 }
 
+/* map_start() for a list option, which must name at least one lcore. */
+static int list_start(const char *opt, const char *arg, struct eal_cfg *cfg, const char *syntax)
+{
+	int ret = map_start(opt, arg, cfg);
+
+	if (ret == 0 && *arg == '\0')
+		return eal_arg_error(opt, arg, "empty list; %s", syntax);
+	return ret;
+}
+
 static int map_set(const char *opt, const char *arg, struct eal_cfg *cfg, unsigned long lcore,
 		   const cpu_set_t *cpus)
 {
@@ -234,11 +244,9 @@ int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg)
 	unsigned long lo, hi, i;
 	int ret;
 
-	ret = map_start(opt, arg, cfg);
+	ret = list_start(opt, arg, cfg, CORELIST_SYNTAX);
 	if (ret < 0)
 		return ret;
-	if (*p == '\0')
-		return eal_arg_error(opt, arg, "empty list; %s", CORELIST_SYNTAX);
 	for (;;) {
 		ret = parse_range(opt, arg, CORELIST_SYNTAX, &p, &lo, &hi);
 		if (ret < 0)
@@ -305,11 +313,9 @@ int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg)
 	unsigned long i;
 	int ret;
 
-	ret = map_start(opt, arg, cfg);
+	ret = list_start(opt, arg, cfg, LCORES_SYNTAX);
 	if (ret < 0)
 		return ret;
-	if (*p == '\0')
-		return eal_arg_error(opt, arg, "empty list; %s", LCORES_SYNTAX);
 	for (;;) {
 		ret = parse_set(opt, arg, false, &p, &lcores, &grouped);
 		if (ret < 0)
