@@ -61,19 +61,39 @@ static int refuse(uint16_t port_id, int err, const char *fmt, ...)
 	return dvp_err(err);
 }
 
+/* Release queue @p q of one direction, if it is set up (under qlock). */
+static void release_queue_locked(struct dvp_port *port, uint16_t q, bool tx)
+{
+	if (tx) {
+		if (port->txqs[q] != NULL)
+			port->ops->txq_release(port, q);
+		port->txqs[q] = NULL;
+		return;
+	}
+	if (port->rxqs[q] != NULL)
+		port->ops->rxq_release(port, q);
+	port->rxqs[q] = NULL;
+	port->rxq_intr[q] = NULL;
+}
+
 static void release_queues_locked(struct dvp_port *port)
 {
 	uint16_t q;
 
 	for (q = 0; q < DVP_MAX_QUEUES_PER_PORT; q++) {
-		if (port->rxqs[q] != NULL)
-			port->ops->rxq_release(port, q);
-		port->rxqs[q] = NULL;
-		port->rxq_intr[q] = NULL;
-		if (port->txqs[q] != NULL)
-			port->ops->txq_release(port, q);
-		port->txqs[q] = NULL;
+		release_queue_locked(port, q, false);
+		release_queue_locked(port, q, true);
 	}
+}
+
+/* A queue setup's answer: 0, or an error naming the driver and why (@p eio for -EIO). */
+static int setup_result(const struct dvp_port *port, const char *dir, uint16_t q, int ret,
+			const char *eio)
+{
+	if (ret >= 0)
+		return 0;
+	return refuse(port->port_id, -ret, "%s queue %u setup: %s failed: %s", dir, q,
+		      port->driver_name, ret == -EIO ? eio : dvp_strerror(-ret));
 }
 
 void port_release_queues(struct dvp_port *port)
@@ -284,23 +304,15 @@ int dvp_rxq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 		return ret;
 	s = port_slot_of(port);
 	pthread_mutex_lock(&s->qlock);
-	if (port->rxqs[q] != NULL) {
-		port->ops->rxq_release(port, q);
-		port->rxqs[q] = NULL;
-		port->rxq_intr[q] = NULL;
-	}
+	release_queue_locked(port, q, false);
 	ret = port->ops->rxq_setup(port, q, nb_desc, socket_id, &c, mp);
 	if (ret == 0 && port->rxqs[q] == NULL)
 		ret = -EIO;
 	if (ret == 0 && port->conf.intr_conf.rxq && !dvp_rxwait_queue_active(port->rxq_intr[q]))
 		ret = -EIO;
 	pthread_mutex_unlock(&s->qlock);
-	if (ret < 0)
-		return refuse(port_id, -ret, "rx queue %u setup: %s failed: %s", q,
-			      port->driver_name,
-			      ret == -EIO ? "the driver set up no queue (or no interrupt state)" :
-					    dvp_strerror(-ret));
-	return 0;
+	return setup_result(port, "rx", q, ret,
+			    "the driver set up no queue (or no interrupt state)");
 }
 
 int dvp_txq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
@@ -320,19 +332,12 @@ int dvp_txq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 		return ret;
 	s = port_slot_of(port);
 	pthread_mutex_lock(&s->qlock);
-	if (port->txqs[q] != NULL) {
-		port->ops->txq_release(port, q);
-		port->txqs[q] = NULL;
-	}
+	release_queue_locked(port, q, true);
 	ret = port->ops->txq_setup(port, q, nb_desc, socket_id, &c);
 	if (ret == 0 && port->txqs[q] == NULL)
 		ret = -EIO;
 	pthread_mutex_unlock(&s->qlock);
-	if (ret < 0)
-		return refuse(port_id, -ret, "tx queue %u setup: %s failed: %s", q,
-			      port->driver_name,
-			      ret == -EIO ? "the driver set up no queue" : dvp_strerror(-ret));
-	return 0;
+	return setup_result(port, "tx", q, ret, "the driver set up no queue");
 }
 
 int dvp_port_start(uint16_t port_id)
