@@ -39,6 +39,7 @@
 #include <dvp_parse.h>
 #include <dvp_port.h>
 
+#include "app_args.h"
 #include "app_eal.h"
 
 #define PRG "dvp-events"
@@ -197,20 +198,6 @@ static int bad_arg(const char *o, const char *v, const char *expected)
 }
 
 /* @return 0, 1 for --help, -EINVAL after the error line. */
-/*
- * The option getopt refused: an unknown short option may sit in a group
- * ("-xv"), where argv[optind - 1] is the argument before it (or the
- * program), so it is named by optopt; an unknown long one by its argument.
- */
-static const char *unknown_option(char *const *argv, char *buf, size_t len)
-{
-	if (optopt > 0 && optopt < 256) {
-		snprintf(buf, len, "-%c", optopt);
-		return buf;
-	}
-	return argv[optind - 1];
-}
-
 static int parse_args(int argc, char **argv)
 {
 	char sopt[4];
@@ -259,7 +246,7 @@ static int parse_args(int argc, char **argv)
 			fprintf(stderr,
 				PRG ": %s: unknown option; valid: --count, --timeout, --rx, "
 				    "--no-start, --json, --help\n",
-				unknown_option(argv, sopt, sizeof(sopt)));
+				app_unknown_option(argv, sopt, sizeof(sopt)));
 			goto hint;
 		}
 	}
@@ -434,10 +421,7 @@ int main(int argc, char **argv)
 	int n, ret, status = 0;
 	uint16_t p;
 
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	app_block_stop_signals(&sigs);
 	n = app_eal_init(PRG, argc, argv, &status);
 	if (n < 0)
 		return status;

@@ -17,6 +17,7 @@
 
 #include <dvp_parse.h>
 
+#include "app_args.h"
 #include "fwd.h"
 
 static const char *const mode_names[FWD_MODE_MAX] = {
@@ -286,20 +287,6 @@ static int parse_loss(const char *s, double *out)
 	return 0;
 }
 
-/*
- * The option getopt refused: an unknown short option may sit in a group
- * ("-xv"), where argv[optind - 1] is the argument before it (or the
- * program), so it is named by optopt; an unknown long one by its argument.
- */
-static const char *unknown_option(char *const *argv, char *buf, size_t len)
-{
-	if (optopt > 0 && optopt < 256) {
-		snprintf(buf, len, "-%c", optopt);
-		return buf;
-	}
-	return argv[optind - 1];
-}
-
 enum {
 	OPT_FORWARD_MODE = 256,
 	OPT_NB_CORES,
@@ -495,7 +482,7 @@ int fwd_parse_args(int argc, char **argv, struct fwd_config *cfg)
 			goto hint;
 		default: {
 			char sopt[4];
-			const char *what = unknown_option(argv, sopt, sizeof(sopt));
+			const char *what = app_unknown_option(argv, sopt, sizeof(sopt));
 
 			fprintf(stderr, FWD_PROG ": %s: unknown option%s\n", what,
 				strncmp(what, "--", 2) == 0 ? "" :

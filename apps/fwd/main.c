@@ -27,6 +27,7 @@
 
 #include <dvp_eal.h>
 
+#include "app_args.h"
 #include "app_eal.h"
 #include "fwd.h"
 
@@ -209,10 +210,7 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	int n, ret, status, sig = 0;
 
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	app_block_stop_signals(&sigs);
 
 	n = app_eal_init(FWD_PROG, argc, argv, &status);
 	if (n < 0)

@@ -87,6 +87,20 @@ uint64_t hist_quantile(const struct hist *h, double q)
 	return h->max;
 }
 
+/*
+ * From bucket *i on, the next that holds samples: its range, and false
+ * past the last. The writers below print only those.
+ */
+static bool next_used(const struct hist *h, unsigned int *i, uint64_t *lo, uint64_t *hi)
+{
+	while (*i < HIST_BUCKETS && h->b[*i] == 0)
+		(*i)++;
+	if (*i == HIST_BUCKETS)
+		return false;
+	hist_bucket_range(*i, lo, hi);
+	return true;
+}
+
 int hist_write_csv(const struct hist *h, const char *path, const char *label)
 {
 	uint64_t lo, hi, cum = 0;
@@ -97,11 +111,8 @@ int hist_write_csv(const struct hist *h, const char *path, const char *label)
 		return -errno;
 	fprintf(f, "# dvp-perf latency histogram: %s\n", label);
 	fprintf(f, "lo_ns,hi_ns,count,cumulative\n");
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		if (h->b[i] == 0)
-			continue;
+	for (i = 0; next_used(h, &i, &lo, &hi); i++) {
 		cum += h->b[i];
-		hist_bucket_range(i, &lo, &hi);
 		fprintf(f, "%llu,%llu,%llu,%.6f\n", (unsigned long long)lo, (unsigned long long)hi,
 			(unsigned long long)h->b[i], (double)cum / (double)h->count);
 	}
@@ -149,19 +160,12 @@ int hist_plot(const struct hist *h, const char *png, const char *title)
 	fprintf(p, "set grid\nset key left top\n");
 	fprintf(p,
 		"plot '-' using 1:2 with steps title 'density', '-' using 1:2 axes x1y2 with lines lw 2 title 'CDF'\n");
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		if (h->b[i] == 0)
-			continue;
-		hist_bucket_range(i, &lo, &hi);
+	for (i = 0; next_used(h, &i, &lo, &hi); i++)
 		fprintf(p, "%.3f %.6f\n", (double)(lo + hi) / 2000.0,
 			(double)h->b[i] / (double)h->count);
-	}
 	fprintf(p, "e\n");
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		if (h->b[i] == 0)
-			continue;
+	for (i = 0; next_used(h, &i, &lo, &hi); i++) {
 		cum += h->b[i];
-		hist_bucket_range(i, &lo, &hi);
 		fprintf(p, "%.3f %.6f\n", (double)hi / 1000.0, (double)cum / (double)h->count);
 	}
 	fprintf(p, "e\n");

@@ -33,6 +33,7 @@
 #include <dvp_parse.h>
 #include <dvp_port.h>
 
+#include "app_args.h"
 #include "app_eal.h"
 #include "perf.h"
 
@@ -125,20 +126,6 @@ static uint64_t parse_num(const char *name, const char *s, uint64_t min, uint64_
 		exit(EXIT_USAGE);
 	}
 	return v;
-}
-
-/*
- * The option getopt refused: an unknown short option may sit in a group
- * ("-xv"), where argv[optind - 1] is the argument before it (or the
- * program), so it is named by optopt; an unknown long one by its argument.
- */
-static const char *unknown_option(char *const *argv, char *buf, size_t len)
-{
-	if (optopt > 0 && optopt < 256) {
-		snprintf(buf, len, "-%c", optopt);
-		return buf;
-	}
-	return argv[optind - 1];
 }
 
 static void parse_args(int argc, char **argv)
@@ -245,7 +232,7 @@ static void parse_args(int argc, char **argv)
 			usage_error("%s needs a value", argv[optind - 1]);
 		default:
 			usage_error("unknown option '%s'",
-				    unknown_option(argv, sopt, sizeof(sopt)));
+				    app_unknown_option(argv, sopt, sizeof(sopt)));
 		}
 	}
 	if (optind < argc)

@@ -158,6 +158,30 @@ static int map_start(const char *opt, const char *arg, struct eal_cfg *cfg)
 	return 0;
 }
 
+/* map_start() for a list option, which must name at least one lcore. */
+static int list_start(const char *opt, const char *arg, struct eal_cfg *cfg, const char *syntax)
+{
+	int ret = map_start(opt, arg, cfg);
+
+	if (ret == 0 && *arg == '\0')
+		return eal_arg_error(opt, arg, "empty list; %s", syntax);
+	return ret;
+}
+
+/*
+ * After one item of a list option: 1 at the end of @p arg, 0 past the
+ * comma before the next item, or an error naming what stands there.
+ */
+static int list_next(const char *opt, const char *arg, const char *syntax, const char **p)
+{
+	if (**p == '\0')
+		return 1;
+	if (**p != ',' || (*p)[1] == '\0')
+		return eal_arg_error(opt, arg, "unexpected '%s'; %s", *p, syntax);
+	(*p)++;
+	return 0;
+}
+
 static int map_set(const char *opt, const char *arg, struct eal_cfg *cfg, unsigned long lcore,
 		   const cpu_set_t *cpus)
 {
@@ -234,12 +258,10 @@ int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg)
 	unsigned long lo, hi, i;
 	int ret;
 
-	ret = map_start(opt, arg, cfg);
+	ret = list_start(opt, arg, cfg, CORELIST_SYNTAX);
 	if (ret < 0)
 		return ret;
-	if (*p == '\0')
-		return eal_arg_error(opt, arg, "empty list; %s", CORELIST_SYNTAX);
-	for (;;) {
+	do {
 		ret = parse_range(opt, arg, CORELIST_SYNTAX, &p, &lo, &hi);
 		if (ret < 0)
 			return ret;
@@ -248,12 +270,9 @@ int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg)
 			if (ret < 0)
 				return ret;
 		}
-		if (*p == '\0')
-			break;
-		if (*p != ',' || p[1] == '\0')
-			return eal_arg_error(opt, arg, "unexpected '%s'; %s", p, CORELIST_SYNTAX);
-		p++;
-	}
+	} while ((ret = list_next(opt, arg, CORELIST_SYNTAX, &p)) == 0);
+	if (ret < 0)
+		return ret;
 	cfg->lcores_given = true;
 	return 0;
 }
@@ -305,12 +324,10 @@ int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg)
 	unsigned long i;
 	int ret;
 
-	ret = map_start(opt, arg, cfg);
+	ret = list_start(opt, arg, cfg, LCORES_SYNTAX);
 	if (ret < 0)
 		return ret;
-	if (*p == '\0')
-		return eal_arg_error(opt, arg, "empty list; %s", LCORES_SYNTAX);
-	for (;;) {
+	do {
 		ret = parse_set(opt, arg, false, &p, &lcores, &grouped);
 		if (ret < 0)
 			return ret;
@@ -344,12 +361,9 @@ int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg)
 			if (ret < 0)
 				return ret;
 		}
-		if (*p == '\0')
-			break;
-		if (*p != ',' || p[1] == '\0')
-			return eal_arg_error(opt, arg, "unexpected '%s'; %s", p, LCORES_SYNTAX);
-		p++;
-	}
+	} while ((ret = list_next(opt, arg, LCORES_SYNTAX, &p)) == 0);
+	if (ret < 0)
+		return ret;
 	cfg->lcores_given = true;
 	return 0;
 }

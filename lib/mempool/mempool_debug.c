@@ -10,6 +10,8 @@
  */
 
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +33,18 @@ static void trailer_write(const struct dvp_mempool *mp, void *obj)
 	memcpy((char *)obj + mp->elt_size, &v, sizeof(v));
 }
 
+/*
+ * Put @p obj's trailer cookie back (the same value when it is intact).
+ * @return the value it replaced, for the check that reports an overrun.
+ */
+static uint64_t trailer_repair(const struct dvp_mempool *mp, void *obj)
+{
+	uint64_t old = trailer_read(mp, obj);
+
+	trailer_write(mp, obj);
+	return old;
+}
+
 void mempool_debug_init_obj(struct dvp_mempool *mp, void *obj)
 {
 	struct mempool_objhdr *h = mempool_hdr(obj);
@@ -45,8 +59,19 @@ uint64_t dvp_mempool_debug_errors(const struct dvp_mempool *mp)
 	return mp ? __atomic_load_n(&mp->debug_errors, __ATOMIC_RELAXED) : 0;
 }
 
-static __dvp_cold void debug_error(struct dvp_mempool *mp)
+static __dvp_cold void debug_error(struct dvp_mempool *mp, const char *fmt, ...)
+	__dvp_format_printf(2, 3);
+
+/* Log one misuse the checks found, on a line naming @p mp, and count it. */
+static void debug_error(struct dvp_mempool *mp, const char *fmt, ...)
 {
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	MEMPOOL_LOG(ERR, "mempool %s: %s", mp->name, msg);
 	/* Relaxed: a statistic. */
 	__atomic_fetch_add(&mp->debug_errors, 1, __ATOMIC_RELAXED);
 }
@@ -70,41 +95,35 @@ static bool debug_is_object(const struct dvp_mempool *mp, const void *obj)
 static bool debug_check_put(struct dvp_mempool *mp, void *obj)
 {
 	struct mempool_objhdr *h;
+	uint64_t trailer;
 
 	if (!debug_is_object(mp, obj)) {
-		MEMPOOL_LOG(
-			ERR,
-			"mempool %s: put of %p, which is not an object of this pool (a pointer from another pool, or into the middle of an object?); not put back",
-			mp->name, obj);
-		debug_error(mp);
+		debug_error(
+			mp,
+			"put of %p, which is not an object of this pool (a pointer from another pool, or into the middle of an object?); not put back",
+			obj);
 		return false;
 	}
 	h = mempool_hdr(obj);
 	if (h->cookie == MEMPOOL_COOKIE_FREE) {
-		MEMPOOL_LOG(
-			ERR,
-			"mempool %s: double free of object %p: it is already free; not put back again",
-			mp->name, obj);
-		debug_error(mp);
+		debug_error(mp, "double free of object %p: it is already free; not put back again",
+			    obj);
 		return false;
 	}
 	if (h->cookie != MEMPOOL_COOKIE_ALLOC || h->mp != mp) {
-		MEMPOOL_LOG(ERR,
-			    "mempool %s: object %p has a damaged header cookie 0x%016" PRIx64
+		debug_error(mp,
+			    "object %p has a damaged header cookie 0x%016" PRIx64
 			    " (something wrote before its start); repaired and put back",
-			    mp->name, obj, h->cookie);
-		debug_error(mp);
+			    obj, h->cookie);
 		h->mp = mp;
 	}
-	if (trailer_read(mp, obj) != MEMPOOL_COOKIE_TRAILER) {
-		MEMPOOL_LOG(
-			ERR,
-			"mempool %s: overrun: object %p was written past its %u bytes (trailer cookie 0x%016" PRIx64
+	trailer = trailer_repair(mp, obj);
+	if (trailer != MEMPOOL_COOKIE_TRAILER)
+		debug_error(
+			mp,
+			"overrun: object %p was written past its %u bytes (trailer cookie 0x%016" PRIx64
 			"); repaired and put back",
-			mp->name, obj, mp->elt_size, trailer_read(mp, obj));
-		debug_error(mp);
-		trailer_write(mp, obj);
-	}
+			obj, mp->elt_size, trailer);
 	h->cookie = MEMPOOL_COOKIE_FREE;
 	return true;
 }
@@ -174,22 +193,18 @@ void __dvp_mempool_debug_got(struct dvp_mempool *mp, void **obj_table, unsigned 
 		struct mempool_objhdr *h = mempool_hdr(obj);
 
 		if (h->cookie != MEMPOOL_COOKIE_FREE || h->mp != mp) {
-			MEMPOOL_LOG(
-				ERR,
-				"mempool %s: object %p handed out was not marked free (header cookie 0x%016" PRIx64
+			debug_error(
+				mp,
+				"object %p handed out was not marked free (header cookie 0x%016" PRIx64
 				"): it was put twice, or written while free",
-				mp->name, obj, h->cookie);
-			debug_error(mp);
+				obj, h->cookie);
 			h->mp = mp;
 		}
-		if (trailer_read(mp, obj) != MEMPOOL_COOKIE_TRAILER) {
-			MEMPOOL_LOG(
-				ERR,
-				"mempool %s: object %p handed out has a damaged trailer cookie: it was written past its %u bytes while free",
-				mp->name, obj, mp->elt_size);
-			debug_error(mp);
-			trailer_write(mp, obj);
-		}
+		if (trailer_repair(mp, obj) != MEMPOOL_COOKIE_TRAILER)
+			debug_error(
+				mp,
+				"object %p handed out has a damaged trailer cookie: it was written past its %u bytes while free",
+				obj, mp->elt_size);
 		h->cookie = MEMPOOL_COOKIE_ALLOC;
 	}
 }

@@ -104,6 +104,19 @@ struct dvp_port *port_get_checked(uint16_t port_id, const char *func)
 	return port;
 }
 
+struct dvp_port *port_get_checked_out(uint16_t port_id, const char *func, const void *out,
+				      const char *missing)
+{
+	struct dvp_port *port = port_get_checked(port_id, func);
+
+	if (port != NULL && out == NULL) {
+		PORT_LOG(ERR, "%s: port %u: %s", func, port_id, missing);
+		dvp_errno = EINVAL;
+		return NULL;
+	}
+	return port;
+}
+
 int dvp_port_get_by_name(const char *name, uint16_t *port_id)
 {
 	uint16_t p;
@@ -121,14 +134,11 @@ int dvp_port_get_by_name(const char *name, uint16_t *port_id)
 
 int dvp_port_get_name(uint16_t port_id, char *name, size_t len)
 {
-	struct dvp_port *port = port_get_checked(port_id, "port get name");
+	struct dvp_port *port =
+		port_get_checked_out(port_id, "port get name", len ? name : NULL, "no buffer");
 
 	if (port == NULL)
 		return -EINVAL;
-	if (name == NULL || len == 0) {
-		PORT_LOG(ERR, "port get name: no buffer");
-		return dvp_err(EINVAL);
-	}
 	snprintf(name, len, "%s", port->name);
 	return 0;
 }
@@ -313,23 +323,25 @@ void port_fp_unpublish(struct dvp_port *port)
 	__atomic_store_n(&fp->nb_txq, 0, __ATOMIC_RELAXED);
 }
 
-uint16_t __dvp_rx_burst_refused(uint16_t port_id, uint16_t queue_id)
+/* No log on the fast path: a counter the user can read (xstats). */
+static uint16_t burst_refused(uint16_t port_id, bool tx)
 {
 	struct dvp_port *port = dvp_port_get(port_id);
 
-	(void)queue_id;
-	/* No log on the fast path: a counter the user can read (xstats). */
 	if (port != NULL)
-		__atomic_fetch_add(&port->dbg_rx_burst_refused, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(tx ? &port->dbg_tx_burst_refused : &port->dbg_rx_burst_refused,
+				   1, __ATOMIC_RELAXED);
 	return 0;
+}
+
+uint16_t __dvp_rx_burst_refused(uint16_t port_id, uint16_t queue_id)
+{
+	(void)queue_id;
+	return burst_refused(port_id, false);
 }
 
 uint16_t __dvp_tx_burst_refused(uint16_t port_id, uint16_t queue_id)
 {
-	struct dvp_port *port = dvp_port_get(port_id);
-
 	(void)queue_id;
-	if (port != NULL)
-		__atomic_fetch_add(&port->dbg_tx_burst_refused, 1, __ATOMIC_RELAXED);
-	return 0;
+	return burst_refused(port_id, true);
 }

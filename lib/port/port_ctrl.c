@@ -20,15 +20,12 @@
 
 int dvp_port_info_get(uint16_t port_id, struct dvp_port_info *info)
 {
-	struct dvp_port *port = port_get_checked(port_id, "port info get");
+	struct dvp_port *port =
+		port_get_checked_out(port_id, "port info get", info, "no info structure given");
 	int ret;
 
 	if (port == NULL)
 		return -EINVAL;
-	if (info == NULL) {
-		PORT_LOG(ERR, "port info get: port %u: no info structure given", port_id);
-		return dvp_err(EINVAL);
-	}
 	memset(info, 0, sizeof(*info));
 	info->min_mtu = 68;
 	info->max_mtu = 1500;
@@ -64,19 +61,39 @@ static int refuse(uint16_t port_id, int err, const char *fmt, ...)
 	return dvp_err(err);
 }
 
+/* Release queue @p q of one direction, if it is set up (under qlock). */
+static void release_queue_locked(struct dvp_port *port, uint16_t q, bool tx)
+{
+	if (tx) {
+		if (port->txqs[q] != NULL)
+			port->ops->txq_release(port, q);
+		port->txqs[q] = NULL;
+		return;
+	}
+	if (port->rxqs[q] != NULL)
+		port->ops->rxq_release(port, q);
+	port->rxqs[q] = NULL;
+	port->rxq_intr[q] = NULL;
+}
+
 static void release_queues_locked(struct dvp_port *port)
 {
 	uint16_t q;
 
 	for (q = 0; q < DVP_MAX_QUEUES_PER_PORT; q++) {
-		if (port->rxqs[q] != NULL)
-			port->ops->rxq_release(port, q);
-		port->rxqs[q] = NULL;
-		port->rxq_intr[q] = NULL;
-		if (port->txqs[q] != NULL)
-			port->ops->txq_release(port, q);
-		port->txqs[q] = NULL;
+		release_queue_locked(port, q, false);
+		release_queue_locked(port, q, true);
 	}
+}
+
+/* A queue setup's answer: 0, or an error naming the driver and why (@p eio for -EIO). */
+static int setup_result(const struct dvp_port *port, const char *dir, uint16_t q, int ret,
+			const char *eio)
+{
+	if (ret >= 0)
+		return 0;
+	return refuse(port->port_id, -ret, "%s queue %u setup: %s failed: %s", dir, q,
+		      port->driver_name, ret == -EIO ? eio : dvp_strerror(-ret));
 }
 
 void port_release_queues(struct dvp_port *port)
@@ -88,6 +105,22 @@ void port_release_queues(struct dvp_port *port)
 	pthread_mutex_unlock(&s->qlock);
 }
 
+/*
+ * configure's check of the @p what bits @p asked against the driver's
+ * @p capa: 0, or an error naming the bits it lacks and what it @p has.
+ */
+static int capa_check(const struct dvp_port *port, const char *what, uint64_t asked,
+		      const char *has, uint64_t capa)
+{
+	uint64_t bad = asked & ~capa;
+
+	if (bad == 0)
+		return 0;
+	return refuse(port->port_id, EINVAL,
+		      "configure: %s 0x%" PRIx64 " not supported; %s %s 0x%" PRIx64, what, bad,
+		      port->driver_name, has, capa);
+}
+
 int dvp_port_configure(uint16_t port_id, uint16_t nb_rxq, uint16_t nb_txq,
 		       const struct dvp_port_conf *conf_in)
 {
@@ -96,7 +129,6 @@ int dvp_port_configure(uint16_t port_id, uint16_t nb_rxq, uint16_t nb_txq,
 	struct dvp_port_conf conf = { 0 };
 	struct dvp_port_info info;
 	struct port_slot *s;
-	uint64_t bad;
 	int ret;
 
 	if (port == NULL)
@@ -117,24 +149,15 @@ int dvp_port_configure(uint16_t port_id, uint16_t nb_rxq, uint16_t nb_txq,
 	if (nb_txq > info.max_tx_queues)
 		return refuse(port_id, EINVAL, "configure: %u tx queues asked; %s offers 1 to %u",
 			      nb_txq, port->driver_name, info.max_tx_queues);
-	bad = conf.rxmode.offloads & ~info.rx_offload_capa;
-	if (bad)
-		return refuse(port_id, EINVAL,
-			      "configure: rx offloads 0x%" PRIx64
-			      " not supported; %s offers 0x%" PRIx64,
-			      bad, port->driver_name, info.rx_offload_capa);
-	bad = conf.txmode.offloads & ~info.tx_offload_capa;
-	if (bad)
-		return refuse(port_id, EINVAL,
-			      "configure: tx offloads 0x%" PRIx64
-			      " not supported; %s offers 0x%" PRIx64,
-			      bad, port->driver_name, info.tx_offload_capa);
-	bad = conf.rss_conf.rss_hf & ~info.rss_hf_capa;
-	if (bad)
-		return refuse(port_id, EINVAL,
-			      "configure: RSS hash fields 0x%" PRIx64
-			      " not supported; %s hashes on 0x%" PRIx64,
-			      bad, port->driver_name, info.rss_hf_capa);
+	ret = capa_check(port, "rx offloads", conf.rxmode.offloads, "offers", info.rx_offload_capa);
+	if (ret == 0)
+		ret = capa_check(port, "tx offloads", conf.txmode.offloads, "offers",
+				 info.tx_offload_capa);
+	if (ret == 0)
+		ret = capa_check(port, "RSS hash fields", conf.rss_conf.rss_hf, "hashes on",
+				 info.rss_hf_capa);
+	if (ret < 0)
+		return ret;
 	if (conf.rss_conf.rss_key != NULL && (conf.rss_conf.rss_key_len != info.hash_key_size ||
 					      conf.rss_conf.rss_key_len > DVP_RSS_KEY_MAX_LEN))
 		return refuse(port_id, EINVAL, "configure: an RSS key of %u bytes; %s takes %u",
@@ -281,23 +304,15 @@ int dvp_rxq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 		return ret;
 	s = port_slot_of(port);
 	pthread_mutex_lock(&s->qlock);
-	if (port->rxqs[q] != NULL) {
-		port->ops->rxq_release(port, q);
-		port->rxqs[q] = NULL;
-		port->rxq_intr[q] = NULL;
-	}
+	release_queue_locked(port, q, false);
 	ret = port->ops->rxq_setup(port, q, nb_desc, socket_id, &c, mp);
 	if (ret == 0 && port->rxqs[q] == NULL)
 		ret = -EIO;
 	if (ret == 0 && port->conf.intr_conf.rxq && !dvp_rxwait_queue_active(port->rxq_intr[q]))
 		ret = -EIO;
 	pthread_mutex_unlock(&s->qlock);
-	if (ret < 0)
-		return refuse(port_id, -ret, "rx queue %u setup: %s failed: %s", q,
-			      port->driver_name,
-			      ret == -EIO ? "the driver set up no queue (or no interrupt state)" :
-					    dvp_strerror(-ret));
-	return 0;
+	return setup_result(port, "rx", q, ret,
+			    "the driver set up no queue (or no interrupt state)");
 }
 
 int dvp_txq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
@@ -317,19 +332,12 @@ int dvp_txq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 		return ret;
 	s = port_slot_of(port);
 	pthread_mutex_lock(&s->qlock);
-	if (port->txqs[q] != NULL) {
-		port->ops->txq_release(port, q);
-		port->txqs[q] = NULL;
-	}
+	release_queue_locked(port, q, true);
 	ret = port->ops->txq_setup(port, q, nb_desc, socket_id, &c);
 	if (ret == 0 && port->txqs[q] == NULL)
 		ret = -EIO;
 	pthread_mutex_unlock(&s->qlock);
-	if (ret < 0)
-		return refuse(port_id, -ret, "tx queue %u setup: %s failed: %s", q,
-			      port->driver_name,
-			      ret == -EIO ? "the driver set up no queue" : dvp_strerror(-ret));
-	return 0;
+	return setup_result(port, "tx", q, ret, "the driver set up no queue");
 }
 
 int dvp_port_start(uint16_t port_id)
@@ -542,12 +550,11 @@ int dvp_port_devarg_mac(const char *dev, const char *key, const char *value,
 
 int dvp_macaddr_get(uint16_t port_id, struct dvp_ether_addr *mac)
 {
-	struct dvp_port *port = port_get_checked(port_id, "MAC address get");
+	struct dvp_port *port =
+		port_get_checked_out(port_id, "MAC address get", mac, "nowhere to put it");
 
 	if (port == NULL)
 		return -EINVAL;
-	if (mac == NULL)
-		return refuse(port_id, EINVAL, "MAC address get: nowhere to put it");
 	*mac = port->mac;
 	return 0;
 }
@@ -641,12 +648,10 @@ int dvp_port_mtu_set(uint16_t port_id, uint16_t mtu)
 
 int dvp_port_mtu_get(uint16_t port_id, uint16_t *mtu)
 {
-	struct dvp_port *port = port_get_checked(port_id, "MTU get");
+	struct dvp_port *port = port_get_checked_out(port_id, "MTU get", mtu, "nowhere to put it");
 
 	if (port == NULL)
 		return -EINVAL;
-	if (mtu == NULL)
-		return refuse(port_id, EINVAL, "MTU get: nowhere to put it");
 	*mtu = port->mtu;
 	return 0;
 }

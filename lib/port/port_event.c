@@ -291,14 +291,11 @@ int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link,
 
 int dvp_link_get_nowait(uint16_t port_id, struct dvp_link *link)
 {
-	struct dvp_port *port = port_get_checked(port_id, "link get");
+	struct dvp_port *port =
+		port_get_checked_out(port_id, "link get", link, "nowhere to put it");
 
 	if (port == NULL)
 		return -EINVAL;
-	if (link == NULL) {
-		PORT_LOG(ERR, "link get: port %u: nowhere to put it", port_id);
-		return dvp_err(EINVAL);
-	}
 	__atomic_load(&port->link, link, __ATOMIC_RELAXED);
 	return 0;
 }

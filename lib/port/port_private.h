@@ -42,6 +42,14 @@ static inline struct port_slot *port_slot_of(struct dvp_port *port)
  */
 struct dvp_port *port_get_checked(uint16_t port_id, const char *func);
 
+/*
+ * port_get_checked() for a call that writes its result to @p out: NULL
+ * also when @p out is NULL, after a log line naming @p func and what is
+ * @p missing.
+ */
+struct dvp_port *port_get_checked_out(uint16_t port_id, const char *func, const void *out,
+				      const char *missing);
+
 /* Release every set-up queue (under qlock). */
 void port_release_queues(struct dvp_port *port);
 

@@ -206,15 +206,12 @@ void dvp_port_stats_add_queue(struct dvp_port_stats *stats, uint16_t q, bool tx,
 
 int dvp_stats_get(uint16_t port_id, struct dvp_port_stats *stats)
 {
-	struct dvp_port *port = port_get_checked(port_id, "stats get");
+	struct dvp_port *port =
+		port_get_checked_out(port_id, "stats get", stats, "nowhere to put them");
 	int ret;
 
 	if (port == NULL)
 		return -EINVAL;
-	if (stats == NULL) {
-		PORT_LOG(ERR, "stats get: port %u: nowhere to put them", port_id);
-		return dvp_err(EINVAL);
-	}
 	ret = stats_read(port, stats);
 	return ret < 0 ? dvp_err(-ret) : 0;
 }

@@ -13,7 +13,9 @@
  */
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <dvp_rxwait.h>
 #include <dvp_rxwait_driver.h>
@@ -85,16 +87,12 @@ static const struct dvp_json_field stats_fields[] = {
 };
 #undef ST
 
-static int cmd_stats(const char *cmd, const char *params, struct dvp_json *w)
+static int port_stats(struct dvp_port *port, struct dvp_json *w)
 {
-	struct dvp_port *port = port_of_param(params);
 	struct dvp_port_stats st;
 
-	(void)cmd;
-	if (port == NULL)
-		return -1;
 	if (dvp_stats_get(port->port_id, &st) < 0)
-		return port_done(-1);
+		return -1;
 	dvp_json_obj_open(w, NULL);
 	dvp_json_fields(w, NULL, &st, stats_fields, DVP_DIM(stats_fields));
 	queue_stats(w, "q_ipackets", st.q_ipackets);
@@ -103,22 +101,18 @@ static int cmd_stats(const char *cmd, const char *params, struct dvp_json *w)
 	queue_stats(w, "q_obytes", st.q_obytes);
 	queue_stats(w, "q_errors", st.q_errors);
 	dvp_json_obj_close(w);
-	return port_done(0);
+	return 0;
 }
 
-static int cmd_xstats(const char *cmd, const char *params, struct dvp_json *w)
+static int port_xstats(struct dvp_port *port, struct dvp_json *w)
 {
-	struct dvp_port *port = port_of_param(params);
 	struct dvp_xstat_name *names = NULL;
 	struct dvp_xstat *vals = NULL;
 	int n, i, ret = -1;
 
-	(void)cmd;
-	if (port == NULL)
-		return -1;
 	n = dvp_xstats_get_names(port->port_id, NULL, 0);
 	if (n < 0)
-		return port_done(-1);
+		return -1;
 	names = calloc((size_t)n + 1, sizeof(*names));
 	vals = calloc((size_t)n + 1, sizeof(*vals));
 	if (names != NULL && vals != NULL &&
@@ -133,19 +127,15 @@ static int cmd_xstats(const char *cmd, const char *params, struct dvp_json *w)
 	}
 	free(names);
 	free(vals);
-	return port_done(ret);
+	return ret;
 }
 
-static int cmd_link_status(const char *cmd, const char *params, struct dvp_json *w)
+static int port_link_status(struct dvp_port *port, struct dvp_json *w)
 {
-	struct dvp_port *port = port_of_param(params);
 	struct dvp_link link;
 
-	(void)cmd;
-	if (port == NULL)
-		return -1;
 	if (dvp_link_get_nowait(port->port_id, &link) < 0)
-		return port_done(-1);
+		return -1;
 	dvp_json_obj_open(w, NULL);
 	if (!link.link_status) {
 		dvp_json_str(w, "status", "DOWN");
@@ -158,7 +148,7 @@ static int cmd_link_status(const char *cmd, const char *params, struct dvp_json 
 									"half-duplex");
 	}
 	dvp_json_obj_close(w);
-	return port_done(0);
+	return 0;
 }
 
 /* ethdev's queue states: 0 stopped, 1 started. */
@@ -173,18 +163,11 @@ static void queue_states(struct dvp_json *w, const char *key, struct dvp_port *p
 	dvp_json_arr_close(w);
 }
 
-static int cmd_info(const char *cmd, const char *params, struct dvp_json *w)
+static int port_info(struct dvp_port *port, struct dvp_json *w)
 {
-	struct dvp_port *port = port_of_param(params);
-	struct port_slot *s;
 	char mac[24];
 
-	(void)cmd;
-	if (port == NULL)
-		return -1;
-	s = port_slot_of(port);
 	dvp_ether_format_addr(mac, sizeof(mac), &port->mac);
-	pthread_mutex_lock(&s->qlock);
 	dvp_json_obj_open(w, NULL);
 	dvp_json_str(w, "name", port->name);
 	/* ethdev's RTE_ETH_DEV_ATTACHED: only attached ports are answered. */
@@ -212,21 +195,13 @@ static int cmd_info(const char *cmd, const char *params, struct dvp_json *w)
 	/* dvpmd's own, after DPDK's. */
 	dvp_json_str(w, "driver", port->driver_name);
 	dvp_json_obj_close(w);
-	pthread_mutex_unlock(&s->qlock);
-	return port_done(0);
+	return 0;
 }
 
-static int cmd_intr(const char *cmd, const char *params, struct dvp_json *w)
+static int port_intr(struct dvp_port *port, struct dvp_json *w)
 {
-	struct dvp_port *port = port_of_param(params);
-	struct port_slot *s;
 	uint16_t q;
 
-	(void)cmd;
-	if (port == NULL)
-		return -1;
-	s = port_slot_of(port);
-	pthread_mutex_lock(&s->qlock);
 	dvp_json_obj_open(w, NULL);
 	dvp_json_i64(w, "port_id", port->port_id);
 	dvp_json_str(w, "name", port->name);
@@ -239,24 +214,58 @@ static int cmd_intr(const char *cmd, const char *params, struct dvp_json *w)
 	}
 	dvp_json_arr_close(w);
 	dvp_json_obj_close(w);
-	pthread_mutex_unlock(&s->qlock);
-	return port_done(0);
+	return 0;
+}
+
+/* A command about one port: what writes its answer, and its help. */
+struct port_cmd {
+	const char *cmd;
+	int (*fn)(struct dvp_port *port, struct dvp_json *w);
+	bool qlock; /* it reads the queues: hold the port's qlock */
+	const char *help;
+};
+
+static const struct port_cmd port_cmds[] = {
+	{ "/ethdev/stats", port_stats, false,
+	  "Returns the common stats for a port. Parameters: int port_id" },
+	{ "/ethdev/xstats", port_xstats, false,
+	  "Returns the extended stats for a port. Parameters: int port_id" },
+	{ "/ethdev/link_status", port_link_status, false,
+	  "Returns the link status for a port. Parameters: int port_id" },
+	{ "/ethdev/info", port_info, true,
+	  "Returns the device info for a port. Parameters: int port_id" },
+	{ "/dvp/intr", port_intr, true,
+	  "Returns each rx queue's interrupt mode and counters. Parameters: int port_id" },
+};
+
+/* Every command of port_cmds: the port its parameter names stays open while it answers. */
+static int cmd_port(const char *cmd, const char *params, struct dvp_json *w)
+{
+	const struct port_cmd *c = NULL;
+	struct dvp_port *port;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < DVP_DIM(port_cmds) && c == NULL; i++)
+		if (strcmp(cmd, port_cmds[i].cmd) == 0)
+			c = &port_cmds[i];
+	port = c != NULL ? port_of_param(params) : NULL;
+	if (port == NULL)
+		return -1;
+	if (c->qlock)
+		pthread_mutex_lock(&port_slot_of(port)->qlock);
+	ret = c->fn(port, w);
+	if (c->qlock)
+		pthread_mutex_unlock(&port_slot_of(port)->qlock);
+	return port_done(ret);
 }
 
 void port_telemetry_register(void)
 {
+	unsigned int i;
+
 	dvp_telemetry_register_cmd("/ethdev/list", cmd_list,
 				   "Returns list of available ethdev ports. Takes no parameters");
-	dvp_telemetry_register_cmd("/ethdev/stats", cmd_stats,
-				   "Returns the common stats for a port. Parameters: int port_id");
-	dvp_telemetry_register_cmd(
-		"/ethdev/xstats", cmd_xstats,
-		"Returns the extended stats for a port. Parameters: int port_id");
-	dvp_telemetry_register_cmd("/ethdev/link_status", cmd_link_status,
-				   "Returns the link status for a port. Parameters: int port_id");
-	dvp_telemetry_register_cmd("/ethdev/info", cmd_info,
-				   "Returns the device info for a port. Parameters: int port_id");
-	dvp_telemetry_register_cmd(
-		"/dvp/intr", cmd_intr,
-		"Returns each rx queue's interrupt mode and counters. Parameters: int port_id");
+	for (i = 0; i < DVP_DIM(port_cmds); i++)
+		dvp_telemetry_register_cmd(port_cmds[i].cmd, cmd_port, port_cmds[i].help);
 }
