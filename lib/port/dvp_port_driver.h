@@ -200,6 +200,31 @@ void dvp_port_foreach_of_device(const struct dvp_device *dev,
 void dvp_port_close_of_device(const struct dvp_device *dev);
 
 /**
+ * A virtual driver's remove: close every attached port of @p dev and clear
+ * dev->driver_data. @return 0.
+ */
+int dvp_port_vdev_remove(struct dvp_device *dev);
+
+/*
+ * Ops for a device that filters nothing (a point-to-point link, a ring):
+ * every frame is for the port whatever its address or promiscuous mode,
+ * and any MTU lib/port accepted (within info_get's range) fits. lib/port
+ * records the new value. Each returns 0.
+ */
+int dvp_port_op_promisc_nop(struct dvp_port *port);
+int dvp_port_op_mac_addr_set_nop(struct dvp_port *port, const struct dvp_ether_addr *mac);
+int dvp_port_op_mtu_set_nop(struct dvp_port *port, uint16_t mtu);
+
+/**
+ * The interrupt conf rxq_setup gives dvp_rxwait_queue_init() for rx queue
+ * @p q waking on @p fd: ack batch and solicited as port->conf.intr_conf
+ * asks, the port and queue ids as labels, no extra fds. The driver may
+ * change fields before the init (a devarg forcing solicited, extra fds).
+ */
+struct dvp_rxwait_queue_conf dvp_port_rxq_intr_conf(const struct dvp_port *port, uint16_t q,
+						    int fd);
+
+/**
  * A port address given as devarg @p key=@p value of device @p dev (at
  * probe). @return 0 with @p mac set, or -EINVAL after one log line naming
  * the device and what is wrong: not an address, a multicast or a zero one.

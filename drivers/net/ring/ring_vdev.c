@@ -296,19 +296,12 @@ fail:
 	return ret;
 }
 
-static int ring_remove(struct dvp_device *dev)
-{
-	dvp_port_close_of_device(dev);
-	dev->driver_data = NULL;
-	return 0;
-}
-
 static struct dvp_driver ring_driver = {
 	.name = RING_DRIVER_NAME,
 	.bus = DVP_BUS_VDEV,
 	.keys = ring_keys,
 	.probe = ring_probe,
-	.remove = ring_remove,
+	.remove = dvp_port_vdev_remove,
 };
 
 DVP_DRIVER_REGISTER(net_ring, ring_driver);
