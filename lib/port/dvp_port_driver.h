@@ -18,7 +18,8 @@
  *    only in the states that allow them (setup while stopped, ...);
  *  - rxq_setup stores the driver's queue in port->rxqs[q] and, when
  *    port->conf.intr_conf.rxq is set, initialises a struct dvp_rxwait_queue
- *    in it (dvp_rxwait_driver.h) and stores it in port->rxq_intr[q];
+ *    in it (dvp_rxwait_driver.h) and stores it in port->rxq_intr[q]
+ *    (dvp_port_rxq_intr_conf() and dvp_port_rxq_intr_init() do both);
  *    txq_setup stores port->txqs[q];
  *  - start sets port->rx_pkt_burst and port->tx_pkt_burst; lib/port then
  *    publishes them in the fast-path table;
@@ -223,6 +224,15 @@ int dvp_port_op_mtu_set_nop(struct dvp_port *port, uint16_t mtu);
  */
 struct dvp_rxwait_queue_conf dvp_port_rxq_intr_conf(const struct dvp_port *port, uint16_t q,
 						    int fd);
+
+/**
+ * rxq_setup's interrupt step for rx queue @p q: dvp_rxwait_queue_init(@p iq,
+ * @p ops, @p ctx, @p conf), then on success port->rxq_intr[q] = @p iq.
+ * @return what dvp_rxwait_queue_init() returns.
+ */
+int dvp_port_rxq_intr_init(struct dvp_port *port, uint16_t q, struct dvp_rxwait_queue *iq,
+			   const struct dvp_rxwait_queue_ops *ops, void *ctx,
+			   const struct dvp_rxwait_queue_conf *conf);
 
 /**
  * A port address given as devarg @p key=@p value of device @p dev (at

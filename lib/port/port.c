@@ -322,6 +322,17 @@ struct dvp_rxwait_queue_conf dvp_port_rxq_intr_conf(const struct dvp_port *port,
 	return ic;
 }
 
+int dvp_port_rxq_intr_init(struct dvp_port *port, uint16_t q, struct dvp_rxwait_queue *iq,
+			   const struct dvp_rxwait_queue_ops *ops, void *ctx,
+			   const struct dvp_rxwait_queue_conf *conf)
+{
+	int ret = dvp_rxwait_queue_init(iq, ops, ctx, conf);
+
+	if (ret == 0)
+		port->rxq_intr[q] = iq;
+	return ret;
+}
+
 /* ------------------------------------------------------------------------
  * The fast-path table
  */

@@ -787,6 +787,15 @@ static void test_rxq_intr_conf(void **state)
 	assert_int_equal(ic.port_id, 7);
 	assert_int_equal(ic.queue_id, 3);
 	assert_int_equal(ic.nb_extra_fds, 0);
+	/* A failed init leaves the port without the queue's interrupt state. */
+	{
+		static const struct dvp_rxwait_queue_ops no_hooks;
+		struct dvp_rxwait_queue iq = { 0 };
+
+		assert_int_equal(dvp_port_rxq_intr_init(&port, 3, &iq, &no_hooks, NULL, &ic),
+				 -EINVAL);
+		assert_null(port.rxq_intr[3]);
+	}
 }
 
 int main(void)

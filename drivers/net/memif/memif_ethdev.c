@@ -203,12 +203,11 @@ static int memif_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, 
 		if (ret < 0)
 			goto fail;
 		ic = dvp_port_rxq_intr_conf(port, q, mq->epfd);
-		ret = dvp_rxwait_queue_init(&mq->iq, &memif_intr_ops, mq, &ic);
+		ret = dvp_port_rxq_intr_init(port, q, &mq->iq, &memif_intr_ops, mq, &ic);
 		if (ret < 0) {
 			memif_queue_intr_fini(mq);
 			goto fail;
 		}
-		port->rxq_intr[q] = &mq->iq;
 	}
 	port->rxqs[q] = mq;
 	return 0;

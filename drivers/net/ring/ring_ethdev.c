@@ -102,12 +102,11 @@ static int ring_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, i
 	if (port->conf.intr_conf.rxq) {
 		struct dvp_rxwait_queue_conf ic = dvp_port_rxq_intr_conf(port, q, rxq->in->efd);
 
-		ret = dvp_rxwait_queue_init(&rxq->intr, &ring_intr_ops, rxq, &ic);
+		ret = dvp_port_rxq_intr_init(port, q, &rxq->intr, &ring_intr_ops, rxq, &ic);
 		if (ret < 0) {
 			dvp_free(rxq);
 			return ret;
 		}
-		port->rxq_intr[q] = &rxq->intr;
 	}
 	port->rxqs[q] = rxq;
 	return 0;

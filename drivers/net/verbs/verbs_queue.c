@@ -689,10 +689,9 @@ int verbs_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int soc
 		struct dvp_rxwait_queue_conf ic = dvp_port_rxq_intr_conf(port, q, rxq->ch->fd);
 
 		ic.solicited = solicited;
-		ret = dvp_rxwait_queue_init(&rxq->intr, &verbs_intr_ops, rxq, &ic);
+		ret = dvp_port_rxq_intr_init(port, q, &rxq->intr, &verbs_intr_ops, rxq, &ic);
 		if (ret < 0)
 			goto fail;
-		port->rxq_intr[q] = &rxq->intr;
 	}
 	port->rxqs[q] = rxq;
 	return 0;
