@@ -18,7 +18,8 @@
  *    only in the states that allow them (setup while stopped, ...);
  *  - rxq_setup stores the driver's queue in port->rxqs[q] and, when
  *    port->conf.intr_conf.rxq is set, initialises a struct dvp_rxwait_queue
- *    in it (dvp_rxwait_driver.h) and stores it in port->rxq_intr[q];
+ *    in it (dvp_rxwait_driver.h) and stores it in port->rxq_intr[q]
+ *    (dvp_port_rxq_intr_conf() and dvp_port_rxq_intr_init() do both);
  *    txq_setup stores port->txqs[q];
  *  - start sets port->rx_pkt_burst and port->tx_pkt_burst; lib/port then
  *    publishes them in the fast-path table;
@@ -198,6 +199,40 @@ void dvp_port_foreach_of_device(const struct dvp_device *dev,
 
 /** Close every attached port of @p dev: what a virtual driver's remove does first. */
 void dvp_port_close_of_device(const struct dvp_device *dev);
+
+/**
+ * A virtual driver's remove: close every attached port of @p dev and clear
+ * dev->driver_data. @return 0.
+ */
+int dvp_port_vdev_remove(struct dvp_device *dev);
+
+/*
+ * Ops for a device that filters nothing (a point-to-point link, a ring):
+ * every frame is for the port whatever its address or promiscuous mode,
+ * and any MTU lib/port accepted (within info_get's range) fits. lib/port
+ * records the new value. Each returns 0.
+ */
+int dvp_port_op_promisc_nop(struct dvp_port *port);
+int dvp_port_op_mac_addr_set_nop(struct dvp_port *port, const struct dvp_ether_addr *mac);
+int dvp_port_op_mtu_set_nop(struct dvp_port *port, uint16_t mtu);
+
+/**
+ * The interrupt conf rxq_setup gives dvp_rxwait_queue_init() for rx queue
+ * @p q waking on @p fd: ack batch and solicited as port->conf.intr_conf
+ * asks, the port and queue ids as labels, no extra fds. The driver may
+ * change fields before the init (a devarg forcing solicited, extra fds).
+ */
+struct dvp_rxwait_queue_conf dvp_port_rxq_intr_conf(const struct dvp_port *port, uint16_t q,
+						    int fd);
+
+/**
+ * rxq_setup's interrupt step for rx queue @p q: dvp_rxwait_queue_init(@p iq,
+ * @p ops, @p ctx, @p conf), then on success port->rxq_intr[q] = @p iq.
+ * @return what dvp_rxwait_queue_init() returns.
+ */
+int dvp_port_rxq_intr_init(struct dvp_port *port, uint16_t q, struct dvp_rxwait_queue *iq,
+			   const struct dvp_rxwait_queue_ops *ops, void *ctx,
+			   const struct dvp_rxwait_queue_conf *conf);
 
 /**
  * A port address given as devarg @p key=@p value of device @p dev (at

@@ -292,6 +292,57 @@ void dvp_port_close_of_device(const struct dvp_device *dev)
 	dvp_port_foreach_of_device(dev, close_attached, NULL);
 }
 
+int dvp_port_vdev_remove(struct dvp_device *dev)
+{
+	dvp_port_close_of_device(dev);
+	dev->driver_data = NULL;
+	return 0;
+}
+
+int dvp_port_op_promisc_nop(struct dvp_port *port)
+{
+	(void)port;
+	return 0;
+}
+
+int dvp_port_op_mac_addr_set_nop(struct dvp_port *port, const struct dvp_ether_addr *mac)
+{
+	(void)port;
+	(void)mac;
+	return 0;
+}
+
+int dvp_port_op_mtu_set_nop(struct dvp_port *port, uint16_t mtu)
+{
+	(void)port;
+	(void)mtu;
+	return 0;
+}
+
+struct dvp_rxwait_queue_conf dvp_port_rxq_intr_conf(const struct dvp_port *port, uint16_t q, int fd)
+{
+	struct dvp_rxwait_queue_conf ic = {
+		.fd = fd,
+		.ack_batch = port->conf.intr_conf.rxq_ack_batch,
+		.solicited = port->conf.intr_conf.rxq_solicited,
+		.port_id = port->port_id,
+		.queue_id = q,
+	};
+
+	return ic;
+}
+
+int dvp_port_rxq_intr_init(struct dvp_port *port, uint16_t q, struct dvp_rxwait_queue *iq,
+			   const struct dvp_rxwait_queue_ops *ops, void *ctx,
+			   const struct dvp_rxwait_queue_conf *conf)
+{
+	int ret = dvp_rxwait_queue_init(iq, ops, ctx, conf);
+
+	if (ret == 0)
+		port->rxq_intr[q] = iq;
+	return ret;
+}
+
 /* ------------------------------------------------------------------------
  * The fast-path table
  */

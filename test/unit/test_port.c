@@ -9,7 +9,7 @@
  * after stop and close; stats and xstats; MAC, promiscuous mode, MTU; link
  * and its events; events NEW/DESTROY with callbacks that unregister
  * themselves or are unregistered while running; queue errors restarted and
- * reported; removal reported once.
+ * reported; removal reported once; the rx interrupt conf given drivers.
  */
 
 #include "test_port_helpers.h"
@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <dvp_interrupts.h>
+#include <dvp_port_driver.h>
 
 static uint16_t lo, c1, c2; /* net_ring0 looped back; net_ring1 <-> net_ring2 */
 
@@ -770,6 +771,33 @@ static void test_removal_once(void **state)
 	sem_destroy(&l.sem);
 }
 
+/* What lib/port gives drivers for rxq_setup: the interrupt conf asked. */
+static void test_rxq_intr_conf(void **state)
+{
+	struct dvp_port port = { .port_id = 7 };
+	struct dvp_rxwait_queue_conf ic;
+
+	(void)state;
+	port.conf.intr_conf.rxq_ack_batch = 16;
+	port.conf.intr_conf.rxq_solicited = true;
+	ic = dvp_port_rxq_intr_conf(&port, 3, 42);
+	assert_int_equal(ic.fd, 42);
+	assert_int_equal(ic.ack_batch, 16);
+	assert_true(ic.solicited);
+	assert_int_equal(ic.port_id, 7);
+	assert_int_equal(ic.queue_id, 3);
+	assert_int_equal(ic.nb_extra_fds, 0);
+	/* A failed init leaves the port without the queue's interrupt state. */
+	{
+		static const struct dvp_rxwait_queue_ops no_hooks;
+		struct dvp_rxwait_queue iq = { 0 };
+
+		assert_int_equal(dvp_port_rxq_intr_init(&port, 3, &iq, &no_hooks, NULL, &ic),
+				 -EINVAL);
+		assert_null(port.rxq_intr[3]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -786,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_new_destroy_and_unregister),
 		cmocka_unit_test_setup(test_queue_error, stop_all),
 		cmocka_unit_test_setup(test_removal_once, stop_all),
+		cmocka_unit_test(test_rxq_intr_conf),
 	};
 
 	return cmocka_run_group_tests(tests, setup, tp_teardown);

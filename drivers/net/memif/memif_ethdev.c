@@ -197,23 +197,17 @@ static int memif_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, 
 			goto fail;
 	}
 	if (port->conf.intr_conf.rxq) {
-		struct dvp_rxwait_queue_conf ic = {
-			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
-			.solicited = port->conf.intr_conf.rxq_solicited,
-			.port_id = port->port_id,
-			.queue_id = q,
-		};
+		struct dvp_rxwait_queue_conf ic;
 
 		ret = memif_queue_intr_init(mq);
 		if (ret < 0)
 			goto fail;
-		ic.fd = mq->epfd;
-		ret = dvp_rxwait_queue_init(&mq->iq, &memif_intr_ops, mq, &ic);
+		ic = dvp_port_rxq_intr_conf(port, q, mq->epfd);
+		ret = dvp_port_rxq_intr_init(port, q, &mq->iq, &memif_intr_ops, mq, &ic);
 		if (ret < 0) {
 			memif_queue_intr_fini(mq);
 			goto fail;
 		}
-		port->rxq_intr[q] = &mq->iq;
 	}
 	port->rxqs[q] = mq;
 	return 0;
@@ -327,29 +321,6 @@ static int memif_close(struct dvp_port *port)
 	return 0;
 }
 
-static int memif_promisc(struct dvp_port *port)
-{
-	/* A point-to-point link: every frame is for this port. */
-	(void)port;
-	return 0;
-}
-
-static int memif_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)
-{
-	/* Nothing filters on it: lib/port records the address. */
-	(void)port;
-	(void)mac;
-	return 0;
-}
-
-static int memif_mtu_set(struct dvp_port *port, uint16_t mtu)
-{
-	/* Any length fits: frames longer than bsize are chained. */
-	(void)port;
-	(void)mtu;
-	return 0;
-}
-
 static int memif_stats_get(struct dvp_port *port, struct dvp_port_stats *stats)
 {
 	dvp_port_qctrs_stats_get(port, &rxq_ctrs, &txq_ctrs, stats);
@@ -402,10 +373,11 @@ static const struct dvp_port_ops memif_port_ops = {
 	.stop = memif_stop,
 	.close = memif_close,
 	.link_update = memif_link_update,
-	.promiscuous_enable = memif_promisc,
-	.promiscuous_disable = memif_promisc,
-	.mac_addr_set = memif_mac_addr_set,
-	.mtu_set = memif_mtu_set,
+	/* A point-to-point link filters nothing; frames longer than bsize are chained. */
+	.promiscuous_enable = dvp_port_op_promisc_nop,
+	.promiscuous_disable = dvp_port_op_promisc_nop,
+	.mac_addr_set = dvp_port_op_mac_addr_set_nop,
+	.mtu_set = dvp_port_op_mtu_set_nop,
 	.stats_get = memif_stats_get,
 	.stats_reset = memif_stats_reset,
 	.xstats = memif_xstats,
@@ -548,19 +520,12 @@ static int memif_probe(struct dvp_device *dev)
 	return 0;
 }
 
-static int memif_remove(struct dvp_device *dev)
-{
-	dvp_port_close_of_device(dev);
-	dev->driver_data = NULL;
-	return 0;
-}
-
 static struct dvp_driver memif_driver = {
 	.name = MEMIF_DRIVER_NAME,
 	.bus = DVP_BUS_VDEV,
 	.keys = memif_keys,
 	.probe = memif_probe,
-	.remove = memif_remove,
+	.remove = dvp_port_vdev_remove,
 };
 
 DVP_DRIVER_REGISTER(net_memif, memif_driver);

@@ -194,6 +194,20 @@ static void queues_down(struct memif_if *ifc)
 		memif_queue_down(ifc->txq[i]);
 }
 
+/* Bring @q up on ring @i of direction @c2s (else s2c), if the connection has that ring. */
+static void queue_up_on(struct memif_queue *q, const struct memif_shm *shm, bool c2s,
+			unsigned int i)
+{
+	const struct memif_shm_ring *sr = NULL;
+
+	if (c2s && i < shm->nb_c2s)
+		sr = &shm->c2s[i];
+	else if (!c2s && i < shm->nb_s2c)
+		sr = &shm->s2c[i];
+	if (sr != NULL && sr->ring != NULL)
+		memif_queue_up(q, shm, sr);
+}
+
 static int env_connected(void *ctx, struct memif_conn_desc *c, char *why)
 {
 	struct memif_chan *ch = ctx;
@@ -208,26 +222,10 @@ static int env_connected(void *ctx, struct memif_conn_desc *c, char *why)
 			return ret;
 	}
 	/* Client: tx on c2s, rx on s2c. Server: the other way round. */
-	for (i = 0; i < ifc->nb_txq; i++) {
-		const struct memif_shm_ring *sr = NULL;
-
-		if (client && i < ifc->shm.nb_c2s)
-			sr = &ifc->shm.c2s[i];
-		else if (!client && i < ifc->shm.nb_s2c)
-			sr = &ifc->shm.s2c[i];
-		if (sr != NULL && sr->ring != NULL)
-			memif_queue_up(ifc->txq[i], &ifc->shm, sr);
-	}
-	for (i = 0; i < ifc->nb_rxq; i++) {
-		const struct memif_shm_ring *sr = NULL;
-
-		if (client && i < ifc->shm.nb_s2c)
-			sr = &ifc->shm.s2c[i];
-		else if (!client && i < ifc->shm.nb_c2s)
-			sr = &ifc->shm.c2s[i];
-		if (sr != NULL && sr->ring != NULL)
-			memif_queue_up(ifc->rxq[i], &ifc->shm, sr);
-	}
+	for (i = 0; i < ifc->nb_txq; i++)
+		queue_up_on(ifc->txq[i], &ifc->shm, client, i);
+	for (i = 0; i < ifc->nb_rxq; i++)
+		queue_up_on(ifc->rxq[i], &ifc->shm, !client, i);
 	/* The handshake is done: its deadline no longer applies. */
 	if (ch->hfd >= 0) {
 		struct itimerspec off = { 0 };

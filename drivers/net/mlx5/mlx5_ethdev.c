@@ -211,27 +211,26 @@ static int steering_refresh(struct dvp_port *port)
 	return ret;
 }
 
-static int mlx5_promiscuous_enable(struct dvp_port *port)
+static int promiscuous_apply(struct dvp_port *port, bool on)
 {
 	bool was = port->promiscuous;
 	int ret;
 
 	/* lib/port records the mode after the op; the flows read it now. */
-	port->promiscuous = true;
+	port->promiscuous = on;
 	ret = steering_refresh(port);
 	port->promiscuous = was;
 	return ret;
 }
 
+static int mlx5_promiscuous_enable(struct dvp_port *port)
+{
+	return promiscuous_apply(port, true);
+}
+
 static int mlx5_promiscuous_disable(struct dvp_port *port)
 {
-	bool was = port->promiscuous;
-	int ret;
-
-	port->promiscuous = false;
-	ret = steering_refresh(port);
-	port->promiscuous = was;
-	return ret;
+	return promiscuous_apply(port, false);
 }
 
 static int mlx5_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)

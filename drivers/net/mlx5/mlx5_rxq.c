@@ -381,18 +381,11 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	if (ret < 0)
 		goto err_chan;
 	if (port->conf.intr_conf.rxq) {
-		struct dvp_rxwait_queue_conf ic = {
-			.fd = rxq->channel->fd,
-			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
-			.solicited = port->conf.intr_conf.rxq_solicited,
-			.port_id = port->port_id,
-			.queue_id = q,
-		};
+		struct dvp_rxwait_queue_conf ic = dvp_port_rxq_intr_conf(port, q, rxq->channel->fd);
 
-		ret = dvp_rxwait_queue_init(&rxq->iq, &mlx5_rxq_intr_ops, rxq, &ic);
+		ret = dvp_port_rxq_intr_init(port, q, &rxq->iq, &mlx5_rxq_intr_ops, rxq, &ic);
 		if (ret < 0)
 			goto err_objs;
-		port->rxq_intr[q] = &rxq->iq;
 	}
 	port->rxqs[q] = rxq;
 	return 0;

@@ -100,20 +100,13 @@ static int ring_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, i
 	rxq->port_id = port->port_id;
 	rxq->queue_id = q;
 	if (port->conf.intr_conf.rxq) {
-		struct dvp_rxwait_queue_conf ic = {
-			.fd = rxq->in->efd,
-			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
-			.solicited = port->conf.intr_conf.rxq_solicited,
-			.port_id = port->port_id,
-			.queue_id = q,
-		};
+		struct dvp_rxwait_queue_conf ic = dvp_port_rxq_intr_conf(port, q, rxq->in->efd);
 
-		ret = dvp_rxwait_queue_init(&rxq->intr, &ring_intr_ops, rxq, &ic);
+		ret = dvp_port_rxq_intr_init(port, q, &rxq->intr, &ring_intr_ops, rxq, &ic);
 		if (ret < 0) {
 			dvp_free(rxq);
 			return ret;
 		}
-		port->rxq_intr[q] = &rxq->intr;
 	}
 	port->rxqs[q] = rxq;
 	return 0;
@@ -305,27 +298,6 @@ static int ring_close(struct dvp_port *port)
 	return 0;
 }
 
-static int ring_promisc(struct dvp_port *port)
-{
-	/* Every frame in the ring is for this port: nothing to change. */
-	(void)port;
-	return 0;
-}
-
-static int ring_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)
-{
-	(void)port;
-	(void)mac;
-	return 0;
-}
-
-static int ring_mtu_set(struct dvp_port *port, uint16_t mtu)
-{
-	(void)port;
-	(void)mtu;
-	return 0;
-}
-
 void ring_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
 {
 	uint32_t mark = (uint32_t)cause + 1;
@@ -362,10 +334,11 @@ const struct dvp_port_ops ring_port_ops = {
 	.close = ring_close,
 	.reset = ring_reset,
 	.link_update = ring_link_update,
-	.promiscuous_enable = ring_promisc,
-	.promiscuous_disable = ring_promisc,
-	.mac_addr_set = ring_mac_addr_set,
-	.mtu_set = ring_mtu_set,
+	/* Every frame in the ring is for this port, whatever its size. */
+	.promiscuous_enable = dvp_port_op_promisc_nop,
+	.promiscuous_disable = dvp_port_op_promisc_nop,
+	.mac_addr_set = dvp_port_op_mac_addr_set_nop,
+	.mtu_set = dvp_port_op_mtu_set_nop,
 	.stats_get = ring_stats_get,
 	.stats_reset = ring_stats_reset,
 	.xstats = ring_xstats,

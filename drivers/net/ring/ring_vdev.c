@@ -94,6 +94,18 @@ static int ring_port_finish(struct ring_port *np)
 	return 0;
 }
 
+/* Set @slot to @r's inbox with a reference taken (ring_lock held). @return 0 or -ENOMEM. */
+static int inbox_take_locked(struct dvp_ring *r, struct ring_inbox **slot)
+{
+	struct ring_inbox *in = ring_inbox_of_ring_locked(r);
+
+	if (in == NULL)
+		return dvp_err(ENOMEM);
+	ring_inbox_get(in);
+	*slot = in;
+	return 0;
+}
+
 int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], unsigned int nb_rx,
 			struct dvp_ring *const tx_rings[], unsigned int nb_tx, int numa_node)
 {
@@ -133,13 +145,10 @@ int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], uns
 		return -dvp_errno;
 	pthread_mutex_lock(&ring_lock);
 	for (i = 0; i < nb_rx; i++) {
-		in = ring_inbox_of_ring_locked(rx_rings[i]);
-		if (in == NULL) {
-			ret = dvp_err(ENOMEM);
+		ret = inbox_take_locked(rx_rings[i], &np->rx[i]);
+		if (ret < 0)
 			goto fail;
-		}
-		ring_inbox_get(in);
-		np->rx[i] = in;
+		in = np->rx[i];
 		if (in->consumer != NULL) {
 			RING_LOG(ERR, "create %s: rx ring %s is read by port %s already", name,
 				 dvp_ring_get_name(rx_rings[i]), in->consumer->port->name);
@@ -150,13 +159,9 @@ int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], uns
 		in->open = 0; /* until the port starts */
 	}
 	for (i = 0; i < nb_tx; i++) {
-		in = ring_inbox_of_ring_locked(tx_rings[i]);
-		if (in == NULL) {
-			ret = dvp_err(ENOMEM);
+		ret = inbox_take_locked(tx_rings[i], &np->tx[i]);
+		if (ret < 0)
 			goto fail;
-		}
-		ring_inbox_get(in);
-		np->tx[i] = in;
 	}
 	np->nb_rx_rings = nb_rx;
 	np->nb_tx_rings = nb_tx;
@@ -296,19 +301,12 @@ fail:
 	return ret;
 }
 
-static int ring_remove(struct dvp_device *dev)
-{
-	dvp_port_close_of_device(dev);
-	dev->driver_data = NULL;
-	return 0;
-}
-
 static struct dvp_driver ring_driver = {
 	.name = RING_DRIVER_NAME,
 	.bus = DVP_BUS_VDEV,
 	.keys = ring_keys,
 	.probe = ring_probe,
-	.remove = ring_remove,
+	.remove = dvp_port_vdev_remove,
 };
 
 DVP_DRIVER_REGISTER(net_ring, ring_driver);

@@ -190,6 +190,18 @@ static int test_env(const char *name, struct verbs_cfg *cfg)
 	return 0;
 }
 
+/* Devarg @key as a u32 field of the config: dvp_devargs_get_u64() within [@min, @max]. */
+static int get_u32(const struct dvp_devargs *da, const char *key, uint32_t min, uint32_t max,
+		   uint32_t def, uint32_t *out)
+{
+	uint64_t v;
+	int ret = dvp_devargs_get_u64(da, key, min, max, def, &v);
+
+	if (ret == 0)
+		*out = (uint32_t)v;
+	return ret;
+}
+
 int verbs_cfg_parse(const char *name, const struct dvp_devargs *da, struct verbs_cfg *cfg)
 {
 	static const char *const modes[] = { "rc", "ud", NULL };
@@ -240,14 +252,12 @@ int verbs_cfg_parse(const char *name, const struct dvp_devargs *da, struct verbs
 		ret = dvp_devargs_get_bool(da, "reconnect", true, &cfg->reconnect);
 	if (ret < 0)
 		return ret;
-	ret = dvp_devargs_get_u64(da, "tx_signal", 1, 1024, VERBS_TX_SIGNAL_DEFAULT, &v);
+	ret = get_u32(da, "tx_signal", 1, 1024, VERBS_TX_SIGNAL_DEFAULT, &cfg->tx_signal);
 	if (ret < 0)
 		return ret;
-	cfg->tx_signal = (uint32_t)v;
-	ret = dvp_devargs_get_u64(da, "tx_inline", 0, 1024, VERBS_TX_INLINE_DEFAULT, &v);
+	ret = get_u32(da, "tx_inline", 0, 1024, VERBS_TX_INLINE_DEFAULT, &cfg->tx_inline);
 	if (ret < 0)
 		return ret;
-	cfg->tx_inline = (uint32_t)v;
 	ret = dvp_devargs_get_u64(da, "ack_timeout", 1, 31, VERBS_ACK_TIMEOUT_DEFAULT, &v);
 	if (ret < 0)
 		return ret;
@@ -261,10 +271,9 @@ int verbs_cfg_parse(const char *name, const struct dvp_devargs *da, struct verbs
 		return dvp_err(EINVAL);
 	}
 	cfg->tx_timeout = (uint32_t)v;
-	ret = dvp_devargs_get_u64(da, "rx_cq_size", 0, 65536, 0, &v);
+	ret = get_u32(da, "rx_cq_size", 0, 65536, 0, &cfg->rx_cq_size);
 	if (ret < 0)
 		return ret;
-	cfg->rx_cq_size = (uint32_t)v;
 	mac = dvp_devargs_get(da, "mac");
 	if (mac != NULL) {
 		ret = dvp_port_devarg_mac(name, "mac", mac, &cfg->mac);

@@ -239,29 +239,6 @@ static unsigned int verbs_mbufs_held(struct dvp_port *port)
 	return n;
 }
 
-static int verbs_promisc(struct dvp_port *port)
-{
-	/* Every frame on the connection is for this port. */
-	(void)port;
-	return 0;
-}
-
-static int verbs_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr *mac)
-{
-	/* The MAC is a label: frames are not filtered on it. */
-	(void)port;
-	(void)mac;
-	return 0;
-}
-
-static int verbs_mtu_set(struct dvp_port *port, uint16_t mtu)
-{
-	/* lib/port checked it against max_mtu, which the transport allows. */
-	(void)port;
-	(void)mtu;
-	return 0;
-}
-
 /* ------------------------------------------------------------------------
  * Counters
  */
@@ -477,10 +454,14 @@ const struct dvp_port_ops verbs_port_ops = {
 	.stop = verbs_stop,
 	.close = verbs_close,
 	.link_update = verbs_link_update_op,
-	.promiscuous_enable = verbs_promisc,
-	.promiscuous_disable = verbs_promisc,
-	.mac_addr_set = verbs_mac_addr_set,
-	.mtu_set = verbs_mtu_set,
+	/*
+	 * Every frame on the connection is for this port, the MAC is a label,
+	 * and the transport carries any MTU up to max_mtu.
+	 */
+	.promiscuous_enable = dvp_port_op_promisc_nop,
+	.promiscuous_disable = dvp_port_op_promisc_nop,
+	.mac_addr_set = dvp_port_op_mac_addr_set_nop,
+	.mtu_set = dvp_port_op_mtu_set_nop,
 	.stats_get = verbs_stats_get,
 	.stats_reset = verbs_stats_reset,
 	.xstats = verbs_xstats,
@@ -576,19 +557,12 @@ fail:
 	return ret;
 }
 
-static int verbs_remove(struct dvp_device *ddev)
-{
-	dvp_port_close_of_device(ddev);
-	ddev->driver_data = NULL;
-	return 0;
-}
-
 static struct dvp_driver verbs_driver = {
 	.name = VERBS_DRIVER_NAME,
 	.bus = DVP_BUS_VDEV,
 	.keys = verbs_devargs_keys,
 	.probe = verbs_probe,
-	.remove = verbs_remove,
+	.remove = dvp_port_vdev_remove,
 };
 
 DVP_DRIVER_REGISTER(net_verbs, verbs_driver);

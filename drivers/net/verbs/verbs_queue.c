@@ -686,18 +686,12 @@ int verbs_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int soc
 		goto fail;
 	}
 	if (rxq->intr_on) {
-		struct dvp_rxwait_queue_conf ic = {
-			.fd = rxq->ch->fd,
-			.ack_batch = port->conf.intr_conf.rxq_ack_batch,
-			.solicited = solicited,
-			.port_id = port->port_id,
-			.queue_id = q,
-		};
+		struct dvp_rxwait_queue_conf ic = dvp_port_rxq_intr_conf(port, q, rxq->ch->fd);
 
-		ret = dvp_rxwait_queue_init(&rxq->intr, &verbs_intr_ops, rxq, &ic);
+		ic.solicited = solicited;
+		ret = dvp_port_rxq_intr_init(port, q, &rxq->intr, &verbs_intr_ops, rxq, &ic);
 		if (ret < 0)
 			goto fail;
-		port->rxq_intr[q] = &rxq->intr;
 	}
 	port->rxqs[q] = rxq;
 	return 0;
