@@ -129,6 +129,66 @@ enum {
 /** RSS hash key length of ConnectX (Toeplitz, 40 bytes). */
 #define MLX5_RSS_HASH_KEY_LEN 40u
 
+/*
+ * Compressed CQEs (legacy layout). A session of N receive completions
+ * takes N consecutive CQ slots: the title, a full CQE with format 3 in
+ * op_own and N in byte_cnt, at slot T; mini-CQE arrays of eight at T + 1,
+ * then T + 8, T + 16, ...; the other slots are holes left to software.
+ * Packet i of the session completes WQE counter title.wqe_counter + i and
+ * takes from the title every field its mini-CQE lacks.
+ */
+#define MLX5_CQE_FORMAT_SHIFT 2
+#define MLX5_CQE_FORMAT_MASK 0xcu /**< op_own bits 3:2 */
+#define MLX5_CQE_FORMAT_COMPRESSED 3u
+#define MLX5_MINI_CQE_PER_CQE 8u /**< mini-CQEs in one 64-byte slot */
+
+/** Mini-CQE formats, as DPDK's rxq_cqe_comp_en numbers them (CQ context mini_cqe_res_format). */
+enum mlx5_mini_cqe_format {
+	MLX5_MINI_CQE_HASH = 0, /**< rx_hash_result, byte_cnt */
+	MLX5_MINI_CQE_CSUM = 1, /**< checksum, byte_cnt */
+	MLX5_MINI_CQE_FTAG_STRIDX =
+		2, /**< flow tag 23:8, stride index, flow tag 7:0 | 24-bit byte count */
+	MLX5_MINI_CQE_CSUM_STRIDX = 3, /**< checksum, stride index, byte_cnt */
+	MLX5_MINI_CQE_L34H_STRIDX = 4, /**< header type byte, stride index, byte_cnt */
+};
+
+/** One mini-CQE (8 bytes, big-endian fields); which union member holds depends on the format. */
+struct mlx5_mini_cqe8 {
+	union {
+		__be32 rx_hash_result; /**< HASH */
+		struct {
+			__be16 checksum; /**< CSUM, CSUM_STRIDX; flow tag 23:8 in FTAG_STRIDX */
+			__be16 stride_idx; /**< *_STRIDX */
+		};
+		struct {
+			uint8_t hdr_type; /**< L34H_STRIDX: as the CQE's l4_hdr_type_etc */
+			uint8_t rsvd;
+			__be16 l34h_stride_idx;
+		};
+	};
+	__be32 byte_cnt; /**< FTAG_STRIDX: flow tag 7:0 in the top byte, 24-bit length */
+};
+
+/*
+ * Striding (multi-packet) RQ: one 32-byte WQE (struct mlx5_mprq_wqe of
+ * mlx5dv.h: next segment, then one data segment over all its strides).
+ * A receive CQE's byte_cnt then packs the length, the strides the packet
+ * consumed and a filler flag; wqe_counter is the first stride's index and
+ * the WQE index is at bytes 2-3 (wqe_id).
+ */
+#define MLX5_MPRQ_LEN_MASK 0xffffu
+#define MLX5_MPRQ_STRIDE_NUM_SHIFT 16
+#define MLX5_MPRQ_STRIDE_NUM_MASK 0x3fff0000u
+#define MLX5_MPRQ_FILLER_MASK 0x80000000u
+#define MLX5_MPRQ_WQE_SIZE 32u
+#define MLX5_CQE_WQE_ID_OFF 2 /**< __be16: the striding RQ's WQE index */
+
+/** Format bits of a CQE's op_own: MLX5_CQE_FORMAT_COMPRESSED for a session title. */
+static inline unsigned int mlx5_cqe_format(uint8_t op_own)
+{
+	return (op_own & MLX5_CQE_FORMAT_MASK) >> MLX5_CQE_FORMAT_SHIFT;
+}
+
 /** Basic blocks (64 bytes) a WQE of @p ds 16-byte units spans. */
 static inline unsigned int mlx5_wqe_ds_to_bbs(unsigned int ds)
 {
@@ -181,6 +241,10 @@ _Static_assert(sizeof(struct mlx5_wqe_ctrl_seg) == 16, "one ds");
 _Static_assert(sizeof(struct mlx5_wqe_eth_seg) == 32, "two ds");
 _Static_assert(offsetof(struct mlx5_wqe_eth_seg, inline_hdr_start) == 14, "inline start");
 _Static_assert(sizeof(struct mlx5_wqe_data_seg) == 16, "one ds");
+_Static_assert(sizeof(struct mlx5_mini_cqe8) == 8, "8-byte mini-CQE");
+_Static_assert(offsetof(struct mlx5_mini_cqe8, stride_idx) == 2, "stride index at 2");
+_Static_assert(offsetof(struct mlx5_mini_cqe8, byte_cnt) == 4, "mini byte_cnt at 4");
+_Static_assert(sizeof(struct mlx5_mprq_wqe) == MLX5_MPRQ_WQE_SIZE, "32-byte striding WQE");
 
 #ifdef __cplusplus
 }
