@@ -48,57 +48,27 @@ bool verbs_netdev_running(const char *ifname)
 	return yes;
 }
 
-/* Mb/s of an IB port: lane speed times lanes. */
+/*
+ * Mb/s of an IB port: lane speed times lanes. Each attribute is a single
+ * bit (IB_SPEED_*, IB_WIDTH_*); the tables are indexed by which.
+ */
 static uint32_t port_speed(const struct ibv_port_attr *pa)
 {
-	uint32_t lane, lanes;
+	/* SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR */
+	static const uint32_t lane_mbps[] = {
+		2500, 5000, 10000, 10000, 14000, 25000, 50000, 100000
+	};
+	/* 1x, 4x, 8x, 12x, 2x */
+	static const uint32_t lanes[] = { 1, 4, 8, 12, 2 };
+	unsigned int s = pa->active_speed, w = pa->active_width;
 
-	switch (pa->active_speed) {
-	case 1:
-		lane = 2500;
-		break;
-	case 2:
-		lane = 5000;
-		break;
-	case 4:
-	case 8:
-		lane = 10000;
-		break;
-	case 16:
-		lane = 14000;
-		break;
-	case 32:
-		lane = 25000;
-		break;
-	case 64:
-		lane = 50000;
-		break;
-	case 128:
-		lane = 100000;
-		break;
-	default:
+	if (!dvp_is_power_of_2(s) || !dvp_is_power_of_2(w))
 		return DVP_LINK_SPEED_UNKNOWN;
-	}
-	switch (pa->active_width) {
-	case 1:
-		lanes = 1;
-		break;
-	case 2:
-		lanes = 4;
-		break;
-	case 4:
-		lanes = 8;
-		break;
-	case 8:
-		lanes = 12;
-		break;
-	case 16:
-		lanes = 2;
-		break;
-	default:
+	s = (unsigned int)__builtin_ctz(s);
+	w = (unsigned int)__builtin_ctz(w);
+	if (s >= DVP_DIM(lane_mbps) || w >= DVP_DIM(lanes))
 		return DVP_LINK_SPEED_UNKNOWN;
-	}
-	return lane * lanes;
+	return lane_mbps[s] * lanes[w];
 }
 
 /* Up when started, every queue connected, the device port ACTIVE and its netdev running. */
