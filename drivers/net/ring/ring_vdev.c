@@ -326,18 +326,37 @@ static struct ring_port *api_port(uint16_t port_id, const char *func)
 	return np;
 }
 
+/* @return whether @p np has the queue, with the error line naming how many it has otherwise. */
+static bool api_queue_ok(const struct ring_port *np, uint16_t port_id, uint16_t queue_id, bool tx,
+			 const char *func)
+{
+	unsigned int nq = tx ? np->nb_tx_rings : np->nb_rx_rings;
+
+	if (queue_id < nq)
+		return true;
+	RING_LOG(ERR, "%s: port %u has %u %s rings; no queue %u", func, port_id, nq,
+		 tx ? "tx" : "rx", queue_id);
+	dvp_errno = EINVAL;
+	return false;
+}
+
+/* @return the inbox of rx queue @p queue_id of a net_ring port, or NULL after the error line. */
+static struct ring_inbox *api_rx_inbox(uint16_t port_id, uint16_t queue_id, const char *func)
+{
+	struct ring_port *np = api_port(port_id, func);
+
+	if (np == NULL || !api_queue_ok(np, port_id, queue_id, false, func))
+		return NULL;
+	return np->rx[queue_id];
+}
+
 int dvp_net_ring_rx_notify(uint16_t port_id, uint16_t queue_id)
 {
-	struct ring_port *np = api_port(port_id, "rx notify");
+	struct ring_inbox *in = api_rx_inbox(port_id, queue_id, "rx notify");
 
-	if (np == NULL)
+	if (in == NULL)
 		return -EINVAL;
-	if (queue_id >= np->nb_rx_rings) {
-		RING_LOG(ERR, "rx notify: port %u has %u rx rings; no queue %u", port_id,
-			 np->nb_rx_rings, queue_id);
-		return dvp_err(EINVAL);
-	}
-	ring_inbox_notify(np->rx[queue_id]);
+	ring_inbox_notify(in);
 	return 0;
 }
 
@@ -376,31 +395,20 @@ int dvp_net_ring_inject_async(uint16_t port_id, enum dvp_port_event_cause cause,
 			 (int)cause, DVP_PORT_CAUSE_LINK_DOWN, DVP_PORT_CAUSE_MAX - 1);
 		return dvp_err(EINVAL);
 	}
-	if (cause >= DVP_PORT_CAUSE_CQ_ERROR && cause <= DVP_PORT_CAUSE_WQ_FATAL) {
-		unsigned int nq = tx ? np->nb_tx_rings : np->nb_rx_rings;
-
-		/* A device reports events only on queues it has. */
-		if (queue_id >= nq) {
-			RING_LOG(ERR, "inject async: port %u has %u %s rings; no queue %u", port_id,
-				 nq, tx ? "tx" : "rx", queue_id);
-			return dvp_err(EINVAL);
-		}
-	}
+	/* A device reports events only on queues it has. */
+	if (cause >= DVP_PORT_CAUSE_CQ_ERROR && cause <= DVP_PORT_CAUSE_WQ_FATAL &&
+	    !api_queue_ok(np, port_id, queue_id, tx, "inject async"))
+		return -EINVAL;
 	return ring_async_push(np, &ev);
 }
 
 int dvp_net_ring_set_arm_hook(uint16_t port_id, uint16_t queue_id, void (*fn)(void *arg), void *arg)
 {
-	struct ring_port *np = api_port(port_id, "set arm hook");
+	struct ring_inbox *in = api_rx_inbox(port_id, queue_id, "set arm hook");
 
-	if (np == NULL)
+	if (in == NULL)
 		return -EINVAL;
-	if (queue_id >= np->nb_rx_rings) {
-		RING_LOG(ERR, "set arm hook: port %u has %u rx rings; no queue %u", port_id,
-			 np->nb_rx_rings, queue_id);
-		return dvp_err(EINVAL);
-	}
-	np->rx[queue_id]->arm_hook_arg = arg;
-	np->rx[queue_id]->arm_hook = fn;
+	in->arm_hook_arg = arg;
+	in->arm_hook = fn;
 	return 0;
 }
