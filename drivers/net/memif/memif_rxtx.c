@@ -287,12 +287,7 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		n++;
 	}
 	if (n != 0) {
-		q->last = slot;
-		/* Release: descriptors and buffers are written before the server sees head. */
-		__atomic_store_n(&r->head, slot, __ATOMIC_RELEASE);
-		dvp_counter_add(&q->st.packets, n);
-		dvp_counter_add(&q->st.bytes, bytes);
-		memif_tx_kick(q);
+		memif_tx_publish(q, &r->head, slot, n, bytes);
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}
 out:
@@ -403,12 +398,7 @@ done:
 	if (n != 0) {
 		q->filled = (uint16_t)DVP_MIN((uint32_t)q->ring_size,
 					      (uint32_t)q->filled + (uint16_t)(slot - q->last));
-		q->last = slot;
-		/* Release: buffers and descriptors are written before the client sees tail. */
-		__atomic_store_n(&r->tail, slot, __ATOMIC_RELEASE);
-		dvp_counter_add(&q->st.packets, n);
-		dvp_counter_add(&q->st.bytes, bytes);
-		memif_tx_kick(q);
+		memif_tx_publish(q, &r->tail, slot, n, bytes);
 		dvp_pktmbuf_free_bulk(pkts, n);
 	}
 out:

@@ -194,6 +194,22 @@ static __dvp_always_inline void memif_tx_kick(struct memif_queue *q)
 }
 
 /*
+ * End of a tx burst that filled descriptors up to @slot: move our index
+ * @idx there (the ring's head for a client, its tail for a server), count
+ * @n frames of @bytes and wake the receiver.
+ */
+static __dvp_always_inline void memif_tx_publish(struct memif_queue *q, uint16_t *idx,
+						 uint16_t slot, uint16_t n, uint64_t bytes)
+{
+	q->last = slot;
+	/* Release: descriptors and buffers are written before the peer sees the index. */
+	__atomic_store_n(idx, slot, __ATOMIC_RELEASE);
+	dvp_counter_add(&q->st.packets, n);
+	dvp_counter_add(&q->st.bytes, bytes);
+	memif_tx_kick(q);
+}
+
+/*
  * The peer broke the ring protocol on @q (@kind; @peer its index or the
  * slot of the bad descriptor, @ours our index): counted in peer_errors,
  * and the first of a connection is handed to the control thread, which

@@ -116,7 +116,11 @@ static void ring_init_copy(struct memif_ring *r, unsigned int log2_ring_size, ui
 	}
 }
 
-int memif_shm_region0_create(struct memif_shm *shm, uint64_t size, char *why)
+/*
+ * Region 0, a memfd of @size bytes sealed against shrinking and mapped
+ * shared (shm->nregions becomes 1). On error the caller releases @shm.
+ */
+static int region0_create(struct memif_shm *shm, uint64_t size, char *why)
 {
 	struct memif_region *reg = &shm->regions[0];
 	int ret;
@@ -147,8 +151,12 @@ int memif_shm_region0_create(struct memif_shm *shm, uint64_t size, char *why)
 	return 0;
 }
 
-int memif_shm_ring_announce(struct memif_shm_ring *sr, struct memif_ring_desc *d, uint64_t off,
-			    uint8_t log2_ring_size, char *why)
+/*
+ * Ring @sr's eventfd, and @d, the ring's entry in the connection's
+ * description (region 0 at @off, 2^@log2_ring_size slots).
+ */
+static int ring_announce(struct memif_shm_ring *sr, struct memif_ring_desc *d, uint64_t off,
+			 uint8_t log2_ring_size, char *why)
 {
 	int ret;
 
@@ -166,41 +174,47 @@ int memif_shm_ring_announce(struct memif_shm_ring *sr, struct memif_ring_desc *d
 	return 0;
 }
 
-int memif_shm_client_create(struct memif_shm *shm, struct memif_conn_desc *c, char *why)
+int memif_shm_create(struct memif_shm *shm, struct memif_conn_desc *c, const struct memif_layout *l,
+		     int (*add_regions)(struct memif_shm *shm, char *why), char *why)
 {
 	unsigned int nrings = (unsigned int)c->nb_c2s + c->nb_s2c;
+	bool copy = add_regions == NULL;
 	struct memif_region *reg = &shm->regions[0];
-	struct memif_layout l;
 	unsigned int i;
 	int ret;
 
-	memif_shm_reset(shm);
-	ret = memif_layout_copy(c->nb_c2s, c->nb_s2c, c->log2_ring_size, c->bsize, &l, why);
-	if (ret < 0)
-		return ret;
-
-	ret = memif_shm_region0_create(shm, l.size, why);
+	ret = region0_create(shm, l->size, why);
+	if (ret == 0 && !copy)
+		ret = add_regions(shm, why);
 	if (ret < 0)
 		goto fail;
 	shm->nb_c2s = c->nb_c2s;
 	shm->nb_s2c = c->nb_s2c;
-	shm->bsize = c->bsize;
-	c->nregions = 1;
-	c->regions[0].fd = reg->fd;
-	c->regions[0].size = l.size;
-
+	shm->bsize = copy ? c->bsize : 0;
+	c->nregions = shm->nregions;
+	for (i = 0; i < shm->nregions; i++) {
+		c->regions[i].fd = shm->regions[i].fd;
+		c->regions[i].size = shm->regions[i].size;
+	}
 	for (i = 0; i < nrings; i++) {
 		bool c2s = i < c->nb_c2s;
 		unsigned int q = c2s ? i : i - c->nb_c2s;
 		struct memif_shm_ring *sr = c2s ? &shm->c2s[q] : &shm->s2c[q];
 		struct memif_ring_desc *d = c2s ? &c->c2s[q] : &c->s2c[q];
-		uint64_t off = i * l.ring_bytes;
+		uint64_t off = i * l->ring_bytes;
 
 		sr->ring = (struct memif_ring *)(void *)((char *)reg->addr + off);
 		sr->log2_ring_size = c->log2_ring_size;
-		sr->buf_base = l.buffers_off + ((uint64_t)i << c->log2_ring_size) * c->bsize;
-		ring_init_copy(sr->ring, c->log2_ring_size, sr->buf_base, c->bsize);
-		ret = memif_shm_ring_announce(sr, d, off, c->log2_ring_size, why);
+		if (copy) {
+			sr->buf_base =
+				l->buffers_off + ((uint64_t)i << c->log2_ring_size) * c->bsize;
+			ring_init_copy(sr->ring, c->log2_ring_size, sr->buf_base, c->bsize);
+		} else {
+			/* The memfd reads as zeros: descriptors are filled when a queue comes up. */
+			sr->ring->cookie = MEMIF_COOKIE;
+			sr->buf_base = 0;
+		}
+		ret = ring_announce(sr, d, off, c->log2_ring_size, why);
 		if (ret < 0)
 			goto fail;
 	}
@@ -210,6 +224,18 @@ fail:
 	memif_shm_release(shm);
 	c->nregions = 0;
 	return ret;
+}
+
+int memif_shm_client_create(struct memif_shm *shm, struct memif_conn_desc *c, char *why)
+{
+	struct memif_layout l;
+	int ret;
+
+	memif_shm_reset(shm);
+	ret = memif_layout_copy(c->nb_c2s, c->nb_s2c, c->log2_ring_size, c->bsize, &l, why);
+	if (ret < 0)
+		return ret;
+	return memif_shm_create(shm, c, &l, NULL, why);
 }
 
 bool memif_region_sealed(int fd)

@@ -64,18 +64,15 @@ int memif_layout_copy(unsigned int nb_c2s, unsigned int nb_s2c, unsigned int log
 void memif_shm_reset(struct memif_shm *shm);
 
 /*
- * Client: region 0, a memfd of @size bytes sealed against shrinking and
- * mapped shared (shm->nregions becomes 1). On error the caller releases
- * @shm (memif_shm_release).
+ * Client: create region 0 of layout @l with the rings of @c in it, then
+ * whatever regions @add_regions adds (zero-copy), and their eventfds, and
+ * describe them all in @c for the messages. Without @add_regions (copy
+ * mode) each ring is initialised on its own buffers, which follow the
+ * rings in region 0 from @l->buffers_off; with it, the rings are left
+ * empty (cookie set). On error @shm is released.
  */
-int memif_shm_region0_create(struct memif_shm *shm, uint64_t size, char *why);
-
-/*
- * Client: ring @sr's eventfd, and @d, the ring's entry in the connection's
- * description (region 0 at @off, 2^@log2_ring_size slots).
- */
-int memif_shm_ring_announce(struct memif_shm_ring *sr, struct memif_ring_desc *d, uint64_t off,
-			    uint8_t log2_ring_size, char *why);
+int memif_shm_create(struct memif_shm *shm, struct memif_conn_desc *c, const struct memif_layout *l,
+		     int (*add_regions)(struct memif_shm *shm, char *why), char *why);
 
 /*
  * Client: create region 0 and every ring (initialised, cookie set, each

@@ -77,53 +77,24 @@ static int zc_add_segment(const struct dvp_memseg_info *ms, void *arg)
 	return 0;
 }
 
+/* Every EAL memory segment becomes a region after region 0 (its fd borrowed from the EAL). */
+static int zc_add_regions(struct memif_shm *shm, char *why)
+{
+	struct zc_walk w = { .shm = shm, .why = why };
+
+	return dvp_memseg_walk(zc_add_segment, &w);
+}
+
 int memif_zc_shm_create(struct memif_shm *shm, struct memif_conn_desc *c, char *why)
 {
-	unsigned int nrings = (unsigned int)c->nb_c2s + c->nb_s2c;
-	struct memif_region *reg = &shm->regions[0];
-	struct zc_walk w = { .shm = shm, .why = why };
-	uint64_t ring_bytes = memif_ring_bytes(c->log2_ring_size), size;
-	unsigned int i;
-	int ret;
+	uint64_t ring_bytes = memif_ring_bytes(c->log2_ring_size);
+	struct memif_layout l = {
+		.ring_bytes = ring_bytes,
+		.size = ((uint64_t)c->nb_c2s + c->nb_s2c) * ring_bytes,
+	};
 
 	memif_shm_reset(shm);
-	size = nrings * ring_bytes;
-	ret = memif_shm_region0_create(shm, size, why);
-	if (ret < 0)
-		goto fail;
-	ret = dvp_memseg_walk(zc_add_segment, &w);
-	if (ret < 0)
-		goto fail;
-	shm->nb_c2s = c->nb_c2s;
-	shm->nb_s2c = c->nb_s2c;
-	shm->bsize = 0;
-	c->nregions = shm->nregions;
-	for (i = 0; i < shm->nregions; i++) {
-		c->regions[i].fd = shm->regions[i].fd;
-		c->regions[i].size = shm->regions[i].size;
-	}
-	for (i = 0; i < nrings; i++) {
-		bool c2s = i < c->nb_c2s;
-		unsigned int q = c2s ? i : i - c->nb_c2s;
-		struct memif_shm_ring *sr = c2s ? &shm->c2s[q] : &shm->s2c[q];
-		struct memif_ring_desc *d = c2s ? &c->c2s[q] : &c->s2c[q];
-		uint64_t off = i * ring_bytes;
-
-		/* The memfd reads as zeros: descriptors are filled when a queue comes up. */
-		sr->ring = (struct memif_ring *)(void *)((char *)reg->addr + off);
-		sr->ring->cookie = MEMIF_COOKIE;
-		sr->log2_ring_size = c->log2_ring_size;
-		sr->buf_base = 0;
-		ret = memif_shm_ring_announce(sr, d, off, c->log2_ring_size, why);
-		if (ret < 0)
-			goto fail;
-	}
-	return 0;
-
-fail:
-	memif_shm_release(shm);
-	c->nregions = 0;
-	return ret;
+	return memif_shm_create(shm, c, &l, zc_add_regions, why);
 }
 
 /* ------------------------------------------------------------------------
@@ -416,12 +387,7 @@ uint16_t memif_tx_client_zc(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	}
 	if (sent != 0) {
 		held_add(q, segs);
-		q->last = slot;
-		/* Release: the descriptors are written before the server sees head. */
-		__atomic_store_n(&r->head, slot, __ATOMIC_RELEASE);
-		dvp_counter_add(&q->st.packets, sent);
-		dvp_counter_add(&q->st.bytes, bytes);
-		memif_tx_kick(q);
+		memif_tx_publish(q, &r->head, slot, sent, bytes);
 	}
 out:
 	q_leave(q);
