@@ -54,9 +54,27 @@ static void copy_name(uint8_t *dst, const char *src, size_t n)
  * Checks of one message alone
  */
 
+/* The name a message carries (the peer's or the interface's), or NULL. */
+static const uint8_t *msg_name(const struct memif_msg *m)
+{
+	switch (m->type) {
+	case MEMIF_MSG_TYPE_HELLO:
+		return m->hello.name;
+	case MEMIF_MSG_TYPE_INIT:
+		return m->init.name;
+	case MEMIF_MSG_TYPE_CONNECT:
+		return m->connect.if_name;
+	case MEMIF_MSG_TYPE_CONNECTED:
+		return m->connected.if_name;
+	default:
+		return NULL;
+	}
+}
+
 int memif_msg_check(const void *buf, size_t len, bool has_fd, char *why)
 {
 	const struct memif_msg *m = buf;
+	const uint8_t *name;
 	bool want_fd;
 
 	if (len != MEMIF_MSG_SZ) {
@@ -76,22 +94,17 @@ int memif_msg_check(const void *buf, size_t len, bool has_fd, char *why)
 		why_set(why, "Unexpected file descriptor with %s", memif_msg_type_name(m->type));
 		return -EPROTO;
 	}
+	name = msg_name(m);
+	if (name != NULL && !nul_terminated(name, MEMIF_NAME_SZ)) {
+		why_set(why, "%s name not NUL-terminated", memif_msg_type_name(m->type));
+		return -EPROTO;
+	}
 
 	switch (m->type) {
 	case MEMIF_MSG_TYPE_HELLO:
-		if (!nul_terminated(m->hello.name, MEMIF_NAME_SZ)) {
-			why_set(why, "HELLO name not NUL-terminated");
-			return -EPROTO;
-		}
 		if (m->hello.min_version > m->hello.max_version) {
 			why_set(why, "HELLO min_version 0x%04x above max_version 0x%04x",
 				m->hello.min_version, m->hello.max_version);
-			return -EPROTO;
-		}
-		break;
-	case MEMIF_MSG_TYPE_INIT:
-		if (!nul_terminated(m->init.name, MEMIF_NAME_SZ)) {
-			why_set(why, "INIT name not NUL-terminated");
 			return -EPROTO;
 		}
 		break;
@@ -139,20 +152,11 @@ int memif_msg_check(const void *buf, size_t len, bool has_fd, char *why)
 			return -EPROTO;
 		}
 		break;
-	case MEMIF_MSG_TYPE_CONNECT:
-		if (!nul_terminated(m->connect.if_name, MEMIF_NAME_SZ)) {
-			why_set(why, "CONNECT interface name not NUL-terminated");
-			return -EPROTO;
-		}
-		break;
-	case MEMIF_MSG_TYPE_CONNECTED:
-		if (!nul_terminated(m->connected.if_name, MEMIF_NAME_SZ)) {
-			why_set(why, "CONNECTED interface name not NUL-terminated");
-			return -EPROTO;
-		}
-		break;
 	default:
-		/* ACK has no fields; DISCONNECT's string is sanitized when read. */
+		/*
+		 * ACK has no fields, the names are checked above and DISCONNECT's
+		 * string is sanitized when read.
+		 */
 		break;
 	}
 	return 0;
