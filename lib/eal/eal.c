@@ -49,61 +49,84 @@ static void set_status(enum dvp_eal_init_status s)
 	atomic_store_explicit(&eal_status, s, memory_order_release);
 }
 
+/* Take eal_lock for an init; false (EALREADY, not locked) when the EAL is up already. */
+static bool init_lock(const char *who)
+{
+	pthread_mutex_lock(&eal_lock);
+	if (!eal_is_initialised())
+		return true;
+	pthread_mutex_unlock(&eal_lock);
+	EAL_LOG(ERR, "%s: already initialised; call dvp_eal_cleanup() first", who);
+	dvp_errno = EALREADY;
+	return false;
+}
+
+static int memzone_init(const struct eal_cfg *cfg)
+{
+	(void)cfg;
+	return eal_memzone_init();
+}
+
+static int cycles_init(const struct eal_cfg *cfg)
+{
+	(void)cfg;
+	eal_cycles_init();
+	return 0;
+}
+
 /*
- * Bring the parts up in order, for a native or a hosted init (eal_cfg says
- * which). Undone in reverse on failure. Called with eal_lock held.
+ * The parts under the buses, brought up in this order (for a native or a
+ * hosted init: eal_cfg says which) and taken down in reverse.
  */
+static const struct {
+	int (*init)(const struct eal_cfg *cfg);
+	void (*cleanup)(void);
+} eal_parts[] = {
+	{ .init = eal_memory_init, .cleanup = eal_memory_cleanup },
+	{ .init = eal_heap_init, .cleanup = eal_heap_cleanup },
+	{ .init = memzone_init, .cleanup = eal_memzone_cleanup },
+	{ .init = cycles_init, .cleanup = NULL },
+	{ .init = eal_lcore_init, .cleanup = eal_lcore_cleanup },
+	{ .init = eal_intr_init, .cleanup = eal_intr_cleanup },
+};
+
+/* Take the first @n parts down, last first. */
+static void parts_down(size_t n)
+{
+	while (n-- > 0)
+		if (eal_parts[n].cleanup != NULL)
+			eal_parts[n].cleanup();
+}
+
+/* The parts, then the buses; undone in reverse on failure. Called with eal_lock held. */
 static int eal_start(void)
 {
+	size_t i;
 	int ret;
 
-	ret = eal_memory_init(&eal_cfg);
-	if (ret < 0)
-		return ret;
-	ret = eal_heap_init(&eal_cfg);
-	if (ret < 0)
-		goto fail_memory;
-	ret = eal_memzone_init();
-	if (ret < 0)
-		goto fail_heap;
-	eal_cycles_init();
-	ret = eal_lcore_init(&eal_cfg);
-	if (ret < 0)
-		goto fail_memzone;
-	ret = eal_intr_init(&eal_cfg);
-	if (ret < 0)
-		goto fail_lcore;
+	for (i = 0; i < DVP_DIM(eal_parts); i++) {
+		ret = eal_parts[i].init(&eal_cfg);
+		if (ret < 0) {
+			parts_down(i);
+			return ret;
+		}
+	}
 	/* Drivers probed here may reserve memory and register interrupt fds. */
 	set_status(DVP_EAL_INIT_DONE);
 	ret = eal_bus_init(&eal_cfg);
-	if (ret < 0)
-		goto fail_intr;
+	if (ret < 0) {
+		parts_down(DVP_DIM(eal_parts));
+		return ret;
+	}
 	return 0;
-
-fail_intr:
-	eal_intr_cleanup();
-fail_lcore:
-	eal_lcore_cleanup();
-fail_memzone:
-	eal_memzone_cleanup();
-fail_heap:
-	eal_heap_cleanup();
-fail_memory:
-	eal_memory_cleanup();
-	return ret;
 }
 
 int dvp_eal_init(int argc, char **argv)
 {
 	int consumed, ret;
 
-	pthread_mutex_lock(&eal_lock);
-	if (eal_is_initialised()) {
-		pthread_mutex_unlock(&eal_lock);
-		EAL_LOG(ERR, "dvp_eal_init: already initialised; call dvp_eal_cleanup() first");
-		dvp_errno = EALREADY;
+	if (!init_lock("dvp_eal_init"))
 		return -1;
-	}
 	if (argc < 1 || argv == NULL || argv[0] == NULL) {
 		pthread_mutex_unlock(&eal_lock);
 		EAL_LOG(ERR, "dvp_eal_init: argv must hold at least the program name");
@@ -167,13 +190,8 @@ int dvp_eal_init_hosted(const struct dvp_eal_host *host)
 		dvp_errno = EINVAL;
 		return -1;
 	}
-	pthread_mutex_lock(&eal_lock);
-	if (eal_is_initialised()) {
-		pthread_mutex_unlock(&eal_lock);
-		EAL_LOG(ERR, "hosted init: already initialised; call dvp_eal_cleanup() first");
-		dvp_errno = EALREADY;
+	if (!init_lock("hosted init"))
 		return -1;
-	}
 	memset(&eal_cfg, 0, sizeof(eal_cfg));
 	eal_cfg.host = host;
 	for (i = 0; i < DVP_MAX_LCORE; i++)
@@ -243,11 +261,7 @@ int dvp_eal_cleanup(void)
 	eal_bus_cleanup();
 	/* No new work from here on: the status says so to every public call. */
 	set_status(DVP_EAL_INIT_NONE);
-	eal_intr_cleanup();
-	eal_lcore_cleanup();
-	eal_memzone_cleanup();
-	eal_heap_cleanup();
-	eal_memory_cleanup();
+	parts_down(DVP_DIM(eal_parts));
 	eal_log_set_host(NULL);
 	eal_cfg_free(&eal_cfg);
 	eal_cfg.host = NULL;
