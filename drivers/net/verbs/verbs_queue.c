@@ -107,10 +107,53 @@ static __dvp_cold void report(struct verbs_port *vp, uint16_t q, bool tx, int ca
 				    why);
 }
 
+/*
+ * The CQ of the queue @ctx names, of @size entries, its events to @ch (NULL:
+ * none). @return it, or NULL after the error line (@when completes it) with
+ * dvp_errno set.
+ */
+static struct ibv_cq *cq_create(struct verbs_qctx *ctx, uint32_t size, struct ibv_comp_channel *ch,
+				const char *when)
+{
+	struct ibv_cq *cq = ibv_create_cq(ctx->vp->dev->ctx, (int)size, ctx, ch, 0);
+	int err;
+
+	if (cq != NULL)
+		return cq;
+	err = errno ? errno : ENOMEM;
+	VERBS_LOG(ERR, "%s %s queue %u: ibv_create_cq(%u)%s: %s", ctx->vp->name,
+		  ctx->tx ? "tx" : "rx", ctx->queue_id, size, when, dvp_strerror(err));
+	dvp_errno = err;
+	return NULL;
+}
+
+static void cq_destroy(const struct verbs_qctx *ctx, struct ibv_cq *cq)
+{
+	int ret = ibv_destroy_cq(cq);
+
+	if (ret != 0)
+		VERBS_LOG(ERR, "%s %s queue %u: ibv_destroy_cq: %s", ctx->vp->name,
+			  ctx->tx ? "tx" : "rx", ctx->queue_id, dvp_strerror(ret));
+}
+
+/*
+ * Replace the overrun CQ *@cqp by one of @size entries and clear @cq_dead.
+ * On failure *@cqp is NULL and the queue stays down.
+ */
+static int cq_replace(struct verbs_qctx *ctx, struct ibv_cq **cqp, uint32_t size,
+		      struct ibv_comp_channel *ch, uint32_t *cq_dead)
+{
+	cq_destroy(ctx, *cqp);
+	*cqp = cq_create(ctx, size, ch, " after the overrun (the queue stays down)");
+	if (*cqp == NULL)
+		return -dvp_errno;
+	/* Release: the interrupt thread that sees the flag clear uses the new CQ. */
+	__atomic_store_n(cq_dead, 0, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int verbs_rxq_cq_renew(struct verbs_rxq *rxq)
 {
-	struct verbs_dev *dev = rxq->vp->dev;
-	struct ibv_cq *cq;
 	int ret;
 
 	/* A CQ smaller than the ring overran: the new one can hold every receive. */
@@ -129,23 +172,9 @@ int verbs_rxq_cq_renew(struct verbs_rxq *rxq)
 		ibv_ack_cq_events(rxq->cq, rxq->unacked);
 		rxq->unacked = 0;
 	}
-	ret = ibv_destroy_cq(rxq->cq);
-	if (ret != 0)
-		VERBS_LOG(ERR, "%s rx queue %u: ibv_destroy_cq of the overrun CQ: %s",
-			  rxq->vp->name, rxq->queue_id, dvp_strerror(ret));
-	cq = ibv_create_cq(dev->ctx, (int)rxq->cq_size, &rxq->ctx, rxq->ch, 0);
-	if (cq == NULL) {
-		ret = errno ? errno : ENOMEM;
-		VERBS_LOG(
-			ERR,
-			"%s rx queue %u: a new CQ of %u entries after the overrun: %s; the queue stays down",
-			rxq->vp->name, rxq->queue_id, rxq->cq_size, dvp_strerror(ret));
-		rxq->cq = NULL;
-		return dvp_err(ret);
-	}
-	rxq->cq = cq;
-	/* Release: the interrupt thread that sees the flag clear uses the new CQ. */
-	__atomic_store_n(&rxq->cq_dead, 0, __ATOMIC_RELEASE);
+	ret = cq_replace(&rxq->ctx, &rxq->cq, rxq->cq_size, rxq->ch, &rxq->cq_dead);
+	if (ret < 0)
+		return ret;
 	/*
 	 * lib/rxwait may think the old CQ armed: an event (the kick) makes it
 	 * arm the new one at the next wait.
@@ -156,25 +185,7 @@ int verbs_rxq_cq_renew(struct verbs_rxq *rxq)
 
 int verbs_txq_cq_renew(struct verbs_txq *txq)
 {
-	struct ibv_cq *cq;
-	int ret;
-
-	ret = ibv_destroy_cq(txq->cq);
-	if (ret != 0)
-		VERBS_LOG(ERR, "%s tx queue %u: ibv_destroy_cq of the overrun CQ: %s",
-			  txq->vp->name, txq->queue_id, dvp_strerror(ret));
-	cq = ibv_create_cq(txq->vp->dev->ctx, (int)txq->cq_size, &txq->ctx, NULL, 0);
-	if (cq == NULL) {
-		ret = errno ? errno : ENOMEM;
-		VERBS_LOG(ERR,
-			  "%s tx queue %u: a new CQ after the overrun: %s; the queue stays down",
-			  txq->vp->name, txq->queue_id, dvp_strerror(ret));
-		txq->cq = NULL;
-		return dvp_err(ret);
-	}
-	txq->cq = cq;
-	__atomic_store_n(&txq->cq_dead, 0, __ATOMIC_RELAXED);
-	return 0;
+	return cq_replace(&txq->ctx, &txq->cq, txq->cq_size, NULL, &txq->cq_dead);
 }
 
 void verbs_rxq_teardown(struct verbs_rxq *rxq, bool after_break)
@@ -569,14 +580,8 @@ int verbs_txq_qp_create(struct verbs_txq *txq, struct rdma_cm_id *id)
 
 static void rxq_free(struct verbs_rxq *rxq)
 {
-	int ret;
-
-	if (rxq->cq != NULL) {
-		ret = ibv_destroy_cq(rxq->cq);
-		if (ret != 0)
-			VERBS_LOG(ERR, "%s rx queue %u: ibv_destroy_cq: %s", rxq->vp->name,
-				  rxq->queue_id, dvp_strerror(ret));
-	}
+	if (rxq->cq != NULL)
+		cq_destroy(&rxq->ctx, rxq->cq);
 	if (rxq->ch != NULL)
 		ibv_destroy_comp_channel(rxq->ch);
 	dvp_free(rxq->sges);
@@ -678,11 +683,9 @@ int verbs_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int soc
 		if (ret < 0)
 			goto fail;
 	}
-	rxq->cq = ibv_create_cq(dev->ctx, (int)rxq->cq_size, &rxq->ctx, rxq->ch, 0);
+	rxq->cq = cq_create(&rxq->ctx, rxq->cq_size, rxq->ch, "");
 	if (rxq->cq == NULL) {
-		VERBS_LOG(ERR, "%s rx queue %u: ibv_create_cq(%u): %s", vp->name, q, rxq->cq_size,
-			  dvp_strerror(errno));
-		ret = dvp_err(errno ? errno : ENOMEM);
+		ret = -dvp_errno;
 		goto fail;
 	}
 	if (rxq->intr_on) {
@@ -769,11 +772,9 @@ int verbs_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int soc
 		ret = dvp_err(EINVAL);
 		goto fail;
 	}
-	txq->cq = ibv_create_cq(dev->ctx, (int)txq->cq_size, &txq->ctx, NULL, 0);
+	txq->cq = cq_create(&txq->ctx, txq->cq_size, NULL, "");
 	if (txq->cq == NULL) {
-		VERBS_LOG(ERR, "%s tx queue %u: ibv_create_cq(%u): %s", vp->name, q, txq->cq_size,
-			  dvp_strerror(errno));
-		ret = dvp_err(errno ? errno : ENOMEM);
+		ret = -dvp_errno;
 		goto fail;
 	}
 	port->txqs[q] = txq;
@@ -789,18 +790,13 @@ void verbs_txq_release(struct dvp_port *port, uint16_t q)
 {
 	struct verbs_port *vp = port->priv;
 	struct verbs_txq *txq = port->txqs[q];
-	int ret;
 
 	pthread_mutex_lock(&vp->lock);
 	verbs_txq_teardown(txq, false);
 	port->txqs[q] = NULL;
 	pthread_mutex_unlock(&vp->lock);
-	if (txq->cq != NULL) {
-		ret = ibv_destroy_cq(txq->cq);
-		if (ret != 0)
-			VERBS_LOG(ERR, "%s tx queue %u: ibv_destroy_cq: %s", vp->name, q,
-				  dvp_strerror(ret));
-	}
+	if (txq->cq != NULL)
+		cq_destroy(&txq->ctx, txq->cq);
 	dvp_free(txq->ring);
 	dvp_free(txq);
 }
