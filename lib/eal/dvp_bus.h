@@ -71,12 +71,18 @@ struct dvp_driver {
 
 void dvp_driver_register(struct dvp_driver *drv);
 
-/** Register @p drv (a struct dvp_driver) before main() runs. */
-#define DVP_DRIVER_REGISTER(nm, drv)                                                  \
-	__dvp_constructor(DVP_PRIO_DRIVER) static void dvp_driver_register_##nm(void) \
-	{                                                                             \
-		dvp_driver_register(&(drv));                                          \
+/*
+ * A constructor (named after @p fn and @p nm) that calls fn(&obj) before
+ * main() runs, at priority @p prio: what the registration macros expand to.
+ */
+#define __DVP_REGISTER(prio, fn, nm, obj)                   \
+	__dvp_constructor(prio) static void fn##_##nm(void) \
+	{                                                   \
+		fn(&(obj));                                 \
 	}
+
+/** Register @p drv (a struct dvp_driver) before main() runs. */
+#define DVP_DRIVER_REGISTER(nm, drv) __DVP_REGISTER(DVP_PRIO_DRIVER, dvp_driver_register, nm, drv)
 
 /** @return the registered driver named @p name, or NULL. */
 const struct dvp_driver *dvp_driver_find(const char *name);
@@ -104,11 +110,7 @@ struct dvp_bus {
 void dvp_bus_register(struct dvp_bus *bus);
 
 /** Register @p bus (a struct dvp_bus) before main() runs, and before any driver. */
-#define DVP_BUS_REGISTER(nm, bus)                                               \
-	__dvp_constructor(DVP_PRIO_BUS) static void dvp_bus_register_##nm(void) \
-	{                                                                       \
-		dvp_bus_register(&(bus));                                       \
-	}
+#define DVP_BUS_REGISTER(nm, bus) __DVP_REGISTER(DVP_PRIO_BUS, dvp_bus_register, nm, bus)
 
 /** A device a bus adds; the EAL copies it. */
 struct dvp_bus_dev_info {
