@@ -723,6 +723,14 @@ void verbs_rxq_release(struct dvp_port *port, uint16_t q)
 	rxq_free(rxq);
 }
 
+static void txq_free(struct verbs_txq *txq)
+{
+	if (txq->cq != NULL)
+		cq_destroy(&txq->ctx, txq->cq);
+	dvp_free(txq->ring);
+	dvp_free(txq);
+}
+
 int verbs_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
 		    const struct dvp_txq_conf *conf)
 {
@@ -781,8 +789,7 @@ int verbs_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int soc
 	return 0;
 
 fail:
-	dvp_free(txq->ring);
-	dvp_free(txq);
+	txq_free(txq);
 	return ret;
 }
 
@@ -795,8 +802,5 @@ void verbs_txq_release(struct dvp_port *port, uint16_t q)
 	verbs_txq_teardown(txq, false);
 	port->txqs[q] = NULL;
 	pthread_mutex_unlock(&vp->lock);
-	if (txq->cq != NULL)
-		cq_destroy(&txq->ctx, txq->cq);
-	dvp_free(txq->ring);
-	dvp_free(txq);
+	txq_free(txq);
 }
