@@ -237,9 +237,25 @@ void verbs_cm_fini(struct verbs_port *vp)
 	vp->timer_fd = vp->wake_fd = -1;
 }
 
-int verbs_cm_start(struct verbs_port *vp)
+/*
+ * Every queue DOWN, ready for its next QP: what it held freed, its cause
+ * cleared, a CQ that overran replaced. Only while no lcore bursts (before
+ * start, after stop), with vp->lock held.
+ */
+static void queues_down_locked(struct verbs_port *vp)
 {
 	uint16_t q;
+
+	for (q = 0; q < vp->port->nb_rx_queues; q++)
+		if (vp->port->rxqs[q] != NULL)
+			verbs_rxq_teardown(vp->port->rxqs[q], false);
+	for (q = 0; q < vp->port->nb_tx_queues; q++)
+		if (vp->port->txqs[q] != NULL)
+			verbs_txq_teardown(vp->port->txqs[q], false);
+}
+
+int verbs_cm_start(struct verbs_port *vp)
+{
 	unsigned int i;
 
 	pthread_mutex_lock(&vp->lock);
@@ -254,23 +270,8 @@ int verbs_cm_start(struct verbs_port *vp)
 		vp->rx_conn[i].warned = vp->tx_conn[i].warned = false;
 		vp->rx_conn[i].backoff_ms = vp->tx_conn[i].backoff_ms = VERBS_RETRY_MIN_MS;
 	}
-	/* Nobody polls yet: CQs that overran can be replaced from here. */
-	for (q = 0; q < vp->port->nb_rx_queues; q++) {
-		struct verbs_rxq *rxq = vp->port->rxqs[q];
-
-		if (__atomic_load_n(&rxq->cq_dead, __ATOMIC_RELAXED))
-			verbs_rxq_cq_renew(rxq);
-		rxq->cause = VERBS_CAUSE_NONE;
-		__atomic_store_n(&rxq->state, VERBS_Q_DOWN, __ATOMIC_RELEASE);
-	}
-	for (q = 0; q < vp->port->nb_tx_queues; q++) {
-		struct verbs_txq *txq = vp->port->txqs[q];
-
-		if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED))
-			verbs_txq_cq_renew(txq);
-		txq->cause = VERBS_CAUSE_NONE;
-		__atomic_store_n(&txq->state, VERBS_Q_DOWN, __ATOMIC_RELEASE);
-	}
+	/* Nobody polls yet: a CQ that overran since the stop can be replaced from here. */
+	queues_down_locked(vp);
 	/* Atomic: link_update reads it without the lock. */
 	__atomic_store_n(&vp->started, true, __ATOMIC_RELAXED);
 	verbs_cm_progress_locked(vp);
@@ -281,7 +282,6 @@ int verbs_cm_start(struct verbs_port *vp)
 void verbs_cm_stop(struct verbs_port *vp)
 {
 	unsigned int i;
-	uint16_t q;
 
 	pthread_mutex_lock(&vp->lock);
 	__atomic_store_n(&vp->started, false, __ATOMIC_RELAXED);
@@ -298,12 +298,7 @@ void verbs_cm_stop(struct verbs_port *vp)
 		}
 	}
 	/* No lcore bursts any more (lib/port emptied the fast path): everything is ours. */
-	for (q = 0; q < vp->port->nb_rx_queues; q++)
-		if (vp->port->rxqs[q] != NULL)
-			verbs_rxq_teardown(vp->port->rxqs[q], false);
-	for (q = 0; q < vp->port->nb_tx_queues; q++)
-		if (vp->port->txqs[q] != NULL)
-			verbs_txq_teardown(vp->port->txqs[q], false);
+	queues_down_locked(vp);
 	verbs_cm_timer_arm(vp, UINT64_MAX);
 	pthread_mutex_unlock(&vp->lock);
 }
