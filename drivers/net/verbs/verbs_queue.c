@@ -138,12 +138,14 @@ static void cq_destroy(const struct verbs_qctx *ctx, struct ibv_cq *cq)
 
 /*
  * Replace the overrun CQ *@cqp by one of @size entries and clear @cq_dead.
- * On failure *@cqp is NULL and the queue stays down.
+ * On failure *@cqp is NULL and the queue stays down; a later call (the
+ * next QP creation) tries again.
  */
 static int cq_replace(struct verbs_qctx *ctx, struct ibv_cq **cqp, uint32_t size,
 		      struct ibv_comp_channel *ch, uint32_t *cq_dead)
 {
-	cq_destroy(ctx, *cqp);
+	if (*cqp != NULL)
+		cq_destroy(ctx, *cqp);
 	*cqp = cq_create(ctx, size, ch, " after the overrun (the queue stays down)");
 	if (*cqp == NULL)
 		return -dvp_errno;
