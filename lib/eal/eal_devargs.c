@@ -259,15 +259,11 @@ int dvp_devargs_get_u64(const struct dvp_devargs *da, const char *key, uint64_t 
 			uint64_t def, uint64_t *out)
 {
 	const char *v = dvp_devargs_get(da, key);
-	uint64_t n;
+	uint64_t n = def;
 
 	if (out == NULL)
 		return dvp_err(EINVAL);
-	if (v == NULL) {
-		*out = def;
-		return 0;
-	}
-	if (!parse_size(v, &n) || n < min || n > max) {
+	if (v != NULL && (!parse_size(v, &n) || n < min || n > max)) {
 		EAL_LOG(ERR,
 			"%s: devargs %s=%s: expected a number from %llu to %llu (decimal or 0x hex, optional k/m/g suffix)",
 			da->name, key, v, (unsigned long long)min, (unsigned long long)max);
@@ -277,32 +273,37 @@ int dvp_devargs_get_u64(const struct dvp_devargs *da, const char *key, uint64_t 
 	return 0;
 }
 
-int dvp_devargs_get_bool(const struct dvp_devargs *da, const char *key, bool def, bool *out)
+/* "1", "yes", "true", "on" (any case): 1; their opposites: 0; anything else: -1. */
+static int parse_bool(const char *s)
 {
 	static const char *const yes[] = { "1", "yes", "true", "on" };
 	static const char *const no[] = { "0", "no", "false", "off" };
-	const char *v = dvp_devargs_get(da, key);
 	size_t i;
+
+	for (i = 0; i < DVP_DIM(yes); i++) {
+		if (strcasecmp(s, yes[i]) == 0)
+			return 1;
+		if (strcasecmp(s, no[i]) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+int dvp_devargs_get_bool(const struct dvp_devargs *da, const char *key, bool def, bool *out)
+{
+	const char *v = dvp_devargs_get(da, key);
+	int b = v != NULL ? parse_bool(v) : def;
 
 	if (out == NULL)
 		return dvp_err(EINVAL);
-	if (v == NULL) {
-		*out = def;
-		return 0;
+	if (b < 0) {
+		EAL_LOG(ERR,
+			"%s: devargs %s=%s: expected a boolean: 1/0, yes/no, true/false or on/off",
+			da->name, key, v);
+		return dvp_err(EINVAL);
 	}
-	for (i = 0; i < DVP_DIM(yes); i++) {
-		if (strcasecmp(v, yes[i]) == 0) {
-			*out = true;
-			return 0;
-		}
-		if (strcasecmp(v, no[i]) == 0) {
-			*out = false;
-			return 0;
-		}
-	}
-	EAL_LOG(ERR, "%s: devargs %s=%s: expected a boolean: 1/0, yes/no, true/false or on/off",
-		da->name, key, v);
-	return dvp_err(EINVAL);
+	*out = b;
+	return 0;
 }
 
 int dvp_devargs_get_choice(const struct dvp_devargs *da, const char *key,
