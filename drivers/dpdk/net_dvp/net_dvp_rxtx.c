@@ -12,12 +12,10 @@
 #include <stddef.h>
 #include <string.h>
 
-#include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
 
-#include <dvp_eal_host.h>
 #include <dvp_errno.h>
 #include <dvp_mempool.h>
 #include <dvp_pmd_mlx5.h>
@@ -98,19 +96,6 @@ NET_DVP_SAME_VALUE(PTYPE_L4_ICMP);
 NET_DVP_SAME_VALUE(PTYPE_L4_NONFRAG);
 
 /*
- * DPDK's threads are lcores by DPDK's ids, and dvpmd's runtime takes the
- * same ids: tell it which one this thread is. Two thread-local loads when
- * nothing changed.
- */
-static __rte_always_inline void net_dvp_lcore_sync(void)
-{
-	unsigned int id = rte_lcore_id();
-
-	if (unlikely(dvp_lcore_id() != id))
-		dvp_eal_host_thread_lcore(id);
-}
-
-/*
  * The dvp queue fills its descriptors from the application's pool and
  * hands back its mbufs as they are (net_dvp.h): only the port id is the
  * ethdev's, when the two numberings differ. The dvp queue's burst function
@@ -123,7 +108,6 @@ uint16_t net_dvp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	struct net_dvp_rxq *rxq = q;
 	uint16_t i, nb;
 
-	net_dvp_lcore_sync();
 	nb = rxq->burst(rxq->dvp_q, (struct dvp_mbuf **)pkts, nb_pkts);
 	for (i = 0; i < nb; i++)
 		pkts[i]->port = rxq->eth_port;
@@ -135,7 +119,6 @@ static uint16_t net_dvp_rx_burst_same_port(void *q, struct rte_mbuf **pkts, uint
 {
 	struct net_dvp_rxq *rxq = q;
 
-	net_dvp_lcore_sync();
 	return rxq->burst(rxq->dvp_q, (struct dvp_mbuf **)pkts, nb_pkts);
 }
 
@@ -337,7 +320,6 @@ uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	const struct rte_mempool *last;
 	uint16_t i;
 
-	net_dvp_lcore_sync();
 	if (unlikely(__atomic_load_n(&pools_gen, __ATOMIC_ACQUIRE) != txq->pools_gen))
 		tx_pools_forget(txq);
 	last = txq->last_pool;
