@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_lcore.h>
 #include <rte_mempool.h>
 
 /* What dvp_mempool.h brings along, for the files that rely on it. */
@@ -89,10 +90,35 @@ static inline uint64_t dvp_mempool_debug_errors(const struct dvp_mempool *mp)
 	return 0;
 }
 
+/*
+ * The dvp queues' gets and puts: through the calling lcore's DPDK cache by
+ * DPDK's rules (its lcore id, the most recently put objects out first, the
+ * flush threshold, the pool's ops behind it), but copied with memcpy where
+ * DPDK's inline get copies one pointer at a time, backwards; a cache that
+ * runs short is refilled to its size plus the request in one call of the
+ * pool's ops, as DPDK's does. Anything else (no cache, a request larger
+ * than the cache, a pool that cannot fill it) is left to DPDK's functions.
+ */
 static __dvp_always_inline void dvp_mempool_put_bulk(struct dvp_mempool *mp, void *const *obj_table,
 						     unsigned int n)
 {
-	rte_mempool_put_bulk(mp, obj_table, n);
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
+	void **dst;
+
+	if (dvp_unlikely(c == NULL || n > c->flushthresh)) {
+		rte_mempool_put_bulk(mp, obj_table, n);
+		return;
+	}
+	if (dvp_likely(c->len + n <= c->flushthresh)) {
+		dst = &c->objs[c->len];
+		c->len += n;
+	} else {
+		/* Past the threshold: the whole cache goes to the ring first. */
+		rte_mempool_ops_enqueue_bulk(mp, c->objs, c->len);
+		dst = c->objs;
+		c->len = n;
+	}
+	memcpy(dst, obj_table, sizeof(void *) * n);
 }
 
 static __dvp_always_inline void dvp_mempool_put(struct dvp_mempool *mp, void *obj)
@@ -104,6 +130,25 @@ static __dvp_always_inline void dvp_mempool_put(struct dvp_mempool *mp, void *ob
 static __dvp_always_inline int dvp_mempool_get_bulk(struct dvp_mempool *mp, void **obj_table,
 						    unsigned int n)
 {
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
+	unsigned int len;
+
+	if (dvp_unlikely(c == NULL || n > c->size))
+		goto dpdk;
+	len = c->len;
+	if (dvp_unlikely(len < n)) {
+		/* At most twice the cache's size: objs[] holds that many. */
+		unsigned int req = c->size + n - len;
+
+		if (rte_mempool_ops_dequeue_bulk(mp, &c->objs[len], req) < 0)
+			goto dpdk; /* the ring is short: DPDK's get takes what there is */
+		len += req;
+	}
+	len -= n;
+	memcpy(obj_table, &c->objs[len], sizeof(void *) * n);
+	c->len = len;
+	return 0;
+dpdk:
 	return rte_mempool_get_bulk(mp, obj_table, n) == 0 ? 0 : -ENOENT;
 }
 
