@@ -25,6 +25,7 @@
 
 #include <rte_lcore.h>
 #include <rte_mempool.h>
+#include <rte_ring.h>
 
 /* What dvp_mempool.h brings along, for the files that rely on it. */
 #include <dvp_common.h>
@@ -91,13 +92,98 @@ static inline uint64_t dvp_mempool_debug_errors(const struct dvp_mempool *mp)
 }
 
 /*
+ * DPDK's mempool ops whose pools keep their free objects in a plain
+ * rte_ring (pool_data, one pointer a slot): bit i for the ops at index i
+ * of rte_mempool_ops_table. Set by dvp_mempool_host_init() when the
+ * hosted runtime starts; a pool of other ops goes through its ops.
+ */
+extern uint32_t dvp_mempool_host_ring_ops;
+
+/* Find DPDK's ring ops (by name) for the ring paths below. Idempotent. */
+void dvp_mempool_host_init(void);
+
+/*
+ * The ring's own head and tail moves (DPDK's, for its MT and ST rings),
+ * the slots copied with memcpy in between, where DPDK's ring copies a
+ * pointer at a time: @return 0, or -ENOENT with nothing taken.
+ */
+static __dvp_always_inline int __dvp_mempool_ring_get(struct rte_ring *r, void **obj,
+						      unsigned int n)
+{
+	void *const *slots = (void *const *)(void *)(r + 1);
+	uint32_t head, next, avail, idx, first;
+
+	if (__rte_ring_move_cons_head(r, r->cons.single, n, RTE_RING_QUEUE_FIXED, &head, &next,
+				      &avail) == 0)
+		return -ENOENT;
+	idx = head & r->mask;
+	first = RTE_MIN(n, r->size - idx);
+	memcpy(obj, &slots[idx], sizeof(void *) * first);
+	if (dvp_unlikely(first < n))
+		memcpy(obj + first, slots, sizeof(void *) * (n - first));
+	__rte_ring_update_tail(&r->cons, head, next, r->cons.single, 0);
+	return 0;
+}
+
+static __dvp_always_inline void __dvp_mempool_ring_put(struct rte_ring *r, void *const *obj,
+						       unsigned int n)
+{
+	void **slots = (void **)(void *)(r + 1);
+	uint32_t head, next, room, idx, first;
+
+	/* Cannot fail: the ring holds every object of its pool. */
+	if (__rte_ring_move_prod_head(r, r->prod.single, n, RTE_RING_QUEUE_FIXED, &head, &next,
+				      &room) == 0)
+		return;
+	idx = head & r->mask;
+	first = RTE_MIN(n, r->size - idx);
+	memcpy(&slots[idx], obj, sizeof(void *) * first);
+	if (dvp_unlikely(first < n))
+		memcpy(slots, obj + first, sizeof(void *) * (n - first));
+	__rte_ring_update_tail(&r->prod, head, next, r->prod.single, 1);
+}
+
+/* The pool's ring behind the cache, when the ring paths above can take it, else NULL. */
+static __dvp_always_inline struct rte_ring *__dvp_mempool_plain_ring(const struct dvp_mempool *mp)
+{
+	struct rte_ring *r = mp->pool_data;
+
+	if (!((__atomic_load_n(&dvp_mempool_host_ring_ops, __ATOMIC_RELAXED) >> mp->ops_index) & 1))
+		return NULL;
+	if (r->prod.sync_type > RTE_RING_SYNC_ST || r->cons.sync_type > RTE_RING_SYNC_ST)
+		return NULL;
+	return r;
+}
+
+static __dvp_always_inline int __dvp_mempool_backend_get(struct dvp_mempool *mp, void **obj,
+							 unsigned int n)
+{
+	struct rte_ring *r = __dvp_mempool_plain_ring(mp);
+
+	return dvp_likely(r != NULL) ? __dvp_mempool_ring_get(r, obj, n) :
+				       rte_mempool_ops_dequeue_bulk(mp, obj, n);
+}
+
+static __dvp_always_inline void __dvp_mempool_backend_put(struct dvp_mempool *mp, void *const *obj,
+							  unsigned int n)
+{
+	struct rte_ring *r = __dvp_mempool_plain_ring(mp);
+
+	if (dvp_likely(r != NULL))
+		__dvp_mempool_ring_put(r, obj, n);
+	else
+		rte_mempool_ops_enqueue_bulk(mp, obj, n);
+}
+
+/*
  * The dvp queues' gets and puts: through the calling lcore's DPDK cache by
  * DPDK's rules (its lcore id, the most recently put objects out first, the
- * flush threshold, the pool's ops behind it), but copied with memcpy where
- * DPDK's inline get copies one pointer at a time, backwards; a cache that
- * runs short is refilled to its size plus the request in one call of the
- * pool's ops, as DPDK's does. Anything else (no cache, a request larger
- * than the cache, a pool that cannot fill it) is left to DPDK's functions.
+ * flush threshold, the pool's ring or ops behind it), but copied with memcpy
+ * where DPDK's inline get copies one pointer at a time, backwards; a cache
+ * that runs short is refilled to its size plus the request in one ring
+ * access, as DPDK's does, and a request larger than the cache goes to the
+ * ring alone. Anything else (no cache, a ring that cannot give what is
+ * asked) is left to DPDK's functions.
  */
 static __dvp_always_inline void dvp_mempool_put_bulk(struct dvp_mempool *mp, void *const *obj_table,
 						     unsigned int n)
@@ -105,8 +191,13 @@ static __dvp_always_inline void dvp_mempool_put_bulk(struct dvp_mempool *mp, voi
 	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
 	void **dst;
 
-	if (dvp_unlikely(c == NULL || n > c->flushthresh)) {
+	if (dvp_unlikely(c == NULL)) {
 		rte_mempool_put_bulk(mp, obj_table, n);
+		return;
+	}
+	if (dvp_unlikely(n > c->flushthresh)) {
+		/* More than the cache takes: straight to the ring, as DPDK's put. */
+		__dvp_mempool_backend_put(mp, obj_table, n);
 		return;
 	}
 	if (dvp_likely(c->len + n <= c->flushthresh)) {
@@ -114,7 +205,7 @@ static __dvp_always_inline void dvp_mempool_put_bulk(struct dvp_mempool *mp, voi
 		c->len += n;
 	} else {
 		/* Past the threshold: the whole cache goes to the ring first. */
-		rte_mempool_ops_enqueue_bulk(mp, c->objs, c->len);
+		__dvp_mempool_backend_put(mp, c->objs, c->len);
 		dst = c->objs;
 		c->len = n;
 	}
@@ -133,14 +224,20 @@ static __dvp_always_inline int dvp_mempool_get_bulk(struct dvp_mempool *mp, void
 	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
 	unsigned int len;
 
-	if (dvp_unlikely(c == NULL || n > c->size))
+	if (dvp_unlikely(c == NULL))
 		goto dpdk;
+	if (dvp_unlikely(n > c->size)) {
+		/* More than the cache holds: straight from the ring. */
+		if (__dvp_mempool_backend_get(mp, obj_table, n) == 0)
+			return 0;
+		goto dpdk;
+	}
 	len = c->len;
 	if (dvp_unlikely(len < n)) {
 		/* At most twice the cache's size: objs[] holds that many. */
 		unsigned int req = c->size + n - len;
 
-		if (rte_mempool_ops_dequeue_bulk(mp, &c->objs[len], req) < 0)
+		if (__dvp_mempool_backend_get(mp, &c->objs[len], req) < 0)
 			goto dpdk; /* the ring is short: DPDK's get takes what there is */
 		len += req;
 	}
