@@ -84,8 +84,9 @@ bool dvp_eal_is_hosted(void);
 /**
  * Make the calling thread, which the host runs as lcore @p lcore_id, that
  * lcore for the runtime too (per-lcore mempool caches, dvp_lcore_id()).
- * Cheap enough to call at the top of every burst: a host's datapath
- * wrapper calls it when dvp_lcore_id() differs from the host's own id.
+ * Cheap enough to call at the top of every burst, where a host's datapath
+ * relies on dvp_lcore_id() (net_dvp's does not: its pools are DPDK's, with
+ * DPDK's lcore id).
  */
 static inline void dvp_eal_host_thread_lcore(unsigned int lcore_id)
 {

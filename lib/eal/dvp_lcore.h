@@ -28,10 +28,16 @@ extern "C" {
 /** Any NUMA node: only where the caller says so explicitly. */
 #define DVP_SOCKET_ANY (-1)
 
-/** Per-thread variables, as RTE_DEFINE_PER_LCORE. */
-#define DVP_DEFINE_PER_LCORE(type, name) __thread __typeof__(type) per_lcore_##name
-#define DVP_DECLARE_PER_LCORE(type, name) extern __thread __typeof__(type) per_lcore_##name
-#define DVP_PER_LCORE(name) (per_lcore_##name)
+/*
+ * Per-thread variables, as RTE_DEFINE_PER_LCORE, under names of dvpmd's
+ * own: where a DPDK application hosts dvpmd (net_dvp), DPDK's
+ * per_lcore__lcore_id is a different variable, and a plugin defining one of
+ * that name would read its own in place of DPDK's in every DPDK inline it
+ * calls (rte_lcore_id(), so no mempool cache).
+ */
+#define DVP_DEFINE_PER_LCORE(type, name) __thread __typeof__(type) dvp_per_lcore_##name
+#define DVP_DECLARE_PER_LCORE(type, name) extern __thread __typeof__(type) dvp_per_lcore_##name
+#define DVP_PER_LCORE(name) (dvp_per_lcore_##name)
 
 DVP_DECLARE_PER_LCORE(unsigned int, _lcore_id);
 

@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_lcore.h>
 #include <rte_mempool.h>
+#include <rte_ring.h>
 
 /* What dvp_mempool.h brings along, for the files that rely on it. */
 #include <dvp_common.h>
@@ -89,10 +91,125 @@ static inline uint64_t dvp_mempool_debug_errors(const struct dvp_mempool *mp)
 	return 0;
 }
 
+/*
+ * DPDK's mempool ops whose pools keep their free objects in a plain
+ * rte_ring (pool_data, one pointer a slot): bit i for the ops at index i
+ * of rte_mempool_ops_table. Set by dvp_mempool_host_init() when the
+ * hosted runtime starts; a pool of other ops goes through its ops.
+ */
+extern uint32_t dvp_mempool_host_ring_ops;
+
+/* Find DPDK's ring ops (by name) for the ring paths below. Idempotent. */
+void dvp_mempool_host_init(void);
+
+/*
+ * The ring's own head and tail moves (DPDK's, for its MT and ST rings),
+ * the slots copied with memcpy in between, where DPDK's ring copies a
+ * pointer at a time: @return 0, or -ENOENT with nothing taken.
+ */
+static __dvp_always_inline int __dvp_mempool_ring_get(struct rte_ring *r, void **obj,
+						      unsigned int n)
+{
+	void *const *slots = (void *const *)(void *)(r + 1);
+	uint32_t head, next, avail, idx, first;
+
+	if (__rte_ring_move_cons_head(r, r->cons.single, n, RTE_RING_QUEUE_FIXED, &head, &next,
+				      &avail) == 0)
+		return -ENOENT;
+	idx = head & r->mask;
+	first = RTE_MIN(n, r->size - idx);
+	memcpy(obj, &slots[idx], sizeof(void *) * first);
+	if (dvp_unlikely(first < n))
+		memcpy(obj + first, slots, sizeof(void *) * (n - first));
+	__rte_ring_update_tail(&r->cons, head, next, r->cons.single, 0);
+	return 0;
+}
+
+static __dvp_always_inline void __dvp_mempool_ring_put(struct rte_ring *r, void *const *obj,
+						       unsigned int n)
+{
+	void **slots = (void **)(void *)(r + 1);
+	uint32_t head, next, room, idx, first;
+
+	/* Cannot fail: the ring holds every object of its pool. */
+	if (__rte_ring_move_prod_head(r, r->prod.single, n, RTE_RING_QUEUE_FIXED, &head, &next,
+				      &room) == 0)
+		return;
+	idx = head & r->mask;
+	first = RTE_MIN(n, r->size - idx);
+	memcpy(&slots[idx], obj, sizeof(void *) * first);
+	if (dvp_unlikely(first < n))
+		memcpy(slots, obj + first, sizeof(void *) * (n - first));
+	__rte_ring_update_tail(&r->prod, head, next, r->prod.single, 1);
+}
+
+/* The pool's ring behind the cache, when the ring paths above can take it, else NULL. */
+static __dvp_always_inline struct rte_ring *__dvp_mempool_plain_ring(const struct dvp_mempool *mp)
+{
+	struct rte_ring *r = mp->pool_data;
+
+	if (!((__atomic_load_n(&dvp_mempool_host_ring_ops, __ATOMIC_RELAXED) >> mp->ops_index) & 1))
+		return NULL;
+	if (r->prod.sync_type > RTE_RING_SYNC_ST || r->cons.sync_type > RTE_RING_SYNC_ST)
+		return NULL;
+	return r;
+}
+
+static __dvp_always_inline int __dvp_mempool_backend_get(struct dvp_mempool *mp, void **obj,
+							 unsigned int n)
+{
+	struct rte_ring *r = __dvp_mempool_plain_ring(mp);
+
+	return dvp_likely(r != NULL) ? __dvp_mempool_ring_get(r, obj, n) :
+				       rte_mempool_ops_dequeue_bulk(mp, obj, n);
+}
+
+static __dvp_always_inline void __dvp_mempool_backend_put(struct dvp_mempool *mp, void *const *obj,
+							  unsigned int n)
+{
+	struct rte_ring *r = __dvp_mempool_plain_ring(mp);
+
+	if (dvp_likely(r != NULL))
+		__dvp_mempool_ring_put(r, obj, n);
+	else
+		rte_mempool_ops_enqueue_bulk(mp, obj, n);
+}
+
+/*
+ * The dvp queues' gets and puts: through the calling lcore's DPDK cache by
+ * DPDK's rules (its lcore id, the most recently put objects out first, the
+ * flush threshold, the pool's ring or ops behind it), but copied with memcpy
+ * where DPDK's inline get copies one pointer at a time, backwards; a cache
+ * that runs short is refilled to its size plus the request in one ring
+ * access, as DPDK's does, and a request larger than the cache goes to the
+ * ring alone. Anything else (no cache, a ring that cannot give what is
+ * asked) is left to DPDK's functions.
+ */
 static __dvp_always_inline void dvp_mempool_put_bulk(struct dvp_mempool *mp, void *const *obj_table,
 						     unsigned int n)
 {
-	rte_mempool_put_bulk(mp, obj_table, n);
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
+	void **dst;
+
+	if (dvp_unlikely(c == NULL)) {
+		rte_mempool_put_bulk(mp, obj_table, n);
+		return;
+	}
+	if (dvp_unlikely(n > c->flushthresh)) {
+		/* More than the cache takes: straight to the ring, as DPDK's put. */
+		__dvp_mempool_backend_put(mp, obj_table, n);
+		return;
+	}
+	if (dvp_likely(c->len + n <= c->flushthresh)) {
+		dst = &c->objs[c->len];
+		c->len += n;
+	} else {
+		/* Past the threshold: the whole cache goes to the ring first. */
+		__dvp_mempool_backend_put(mp, c->objs, c->len);
+		dst = c->objs;
+		c->len = n;
+	}
+	memcpy(dst, obj_table, sizeof(void *) * n);
 }
 
 static __dvp_always_inline void dvp_mempool_put(struct dvp_mempool *mp, void *obj)
@@ -104,6 +221,31 @@ static __dvp_always_inline void dvp_mempool_put(struct dvp_mempool *mp, void *ob
 static __dvp_always_inline int dvp_mempool_get_bulk(struct dvp_mempool *mp, void **obj_table,
 						    unsigned int n)
 {
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
+	unsigned int len;
+
+	if (dvp_unlikely(c == NULL))
+		goto dpdk;
+	if (dvp_unlikely(n > c->size)) {
+		/* More than the cache holds: straight from the ring. */
+		if (__dvp_mempool_backend_get(mp, obj_table, n) == 0)
+			return 0;
+		goto dpdk;
+	}
+	len = c->len;
+	if (dvp_unlikely(len < n)) {
+		/* At most twice the cache's size: objs[] holds that many. */
+		unsigned int req = c->size + n - len;
+
+		if (__dvp_mempool_backend_get(mp, &c->objs[len], req) < 0)
+			goto dpdk; /* the ring is short: DPDK's get takes what there is */
+		len += req;
+	}
+	len -= n;
+	memcpy(obj_table, &c->objs[len], sizeof(void *) * n);
+	c->len = len;
+	return 0;
+dpdk:
 	return rte_mempool_get_bulk(mp, obj_table, n) == 0 ? 0 : -ENOENT;
 }
 

@@ -9,6 +9,7 @@
  */
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_errno.h>
 #include <rte_mempool.h>
@@ -29,6 +30,22 @@ struct dvp_mempool *dvp_mempool_create(const char *name, unsigned int n, unsigne
 	if (mp == NULL)
 		dvp_errno = rte_errno;
 	return mp;
+}
+
+uint32_t dvp_mempool_host_ring_ops;
+
+void dvp_mempool_host_init(void)
+{
+	/* rte_mempool_ops_table.ops[] is filled by the ops' constructors, never reordered. */
+	static const char *const ring_ops[] = { "ring_mp_mc", "ring_sp_sc", "ring_mp_sc",
+						"ring_sp_mc" };
+	uint32_t mask = 0, i, j;
+
+	for (i = 0; i < rte_mempool_ops_table.num_ops && i < 32; i++)
+		for (j = 0; j < RTE_DIM(ring_ops); j++)
+			if (strcmp(rte_mempool_ops_table.ops[i].name, ring_ops[j]) == 0)
+				mask |= 1u << i;
+	__atomic_store_n(&dvp_mempool_host_ring_ops, mask, __ATOMIC_RELAXED);
 }
 
 void dvp_mempool_free(struct dvp_mempool *mp)

@@ -23,6 +23,7 @@
 #include <dvp_eal.h>
 #include <dvp_eal_host.h>
 #include <dvp_log.h>
+#include <dvp_mempool.h>
 
 #include "net_dvp.h"
 
@@ -182,6 +183,8 @@ int net_dvp_runtime_get(void)
 
 	pthread_mutex_lock(&runtime_lock);
 	if (runtime_users == 0) {
+		/* Before any queue: their pools' rings are found through it. */
+		dvp_mempool_host_init();
 		dpdk_host.name = rte_version();
 		dpdk_host.main_lcore = rte_get_main_lcore();
 		log_levels_sync();
