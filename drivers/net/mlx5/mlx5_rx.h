@@ -43,6 +43,8 @@ struct mlx5_rxq_stats {
 	uint64_t dropped_on_reset; /* received, not taken, dropped by a stop or recovery */
 };
 
+struct mlx5_mprq;
+
 struct mlx5_rxq {
 	/* Hot: every burst. */
 	struct mlx5_cqe64 *cqes;
@@ -51,6 +53,7 @@ struct mlx5_rxq {
 	uint8_t *wqes; /* data segments, one per WQE (stride 16) */
 	struct dvp_mbuf **elts; /* mbuf of WQE counter i at [i & wqe_mask] */
 	struct dvp_mempool *mp;
+	struct mlx5_mprq *mprq; /* a multi-packet RQ's (mlx5_rx_mprq.h), else NULL */
 	uint64_t mbuf_rearm; /* rearm_data of a received mbuf: data_off, refcnt 1, 1 seg, port */
 	uint32_t cq_ci; /* next CQE to poll: 32-bit, the device sees 24 bits */
 	uint32_t cqe_cnt;
