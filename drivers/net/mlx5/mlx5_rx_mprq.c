@@ -191,6 +191,7 @@ int mlx5_mprq_setup(struct mlx5_rxq *rxq, uint32_t nb_desc)
 	mq->log_wqe_sz = log_num + log_sz;
 	mq->strd_n = 1u << log_num;
 	mq->max_memcpy_len = DVP_MIN(cfg->mprq_max_memcpy_len, rxq->buf_len);
+	mq->inline_copy = rxq->buf_len >= MLX5_MPRQ_INLINE_COPY ? MLX5_MPRQ_INLINE_COPY : 0;
 	rxq->wqe_n = nb_desc >> log_num;
 	rxq->wqe_mask = rxq->wqe_n - 1;
 	rxq->wqe_stride = MLX5_MPRQ_WQE_SIZE;
@@ -267,24 +268,141 @@ void mlx5_mprq_free(struct mlx5_rxq *rxq)
 }
 
 /*
- * The pool could not give @p n mbufs at once: as many as it has, one by
- * one. @return how many are in @p pkts.
+ * Copy a packet of at most MLX5_MPRQ_INLINE_COPY bytes in 32-byte units:
+ * inline, without a call that would make the burst spill and reload its
+ * state. The units past @p len stay inside the strides the packet took (a
+ * stride is at least 64 bytes) and inside the mbuf (mlx5_mprq_setup()
+ * allows this copy only when the mbuf holds MLX5_MPRQ_INLINE_COPY bytes).
  */
-static __dvp_cold uint32_t mbufs_get_some(struct dvp_mempool *mp, struct dvp_mbuf **pkts,
-					  uint32_t n)
+static __dvp_always_inline void copy_small(uint8_t *dst, const uint8_t *src, uint32_t len)
 {
-	uint32_t got = 0;
+	__builtin_memcpy(dst, src, 64);
+	for (uint32_t o = 64; o < len; o += 32)
+		__builtin_memcpy(dst + o, src + o, 32);
+}
 
-	while (got < n && dvp_mempool_get_bulk(mp, (void **)&pkts[got], 1) == 0)
-		got++;
-	return got;
+/*
+ * CQEs ready from @p ci on, at most @p n: op_own is a plain receive of the
+ * current pass. Walks pointers within a pass of the ring. *@p op_own: the
+ * byte that stopped the count.
+ */
+static __dvp_always_inline uint32_t cqes_ready(struct mlx5_cqe64 *cqes, uint32_t cqe_cnt,
+					       uint32_t ci, uint32_t n, uint8_t *op_own)
+{
+	uint32_t c = 0;
+
+	while (c < n) {
+		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(cqes, cqe_cnt, ci + c);
+		const uint8_t own = MLX5_CQE_RESP_SEND << 4 | !!((ci + c) & cqe_cnt);
+		uint32_t run = DVP_MIN(n - c, cqe_cnt - ((ci + c) & (cqe_cnt - 1))), k;
+
+		for (k = 0; k < run; k++, cqe++) {
+			*op_own = mlx5_cqe_op_own_load(cqe);
+			if ((*op_own ^ own) & MLX5_OP_OWN_CHECK_MASK)
+				return c + k;
+		}
+		c += run;
+	}
+	return c;
+}
+
+/*
+ * The pool could not give mbufs for all @p c CQEs: as many as it has, and
+ * the CQEs they cover (fillers need none). @return how many CQEs to take;
+ * *@p got: the mbufs in @p pkts.
+ */
+static __dvp_cold uint32_t mbufs_short(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts, uint32_t c,
+				       uint32_t *got)
+{
+	uint32_t g = 0, i, need = 0;
+
+	while (g < c && dvp_mempool_get_bulk(rxq->mp, (void **)&pkts[g], 1) == 0)
+		g++;
+	for (i = 0; i < c; i++) {
+		const struct mlx5_cqe64 *cqe =
+			mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci + i);
+
+		if (mlx5_mprq_cqe_filler(cqe))
+			continue;
+		if (need == g)
+			break;
+		need++;
+	}
+	/* The CQE that found no mbuf waits for a later burst. */
+	if (i < c)
+		dvp_counter_add(&rxq->st.nombuf, 1);
+	*got = g;
+	return i;
+}
+
+/* Where a burst is in the WQEs, and what it delivered. */
+struct mprq_pos {
+	const uint8_t *wqe; /* buffer of the WQE at wq_ci */
+	uint32_t strd_ci, wq_ci, wqes; /* wqes: WQEs finished in this burst */
+	uint32_t k, bytes;
+};
+
+/*
+ * Take @p cnt CQEs from @p cqe on, a stretch that does not wrap the CQ (so
+ * it walks pointers): a filler only skips strides; a packet is copied from
+ * its stride into the mbuf pkts[p->k]. The queue's constants are read
+ * into locals once, as the copies write through uint8_t.
+ */
+static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const struct mlx5_cqe64 *cqe,
+					  uint32_t cnt, struct dvp_mbuf **pkts, struct mprq_pos *p,
+					  bool hash)
+{
+	const struct mlx5_mprq *mq = rxq->mprq;
+	const uint8_t *const bufs = mq->bufs;
+	const uint32_t log_wqe = mq->log_wqe_sz, log_strd = mq->log_strd_sz;
+	const uint32_t strd_n = mq->strd_n, wqe_mask = rxq->wqe_mask;
+	const uint32_t copy_max = mq->inline_copy;
+	const uint64_t rearm = rxq->mbuf_rearm;
+	const uint16_t data_off = rxq->data_off;
+	const uint64_t *const tflags = rxq->cqe_flags;
+	const uint32_t *const tptype = rxq->cqe_ptype;
+
+	for (; cnt > 0; cnt--, cqe++) {
+		const uint32_t bc = be32toh(cqe->byte_cnt);
+
+		if (dvp_likely(!(bc & MLX5_MPRQ_FILLER_MASK))) {
+			const uint32_t len = bc & MLX5_MPRQ_LEN_MASK;
+			struct dvp_mbuf *m = pkts[p->k++];
+			const uint8_t *src;
+			unsigned int idx;
+			uint8_t *dst;
+
+			src = p->wqe + ((size_t)be16toh(cqe->wqe_counter) << log_strd);
+			idx = ((unsigned int)cqe->l4_hdr_type_etc & 0xfcu) << 1 |
+			      ((unsigned int)cqe->hds_ip_ext & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK));
+			m->rearm_data = rearm;
+			m->ol_flags = tflags[idx];
+			m->packet_type = tptype[idx];
+			m->pkt_len = len;
+			m->data_len = (uint16_t)len;
+			if (hash)
+				m->hash.rss = mlx5_cqe_rx_hash(cqe);
+			dst = (uint8_t *)m->buf_addr + data_off;
+			if (dvp_likely(len <= copy_max))
+				copy_small(dst, src, len);
+			else
+				memcpy(dst, src, len);
+			p->bytes += len;
+		}
+		p->strd_ci += (bc & MLX5_MPRQ_STRIDE_NUM_MASK) >> MLX5_MPRQ_STRIDE_NUM_SHIFT;
+		if (p->strd_ci >= strd_n) {
+			p->strd_ci = 0;
+			p->wq_ci++;
+			p->wqes++;
+			p->wqe = bufs + ((size_t)(p->wq_ci & wqe_mask) << log_wqe);
+		}
+	}
 }
 
 /*
  * Receive up to @p n packets. The CQEs ready are counted first (one look
  * at each op_own), mbufs for all of them taken in one bulk get into
- * @p pkts, then each CQE read: a filler only skips strides; a packet is
- * copied from its stride into the next mbuf. A WQE whose strides are all
+ * @p pkts, then each CQE read (mprq_cqes()). A WQE whose strides are all
  * consumed goes back to the device, counted in the doorbell record after
  * the consumer index. When the pool runs short, the CQE that found no mbuf
  * stays for a later burst (rx_nombuf counts the burst that stopped).
@@ -293,10 +411,10 @@ static __dvp_always_inline uint16_t mprq_burst(struct mlx5_rxq *rxq, struct dvp_
 					       uint16_t n, bool hash)
 {
 	struct mlx5_mprq *mq = rxq->mprq;
+	struct mlx5_cqe64 *const cqes = rxq->cqes;
 	const uint32_t cqe_cnt = rxq->cqe_cnt, ci = rxq->cq_ci;
-	const uint64_t *const tflags = rxq->cqe_flags;
-	const uint32_t *const tptype = rxq->cqe_ptype;
-	uint32_t c, i, k = 0, got, bytes = 0, strd_ci, wq_ci, wqes = 0;
+	struct mprq_pos p = { .k = 0 };
+	uint32_t c, run, got;
 	uint8_t op_own = 0;
 	bool slow = false;
 
@@ -307,84 +425,47 @@ static __dvp_always_inline uint16_t mprq_burst(struct mlx5_rxq *rxq, struct dvp_
 	}
 	if (dvp_unlikely(mq == NULL)) /* a queue MPRQ did not take (mlx5_mprq_setup) */
 		return hash ? mlx5_rx_burst_hash(rxq, pkts, n) : mlx5_rx_burst(rxq, pkts, n);
-	for (c = 0; c < n; c++) {
-		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, cqe_cnt, ci + c);
-
-		op_own = mlx5_cqe_op_own_load(cqe);
-		if (dvp_unlikely((op_own ^ (MLX5_CQE_RESP_SEND << 4 | !!((ci + c) & cqe_cnt))) &
-				 MLX5_OP_OWN_CHECK_MASK))
-			break;
-	}
+	c = cqes_ready(cqes, cqe_cnt, ci, n, &op_own);
 	/* Stopped at a CQE that is ours but not a plain receive: an error. */
 	if (c < n)
 		slow = mlx5_cqe_sw_owned(op_own, ci + c, cqe_cnt);
 	if (c == 0)
-		goto out;
+		goto done;
 	/* The rest of the CQEs after their ownership (udma_from_device_barrier). */
 	dvp_dma_from_device_barrier();
 	got = c;
-	if (dvp_unlikely(dvp_mempool_get_bulk(rxq->mp, (void **)pkts, c) < 0))
-		got = mbufs_get_some(rxq->mp, pkts, c);
-	strd_ci = mq->strd_ci;
-	wq_ci = mq->wq_ci;
-	for (i = 0; i < c; i++) {
-		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, cqe_cnt, ci + i);
-		const uint32_t bc = be32toh(cqe->byte_cnt);
-
-		if (dvp_likely(!(bc & MLX5_MPRQ_FILLER_MASK))) {
-			const uint32_t len = bc & MLX5_MPRQ_LEN_MASK;
-			const uint8_t *src;
-			struct dvp_mbuf *m;
-			unsigned int idx;
-
-			if (dvp_unlikely(k == got)) {
-				dvp_counter_add(&rxq->st.nombuf, 1);
-				slow = false;
-				break;
-			}
-			m = pkts[k++];
-			src = mq->bufs + ((size_t)(wq_ci & rxq->wqe_mask) << mq->log_wqe_sz) +
-			      ((size_t)be16toh(cqe->wqe_counter) << mq->log_strd_sz);
-			idx = ((unsigned int)cqe->l4_hdr_type_etc & 0xfcu) << 1 |
-			      ((unsigned int)cqe->hds_ip_ext & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK));
-			m->rearm_data = rxq->mbuf_rearm;
-			m->ol_flags = tflags[idx];
-			m->packet_type = tptype[idx];
-			m->pkt_len = len;
-			m->data_len = (uint16_t)len;
-			if (hash)
-				m->hash.rss = mlx5_cqe_rx_hash(cqe);
-			memcpy((uint8_t *)m->buf_addr + rxq->data_off, src, len);
-			bytes += len;
-		}
-		strd_ci += (bc & MLX5_MPRQ_STRIDE_NUM_MASK) >> MLX5_MPRQ_STRIDE_NUM_SHIFT;
-		if (strd_ci >= mq->strd_n) {
-			strd_ci = 0;
-			wq_ci++;
-			wqes++;
-		}
+	if (dvp_unlikely(dvp_mempool_get_bulk(rxq->mp, (void **)pkts, c) < 0)) {
+		c = mbufs_short(rxq, pkts, c, &got);
+		slow = false;
 	}
-	if (dvp_unlikely(k < got))
-		dvp_mempool_put_bulk(rxq->mp, (void *const *)&pkts[k], got - k);
-	if (i > 0) {
-		rxq->cq_ci = ci + i;
+	p.strd_ci = mq->strd_ci;
+	p.wq_ci = mq->wq_ci;
+	p.wqe = mq->bufs + ((size_t)(p.wq_ci & rxq->wqe_mask) << mq->log_wqe_sz);
+	run = DVP_MIN(c, cqe_cnt - (ci & (cqe_cnt - 1)));
+	mprq_cqes(rxq, mlx5_cqe_slot(cqes, cqe_cnt, ci), run, pkts, &p, hash);
+	if (dvp_unlikely(run < c))
+		mprq_cqes(rxq, cqes, c - run, pkts, &p, hash);
+	if (dvp_unlikely(p.k < got))
+		dvp_mempool_put_bulk(rxq->mp, (void *const *)&pkts[p.k], got - p.k);
+	if (c > 0) {
+		rxq->cq_ci = ci + c;
 		/* Every field and stride above is read before the device may reuse them. */
-		mlx5_cq_set_ci(rxq->cq_db, ci + i);
+		mlx5_cq_set_ci(rxq->cq_db, ci + c);
 	}
-	mq->strd_ci = strd_ci;
-	mq->wq_ci = wq_ci;
-	if (wqes > 0) {
-		mq->wq_pi += wqes;
+	mq->strd_ci = p.strd_ci;
+	mq->wq_ci = p.wq_ci;
+	if (p.wqes > 0) {
+		mq->wq_pi += p.wqes;
 		mlx5_rq_db(rxq->rq_db, mq->wq_pi);
 	}
-	if (k > 0) {
-		dvp_counter_add(&rxq->st.packets, k);
-		dvp_counter_add(&rxq->st.bytes, bytes);
+	if (p.k > 0) {
+		dvp_counter_add(&rxq->st.packets, p.k);
+		dvp_counter_add(&rxq->st.bytes, p.bytes);
 	}
-out:
+done:
 	if (dvp_unlikely(slow))
 		mlx5_rx_slow(rxq);
-	return (uint16_t)k;
+	return (uint16_t)p.k;
 }
 
 uint16_t mlx5_rx_burst_mprq(void *rxq, struct dvp_mbuf **pkts, uint16_t n)

@@ -29,6 +29,9 @@
 
 #include "mlx5_rx.h"
 
+/* Longest packet copied in 32-byte units inline, when the mbufs hold that much. */
+#define MLX5_MPRQ_INLINE_COPY 128u
+
 struct mlx5_mprq {
 	/* Hot: every burst. */
 	uint8_t *bufs; /* WQE slot i's strides at bufs + (i << log_wqe_sz) */
@@ -38,6 +41,7 @@ struct mlx5_mprq {
 	uint32_t strd_ci; /* strides of the WQE at wq_ci that CQEs have consumed */
 	uint32_t wq_ci; /* counter of the WQE the device fills */
 	uint32_t wq_pi; /* WQEs posted: the RQ doorbell record's value */
+	uint32_t inline_copy; /* packets up to this length are copied inline (mprq_burst) */
 	/* Cold. */
 	uint32_t log_strd_num;
 	uint32_t max_memcpy_len; /* mprq_max_memcpy_len, capped at the mbuf room: informative */
