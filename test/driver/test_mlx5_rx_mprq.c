@@ -299,6 +299,57 @@ static void test_mprq_stop_start(void **state)
 	mp_close(&f);
 }
 
+/*
+ * RSS over two queues, one multi-packet (1024 descriptors) and one that
+ * cannot be (64, no more than a WQE's strides): the port's burst is the
+ * multi-packet one with the hash, and takes the plain queue as a plain
+ * one. Every frame arrives, with its hash.
+ */
+static void test_mprq_rss_mixed(void **state)
+{
+	static const uint16_t sizes[] = { 60, 1000 };
+	struct dvp_mbuf *pkts[32];
+	struct dvp_port_conf conf;
+	struct dvp_port *dev;
+	uint64_t got[2] = { 0, 0 };
+	struct mf f;
+
+	(void)state;
+	mp_open(&f, "mprq_en=1,rxqs_min_mprq=2", 1024);
+	memset(&conf, 0, sizeof(conf));
+	conf.rss_conf.rss_hf = DVP_RSS_IP | DVP_RSS_NONFRAG_IPV4_UDP;
+	assert_int_equal(dvp_port_configure(f.port[0], 2, 1, &conf), 0);
+	assert_int_equal(dvp_rxq_setup(f.port[0], 0, 1024, DVP_SOCKET_ANY, NULL, f.mp), 0);
+	assert_int_equal(dvp_rxq_setup(f.port[0], 1, 64, DVP_SOCKET_ANY, NULL, f.mp), 0);
+	assert_int_equal(dvp_txq_setup(f.port[0], 0, 64, DVP_SOCKET_ANY, NULL), 0);
+	assert_int_equal(dvp_port_start(f.port[0]), 0);
+	dev = dvp_port_get(f.port[0]);
+	assert_ptr_equal(dev->rx_pkt_burst, mlx5_rx_burst_mprq_hash);
+	assert_non_null(((struct mlx5_rxq *)dev->rxqs[0])->mprq);
+	assert_null(((struct mlx5_rxq *)dev->rxqs[1])->mprq);
+	mf_source(&f, 0, 4000, 64, sizes, DVP_DIM(sizes));
+	for (unsigned int idle = 0; got[0] + got[1] < 4000; idle++) {
+		int work = sim_mlx5_step(f.sim);
+
+		for (uint16_t q = 0; q < 2; q++) {
+			uint16_t n = dvp_rx_burst(f.port[0], q, pkts, 32);
+
+			for (uint16_t i = 0; i < n; i++) {
+				assert_true(pkts[i]->ol_flags & DVP_MBUF_F_RX_RSS_HASH);
+				assert_int_equal(pkts[i]->hash.rss & 1, q);
+				assert_true(pkts[i]->pkt_len == 60 || pkts[i]->pkt_len == 1000);
+			}
+			dvp_pktmbuf_free_bulk(pkts, n);
+			got[q] += n;
+			if (n > 0 || work > 0)
+				idle = 0;
+		}
+		assert_true(idle < 1000);
+	}
+	assert_true(got[0] > 0 && got[1] > 0);
+	mp_close(&f);
+}
+
 /* Setup of one queue of @p nb_desc under @p pmd_args, its log lines into @p cap. */
 static void setup_logged(struct mf *f, const char *pmd_args, uint16_t nb_desc,
 			 struct dvp_log_capture *cap)
@@ -361,7 +412,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mprq_stream),    cmocka_unit_test(test_mprq_pool_empty),
 		cmocka_unit_test(test_mprq_error_cqe), cmocka_unit_test(test_mprq_stop_start),
-		cmocka_unit_test(test_mprq_devargs),
+		cmocka_unit_test(test_mprq_rss_mixed), cmocka_unit_test(test_mprq_devargs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -122,6 +122,29 @@ static __dvp_always_inline struct mlx5_wqe_data_seg *mlx5_rx_wqe(const struct ml
 }
 
 /*
+ * The fields of a received mbuf of @p len bytes from its CQE: the rearm
+ * word, and flags and packet type from the queue's tables by the header
+ * types (l4_hdr_type_etc 7:2) and the L3_OK / L4_OK verdicts (2:1);
+ * with @p hash, the RSS hash.
+ */
+static __dvp_always_inline void mlx5_rx_mbuf_fill(struct dvp_mbuf *m, const struct mlx5_cqe64 *cqe,
+						  uint32_t len, uint64_t rearm,
+						  const uint64_t *tflags, const uint32_t *tptype,
+						  bool hash)
+{
+	unsigned int idx = ((unsigned int)cqe->l4_hdr_type_etc & 0xfcu) << 1 |
+			   ((unsigned int)cqe->hds_ip_ext & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK));
+
+	m->rearm_data = rearm;
+	m->ol_flags = tflags[idx];
+	m->packet_type = tptype[idx];
+	m->pkt_len = len;
+	m->data_len = (uint16_t)len;
+	if (hash)
+		m->hash.rss = mlx5_cqe_rx_hash(cqe);
+}
+
+/*
  * Post fresh mbufs into the empty slots [rq_pi, rq_ci + wqe_n): in bulk
  * from the pool, straight into the ring. When the pool cannot give them,
  * count rx_nombuf and leave the slots empty for the next burst: no slot
@@ -190,7 +213,6 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 
 	for (k = 0; k < run; k++, cqe++) {
 		struct dvp_mbuf *m;
-		unsigned int idx;
 		uint32_t len;
 
 		/* The SE bit (1) aside, op_own must be exactly the expected byte. */
@@ -201,16 +223,7 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 		dvp_dma_from_device_barrier();
 		m = e[k];
 		len = be32toh(cqe->byte_cnt);
-		/* Header types (l4_hdr_type_etc 7:2) and the L3_OK / L4_OK verdicts (2:1). */
-		idx = ((unsigned int)cqe->l4_hdr_type_etc & 0xfcu) << 1 |
-		      ((unsigned int)cqe->hds_ip_ext & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK));
-		m->rearm_data = rearm;
-		m->ol_flags = tflags[idx];
-		m->packet_type = tptype[idx];
-		m->pkt_len = len;
-		m->data_len = (uint16_t)len;
-		if (hash)
-			m->hash.rss = mlx5_cqe_rx_hash(cqe);
+		mlx5_rx_mbuf_fill(m, cqe, len, rearm, tflags, tptype, hash);
 		out[k] = m;
 		sum += len;
 	}

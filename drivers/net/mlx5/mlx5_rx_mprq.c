@@ -369,19 +369,10 @@ static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const stru
 			const uint32_t len = bc & MLX5_MPRQ_LEN_MASK;
 			struct dvp_mbuf *m = pkts[p->k++];
 			const uint8_t *src;
-			unsigned int idx;
 			uint8_t *dst;
 
 			src = p->wqe + ((size_t)be16toh(cqe->wqe_counter) << log_strd);
-			idx = ((unsigned int)cqe->l4_hdr_type_etc & 0xfcu) << 1 |
-			      ((unsigned int)cqe->hds_ip_ext & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK));
-			m->rearm_data = rearm;
-			m->ol_flags = tflags[idx];
-			m->packet_type = tptype[idx];
-			m->pkt_len = len;
-			m->data_len = (uint16_t)len;
-			if (hash)
-				m->hash.rss = mlx5_cqe_rx_hash(cqe);
+			mlx5_rx_mbuf_fill(m, cqe, len, rearm, tflags, tptype, hash);
 			dst = (uint8_t *)m->buf_addr + data_off;
 			if (dvp_likely(len <= copy_max))
 				copy_small(dst, src, len);
