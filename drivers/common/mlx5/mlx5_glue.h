@@ -115,6 +115,17 @@ struct mlx5_glue {
 	struct ibv_wq *(*create_wq)(struct ibv_context *context, struct ibv_wq_init_attr *attr);
 	int (*modify_wq)(struct ibv_wq *wq, struct ibv_wq_attr *attr);
 	int (*destroy_wq)(struct ibv_wq *wq);
+	/**
+	 * mlx5dv_create_wq: a receive WQ with mlx5 extras. With
+	 * MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ, a striding (multi-packet) RQ
+	 * of 32-byte WQEs (struct mlx5_mprq_wqe), each of
+	 * 2^single_wqe_log_num_of_strides strides of
+	 * 2^single_stride_log_num_of_bytes bytes; both must lie within the
+	 * striding_rq_caps of dv_query_device (EINVAL otherwise).
+	 * NULL with errno set on failure.
+	 */
+	struct ibv_wq *(*dv_create_wq)(struct ibv_context *context, struct ibv_wq_init_attr *attr,
+				       struct mlx5dv_wq_init_attr *dv_attr);
 	struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *context,
 							  struct ibv_rwq_ind_table_init_attr *attr);
 	int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *table);

@@ -169,6 +169,7 @@ const struct mlx5_glue mlx5_glue_verbs = {
 	.create_wq = ibv_create_wq,
 	.modify_wq = ibv_modify_wq,
 	.destroy_wq = ibv_destroy_wq,
+	.dv_create_wq = mlx5dv_create_wq,
 	.create_rwq_ind_table = ibv_create_rwq_ind_table,
 	.destroy_rwq_ind_table = ibv_destroy_rwq_ind_table,
 	.create_qp_ex = ibv_create_qp_ex,

@@ -74,6 +74,13 @@ extern int mlx5_logtype;
  */
 #define MLX5_EMPW_INLINE_MAX_LIMIT 924u
 #define MLX5_EMPW_INLINE_DEFAULT 268u
+/* Multi-packet RQ defaults, DPDK's (mlx5_defs.h): 2^6 strides per WQE, 128 bytes, 12 queues. */
+#define MLX5_MPRQ_DEFAULT_LOG_STRIDE_NUM 6u
+#define MLX5_MPRQ_DEFAULT_LOG_STRIDE_SIZE 11u
+#define MLX5_MPRQ_DEFAULT_MEMCPY_LEN 128u
+#define MLX5_MPRQ_DEFAULT_MIN_RXQS 12u
+/* Smallest WQE buffer (log2 bytes) DPDK asks of a device that does not say (Verbs). */
+#define MLX5_MPRQ_LOG_MIN_WQE_SIZE 14u
 /* Longest whole-packet inline (txq_inline_max), as DPDK's limit. */
 #define MLX5_TXQ_INLINE_MAX_LIMIT 960u
 
@@ -86,7 +93,15 @@ struct mlx5_cfg {
 	bool txq_inline_min_set; /* txq_inline_min was given */
 	bool txq_mpw_en; /* eMPW where the device has it */
 	uint32_t txq_inline_mpw; /* eMPW: frames up to this inline in the session */
+	/* Multi-packet (striding) RQ (mlx5_rx_mprq.c). */
+	bool mprq_en;
+	uint32_t mprq_log_stride_num; /* strides per WQE, log2 */
+	uint32_t mprq_log_stride_size; /* bytes per stride, log2; MLX5_MPRQ_LOG_STRIDE_SIZE_UNSET */
+	uint32_t mprq_max_memcpy_len;
+	uint32_t rxqs_min_mprq; /* MPRQ needs at least this many rx queues on the port */
 };
+
+#define MLX5_MPRQ_LOG_STRIDE_SIZE_UNSET UINT32_MAX
 
 extern const struct dvp_devargs_key mlx5_devargs_keys[];
 int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct mlx5_cfg *cfg);

@@ -25,8 +25,51 @@ const struct dvp_devargs_key mlx5_devargs_keys[] = {
 			"them; 0: one SEND WQE per packet" },
 	{ "txq_inline_mpw", "0..924 (268): frames up to this length go inline in an eMPW session "
 			    "(with txqs_min_inline tx queues), longer ones by pointer" },
+	{ "mprq_en", "0|1 (0): multi-packet (striding) RQs, with rxqs_min_mprq rx queues and more "
+		     "descriptors than strides per WQE; every packet is copied to an mbuf" },
+	{ "mprq_log_stride_num", "0..31 (6): log2 of the strides per WQE (outside the device's "
+				 "range: the default within it, with a warning)" },
+	{ "mprq_log_stride_size", "0..31 (log2 of MTU + 18 + headroom): log2 of a stride's bytes "
+				  "(outside the device's range: 11 within it, with a warning)" },
+	{ "mprq_max_memcpy_len", "0..65535 (128): DPDK copies packets up to this length and "
+				 "attaches longer ones; here every packet is copied" },
+	{ "rxqs_min_mprq", "0..65535 (12): mprq_en takes effect on ports with at least this many "
+			   "rx queues" },
 	{ NULL, NULL },
 };
+
+/* The multi-packet RQ keys; log values are checked against the device at queue setup. */
+static int mprq_parse(const struct dvp_devargs *da, struct mlx5_cfg *cfg)
+{
+	uint64_t v;
+	int ret;
+
+	ret = dvp_devargs_get_bool(da, "mprq_en", false, &cfg->mprq_en);
+	if (ret < 0)
+		return ret;
+	ret = dvp_devargs_get_u64(da, "mprq_log_stride_num", 0, 31,
+				  MLX5_MPRQ_DEFAULT_LOG_STRIDE_NUM, &v);
+	if (ret < 0)
+		return ret;
+	cfg->mprq_log_stride_num = (uint32_t)v;
+	if (dvp_devargs_get(da, "mprq_log_stride_size") != NULL) {
+		ret = dvp_devargs_get_u64(da, "mprq_log_stride_size", 0, 31, 0, &v);
+		if (ret < 0)
+			return ret;
+		cfg->mprq_log_stride_size = (uint32_t)v;
+	}
+	ret = dvp_devargs_get_u64(da, "mprq_max_memcpy_len", 0, UINT16_MAX,
+				  MLX5_MPRQ_DEFAULT_MEMCPY_LEN, &v);
+	if (ret < 0)
+		return ret;
+	cfg->mprq_max_memcpy_len = (uint32_t)v;
+	ret = dvp_devargs_get_u64(da, "rxqs_min_mprq", 0, UINT16_MAX, MLX5_MPRQ_DEFAULT_MIN_RXQS,
+				  &v);
+	if (ret < 0)
+		return ret;
+	cfg->rxqs_min_mprq = (uint32_t)v;
+	return 0;
+}
 
 int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct mlx5_cfg *cfg)
 {
@@ -41,8 +84,16 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 	cfg->txq_mpw_en = true;
 	cfg->txq_inline_min_set = false;
 	cfg->txq_inline_mpw = MLX5_EMPW_INLINE_DEFAULT;
+	cfg->mprq_en = false;
+	cfg->mprq_log_stride_num = MLX5_MPRQ_DEFAULT_LOG_STRIDE_NUM;
+	cfg->mprq_log_stride_size = MLX5_MPRQ_LOG_STRIDE_SIZE_UNSET;
+	cfg->mprq_max_memcpy_len = MLX5_MPRQ_DEFAULT_MEMCPY_LEN;
+	cfg->rxqs_min_mprq = MLX5_MPRQ_DEFAULT_MIN_RXQS;
 	if (da == NULL)
 		return 0;
+	ret = mprq_parse(da, cfg);
+	if (ret < 0)
+		return ret;
 	ret = dvp_devargs_get_bool(da, "rxq_cqe_comp_en", false, &b);
 	if (ret < 0)
 		return ret;

@@ -43,6 +43,8 @@ struct mlx5_rxq_stats {
 	uint64_t dropped_on_reset; /* received, not taken, dropped by a stop or recovery */
 };
 
+struct mlx5_mprq;
+
 struct mlx5_rxq {
 	/* Hot: every burst. */
 	struct mlx5_cqe64 *cqes;
@@ -51,6 +53,7 @@ struct mlx5_rxq {
 	uint8_t *wqes; /* data segments, one per WQE (stride 16) */
 	struct dvp_mbuf **elts; /* mbuf of WQE counter i at [i & wqe_mask] */
 	struct dvp_mempool *mp;
+	struct mlx5_mprq *mprq; /* a multi-packet RQ's (mlx5_rx_mprq.h), else NULL */
 	uint64_t mbuf_rearm; /* rearm_data of a received mbuf: data_off, refcnt 1, 1 seg, port */
 	uint32_t cq_ci; /* next CQE to poll: 32-bit, the device sees 24 bits */
 	uint32_t cqe_cnt;
@@ -116,6 +119,29 @@ static __dvp_always_inline struct mlx5_wqe_data_seg *mlx5_rx_wqe(const struct ml
 {
 	return (struct mlx5_wqe_data_seg *)(void *)(rxq->wqes +
 						    ((size_t)(counter & rxq->wqe_mask) << 4));
+}
+
+/*
+ * The fields of a received mbuf of @p len bytes from its CQE: the rearm
+ * word, and flags and packet type from the queue's tables by the header
+ * types (l4_hdr_type_etc 7:2) and the L3_OK / L4_OK verdicts (2:1);
+ * with @p hash, the RSS hash.
+ */
+static __dvp_always_inline void mlx5_rx_mbuf_fill(struct dvp_mbuf *m, const struct mlx5_cqe64 *cqe,
+						  uint32_t len, uint64_t rearm,
+						  const uint64_t *tflags, const uint32_t *tptype,
+						  bool hash)
+{
+	unsigned int idx = ((unsigned int)cqe->l4_hdr_type_etc & 0xfcu) << 1 |
+			   ((unsigned int)cqe->hds_ip_ext & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK));
+
+	m->rearm_data = rearm;
+	m->ol_flags = tflags[idx];
+	m->packet_type = tptype[idx];
+	m->pkt_len = len;
+	m->data_len = (uint16_t)len;
+	if (hash)
+		m->hash.rss = mlx5_cqe_rx_hash(cqe);
 }
 
 /*
@@ -187,7 +213,6 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 
 	for (k = 0; k < run; k++, cqe++) {
 		struct dvp_mbuf *m;
-		unsigned int idx;
 		uint32_t len;
 
 		/* The SE bit (1) aside, op_own must be exactly the expected byte. */
@@ -198,16 +223,7 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 		dvp_dma_from_device_barrier();
 		m = e[k];
 		len = be32toh(cqe->byte_cnt);
-		/* Header types (l4_hdr_type_etc 7:2) and the L3_OK / L4_OK verdicts (2:1). */
-		idx = ((unsigned int)cqe->l4_hdr_type_etc & 0xfcu) << 1 |
-		      ((unsigned int)cqe->hds_ip_ext & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK));
-		m->rearm_data = rearm;
-		m->ol_flags = tflags[idx];
-		m->packet_type = tptype[idx];
-		m->pkt_len = len;
-		m->data_len = (uint16_t)len;
-		if (hash)
-			m->hash.rss = mlx5_cqe_rx_hash(cqe);
+		mlx5_rx_mbuf_fill(m, cqe, len, rearm, tflags, tptype, hash);
 		out[k] = m;
 		sum += len;
 	}

@@ -26,6 +26,7 @@
 
 #include "mlx5.h"
 #include "mlx5_rx.h"
+#include "mlx5_rx_mprq.h"
 
 static void cqe_tbl_build(struct mlx5_rxq *rxq, bool csum, bool rss)
 {
@@ -96,7 +97,8 @@ static uint32_t cq_drain(struct mlx5_rxq *rxq)
 		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci);
 
 		dvp_dma_from_device_barrier();
-		frames += mlx5_cqe_op_own_load(cqe) >> 4 == MLX5_CQE_RESP_SEND;
+		frames += mlx5_cqe_op_own_load(cqe) >> 4 == MLX5_CQE_RESP_SEND &&
+			  !(rxq->mprq != NULL && mlx5_mprq_cqe_filler(cqe));
 		rxq->cq_ci++;
 		n++;
 	}
@@ -153,7 +155,7 @@ static int objs_create(struct mlx5_rxq *rxq)
 	wa.max_sge = 1;
 	wa.pd = rxq->priv->dev->pd;
 	wa.cq = rxq->cq;
-	rxq->wq = g->create_wq(ctx, &wa);
+	rxq->wq = rxq->mprq != NULL ? mlx5_mprq_wq_create(rxq, &wa) : g->create_wq(ctx, &wa);
 	if (rxq->wq == NULL) {
 		ret = errno ? errno : ENOMEM;
 		MLX5_PLOG(ERR, rxq->port, "rx queue %u: create_wq of %u WQEs: %s",
@@ -171,13 +173,13 @@ static int objs_create(struct mlx5_rxq *rxq)
 			  dvp_strerror(ret));
 		goto err_wq;
 	}
-	if (rxq->dv_cq.cqe_size != MLX5_CQE_SIZE || rxq->dv_wq.stride != 16 ||
+	if (rxq->dv_cq.cqe_size != MLX5_CQE_SIZE || rxq->dv_wq.stride != rxq->wqe_stride ||
 	    rxq->dv_wq.wqe_cnt != rxq->wqe_n) {
 		MLX5_PLOG(ERR, rxq->port,
 			  "rx queue %u: the device gave %u-byte CQEs and %u WQEs of %u bytes; the "
-			  "datapath takes 64-byte CQEs and %u WQEs of 16 bytes",
+			  "datapath takes 64-byte CQEs and %u WQEs of %u bytes",
 			  rxq->owner.queue_id, rxq->dv_cq.cqe_size, rxq->dv_wq.wqe_cnt,
-			  rxq->dv_wq.stride, rxq->wqe_n);
+			  rxq->dv_wq.stride, rxq->wqe_n, rxq->wqe_stride);
 		ret = ENOTSUP;
 		goto err_wq;
 	}
@@ -189,6 +191,10 @@ static int objs_create(struct mlx5_rxq *rxq)
 	/* The record holds the first consumer index: 0 on hardware. */
 	rxq->cq_ci = be32toh(rxq->cq_db[MLX5_CQ_SET_CI]) & MLX5_CQ_INDEX_MASK;
 	rxq->arm_sn = 0;
+	if (rxq->mprq != NULL) {
+		mlx5_mprq_wqes_init(rxq);
+		return 0;
+	}
 	for (uint32_t i = 0; i < rxq->wqe_n; i++) {
 		struct mlx5_wqe_data_seg *w = mlx5_rx_wqe(rxq, i);
 
@@ -239,6 +245,10 @@ static void repost(struct mlx5_rxq *rxq, uint32_t base)
 {
 	uint32_t k = rxq->rq_pi - rxq->rq_ci;
 
+	if (rxq->mprq != NULL) {
+		mlx5_mprq_post_all(rxq, base);
+		return;
+	}
 	for (uint32_t t = 0; t < k; t++)
 		rxq->tmp[t] = rxq->elts[(rxq->rq_ci + t) & rxq->wqe_mask];
 	rxq->rq_ci = base;
@@ -368,6 +378,9 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 		ret = dvp_err(ENOMEM);
 		goto err_mem;
 	}
+	ret = mlx5_mprq_setup(rxq, n);
+	if (ret < 0)
+		goto err_mem;
 	if (port->conf.intr_conf.rxq) {
 		rxq->channel = priv->dev->glue->create_comp_channel(priv->dev->ctx);
 		if (rxq->channel == NULL || dvp_fd_set_nonblock(rxq->channel->fd) < 0) {
@@ -395,6 +408,7 @@ err_chan:
 	if (rxq->channel != NULL)
 		priv->dev->glue->destroy_comp_channel(rxq->channel);
 err_mem:
+	mlx5_mprq_free(rxq);
 	dvp_free(rxq->tmp);
 	dvp_free(rxq->elts);
 	dvp_free(rxq);
@@ -443,6 +457,11 @@ int mlx5_rxq_start(struct dvp_port *port, uint16_t q)
 		return ret;
 	base = wq_base(rxq);
 	rxq->rq_ci = rxq->rq_pi = base;
+	if (rxq->mprq != NULL) {
+		mlx5_mprq_post_all(rxq, base);
+		rxq->started = true;
+		return 0;
+	}
 	if (dvp_mempool_get_bulk(rxq->mp, (void **)rxq->tmp, rxq->wqe_n) < 0) {
 		MLX5_PLOG(ERR, port, "rx queue %u: pool %s has %u free mbufs; the queue needs %u",
 			  q, rxq->mp->name, dvp_mempool_avail_count(rxq->mp), rxq->wqe_n);
@@ -483,6 +502,7 @@ void mlx5_rxq_release(struct dvp_port *port, uint16_t q)
 	dvp_rxwait_queue_fini(&rxq->iq);
 	port->rxq_intr[q] = NULL;
 	objs_destroy(rxq);
+	mlx5_mprq_free(rxq);
 	if (rxq->channel != NULL) {
 		int ret = rxq->priv->dev->glue->destroy_comp_channel(rxq->channel);
 

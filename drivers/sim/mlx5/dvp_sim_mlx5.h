@@ -245,6 +245,9 @@ struct sim_mlx5_port_stats {
 	uint64_t bus_doorbells; /**< send doorbells written to the UAR (BlueFlame registers) */
 	uint64_t
 		bus_dbrec_updates; /**< new producer counters read from SQ and RQ doorbell records */
+	/* Striding RQs (doc/sim.md, "Striding RQ"). */
+	uint64_t rx_mprq_fillers; /**< filler CQEs: a frame did not fit the strides left */
+	uint64_t rx_mprq_oversize; /**< frames longer than a whole WQE: dropped (also rx_dropped) */
 };
 
 int sim_mlx5_dev_stats(struct sim_mlx5_dev *dev, struct sim_mlx5_dev_stats *st);

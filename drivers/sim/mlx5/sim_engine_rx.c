@@ -171,20 +171,10 @@ static int wq_posted(struct sim_port *port, struct sim_wq *wq)
 	return (int)n;
 }
 
-static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_flow *flow,
-		    const struct sim_pkt *pkt, uint32_t hash, bool hold_ok)
+int sim_rx_wqe_room(struct sim_port *port, struct sim_wq *wq, bool hold_ok)
 {
-	struct sim_mlx5_dev *dev = port->dev;
-	struct mlx5_cqe64 cqe;
-	uint16_t counter;
-	uint8_t synd;
-	int posted, room;
+	int posted = wq_posted(port, wq), room;
 
-	if (wq->ibv.state != IBV_WQS_RDY || wq->cq->error) {
-		port->st.rx_dropped++;
-		return SIM_MLX5_RX_QUEUE_DOWN;
-	}
-	posted = wq_posted(port, wq);
 	if (posted < 0) {
 		port->st.rx_dropped++;
 		return SIM_MLX5_RX_QUEUE_DOWN;
@@ -203,6 +193,40 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 		port->st.rx_dropped++;
 		return SIM_MLX5_RX_CQ_OVERRUN;
 	}
+	return SIM_MLX5_RX_DELIVERED;
+}
+
+void sim_rx_cqe_init(struct mlx5_cqe64 *cqe, struct sim_mlx5_dev *dev, const struct sim_flow *flow,
+		     const struct sim_pkt *pkt, uint32_t hash)
+{
+	memset(cqe, 0, sizeof(*cqe));
+	cqe->sop_drop_qpn = htobe32(flow->has_tag ? flow->tag : 0);
+	cqe->timestamp = htobe64(sim_now(dev));
+	hash = htobe32(hash);
+	memcpy((uint8_t *)cqe + MLX5_CQE_RX_HASH_RES_OFF, &hash, sizeof(hash));
+	cqe_offloads(cqe, pkt);
+}
+
+static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_flow *flow,
+		    const struct sim_pkt *pkt, uint32_t hash, bool hold_ok)
+{
+	struct sim_mlx5_dev *dev = port->dev;
+	struct mlx5_cqe64 cqe;
+	uint16_t counter;
+	uint8_t synd;
+	int ret;
+
+	if (wq->ibv.state != IBV_WQS_RDY || wq->cq->error) {
+		port->st.rx_dropped++;
+		return SIM_MLX5_RX_QUEUE_DOWN;
+	}
+	if (wq->log_stride_num != 0) {
+		sim_rx_cqe_init(&cqe, dev, flow, pkt, hash);
+		return sim_rx_to_mprq(port, wq, &cqe, pkt, hold_ok);
+	}
+	ret = sim_rx_wqe_room(port, wq, hold_ok);
+	if (ret != SIM_MLX5_RX_DELIVERED)
+		return ret;
 	counter = (uint16_t)wq->ci;
 	synd = scatter(wq, wq->buf + (size_t)(wq->ci & (wq->wqe_cnt - 1)) * wq->stride, pkt->data,
 		       pkt->len);
@@ -216,14 +240,9 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 			synd, counter);
 		return SIM_MLX5_RX_ERROR_CQE;
 	}
-	memset(&cqe, 0, sizeof(cqe));
+	sim_rx_cqe_init(&cqe, dev, flow, pkt, hash);
 	cqe.byte_cnt = htobe32(pkt->len);
 	cqe.wqe_counter = htobe16(counter);
-	cqe.sop_drop_qpn = htobe32(flow->has_tag ? flow->tag : 0);
-	cqe.timestamp = htobe64(sim_now(dev));
-	hash = htobe32(hash);
-	memcpy((uint8_t *)&cqe + MLX5_CQE_RX_HASH_RES_OFF, &hash, sizeof(hash));
-	cqe_offloads(&cqe, pkt);
 	sim_cq_write(wq->cq, port, &cqe, MLX5_CQE_RESP_SEND, false);
 	port->st.rx_frames++;
 	port->st.rx_bytes += pkt->len;

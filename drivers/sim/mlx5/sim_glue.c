@@ -200,17 +200,23 @@ static int sim_query_device_ex(struct ibv_context *context,
 static int sim_dv_query_device(struct ibv_context *context, struct mlx5dv_context *attr)
 {
 	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	uint64_t asked;
 
 	if (ctx == NULL || attr == NULL)
 		return EINVAL;
 	/*
-	 * As a ConnectX-5: enhanced multi-packet send WQEs (unless empw=off),
-	 * and none of the extras comp_mask asks about (CQE compression,
-	 * striding RQ, ...): comp_mask answers none.
+	 * As a ConnectX-5: enhanced multi-packet send WQEs (unless empw=off)
+	 * and striding RQs. comp_mask comes in as the extras asked about and
+	 * goes out as those answered, as libmlx5 does.
 	 */
+	asked = attr->comp_mask;
 	memset(attr, 0, sizeof(*attr));
 	if (ctx->dev->cfg.empw)
 		attr->flags = MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED | MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW;
+	if (asked & MLX5DV_CONTEXT_MASK_STRIDING_RQ) {
+		sim_mprq_caps(&attr->striding_rq_caps);
+		attr->comp_mask |= MLX5DV_CONTEXT_MASK_STRIDING_RQ;
+	}
 	return 0;
 }
 
@@ -511,6 +517,7 @@ const struct mlx5_glue sim_glue_ops = {
 	.create_wq = sim_create_wq,
 	.modify_wq = sim_modify_wq,
 	.destroy_wq = sim_destroy_wq,
+	.dv_create_wq = sim_dv_create_wq,
 	.create_rwq_ind_table = sim_create_rwq_ind_table,
 	.destroy_rwq_ind_table = sim_destroy_rwq_ind_table,
 	.create_qp_ex = sim_create_qp_ex,

@@ -236,6 +236,11 @@ struct sim_wq {
 	uint32_t last_pi; /* the record's producer counter last read (bus_dbrec_updates) */
 	unsigned int ind_refs;
 	uint32_t async_got; /* acks: ibv.events_completed */
+	/* Striding RQ (sim_mprq.c): log2 stride bytes and strides per WQE, 0 for a plain RQ. */
+	uint32_t log_stride_sz, log_stride_num;
+	uint32_t strd_ci; /* next free stride of the WQE at ci */
+	bool wqe_fetched; /* the WQE at ci is read (counted in bus_wqe_bytes) */
+	uint8_t *wqe_addr; /* its buffer, checked against the MRs when fetched */
 };
 
 struct sim_ind {
@@ -521,6 +526,9 @@ void sim_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
 
 /* sim_queues.c */
 struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr);
+/* A receive WQ, striding when @p mprq is not NULL (its values already checked). */
+struct ibv_wq *sim_wq_create(struct ibv_context *context, struct ibv_wq_init_attr *attr,
+			     const struct mlx5dv_striding_rq_init_attr *mprq);
 int sim_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr);
 int sim_destroy_wq(struct ibv_wq *wq);
 struct ibv_rwq_ind_table *sim_create_rwq_ind_table(struct ibv_context *context,
@@ -580,6 +588,21 @@ int sim_fifo_put(struct sim_fifo *f, const uint8_t *frame, uint32_t len);
 bool sim_fifo_has_room(struct sim_fifo *f);
 /* Sentinel for sim_rx_frame: the frame must wait (flow control), nothing was done. */
 #define SIM_RX_HOLD (-1000)
+
+/* sim_mprq.c: striding RQs. */
+struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr,
+				struct mlx5dv_wq_init_attr *dv_attr);
+void sim_mprq_caps(struct mlx5dv_striding_rq_caps *caps);
+int sim_rx_to_mprq(struct sim_port *port, struct sim_wq *wq, struct mlx5_cqe64 *cqe,
+		   const struct sim_pkt *pkt, bool hold_ok);
+/*
+ * A posted WQE and a free CQE slot for the next frame of @p wq:
+ * SIM_MLX5_RX_DELIVERED, else what became of the frame (counted).
+ */
+int sim_rx_wqe_room(struct sim_port *port, struct sim_wq *wq, bool hold_ok);
+/* The receive CQE fields every packet gets (hash, flow tag, offloads, timestamp). */
+void sim_rx_cqe_init(struct mlx5_cqe64 *cqe, struct sim_mlx5_dev *dev, const struct sim_flow *flow,
+		     const struct sim_pkt *pkt, uint32_t hash);
 
 /* sim_engine_tx.c */
 int sim_tx_poll(struct sim_qp *qp);

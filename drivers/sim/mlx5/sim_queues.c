@@ -44,6 +44,12 @@ static void wq_free(struct sim_wq *wq)
 
 struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr)
 {
+	return sim_wq_create(context, attr, NULL);
+}
+
+struct ibv_wq *sim_wq_create(struct ibv_context *context, struct ibv_wq_init_attr *attr,
+			     const struct mlx5dv_striding_rq_init_attr *mprq)
+{
 	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
 	struct sim_mlx5_dev *dev;
 	struct sim_pd *pd;
@@ -85,13 +91,20 @@ struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_att
 	wq = sim_obj_alloc(true, sizeof(*wq));
 	if (wq == NULL)
 		return NULL;
-	stride = dvp_align32pow2(attr->max_sge * (uint32_t)sizeof(struct mlx5_wqe_data_seg));
+	/* A striding WQE starts with a next segment (libmlx5's mlx5_calc_rwq_size). */
+	stride = dvp_align32pow2(
+		attr->max_sge * (uint32_t)sizeof(struct mlx5_wqe_data_seg) +
+		(mprq != NULL ? (uint32_t)sizeof(struct mlx5_wqe_srq_next_seg) : 0));
 	cnt = dvp_align32pow2(attr->max_wr);
 	if (cnt * stride < MLX5_SEND_WQE_BB)
 		cnt = MLX5_SEND_WQE_BB / stride;
 	wq->stride = stride;
 	wq->wqe_cnt = cnt;
-	wq->max_sge = stride / (uint32_t)sizeof(struct mlx5_wqe_data_seg);
+	wq->max_sge = mprq != NULL ? 1 : stride / (uint32_t)sizeof(struct mlx5_wqe_data_seg);
+	if (mprq != NULL) {
+		wq->log_stride_sz = mprq->single_stride_log_num_of_bytes;
+		wq->log_stride_num = mprq->single_wqe_log_num_of_strides;
+	}
 	wq->buf = sim_mem_alloc(ctx, (size_t)cnt * stride, &wq->buf_mem);
 	wq->dbrec = sim_mem_alloc(ctx, 64, &wq->db_mem);
 	pthread_mutex_init(&wq->ibv.mutex, NULL);
@@ -186,6 +199,8 @@ int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
 		/* As libmlx5: counters restart, the record says where. */
 		wq->ci = dev->cfg.wq_start;
 		wq->last_pi = wq->ci;
+		wq->strd_ci = 0;
+		wq->wqe_fetched = false;
 		/* Atomic like every access to a record; release, as the driver reads it next. */
 		__atomic_store_n(&wq->dbrec[MLX5_RCV_DBR], htobe32(wq->ci), __ATOMIC_RELEASE);
 	}
