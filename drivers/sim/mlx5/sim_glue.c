@@ -200,17 +200,25 @@ static int sim_query_device_ex(struct ibv_context *context,
 static int sim_dv_query_device(struct ibv_context *context, struct mlx5dv_context *attr)
 {
 	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	uint64_t asked;
 
 	if (ctx == NULL || attr == NULL)
 		return EINVAL;
 	/*
 	 * As a ConnectX-5: enhanced multi-packet send WQEs (unless empw=off),
-	 * and none of the extras comp_mask asks about (CQE compression,
-	 * striding RQ, ...): comp_mask answers none.
+	 * CQE compression in the hash and checksum formats (unless cqe_comp=0);
+	 * comp_mask answers which of the extras asked for are filled in.
 	 */
+	asked = attr->comp_mask;
 	memset(attr, 0, sizeof(*attr));
 	if (ctx->dev->cfg.empw)
 		attr->flags = MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED | MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW;
+	if (asked & MLX5DV_CONTEXT_MASK_CQE_COMPRESION) {
+		attr->comp_mask |= MLX5DV_CONTEXT_MASK_CQE_COMPRESION;
+		attr->cqe_comp_caps.max_num = ctx->dev->cfg.cqe_comp_max;
+		attr->cqe_comp_caps.supported_format =
+			ctx->dev->cfg.cqe_comp_max != 0 ? SIM_CQE_COMP_FORMATS : 0;
+	}
 	return 0;
 }
 
@@ -505,6 +513,7 @@ const struct mlx5_glue sim_glue_ops = {
 	.create_comp_channel = sim_create_comp_channel,
 	.destroy_comp_channel = sim_destroy_comp_channel,
 	.create_cq = sim_create_cq,
+	.dv_create_cq = sim_dv_create_cq,
 	.destroy_cq = sim_destroy_cq,
 	.get_cq_event = sim_get_cq_event,
 	.ack_cq_events = sim_ack_cq_events,
