@@ -107,10 +107,11 @@ static int mlx5_start(struct dvp_port *port)
 	pthread_mutex_unlock(&priv->steer_lock);
 	if (ret < 0)
 		goto err;
-	port->rx_pkt_burst = mlx5_rx_burst;
+	port->rx_pkt_burst = priv->dev->cqe_comp != 0 ? mlx5_rx_burst_comp : mlx5_rx_burst;
 	for (q = 0; q < port->nb_rx_queues; q++)
 		if (((struct mlx5_rxq *)port->rxqs[q])->hash)
-			port->rx_pkt_burst = mlx5_rx_burst_hash;
+			port->rx_pkt_burst = priv->dev->cqe_comp != 0 ? mlx5_rx_burst_comp_hash :
+									mlx5_rx_burst_hash;
 	port->tx_pkt_burst = tx_burst_pick(port, priv->dev->empw);
 	mlx5_link_update(port, false, DVP_PORT_CAUSE_NONE);
 	return 0;

@@ -43,6 +43,24 @@ struct mlx5_rxq_stats {
 	uint64_t dropped_on_reset; /* received, not taken, dropped by a stop or recovery */
 };
 
+/*
+ * The compressed CQE session a queue is taking (legacy layout, doc/mlx5.md
+ * "CQE compression"; mlx5_rx_comp.h). Its title stays at cq_ci, and the
+ * device's consumer index with it, until all n packets are delivered;
+ * packet ai's mini-CQE is in the slot cq_ci + 1 (ai < 8) or
+ * cq_ci + (ai & ~7), entry ai & 7, and completed WQE counter rq_ci (packets
+ * complete in WQE order). What the minis lack comes from the title, read
+ * once when the session is opened. Any rx path may take a session another
+ * left open: these fields are all there is to it.
+ */
+struct mlx5_rxq_zip {
+	uint32_t n; /* packets in the open session (the title's byte_cnt); 0: none open */
+	uint32_t ai; /* packets of it delivered */
+	uint64_t ol_flags; /* from the title's header types and checksum verdicts */
+	uint32_t ptype;
+	uint32_t hash; /* the title's RSS hash: the packets' in the checksum format */
+};
+
 struct mlx5_rxq {
 	/* Hot: every burst. */
 	struct mlx5_cqe64 *cqes;
@@ -65,6 +83,8 @@ struct mlx5_rxq {
 	uint16_t data_off;
 	uint32_t restart; /* atomic: an async event asked for a restart */
 	struct mlx5_rxq_stats st;
+	struct mlx5_rxq_zip zip;
+	uint8_t comp_fmt; /* CQE compression: MLX5_MINI_CQE_HASH or _CSUM; 0xff: off */
 	struct mlx5_mr_cache mr;
 	/*
 	 * CQE header types and checksum verdicts -> ol_flags, packet_type, by
@@ -99,6 +119,11 @@ struct mlx5_rxq {
 /* Out of line (mlx5_rx.c). */
 uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_rx_burst_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+/* Queues whose CQ compresses (mlx5_rx_comp.c). */
+uint16_t mlx5_rx_burst_comp(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_rx_burst_comp_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+/* cq_drain's step over a compressed session at cq_ci (@p cqe): @return its slots; *frames += untaken. */
+uint32_t mlx5_rx_zip_drop(struct mlx5_rxq *rxq, const struct mlx5_cqe64 *cqe, uint32_t *frames);
 __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq);
 void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n);
 
