@@ -31,11 +31,22 @@ static __dvp_always_inline const struct mlx5_mini_cqe8 *mlx5_rx_zip_mini(const s
  * arrays and holes), as DPDK does: a slot the device leaves unwritten on
  * the next pass would otherwise pass the owner check on the pass after.
  * Done before the consumer index moves past them (mlx5_cq_set_ci orders).
+ * In at most two stretches, the ring's end between them.
  */
 static __dvp_always_inline void mlx5_rx_zip_invalidate(struct mlx5_rxq *rxq, uint32_t t, uint32_t n)
 {
-	for (uint32_t k = 1; k < n; k++)
-		mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, t + k)->op_own = MLX5_CQE_INVALID << 4;
+	const uint32_t cnt = rxq->cqe_cnt;
+	uint32_t s = (t + 1) & (cnt - 1), left = n - 1;
+
+	while (left > 0) {
+		uint32_t run = DVP_MIN(left, cnt - s);
+		struct mlx5_cqe64 *c = mlx5_cqe_slot(rxq->cqes, cnt, s);
+
+		for (uint32_t x = 0; x < run; x++)
+			c[x].op_own = MLX5_CQE_INVALID << 4;
+		left -= run;
+		s = 0;
+	}
 }
 
 /*
@@ -84,20 +95,25 @@ static __dvp_always_inline uint32_t mlx5_rx_zip_take(struct mlx5_rxq *rxq, uint3
 	const bool mini_hash = rxq->comp_fmt == MLX5_MINI_CQE_HASH;
 	uint32_t sum = 0;
 
-	for (uint32_t i = 0; i < k; i++) {
+	/* An array (eight minis in one slot) at a time. */
+	for (uint32_t i = 0; i < k;) {
 		const struct mlx5_mini_cqe8 *mc = mlx5_rx_zip_mini(rxq, t, ai + i);
-		struct dvp_mbuf *m = rxq->elts[(rq + i) & mask];
-		uint32_t len = be32toh(mc->byte_cnt);
+		const uint32_t end = i + DVP_MIN(k - i, MLX5_MINI_CQE_PER_CQE - ((ai + i) & 7u));
 
-		m->rearm_data = rearm;
-		m->ol_flags = flags;
-		m->packet_type = ptype;
-		m->pkt_len = len;
-		m->data_len = (uint16_t)len;
-		if (hash)
-			m->hash.rss = mini_hash ? be32toh(mc->rx_hash_result) : z->hash;
-		out[i] = m;
-		sum += len;
+		for (; i < end; i++, mc++) {
+			struct dvp_mbuf *m = rxq->elts[(rq + i) & mask];
+			uint32_t len = be32toh(mc->byte_cnt);
+
+			m->rearm_data = rearm;
+			m->ol_flags = flags;
+			m->packet_type = ptype;
+			m->pkt_len = len;
+			m->data_len = (uint16_t)len;
+			if (hash)
+				m->hash.rss = mini_hash ? be32toh(mc->rx_hash_result) : z->hash;
+			out[i] = m;
+			sum += len;
+		}
 	}
 	*bytes += sum;
 	*rq_ci = rq + k;
