@@ -247,6 +247,30 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 	return k;
 }
 
+/* The CQEs a run from @p ci, @p rq_ci may take: up to the CQ's or the mbuf ring's end, at most @p n. */
+static __dvp_always_inline uint32_t mlx5_rx_stretch(const struct mlx5_rxq *rxq, uint32_t ci,
+						    uint32_t rq_ci, uint32_t n)
+{
+	uint32_t run = DVP_MIN(rxq->cqe_cnt - (ci & (rxq->cqe_cnt - 1)),
+			       rxq->wqe_n - (rq_ci & rxq->wqe_mask));
+
+	return DVP_MIN(run, n);
+}
+
+/* @p k packets (@p bytes) taken from @p ci, @p rq_ci, one CQE each: to the device, counted. */
+static __dvp_always_inline void mlx5_rx_done(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci,
+					     uint32_t k, uint32_t bytes)
+{
+	if (k == 0)
+		return;
+	rxq->cq_ci = ci + k;
+	rxq->rq_ci = rq_ci + k;
+	/* Every field of the CQEs above is read before the device may reuse them. */
+	mlx5_cq_set_ci(rxq->cq_db, ci + k);
+	dvp_counter_add(&rxq->st.packets, k);
+	dvp_counter_add(&rxq->st.bytes, bytes);
+}
+
 /*
  * Receive up to @p n packets (mlx5_rx_run(), twice when a ring wraps
  * inside the burst). The consumer index goes back to the device (24 bits,
@@ -266,20 +290,11 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 		mlx5_rx_slow(rxq);
 		return 0;
 	}
-	run = DVP_MIN(rxq->cqe_cnt - (ci & (rxq->cqe_cnt - 1)),
-		      rxq->wqe_n - (rq_ci & rxq->wqe_mask));
-	run = DVP_MIN(run, (uint32_t)n);
+	run = mlx5_rx_stretch(rxq, ci, rq_ci, n);
 	k = mlx5_rx_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
 	if (dvp_unlikely(k == run && run < n))
 		k += mlx5_rx_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow, hash);
-	if (k > 0) {
-		rxq->cq_ci = ci + k;
-		rxq->rq_ci = rq_ci + k;
-		/* Every field of the CQEs above is read before the device may reuse them. */
-		mlx5_cq_set_ci(rxq->cq_db, ci + k);
-		dvp_counter_add(&rxq->st.packets, k);
-		dvp_counter_add(&rxq->st.bytes, bytes);
-	}
+	mlx5_rx_done(rxq, ci, rq_ci, k, bytes);
 	mlx5_rx_replenish(rxq);
 	if (dvp_unlikely(slow))
 		mlx5_rx_slow(rxq);

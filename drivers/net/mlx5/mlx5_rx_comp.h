@@ -141,8 +141,6 @@ static __dvp_always_inline uint16_t mlx5_rx_comp_loop(struct mlx5_rxq *rxq, stru
 						      uint32_t ci, uint32_t rq_ci, bool slow,
 						      bool hash)
 {
-	const uint32_t cqe_cnt = rxq->cqe_cnt;
-
 	for (;;) {
 		uint32_t run, j;
 
@@ -156,8 +154,7 @@ static __dvp_always_inline uint16_t mlx5_rx_comp_loop(struct mlx5_rxq *rxq, stru
 			k += mlx5_rx_zip_take(rxq, &ci, &rq_ci, pkts + k, n - k, &bytes, hash);
 		if (k == n)
 			break;
-		run = DVP_MIN(cqe_cnt - (ci & (cqe_cnt - 1)), rxq->wqe_n - (rq_ci & rxq->wqe_mask));
-		run = DVP_MIN(run, n - k);
+		run = mlx5_rx_stretch(rxq, ci, rq_ci, n - k);
 		j = mlx5_rx_run(rxq, ci, rq_ci, pkts + k, run, &bytes, &slow, hash);
 		ci += j;
 		rq_ci += j;
@@ -208,22 +205,13 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_comp_tmpl(struct mlx5_rxq *rxq
 	if (dvp_unlikely(rxq->zip.n != 0))
 		return hash ? mlx5_rx_comp_more_hash(rxq, pkts, n, 0, 0, ci, rq_ci, false) :
 			      mlx5_rx_comp_more(rxq, pkts, n, 0, 0, ci, rq_ci, false);
-	run = DVP_MIN(rxq->cqe_cnt - (ci & (rxq->cqe_cnt - 1)),
-		      rxq->wqe_n - (rq_ci & rxq->wqe_mask));
-	run = DVP_MIN(run, (uint32_t)n);
+	run = mlx5_rx_stretch(rxq, ci, rq_ci, n);
 	k = mlx5_rx_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
 	if (dvp_unlikely(slow || (k == run && run < n)))
 		return hash ? mlx5_rx_comp_more_hash(rxq, pkts, n, k, bytes, ci + k, rq_ci + k,
 						     slow) :
 			      mlx5_rx_comp_more(rxq, pkts, n, k, bytes, ci + k, rq_ci + k, slow);
-	if (k > 0) {
-		rxq->cq_ci = ci + k;
-		rxq->rq_ci = rq_ci + k;
-		/* Every field of the CQEs above is read before the device may reuse them. */
-		mlx5_cq_set_ci(rxq->cq_db, ci + k);
-		dvp_counter_add(&rxq->st.packets, k);
-		dvp_counter_add(&rxq->st.bytes, bytes);
-	}
+	mlx5_rx_done(rxq, ci, rq_ci, k, bytes);
 	mlx5_rx_replenish(rxq);
 	return (uint16_t)k;
 }
