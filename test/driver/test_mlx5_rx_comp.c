@@ -66,8 +66,9 @@ static struct rc *rc_open(const char *pmd_args, const char *sim_args, uint16_t n
 	snprintf(cpu, sizeof(cpu), "%d", dvp_test_first_cpu());
 	snprintf(allow, sizeof(allow), "sim_mlx5_%u%s%s", sim_index, *pmd_args ? "," : "",
 		 pmd_args);
-	snprintf(vdev, sizeof(vdev), "sim_mlx5,mode=step,cable=traffic,gen=off%s%s",
-		 *sim_args ? "," : "", sim_args);
+	snprintf(vdev, sizeof(vdev), "sim_mlx5,cable=traffic,gen=off%s%s%s",
+		 strstr(sim_args, "mode=") == NULL ? ",mode=step" : "", *sim_args ? "," : "",
+		 sim_args);
 	assert_true(dvp_test_eal_init("--no-huge", "-m", "128", "-l", cpu, "-a", allow, "--vdev",
 				      vdev) > 0);
 	eal_up = true;
@@ -379,6 +380,39 @@ static void test_stop_mid_session(void **state)
 	rc_close(r);
 }
 
+/*
+ * The device thread beside the polling lcore (TSan's suite 'concurrent'):
+ * its source sends 20000 frames of two sizes as fast as the queue takes
+ * them (flow control: none dropped), sessions close at the end of each of
+ * its passes; every frame comes, intact by its checksum verdicts.
+ */
+static void test_device_thread(void **state)
+{
+	static const uint16_t sizes[] = { 60, 200 };
+	struct rc *r = rc_open("", "mode=thread", 512, 4096);
+	uint64_t got = 0;
+
+	(void)state;
+	mf_source(&r->f, 0, 20000, 1, sizes, 2);
+	for (uint64_t polls = 0; got < 20000 && polls < 200000000; polls++) {
+		uint16_t k = dvp_rx_burst(r->f.port[0], 0, r->got, 32);
+
+		for (uint16_t j = 0; j < k; j++) {
+			struct dvp_mbuf *m = r->got[j];
+
+			assert_true(m->pkt_len == 60 || m->pkt_len == 200);
+			assert_int_equal(m->ol_flags & (DVP_MBUF_F_RX_IP_CKSUM_GOOD |
+							DVP_MBUF_F_RX_L4_CKSUM_GOOD),
+					 DVP_MBUF_F_RX_IP_CKSUM_GOOD | DVP_MBUF_F_RX_L4_CKSUM_GOOD);
+			dvp_pktmbuf_free(m);
+		}
+		got += k;
+	}
+	assert_int_equal(got, 20000);
+	assert_true(dev_stats(r).cqe_sessions > 0);
+	rc_close(r);
+}
+
 /* rxq_cqe_comp_en=0, or a device without compression: plain CQEs, the plain burst. */
 static void test_off(void **state)
 {
@@ -419,6 +453,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_pool_empty_mid_session, teardown),
 		cmocka_unit_test_teardown(test_stop_mid_session, teardown),
 		cmocka_unit_test_teardown(test_off, teardown),
+		cmocka_unit_test_teardown(test_device_thread, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
