@@ -8,8 +8,12 @@
  * calls (filling the rx CQ by injecting frames, taking the sent WQEs and
  * writing their completions), so what is measured is the PMD's own work.
  *
- *   bench_mlx5_burst rx|rxh|rxmprq|tx|txff|txinl|txsend|cal [rounds]
+ *   bench_mlx5_burst rx|rxh|rxcomp|rxmprq|tx|txff|txinl|txsend|cal [rounds]
  *
+ * rxcomp: the device receives each round's frames in one engine pass
+ * (sim_mlx5_inject_burst), so it writes compressed CQE sessions of 64
+ * (rxq_cqe_comp_en's default hash format), which the burst decompresses;
+ * rx: one frame per pass, so plain CQEs (through the same burst function).
  * rxh: with DVP_RX_OFFLOAD_RSS_HASH (the hash copied into each mbuf);
  * txff: with DVP_TX_OFFLOAD_MBUF_FAST_FREE; tx and txff take the enhanced
  * multi-packet send path the device reports; txinl: the same with frames
@@ -110,10 +114,25 @@ static uint16_t port_open(struct sim_mlx5_dev **sim, struct dvp_mempool **mp, bo
 	return port;
 }
 
-/* Rx: each round the device writes RING CQEs; the PMD takes them 32 at a time. */
-static uint64_t bench_rx(uint16_t port, struct sim_mlx5_dev *sim, unsigned int rounds,
+/* What the device wrote of CQEs for the port. */
+static uint64_t cqe_bytes(struct sim_mlx5_dev *sim)
+{
+	struct sim_mlx5_port_stats ps;
+
+	if (sim_mlx5_port_stats(sim, 0, &ps) != 0)
+		die("sim_mlx5_port_stats");
+	return ps.bus_cqe_bytes;
+}
+
+/*
+ * Rx: each round the device writes RING completions (@p comp: in one pass,
+ * so in compressed sessions); the PMD takes them 32 at a time.
+ */
+static uint64_t bench_rx(uint16_t port, struct sim_mlx5_dev *sim, unsigned int rounds, bool comp,
 			 uint64_t *pkts_out)
 {
+	static const void *frames[RING];
+	static size_t lens[RING];
 	struct dvp_ether_addr mac;
 	struct dvp_mbuf *pkts[BURST];
 	uint8_t frame[64];
@@ -121,8 +140,14 @@ static uint64_t bench_rx(uint16_t port, struct sim_mlx5_dev *sim, unsigned int r
 
 	dvp_macaddr_get(port, &mac);
 	sim_mlx5_frame_build(frame, 64, 0, 0, mac.addr_bytes);
+	for (unsigned int i = 0; i < RING; i++) {
+		frames[i] = frame;
+		lens[i] = 64;
+	}
 	for (unsigned int r = 0; r < rounds; r++) {
-		for (unsigned int i = 0; i < RING; i++)
+		if (comp && sim_mlx5_inject_burst(sim, 0, frames, lens, RING, NULL) != RING)
+			die("inject_burst");
+		for (unsigned int i = 0; !comp && i < RING; i++)
 			if (sim_mlx5_inject(sim, 0, frame, 64) != SIM_MLX5_RX_DELIVERED)
 				die("inject");
 		for (unsigned int b = 0; b < RING / BURST; b++) {
@@ -209,19 +234,20 @@ int main(int argc, char **argv)
 				 "-a",	  allow_inl,   "--vdev", vdev_args, NULL };
 	unsigned int rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 200;
 	bool rxh = argc > 1 && strcmp(argv[1], "rxh") == 0;
+	bool comp = argc > 1 && strcmp(argv[1], "rxcomp") == 0;
 	bool mprq = argc > 1 && strcmp(argv[1], "rxmprq") == 0;
-	bool rx = rxh || mprq || (argc > 1 && strcmp(argv[1], "rx") == 0);
+	bool rx = rxh || comp || mprq || (argc > 1 && strcmp(argv[1], "rx") == 0);
 	bool ff = argc > 1 && strcmp(argv[1], "txff") == 0;
 	bool cal = argc > 1 && strcmp(argv[1], "cal") == 0;
 	bool send = argc > 1 && strcmp(argv[1], "txsend") == 0;
 	bool inl = argc > 1 && strcmp(argv[1], "txinl") == 0;
 	struct sim_mlx5_dev *sim;
 	struct dvp_mempool *mp;
-	uint64_t cycles, pkts = 0, best = UINT64_MAX, all_pkts = 0, bus0;
+	uint64_t cycles, pkts = 0, best = UINT64_MAX, all_pkts = 0, bus0, cqe0;
 	uint16_t port;
 
 	if (argc < 2 || (!rx && !ff && !cal && !send && !inl && strcmp(argv[1], "tx") != 0)) {
-		fprintf(stderr, "usage: %s rx|rxh|rxmprq|tx|txff|txinl|txsend|cal [rounds]\n",
+		fprintf(stderr, "usage: %s rx|rxh|rxcomp|rxmprq|tx|txff|txinl|txsend|cal [rounds]\n",
 			argv[0]);
 		return 2;
 	}
@@ -233,6 +259,7 @@ int main(int argc, char **argv)
 		die("dvp_eal_init");
 	port = port_open(&sim, &mp, ff, rxh, send, inl || mprq);
 	bus0 = bus_bytes(sim);
+	cqe0 = cqe_bytes(sim);
 	/*
 	 * Under callgrind one run, every instruction of it counted; natively a
 	 * warm-up round, then the best of five runs (the machine is shared).
@@ -241,14 +268,16 @@ int main(int argc, char **argv)
 		unsigned int nr = k == 0 ? 1 : rounds;
 
 		cycles = cal ? bench_cal(nr, &pkts) :
-			 rx  ? bench_rx(port, sim, nr, &pkts) :
+			 rx  ? bench_rx(port, sim, nr, comp, &pkts) :
 			       bench_tx(port, sim, mp, nr, &pkts);
 		if (k > 0)
 			best = DVP_MIN(best, cycles * 1000 / pkts);
 		all_pkts += pkts;
 	}
-	printf("packets=%" PRIu64 " cycles_x1000=%" PRIu64 " bus_bytes_x1000=%" PRIu64 "\n", pkts,
-	       best, cal ? 0 : (bus_bytes(sim) - bus0) * 1000 / all_pkts);
+	printf("packets=%" PRIu64 " cycles_x1000=%" PRIu64 " bus_bytes_x1000=%" PRIu64
+	       " cqe_bytes_x1000=%" PRIu64 "\n",
+	       pkts, best, cal ? 0 : (bus_bytes(sim) - bus0) * 1000 / all_pkts,
+	       cal ? 0 : (cqe_bytes(sim) - cqe0) * 1000 / all_pkts);
 	if (dvp_port_close(port) != 0 || sim_mlx5_invalid_total(sim) != 0)
 		die("close");
 	if (!inl && !mprq)

@@ -12,7 +12,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for mode in cal rx rxh rxmprq tx txff txinl txsend; do
+for mode in cal rx rxh rxcomp rxmprq tx txff txinl txsend; do
 	"$exe" "$mode" 200 >"$tmp/native.$mode"
 	valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$tmp/cg.$mode" \
 		"$exe" "$mode" 20 >"$tmp/out.$mode" 2>"$tmp/err.$mode" ||
@@ -21,6 +21,7 @@ for mode in cal rx rxh rxmprq tx txff txinl txsend; do
 	ir=$(sed -n 's/^\(summary\|totals\): *\([0-9]*\).*/\2/p' "$tmp/cg.$mode" | tail -1)
 	cyc=$(sed -n 's/.*cycles_x1000=\([0-9]*\).*/\1/p' "$tmp/native.$mode")
 	bus=$(sed -n 's/.*bus_bytes_x1000=\([0-9]*\).*/\1/p' "$tmp/native.$mode")
+	cqe=$(sed -n 's/.*cqe_bytes_x1000=\([0-9]*\).*/\1/p' "$tmp/native.$mode")
 	if [ "$mode" = cal ]; then
 		cal_ir=$(awk -v ir="$ir" -v pk="$pk" 'BEGIN { print ir / pk }')
 		cal_cyc=$cyc
@@ -33,6 +34,10 @@ for mode in cal rx rxh rxmprq tx txff txinl txsend; do
 	[ "$mode" = txff ] && name=tx_burst_fast_free
 	[ "$mode" = txinl ] && name=tx_burst_inline
 	[ "$mode" = txsend ] && name=tx_burst_send
-	awk -v m="$name" -v ir="$ir" -v pk="$pk" -v c="$cyc" -v ci="$cal_ir" -v cc="$cal_cyc" -v b="$bus" 'BEGIN {
-		printf "PERF %s instr_per_pkt=%.1f cycles_per_pkt=%.1f bus_bytes_per_pkt=%.1f\n", m, ir / pk - ci, (c - cc) / 1000, b / 1000 }'
+	[ "$mode" = rxcomp ] && name=rx_burst_comp
+	# rx_burst_comp also gives the CQE bytes alone (its target is on those).
+	awk -v m="$name" -v ir="$ir" -v pk="$pk" -v c="$cyc" -v ci="$cal_ir" -v cc="$cal_cyc" -v b="$bus" -v q="$cqe" 'BEGIN {
+		printf "PERF %s instr_per_pkt=%.1f cycles_per_pkt=%.1f bus_bytes_per_pkt=%.1f", m, ir / pk - ci, (c - cc) / 1000, b / 1000
+		if (m == "rx_burst_comp") printf " cqe_bytes_per_pkt=%.1f", q / 1000
+		printf "\n" }'
 done

@@ -77,10 +77,28 @@ void *sc_alloc(struct sc *s, size_t size)
 
 void sc_cq_init(struct sc *s, struct sc_cq *c, int entries, bool channel)
 {
+	sc_cq_init_comp(s, c, entries, channel, 0);
+}
+
+void sc_cq_init_comp(struct sc *s, struct sc_cq *c, int entries, bool channel, uint8_t fmt)
+{
 	struct mlx5dv_obj obj;
 
 	memset(c, 0, sizeof(*c));
-	c->cq = s->g->create_cq(s->ctx, entries, c, channel ? s->ch : NULL, 0);
+	if (fmt == 0) {
+		c->cq = s->g->create_cq(s->ctx, entries, c, channel ? s->ch : NULL, 0);
+	} else {
+		struct ibv_cq_init_attr_ex a = { .cqe = (uint32_t)entries,
+						 .cq_context = c,
+						 .channel = channel ? s->ch : NULL };
+		struct mlx5dv_cq_init_attr dv = { .comp_mask =
+							  MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE,
+						  .cqe_comp_res_format = fmt };
+		struct ibv_cq_ex *cx = s->g->dv_create_cq(s->ctx, &a, &dv);
+
+		assert_non_null(cx);
+		c->cq = ibv_cq_ex_to_cq(cx);
+	}
 	assert_non_null(c->cq);
 	memset(&obj, 0, sizeof(obj));
 	obj.cq.in = c->cq;
@@ -169,12 +187,18 @@ int sc_cq_events(struct sc *s, struct sc_cq *c)
 void sc_rxq_init(struct sc *s, struct sc_rxq *q, uint32_t nwqe, uint32_t buf_size, int cq_entries,
 		 bool channel)
 {
+	sc_rxq_init_comp(s, q, nwqe, buf_size, cq_entries, channel, 0);
+}
+
+void sc_rxq_init_comp(struct sc *s, struct sc_rxq *q, uint32_t nwqe, uint32_t buf_size,
+		      int cq_entries, bool channel, uint8_t fmt)
+{
 	struct ibv_wq_init_attr wa;
 	struct ibv_wq_attr mod;
 	struct mlx5dv_obj obj;
 
 	memset(q, 0, sizeof(*q));
-	sc_cq_init(s, &q->cq, cq_entries, channel);
+	sc_cq_init_comp(s, &q->cq, cq_entries, channel, fmt);
 	memset(&wa, 0, sizeof(wa));
 	wa.wq_type = IBV_WQT_RQ;
 	wa.max_wr = nwqe;

@@ -77,6 +77,8 @@ void sc_close(struct sc *s);
 void *sc_alloc(struct sc *s, size_t size);
 
 void sc_cq_init(struct sc *s, struct sc_cq *c, int entries, bool channel);
+/* sc_cq_init with CQE compression of @p fmt (MLX5DV_CQE_RES_FORMAT_*; 0: without), by dv_create_cq. */
+void sc_cq_init_comp(struct sc *s, struct sc_cq *c, int entries, bool channel, uint8_t fmt);
 void sc_cq_fini(struct sc *s, struct sc_cq *c);
 /* The CQE at ci if software owns it (after the read barrier), else NULL. */
 struct mlx5_cqe64 *sc_cq_peek(struct sc_cq *c);
@@ -93,6 +95,9 @@ uint32_t sc_cq_drain(struct sc_cq *c);
 
 void sc_rxq_init(struct sc *s, struct sc_rxq *q, uint32_t nwqe, uint32_t buf_size, int cq_entries,
 		 bool channel);
+/* sc_rxq_init on a CQ compressing in @p fmt (sc_cq_init_comp). */
+void sc_rxq_init_comp(struct sc *s, struct sc_rxq *q, uint32_t nwqe, uint32_t buf_size,
+		      int cq_entries, bool channel, uint8_t fmt);
 void sc_rxq_fini(struct sc *s, struct sc_rxq *q);
 /* Post @p n receive WQEs (one data segment each) and write the doorbell record. */
 void sc_rxq_post(struct sc *s, struct sc_rxq *q, uint32_t n);

@@ -26,8 +26,8 @@ void sim_fix_open(struct sim_fix *f, const struct sim_fix_conf *c)
 	if (!c->rss_all)
 		assert_int_equal(sim_mlx5_mac_get(f->s.sim, OR(c->rss_port, 1u) - 1u, f->mac), 0);
 	for (unsigned int i = 0; i < c->nrxq; i++) {
-		sc_rxq_init(&f->s, &f->rx[i], rx_wqe, OR(c->rx_buf, 2048u),
-			    OR(c->rx_cq, (int)rx_wqe * 2), c->rx_channel);
+		sc_rxq_init_comp(&f->s, &f->rx[i], rx_wqe, OR(c->rx_buf, 2048u),
+				 OR(c->rx_cq, (int)rx_wqe * 2), c->rx_channel, c->rx_cqe_comp);
 		if (i == 0)
 			f->rx_next = f->rx[0].pi;
 		sc_rxq_post(&f->s, &f->rx[i], c->rx_post);

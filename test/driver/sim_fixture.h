@@ -36,6 +36,7 @@ struct sim_fix_conf {
 	uint8_t rss_port; /* 1-based port the table steers (1) */
 	bool rss_all; /* steer all of the port's traffic, not only its MAC */
 	uint32_t rss_tag; /* flow tag written into each CQE */
+	uint8_t rx_cqe_comp; /* the receive CQs compress, in this MLX5DV_CQE_RES_FORMAT_* (none) */
 };
 
 struct sim_fix {

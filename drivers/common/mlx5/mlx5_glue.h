@@ -106,6 +106,16 @@ struct mlx5_glue {
 	int (*destroy_comp_channel)(struct ibv_comp_channel *channel);
 	struct ibv_cq *(*create_cq)(struct ibv_context *context, int cqe, void *cq_context,
 				    struct ibv_comp_channel *channel, int comp_vector);
+	/**
+	 * mlx5dv_create_cq: a CQ with mlx5 attributes, here CQE compression
+	 * (MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE, one cqe_comp_res_format of
+	 * those dv_query_device reports in cqe_comp_caps; EINVAL otherwise).
+	 * Use it as ibv_cq_ex_to_cq(); destroy it with destroy_cq.
+	 * @return NULL with errno on failure.
+	 */
+	struct ibv_cq_ex *(*dv_create_cq)(struct ibv_context *context,
+					  struct ibv_cq_init_attr_ex *cq_attr,
+					  struct mlx5dv_cq_init_attr *mlx5_cq_attr);
 	int (*destroy_cq)(struct ibv_cq *cq);
 	int (*get_cq_event)(struct ibv_comp_channel *channel, struct ibv_cq **cq,
 			    void **cq_context);

@@ -163,6 +163,7 @@ const struct mlx5_glue mlx5_glue_verbs = {
 	.create_comp_channel = ibv_create_comp_channel,
 	.destroy_comp_channel = ibv_destroy_comp_channel,
 	.create_cq = ibv_create_cq,
+	.dv_create_cq = mlx5dv_create_cq,
 	.destroy_cq = ibv_destroy_cq,
 	.get_cq_event = ibv_get_cq_event,
 	.ack_cq_events = ibv_ack_cq_events,

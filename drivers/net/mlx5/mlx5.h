@@ -86,7 +86,9 @@ extern int mlx5_logtype;
 
 /* Devargs (mlx5_devargs.c), with DPDK net_mlx5's names and meanings. */
 struct mlx5_cfg {
-	bool cqe_comp; /* rxq_cqe_comp_en: asked for, never given (see doc) */
+	bool cqe_comp; /* rxq_cqe_comp_en != 0: CQE compression asked for */
+	uint32_t cqe_comp_fmt; /* rxq_cqe_comp_en & 0x7f: DPDK's mini-CQE format, 0..4 */
+	bool cqe_comp_enh; /* rxq_cqe_comp_en bit 7: the enhanced layout (not given) */
 	uint32_t txq_inline_min; /* bytes of every frame inlined in its WQE */
 	uint32_t txq_inline_max; /* frames up to this many bytes inlined whole ... */
 	uint32_t txqs_min_inline; /* ... when the port has at least this many tx queues */
@@ -117,6 +119,8 @@ struct mlx5_dev {
 	struct ibv_device_attr_ex attr;
 	struct mlx5_cfg cfg;
 	bool empw; /* tx through enhanced multi-packet send WQEs (mlx5_tx_empw.h) */
+	uint8_t cqe_comp; /* MLX5DV_CQE_RES_FORMAT_* the rx CQs compress in; 0: none */
+	uint8_t cqe_comp_mini; /* its enum mlx5_mini_cqe_format */
 	struct mlx5_mr_table mr;
 	int alloc_socket; /* NUMA node of the queue buffers created next */
 	struct ib_async *async;
@@ -221,6 +225,9 @@ void mlx5_txq_release(struct dvp_port *port, uint16_t q);
 int mlx5_txq_start(struct dvp_port *port, uint16_t q);
 void mlx5_txq_stop(struct dvp_port *port, uint16_t q);
 void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
+
+/* mlx5_rx_comp.c */
+void mlx5_cqe_comp_choose(struct mlx5_dev *mdev);
 
 /* mlx5_intr.c */
 int mlx5_async_create(struct mlx5_dev *dev);

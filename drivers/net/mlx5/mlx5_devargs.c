@@ -17,7 +17,8 @@
 
 const struct dvp_devargs_key mlx5_devargs_keys[] = {
 	{ "rxq_cqe_comp_en",
-	  "0|1: CQE compression (accepted for DPDK command lines; always off, see doc/mlx5.md)" },
+	  "0..4, | 0x80 (1): rx CQE compression: 0 off; 1 on, hash mini-CQEs; 3 checksum "
+	  "mini-CQEs; 2, 4 (DevX formats) off; bit 7 (enhanced layout) taken as legacy" },
 	{ "txq_inline_min", "0 or 18..256 (18): bytes of every frame inlined in its send WQE" },
 	{ "txq_inline_max", "0..960 (290): frames up to this length are sent inline, whole" },
 	{ "txqs_min_inline", "0..128 (8): whole-frame inlining needs this many tx queues" },
@@ -74,10 +75,11 @@ static int mprq_parse(const struct dvp_devargs *da, struct mlx5_cfg *cfg)
 int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct mlx5_cfg *cfg)
 {
 	uint64_t v;
-	bool b;
 	int ret;
 
-	cfg->cqe_comp = false;
+	cfg->cqe_comp = true;
+	cfg->cqe_comp_fmt = MLX5_MINI_CQE_CSUM; /* DPDK's default 1 */
+	cfg->cqe_comp_enh = false;
 	cfg->txq_inline_min = MLX5_ESEG_MIN_INLINE_SIZE;
 	cfg->txq_inline_max = 290;
 	cfg->txqs_min_inline = 8;
@@ -94,14 +96,20 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 	ret = mprq_parse(da, cfg);
 	if (ret < 0)
 		return ret;
-	ret = dvp_devargs_get_bool(da, "rxq_cqe_comp_en", false, &b);
+	ret = dvp_devargs_get_u64(da, "rxq_cqe_comp_en", 0, UINT32_MAX, 1, &v);
 	if (ret < 0)
 		return ret;
-	if (b)
-		MLX5_LOG(WARNING,
-			 "%s: rxq_cqe_comp_en=1: the datapath does not take compressed CQEs; "
-			 "CQE compression stays off",
-			 devname);
+	if ((v & ~(uint64_t)0x80) > MLX5_MINI_CQE_L34H_STRIDX) {
+		MLX5_LOG(ERR,
+			 "%s: rxq_cqe_comp_en=%" PRIu64 ": no such CQE compression format; valid "
+			 "are 0 (off), 1 (hash), 2 (flow tag), 3 (checksum), 4 (L3/L4 header), "
+			 "each optionally | 0x80 (enhanced layout)",
+			 devname, v);
+		return dvp_err(EINVAL);
+	}
+	cfg->cqe_comp = v != 0;
+	cfg->cqe_comp_fmt = (uint32_t)(v & ~(uint64_t)0x80);
+	cfg->cqe_comp_enh = (v & 0x80) != 0;
 	ret = dvp_devargs_get_u64(da, "txq_inline_min", 0, 256, MLX5_ESEG_MIN_INLINE_SIZE, &v);
 	if (ret < 0)
 		return ret;

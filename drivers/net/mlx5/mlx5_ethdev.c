@@ -108,14 +108,19 @@ static int mlx5_start(struct dvp_port *port)
 	pthread_mutex_unlock(&priv->steer_lock);
 	if (ret < 0)
 		goto err;
-	port->rx_pkt_burst = mlx5_rx_burst;
+	port->rx_pkt_burst = priv->dev->cqe_comp != 0 ? mlx5_rx_burst_comp : mlx5_rx_burst;
 	for (q = 0; q < port->nb_rx_queues; q++)
 		if (((struct mlx5_rxq *)port->rxqs[q])->hash)
-			port->rx_pkt_burst = mlx5_rx_burst_hash;
-	/* Multi-packet RQs: their burst takes a queue mprq did not take as a plain one. */
+			port->rx_pkt_burst = priv->dev->cqe_comp != 0 ? mlx5_rx_burst_comp_hash :
+									mlx5_rx_burst_hash;
+	/*
+	 * Multi-packet RQs: their burst takes a queue MPRQ did not take as a
+	 * plain one (through the compressing burst when the device compresses).
+	 */
 	for (q = 0; q < port->nb_rx_queues; q++)
 		if (((struct mlx5_rxq *)port->rxqs[q])->mprq != NULL)
-			port->rx_pkt_burst = port->rx_pkt_burst == mlx5_rx_burst_hash ?
+			port->rx_pkt_burst = port->rx_pkt_burst == mlx5_rx_burst_hash ||
+							     port->rx_pkt_burst == mlx5_rx_burst_comp_hash ?
 						     mlx5_rx_burst_mprq_hash :
 						     mlx5_rx_burst_mprq;
 	port->tx_pkt_burst = tx_burst_pick(port, priv->dev->empw);

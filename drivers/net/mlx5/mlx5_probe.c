@@ -298,6 +298,7 @@ static int mlx5_probe(struct dvp_device *dev)
 		goto err_dev;
 	}
 	empw_choose(mdev);
+	mlx5_cqe_comp_choose(mdev);
 	mdev->pd = mdev->glue->alloc_pd(mdev->ctx);
 	if (mdev->pd == NULL) {
 		ret = -(errno ? errno : ENOMEM);

@@ -45,6 +45,24 @@ struct mlx5_rxq_stats {
 
 struct mlx5_mprq;
 
+/*
+ * The compressed CQE session a queue is taking (legacy layout, doc/mlx5.md
+ * "CQE compression"; mlx5_rx_comp.h). Its title stays at cq_ci, and the
+ * device's consumer index with it, until all n packets are delivered;
+ * packet ai's mini-CQE is in the slot cq_ci + 1 (ai < 8) or
+ * cq_ci + (ai & ~7), entry ai & 7, and completed WQE counter rq_ci (packets
+ * complete in WQE order). What the minis lack comes from the title, read
+ * once when the session is opened. Any rx path may take a session another
+ * left open: these fields are all there is to it.
+ */
+struct mlx5_rxq_zip {
+	uint32_t n; /* packets in the open session (the title's byte_cnt); 0: none open */
+	uint32_t ai; /* packets of it delivered */
+	uint64_t ol_flags; /* from the title's header types and checksum verdicts */
+	uint32_t ptype;
+	uint32_t hash; /* the title's RSS hash: the packets' in the checksum format */
+};
+
 struct mlx5_rxq {
 	/* Hot: every burst. */
 	struct mlx5_cqe64 *cqes;
@@ -68,6 +86,8 @@ struct mlx5_rxq {
 	uint16_t data_off;
 	uint32_t restart; /* atomic: an async event asked for a restart */
 	struct mlx5_rxq_stats st;
+	struct mlx5_rxq_zip zip;
+	uint8_t comp_fmt; /* CQE compression: MLX5_MINI_CQE_HASH or _CSUM; 0xff: off */
 	struct mlx5_mr_cache mr;
 	/*
 	 * CQE header types and checksum verdicts -> ol_flags, packet_type, by
@@ -102,6 +122,11 @@ struct mlx5_rxq {
 /* Out of line (mlx5_rx.c). */
 uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_rx_burst_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+/* Queues whose CQ compresses (mlx5_rx_comp.c). */
+uint16_t mlx5_rx_burst_comp(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_rx_burst_comp_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+/* cq_drain's step over a compressed session at cq_ci (@p cqe): @return its slots; *frames += untaken. */
+uint32_t mlx5_rx_zip_drop(struct mlx5_rxq *rxq, const struct mlx5_cqe64 *cqe, uint32_t *frames);
 __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq);
 void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n);
 
@@ -238,6 +263,30 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 	return k;
 }
 
+/* The CQEs a run from @p ci, @p rq_ci may take: up to the CQ's or the mbuf ring's end, at most @p n. */
+static __dvp_always_inline uint32_t mlx5_rx_stretch(const struct mlx5_rxq *rxq, uint32_t ci,
+						    uint32_t rq_ci, uint32_t n)
+{
+	uint32_t run = DVP_MIN(rxq->cqe_cnt - (ci & (rxq->cqe_cnt - 1)),
+			       rxq->wqe_n - (rq_ci & rxq->wqe_mask));
+
+	return DVP_MIN(run, n);
+}
+
+/* @p k packets (@p bytes) taken from @p ci, @p rq_ci, one CQE each: to the device, counted. */
+static __dvp_always_inline void mlx5_rx_done(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci,
+					     uint32_t k, uint32_t bytes)
+{
+	if (k == 0)
+		return;
+	rxq->cq_ci = ci + k;
+	rxq->rq_ci = rq_ci + k;
+	/* Every field of the CQEs above is read before the device may reuse them. */
+	mlx5_cq_set_ci(rxq->cq_db, ci + k);
+	dvp_counter_add(&rxq->st.packets, k);
+	dvp_counter_add(&rxq->st.bytes, bytes);
+}
+
 /*
  * Receive up to @p n packets (mlx5_rx_run(), twice when a ring wraps
  * inside the burst). The consumer index goes back to the device (24 bits,
@@ -257,20 +306,11 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 		mlx5_rx_slow(rxq);
 		return 0;
 	}
-	run = DVP_MIN(rxq->cqe_cnt - (ci & (rxq->cqe_cnt - 1)),
-		      rxq->wqe_n - (rq_ci & rxq->wqe_mask));
-	run = DVP_MIN(run, (uint32_t)n);
+	run = mlx5_rx_stretch(rxq, ci, rq_ci, n);
 	k = mlx5_rx_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
 	if (dvp_unlikely(k == run && run < n))
 		k += mlx5_rx_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow, hash);
-	if (k > 0) {
-		rxq->cq_ci = ci + k;
-		rxq->rq_ci = rq_ci + k;
-		/* Every field of the CQEs above is read before the device may reuse them. */
-		mlx5_cq_set_ci(rxq->cq_db, ci + k);
-		dvp_counter_add(&rxq->st.packets, k);
-		dvp_counter_add(&rxq->st.bytes, bytes);
-	}
+	mlx5_rx_done(rxq, ci, rq_ci, k, bytes);
 	mlx5_rx_replenish(rxq);
 	if (dvp_unlikely(slow))
 		mlx5_rx_slow(rxq);

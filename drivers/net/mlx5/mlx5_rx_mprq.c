@@ -414,8 +414,10 @@ static __dvp_always_inline uint16_t mprq_burst(struct mlx5_rxq *rxq, struct dvp_
 		mlx5_rx_slow(rxq);
 		return 0;
 	}
-	if (dvp_unlikely(mq == NULL)) /* a queue MPRQ did not take (mlx5_mprq_setup) */
-		return hash ? mlx5_rx_burst_hash(rxq, pkts, n) : mlx5_rx_burst(rxq, pkts, n);
+	/* A queue MPRQ did not take (mlx5_mprq_setup): its CQ may compress. */
+	if (dvp_unlikely(mq == NULL))
+		return hash ? mlx5_rx_burst_comp_hash(rxq, pkts, n) :
+			      mlx5_rx_burst_comp(rxq, pkts, n);
 	c = cqes_ready(cqes, cqe_cnt, ci, n, &op_own);
 	/* Stopped at a CQE that is ours but not a plain receive: an error. */
 	if (c < n)

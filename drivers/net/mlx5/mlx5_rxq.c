@@ -87,7 +87,8 @@ void mlx5_rxq_fill_wqe(struct mlx5_rxq *rxq, uint32_t counter, struct dvp_mbuf *
 /*
  * Consume (and drop) every CQE software owns: flushes after an error,
  * leftovers at stop. A frame received and not taken by rx_burst is lost
- * here: counted in ierrors and dropped_on_reset. @return the CQEs consumed.
+ * here: counted in ierrors and dropped_on_reset (a compressed session's
+ * packets not yet taken included). @return the CQEs consumed.
  */
 static uint32_t cq_drain(struct mlx5_rxq *rxq)
 {
@@ -96,11 +97,17 @@ static uint32_t cq_drain(struct mlx5_rxq *rxq)
 	while (mlx5_rxq_has_cqe(rxq)) {
 		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci);
 
+		uint8_t op_own = mlx5_cqe_op_own_load(cqe);
+		uint32_t slots = 1;
+
 		dvp_dma_from_device_barrier();
-		frames += mlx5_cqe_op_own_load(cqe) >> 4 == MLX5_CQE_RESP_SEND &&
-			  !(rxq->mprq != NULL && mlx5_mprq_cqe_filler(cqe));
-		rxq->cq_ci++;
-		n++;
+		if (mlx5_cqe_format(op_own) == MLX5_CQE_FORMAT_COMPRESSED)
+			slots = mlx5_rx_zip_drop(rxq, cqe, &frames);
+		else
+			frames += op_own >> 4 == MLX5_CQE_RESP_SEND &&
+				  !(rxq->mprq != NULL && mlx5_mprq_cqe_filler(cqe));
+		rxq->cq_ci += slots;
+		n += slots;
 	}
 	if (n > 0)
 		mlx5_cq_set_ci(rxq->cq_db, rxq->cq_ci);
@@ -141,7 +148,27 @@ static int objs_create(struct mlx5_rxq *rxq)
 	/* The rings of this queue's objects on its node (mlx5_probe.c's allocator). */
 	rxq->priv->dev->alloc_socket = rxq->socket;
 	errno = 0;
-	rxq->cq = g->create_cq(ctx, (int)rxq->cqe_req, &rxq->owner, rxq->channel, 0);
+	if (rxq->priv->dev->cqe_comp != 0 && rxq->mprq == NULL) {
+		/*
+		 * Compressed sessions of the format chosen at probe (mlx5_rx_comp.c);
+		 * not on a multi-packet RQ, whose burst takes only full CQEs.
+		 */
+		struct ibv_cq_init_attr_ex ca = { .cqe = rxq->cqe_req,
+						  .cq_context = &rxq->owner,
+						  .channel = rxq->channel };
+		struct mlx5dv_cq_init_attr da = {
+			.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE,
+			.cqe_comp_res_format = rxq->priv->dev->cqe_comp,
+		};
+		struct ibv_cq_ex *cx = g->dv_create_cq(ctx, &ca, &da);
+
+		rxq->cq = cx != NULL ? ibv_cq_ex_to_cq(cx) : NULL;
+		rxq->comp_fmt = rxq->priv->dev->cqe_comp_mini;
+	} else {
+		rxq->cq = g->create_cq(ctx, (int)rxq->cqe_req, &rxq->owner, rxq->channel, 0);
+		rxq->comp_fmt = 0xff;
+	}
+	memset(&rxq->zip, 0, sizeof(rxq->zip));
 	if (rxq->cq == NULL) {
 		ret = errno ? errno : ENOMEM;
 		MLX5_PLOG(ERR, rxq->port, "rx queue %u: create_cq of %u entries: %s",

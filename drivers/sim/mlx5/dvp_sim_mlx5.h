@@ -114,6 +114,17 @@ enum sim_mlx5_rx_result {
  */
 int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *frame, size_t len);
 
+/**
+ * Receive the @p n frames @p frames (lengths @p lens) on @p port in one
+ * engine pass, as sim_mlx5_inject() each: completions to one CQ that match
+ * go into compressed CQE sessions (doc/sim.md, "CQE compression"), closed
+ * when full and at the end of the call. @p results (may be NULL) takes each
+ * frame's enum sim_mlx5_rx_result. @return how many were delivered, or a
+ * negative errno for bad arguments (then none was received).
+ */
+int sim_mlx5_inject_burst(struct sim_mlx5_dev *dev, unsigned int port, const void *const *frames,
+			  const size_t *lens, unsigned int n, int *results);
+
 /** Keep a copy of the last @p depth frames the port sends (0 turns it off). */
 int sim_mlx5_capture(struct sim_mlx5_dev *dev, unsigned int port, unsigned int depth);
 /** Pop the oldest captured frame into @p buf. @return its length, 0 if none. */
@@ -212,13 +223,16 @@ enum sim_mlx5_invalid {
 /** What the device saw of its driver. */
 struct sim_mlx5_dev_stats {
 	uint64_t invalid[SIM_MLX5_INV_MAX];
-	uint64_t cqes; /**< CQEs written, errors included */
+	uint64_t
+		cqes; /**< completions written, errors included (a compressed session counts each) */
 	uint64_t error_cqes;
 	uint64_t comp_events; /**< completion events raised */
 	uint64_t arms; /**< arm doorbells honoured */
 	uint64_t arms_stale; /**< arm doorbells ignored for a stale sn */
 	uint64_t cq_overruns;
 	uint64_t async_events;
+	uint64_t cqe_sessions; /**< compressed CQE sessions written (of two completions or more) */
+	uint64_t cqe_minis; /**< the completions those sessions held (mini-CQEs) */
 };
 
 struct sim_mlx5_port_stats {
@@ -237,7 +251,8 @@ struct sim_mlx5_port_stats {
 	 * What the port's queues cost on the host bus (doc/sim.md, "Bus
 	 * counters"): bytes the device reads from and writes to host memory.
 	 */
-	uint64_t bus_cqe_bytes; /**< CQEs written, 64 bytes each (errors included) */
+	uint64_t
+		bus_cqe_bytes; /**< CQE slots written, 64 bytes each: a compressed session of N costs 1 + ceil(N / 8) */
 	uint64_t
 		bus_wqe_bytes; /**< WQEs fetched: send WQEs in 64-byte blocks, receive WQEs by stride */
 	uint64_t bus_data_rd_bytes; /**< packet data read for sends (inline data is in the WQE) */

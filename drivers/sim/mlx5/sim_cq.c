@@ -93,6 +93,13 @@ void sim_cq_write(struct sim_cq *cq, struct sim_port *port, struct mlx5_cqe64 *c
 	bool error = opcode == MLX5_CQE_REQ_ERR || opcode == MLX5_CQE_RESP_ERR;
 	uint8_t op_own;
 
+	/* An open compressed session comes first: CQEs are written in order. */
+	if (cq->sess.n != 0) {
+		sim_cq_comp_close(cq);
+		idx = cq->pi;
+		slot = idx & (cq->cqe_cnt - 1);
+		dst = &cq->buf[slot];
+	}
 	/* Every byte but op_own: the driver reads them only after op_own says it may. */
 	memcpy(dst, cqe, offsetof(struct mlx5_cqe64, op_own));
 	op_own = (uint8_t)(opcode << 4 | (solicited ? 0x2 : 0) | !!(idx & cq->cqe_cnt));
@@ -106,8 +113,16 @@ void sim_cq_write(struct sim_cq *cq, struct sim_port *port, struct mlx5_cqe64 *c
 	port->st.bus_cqe_bytes += sizeof(*dst);
 	if (error)
 		cq->ctx->dev->st.error_cqes++;
-	if (cq->armed && at_or_after_arm(cq, idx) && (!cq->arm_sol || solicited || error))
-		cq_fire(cq);
+	sim_cq_notify(cq, idx, solicited, error);
+}
+
+void sim_cq_notify(struct sim_cq *cq, uint32_t idx, bool solicited, bool error)
+{
+	if (!cq->armed || !at_or_after_arm(cq, idx) || (cq->arm_sol && !solicited && !error))
+		return;
+	/* The event wakes the driver: what it is woken for must be in the ring. */
+	sim_cq_comp_close(cq);
+	cq_fire(cq);
 }
 
 void sim_cq_write_error(struct sim_cq *cq, struct sim_port *port, bool send, uint8_t syndrome,
@@ -133,6 +148,8 @@ void sim_cq_overrun(struct sim_cq *cq)
 
 	if (cq->error)
 		return;
+	/* The completions before the overrun are written. */
+	sim_cq_comp_close(cq);
 	cq->error = true;
 	cq->armed = false;
 	dev->st.cq_overruns++;
@@ -204,6 +221,8 @@ int sim_cq_poll_arm(struct sim_cq *cq)
 			    "CQ %u armed at index 0x%06x, past the last CQE written (0x%06x): "
 			    "the event would come late or never",
 			    cq->cqn, cq->arm_ci, (cq->pi - 1) & MLX5_CQ_INDEX_MASK);
+	/* A session open now must be seen by the driver this arm may wake (the timeout). */
+	sim_cq_comp_close(cq);
 	if (arm_satisfied_now(cq))
 		cq_fire(cq);
 	return 1;

@@ -595,6 +595,8 @@ int sim_mlx5_dev_stats(struct sim_mlx5_dev *dev, struct sim_mlx5_dev_stats *st)
 	st->arms_stale = dev->st.arms_stale;
 	st->cq_overruns = dev->st.cq_overruns;
 	st->async_events = __atomic_load_n(&dev->st.async_events, __ATOMIC_RELAXED);
+	st->cqe_sessions = dev->st.cqe_sessions;
+	st->cqe_minis = dev->st.cqe_minis;
 	pthread_mutex_unlock(&dev->lock);
 	return 0;
 }

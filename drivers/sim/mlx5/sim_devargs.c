@@ -33,6 +33,9 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 		   "buffers instead of dropping (default on)" },
 	{ "empw", "on|off: enhanced multi-packet send WQEs, reported by dv_query_device and "
 		  "taken by the send engine, as ConnectX-5 and later (default on)" },
+	{ "cqe_comp", "0..64: most receive completions one compressed CQE session holds, as "
+		      "dv_query_device reports it (cqe_comp_caps.max_num); 0: no CQE compression "
+		      "(default 64)" },
 	{ "idle_us", "sleep of the device thread after a spell of idle steps, 0..100000 us "
 		     "(default 20)" },
 	{ "clock", "real|virtual: time base of rates, patterns and timed faults; virtual moves "
@@ -74,6 +77,7 @@ void sim_cfg_defaults(struct sim_cfg *cfg)
 	cfg->mtu = 1500;
 	cfg->pause = true;
 	cfg->empw = true;
+	cfg->cqe_comp_max = SIM_CQE_COMP_MAX;
 	cfg->idle_us = 20;
 	cfg->seed = 1;
 	cfg->src.sizes[0] = SIM_FRAME_MIN;
@@ -245,6 +249,10 @@ static int parse_run(const char *name, const struct dvp_devargs *da, struct sim_
 		ret = dvp_devargs_get_bool(da, "pause", true, &cfg->pause);
 	if (ret == 0)
 		ret = dvp_devargs_get_bool(da, "empw", true, &cfg->empw);
+	if (ret == 0)
+		ret = dvp_devargs_get_u64(da, "cqe_comp", 0, SIM_CQE_COMP_MAX, SIM_CQE_COMP_MAX,
+					  &v);
+	cfg->cqe_comp_max = (uint32_t)v;
 	if (ret == 0)
 		ret = dvp_devargs_get_u64(da, "idle_us", 0, 100000, 20, &v);
 	cfg->idle_us = (uint32_t)v;

@@ -8,7 +8,8 @@
  * rules to a hashing QP, spread by its Toeplitz hash over the indirection
  * table to a WQ, scattered into that WQ's next posted WQE after every
  * segment's lkey and range is checked against the MRs, and completed with
- * a CQE in the order hardware writes it. All under dev->lock.
+ * a CQE in the order hardware writes it (into a compressed session on a
+ * CQ that asked for them: sim_cq_comp.c). All under dev->lock.
  */
 
 #include <errno.h>
@@ -243,7 +244,7 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 	sim_rx_cqe_init(&cqe, dev, flow, pkt, hash);
 	cqe.byte_cnt = htobe32(pkt->len);
 	cqe.wqe_counter = htobe16(counter);
-	sim_cq_write(wq->cq, port, &cqe, MLX5_CQE_RESP_SEND, false);
+	sim_cq_write_rx(wq->cq, port, wq, &cqe, pkt);
 	port->st.rx_frames++;
 	port->st.rx_bytes += pkt->len;
 	port->st.bus_data_wr_bytes += pkt->len;
@@ -324,6 +325,8 @@ int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *fra
 	}
 	pthread_mutex_lock(&dev->lock);
 	ret = sim_rx_frame(p, frame, (uint32_t)len, false);
+	/* The engine is idle again: a lone completion is a plain CQE. */
+	sim_cq_comp_close_all(dev);
 	pthread_mutex_unlock(&dev->lock);
 	return ret;
 }

@@ -205,7 +205,8 @@ static int sim_dv_query_device(struct ibv_context *context, struct mlx5dv_contex
 	if (ctx == NULL || attr == NULL)
 		return EINVAL;
 	/*
-	 * As a ConnectX-5: enhanced multi-packet send WQEs (unless empw=off)
+	 * As a ConnectX-5: enhanced multi-packet send WQEs (unless empw=off),
+	 * CQE compression in the hash and checksum formats (unless cqe_comp=0)
 	 * and striding RQs. comp_mask comes in as the extras asked about and
 	 * goes out as those answered, as libmlx5 does.
 	 */
@@ -216,6 +217,12 @@ static int sim_dv_query_device(struct ibv_context *context, struct mlx5dv_contex
 	if (asked & MLX5DV_CONTEXT_MASK_STRIDING_RQ) {
 		sim_mprq_caps(&attr->striding_rq_caps);
 		attr->comp_mask |= MLX5DV_CONTEXT_MASK_STRIDING_RQ;
+	}
+	if (asked & MLX5DV_CONTEXT_MASK_CQE_COMPRESION) {
+		attr->comp_mask |= MLX5DV_CONTEXT_MASK_CQE_COMPRESION;
+		attr->cqe_comp_caps.max_num = ctx->dev->cfg.cqe_comp_max;
+		attr->cqe_comp_caps.supported_format =
+			ctx->dev->cfg.cqe_comp_max != 0 ? SIM_CQE_COMP_FORMATS : 0;
 	}
 	return 0;
 }
@@ -511,6 +518,7 @@ const struct mlx5_glue sim_glue_ops = {
 	.create_comp_channel = sim_create_comp_channel,
 	.destroy_comp_channel = sim_destroy_comp_channel,
 	.create_cq = sim_create_cq,
+	.dv_create_cq = sim_dv_create_cq,
 	.destroy_cq = sim_destroy_cq,
 	.get_cq_event = sim_get_cq_event,
 	.ack_cq_events = sim_ack_cq_events,

@@ -91,6 +91,10 @@ enum {
 #define SIM_MTU_MAX 9000u
 #define SIM_MTU_MIN 68u
 #define SIM_FRAME_MIN 60u
+/** Most receive completions in one compressed CQE session (cqe_comp_caps.max_num). */
+#define SIM_CQE_COMP_MAX 64u
+/** Mini-CQE formats the device takes (MLX5DV_CQE_RES_FORMAT_*): hash and checksum. */
+#define SIM_CQE_COMP_FORMATS (MLX5DV_CQE_RES_FORMAT_HASH | MLX5DV_CQE_RES_FORMAT_CSUM)
 
 /* --- Events ------------------------------------------------------------- */
 
@@ -194,8 +198,29 @@ struct sim_channel {
 #define SIM_CQE_SOLICITED 0x1
 #define SIM_CQE_ERROR 0x2
 
+struct sim_wq;
+struct sim_port;
+
+/*
+ * The compressed CQE session a CQ is writing (sim_cq_comp.c): its slots
+ * [start, start + n) are taken from the ring as its completions come, and
+ * written, title last, when it closes. Open only inside one engine pass.
+ */
+struct sim_cq_sess {
+	uint32_t n; /* completions in it; 0: none open */
+	uint32_t start; /* CQ index of its first slot (the title) */
+	uint16_t counter; /* WQE counter of its first completion */
+	const struct sim_wq *wq;
+	struct sim_port *port;
+	struct mlx5_cqe64 title; /* its first completion's CQE */
+	struct mlx5_mini_cqe8 mini[SIM_CQE_COMP_MAX];
+};
+
 struct sim_cq {
-	struct ibv_cq ibv;
+	union {
+		struct ibv_cq ibv;
+		struct ibv_cq_ex ibv_ex; /* dv_create_cq's view (its poll functions unset) */
+	};
 	uint32_t magic;
 	struct sim_ctx *ctx;
 	struct sim_channel *ch;
@@ -218,6 +243,10 @@ struct sim_cq {
 	/* Written by the application's threads (get/ack), read at destroy. */
 	uint32_t events_got; /* acks: ibv.comp_events_completed, as libibverbs */
 	uint32_t async_got; /* acks: ibv.async_events_completed */
+	/* CQE compression asked at creation (dv_create_cq); comp_max 0: off. */
+	uint32_t comp_max;
+	uint8_t comp_fmt; /* enum mlx5_mini_cqe_format: MLX5_MINI_CQE_HASH or _CSUM */
+	struct sim_cq_sess sess;
 	TAILQ_ENTRY(sim_cq) next;
 };
 
@@ -386,6 +415,7 @@ struct sim_cfg {
 	int numa;
 	bool pause;
 	bool empw; /* enhanced multi-packet send WQEs: advertised and taken */
+	uint32_t cqe_comp_max; /* compressed CQE sessions: the most completions in one; 0: none */
 	uint32_t idle_us;
 	bool clock_virtual;
 	uint64_t seed;
@@ -520,6 +550,8 @@ struct ibv_comp_channel *sim_create_comp_channel(struct ibv_context *context);
 int sim_destroy_comp_channel(struct ibv_comp_channel *channel);
 struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_context,
 			     struct ibv_comp_channel *channel, int comp_vector);
+struct ibv_cq_ex *sim_dv_create_cq(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr,
+				   struct mlx5dv_cq_init_attr *dv_attr);
 int sim_destroy_cq(struct ibv_cq *cq);
 int sim_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context);
 void sim_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
@@ -553,9 +585,23 @@ void sim_cq_write(struct sim_cq *cq, struct sim_port *port, struct mlx5_cqe64 *c
 void sim_cq_write_error(struct sim_cq *cq, struct sim_port *port, bool send, uint8_t syndrome,
 			uint32_t qpn, uint8_t wqe_opcode, uint16_t wqe_counter);
 void sim_cq_overrun(struct sim_cq *cq);
+/* The armed CQ's event, if the CQE just written at @p idx satisfies the arm. */
+void sim_cq_notify(struct sim_cq *cq, uint32_t idx, bool solicited, bool error);
 void sim_cq_init_ring(struct sim_cq *cq, uint32_t start);
 int sim_cq_poll_arm(struct sim_cq *cq);
 int sim_uar_poll_dead(struct sim_mlx5_dev *dev);
+
+/* sim_cq_comp.c: compressed CQE sessions (dev->lock held). */
+/*
+ * A receive completion of @p wq on @p port: into the CQ's open session when
+ * it matches, else (or on a CQ without compression) as its own CQE.
+ */
+void sim_cq_write_rx(struct sim_cq *cq, struct sim_port *port, const struct sim_wq *wq,
+		     struct mlx5_cqe64 *cqe, const struct sim_pkt *pkt);
+/* Write the CQ's open session, if any (a single completion as a plain CQE). */
+void sim_cq_comp_close(struct sim_cq *cq);
+/* Close every open session of the device: the engine goes idle. */
+void sim_cq_comp_close_all(struct sim_mlx5_dev *dev);
 
 /* sim_pkt.c */
 struct sim_pkt {

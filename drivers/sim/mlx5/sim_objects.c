@@ -366,10 +366,12 @@ static void cq_free(struct sim_cq *cq)
 	free(cq);
 }
 
-struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_context,
-			     struct ibv_comp_channel *channel, int comp_vector)
+/* create_cq and dv_create_cq: @p comp_max 0 or the compressed sessions' length, of @p fmt. */
+static struct sim_cq *cq_create(struct ibv_context *context, int cqe, void *cq_context,
+				struct ibv_comp_channel *channel, int comp_vector,
+				uint32_t comp_max, uint8_t fmt)
 {
-	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_ctx *ctx = sim_ctx_of(context, "create_cq");
 	struct sim_channel *ch = NULL;
 	struct sim_mlx5_dev *dev;
 	struct sim_cq *cq;
@@ -392,7 +394,7 @@ struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_cont
 		return NULL;
 	}
 	if (channel != NULL) {
-		ch = channel_of(channel, __func__);
+		ch = channel_of(channel, "create_cq");
 		if (ch == NULL || ch->ctx != ctx) {
 			if (ch != NULL)
 				sim_invalid(dev, SIM_MLX5_INV_BAD_OBJECT,
@@ -438,6 +440,8 @@ struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_cont
 	cq->ibv.handle = cq->cqn;
 	cq->ibv.cqe = (int)cnt - 1;
 	cq->stall = dev->cfg.cq_stall_cqn == cq->cqn;
+	cq->comp_max = comp_max;
+	cq->comp_fmt = fmt;
 	sim_cq_init_ring(cq, dev->cfg.cq_start);
 	TAILQ_INSERT_TAIL(&dev->cqs, cq, next);
 	if (ch != NULL) {
@@ -445,7 +449,84 @@ struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_cont
 		channel->refcnt++;
 	}
 	sim_obj_add(ctx);
-	return &cq->ibv;
+	return cq;
+}
+
+struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_context,
+			     struct ibv_comp_channel *channel, int comp_vector)
+{
+	struct sim_cq *cq = cq_create(context, cqe, cq_context, channel, comp_vector, 0, 0);
+
+	return cq != NULL ? &cq->ibv : NULL;
+}
+
+/*
+ * mlx5dv_create_cq: as create_cq, with CQE compression when asked
+ * (MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE and one format the device
+ * reports), refused with EINVAL otherwise as libmlx5 refuses it. The
+ * ibv_cq_ex it gives is for ibv_cq_ex_to_cq(): its poll functions are unset.
+ */
+struct ibv_cq_ex *sim_dv_create_cq(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr,
+				   struct mlx5dv_cq_init_attr *dv_attr)
+{
+	const uint64_t known =
+		MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE | MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	uint32_t comp_max = 0;
+	struct sim_cq *cq;
+	uint8_t fmt = 0;
+
+	if (ctx == NULL || attr == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (attr->wc_flags != 0 || attr->comp_mask != 0 || attr->flags != 0) {
+		SIM_LOG(ERR, ctx->dev,
+			"dv_create_cq: wc_flags 0x%llx, comp_mask 0x%x, flags 0x%x: the simulator "
+			"gives no ibv_cq_ex polling; valid is 0 for each (poll the CQ through "
+			"mlx5dv_init_obj)",
+			(unsigned long long)attr->wc_flags, attr->comp_mask, attr->flags);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (dv_attr != NULL && (dv_attr->comp_mask & ~known) != 0) {
+		SIM_LOG(ERR, ctx->dev,
+			"dv_create_cq: comp_mask 0x%llx; the simulator takes COMPRESSED_CQE and "
+			"CQE_SIZE (64)",
+			(unsigned long long)dv_attr->comp_mask);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (dv_attr != NULL && (dv_attr->comp_mask & MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE) &&
+	    dv_attr->cqe_size != MLX5_CQE_SIZE) {
+		SIM_LOG(ERR, ctx->dev, "dv_create_cq: %u-byte CQEs; valid is 64",
+			dv_attr->cqe_size);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (dv_attr != NULL && (dv_attr->comp_mask & MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE)) {
+		uint8_t f = dv_attr->cqe_comp_res_format;
+
+		/* One format, among those dv_query_device reports (as libmlx5 checks). */
+		if (ctx->dev->cfg.cqe_comp_max == 0 || f == 0 || (f & (f - 1)) != 0 ||
+		    (f & ~SIM_CQE_COMP_FORMATS) != 0) {
+			SIM_LOG(ERR, ctx->dev,
+				"dv_create_cq: compressed CQEs of format 0x%x; valid is one of "
+				"0x%x (MLX5DV_CQE_RES_FORMAT_HASH 0x1, _CSUM 0x2)%s",
+				f, ctx->dev->cfg.cqe_comp_max != 0 ? SIM_CQE_COMP_FORMATS : 0,
+				ctx->dev->cfg.cqe_comp_max == 0 ?
+					", none on this device (cqe_comp=0)" :
+					"");
+			errno = EINVAL;
+			return NULL;
+		}
+		comp_max = ctx->dev->cfg.cqe_comp_max;
+		fmt = f == MLX5DV_CQE_RES_FORMAT_HASH ? MLX5_MINI_CQE_HASH : MLX5_MINI_CQE_CSUM;
+	}
+	cq = cq_create(context, (int)DVP_MIN(attr->cqe, (uint32_t)INT32_MAX), attr->cq_context,
+		       attr->channel, (int)DVP_MIN(attr->comp_vector, (uint32_t)INT32_MAX),
+		       comp_max, fmt);
+	return cq != NULL ? &cq->ibv_ex : NULL;
 }
 
 int sim_destroy_cq(struct ibv_cq *ibv)

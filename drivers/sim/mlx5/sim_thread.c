@@ -81,6 +81,8 @@ int sim_step_locked(struct sim_mlx5_dev *dev)
 	}
 	TAILQ_FOREACH(cq, &dev->cqs, next)
 		n += sim_cq_poll_arm(cq);
+	/* The pass ends: its compressed sessions are written (the hardware's timeout). */
+	sim_cq_comp_close_all(dev);
 	return n;
 }
 
