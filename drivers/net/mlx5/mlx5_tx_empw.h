@@ -153,7 +153,13 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
  */
 static __dvp_always_inline void mlx5_empw_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
 {
-	if (dvp_likely(len >= 32)) {
+	if (dvp_likely(len - 49u < 16u)) {
+		/* 49 to 64 bytes, minimum-size frames among them: four 16-byte moves. */
+		memcpy(dst, src, 16);
+		memcpy(dst + 16, src + 16, 16);
+		memcpy(dst + 32, src + 32, 16);
+		memcpy(dst + len - 16, src + len - 16, 16);
+	} else if (len >= 32) {
 		memcpy(dst, src, 32);
 		for (uint32_t i = 32; i + 32 < len; i += 32)
 			memcpy(dst + i, src + i, 32);
@@ -212,6 +218,7 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 		mlx5_tx_slow(txq);
 		return 0;
 	}
+	/* Completions first: an error among them resets the counters read below. */
 	mlx5_tx_complete(txq);
 	wqe_ci = txq->wqe_ci;
 	head = txq->elts_head;
@@ -238,6 +245,9 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 			/* The fast loop's bound: the session's room, short of the SQ's end. */
 			uint8_t *d0 = d, *lim = d + DVP_MIN((size_t)room * MLX5_WSEG_SIZE,
 							    (size_t)(sq_end - d) - 1);
+			/* Indexes from -(max - k) up to 0: one register and no bound to compare. */
+			struct dvp_mbuf **pe = pk + max, **ee = e + max;
+			intptr_t j = (intptr_t)k - (intptr_t)max;
 			uint32_t lkey = slkey, len, rs;
 
 			/*
@@ -245,10 +255,10 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 			 * checksum flags, that fit: the common case, with as few
 			 * live values as may be. Any other goes below, alone.
 			 */
-			for (; k < max; k++) {
+			for (; j != 0; j++) {
 				uint32_t seg, bc;
 
-				m = pk[k];
+				m = pe[j];
 				len = m->data_len;
 				memcpy(&rs, &m->refcnt, sizeof(rs));
 				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
@@ -263,9 +273,10 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 				memcpy(d, &bc, sizeof(bc));
 				mlx5_empw_copy(d + 4, dvp_pktmbuf_mtod(m, const uint8_t *), len);
 				d += seg;
-				e[k] = m;
+				ee[j] = m;
 				bytes += len;
 			}
+			k = (uint32_t)((intptr_t)max + j);
 			room -= (uint32_t)(d - d0) / MLX5_WSEG_SIZE;
 			if (k == max)
 				break;
