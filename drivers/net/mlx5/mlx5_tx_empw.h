@@ -185,20 +185,24 @@ static __dvp_always_inline void mlx5_empw_copy(uint8_t *dst, const uint8_t *src,
 
 /*
  * An inline segment of @p seg bytes that reaches the end of the SQ ring
- * from @p d: built aside, copied in two parts (the second maybe empty).
- * @return where the next segment starts.
+ * from @p d: built aside, copied in two parts (the second maybe empty) of
+ * whole units, as d and the ring's end are 16-byte aligned: 16-byte moves,
+ * not a byte copy of variable length. @return where the next segment
+ * starts.
  */
 static __dvp_cold __dvp_noinline uint8_t *
 mlx5_empw_inline_wrap(struct mlx5_txq *txq, uint8_t *d, const struct dvp_mbuf *m, uint32_t seg)
 {
 	uint8_t buf[MLX5_EMPW_INL_MAX_DS * MLX5_WSEG_SIZE];
 	uint8_t *end = txq->sq + ((size_t)txq->wqe_n << 6);
-	uint32_t bc = htobe32(m->data_len | MLX5_INLINE_SEG), first = (uint32_t)(end - d);
+	uint32_t bc = htobe32(m->data_len | MLX5_INLINE_SEG), first = (uint32_t)(end - d), off;
 
 	memcpy(buf, &bc, sizeof(bc));
-	memcpy(buf + 4, dvp_pktmbuf_mtod(m, const uint8_t *), m->data_len);
-	memcpy(d, buf, first);
-	memcpy(txq->sq, buf + first, seg - first);
+	mlx5_empw_copy(buf + 4, dvp_pktmbuf_mtod(m, const uint8_t *), m->data_len);
+	for (off = 0; off != first; off += MLX5_WSEG_SIZE)
+		memcpy(d + off, buf + off, MLX5_WSEG_SIZE);
+	for (; off != seg; off += MLX5_WSEG_SIZE)
+		memcpy(txq->sq + (off - first), buf + off, MLX5_WSEG_SIZE);
 	return txq->sq + (seg - first);
 }
 
