@@ -10,7 +10,8 @@
  * session as SEND WQEs of their own; frames inline in the session, and a
  * malformed inline segment caught; checksum flags that change within a
  * burst; a completion asked every tx_free_thresh packets and the mbufs
- * back at each; the fallback to SEND WQEs when the device has no eMPW.
+ * back at each; the fallback to SEND WQEs when the device has no eMPW,
+ * and their WQE index across multiples of 256.
  * The sink checks order and payload of every frame; the sim counts eMPW
  * WQEs, completions and invalid use.
  */
@@ -368,6 +369,30 @@ static void test_fallback_send(void **state)
 	mf_close(&f);
 }
 
+/*
+ * Without eMPW, bursts of 7 one-block SEND WQEs: their runs reach across
+ * multiples of 256 of the WQE index, whose low byte the fast path counts
+ * up within a run (the sim checks each WQE's index).
+ */
+static void test_send_index_past_256(void **state)
+{
+	struct dvp_mbuf *pkts[7];
+	uint64_t seq = 0;
+	struct mf f;
+
+	(void)state;
+	open_port(&f, "ports=1,mode=step,cable=traffic,gen=off,empw=off", 1024, NULL);
+	for (int b = 0; b < 150; b++) {
+		for (int i = 0; i < 7; i++)
+			pkts[i] = mf_frame(&f, 64, 0, seq++, 2048);
+		assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 7), 7);
+		sim_mlx5_step(f.sim);
+	}
+	expect_sink(&f, seq);
+	assert_int_equal(port_stats(&f).tx_frames, seq);
+	mf_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_inline_in_session),
 		cmocka_unit_test(test_inline_malformed),
 		cmocka_unit_test(test_fallback_send),
+		cmocka_unit_test(test_send_index_past_256),
 	};
 
 	return cmocka_run_group_tests(tests, mf_eal_init, mf_eal_cleanup);

@@ -127,6 +127,10 @@ void mlx5_tx_free_elts(struct mlx5_txq *txq, uint32_t upto);
  * Transmit
  */
 
+/* 16-byte values (GCC and Clang vector types): one move each, SSE2 on x86-64. */
+typedef uint64_t mlx5_u64x2 __attribute__((vector_size(16)));
+typedef uint16_t mlx5_u16x8 __attribute__((vector_size(16)));
+
 static __dvp_always_inline uint8_t *mlx5_tx_wqe(const struct mlx5_txq *txq, uint32_t bb)
 {
 	return txq->sq + ((size_t)(bb & txq->wqe_mask) << 6);
@@ -231,18 +235,26 @@ static __dvp_always_inline bool mlx5_tx_one_generic(struct mlx5_txq *txq, struct
  * The fast path takes single-segment frames longer than the 18 bytes it
  * inlines (and than txq_inline_max, when whole frames go inline): one
  * 64-byte block each, the control segment, the Ethernet segment with the
- * first 18 bytes, one data segment for the rest, written as eight 8-byte
- * words over stretches that wrap neither the SQ nor the ring of mbufs.
- * Other frames go through mlx5_tx_generic(). @p cs: the queue has
- * checksum offloads (a separate instance, as DPDK's tx templates).
+ * first 18 bytes, one data segment for the rest, over stretches that wrap
+ * neither the SQ nor the ring of mbufs. The block's first 48 bytes are
+ * three 16-byte stores: the control segment from a template whose WQE
+ * index goes up by one per packet (an add to its big-endian low byte, so
+ * a stretch does not cross a multiple of 256 either), the Ethernet
+ * segment from a template taking the frame's first two bytes, then the
+ * next sixteen. Other frames go through mlx5_tx_generic(). @p cs: the
+ * queue has checksum offloads (a separate instance, as DPDK's tx
+ * templates).
  */
 static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
 						       uint16_t n, bool cs)
 {
-	const uint32_t fast_lo = txq->fast_lo, fast_span = txq->frame_max - txq->fast_lo;
+	/* Frames of lo1 .. frame_max bytes take the fast path: len - lo1 < span. */
+	const uint32_t lo1 = txq->fast_lo + 1, span = txq->frame_max - txq->fast_lo;
 	const uint64_t ctrl_qpn = (uint64_t)txq->qpn_ds_fast << 32;
-	/* rsvd2 0, inline_hdr_sz 18 (big-endian); the first two frame bytes go above. */
-	const uint64_t eseg_hi = (uint64_t)htobe16(MLX5_ESEG_MIN_INLINE_SIZE) << 32;
+	/* The WQE index's low byte is byte 2 of the big-endian opmod_idx_opcode. */
+	const mlx5_u64x2 idx_inc = { 1u << 16, 0 };
+	/* rsvd2 0, inline_hdr_sz 18 (big-endian); the first two frame bytes go in lane 7. */
+	mlx5_u16x8 eseg = { 0, 0, 0, 0, 0, 0, htobe16(MLX5_ESEG_MIN_INLINE_SIZE), 0 };
 	uint32_t wqe_ci, head, i = 0, sent = 0;
 	uint64_t bytes = 0;
 	uint8_t *last = NULL;
@@ -262,50 +274,58 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 		uint32_t run = DVP_MIN(DVP_MIN(n - i, room), txq->wqe_n - (wqe_ci & txq->wqe_mask));
 		uint64_t *w = (uint64_t *)(void *)mlx5_tx_wqe(txq, wqe_ci);
 		struct dvp_mbuf **e = &txq->elts[head & txq->elts_mask];
-		const struct dvp_mempool *spool = txq->simple_pool;
+		/* The simple pool when it is one MR (else NULL, no mbuf's pool): one compare. */
+		const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
 		uint32_t slkey = txq->simple_lkey;
 		struct dvp_mbuf **p = pkts + i, **pend;
-		/*
-		 * The 16-bit WQE index, shifted under the opcode: opmod (the top
-		 * byte) stays 0. The run ends at the ring's end, so at a multiple
-		 * of 2^16 too: masked once per run.
-		 */
-		uint32_t idx8 = (wqe_ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT, k;
+		/* opmod 0 (the top byte); the index's low byte never carries in a run. */
+		mlx5_u64x2 ctrl = {
+			htobe32((wqe_ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
+				MLX5_OPCODE_SEND) |
+				ctrl_qpn,
+			0 /* signature, fm_ce_se (a completion is asked below), imm */
+		};
+		uint32_t k;
 
 		run = DVP_MIN(run, txq->elts_n - (head & txq->elts_mask));
+		run = DVP_MIN(run, 256u - (wqe_ci & 0xffu));
 		pend = p + run;
-		for (; p != pend; p++, e++, w += 8, idx8 += 1u << MLX5_WQE_IDX_SHIFT) {
+		for (; p != pend; p++, e++, w += 8) {
 			struct dvp_mbuf *m = *p;
-			/* data_off, refcnt, nb_segs, port: one load for three of them. */
-			uint64_t rw = m->rearm_data;
-			uint32_t len = m->data_len, lkey = slkey;
+			uint32_t len = m->data_len, lkey = slkey, rs, bc;
+			mlx5_u64x2 hdr;
 			uintptr_t data;
 			uint16_t first2;
 
-			/* refcnt and nb_segs both 1 (bits 16..47 of the word). */
-			if (dvp_unlikely((uint32_t)(rw >> 16) != 0x10001u || m->pool != spool ||
-					 slkey == 0)) {
-				if ((uint16_t)(rw >> 32) != 1)
+			/* refcnt and nb_segs both 1: one 32-bit compare. */
+			memcpy(&rs, &m->refcnt, sizeof(rs));
+			if (dvp_unlikely(rs != 0x10001u || m->pool != spool)) {
+				if (m->nb_segs != 1)
 					break; /* several segments: the general path */
 				lkey = mlx5_tx_not_simple(
 					txq, m,
 					head + (uint32_t)(e - &txq->elts[head & txq->elts_mask]));
 				if (lkey == htobe32(MLX5_INVALID_LKEY))
 					break; /* in no registered pool: the general path drops it */
-				spool = txq->simple_pool;
+				spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
 				slkey = txq->simple_lkey;
 			}
-			if (dvp_unlikely(len - fast_lo - 1 >= fast_span))
+			if (dvp_unlikely(len - lo1 >= span))
 				break;
-			data = (uintptr_t)m->buf_addr + (uint16_t)rw;
+			data = (uintptr_t)m->buf_addr + m->data_off;
 			memcpy(&first2, (const void *)data, sizeof(first2));
-			w[0] = htobe32(idx8 | MLX5_OPCODE_SEND) | ctrl_qpn;
-			w[1] = 0; /* signature, fm_ce_se (a completion is asked below), imm */
-			w[2] = cs ? (uint64_t)txq->cs_tbl[(m->ol_flags >> 52) & 7] << 32 : 0;
-			w[3] = eseg_hi | (uint64_t)first2 << 48;
-			memcpy(&w[4], (const void *)(data + 2), 16);
-			w[6] = htobe32(len - MLX5_ESEG_MIN_INLINE_SIZE) | (uint64_t)lkey << 32;
+			memcpy(&hdr, (const void *)(data + 2), sizeof(hdr));
+			eseg[7] = first2;
+			memcpy(w, &ctrl, sizeof(ctrl));
+			memcpy(w + 2, &eseg, sizeof(eseg));
+			if (cs)
+				((uint8_t *)w)[20] = txq->cs_tbl[(m->ol_flags >> 52) & 7];
+			memcpy(w + 4, &hdr, sizeof(hdr));
+			bc = htobe32(len - MLX5_ESEG_MIN_INLINE_SIZE);
+			memcpy(w + 6, &bc, sizeof(bc));
+			memcpy((uint8_t *)(w + 6) + 4, &lkey, sizeof(lkey));
 			w[7] = htobe64(data + MLX5_ESEG_MIN_INLINE_SIZE);
+			ctrl += idx_inc;
 			*e = m;
 			bytes += len;
 		}

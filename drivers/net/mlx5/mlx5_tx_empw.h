@@ -151,9 +151,9 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
  * at @p dst: 16- or 32-byte moves, the last overlapping the one before, so
  * that no byte outside the frame is read and none past it written.
  */
-static __dvp_always_inline void mlx5_empw_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
+static __dvp_noinline void mlx5_empw_copy_any(uint8_t *dst, const uint8_t *src, uint32_t len)
 {
-	if (dvp_likely(len >= 32)) {
+	if (len >= 32) {
 		memcpy(dst, src, 32);
 		for (uint32_t i = 32; i + 32 < len; i += 32)
 			memcpy(dst + i, src + i, 32);
@@ -167,21 +167,42 @@ static __dvp_always_inline void mlx5_empw_copy(uint8_t *dst, const uint8_t *src,
 }
 
 /*
+ * The same, with frames of 49 to 64 bytes (minimum-size ones among them)
+ * in four fixed 16-byte moves inline; others out of line, so that the
+ * packet loop keeps no value for them.
+ */
+static __dvp_always_inline void mlx5_empw_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
+{
+	if (dvp_likely(len - 49u < 16u)) {
+		memcpy(dst, src, 16);
+		memcpy(dst + 16, src + 16, 16);
+		memcpy(dst + 32, src + 32, 16);
+		memcpy(dst + len - 16, src + len - 16, 16);
+	} else {
+		mlx5_empw_copy_any(dst, src, len);
+	}
+}
+
+/*
  * An inline segment of @p seg bytes that reaches the end of the SQ ring
- * from @p d: built aside, copied in two parts (the second maybe empty).
- * @return where the next segment starts.
+ * from @p d: built aside, copied in two parts (the second maybe empty) of
+ * whole units, as d and the ring's end are 16-byte aligned: 16-byte moves,
+ * not a byte copy of variable length. @return where the next segment
+ * starts.
  */
 static __dvp_cold __dvp_noinline uint8_t *
 mlx5_empw_inline_wrap(struct mlx5_txq *txq, uint8_t *d, const struct dvp_mbuf *m, uint32_t seg)
 {
 	uint8_t buf[MLX5_EMPW_INL_MAX_DS * MLX5_WSEG_SIZE];
 	uint8_t *end = txq->sq + ((size_t)txq->wqe_n << 6);
-	uint32_t bc = htobe32(m->data_len | MLX5_INLINE_SEG), first = (uint32_t)(end - d);
+	uint32_t bc = htobe32(m->data_len | MLX5_INLINE_SEG), first = (uint32_t)(end - d), off;
 
 	memcpy(buf, &bc, sizeof(bc));
-	memcpy(buf + 4, dvp_pktmbuf_mtod(m, const uint8_t *), m->data_len);
-	memcpy(d, buf, first);
-	memcpy(txq->sq, buf + first, seg - first);
+	mlx5_empw_copy(buf + 4, dvp_pktmbuf_mtod(m, const uint8_t *), m->data_len);
+	for (off = 0; off != first; off += MLX5_WSEG_SIZE)
+		memcpy(d + off, buf + off, MLX5_WSEG_SIZE);
+	for (; off != seg; off += MLX5_WSEG_SIZE)
+		memcpy(txq->sq + (off - first), buf + off, MLX5_WSEG_SIZE);
 	return txq->sq + (seg - first);
 }
 
@@ -212,6 +233,7 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 		mlx5_tx_slow(txq);
 		return 0;
 	}
+	/* Completions first: an error among them resets the counters read below. */
 	mlx5_tx_complete(txq);
 	wqe_ci = txq->wqe_ci;
 	head = txq->elts_head;
@@ -221,8 +243,9 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 		uint64_t *w = (uint64_t *)(void *)mlx5_tx_wqe(txq, wqe_ci);
 		uint8_t *d = (uint8_t *)(w + 4);
 		uint8_t ecs = cs ? txq->cs_tbl[(pkts[i]->ol_flags >> 52) & 7] : 0;
-		uint32_t k = 0, units, room, ds, eidx;
+		uint32_t k = 0, units, ds, eidx;
 		struct dvp_mbuf **e;
+		uint8_t *dend; /* the session's end: d + its room (past sq_end when it wraps) */
 		bool ended = false;
 
 		if (wqe_free == 0 || max == 0)
@@ -232,12 +255,14 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 		max = DVP_MIN(max, DVP_MIN(MLX5_EMPW_MAX_PKTS, txq->elts_n - eidx));
 		e = &txq->elts[eidx];
 		units = DVP_MIN(MLX5_EMPW_INL_MAX_DS, wqe_free * 4) - MLX5_EMPW_TITLE_DS;
-		room = units;
+		dend = d + (size_t)units * MLX5_WSEG_SIZE;
 		for (; k < max; k++) {
 			struct dvp_mbuf *m, **pk = pkts + i;
-			/* The fast loop's bound: the session's room, short of the SQ's end. */
-			uint8_t *d0 = d, *lim = d + DVP_MIN((size_t)room * MLX5_WSEG_SIZE,
-							    (size_t)(sq_end - d) - 1);
+			/* The fast loop's bound: the session's end, short of the SQ's end. */
+			uint8_t *lim = dend < sq_end ? dend : sq_end - 1;
+			/* Indexes from -(max - k) up to 0: one register and no bound to compare. */
+			struct dvp_mbuf **pe = pk + max, **ee = e + max;
+			intptr_t j = (intptr_t)k - (intptr_t)max;
 			uint32_t lkey = slkey, len, rs;
 
 			/*
@@ -245,10 +270,10 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 			 * checksum flags, that fit: the common case, with as few
 			 * live values as may be. Any other goes below, alone.
 			 */
-			for (; k < max; k++) {
+			for (; j != 0; j++) {
 				uint32_t seg, bc;
 
-				m = pk[k];
+				m = pe[j];
 				len = m->data_len;
 				memcpy(&rs, &m->refcnt, sizeof(rs));
 				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
@@ -263,10 +288,10 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 				memcpy(d, &bc, sizeof(bc));
 				mlx5_empw_copy(d + 4, dvp_pktmbuf_mtod(m, const uint8_t *), len);
 				d += seg;
-				e[k] = m;
+				ee[j] = m;
 				bytes += len;
 			}
-			room -= (uint32_t)(d - d0) / MLX5_WSEG_SIZE;
+			k = (uint32_t)((intptr_t)max + j);
 			if (k == max)
 				break;
 			m = pk[k];
@@ -292,11 +317,10 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 				uint32_t u = (len + 4 + MLX5_WSEG_SIZE - 1) / MLX5_WSEG_SIZE;
 				uint32_t bc = htobe32(len | MLX5_INLINE_SEG);
 
-				if (u > room) {
+				if (d + u * MLX5_WSEG_SIZE > dend) {
 					ended = k > 0;
 					break;
 				}
-				room -= u;
 				if (dvp_likely(d + u * MLX5_WSEG_SIZE < sq_end)) {
 					memcpy(d, &bc, sizeof(bc));
 					mlx5_empw_copy(d + 4, dvp_pktmbuf_mtod(m, const uint8_t *),
@@ -304,29 +328,31 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 					d += u * MLX5_WSEG_SIZE;
 				} else {
 					d = mlx5_empw_inline_wrap(txq, d, m, u * MLX5_WSEG_SIZE);
+					dend -= sq_end - txq->sq;
 				}
 			} else {
 				struct mlx5_wqe_data_seg *p = (struct mlx5_wqe_data_seg *)(void *)d;
 
 				if (dvp_unlikely(len - 14u >= span))
 					break;
-				if (room == 0) {
+				if (d == dend) {
 					ended = true; /* k > 0: a unit is left for the first */
 					break;
 				}
-				room--;
 				nptr++;
 				p->byte_count = htobe32(len);
 				p->lkey = lkey;
 				p->addr = htobe64((uintptr_t)m->buf_addr + m->data_off);
 				d += MLX5_WSEG_SIZE;
-				if (d == sq_end)
+				if (d == sq_end) {
 					d = txq->sq;
+					dend -= sq_end - txq->sq;
+				}
 			}
 			e[k] = m;
 			bytes += len;
 		}
-		ds = MLX5_EMPW_TITLE_DS + units - room;
+		ds = MLX5_EMPW_TITLE_DS + units - (uint32_t)(dend - d) / MLX5_WSEG_SIZE;
 		if (k > 0) {
 			w[0] = htobe32((wqe_ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
 				       MLX5_OPCODE_ENHANCED_MPSW) |
