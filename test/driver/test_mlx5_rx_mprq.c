@@ -350,6 +350,14 @@ static void test_mprq_rss_mixed(void **state)
 	mp_close(&f);
 }
 
+/* The port's queues are all plain: its rx burst is not the multi-packet one. */
+static void assert_plain_burst(uint16_t port)
+{
+	dvp_rx_burst_fn burst = dvp_port_get(port)->rx_pkt_burst;
+
+	assert_true(burst != mlx5_rx_burst_mprq && burst != mlx5_rx_burst_mprq_hash);
+}
+
 /* Setup of one queue of @p nb_desc under @p pmd_args, its log lines into @p cap. */
 static void setup_logged(struct mf *f, const char *pmd_args, uint16_t nb_desc,
 			 struct dvp_log_capture *cap)
@@ -371,7 +379,7 @@ static void test_mprq_devargs(void **state)
 	setup_logged(&f, "mprq_en=1", 256, &cap);
 	assert_contains(cap.buf, "rxqs_min_mprq=12");
 	dvp_log_capture_free(&cap);
-	assert_ptr_equal(dvp_port_get(f.port[0])->rx_pkt_burst, mlx5_rx_burst);
+	assert_plain_burst(f.port[0]);
 	mp_close(&f);
 	/* Out of the device's range: DPDK's default within it, with a warning. */
 	setup_logged(&f, "mprq_en=1,rxqs_min_mprq=1,mprq_log_stride_num=20", 1024, &cap);
@@ -392,7 +400,7 @@ static void test_mprq_devargs(void **state)
 	setup_logged(&f, "mprq_en=1,rxqs_min_mprq=1", 64, &cap);
 	assert_contains(cap.buf, "needs more descriptors than the 2^6 strides");
 	dvp_log_capture_free(&cap);
-	assert_ptr_equal(dvp_port_get(f.port[0])->rx_pkt_burst, mlx5_rx_burst);
+	assert_plain_burst(f.port[0]);
 	mp_close(&f);
 	/* Bad values: the probe fails naming the key. */
 	assert_true(eal_up("mprq_en=2", "mode=step", &cap) < 0);
