@@ -247,7 +247,8 @@ int main(int argc, char **argv)
 	uint16_t port;
 
 	if (argc < 2 || (!rx && !ff && !cal && !send && !inl && strcmp(argv[1], "tx") != 0)) {
-		fprintf(stderr, "usage: %s rx|rxh|rxcomp|rxmprq|tx|txff|txinl|txsend|cal [rounds]\n",
+		fprintf(stderr,
+			"usage: %s rx|rxh|rxcomp|rxmprq|tx|txff|txinl|txsend|cal [rounds]\n",
 			argv[0]);
 		return 2;
 	}
