@@ -119,10 +119,11 @@ static int mlx5_start(struct dvp_port *port)
 	 */
 	for (q = 0; q < port->nb_rx_queues; q++)
 		if (((struct mlx5_rxq *)port->rxqs[q])->mprq != NULL)
-			port->rx_pkt_burst = port->rx_pkt_burst == mlx5_rx_burst_hash ||
-							     port->rx_pkt_burst == mlx5_rx_burst_comp_hash ?
-						     mlx5_rx_burst_mprq_hash :
-						     mlx5_rx_burst_mprq;
+			port->rx_pkt_burst =
+				port->rx_pkt_burst == mlx5_rx_burst_hash ||
+						port->rx_pkt_burst == mlx5_rx_burst_comp_hash ?
+					mlx5_rx_burst_mprq_hash :
+					mlx5_rx_burst_mprq;
 	port->tx_pkt_burst = tx_burst_pick(port, priv->dev->empw);
 	mlx5_link_update(port, false, DVP_PORT_CAUSE_NONE);
 	return 0;
