@@ -8,9 +8,11 @@
  * calls (filling the rx CQ by injecting frames, taking the sent WQEs and
  * writing their completions), so what is measured is the PMD's own work.
  *
- *   bench_mlx5_burst rx|rxh|tx|txff|txinl|txsend|cal [rounds]
+ *   bench_mlx5_burst rx|rxh|rxvec|tx|txff|txinl|txsend|cal [rounds]
  *
- * rxh: with DVP_RX_OFFLOAD_RSS_HASH (the hash copied into each mbuf);
+ * rx and rxh: the scalar burst (rx_vec_en=0); rxvec: the vector one (the
+ * default where the CPU has SSE4.2); rxh: with DVP_RX_OFFLOAD_RSS_HASH
+ * (the hash copied into each mbuf);
  * txff: with DVP_TX_OFFLOAD_MBUF_FAST_FREE; tx and txff take the enhanced
  * multi-packet send path the device reports; txinl: the same with frames
  * inline in the session (txqs_min_inline=0, so txq_inline_mpw's default
@@ -200,13 +202,14 @@ static uint64_t bench_cal(unsigned int rounds, uint64_t *pkts_out)
 
 int main(int argc, char **argv)
 {
-	char cpu[16], allow[] = VDEV_NAME ",txqs_min_inline=0",
+	char cpu[16], allow[64] = VDEV_NAME ",txqs_min_inline=0",
 		      vdev_args[] = "sim_mlx5,ports=1,mode=step,cable=traffic,gen=off",
 		      *eal[] = { argv[0], "--no-huge", "-m",	 "256",	    "-l", cpu,
 				 "-a",	  allow,       "--vdev", vdev_args, NULL };
 	unsigned int rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 200;
 	bool rxh = argc > 1 && strcmp(argv[1], "rxh") == 0;
-	bool rx = rxh || (argc > 1 && strcmp(argv[1], "rx") == 0);
+	bool vec = argc > 1 && strcmp(argv[1], "rxvec") == 0;
+	bool rx = rxh || vec || (argc > 1 && strcmp(argv[1], "rx") == 0);
 	bool ff = argc > 1 && strcmp(argv[1], "txff") == 0;
 	bool cal = argc > 1 && strcmp(argv[1], "cal") == 0;
 	bool send = argc > 1 && strcmp(argv[1], "txsend") == 0;
@@ -217,13 +220,17 @@ int main(int argc, char **argv)
 	uint16_t port;
 
 	if (argc < 2 || (!rx && !ff && !cal && !send && !inl && strcmp(argv[1], "tx") != 0)) {
-		fprintf(stderr, "usage: %s rx|rxh|tx|txff|txinl|txsend|cal [rounds]\n", argv[0]);
+		fprintf(stderr, "usage: %s rx|rxh|rxvec|tx|txff|txinl|txsend|cal [rounds]\n",
+			argv[0]);
 		return 2;
 	}
 	snprintf(cpu, sizeof(cpu), "%d", first_cpu());
-	if (dvp_eal_init(inl ? 10 : 6, eal) < 0)
+	/* The device of --vdev takes the PMD's devargs of -a: the rx path's, or txinl's. */
+	if (rx)
+		snprintf(allow, sizeof(allow), VDEV_NAME ",rx_vec_en=%d", vec);
+	if (dvp_eal_init(inl || rx ? 10 : 6, eal) < 0)
 		die("dvp_eal_init");
-	port = port_open(&sim, &mp, ff, rxh, send, inl);
+	port = port_open(&sim, &mp, ff, rxh, send, inl || rx);
 	bus0 = bus_bytes(sim);
 	/*
 	 * Under callgrind one run, every instruction of it counted; natively a
@@ -243,7 +250,7 @@ int main(int argc, char **argv)
 	       best, cal ? 0 : (bus_bytes(sim) - bus0) * 1000 / all_pkts);
 	if (dvp_port_close(port) != 0 || sim_mlx5_invalid_total(sim) != 0)
 		die("close");
-	if (!inl)
+	if (!inl && !rx)
 		sim_mlx5_destroy(sim); /* a --vdev's device goes with the EAL */
 	if (dvp_pktmbuf_pool_in_use(mp) != 0)
 		die("mbufs back");

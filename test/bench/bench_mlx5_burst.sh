@@ -12,7 +12,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for mode in cal rx rxh tx txff txinl txsend; do
+for mode in cal rx rxh rxvec tx txff txinl txsend; do
 	"$exe" "$mode" 200 >"$tmp/native.$mode"
 	valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$tmp/cg.$mode" \
 		"$exe" "$mode" 20 >"$tmp/out.$mode" 2>"$tmp/err.$mode" ||
@@ -29,6 +29,7 @@ for mode in cal rx rxh tx txff txinl txsend; do
 	fi
 	name=${mode}_burst
 	[ "$mode" = rxh ] && name=rx_burst_rss_hash
+	[ "$mode" = rxvec ] && name=rx_burst_vec
 	[ "$mode" = txff ] && name=tx_burst_fast_free
 	[ "$mode" = txinl ] && name=tx_burst_inline
 	[ "$mode" = txsend ] && name=tx_burst_send

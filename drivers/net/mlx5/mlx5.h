@@ -86,6 +86,7 @@ struct mlx5_cfg {
 	bool txq_inline_min_set; /* txq_inline_min was given */
 	bool txq_mpw_en; /* eMPW where the device has it */
 	uint32_t txq_inline_mpw; /* eMPW: frames up to this inline in the session */
+	bool rx_vec_en; /* the vector rx burst where the CPU and the queues allow it */
 };
 
 extern const struct dvp_devargs_key mlx5_devargs_keys[];

@@ -25,6 +25,8 @@ const struct dvp_devargs_key mlx5_devargs_keys[] = {
 			"them; 0: one SEND WQE per packet" },
 	{ "txq_inline_mpw", "0..924 (268): frames up to this length go inline in an eMPW session "
 			    "(with txqs_min_inline tx queues), longer ones by pointer" },
+	{ "rx_vec_en", "0|1 (1): the vector rx burst (SSE4.2 on x86-64) where the CPU and the "
+		       "queues allow it; 0: the scalar one" },
 	{ NULL, NULL },
 };
 
@@ -41,6 +43,7 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 	cfg->txq_mpw_en = true;
 	cfg->txq_inline_min_set = false;
 	cfg->txq_inline_mpw = MLX5_EMPW_INLINE_DEFAULT;
+	cfg->rx_vec_en = true;
 	if (da == NULL)
 		return 0;
 	ret = dvp_devargs_get_bool(da, "rxq_cqe_comp_en", false, &b);
@@ -76,5 +79,8 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 	if (ret < 0)
 		return ret;
 	cfg->txq_inline_mpw = (uint32_t)v;
+	ret = dvp_devargs_get_bool(da, "rx_vec_en", true, &cfg->rx_vec_en);
+	if (ret < 0)
+		return ret;
 	return dvp_devargs_get_bool(da, "txq_mpw_en", true, &cfg->txq_mpw_en);
 }

@@ -43,6 +43,17 @@ struct mlx5_rxq_stats {
 	uint64_t dropped_on_reset; /* received, not taken, dropped by a stop or recovery */
 };
 
+/*
+ * A received mbuf from rearm_data on (rearm_data, ol_flags) and from
+ * packet_type on (packet_type, then zeros for the lengths the CQE gives).
+ */
+struct mlx5_rx_vec_ent {
+	uint64_t rearm;
+	uint64_t ol_flags;
+	uint32_t packet_type;
+	uint32_t zero[3];
+} __dvp_aligned(32);
+
 struct mlx5_rxq {
 	/* Hot: every burst. */
 	struct mlx5_cqe64 *cqes;
@@ -63,6 +74,7 @@ struct mlx5_rxq {
 	/* With lkey_be: buffer address - mbuf address (header, private area, headroom), else 0. */
 	uintptr_t buf_delta;
 	uint16_t data_off;
+	uint16_t vec_hdr; /* vector burst: masked header word of the last CQE */
 	uint32_t restart; /* atomic: an async event asked for a restart */
 	struct mlx5_rxq_stats st;
 	struct mlx5_mr_cache mr;
@@ -94,6 +106,11 @@ struct mlx5_rxq {
 	uint64_t offloads;
 	struct dvp_mbuf **tmp; /* wqe_n entries, for recovery */
 	struct dvp_rxwait_queue iq;
+	/*
+	 * The vector burst's view of cqe_flags and cqe_ptype: per index, the
+	 * first 32 bytes of a received mbuf's rx fields (mlx5_rx_vec.h).
+	 */
+	struct mlx5_rx_vec_ent vec_tbl[512] __dvp_cache_aligned;
 };
 
 /* Out of line (mlx5_rx.c). */
@@ -223,30 +240,37 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 }
 
 /*
- * Receive up to @p n packets (mlx5_rx_run(), twice when a ring wraps
- * inside the burst). The consumer index goes back to the device (24 bits,
- * after a write barrier) before the RQ doorbell record, the order
- * rdma-core and DPDK keep. @p hash: the port hashes (RSS over several
- * queues, or DVP_RX_OFFLOAD_RSS_HASH), so hash.rss is filled: a separate
- * instance, as DPDK's rss_hash.
+ * The start of a burst: false when an async event asked for a restart
+ * (done here). Relaxed: the flag is all there is to see (mlx5_queue_error()).
  */
-static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
-						       uint16_t n, bool hash)
+static __dvp_always_inline bool mlx5_rx_burst_begin(struct mlx5_rxq *rxq)
 {
-	uint32_t ci = rxq->cq_ci, rq_ci = rxq->rq_ci, bytes = 0, run, k;
-	bool slow = false;
-
-	/* Relaxed: the flag is all there is to see (mlx5_queue_error()). */
 	if (dvp_unlikely(__atomic_load_n(&rxq->restart, __ATOMIC_RELAXED) != 0)) {
 		mlx5_rx_slow(rxq);
-		return 0;
+		return false;
 	}
-	run = DVP_MIN(rxq->cqe_cnt - (ci & (rxq->cqe_cnt - 1)),
-		      rxq->wqe_n - (rq_ci & rxq->wqe_mask));
-	run = DVP_MIN(run, (uint32_t)n);
-	k = mlx5_rx_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
-	if (dvp_unlikely(k == run && run < n))
-		k += mlx5_rx_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow, hash);
+	return true;
+}
+
+/* How many of @p n CQEs from @p ci on wrap neither the CQ nor the ring of mbufs. */
+static __dvp_always_inline uint32_t mlx5_rx_stretch(const struct mlx5_rxq *rxq, uint32_t ci,
+						    uint32_t rq_ci, uint32_t n)
+{
+	uint32_t run = DVP_MIN(rxq->cqe_cnt - (ci & (rxq->cqe_cnt - 1)),
+			       rxq->wqe_n - (rq_ci & rxq->wqe_mask));
+
+	return DVP_MIN(run, n);
+}
+
+/*
+ * The end of a burst that took @p k CQEs of @p bytes: the consumer index
+ * goes back to the device (24 bits, after a write barrier) before the RQ
+ * doorbell record, the order rdma-core and DPDK keep.
+ */
+static __dvp_always_inline uint16_t mlx5_rx_burst_end(struct mlx5_rxq *rxq, uint32_t ci,
+						      uint32_t rq_ci, uint32_t k, uint32_t bytes,
+						      bool slow)
+{
 	if (k > 0) {
 		rxq->cq_ci = ci + k;
 		rxq->rq_ci = rq_ci + k;
@@ -259,6 +283,27 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 	if (dvp_unlikely(slow))
 		mlx5_rx_slow(rxq);
 	return (uint16_t)k;
+}
+
+/*
+ * Receive up to @p n packets (mlx5_rx_run(), twice when a ring wraps
+ * inside the burst). @p hash: the port hashes (RSS over several queues,
+ * or DVP_RX_OFFLOAD_RSS_HASH), so hash.rss is filled: a separate
+ * instance, as DPDK's rss_hash.
+ */
+static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
+						       uint16_t n, bool hash)
+{
+	uint32_t ci = rxq->cq_ci, rq_ci = rxq->rq_ci, bytes = 0, run, k;
+	bool slow = false;
+
+	if (!mlx5_rx_burst_begin(rxq))
+		return 0;
+	run = mlx5_rx_stretch(rxq, ci, rq_ci, n);
+	k = mlx5_rx_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
+	if (dvp_unlikely(k == run && run < n))
+		k += mlx5_rx_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow, hash);
+	return mlx5_rx_burst_end(rxq, ci, rq_ci, k, bytes, slow);
 }
 
 /* Whether a CQE waits at the consumer index (lib/rxwait's has_work). */

@@ -26,6 +26,7 @@
 
 #include "mlx5.h"
 #include "mlx5_rx.h"
+#include "mlx5_rx_vec.h"
 
 static void cqe_tbl_build(struct mlx5_rxq *rxq, bool csum, bool rss)
 {
@@ -361,6 +362,7 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	rxq->hash = (rxq->offloads & DVP_RX_OFFLOAD_RSS_HASH) ||
 		    (port->nb_rx_queues > 1 && port->conf.rss_conf.rss_hf != 0);
 	cqe_tbl_build(rxq, rxq->offloads & DVP_RX_OFFLOAD_CHECKSUM, rxq->hash);
+	mlx5_rxq_vec_init(rxq);
 	rxq->lkey_be = mlx5_mr_pool_lkey(&priv->dev->mr, mp);
 	rxq->elts = dvp_calloc_socket("mlx5_rxq", n, sizeof(*rxq->elts), 0, socket_id);
 	rxq->tmp = dvp_calloc_socket("mlx5_rxq", n, sizeof(*rxq->tmp), 0, socket_id);
