@@ -74,9 +74,13 @@ struct mlx5_rxq {
 	/* With lkey_be: buffer address - mbuf address (header, private area, headroom), else 0. */
 	uintptr_t buf_delta;
 	uint16_t data_off;
-	uint16_t vec_hdr; /* vector burst: masked header word of the last CQE */
 	uint32_t restart; /* atomic: an async event asked for a restart */
 	struct mlx5_rxq_stats st;
+	/* Vector burst: the masked header word of the last CQE, 8 times, and its entry. */
+	uint8_t vec_last[16] __dvp_aligned(16);
+	const struct mlx5_rx_vec_ent *vec_ent;
+	/* ... and op_own of a plain receive in each word's high byte, for each pass parity. */
+	uint8_t vec_own[2][16] __dvp_aligned(16);
 	struct mlx5_mr_cache mr;
 	/*
 	 * CQE header types and checksum verdicts -> ol_flags, packet_type, by
@@ -265,11 +269,11 @@ static __dvp_always_inline uint32_t mlx5_rx_stretch(const struct mlx5_rxq *rxq, 
 /*
  * The end of a burst that took @p k CQEs of @p bytes: the consumer index
  * goes back to the device (24 bits, after a write barrier) before the RQ
- * doorbell record, the order rdma-core and DPDK keep.
+ * doorbell record of the replenish that follows, the order rdma-core and
+ * DPDK keep.
  */
-static __dvp_always_inline uint16_t mlx5_rx_burst_end(struct mlx5_rxq *rxq, uint32_t ci,
-						      uint32_t rq_ci, uint32_t k, uint32_t bytes,
-						      bool slow)
+static __dvp_always_inline void mlx5_rx_burst_end(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci,
+						  uint32_t k, uint32_t bytes)
 {
 	if (k > 0) {
 		rxq->cq_ci = ci + k;
@@ -279,10 +283,6 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_end(struct mlx5_rxq *rxq, uint
 		dvp_counter_add(&rxq->st.packets, k);
 		dvp_counter_add(&rxq->st.bytes, bytes);
 	}
-	mlx5_rx_replenish(rxq);
-	if (dvp_unlikely(slow))
-		mlx5_rx_slow(rxq);
-	return (uint16_t)k;
 }
 
 /*
@@ -303,7 +303,11 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 	k = mlx5_rx_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
 	if (dvp_unlikely(k == run && run < n))
 		k += mlx5_rx_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow, hash);
-	return mlx5_rx_burst_end(rxq, ci, rq_ci, k, bytes, slow);
+	mlx5_rx_burst_end(rxq, ci, rq_ci, k, bytes);
+	mlx5_rx_replenish(rxq);
+	if (dvp_unlikely(slow))
+		mlx5_rx_slow(rxq);
+	return (uint16_t)k;
 }
 
 /* Whether a CQE waits at the consumer index (lib/rxwait's has_work). */

@@ -23,6 +23,13 @@ void mlx5_rxq_vec_init(struct mlx5_rxq *rxq)
 		e->ol_flags = rxq->cqe_flags[i];
 		e->packet_type = rxq->cqe_ptype[i];
 	}
+	/* Header word 0 is entry 0. */
+	memset(rxq->vec_last, 0, sizeof(rxq->vec_last));
+	rxq->vec_ent = &rxq->vec_tbl[0];
+	for (unsigned int pass = 0; pass < 2; pass++)
+		for (unsigned int b = 0; b < 16; b++)
+			rxq->vec_own[pass][b] =
+				b & 1 ? (uint8_t)(MLX5_CQE_RESP_SEND << 4 | pass) : 0;
 }
 
 /*

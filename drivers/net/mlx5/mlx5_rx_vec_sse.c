@@ -125,12 +125,6 @@ static __dvp_always_inline void rx_vec_mbuf(struct dvp_mbuf *m, const struct mlx
 	*sum = _mm_add_epi32(*sum, d);
 }
 
-/* The table entry of masked header word @p w, in 8-byte units (see rx_vec_run()). */
-static __dvp_always_inline unsigned int rx_vec_off(unsigned int w)
-{
-	return (w >> 8) * 8 + (w & 0xffu) * 4;
-}
-
 /* What the steps of one run share. */
 struct rx_vec {
 	const uint64_t *tbl; /* rxq->vec_tbl in 8-byte units: an entry is at idx * 4 */
@@ -139,7 +133,7 @@ struct rx_vec {
 	__m128i rf; /* its entry's rearm_data and ol_flags */
 	const __m128i *pt; /* its entry's packet_type and zeros */
 	__m128i sum; /* lane 1: the bytes of the mbufs filled */
-	unsigned int hdr; /* last, as a number */
+	const __m128i *ent; /* its entry */
 };
 
 /*
@@ -176,7 +170,7 @@ static __dvp_always_inline bool rx_vec_step(struct rx_vec *v, const struct mlx5_
 	}
 	/* Read again rather than kept: the usual step above needs only the verdict. */
 	off = _mm_and_si128(rx_vec_hdr8(cqe), hdr_mask);
-	v->hdr = (unsigned int)_mm_extract_epi16(off, 7);
+	hdr = off;
 	off = _mm_maddubs_epi16(off, hdr_mul);
 #pragma GCC unroll 8
 	for (int j = 0; j < 8; j++) {
@@ -187,9 +181,11 @@ static __dvp_always_inline bool rx_vec_step(struct rx_vec *v, const struct mlx5_
 		o[j] = m;
 		rx_vec_mbuf(m, &cqe[j], _mm_load_si128(ent), ent + 1, &v->sum, hash);
 	}
-	v->last = _mm_set1_epi16((short)v->hdr);
-	v->rf = _mm_load_si128((const __m128i *)(const void *)(v->tbl + rx_vec_off(v->hdr)));
-	v->pt = (const __m128i *)(const void *)(v->tbl + rx_vec_off(v->hdr) + 2);
+	/* The last CQE's word and entry are kept. */
+	v->last = _mm_shuffle_epi32(_mm_shufflehi_epi16(hdr, 0xff), 0xff);
+	v->ent = (const __m128i *)(const void *)(v->tbl + _mm_extract_epi16(off, 7));
+	v->rf = _mm_load_si128(v->ent);
+	v->pt = v->ent + 1;
 	return true;
 }
 
@@ -200,7 +196,7 @@ static __dvp_always_inline bool rx_vec_step(struct rx_vec *v, const struct mlx5_
  * op_own bytes of its CQEs at once, then issues one read barrier. Their
  * header types and checksum verdicts (hds_ip_ext | l4_hdr_type_etc << 8,
  * masked) are most often those of the CQE before: then the table entry
- * kept for that one (rxq->vec_hdr) serves them all. Otherwise each finds
+ * kept for that one (rxq->vec_last, rxq->vec_ent) serves them all. Otherwise each finds
  * its own (the index of the scalar burst, (l4_hdr_type_etc & 0xfc) << 1 |
  * (hds_ip_ext & 6), times 4 by one multiply: hds_ip_ext * 4 +
  * l4_hdr_type_etc * 8), and the last one's is kept.
@@ -216,22 +212,74 @@ static __dvp_always_inline uint32_t rx_vec_run(struct mlx5_rxq *rxq, uint32_t ci
 	uint32_t k;
 
 	v.tbl = (const uint64_t *)(const void *)rxq->vec_tbl;
-	v.own = _mm_set1_epi16((short)((MLX5_CQE_RESP_SEND << 4 | !!(ci & rxq->cqe_cnt)) << 8));
-	v.hdr = rxq->vec_hdr;
-	v.last = _mm_set1_epi16((short)v.hdr);
-	v.rf = _mm_load_si128((const __m128i *)(const void *)(v.tbl + rx_vec_off(v.hdr)));
-	v.pt = (const __m128i *)(const void *)(v.tbl + rx_vec_off(v.hdr) + 2);
+	v.own = _mm_load_si128((const __m128i *)(const void *)rxq->vec_own[!!(ci & rxq->cqe_cnt)]);
+	v.last = _mm_load_si128((const __m128i *)(const void *)rxq->vec_last);
+	v.ent = (const __m128i *)(const void *)rxq->vec_ent;
+	v.rf = _mm_load_si128(v.ent);
+	v.pt = v.ent + 1;
 	v.sum = _mm_setzero_si128();
 	for (const struct mlx5_cqe64 *end = cqe + (run & ~7u); cqe != end; cqe += 8, e += 8, o += 8)
 		if (!rx_vec_step(&v, cqe, e, o, hash))
 			break;
 	k = (uint32_t)(o - out);
-	rxq->vec_hdr = (uint16_t)v.hdr;
+	_mm_store_si128((__m128i *)(void *)rxq->vec_last, v.last);
+	rxq->vec_ent = (const struct mlx5_rx_vec_ent *)(const void *)v.ent;
 	/* Lane 1: the pkt_len of every mbuf. */
 	*bytes += (uint32_t)_mm_extract_epi32(v.sum, 1);
 	if (k < run)
 		k += mlx5_rx_run(rxq, ci + k, rq_ci + k, out + k, run - k, bytes, slow, hash);
 	return k;
+}
+
+/*
+ * mlx5_rx_replenish() with the pointers read where they lie in the
+ * mempool's cache, written to the ring and, as addresses, to the WQEs in
+ * one pass: two at a time, byte-swapped by a shuffle. For the usual case:
+ * one stretch of the ring, one MR with every buffer at a fixed offset from
+ * its mbuf, and a cache that has them; anything else the scalar way.
+ */
+static __dvp_always_inline void rx_vec_replenish(struct mlx5_rxq *rxq)
+{
+#ifndef DVP_HOST_DPDK
+	const uint32_t pi = rxq->rq_pi, n = rxq->wqe_n - (pi - rxq->rq_ci);
+	const uint32_t idx = pi & rxq->wqe_mask;
+	void **objs;
+
+	if (n < rxq->replenish_thresh)
+		return;
+	if (dvp_likely(n <= rxq->wqe_n - idx && rxq->buf_delta != 0) &&
+	    (objs = dvp_mempool_cache_zc_get_bulk(rxq->mp, n)) != NULL) {
+		const __m128i delta = _mm_set1_epi64x((long long)rxq->buf_delta);
+		const __m128i bswap64 =
+			_mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+		struct dvp_mbuf **e = &rxq->elts[idx];
+		struct mlx5_wqe_data_seg *w = mlx5_rx_wqe(rxq, idx);
+		void **const end8 = objs + (n & ~7u), **const end = objs + n;
+
+		for (; objs != end8; objs += 8, e += 8, w += 8) {
+#pragma GCC unroll 4
+			for (int j = 0; j < 8; j += 2) {
+				__m128i p =
+					_mm_loadu_si128((const __m128i *)(const void *)(objs + j));
+
+				_mm_storeu_si128((__m128i *)(void *)(e + j), p);
+				p = _mm_shuffle_epi8(_mm_add_epi64(p, delta), bswap64);
+				_mm_storel_epi64((__m128i *)(void *)&w[j].addr, p);
+				_mm_storeh_pd((double *)(void *)&w[j + 1].addr,
+					      _mm_castsi128_pd(p));
+			}
+		}
+		for (; objs != end; objs++, e++, w++) {
+			*e = *objs;
+			w->addr = htobe64((uintptr_t)*objs + rxq->buf_delta);
+		}
+		rxq->rq_pi = pi + n;
+		/* The data segments above are written before the device sees the counter. */
+		mlx5_rq_db(rxq->rq_db, pi + n);
+		return;
+	}
+#endif
+	mlx5_rx_replenish(rxq);
 }
 
 static __dvp_always_inline uint16_t rx_burst_vec(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
@@ -246,7 +294,11 @@ static __dvp_always_inline uint16_t rx_burst_vec(struct mlx5_rxq *rxq, struct dv
 	k = rx_vec_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
 	if (dvp_unlikely(k == run && run < n))
 		k += rx_vec_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow, hash);
-	return mlx5_rx_burst_end(rxq, ci, rq_ci, k, bytes, slow);
+	mlx5_rx_burst_end(rxq, ci, rq_ci, k, bytes);
+	rx_vec_replenish(rxq);
+	if (dvp_unlikely(slow))
+		mlx5_rx_slow(rxq);
+	return (uint16_t)k;
 }
 
 uint16_t mlx5_rx_burst_vec(void *rxq, struct dvp_mbuf **pkts, uint16_t n)
