@@ -60,11 +60,18 @@ static __dvp_always_inline uint16_t rx_vec_le16(const void *p)
 static __dvp_always_inline __m128i rx_vec_own8(const struct mlx5_cqe64 *cqe)
 {
 #ifdef __SANITIZE_THREAD__
-	__m128i v = _mm_setzero_si128();
+	/* Lane numbers are immediates: spelled out, so that -O0 builds too. */
+#define RX_VEC_OWN(j) ((int)mlx5_cqe_op_own_load(&cqe[j]) << 8)
+	__m128i v = _mm_cvtsi32_si128(RX_VEC_OWN(0));
 
-#pragma GCC unroll 8
-	for (int j = 0; j < 8; j++)
-		v = _mm_insert_epi16(v, mlx5_cqe_op_own_load(&cqe[j]) << 8, j);
+	v = _mm_insert_epi16(v, RX_VEC_OWN(1), 1);
+	v = _mm_insert_epi16(v, RX_VEC_OWN(2), 2);
+	v = _mm_insert_epi16(v, RX_VEC_OWN(3), 3);
+	v = _mm_insert_epi16(v, RX_VEC_OWN(4), 4);
+	v = _mm_insert_epi16(v, RX_VEC_OWN(5), 5);
+	v = _mm_insert_epi16(v, RX_VEC_OWN(6), 6);
+	v = _mm_insert_epi16(v, RX_VEC_OWN(7), 7);
+#undef RX_VEC_OWN
 	return v;
 #else
 	uint32_t w;
@@ -73,10 +80,14 @@ static __dvp_always_inline __m128i rx_vec_own8(const struct mlx5_cqe64 *cqe)
 	/* wqe_counter, signature, op_own of the first: op_own in word 1. */
 	memcpy(&w, &cqe[0].wqe_counter, sizeof(w));
 	v = _mm_cvtsi32_si128((int)w);
+	/* Lane numbers are immediates: spelled out, so that -O0 builds too. */
 	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[1].signature), 0);
-#pragma GCC unroll 8
-	for (int j = 2; j < 8; j++)
-		v = _mm_insert_epi16(v, rx_vec_le16(&cqe[j].signature), j);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[2].signature), 2);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[3].signature), 3);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[4].signature), 4);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[5].signature), 5);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[6].signature), 6);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[7].signature), 7);
 	return v;
 #endif
 }
@@ -90,9 +101,13 @@ static __dvp_always_inline __m128i rx_vec_hdr8(const struct mlx5_cqe64 *cqe)
 	/* hds_ip_ext, l4_hdr_type_etc, vlan_info of the first: word 1 is overwritten. */
 	memcpy(&w, &cqe[0].hds_ip_ext, sizeof(w));
 	v = _mm_cvtsi32_si128((int)w);
-#pragma GCC unroll 8
-	for (int j = 1; j < 8; j++)
-		v = _mm_insert_epi16(v, rx_vec_le16(&cqe[j].hds_ip_ext), j);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[1].hds_ip_ext), 1);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[2].hds_ip_ext), 2);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[3].hds_ip_ext), 3);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[4].hds_ip_ext), 4);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[5].hds_ip_ext), 5);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[6].hds_ip_ext), 6);
+	v = _mm_insert_epi16(v, rx_vec_le16(&cqe[7].hds_ip_ext), 7);
 	return v;
 }
 
@@ -148,6 +163,7 @@ static __dvp_always_inline bool rx_vec_step(struct rx_vec *v, const struct mlx5_
 	const __m128i own_mask = _mm_set1_epi16((short)(MLX5_OP_OWN_CHECK_MASK << 8));
 	const __m128i hdr_mask = _mm_set1_epi16((short)0xfc06);
 	const __m128i hdr_mul = _mm_set1_epi16(8 << 8 | 4);
+	uint16_t offs[8];
 	__m128i hdr, off;
 
 	if (!_mm_testz_si128(_mm_xor_si128(rx_vec_own8(cqe), v->own), own_mask))
@@ -172,10 +188,11 @@ static __dvp_always_inline bool rx_vec_step(struct rx_vec *v, const struct mlx5_
 	off = _mm_and_si128(rx_vec_hdr8(cqe), hdr_mask);
 	hdr = off;
 	off = _mm_maddubs_epi16(off, hdr_mul);
+	/* Through memory: a lane number must be an immediate, which -O0 does not unroll to. */
+	_mm_storeu_si128((__m128i *)(void *)offs, off);
 #pragma GCC unroll 8
 	for (int j = 0; j < 8; j++) {
-		const __m128i *ent =
-			(const __m128i *)(const void *)(v->tbl + _mm_extract_epi16(off, j));
+		const __m128i *ent = (const __m128i *)(const void *)(v->tbl + offs[j]);
 		struct dvp_mbuf *m = e[j];
 
 		o[j] = m;
@@ -183,7 +200,7 @@ static __dvp_always_inline bool rx_vec_step(struct rx_vec *v, const struct mlx5_
 	}
 	/* The last CQE's word and entry are kept. */
 	v->last = _mm_shuffle_epi32(_mm_shufflehi_epi16(hdr, 0xff), 0xff);
-	v->ent = (const __m128i *)(const void *)(v->tbl + _mm_extract_epi16(off, 7));
+	v->ent = (const __m128i *)(const void *)(v->tbl + offs[7]);
 	v->rf = _mm_load_si128(v->ent);
 	v->pt = v->ent + 1;
 	return true;
