@@ -275,15 +275,17 @@ static __dvp_always_inline void __dvp_mempool_do_put(struct dvp_mempool *mp, voi
 	memcpy(cache_objs, obj_table, sizeof(void *) * n);
 }
 
-/* The get without debug checks. */
-static __dvp_always_inline int __dvp_mempool_do_get(struct dvp_mempool *mp, void **obj_table,
-						    unsigned int n, struct dvp_mempool_cache *cache)
+/*
+ * Take @p n objects off the top of @p cache (the most recently put, still
+ * warm in this core's caches), refilling it from the ring first when it
+ * holds fewer. @return where they lie in the cache (valid until it is next
+ * used), or NULL when the ring is short too.
+ */
+static __dvp_always_inline void **__dvp_mempool_cache_take(struct dvp_mempool *mp, unsigned int n,
+							   struct dvp_mempool_cache *cache)
 {
-	uint32_t len;
+	uint32_t len = cache->len;
 
-	if (cache == NULL || dvp_unlikely(n >= cache->size))
-		goto ring;
-	len = cache->len;
 	if (dvp_unlikely(len < n)) {
 		/* Refill to the cache's size plus this request in one ring access. */
 		uint32_t req = n + (cache->size - len);
@@ -292,14 +294,26 @@ static __dvp_always_inline int __dvp_mempool_do_get(struct dvp_mempool *mp, void
 			/* The ring is short: take just what this request lacks. */
 			req = n - len;
 			if (dvp_ring_dequeue_bulk(mp->ring, &cache->objs[len], req, NULL) == 0)
-				return -ENOENT;
+				return NULL;
 		}
 		len += req;
 	}
-	/* The most recently put objects, still warm in this core's caches. */
-	len -= n;
-	memcpy(obj_table, &cache->objs[len], sizeof(void *) * n);
-	cache->len = len;
+	cache->len = len - n;
+	return &cache->objs[len - n];
+}
+
+/* The get without debug checks. */
+static __dvp_always_inline int __dvp_mempool_do_get(struct dvp_mempool *mp, void **obj_table,
+						    unsigned int n, struct dvp_mempool_cache *cache)
+{
+	void **objs;
+
+	if (cache == NULL || dvp_unlikely(n >= cache->size))
+		goto ring;
+	objs = __dvp_mempool_cache_take(mp, n, cache);
+	if (objs == NULL)
+		return -ENOENT;
+	memcpy(obj_table, objs, sizeof(void *) * n);
 	return 0;
 ring:
 	return dvp_ring_dequeue_bulk(mp->ring, obj_table, n, NULL) == n ? 0 : -ENOENT;
@@ -359,6 +373,30 @@ static __dvp_always_inline int dvp_mempool_get_bulk(struct dvp_mempool *mp, void
 {
 	return dvp_mempool_generic_get(mp, obj_table, n,
 				       dvp_mempool_default_cache(mp, dvp_lcore_id()));
+}
+
+/**
+ * Get @p n objects without copying them (as DPDK's
+ * rte_mempool_cache_zc_get_bulk): they are taken from the calling lcore's
+ * cache and read where they lie, for a caller that writes them elsewhere
+ * anyway (a driver's ring and its descriptors in one pass).
+ * @return their table, valid until the pool is next used on this lcore;
+ *   NULL, nothing taken, when the lcore has no cache, @p n is not below
+ *   the cache's size, the pool is short, or the pool checks its objects
+ *   (DVP_MEMPOOL_F_DEBUG): dvp_mempool_get_bulk() then does it all.
+ */
+static __dvp_always_inline void **dvp_mempool_cache_zc_get_bulk(struct dvp_mempool *mp,
+								unsigned int n)
+{
+	struct dvp_mempool_cache *cache = dvp_mempool_default_cache(mp, dvp_lcore_id());
+
+#if DVP_MEMPOOL_DEBUG_INLINE
+	if (mp->flags & DVP_MEMPOOL_F_DEBUG)
+		return NULL;
+#endif
+	if (cache == NULL || dvp_unlikely(n >= cache->size))
+		return NULL;
+	return __dvp_mempool_cache_take(mp, n, cache);
 }
 
 static __dvp_always_inline int dvp_mempool_get(struct dvp_mempool *mp, void **obj_p)

@@ -8,13 +8,15 @@
  * calls (filling the rx CQ by injecting frames, taking the sent WQEs and
  * writing their completions), so what is measured is the PMD's own work.
  *
- *   bench_mlx5_burst rx|rxh|rxcomp|rxmprq|tx|txff|txinl|txsend|cal [rounds]
+ *   bench_mlx5_burst rx|rxh|rxvec|rxcomp|rxveccomp|rxmprq|tx|txff|txinl|txsend|cal [rounds]
  *
- * rxcomp: the device receives each round's frames in one engine pass
- * (sim_mlx5_inject_burst), so it writes compressed CQE sessions of 64
- * (rxq_cqe_comp_en's default hash format), which the burst decompresses;
- * rx: one frame per pass, so plain CQEs (through the same burst function).
- * rxh: with DVP_RX_OFFLOAD_RSS_HASH (the hash copied into each mbuf);
+ * rx and rxh: the scalar burst (rx_vec_en=0); rxvec: the vector one (the
+ * default where the CPU has SSE4.2); rxh: with DVP_RX_OFFLOAD_RSS_HASH
+ * (the hash copied into each mbuf). Each receives one frame per engine
+ * pass, so plain CQEs. rxcomp (scalar) and rxveccomp (vector): the device
+ * receives each round's frames in one engine pass (sim_mlx5_inject_burst),
+ * so it writes compressed CQE sessions of 64 (rxq_cqe_comp_en's default
+ * hash format), which the burst decompresses.
  * txff: with DVP_TX_OFFLOAD_MBUF_FAST_FREE; tx and txff take the enhanced
  * multi-packet send path the device reports; txinl: the same with frames
  * inline in the session (txqs_min_inline=0, so txq_inline_mpw's default
@@ -227,16 +229,17 @@ static uint64_t bench_cal(unsigned int rounds, uint64_t *pkts_out)
 
 int main(int argc, char **argv)
 {
-	char cpu[16], allow_inl[] = VDEV_NAME ",txqs_min_inline=0",
-		      allow_mprq[] = VDEV_NAME ",mprq_en=1,rxqs_min_mprq=1",
+	char cpu[16], allow[96] = VDEV_NAME ",txqs_min_inline=0",
 		      vdev_args[] = "sim_mlx5,ports=1,mode=step,cable=traffic,gen=off",
 		      *eal[] = { argv[0], "--no-huge", "-m",	 "256",	    "-l", cpu,
-				 "-a",	  allow_inl,   "--vdev", vdev_args, NULL };
+				 "-a",	  allow,       "--vdev", vdev_args, NULL };
 	unsigned int rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 200;
 	bool rxh = argc > 1 && strcmp(argv[1], "rxh") == 0;
-	bool comp = argc > 1 && strcmp(argv[1], "rxcomp") == 0;
+	bool vec = argc > 1 && strcmp(argv[1], "rxvec") == 0;
+	bool veccomp = argc > 1 && strcmp(argv[1], "rxveccomp") == 0;
+	bool comp = veccomp || (argc > 1 && strcmp(argv[1], "rxcomp") == 0);
 	bool mprq = argc > 1 && strcmp(argv[1], "rxmprq") == 0;
-	bool rx = rxh || comp || mprq || (argc > 1 && strcmp(argv[1], "rx") == 0);
+	bool rx = rxh || vec || comp || mprq || (argc > 1 && strcmp(argv[1], "rx") == 0);
 	bool ff = argc > 1 && strcmp(argv[1], "txff") == 0;
 	bool cal = argc > 1 && strcmp(argv[1], "cal") == 0;
 	bool send = argc > 1 && strcmp(argv[1], "txsend") == 0;
@@ -248,17 +251,20 @@ int main(int argc, char **argv)
 
 	if (argc < 2 || (!rx && !ff && !cal && !send && !inl && strcmp(argv[1], "tx") != 0)) {
 		fprintf(stderr,
-			"usage: %s rx|rxh|rxcomp|rxmprq|tx|txff|txinl|txsend|cal [rounds]\n",
+			"usage: %s rx|rxh|rxvec|rxcomp|rxveccomp|rxmprq|tx|txff|txinl|txsend|cal "
+			"[rounds]\n",
 			argv[0]);
 		return 2;
 	}
 	snprintf(cpu, sizeof(cpu), "%d", first_cpu());
-	/* The PMD's devargs come with the --vdev device (txinl, rxmprq). */
+	/* The device of --vdev takes the PMD's devargs of -a: the rx path's, or txinl's. */
 	if (mprq)
-		eal[7] = allow_mprq;
-	if (dvp_eal_init(inl || mprq ? 10 : 6, eal) < 0)
+		snprintf(allow, sizeof(allow), VDEV_NAME ",mprq_en=1,rxqs_min_mprq=1");
+	else if (rx)
+		snprintf(allow, sizeof(allow), VDEV_NAME ",rx_vec_en=%d", vec || veccomp);
+	if (dvp_eal_init(inl || rx ? 10 : 6, eal) < 0)
 		die("dvp_eal_init");
-	port = port_open(&sim, &mp, ff, rxh, send, inl || mprq);
+	port = port_open(&sim, &mp, ff, rxh, send, inl || rx);
 	bus0 = bus_bytes(sim);
 	cqe0 = cqe_bytes(sim);
 	/*
@@ -281,7 +287,7 @@ int main(int argc, char **argv)
 	       cal ? 0 : (cqe_bytes(sim) - cqe0) * 1000 / all_pkts);
 	if (dvp_port_close(port) != 0 || sim_mlx5_invalid_total(sim) != 0)
 		die("close");
-	if (!inl && !mprq)
+	if (!inl && !rx)
 		sim_mlx5_destroy(sim); /* a --vdev's device goes with the EAL */
 	if (dvp_pktmbuf_pool_in_use(mp) != 0)
 		die("mbufs back");

@@ -12,7 +12,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for mode in cal rx rxh rxcomp rxmprq tx txff txinl txsend; do
+for mode in cal rx rxh rxvec rxcomp rxveccomp rxmprq tx txff txinl txsend; do
 	"$exe" "$mode" 200 >"$tmp/native.$mode"
 	valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$tmp/cg.$mode" \
 		"$exe" "$mode" 20 >"$tmp/out.$mode" 2>"$tmp/err.$mode" ||
@@ -31,13 +31,15 @@ for mode in cal rx rxh rxcomp rxmprq tx txff txinl txsend; do
 	name=${mode}_burst
 	[ "$mode" = rxh ] && name=rx_burst_rss_hash
 	[ "$mode" = rxmprq ] && name=rx_burst_mprq
+	[ "$mode" = rxvec ] && name=rx_burst_vec
+	[ "$mode" = rxveccomp ] && name=rx_burst_vec_comp
 	[ "$mode" = txff ] && name=tx_burst_fast_free
 	[ "$mode" = txinl ] && name=tx_burst_inline
 	[ "$mode" = txsend ] && name=tx_burst_send
 	[ "$mode" = rxcomp ] && name=rx_burst_comp
-	# rx_burst_comp also gives the CQE bytes alone (its target is on those).
+	# rx_burst_comp and rx_burst_vec_comp also give the CQE bytes alone (its target is on those).
 	awk -v m="$name" -v ir="$ir" -v pk="$pk" -v c="$cyc" -v ci="$cal_ir" -v cc="$cal_cyc" -v b="$bus" -v q="$cqe" 'BEGIN {
 		printf "PERF %s instr_per_pkt=%.1f cycles_per_pkt=%.1f bus_bytes_per_pkt=%.1f", m, ir / pk - ci, (c - cc) / 1000, b / 1000
-		if (m == "rx_burst_comp") printf " cqe_bytes_per_pkt=%.1f", q / 1000
+		if (m ~ /_comp$/) printf " cqe_bytes_per_pkt=%.1f", q / 1000
 		printf "\n" }'
 done

@@ -21,7 +21,10 @@
 #include <dvp_lcore.h>
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
+#include <dvp_port_driver.h>
 #include <dvp_sim_mlx5.h>
+
+#include "mlx5.h"
 
 #define MF_MAX_PORTS 4
 
@@ -34,18 +37,48 @@ struct mf {
 };
 
 /*
- * Device arguments every mf_open() adds, from the program's command line:
- * the tests of each module run once per tx path (test/driver/meson.build:
- * "<name>_send" passes "empw=off", so the device has no enhanced
- * multi-packet send and the PMD falls back to SEND WQEs).
+ * Arguments from the program's command line for every mf_open(): the
+ * tests of each module run once per tx path and once per rx path
+ * (test/driver/meson.build). "<name>_send" passes "empw=off", a device
+ * argument, so the device has no enhanced multi-packet send and the PMD
+ * falls back to SEND WQEs; "<name>_scalar" passes "rx_vec_en=0", a PMD
+ * devarg, so the ports take the scalar rx burst instead of the vector one.
  */
 static const char *mf_sim_extra;
+static const char *mf_pmd_extra;
 
 static inline void mf_args(int argc, char **argv)
 {
-	mf_sim_extra = argc > 1 ? argv[1] : NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "rx_vec_en=", 10) == 0)
+			mf_pmd_extra = argv[i];
+		else
+			mf_sim_extra = argv[i];
+	}
 	if (mf_sim_extra != NULL)
 		print_message("sim_mlx5 devices with %s\n", mf_sim_extra);
+	if (mf_pmd_extra != NULL)
+		print_message("mlx5 PMD with %s\n", mf_pmd_extra);
+}
+
+/*
+ * A device made by sim_mlx5_create() is probed without devargs: give the
+ * PMD those of the command line as -a would have (they act at port start).
+ */
+static inline void mf_pmd_devargs(struct mf *f)
+{
+	struct dvp_devargs da;
+	struct mlx5_cfg cfg;
+	char text[128];
+
+	if (mf_pmd_extra == NULL)
+		return;
+	snprintf(text, sizeof(text), "%s,%s", sim_mlx5_name(f->sim), mf_pmd_extra);
+	assert_int_equal(dvp_devargs_parse(text, &da), 0);
+	assert_int_equal(mlx5_devargs_parse(&da, sim_mlx5_name(f->sim), &cfg), 0);
+	dvp_devargs_free(&da);
+	for (unsigned int i = 0; i < f->nports; i++)
+		mlx5_priv(dvp_port_get(f->port[i]))->dev->cfg.rx_vec_en = cfg.rx_vec_en;
 }
 
 /* Bring the EAL up once per test program (group setup). */
@@ -87,6 +120,7 @@ static inline void mf_open(struct mf *f, const char *args, unsigned int pool_n)
 			snprintf(name, sizeof(name), "%s_p%u", sim_mlx5_name(f->sim), i + 1);
 		assert_int_equal(dvp_port_get_by_name(name, &f->port[i]), 0);
 	}
+	mf_pmd_devargs(f);
 	if (pool_n != 0) {
 		snprintf(name, sizeof(name), "mf_pool%u", pools++);
 		f->mp = dvp_pktmbuf_pool_create(name, pool_n, DVP_MIN(256u, pool_n * 2 / 3), 0,

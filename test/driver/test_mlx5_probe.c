@@ -21,6 +21,7 @@
 
 #include "dvp_pmd_mlx5.h"
 #include "mlx5_rx.h"
+#include "mlx5_rx_vec.h"
 #include "mlx5_tx.h"
 
 extern unsigned int dvp_mempool_test_max_chunk_objs;
@@ -219,6 +220,56 @@ static void test_devargs_txq_mpw_en(void **state)
 	}
 }
 
+/*
+ * The rx burst each rx_vec_en gives: the vector one by default where the
+ * CPU has SSE4.2 (x86-64), the scalar one with rx_vec_en=0.
+ */
+static void test_devargs_rx_vec_en(void **state)
+{
+	static const struct {
+		const char *args;
+		bool vec;
+	} cases[] = {
+		{ "rx_vec_en=0,rxq_cqe_comp_en=0", false },
+		{ "rx_vec_en=1", true },
+		{ "txq_mpw_en=1", true },
+		/* With compressed CQEs (the default): the scalar burst that takes them. */
+		{ "rx_vec_en=0", false },
+	};
+	char allow[160], name[32];
+	struct mf f;
+
+	(void)state;
+	expect_devargs_error("rx_vec_en=2", "rx_vec_en");
+	for (unsigned int c = 0; c < DVP_DIM(cases); c++) {
+		dvp_rx_burst_fn want = strstr(cases[c].args, "rxq_cqe_comp_en=0") != NULL ?
+					       mlx5_rx_burst :
+					       mlx5_rx_burst_comp;
+
+#ifdef MLX5_RX_VEC_SSE
+		if (cases[c].vec && __builtin_cpu_supports("sse4.2"))
+			want = mlx5_rx_burst_vec;
+#endif
+		snprintf(allow, sizeof(allow), "sim_mlx5_%u,%s", sim_index, cases[c].args);
+		assert_true(eal_init(allow, "sim_mlx5,mode=step") > 0);
+		snprintf(name, sizeof(name), "sim_mlx5_%u", sim_index++);
+		memset(&f, 0, sizeof(f));
+		f.sim = sim_mlx5_find(name);
+		assert_non_null(f.sim);
+		f.nports = 1;
+		assert_int_equal(dvp_port_get_by_name(name, &f.port[0]), 0);
+		f.mp = dvp_pktmbuf_pool_create("vec_pool", 512, 64, 0, DVP_MBUF_DEFAULT_BUF_SIZE,
+					       DVP_SOCKET_ANY);
+		assert_non_null(f.mp);
+		mf_port_start(&f, 0, 1, 1, NULL, 64);
+		assert_ptr_equal(dvp_port_get(f.port[0])->rx_pkt_burst, want);
+		assert_int_equal(dvp_port_close(f.port[0]), 0);
+		assert_int_equal(dvp_pktmbuf_pool_in_use(f.mp), 0);
+		dvp_mempool_free(f.mp);
+		assert_int_equal(dvp_eal_cleanup(), 0);
+	}
+}
+
 static void test_rxq_buffer_too_small(void **state)
 {
 	struct dvp_log_capture cap;
@@ -340,6 +391,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_devargs_refused),
 		cmocka_unit_test(test_devargs_inline),
 		cmocka_unit_test(test_devargs_txq_mpw_en),
+		cmocka_unit_test(test_devargs_rx_vec_en),
 		cmocka_unit_test(test_rxq_buffer_too_small),
 		cmocka_unit_test(test_pool_of_many_chunks),
 		cmocka_unit_test(test_unregistered_pool),

@@ -212,6 +212,58 @@ static void test_cache(void **state)
 	dvp_mempool_free(mp);
 }
 
+/*
+ * The zero-copy get: objects taken off the top of the cache (refilled from
+ * the ring when short), read in place; NULL, nothing taken, for a request
+ * the cache cannot serve, a pool run dry, or a pool that checks its objects.
+ */
+static void test_cache_zc_get(void **state)
+{
+	struct dvp_mempool_cache *cache;
+	struct dvp_mempool *mp, *dbg;
+	void *objs[64], **zc;
+
+	(void)state;
+	mp = dvp_mempool_create("mp_zc", 128, 64, 64, 0, NULL, NULL, DVP_SOCKET_ANY, 0);
+	assert_non_null(mp);
+	cache = dvp_mempool_default_cache(mp, dvp_lcore_id());
+	/* An empty cache: refilled to its size plus the request, then taken. */
+	zc = dvp_mempool_cache_zc_get_bulk(mp, 16);
+	assert_non_null(zc);
+	assert_int_equal(cache->len, 64);
+	assert_ptr_equal(zc, &cache->objs[64]);
+	assert_int_equal(dvp_mempool_in_use_count(mp), 16);
+	memcpy(objs, zc, 16 * sizeof(*zc));
+	/* The last put comes out first, in place. */
+	dvp_mempool_put_bulk(mp, objs, 16);
+	zc = dvp_mempool_cache_zc_get_bulk(mp, 16);
+	assert_non_null(zc);
+	assert_memory_equal(zc, objs, 16 * sizeof(*zc));
+	dvp_mempool_put_bulk(mp, objs, 16);
+	/* Not below the cache's size: the caller gets them the ordinary way. */
+	assert_null(dvp_mempool_cache_zc_get_bulk(mp, 64));
+	assert_int_equal(dvp_mempool_in_use_count(mp), 0);
+	/* Run dry: all 128 out, then NULL with nothing taken. */
+	assert_int_equal(dvp_mempool_get_bulk(mp, objs, 60), 0);
+	zc = dvp_mempool_cache_zc_get_bulk(mp, 60);
+	assert_non_null(zc);
+	memcpy(objs + 60, zc, 4 * sizeof(*zc));
+	assert_int_equal(dvp_mempool_in_use_count(mp), 120);
+	assert_null(dvp_mempool_cache_zc_get_bulk(mp, 9));
+	assert_int_equal(dvp_mempool_in_use_count(mp), 120);
+	assert_non_null(dvp_mempool_cache_zc_get_bulk(mp, 8));
+	assert_int_equal(dvp_mempool_in_use_count(mp), 128);
+	dvp_mempool_free(mp);
+	/* A checked pool keeps its bookkeeping: no zero-copy get. */
+	dbg = dvp_mempool_create("mp_zc_dbg", 64, 40, 8, 0, NULL, NULL, DVP_SOCKET_ANY,
+				 DVP_MEMPOOL_F_DEBUG);
+	assert_non_null(dbg);
+#if DVP_MEMPOOL_DEBUG_INLINE
+	assert_null(dvp_mempool_cache_zc_get_bulk(dbg, 4));
+#endif
+	dvp_mempool_free(dbg);
+}
+
 /* Pool empty except for part of the cache: a get larger than the cache holds takes from the ring. */
 static void test_cache_short_ring(void **state)
 {
@@ -606,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_get_put_no_cache),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_cache_short_ring),
+		cmocka_unit_test(test_cache_zc_get),
 		cmocka_unit_test(test_non_eal_thread),
 		cmocka_unit_test(test_iterators_several_chunks),
 		cmocka_unit_test(test_dump),

@@ -101,6 +101,7 @@ struct mlx5_cfg {
 	uint32_t mprq_log_stride_size; /* bytes per stride, log2; MLX5_MPRQ_LOG_STRIDE_SIZE_UNSET */
 	uint32_t mprq_max_memcpy_len;
 	uint32_t rxqs_min_mprq; /* MPRQ needs at least this many rx queues on the port */
+	bool rx_vec_en; /* the vector rx burst where the CPU and the queues allow it */
 };
 
 #define MLX5_MPRQ_LOG_STRIDE_SIZE_UNSET UINT32_MAX

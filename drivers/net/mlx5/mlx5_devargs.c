@@ -36,6 +36,8 @@ const struct dvp_devargs_key mlx5_devargs_keys[] = {
 				 "attaches longer ones; here every packet is copied" },
 	{ "rxqs_min_mprq", "0..65535 (12): mprq_en takes effect on ports with at least this many "
 			   "rx queues" },
+	{ "rx_vec_en", "0|1 (1): the vector rx burst (SSE4.2 on x86-64) where the CPU and the "
+		       "queues allow it; 0: the scalar one" },
 	{ NULL, NULL },
 };
 
@@ -91,6 +93,7 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 	cfg->mprq_log_stride_size = MLX5_MPRQ_LOG_STRIDE_SIZE_UNSET;
 	cfg->mprq_max_memcpy_len = MLX5_MPRQ_DEFAULT_MEMCPY_LEN;
 	cfg->rxqs_min_mprq = MLX5_MPRQ_DEFAULT_MIN_RXQS;
+	cfg->rx_vec_en = true;
 	if (da == NULL)
 		return 0;
 	ret = mprq_parse(da, cfg);
@@ -135,5 +138,8 @@ int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct
 	if (ret < 0)
 		return ret;
 	cfg->txq_inline_mpw = (uint32_t)v;
+	ret = dvp_devargs_get_bool(da, "rx_vec_en", true, &cfg->rx_vec_en);
+	if (ret < 0)
+		return ret;
 	return dvp_devargs_get_bool(da, "txq_mpw_en", true, &cfg->txq_mpw_en);
 }

@@ -19,7 +19,7 @@
 
 #include "mlx5.h"
 #include "mlx5_rx.h"
-#include "mlx5_rx_mprq.h"
+#include "mlx5_rx_vec.h"
 #include "mlx5_tx.h"
 
 static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
@@ -108,22 +108,7 @@ static int mlx5_start(struct dvp_port *port)
 	pthread_mutex_unlock(&priv->steer_lock);
 	if (ret < 0)
 		goto err;
-	port->rx_pkt_burst = priv->dev->cqe_comp != 0 ? mlx5_rx_burst_comp : mlx5_rx_burst;
-	for (q = 0; q < port->nb_rx_queues; q++)
-		if (((struct mlx5_rxq *)port->rxqs[q])->hash)
-			port->rx_pkt_burst = priv->dev->cqe_comp != 0 ? mlx5_rx_burst_comp_hash :
-									mlx5_rx_burst_hash;
-	/*
-	 * Multi-packet RQs: their burst takes a queue MPRQ did not take as a
-	 * plain one (through the compressing burst when the device compresses).
-	 */
-	for (q = 0; q < port->nb_rx_queues; q++)
-		if (((struct mlx5_rxq *)port->rxqs[q])->mprq != NULL)
-			port->rx_pkt_burst =
-				port->rx_pkt_burst == mlx5_rx_burst_hash ||
-						port->rx_pkt_burst == mlx5_rx_burst_comp_hash ?
-					mlx5_rx_burst_mprq_hash :
-					mlx5_rx_burst_mprq;
+	port->rx_pkt_burst = mlx5_rx_burst_select(port);
 	port->tx_pkt_burst = tx_burst_pick(port, priv->dev->empw);
 	mlx5_link_update(port, false, DVP_PORT_CAUSE_NONE);
 	return 0;

@@ -63,6 +63,20 @@ struct mlx5_rxq_zip {
 	uint32_t hash; /* the title's RSS hash: the packets' in the checksum format */
 };
 
+/*
+ * A received mbuf from rearm_data on (rearm_data, ol_flags) and from
+ * packet_type on (packet_type, then zeros for the lengths the CQE gives).
+ */
+struct mlx5_rx_vec_ent {
+	uint64_t rearm;
+	uint64_t ol_flags;
+	uint32_t packet_type;
+	uint32_t zero[3];
+} __dvp_aligned(32);
+
+/* mlx5_rxq.comp_fmt of a queue whose CQ does not compress. */
+#define MLX5_RX_COMP_OFF 0xffu
+
 struct mlx5_rxq {
 	/* Hot: every burst. */
 	struct mlx5_cqe64 *cqes;
@@ -87,7 +101,12 @@ struct mlx5_rxq {
 	uint32_t restart; /* atomic: an async event asked for a restart */
 	struct mlx5_rxq_stats st;
 	struct mlx5_rxq_zip zip;
-	uint8_t comp_fmt; /* CQE compression: MLX5_MINI_CQE_HASH or _CSUM; 0xff: off */
+	uint8_t comp_fmt; /* CQE compression: MLX5_MINI_CQE_HASH or _CSUM; MLX5_RX_COMP_OFF */
+	/* Vector burst: the masked header word of the last CQE, 8 times, and its entry. */
+	uint8_t vec_last[16] __dvp_aligned(16);
+	const struct mlx5_rx_vec_ent *vec_ent;
+	/* ... and op_own of a plain receive in each word's high byte, for each pass parity. */
+	uint8_t vec_own[2][16] __dvp_aligned(16);
 	struct mlx5_mr_cache mr;
 	/*
 	 * CQE header types and checksum verdicts -> ol_flags, packet_type, by
@@ -117,6 +136,11 @@ struct mlx5_rxq {
 	uint64_t offloads;
 	struct dvp_mbuf **tmp; /* wqe_n entries, for recovery */
 	struct dvp_rxwait_queue iq;
+	/*
+	 * The vector burst's view of cqe_flags and cqe_ptype: per index, the
+	 * first 32 bytes of a received mbuf's rx fields (mlx5_rx_vec.h).
+	 */
+	struct mlx5_rx_vec_ent vec_tbl[512] __dvp_cache_aligned;
 };
 
 /* Out of line (mlx5_rx.c). */
@@ -273,7 +297,12 @@ static __dvp_always_inline uint32_t mlx5_rx_stretch(const struct mlx5_rxq *rxq, 
 	return DVP_MIN(run, n);
 }
 
-/* @p k packets (@p bytes) taken from @p ci, @p rq_ci, one CQE each: to the device, counted. */
+/*
+ * @p k packets (@p bytes) taken from @p ci, @p rq_ci, one CQE each: to the
+ * device, counted. The consumer index goes back (24 bits, after a write
+ * barrier) before the RQ doorbell record of the replenish that follows,
+ * the order rdma-core and DPDK keep.
+ */
 static __dvp_always_inline void mlx5_rx_done(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci,
 					     uint32_t k, uint32_t bytes)
 {
@@ -288,11 +317,22 @@ static __dvp_always_inline void mlx5_rx_done(struct mlx5_rxq *rxq, uint32_t ci, 
 }
 
 /*
+ * The start of a burst: false when an async event asked for a restart
+ * (done here). Relaxed: the flag is all there is to see (mlx5_queue_error()).
+ */
+static __dvp_always_inline bool mlx5_rx_burst_begin(struct mlx5_rxq *rxq)
+{
+	if (dvp_unlikely(__atomic_load_n(&rxq->restart, __ATOMIC_RELAXED) != 0)) {
+		mlx5_rx_slow(rxq);
+		return false;
+	}
+	return true;
+}
+
+/*
  * Receive up to @p n packets (mlx5_rx_run(), twice when a ring wraps
- * inside the burst). The consumer index goes back to the device (24 bits,
- * after a write barrier) before the RQ doorbell record, the order
- * rdma-core and DPDK keep. @p hash: the port hashes (RSS over several
- * queues, or DVP_RX_OFFLOAD_RSS_HASH), so hash.rss is filled: a separate
+ * inside the burst). @p hash: the port hashes (RSS over several queues,
+ * or DVP_RX_OFFLOAD_RSS_HASH), so hash.rss is filled: a separate
  * instance, as DPDK's rss_hash.
  */
 static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
@@ -301,11 +341,8 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 	uint32_t ci = rxq->cq_ci, rq_ci = rxq->rq_ci, bytes = 0, run, k;
 	bool slow = false;
 
-	/* Relaxed: the flag is all there is to see (mlx5_queue_error()). */
-	if (dvp_unlikely(__atomic_load_n(&rxq->restart, __ATOMIC_RELAXED) != 0)) {
-		mlx5_rx_slow(rxq);
+	if (!mlx5_rx_burst_begin(rxq))
 		return 0;
-	}
 	run = mlx5_rx_stretch(rxq, ci, rq_ci, n);
 	k = mlx5_rx_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
 	if (dvp_unlikely(k == run && run < n))

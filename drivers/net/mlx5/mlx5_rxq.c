@@ -27,6 +27,7 @@
 #include "mlx5.h"
 #include "mlx5_rx.h"
 #include "mlx5_rx_mprq.h"
+#include "mlx5_rx_vec.h"
 
 static void cqe_tbl_build(struct mlx5_rxq *rxq, bool csum, bool rss)
 {
@@ -166,7 +167,7 @@ static int objs_create(struct mlx5_rxq *rxq)
 		rxq->comp_fmt = rxq->priv->dev->cqe_comp_mini;
 	} else {
 		rxq->cq = g->create_cq(ctx, (int)rxq->cqe_req, &rxq->owner, rxq->channel, 0);
-		rxq->comp_fmt = 0xff;
+		rxq->comp_fmt = MLX5_RX_COMP_OFF;
 	}
 	memset(&rxq->zip, 0, sizeof(rxq->zip));
 	if (rxq->cq == NULL) {
@@ -398,6 +399,7 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	rxq->hash = (rxq->offloads & DVP_RX_OFFLOAD_RSS_HASH) ||
 		    (port->nb_rx_queues > 1 && port->conf.rss_conf.rss_hf != 0);
 	cqe_tbl_build(rxq, rxq->offloads & DVP_RX_OFFLOAD_CHECKSUM, rxq->hash);
+	mlx5_rxq_vec_init(rxq);
 	rxq->lkey_be = mlx5_mr_pool_lkey(&priv->dev->mr, mp);
 	rxq->elts = dvp_calloc_socket("mlx5_rxq", n, sizeof(*rxq->elts), 0, socket_id);
 	rxq->tmp = dvp_calloc_socket("mlx5_rxq", n, sizeof(*rxq->tmp), 0, socket_id);
