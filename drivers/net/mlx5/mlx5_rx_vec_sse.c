@@ -308,22 +308,26 @@ static __dvp_always_inline uint16_t rx_burst_vec(struct mlx5_rxq *rxq, struct dv
 
 	if (!mlx5_rx_burst_begin(rxq))
 		return 0;
-	/*
-	 * A queue whose CQ compresses: an open session, or a stop at something
-	 * ours (a title, an error) or at a wrap, goes on in the scalar
-	 * compressed loop (mlx5_rx_comp.h), which takes sessions and errors.
-	 */
-	if (dvp_unlikely(rxq->zip.n != 0))
-		return hash ? mlx5_rx_comp_more_hash(rxq, pkts, n, 0, 0, ci, rq_ci, false) :
-			      mlx5_rx_comp_more(rxq, pkts, n, 0, 0, ci, rq_ci, false);
 	run = mlx5_rx_stretch(rxq, ci, rq_ci, n);
 	k = rx_vec_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
-	if (rxq->comp_fmt != MLX5_RX_COMP_OFF && dvp_unlikely(slow || (k == run && run < n)))
-		return hash ? mlx5_rx_comp_more_hash(rxq, pkts, n, k, bytes, ci + k, rq_ci + k,
-						     slow) :
-			      mlx5_rx_comp_more(rxq, pkts, n, k, bytes, ci + k, rq_ci + k, slow);
-	if (dvp_unlikely(k == run && run < n))
-		k += rx_vec_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow, hash);
+	if (dvp_unlikely(slow || (k == run && run < n))) {
+		/*
+		 * A queue whose CQ compresses: a stop at something ours (a title,
+		 * an error) or at a wrap goes on in the scalar compressed loop
+		 * (mlx5_rx_comp.h). An open session's title stays at cq_ci, so the
+		 * steps stop on it at once: the loop takes the session, not opens it.
+		 */
+		if (rxq->comp_fmt != MLX5_RX_COMP_OFF) {
+			slow = slow && rxq->zip.n == 0;
+			return hash ? mlx5_rx_comp_more_hash(rxq, pkts, n, k, bytes, ci + k,
+							     rq_ci + k, slow) :
+				      mlx5_rx_comp_more(rxq, pkts, n, k, bytes, ci + k, rq_ci + k,
+							slow);
+		}
+		if (k == run && run < n)
+			k += rx_vec_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow,
+					hash);
+	}
 	mlx5_rx_done(rxq, ci, rq_ci, k, bytes);
 	rx_vec_replenish(rxq);
 	if (dvp_unlikely(slow))
