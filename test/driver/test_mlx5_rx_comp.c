@@ -8,7 +8,8 @@
  * content, RSS hash, checksum flags, packet type) as the same frames
  * received one plain CQE each, in the hash and the checksum formats; and
  * the faults: a burst ending inside a session, a session wrapping the CQ
- * inside a mini-CQE array over many passes, an error CQE right after a
+ * inside a mini-CQE array over many passes, a session split at every
+ * offset of an array and taken on by the other rx path, an error CQE right after a
  * session, the pool empty in the middle of a session, a stop with a
  * session half taken, a device without compression. Every mbuf is checked
  * and every pool drains to zero in use.
@@ -60,8 +61,8 @@ static int teardown(void **state)
 static const char *pmd_extra = "";
 
 /*
- * The port's rx burst: the vector one where it is picked (it hands
- * sessions to the scalar compressed loop), else the scalar one that takes
+ * The port's rx burst: the vector one where it is picked (it takes
+ * sessions itself), else the scalar one that takes
  * compressed CQEs when @p comp, the plain one otherwise.
  */
 static void assert_burst(struct rc *r, bool comp)
@@ -315,6 +316,66 @@ static void test_wrap_mid_array(void **state)
 }
 
 /*
+ * The rx burst of the other path than the port's on @p rxq: the scalar
+ * compressed one beside the vector one and the other way round (where
+ * there is no vector burst, the port's own).
+ */
+static uint16_t other_burst(struct rc *r, struct dvp_mbuf **pkts, uint16_t n)
+{
+#ifdef MLX5_RX_VEC_SSE
+	if (__builtin_cpu_supports("sse4.2"))
+		return dvp_port_get(r->f.port[0])->rx_pkt_burst == mlx5_rx_burst_vec_hash ?
+			       mlx5_rx_burst_comp_hash(rxq_of(r), pkts, n) :
+			       mlx5_rx_burst_vec_hash(rxq_of(r), pkts, n);
+#endif
+	return dvp_rx_burst(r->f.port[0], 0, pkts, n);
+}
+
+/*
+ * Sessions of 40 on a 64-WQE queue whose CQ starts 5 below its end (so
+ * they fall across the CQ's and the ring's ends over the rounds), split
+ * into three bursts: the first ends at every offset 0..7 of the first
+ * three arrays, the second, by the other path, takes 9 from there, the
+ * port's burst the rest. Each path continues the session the other left
+ * open; every mbuf is the plain CQE's.
+ */
+static void test_split_every_offset(void **state)
+{
+	struct rc *r = rc_open("", "cq_start=119", 64, 1024);
+
+	(void)state;
+	for (unsigned int i = 0; i < 40; i++)
+		frame(r, i, 64 + (i * 13) % 60, 2, false);
+	reference(r, 40);
+	for (unsigned int round = 0; round < 48; round++) {
+		const unsigned int first = 1 + round % 24;
+		uint64_t s0 = dev_stats(r).cqe_sessions;
+		unsigned int got;
+
+		assert_int_equal(sim_mlx5_inject_burst(r->f.sim, 0, r->fp, r->lens, 40, NULL), 40);
+		assert_int_equal(dev_stats(r).cqe_sessions - s0, 1);
+		assert_int_equal(dvp_rx_burst(r->f.port[0], 0, r->got, (uint16_t)first), first);
+		assert_int_equal(rxq_of(r)->zip.n, 40);
+		assert_int_equal(rxq_of(r)->zip.ai, first);
+		assert_int_equal(other_burst(r, r->got + first, 9), 9);
+		assert_int_equal(rxq_of(r)->zip.ai, first + 9);
+		got = first + 9;
+		while (got < 40) {
+			uint16_t k = dvp_rx_burst(r->f.port[0], 0, r->got + got, 32);
+
+			assert_true(k > 0);
+			got += k;
+		}
+		assert_int_equal(got, 40);
+		assert_int_equal(rxq_of(r)->zip.n, 0);
+		for (unsigned int j = 0; j < 40; j++)
+			check_free(r, r->got[j], j);
+		assert_int_equal(dvp_rx_burst(r->f.port[0], 0, r->got, 32), 0);
+	}
+	rc_close(r);
+}
+
+/*
  * The WQE after a session of 5 fails (bad lkey): the session is taken,
  * over two bursts, then the error CQE recovers the queue; what comes next
  * is received in sessions again.
@@ -471,6 +532,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_csum_format, teardown),
 		cmocka_unit_test_teardown(test_burst_ends_mid_session, teardown),
 		cmocka_unit_test_teardown(test_wrap_mid_array, teardown),
+		cmocka_unit_test_teardown(test_split_every_offset, teardown),
 		cmocka_unit_test_teardown(test_error_after_session, teardown),
 		cmocka_unit_test_teardown(test_pool_empty_mid_session, teardown),
 		cmocka_unit_test_teardown(test_stop_mid_session, teardown),

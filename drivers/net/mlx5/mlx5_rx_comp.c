@@ -27,18 +27,42 @@ uint16_t mlx5_rx_burst_comp_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n)
 	return mlx5_rx_burst_comp_tmpl(rxq, pkts, n, true);
 }
 
+/* The scalar path's parts of the loop (plain static: the loop's calls fold to these). */
+static uint32_t comp_take(struct mlx5_rxq *rxq, uint32_t *ci, uint32_t *rq_ci,
+			  struct dvp_mbuf **out, uint32_t max, uint32_t *bytes, bool hash)
+{
+	return mlx5_rx_zip_take(rxq, ci, rq_ci, out, max, bytes, hash);
+}
+
+static uint32_t comp_run(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci, struct dvp_mbuf **out,
+			 uint32_t run, uint32_t *bytes, bool *slow, bool hash)
+{
+	return mlx5_rx_run(rxq, ci, rq_ci, out, run, bytes, slow, hash);
+}
+
+static void comp_replenish(struct mlx5_rxq *rxq)
+{
+	mlx5_rx_replenish(rxq);
+}
+
+static const struct mlx5_rx_comp_ops comp_ops = {
+	.take = comp_take,
+	.run = comp_run,
+	.replenish = comp_replenish,
+};
+
 __dvp_noinline uint16_t mlx5_rx_comp_more(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts, uint32_t n,
 					  uint32_t k, uint32_t bytes, uint32_t ci, uint32_t rq_ci,
 					  bool slow)
 {
-	return mlx5_rx_comp_loop(rxq, pkts, n, k, bytes, ci, rq_ci, slow, false);
+	return mlx5_rx_comp_loop(rxq, pkts, n, k, bytes, ci, rq_ci, slow, false, &comp_ops);
 }
 
 __dvp_noinline uint16_t mlx5_rx_comp_more_hash(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
 					       uint32_t n, uint32_t k, uint32_t bytes, uint32_t ci,
 					       uint32_t rq_ci, bool slow)
 {
-	return mlx5_rx_comp_loop(rxq, pkts, n, k, bytes, ci, rq_ci, slow, true);
+	return mlx5_rx_comp_loop(rxq, pkts, n, k, bytes, ci, rq_ci, slow, true, &comp_ops);
 }
 
 uint32_t mlx5_rx_zip_drop(struct mlx5_rxq *rxq, const struct mlx5_cqe64 *cqe, uint32_t *frames)

@@ -42,6 +42,7 @@ static __dvp_always_inline void mlx5_rx_zip_invalidate(struct mlx5_rxq *rxq, uin
 		uint32_t run = DVP_MIN(left, cnt - s);
 		struct mlx5_cqe64 *c = mlx5_cqe_slot(rxq->cqes, cnt, s);
 
+#pragma GCC unroll 8
 		for (uint32_t x = 0; x < run; x++)
 			c[x].op_own = MLX5_CQE_INVALID << 4;
 		left -= run;
@@ -76,6 +77,27 @@ static __dvp_always_inline bool mlx5_rx_zip_open(struct mlx5_rxq *rxq, uint32_t 
 	rxq->zip.ptype = rxq->cqe_ptype[idx];
 	rxq->zip.hash = mlx5_cqe_rx_hash(cqe);
 	return true;
+}
+
+/*
+ * @p k more packets of the open session (title at *@p ci) are delivered:
+ * move *@p rq_ci on; at the session's end invalidate its slots and move
+ * *@p ci past them. The end of every path's take.
+ */
+static __dvp_always_inline void mlx5_rx_zip_taken(struct mlx5_rxq *rxq, uint32_t *ci,
+						  uint32_t *rq_ci, uint32_t k)
+{
+	struct mlx5_rxq_zip *z = &rxq->zip;
+	const uint32_t t = *ci;
+
+	*rq_ci += k;
+	z->ai += k;
+	if (z->ai == z->n) {
+		mlx5_rx_zip_invalidate(rxq, t, z->n);
+		*ci = t + z->n;
+		z->n = 0;
+		z->ai = 0;
+	}
 }
 
 /*
@@ -116,16 +138,22 @@ static __dvp_always_inline uint32_t mlx5_rx_zip_take(struct mlx5_rxq *rxq, uint3
 		}
 	}
 	*bytes += sum;
-	*rq_ci = rq + k;
-	z->ai = ai + k;
-	if (z->ai == z->n) {
-		mlx5_rx_zip_invalidate(rxq, t, z->n);
-		*ci = t + z->n;
-		z->n = 0;
-		z->ai = 0;
-	}
+	mlx5_rx_zip_taken(rxq, ci, rq_ci, k);
 	return k;
 }
+
+/*
+ * How a path takes a session's packets, a stretch of plain CQEs and
+ * refills the ring: the scalar code or the vector one. Constants of an
+ * inline loop, so the calls are direct.
+ */
+struct mlx5_rx_comp_ops {
+	uint32_t (*take)(struct mlx5_rxq *rxq, uint32_t *ci, uint32_t *rq_ci, struct dvp_mbuf **out,
+			 uint32_t max, uint32_t *bytes, bool hash);
+	uint32_t (*run)(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci, struct dvp_mbuf **out,
+			uint32_t run, uint32_t *bytes, bool *slow, bool hash);
+	void (*replenish)(struct mlx5_rxq *rxq);
+};
 
 /*
  * The general loop of a compressing queue's burst, from @p k packets taken
@@ -139,7 +167,7 @@ static __dvp_always_inline uint32_t mlx5_rx_zip_take(struct mlx5_rxq *rxq, uint3
 static __dvp_always_inline uint16_t mlx5_rx_comp_loop(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
 						      uint32_t n, uint32_t k, uint32_t bytes,
 						      uint32_t ci, uint32_t rq_ci, bool slow,
-						      bool hash)
+						      bool hash, const struct mlx5_rx_comp_ops *ops)
 {
 	for (;;) {
 		uint32_t run, j;
@@ -151,11 +179,11 @@ static __dvp_always_inline uint16_t mlx5_rx_comp_loop(struct mlx5_rxq *rxq, stru
 			slow = false;
 		}
 		if (rxq->zip.n != 0)
-			k += mlx5_rx_zip_take(rxq, &ci, &rq_ci, pkts + k, n - k, &bytes, hash);
+			k += ops->take(rxq, &ci, &rq_ci, pkts + k, n - k, &bytes, hash);
 		if (k == n)
 			break;
 		run = mlx5_rx_stretch(rxq, ci, rq_ci, n - k);
-		j = mlx5_rx_run(rxq, ci, rq_ci, pkts + k, run, &bytes, &slow, hash);
+		j = ops->run(rxq, ci, rq_ci, pkts + k, run, &bytes, &slow, hash);
 		ci += j;
 		rq_ci += j;
 		k += j;
@@ -172,7 +200,7 @@ static __dvp_always_inline uint16_t mlx5_rx_comp_loop(struct mlx5_rxq *rxq, stru
 		dvp_counter_add(&rxq->st.packets, k);
 		dvp_counter_add(&rxq->st.bytes, bytes);
 	}
-	mlx5_rx_replenish(rxq);
+	ops->replenish(rxq);
 	if (dvp_unlikely(slow))
 		mlx5_rx_slow(rxq);
 	return (uint16_t)k;

@@ -250,6 +250,89 @@ static __dvp_always_inline uint32_t rx_vec_run(struct mlx5_rxq *rxq, uint32_t ci
 }
 
 /*
+ * mlx5_rx_zip_take() by shuffles: a mini-CQE's byte count (and, in the
+ * hash format, its hash) byte-swapped into pkt_len and data_len
+ * (hash.rss), or'd into the title's packet_type (and hash), and the
+ * title's rearm_data and ol_flags: two 16-byte stores an mbuf, as
+ * rx_vec_mbuf() gives a plain CQE's. A whole array whose WQEs do not wrap
+ * the ring takes four 16-byte loads of two minis; the rest one at a time.
+ */
+static uint32_t rx_vec_zip_take(struct mlx5_rxq *rxq, uint32_t *ci, uint32_t *rq_ci,
+				struct dvp_mbuf **out, uint32_t max, uint32_t *bytes, bool hash)
+{
+	const struct mlx5_rxq_zip *z = &rxq->zip;
+	const uint32_t t = *ci, ai = z->ai, k = DVP_MIN(max, z->n - ai), mask = rxq->wqe_mask;
+	const uint32_t rq = *rq_ci;
+	const bool mini_hash = hash && rxq->comp_fmt == MLX5_MINI_CQE_HASH;
+	/* Kept here: the mbuf stores could alias rxq->elts. */
+	struct dvp_mbuf *const *const elts = rxq->elts;
+	/*
+	 * byte_cnt (bytes 4..7 of a mini) -> pkt_len, data_len; rx_hash_result
+	 * (0..3) -> hash.rss: of the low mini of 16 bytes, and of the high one.
+	 */
+	const __m128i shuf_lo =
+		mini_hash ? _mm_setr_epi8(-1, -1, -1, -1, 7, 6, 5, 4, 7, 6, -1, -1, 3, 2, 1, 0) :
+			    _mm_setr_epi8(-1, -1, -1, -1, 7, 6, 5, 4, 7, 6, -1, -1, -1, -1, -1, -1);
+	const __m128i shuf_hi = mini_hash ? _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14,
+							  -1, -1, 11, 10, 9, 8) :
+					    _mm_setr_epi8(-1, -1, -1, -1, 15, 14, 13, 12, 15, 14,
+							  -1, -1, -1, -1, -1, -1);
+	const __m128i rf = _mm_set_epi64x((long long)z->ol_flags, (long long)rxq->mbuf_rearm);
+	const __m128i pt =
+		_mm_setr_epi32((int)z->ptype, 0, 0, hash && !mini_hash ? (int)z->hash : 0);
+	__m128i sum = _mm_setzero_si128();
+
+	for (uint32_t i = 0; i < k;) {
+		const struct mlx5_mini_cqe8 *mc = mlx5_rx_zip_mini(rxq, t, ai + i);
+		const uint32_t idx = (rq + i) & mask;
+		uint32_t end;
+
+		if (((ai + i) & 7u) == 0 && k - i >= MLX5_MINI_CQE_PER_CQE &&
+		    idx + MLX5_MINI_CQE_PER_CQE <= mask + 1) {
+			struct dvp_mbuf *const *e = &elts[idx];
+			struct dvp_mbuf **o = out + i;
+
+#pragma GCC unroll 4
+			for (uint32_t j = 0; j < MLX5_MINI_CQE_PER_CQE; j += 2) {
+				const __m128i q =
+					_mm_loadu_si128((const __m128i *)(const void *)(mc + j));
+				const __m128i d0 = _mm_or_si128(_mm_shuffle_epi8(q, shuf_lo), pt);
+				const __m128i d1 = _mm_or_si128(_mm_shuffle_epi8(q, shuf_hi), pt);
+				struct dvp_mbuf *m0 = e[j], *m1 = e[j + 1];
+
+				/* Before the mbufs' stores, which could alias out[]. */
+				o[j] = m0;
+				o[j + 1] = m1;
+				_mm_storeu_si128((__m128i *)(void *)&m0->rearm_data, rf);
+				_mm_storeu_si128((__m128i *)(void *)&m0->packet_type, d0);
+				_mm_storeu_si128((__m128i *)(void *)&m1->rearm_data, rf);
+				_mm_storeu_si128((__m128i *)(void *)&m1->packet_type, d1);
+				sum = _mm_add_epi32(sum, _mm_add_epi32(d0, d1));
+			}
+			i += MLX5_MINI_CQE_PER_CQE;
+			continue;
+		}
+		/* Part of an array, or its WQEs wrap the ring. */
+		end = i + DVP_MIN(k - i, MLX5_MINI_CQE_PER_CQE - ((ai + i) & 7u));
+		for (; i < end; i++, mc++) {
+			struct dvp_mbuf *m = elts[(rq + i) & mask];
+			__m128i d = _mm_shuffle_epi8(
+				_mm_loadl_epi64((const __m128i *)(const void *)mc), shuf_lo);
+
+			d = _mm_or_si128(d, pt);
+			out[i] = m;
+			_mm_storeu_si128((__m128i *)(void *)&m->rearm_data, rf);
+			_mm_storeu_si128((__m128i *)(void *)&m->packet_type, d);
+			sum = _mm_add_epi32(sum, d);
+		}
+	}
+	/* Lane 1: the pkt_len of every mbuf. */
+	*bytes += (uint32_t)_mm_extract_epi32(sum, 1);
+	mlx5_rx_zip_taken(rxq, ci, rq_ci, k);
+	return k;
+}
+
+/*
  * mlx5_rx_replenish() with the pointers read where they lie in the
  * mempool's cache, written to the ring and, as addresses, to the WQEs in
  * one pass: two at a time, byte-swapped by a shuffle. For the usual case:
@@ -300,6 +383,39 @@ static __dvp_always_inline void rx_vec_replenish(struct mlx5_rxq *rxq)
 	mlx5_rx_replenish(rxq);
 }
 
+/* The vector path's parts of the compressed loop (mlx5_rx_comp_loop()). */
+static uint32_t rx_vec_comp_run(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci,
+				struct dvp_mbuf **out, uint32_t run, uint32_t *bytes, bool *slow,
+				bool hash)
+{
+	return rx_vec_run(rxq, ci, rq_ci, out, run, bytes, slow, hash);
+}
+
+static void rx_vec_comp_replenish(struct mlx5_rxq *rxq)
+{
+	rx_vec_replenish(rxq);
+}
+
+static const struct mlx5_rx_comp_ops rx_vec_comp_ops = {
+	.take = rx_vec_zip_take,
+	.run = rx_vec_comp_run,
+	.replenish = rx_vec_comp_replenish,
+};
+
+static __dvp_noinline uint16_t rx_vec_comp_more(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
+						uint32_t n, uint32_t k, uint32_t bytes, uint32_t ci,
+						uint32_t rq_ci, bool slow)
+{
+	return mlx5_rx_comp_loop(rxq, pkts, n, k, bytes, ci, rq_ci, slow, false, &rx_vec_comp_ops);
+}
+
+static __dvp_noinline uint16_t rx_vec_comp_more_hash(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
+						     uint32_t n, uint32_t k, uint32_t bytes,
+						     uint32_t ci, uint32_t rq_ci, bool slow)
+{
+	return mlx5_rx_comp_loop(rxq, pkts, n, k, bytes, ci, rq_ci, slow, true, &rx_vec_comp_ops);
+}
+
 static __dvp_always_inline uint16_t rx_burst_vec(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts,
 						 uint16_t n, bool hash)
 {
@@ -308,22 +424,23 @@ static __dvp_always_inline uint16_t rx_burst_vec(struct mlx5_rxq *rxq, struct dv
 
 	if (!mlx5_rx_burst_begin(rxq))
 		return 0;
+	/* An open session (its title at cq_ci, which the steps would only stop on). */
+	if (dvp_unlikely(rxq->zip.n != 0))
+		return hash ? rx_vec_comp_more_hash(rxq, pkts, n, 0, 0, ci, rq_ci, false) :
+			      rx_vec_comp_more(rxq, pkts, n, 0, 0, ci, rq_ci, false);
 	run = mlx5_rx_stretch(rxq, ci, rq_ci, n);
 	k = rx_vec_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
 	if (dvp_unlikely(slow || (k == run && run < n))) {
 		/*
 		 * A queue whose CQ compresses: a stop at something ours (a title,
-		 * an error) or at a wrap goes on in the scalar compressed loop
-		 * (mlx5_rx_comp.h). An open session's title stays at cq_ci, so the
-		 * steps stop on it at once: the loop takes the session, not opens it.
+		 * an error) or at a wrap goes on in the compressed loop
+		 * (mlx5_rx_comp.h) with the vector parts.
 		 */
-		if (rxq->comp_fmt != MLX5_RX_COMP_OFF) {
-			slow = slow && rxq->zip.n == 0;
-			return hash ? mlx5_rx_comp_more_hash(rxq, pkts, n, k, bytes, ci + k,
-							     rq_ci + k, slow) :
-				      mlx5_rx_comp_more(rxq, pkts, n, k, bytes, ci + k, rq_ci + k,
-							slow);
-		}
+		if (rxq->comp_fmt != MLX5_RX_COMP_OFF)
+			return hash ? rx_vec_comp_more_hash(rxq, pkts, n, k, bytes, ci + k,
+							    rq_ci + k, slow) :
+				      rx_vec_comp_more(rxq, pkts, n, k, bytes, ci + k, rq_ci + k,
+						       slow);
 		if (k == run && run < n)
 			k += rx_vec_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow,
 					hash);
