@@ -19,6 +19,7 @@
 #include "dvp_devargs.h"
 #include "dvp_eal.h"
 #include "dvp_parse.h"
+#include "dvp_vect.h"
 #include "eal_private.h"
 
 enum opt_id {
@@ -46,6 +47,7 @@ enum opt_id {
 	OPT_DRIVER,
 	OPT_LOG_LEVEL,
 	OPT_NO_TELEMETRY,
+	OPT_FORCE_MAX_SIMD_BITWIDTH,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -124,6 +126,10 @@ static const struct eal_opt opts[] = {
 	{ "no-telemetry", 0, OPT_NO_TELEMETRY, NULL,
 	  "Do not start the telemetry socket (dpdk_telemetry.v2 in the runtime\n"
 	  "directory of the file prefix, for dpdk-telemetry.py -f PREFIX)." },
+	{ "force-max-simd-bitwidth", 0, OPT_FORCE_MAX_SIMD_BITWIDTH, "BITS",
+	  "The widest SIMD the drivers' bursts may use: 64 (scalar bursts only), 128\n"
+	  "(SSE4.2), 256 (AVX2, the default), 512; 0 is no limit of its own. A burst\n"
+	  "also needs the CPU to have its instructions." },
 	{ "help", 'h', OPT_HELP, NULL, "Print this help and return." },
 	{ "version", 'v', OPT_VERSION, NULL, "Print the version and return." },
 };
@@ -420,6 +426,15 @@ static int apply(const struct eal_opt *o, const char *opt, const char *v, struct
 		return dvp_log_apply_arg(v) < 0 ? dvp_err(EINVAL) : 0;
 	case OPT_NO_TELEMETRY:
 		cfg->no_telemetry = true;
+		return 0;
+	case OPT_FORCE_MAX_SIMD_BITWIDTH:
+		if (!eal_parse_u64(v, &n) ||
+		    (n != 0 && (n < 64 || n > DVP_VECT_SIMD_MAX || (n & (n - 1)) != 0)))
+			return eal_arg_error(
+				opt, v,
+				"expected a power of two from 64 to %d bits, or 0 for no limit",
+				DVP_VECT_SIMD_MAX);
+		cfg->max_simd_bitwidth = n != 0 ? (uint16_t)n : DVP_VECT_SIMD_MAX;
 		return 0;
 	case OPT_HELP:
 	case OPT_VERSION:

@@ -63,6 +63,7 @@ struct eal_cfg {
 	bool no_pci; /* probe no ib device of the sysfs scan */
 
 	bool no_telemetry;
+	uint16_t max_simd_bitwidth; /* --force-max-simd-bitwidth; 0: the default */
 	bool help_shown;
 
 	/* dvp_eal_init_hosted(): the host lending memory, lcores, logs, interrupts */

@@ -42,19 +42,26 @@ struct mf {
  * (test/driver/meson.build). "<name>_send" passes "empw=off", a device
  * argument, so the device has no enhanced multi-packet send and the PMD
  * falls back to SEND WQEs; "<name>_scalar" passes "rx_vec_en=0", a PMD
- * devarg, so the ports take the scalar rx burst instead of the vector one.
+ * devarg, so the ports take the scalar rx burst instead of the vector one;
+ * "<name>_sse" passes "--force-max-simd-bitwidth=128", an EAL option, so
+ * the inline eMPW burst is the SSE one where the CPU has AVX2.
  */
 static const char *mf_sim_extra;
 static const char *mf_pmd_extra;
+static const char *mf_eal_extra; /* an EAL option ("--..."), as --force-max-simd-bitwidth */
 
 static inline void mf_args(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		if (strncmp(argv[i], "rx_vec_en=", 10) == 0)
 			mf_pmd_extra = argv[i];
+		else if (strncmp(argv[i], "--", 2) == 0)
+			mf_eal_extra = argv[i];
 		else
 			mf_sim_extra = argv[i];
 	}
+	if (mf_eal_extra != NULL)
+		print_message("EAL with %s\n", mf_eal_extra);
 	if (mf_sim_extra != NULL)
 		print_message("sim_mlx5 devices with %s\n", mf_sim_extra);
 	if (mf_pmd_extra != NULL)
@@ -88,7 +95,8 @@ static inline int mf_eal_init(void **state)
 
 	(void)state;
 	snprintf(cpu, sizeof(cpu), "%d", dvp_test_first_cpu());
-	return dvp_test_eal_init("--no-huge", "-m", "256", "-l", cpu) > 0 ? 0 : -1;
+	/* mf_eal_extra NULL ends the list where no option was given. */
+	return dvp_test_eal_init("--no-huge", "-m", "256", "-l", cpu, mf_eal_extra) > 0 ? 0 : -1;
 }
 
 static inline int mf_eal_cleanup(void **state)

@@ -59,8 +59,10 @@ extern int mlx5_logtype;
 #define MLX5_TXQ_DESC_MAX 32768u
 #define MLX5_RXQ_DESC_DEFAULT 1024u
 #define MLX5_TXQ_DESC_DEFAULT 1024u
-/* A completion is asked for every this many WQEs unless tx_free_thresh says otherwise. */
+/* A completion is asked for every this many packets unless tx_free_thresh says otherwise. */
 #define MLX5_TX_COMP_THRESH 32u
+/* ... and at least every SQ size / this many basic blocks (DPDK's inline divisor). */
+#define MLX5_TX_COMP_WQE_DIV 8u
 /* How long a tx queue stop waits for the device to finish its sends (mlx5_txq.c). */
 #define MLX5_TX_DRAIN_MS 100u
 /* The least number of empty RQ slots worth a replenish. */

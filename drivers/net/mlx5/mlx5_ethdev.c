@@ -83,7 +83,7 @@ static dvp_tx_burst_fn tx_burst_pick(struct dvp_port *port, bool empw)
 	if (!empw)
 		return cs ? mlx5_tx_burst_cs : mlx5_tx_burst;
 	if (inl)
-		return cs ? mlx5_tx_burst_empw_inl_cs : mlx5_tx_burst_empw_inl;
+		return mlx5_tx_burst_inl_pick(cs);
 	return cs ? mlx5_tx_burst_empw_cs : mlx5_tx_burst_empw;
 }
 

@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include <dvp_vect.h>
+
 #include "mlx5.h"
 #include "mlx5_rx.h"
 #include "mlx5_rx_mprq.h"
@@ -44,6 +46,8 @@ const char *mlx5_rx_vec_unsupported(const struct dvp_port *port)
 	if (!mlx5_priv(port)->dev->cfg.rx_vec_en)
 		return "rx_vec_en=0";
 #ifdef MLX5_RX_VEC_SSE
+	if (dvp_vect_get_max_simd_bitwidth() < DVP_VECT_SIMD_128)
+		return "SIMD limited to 64 bits (--force-max-simd-bitwidth)";
 	if (!__builtin_cpu_supports("sse4.2"))
 		return "the CPU has no SSE4.2";
 	return NULL;

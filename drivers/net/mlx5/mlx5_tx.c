@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <dvp_errno.h>
+#include <dvp_vect.h>
 
 #include "mlx5.h"
 #include "mlx5_rx.h"
@@ -53,6 +54,15 @@ uint16_t mlx5_tx_burst_empw_inl(void *txq, struct dvp_mbuf **pkts, uint16_t n)
 uint16_t mlx5_tx_burst_empw_inl_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n)
 {
 	return mlx5_tx_burst_empw_inl_tmpl(txq, pkts, n, true);
+}
+
+dvp_tx_burst_fn mlx5_tx_burst_inl_pick(bool cs)
+{
+#ifdef MLX5_TX_AVX2
+	if (dvp_vect_get_max_simd_bitwidth() >= DVP_VECT_SIMD_256 && __builtin_cpu_supports("avx2"))
+		return cs ? mlx5_tx_burst_empw_inl_cs_avx2 : mlx5_tx_burst_empw_inl_avx2;
+#endif
+	return cs ? mlx5_tx_burst_empw_inl_cs : mlx5_tx_burst_empw_inl;
 }
 
 __dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq)

@@ -65,7 +65,8 @@ struct mlx5_txq {
 	uint32_t wqe_mask, wqe_n;
 	uint32_t elts_head, elts_tail, elts_mask, elts_n;
 	uint32_t comp_wqe, comp_elts; /* wqe_ci and elts_head at the last request */
-	uint32_t comp_thresh;
+	uint32_t comp_thresh; /* packets between completion requests */
+	uint32_t comp_wqe_thresh; /* basic blocks between them: at least comp_thresh */
 	uint32_t cq_ci; /* next CQE to poll */
 	uint32_t comp_pi; /* completions requested (CQE index of the next) */
 	uint32_t cqe_cnt;
@@ -113,6 +114,17 @@ uint16_t mlx5_tx_burst_empw(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_empw_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_empw_inl(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_empw_inl_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+#if defined(__x86_64__)
+#define MLX5_TX_AVX2 1
+/* mlx5_tx_empw_avx2.c: call only where the CPU has AVX2. */
+uint16_t mlx5_tx_burst_empw_inl_avx2(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_empw_inl_cs_avx2(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+#endif
+/*
+ * The inline eMPW burst for this CPU: with AVX2 moves where it has them
+ * and --force-max-simd-bitwidth allows 256 bits, else SSE ones.
+ */
+dvp_tx_burst_fn mlx5_tx_burst_inl_pick(bool cs);
 __dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq);
 __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq);
 int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last);
@@ -161,23 +173,29 @@ static __dvp_always_inline void mlx5_tx_complete(struct mlx5_txq *txq)
 		txq->cq_ci = ci;
 		mlx5_cq_set_ci(txq->cq_db, ci);
 		txq->wqe_tail = c->wqe;
-		mlx5_tx_free_elts(txq, c->elts);
+		/* Nothing to free when the WQEs carried inline frames alone. */
+		if (c->elts != txq->elts_tail)
+			mlx5_tx_free_elts(txq, c->elts);
 	}
 	if (dvp_unlikely(mlx5_cqe_sw_owned(op_own, ci, cqe_cnt)))
 		mlx5_tx_cqe_error(txq);
 }
 
 /*
- * Ask for a completion in the WQE @p last when comp_thresh blocks or
- * packets went out since the last request; record what it will cover
- * (the blocks up to @p wqe_ci, the packets up to @p head).
+ * Ask for a completion in the WQE @p last when comp_thresh packets or
+ * comp_wqe_thresh blocks went out since the last request; record what it
+ * will cover (the blocks up to @p wqe_ci, the packets up to @p head).
+ * Frames inline in eMPW sessions take no packet slot: their completions
+ * only give back blocks, so as DPDK they are asked for every eighth of
+ * the SQ.
  */
 static __dvp_always_inline void mlx5_tx_request_completion(struct mlx5_txq *txq, uint8_t *last,
 							   uint32_t wqe_ci, uint32_t head)
 {
 	struct mlx5_txq_comp *c;
 
-	if (wqe_ci - txq->comp_wqe < txq->comp_thresh && head - txq->comp_elts < txq->comp_thresh)
+	if (wqe_ci - txq->comp_wqe < txq->comp_wqe_thresh &&
+	    head - txq->comp_elts < txq->comp_thresh)
 		return;
 	c = &txq->comps[txq->comp_pi & (txq->cqe_cnt - 1)];
 	((struct mlx5_wqe_ctrl_seg *)(void *)last)->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;

@@ -207,43 +207,227 @@ mlx5_empw_inline_wrap(struct mlx5_txq *txq, uint8_t *d, const struct dvp_mbuf *m
 }
 
 /*
- * The eMPW path with packets inline in the session (txq_inline_mpw, when
- * the port has txqs_min_inline tx queues, as DPDK's
- * mlx5_tx_burst_empw_inline): a frame of up to inline_mpw bytes goes as an
- * inline data segment (byte count | MLX5_INLINE_SEG, the bytes, padding
- * to 16), a longer one by pointer as above; the two kinds mix in one
- * session of at most MLX5_EMPW_INL_MAX_DS units. The device then reads no
- * data behind short frames, only the WQE. Inline frames stay in the ring
- * of mbufs until their completion, as pointer ones (DPDK does the same):
- * freed in bulk, not one by one here.
+ * Frames the inline fast loop takes: 33 to 64 bytes, minimum-size frames
+ * among them. Each is copied as two 32-byte moves, the second ending at
+ * the frame's last byte (one move each where the burst is built for AVX2,
+ * two SSE moves otherwise), so that nothing past the frame is read and
+ * nothing past its segment written. A segment of such a frame is at most
+ * MLX5_EMPW_FAST_SEG bytes (the 4-byte header, 64 bytes, padding to 16):
+ * a stretch of k of them needs no room check of its own where k times
+ * that is free.
  */
-static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq *txq,
-								struct dvp_mbuf **pkts, uint16_t n,
-								bool cs)
+#define MLX5_EMPW_FAST_MIN 33u
+#define MLX5_EMPW_FAST_MAX 64u
+#define MLX5_EMPW_FAST_SEG 80u
+/* Basic blocks of a full inline session, and fast frames it holds at least. */
+#define MLX5_EMPW_INL_MAX_BBS ((MLX5_EMPW_INL_MAX_DS + 3) / 4)
+#define MLX5_EMPW_FAST_PER_SESSION \
+	((MLX5_EMPW_INL_MAX_DS - MLX5_EMPW_TITLE_DS) * MLX5_WSEG_SIZE / MLX5_EMPW_FAST_SEG)
+
+/*
+ * The title of a session at @p w: WQE index @p ci, @p ds units, checksum
+ * flags @p ecs; @p qpn is htobe32(SQN << 8) in the upper half, where ds
+ * (below 64) takes the last byte.
+ */
+static __dvp_always_inline void mlx5_empw_title(uint64_t *w, uint32_t ci, uint64_t qpn, uint32_t ds,
+						uint8_t ecs)
+{
+	w[0] = htobe32((ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
+		       MLX5_OPCODE_ENHANCED_MPSW) |
+	       qpn | (uint64_t)ds << 56;
+	w[1] = 0; /* signature, fm_ce_se (a completion is asked at the burst's end), imm */
+	w[2] = (uint64_t)ecs << 32; /* cs_flags */
+	w[3] = 0; /* no inline header: eMPW takes none */
+}
+
+/*
+ * 32 bytes from @p src to @p dst, neither aligned: one move each way where
+ * the burst is built for AVX2 (mlx5_tx_empw_avx2.c), else two 16-byte ones.
+ */
+typedef uint8_t mlx5_u8x32 __attribute__((vector_size(32), aligned(1), may_alias));
+
+static __dvp_always_inline void mlx5_empw_copy32(uint8_t *dst, const uint8_t *src)
+{
+	*(mlx5_u8x32 *)(void *)dst = *(const mlx5_u8x32 *)(const void *)src;
+}
+
+/*
+ * Mbufs whose frames went inline whole: back to their pool at the end of
+ * the burst, in one bulk put, since the device reads only the WQE. The
+ * stretches of a burst usually follow one another in the caller's array,
+ * so they make one run; another pool or a gap starts the next.
+ */
+struct mlx5_empw_done {
+	struct dvp_mbuf **pkts;
+	struct dvp_mempool *pool;
+	uint32_t n;
+};
+
+static __dvp_always_inline void mlx5_empw_done_add(struct mlx5_empw_done *done,
+						   struct dvp_mbuf **pkts, uint32_t n)
+{
+	if (dvp_unlikely(pkts != done->pkts + done->n || pkts[0]->pool != done->pool)) {
+		if (done->n != 0)
+			dvp_mempool_put_bulk(done->pool, (void *const *)done->pkts, done->n);
+		done->pkts = pkts;
+		done->pool = pkts[0]->pool;
+		done->n = 0;
+	}
+	done->n += n;
+}
+
+/*
+ * Where an inline burst stands: its indexes, the last WQE written, the
+ * counts for its end, and the mbufs to put back (mlx5_empw_done).
+ */
+struct mlx5_empw_burst {
+	uint32_t wqe_ci, head;
+	uint32_t sent, bytes, nptr; /* nptr: frames sent by pointer */
+	uint8_t *last;
+	struct mlx5_empw_done done;
+};
+
+/*
+ * Sessions of fast frames only, from basic block *@p wqe_ci on, while
+ * frames qualify: what an inline burst tries first, for at most @p n
+ * frames, when the SQ has room for them (mlx5_empw_inl_fast_fits()) and
+ * inline_mpw takes every fast frame. A session takes stretches of as many
+ * frames as its room holds at their largest (MLX5_EMPW_FAST_SEG bytes),
+ * so no frame has a room check of its own; it closes when less than that
+ * is left (at least MLX5_EMPW_FAST_PER_SESSION frames, never more than
+ * MLX5_EMPW_MAX_PKTS) or at the SQ's end, so that none wraps: the next
+ * starts at the ring's start. Per frame: three compares, the header, two
+ * moves; per session a title. None takes a slot in the ring of mbufs.
+ * @return the frames taken; *wqe_ci, *last and *bytes moved on past them.
+ */
+static __dvp_always_inline uint32_t mlx5_empw_inl_fast(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
+						       uint32_t n, const struct dvp_mempool *spool,
+						       uint32_t *wqe_ci, uint8_t **last,
+						       uint32_t *bytes, bool cs)
+{
+	const uint32_t room_max = (MLX5_EMPW_INL_MAX_DS - MLX5_EMPW_TITLE_DS) * MLX5_WSEG_SIZE;
+	/* The title's first 8 bytes but the WQE index and ds (mlx5_empw_title()). */
+	const uint64_t title0 = (uint64_t)htobe32(txq->sqn << MLX5_WQE_QPN_SHIFT) << 32 |
+				htobe32(MLX5_OPCODE_ENHANCED_MPSW);
+	uint8_t *const sq_end = txq->sq + ((size_t)txq->wqe_n << 6);
+	uint64_t *w = (uint64_t *)(void *)mlx5_tx_wqe(txq, *wqe_ci), *wlast = NULL;
+	uint8_t ecs = cs ? txq->cs_tbl[(pkts[0]->ol_flags >> 52) & 7] : 0;
+	uint32_t ci = *wqe_ci, sum = 0, left = n;
+	struct dvp_mbuf **p = pkts;
+
+	for (;;) {
+		uint8_t *const start = (uint8_t *)(w + 4);
+		uint8_t *const dend = start + DVP_MIN((size_t)room_max, (size_t)(sq_end - start));
+		uint8_t *d = start;
+		uint32_t cnt, ds, bbs;
+		intptr_t j;
+
+		/* Stretches of as many as fit at their largest; one for 61 to 64 bytes. */
+		do {
+			struct dvp_mbuf **pe;
+
+			cnt = DVP_MIN(left, (uint32_t)(dend - d) / MLX5_EMPW_FAST_SEG);
+			pe = p + cnt;
+			/* Indexes from -cnt up to 0: one register and no bound to compare. */
+			for (j = -(intptr_t)cnt; j != 0; j++) {
+				struct dvp_mbuf *m = pe[j];
+				size_t len =
+					m->data_len; /* one register for compares and addresses */
+				uint32_t rs, bc;
+				const uint8_t *src;
+
+				memcpy(&rs, &m->refcnt, sizeof(rs));
+				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
+						 len - MLX5_EMPW_FAST_MIN >
+							 MLX5_EMPW_FAST_MAX - MLX5_EMPW_FAST_MIN))
+					break;
+				if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
+					break;
+				/* len | MLX5_INLINE_SEG as an add (len < 64 KiB): one lea. */
+				bc = htobe32((uint32_t)len + MLX5_INLINE_SEG);
+				memcpy(d, &bc, sizeof(bc));
+				src = dvp_pktmbuf_mtod(m, const uint8_t *);
+				mlx5_empw_copy32(d + 4, src);
+				mlx5_empw_copy32(d + 4 + len - 32, src + len - 32);
+				d += (len + 4 + MLX5_WSEG_SIZE - 1) & ~(size_t)(MLX5_WSEG_SIZE - 1);
+				sum += (uint32_t)len;
+			}
+			cnt += (uint32_t)j; /* the frames taken */
+			p += cnt;
+			left -= cnt;
+		} while (j == 0 && left != 0 && d + MLX5_EMPW_FAST_SEG <= dend);
+		if (d == start)
+			break; /* none for this session: the SQ's last block, or another kind */
+		/*
+		 * The title: title0, the WQE index big-endian in bytes 1-2 (its
+		 * byte 0 is the opmod, 0), ds in the last byte.
+		 */
+		ds = MLX5_EMPW_TITLE_DS + (uint32_t)(d - start) / MLX5_WSEG_SIZE;
+		w[0] = title0 | (htobe32(ci << MLX5_WQE_IDX_SHIFT) & 0xffffff00u) |
+		       (uint64_t)ds << 56;
+		w[1] = 0; /* signature, fm_ce_se (a completion is asked at the burst's end), imm */
+		w[2] = (uint64_t)ecs << 32; /* cs_flags */
+		w[3] = 0; /* no inline header: eMPW takes none */
+		wlast = w;
+		bbs = mlx5_wqe_ds_to_bbs(ds);
+		ci += bbs;
+		if (j != 0 || left == 0)
+			break;
+		w += (size_t)bbs * (MLX5_SEND_WQE_BB / sizeof(*w));
+		if ((uint8_t *)w == sq_end)
+			w = (uint64_t *)(void *)txq->sq;
+	}
+	if (wlast != NULL)
+		*last = (uint8_t *)wlast;
+	*wqe_ci = ci;
+	*bytes += sum;
+	return n - left;
+}
+
+/*
+ * Whether the SQ has room from basic block @p wqe_ci for @p n fast frames
+ * at their largest: MLX5_EMPW_FAST_PER_SESSION in each session of
+ * MLX5_EMPW_INL_MAX_BBS blocks, and one session cut short by the SQ's end.
+ */
+static __dvp_always_inline bool mlx5_empw_inl_fast_fits(const struct mlx5_txq *txq, uint32_t wqe_ci,
+							uint32_t n)
+{
+	/* n / 8 + 2 sessions: more than the ceiling of n / 11 and one cut short. */
+	return txq->wqe_n - (wqe_ci - txq->wqe_tail) >= (n / 8 + 2) * MLX5_EMPW_INL_MAX_BBS;
+}
+
+/*
+ * The rest of an inline burst, from pkts[@p i] on, frame by frame where
+ * need be: a frame of up to inline_mpw bytes goes as an inline data
+ * segment, a longer one by pointer; the two kinds mix in one session of
+ * at most MLX5_EMPW_INL_MAX_DS units, which may wrap the SQ. Fast frames
+ * go in stretches as long as the session's room for them at their
+ * largest (and to b->done); any other frame, or one at a stretch's end,
+ * is looked at alone, and stays in the ring of mbufs until its completion
+ * if it is sent. @return the frames taken, up to @p n.
+ */
+static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
+							  struct dvp_mbuf **pkts, uint32_t i,
+							  uint32_t n, struct mlx5_empw_burst *b,
+							  bool cs)
 {
 	const uint32_t inl_span = txq->inline_mpw - 13u, span = txq->frame_max - 13u;
+	const uint32_t fast_hi = DVP_MIN(txq->inline_mpw, MLX5_EMPW_FAST_MAX);
+	/* Fast frames: len - MLX5_EMPW_FAST_MIN < fast_span (none when inline_mpw < 33). */
+	const uint32_t fast_span =
+		fast_hi >= MLX5_EMPW_FAST_MIN ? fast_hi - (MLX5_EMPW_FAST_MIN - 1) : 0;
 	const uint64_t qpn = (uint64_t)htobe32(txq->sqn << MLX5_WQE_QPN_SHIFT) << 32;
 	uint8_t *const sq_end = txq->sq + ((size_t)txq->wqe_n << 6);
 	const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
-	uint32_t slkey = txq->simple_lkey;
-	uint32_t wqe_ci, head, i = 0, sent = 0, bytes = 0, nptr = 0;
-	uint8_t *last = NULL;
+	uint32_t slkey = txq->simple_lkey, wqe_ci = b->wqe_ci, head = b->head;
 
-	if (dvp_unlikely(__atomic_load_n(&txq->restart, __ATOMIC_RELAXED) != 0)) {
-		mlx5_tx_slow(txq);
-		return 0;
-	}
-	/* Completions first: an error among them resets the counters read below. */
-	mlx5_tx_complete(txq);
-	wqe_ci = txq->wqe_ci;
-	head = txq->elts_head;
 	while (i < n) {
 		uint32_t wqe_free = txq->wqe_n - (wqe_ci - txq->wqe_tail);
 		uint32_t max = DVP_MIN(n - i, txq->elts_n - (head - txq->elts_tail));
 		uint64_t *w = (uint64_t *)(void *)mlx5_tx_wqe(txq, wqe_ci);
 		uint8_t *d = (uint8_t *)(w + 4);
 		uint8_t ecs = cs ? txq->cs_tbl[(pkts[i]->ol_flags >> 52) & 7] : 0;
-		uint32_t k = 0, units, ds, eidx;
+		uint32_t k = 0, ne = 0, units, ds, eidx;
 		struct dvp_mbuf **e;
 		uint8_t *dend; /* the session's end: d + its room (past sq_end when it wraps) */
 		bool ended = false;
@@ -257,51 +441,51 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 		units = DVP_MIN(MLX5_EMPW_INL_MAX_DS, wqe_free * 4) - MLX5_EMPW_TITLE_DS;
 		dend = d + (size_t)units * MLX5_WSEG_SIZE;
 		for (; k < max; k++) {
-			struct dvp_mbuf *m, **pk = pkts + i;
-			/* The fast loop's bound: the session's end, short of the SQ's end. */
+			/*
+			 * Room for cnt fast frames up to the session's end, or
+			 * short of the SQ's (d stays inside the ring).
+			 */
 			uint8_t *lim = dend < sq_end ? dend : sq_end - 1;
-			/* Indexes from -(max - k) up to 0: one register and no bound to compare. */
-			struct dvp_mbuf **pe = pk + max, **ee = e + max;
-			intptr_t j = (intptr_t)k - (intptr_t)max;
+			uint32_t cnt = DVP_MIN(max - k, (uint32_t)(lim - d) / MLX5_EMPW_FAST_SEG);
+			struct dvp_mbuf *m, **pk = pkts + i + k, **pe = pk + cnt;
+			/* Indexes from -cnt up to 0: one register and no bound to compare. */
+			intptr_t j = -(intptr_t)cnt;
 			uint32_t lkey = slkey, len, rs;
 
-			/*
-			 * Inline frames of the simple pool with the session's
-			 * checksum flags, that fit: the common case, with as few
-			 * live values as may be. Any other goes below, alone.
-			 */
 			for (; j != 0; j++) {
-				uint32_t seg, bc;
+				const uint8_t *src;
+				uint32_t bc;
 
 				m = pe[j];
 				len = m->data_len;
 				memcpy(&rs, &m->refcnt, sizeof(rs));
 				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
-						 len - 14u >= inl_span))
+						 len - MLX5_EMPW_FAST_MIN >= fast_span))
 					break;
 				if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
 					break;
-				seg = (len + 4 + MLX5_WSEG_SIZE - 1) & ~(MLX5_WSEG_SIZE - 1);
-				if (dvp_unlikely(d + seg > lim))
-					break;
 				bc = htobe32(len | MLX5_INLINE_SEG);
 				memcpy(d, &bc, sizeof(bc));
-				mlx5_empw_copy(d + 4, dvp_pktmbuf_mtod(m, const uint8_t *), len);
-				d += seg;
-				ee[j] = m;
-				bytes += len;
+				src = dvp_pktmbuf_mtod(m, const uint8_t *);
+				mlx5_empw_copy32(d + 4, src);
+				mlx5_empw_copy32(d + 4 + len - 32, src + len - 32);
+				d += (len + 4 + MLX5_WSEG_SIZE - 1) & ~(MLX5_WSEG_SIZE - 1);
+				b->bytes += len;
 			}
-			k = (uint32_t)((intptr_t)max + j);
-			if (k == max)
-				break;
-			m = pk[k];
+			if (cnt + (uint32_t)j != 0) {
+				mlx5_empw_done_add(&b->done, pk, cnt + (uint32_t)j);
+				k += cnt + (uint32_t)j;
+				if (k == max)
+					break;
+			}
+			m = pkts[i + k];
 			len = m->data_len;
 
 			memcpy(&rs, &m->refcnt, sizeof(rs));
 			if (dvp_unlikely(rs != 0x10001u || m->pool != spool)) {
 				if (m->nb_segs != 1)
 					break;
-				lkey = mlx5_tx_not_simple(txq, m, head + k);
+				lkey = mlx5_tx_not_simple(txq, m, head + ne);
 				if (lkey == htobe32(MLX5_INVALID_LKEY))
 					break;
 				spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
@@ -330,6 +514,11 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 					d = mlx5_empw_inline_wrap(txq, d, m, u * MLX5_WSEG_SIZE);
 					dend -= sq_end - txq->sq;
 				}
+				/* A lone unshared segment is done with: back to its pool. */
+				if (rs == 0x10001u)
+					mlx5_empw_done_add(&b->done, pkts + i + k, 1);
+				else
+					e[ne++] = m;
 			} else {
 				struct mlx5_wqe_data_seg *p = (struct mlx5_wqe_data_seg *)(void *)d;
 
@@ -339,7 +528,7 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 					ended = true; /* k > 0: a unit is left for the first */
 					break;
 				}
-				nptr++;
+				b->nptr++;
 				p->byte_count = htobe32(len);
 				p->lkey = lkey;
 				p->addr = htobe64((uintptr_t)m->buf_addr + m->data_off);
@@ -348,34 +537,139 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 					d = txq->sq;
 					dend -= sq_end - txq->sq;
 				}
+				e[ne++] = m;
 			}
-			e[k] = m;
-			bytes += len;
+			b->bytes += len;
 		}
 		ds = MLX5_EMPW_TITLE_DS + units - (uint32_t)(dend - d) / MLX5_WSEG_SIZE;
 		if (k > 0) {
-			w[0] = htobe32((wqe_ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
-				       MLX5_OPCODE_ENHANCED_MPSW) |
-			       qpn | (uint64_t)htobe32(ds) << 32;
-			w[1] = 0;
-			w[2] = (uint64_t)ecs << 32;
-			w[3] = 0;
-			last = (uint8_t *)w;
+			mlx5_empw_title(w, wqe_ci, qpn, ds, ecs);
+			b->last = (uint8_t *)w;
 			wqe_ci += mlx5_wqe_ds_to_bbs(ds);
-			head += k;
+			head += ne;
 			i += k;
-			sent += k;
+			b->sent += k;
 		}
 		if (k == max || ended)
 			continue;
 		/* Not for a session (or no room for one): a SEND WQE, if it fits. */
-		if (!mlx5_tx_one_generic(txq, pkts[i], &wqe_ci, &head, &last))
+		if (!mlx5_tx_one_generic(txq, pkts[i], &wqe_ci, &head, &b->last))
 			break;
 		i++;
 	}
-	if (sent != nptr)
-		dvp_counter_add(&txq->st.inlined, sent - nptr);
-	return mlx5_tx_burst_end(txq, wqe_ci, head, last, sent, bytes, i);
+	b->wqe_ci = wqe_ci;
+	b->head = head;
+	return i;
+}
+
+/*
+ * An inline burst that is not all fast frames, or meets the SQ's end,
+ * from pkts[@p i] on (the first @p i went in fast sessions, up to
+ * @p wqe_ci and @p last, with @p bytes): fast sessions where they can go,
+ * else a session's worth frame by frame (across the SQ's end if it is
+ * there), until all are sent or the queue is full. @return the frames
+ * taken.
+ */
+static __dvp_always_inline uint16_t mlx5_empw_inl_rest(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
+						       uint32_t n, uint32_t i, uint32_t wqe_ci,
+						       uint8_t *last, uint32_t bytes, bool cs)
+{
+	struct mlx5_empw_burst b = { .wqe_ci = wqe_ci,
+				     .head = txq->elts_head,
+				     .sent = i,
+				     .bytes = bytes,
+				     .last = last,
+				     .done = { pkts, NULL, 0 } };
+	uint16_t taken;
+
+	if (i != 0)
+		b.done = (struct mlx5_empw_done){ pkts, pkts[0]->pool, i };
+	while (i < n) {
+		uint32_t from = i, k = 0;
+		const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
+
+		if (txq->inline_mpw >= MLX5_EMPW_FAST_MAX &&
+		    mlx5_empw_inl_fast_fits(txq, b.wqe_ci, n - i))
+			k = mlx5_empw_inl_fast(txq, pkts + i, n - i, spool, &b.wqe_ci, &b.last,
+					       &b.bytes, cs);
+		if (k != 0) {
+			mlx5_empw_done_add(&b.done, pkts + i, k);
+			b.sent += k;
+			i += k;
+			continue;
+		}
+		i = mlx5_empw_inl_general(txq, pkts, i, DVP_MIN(n, i + MLX5_EMPW_FAST_PER_SESSION),
+					  &b, cs);
+		if (i == from)
+			break; /* the queue is full */
+	}
+	if (b.sent != b.nptr)
+		dvp_counter_add(&txq->st.inlined, b.sent - b.nptr);
+	taken = mlx5_tx_burst_end(txq, b.wqe_ci, b.head, b.last, b.sent, b.bytes, i);
+	if (b.done.n != 0)
+		dvp_mempool_put_bulk(b.done.pool, (void *const *)b.done.pkts, b.done.n);
+	return taken;
+}
+
+static __dvp_noinline uint16_t mlx5_empw_inl_rest_plain(struct mlx5_txq *txq,
+							struct dvp_mbuf **pkts, uint32_t n,
+							uint32_t i, uint32_t wqe_ci, uint8_t *last,
+							uint32_t bytes)
+{
+	return mlx5_empw_inl_rest(txq, pkts, n, i, wqe_ci, last, bytes, false);
+}
+
+static __dvp_noinline uint16_t mlx5_empw_inl_rest_cs(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
+						     uint32_t n, uint32_t i, uint32_t wqe_ci,
+						     uint8_t *last, uint32_t bytes)
+{
+	return mlx5_empw_inl_rest(txq, pkts, n, i, wqe_ci, last, bytes, true);
+}
+
+/*
+ * The eMPW path with packets inline in the session (txq_inline_mpw, when
+ * the port has txqs_min_inline tx queues, as DPDK's
+ * mlx5_tx_burst_empw_inline): a frame of up to inline_mpw bytes goes as an
+ * inline data segment (byte count | MLX5_INLINE_SEG, the bytes, padding
+ * to 16), a longer one by pointer as above. The device then reads no data
+ * behind short frames, only the WQE.
+ *
+ * A burst of short frames (MLX5_EMPW_FAST_MIN to MLX5_EMPW_FAST_MAX
+ * bytes, lone unshared segments of the queue's simple pool, with the
+ * same checksum flags) goes in fast sessions alone (mlx5_empw_inl_fast());
+ * whatever else, out of line (mlx5_empw_inl_rest()). Fast frames take no
+ * slot in the ring of mbufs: their mbufs go back to their pool at the
+ * burst's end, in one bulk put, as the device reads only the WQE.
+ */
+static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq *txq,
+								struct dvp_mbuf **pkts, uint16_t n,
+								bool cs)
+{
+	uint32_t wqe_ci, bytes = 0, i = 0;
+	uint8_t *last = NULL;
+
+	if (dvp_unlikely(__atomic_load_n(&txq->restart, __ATOMIC_RELAXED) != 0)) {
+		mlx5_tx_slow(txq);
+		return 0;
+	}
+	/* Completions first: an error among them resets the counters read below. */
+	mlx5_tx_complete(txq);
+	wqe_ci = txq->wqe_ci;
+	if (dvp_likely(txq->inline_mpw >= MLX5_EMPW_FAST_MAX && n != 0)) {
+		const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
+
+		if (dvp_likely(mlx5_empw_inl_fast_fits(txq, wqe_ci, n))) {
+			i = mlx5_empw_inl_fast(txq, pkts, n, spool, &wqe_ci, &last, &bytes, cs);
+			if (dvp_likely(i == n)) {
+				dvp_counter_add(&txq->st.inlined, n);
+				mlx5_tx_burst_end(txq, wqe_ci, txq->elts_head, last, n, bytes, n);
+				dvp_mempool_put_bulk(pkts[0]->pool, (void *const *)pkts, n);
+				return n;
+			}
+		}
+	}
+	return (cs ? mlx5_empw_inl_rest_cs : mlx5_empw_inl_rest_plain)(txq, pkts, n, i, wqe_ci,
+								       last, bytes);
 }
 
 #endif /* MLX5_TX_EMPW_H */

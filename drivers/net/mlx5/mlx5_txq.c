@@ -193,6 +193,7 @@ static int objs_create(struct mlx5_txq *txq)
 	txq->sq_db = txq->dv_qp.dbrec;
 	txq->bf_reg = txq->dv_qp.bf.reg;
 	txq->wqe_n = txq->dv_qp.sq.wqe_cnt;
+	txq->comp_wqe_thresh = DVP_MAX(txq->comp_thresh, txq->wqe_n / MLX5_TX_COMP_WQE_DIV);
 	txq->wqe_mask = txq->wqe_n - 1;
 	txq->sqn = txq->qp->qp_num;
 	txq->qpn_ds_fast = htobe32(txq->sqn << MLX5_WQE_QPN_SHIFT | 4);
