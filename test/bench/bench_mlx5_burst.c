@@ -8,7 +8,8 @@
  * calls (filling the rx CQ by injecting frames, taking the sent WQEs and
  * writing their completions), so what is measured is the PMD's own work.
  *
- *   bench_mlx5_burst rx|rxh|rxvec|rxcomp|rxveccomp|rxmprq|tx|txff|txinl|txsend|cal [rounds]
+ *   bench_mlx5_burst rx|rxh|rxvec|rxcomp|rxveccomp|rxmprq|tx|txff|txinl|txinlsse|txsend|cal
+ *                    [rounds]
  *
  * rx and rxh: the scalar burst (rx_vec_en=0); rxvec: the vector one (the
  * default where the CPU has SSE4.2); rxh: with DVP_RX_OFFLOAD_RSS_HASH
@@ -20,7 +21,9 @@
  * txff: with DVP_TX_OFFLOAD_MBUF_FAST_FREE; tx and txff take the enhanced
  * multi-packet send path the device reports; txinl: the same with frames
  * inline in the session (txqs_min_inline=0, so txq_inline_mpw's default
- * 268 holds with one queue); txsend: a device without it (empw=off), so
+ * 268 holds with one queue; the AVX2 burst where the CPU has it);
+ * txinlsse: the same held to SSE (--force-max-simd-bitwidth=128); txsend:
+ * a device without it (empw=off), so
  * one SEND WQE per packet; rxmprq: a multi-packet RQ (mprq_en=1,
  * rxqs_min_mprq=1: 16 WQEs of 64 strides of 2048 bytes), each frame copied
  * into an mbuf.
@@ -232,7 +235,7 @@ int main(int argc, char **argv)
 	char cpu[16], allow[96] = VDEV_NAME ",txqs_min_inline=0",
 		      vdev_args[] = "sim_mlx5,ports=1,mode=step,cable=traffic,gen=off",
 		      *eal[] = { argv[0], "--no-huge", "-m",	 "256",	    "-l", cpu,
-				 "-a",	  allow,       "--vdev", vdev_args, NULL };
+				 "-a",	  allow,       "--vdev", vdev_args, NULL, NULL };
 	unsigned int rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 200;
 	bool rxh = argc > 1 && strcmp(argv[1], "rxh") == 0;
 	bool vec = argc > 1 && strcmp(argv[1], "rxvec") == 0;
@@ -243,7 +246,8 @@ int main(int argc, char **argv)
 	bool ff = argc > 1 && strcmp(argv[1], "txff") == 0;
 	bool cal = argc > 1 && strcmp(argv[1], "cal") == 0;
 	bool send = argc > 1 && strcmp(argv[1], "txsend") == 0;
-	bool inl = argc > 1 && strcmp(argv[1], "txinl") == 0;
+	bool inl_sse = argc > 1 && strcmp(argv[1], "txinlsse") == 0;
+	bool inl = inl_sse || (argc > 1 && strcmp(argv[1], "txinl") == 0);
 	struct sim_mlx5_dev *sim;
 	struct dvp_mempool *mp;
 	uint64_t cycles, pkts = 0, best = UINT64_MAX, all_pkts = 0, bus0, cqe0;
@@ -251,7 +255,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2 || (!rx && !ff && !cal && !send && !inl && strcmp(argv[1], "tx") != 0)) {
 		fprintf(stderr,
-			"usage: %s rx|rxh|rxvec|rxcomp|rxveccomp|rxmprq|tx|txff|txinl|txsend|cal "
+			"usage: %s rx|rxh|rxvec|rxcomp|rxveccomp|rxmprq|tx|txff|txinl|txinlsse|txsend|cal "
 			"[rounds]\n",
 			argv[0]);
 		return 2;
@@ -262,7 +266,10 @@ int main(int argc, char **argv)
 		snprintf(allow, sizeof(allow), VDEV_NAME ",mprq_en=1,rxqs_min_mprq=1");
 	else if (rx)
 		snprintf(allow, sizeof(allow), VDEV_NAME ",rx_vec_en=%d", vec || veccomp);
-	if (dvp_eal_init(inl || rx ? 10 : 6, eal) < 0)
+	/* txinlsse: the inline burst with SSE moves, where the CPU has AVX2 too. */
+	if (inl_sse)
+		eal[10] = "--force-max-simd-bitwidth=128";
+	if (dvp_eal_init(inl || rx ? 10 + inl_sse : 6, eal) < 0)
 		die("dvp_eal_init");
 	port = port_open(&sim, &mp, ff, rxh, send, inl || rx);
 	bus0 = bus_bytes(sim);

@@ -12,7 +12,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for mode in cal rx rxh rxvec rxcomp rxveccomp rxmprq tx txff txinl txsend; do
+for mode in cal rx rxh rxvec rxcomp rxveccomp rxmprq tx txff txinl txinlsse txsend; do
 	"$exe" "$mode" 200 >"$tmp/native.$mode"
 	valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$tmp/cg.$mode" \
 		"$exe" "$mode" 20 >"$tmp/out.$mode" 2>"$tmp/err.$mode" ||
@@ -35,6 +35,7 @@ for mode in cal rx rxh rxvec rxcomp rxveccomp rxmprq tx txff txinl txsend; do
 	[ "$mode" = rxveccomp ] && name=rx_burst_vec_comp
 	[ "$mode" = txff ] && name=tx_burst_fast_free
 	[ "$mode" = txinl ] && name=tx_burst_inline
+	[ "$mode" = txinlsse ] && name=tx_burst_inline_sse
 	[ "$mode" = txsend ] && name=tx_burst_send
 	[ "$mode" = rxcomp ] && name=rx_burst_comp
 	# rx_burst_comp and rx_burst_vec_comp also give the CQE bytes alone (its target is on those).

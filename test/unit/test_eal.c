@@ -21,6 +21,7 @@
 #include <dvp_interrupts.h>
 #include <dvp_lcore.h>
 #include <dvp_malloc.h>
+#include <dvp_vect.h>
 
 static char cpu0[16], cpu0_at[32];
 
@@ -115,6 +116,10 @@ static void test_bad_device_and_misc_options(void **state)
 	BAD("--proc-type 'main': expected primary or auto", "--proc-type=main");
 	BAD("-d '/nonexistent/librte_x.so': No such file", "-d", "/nonexistent/librte_x.so");
 	BAD("--no-pci '1': this option takes no value", "--no-pci=1");
+	BAD("--force-max-simd-bitwidth '100': expected a power of two from 64 to 32768 bits",
+	    "--force-max-simd-bitwidth=100");
+	BAD("--force-max-simd-bitwidth '32': expected a power of two", "--force-max-simd-bitwidth",
+	    "32");
 }
 
 /*
@@ -167,6 +172,18 @@ static void test_dpdk_options(void **state)
 	GOOD(2, 1, "--no-shconf: no effect: dvpmd keeps no shared configuration", "--no-huge",
 	     "--no-shconf");
 	GOOD(2, 1, "--iova-mode pa: no effect", "--no-huge", "--iova-mode=pa");
+	/* The widest SIMD the bursts may use: 256 bits unless told. */
+	assert_int_equal(dvp_test_eal_init("--no-huge", "-m", "4"), 3);
+	assert_int_equal(dvp_vect_get_max_simd_bitwidth(), DVP_VECT_SIMD_256);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+	assert_int_equal(dvp_test_eal_init("--no-huge", "-m", "4", "--force-max-simd-bitwidth=64"),
+			 4);
+	assert_int_equal(dvp_vect_get_max_simd_bitwidth(), DVP_VECT_SIMD_DISABLED);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+	assert_int_equal(
+		dvp_test_eal_init("--no-huge", "-m", "4", "--force-max-simd-bitwidth", "0"), 5);
+	assert_int_equal(dvp_vect_get_max_simd_bitwidth(), DVP_VECT_SIMD_MAX);
+	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
 static void test_vdev_without_driver_fails_init(void **state)

@@ -35,6 +35,22 @@
  */
 #define MLX5_EMPW_MAX_PKTS 32u
 
+/*
+ * The title of a session at @p w: WQE index @p ci, @p ds units, checksum
+ * flags @p ecs; @p qpn is htobe32(SQN << 8) in the upper half, where ds
+ * (below 64) takes the last byte.
+ */
+static __dvp_always_inline void mlx5_empw_title(uint64_t *w, uint32_t ci, uint64_t qpn, uint32_t ds,
+						uint8_t ecs)
+{
+	w[0] = htobe32((ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
+		       MLX5_OPCODE_ENHANCED_MPSW) |
+	       qpn | (uint64_t)ds << 56;
+	w[1] = 0; /* signature, fm_ce_se (a completion is asked at the burst's end), imm */
+	w[2] = (uint64_t)ecs << 32; /* cs_flags */
+	w[3] = 0; /* no inline header: eMPW takes none */
+}
+
 static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq,
 							    struct dvp_mbuf **pkts, uint16_t n,
 							    bool cs)
@@ -118,12 +134,7 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
 		}
 		if (k > 0) {
 			ds = MLX5_EMPW_TITLE_DS + k;
-			w[0] = htobe32((wqe_ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
-				       MLX5_OPCODE_ENHANCED_MPSW) |
-			       qpn | (uint64_t)htobe32(ds) << 32;
-			w[1] = 0; /* signature, fm_ce_se (a completion is asked below), imm */
-			w[2] = (uint64_t)ecs << 32; /* cs_flags */
-			w[3] = 0; /* no inline header: eMPW takes none */
+			mlx5_empw_title(w, wqe_ci, qpn, ds, ecs);
 			last = (uint8_t *)w;
 			wqe_ci += mlx5_wqe_ds_to_bbs(ds);
 			head += k;
@@ -212,9 +223,7 @@ mlx5_empw_inline_wrap(struct mlx5_txq *txq, uint8_t *d, const struct dvp_mbuf *m
  * the frame's last byte (one move each where the burst is built for AVX2,
  * two SSE moves otherwise), so that nothing past the frame is read and
  * nothing past its segment written. A segment of such a frame is at most
- * MLX5_EMPW_FAST_SEG bytes (the 4-byte header, 64 bytes, padding to 16):
- * a stretch of k of them needs no room check of its own where k times
- * that is free.
+ * MLX5_EMPW_FAST_SEG bytes (the 4-byte header, 64 bytes, padding to 16).
  */
 #define MLX5_EMPW_FAST_MIN 33u
 #define MLX5_EMPW_FAST_MAX 64u
@@ -225,30 +234,52 @@ mlx5_empw_inline_wrap(struct mlx5_txq *txq, uint8_t *d, const struct dvp_mbuf *m
 	((MLX5_EMPW_INL_MAX_DS - MLX5_EMPW_TITLE_DS) * MLX5_WSEG_SIZE / MLX5_EMPW_FAST_SEG)
 
 /*
- * The title of a session at @p w: WQE index @p ci, @p ds units, checksum
- * flags @p ecs; @p qpn is htobe32(SQN << 8) in the upper half, where ds
- * (below 64) takes the last byte.
+ * Close the fast session at @p w, whose title's block is zero (its opmod,
+ * signature, fm_ce_se, imm and inline header stay so; a completion is
+ * asked at the burst's end): the WQE index @p ci big-endian in bytes 1-2,
+ * the opcode in byte 3, then qpn_ds from @p qpn (htobe32(SQN << 8)) with
+ * @p ds in its last byte, and the checksum flags @p ecs.
  */
-static __dvp_always_inline void mlx5_empw_title(uint64_t *w, uint32_t ci, uint64_t qpn, uint32_t ds,
-						uint8_t ecs)
+static __dvp_always_inline void mlx5_empw_inl_close(uint64_t *w, uint32_t ci, uint32_t qpn,
+						    uint32_t ds, uint8_t ecs, bool cs)
 {
-	w[0] = htobe32((ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
-		       MLX5_OPCODE_ENHANCED_MPSW) |
-	       qpn | (uint64_t)ds << 56;
-	w[1] = 0; /* signature, fm_ce_se (a completion is asked at the burst's end), imm */
-	w[2] = (uint64_t)ecs << 32; /* cs_flags */
-	w[3] = 0; /* no inline header: eMPW takes none */
+	uint16_t idx = htobe16((uint16_t)ci);
+	uint32_t qpn_ds = qpn | ds << 24;
+
+	memcpy((uint8_t *)w + 1, &idx, sizeof(idx));
+	((uint8_t *)w)[3] = MLX5_OPCODE_ENHANCED_MPSW;
+	memcpy((uint8_t *)w + 4, &qpn_ds, sizeof(qpn_ds));
+	if (cs)
+		((uint8_t *)w)[20] = ecs;
 }
 
 /*
  * 32 bytes from @p src to @p dst, neither aligned: one move each way where
- * the burst is built for AVX2 (mlx5_tx_empw_avx2.c), else two 16-byte ones.
+ * the burst is built for AVX2 (mlx5_tx_empw_avx2.c), else two 16-byte
+ * ones (a 32-byte vector type there would go through the stack).
  */
+#ifdef __AVX2__
 typedef uint8_t mlx5_u8x32 __attribute__((vector_size(32), aligned(1), may_alias));
+typedef uint64_t mlx5_u64x4 __attribute__((vector_size(32)));
+#endif
 
 static __dvp_always_inline void mlx5_empw_copy32(uint8_t *dst, const uint8_t *src)
 {
+#ifdef __AVX2__
 	*(mlx5_u8x32 *)(void *)dst = *(const mlx5_u8x32 *)(const void *)src;
+#else
+	memcpy(dst, src, 32);
+#endif
+}
+
+/* 32 zero bytes at @p dst (32-byte aligned): one store with AVX2. */
+static __dvp_always_inline void mlx5_empw_zero32(uint64_t *dst)
+{
+#ifdef __AVX2__
+	*(mlx5_u64x4 *)(void *)dst = (mlx5_u64x4){ 0, 0, 0, 0 };
+#else
+	memset(dst, 0, 32);
+#endif
 }
 
 /*
@@ -290,14 +321,14 @@ struct mlx5_empw_burst {
 /*
  * Sessions of fast frames only, from basic block *@p wqe_ci on, while
  * frames qualify: what an inline burst tries first, for at most @p n
- * frames, when the SQ has room for them (mlx5_empw_inl_fast_fits()) and
- * inline_mpw takes every fast frame. A session takes stretches of as many
- * frames as its room holds at their largest (MLX5_EMPW_FAST_SEG bytes),
- * so no frame has a room check of its own; it closes when less than that
- * is left (at least MLX5_EMPW_FAST_PER_SESSION frames, never more than
- * MLX5_EMPW_MAX_PKTS) or at the SQ's end, so that none wraps: the next
- * starts at the ring's start. Per frame: three compares, the header, two
- * moves; per session a title. None takes a slot in the ring of mbufs.
+ * frames, where inline_mpw takes every fast frame and the SQ has room for
+ * them at their largest (mlx5_empw_inl_fast_fits()). A session takes
+ * frames while they fit its MLX5_EMPW_INL_MAX_DS units (at least
+ * MLX5_EMPW_FAST_PER_SESSION, never more than MLX5_EMPW_MAX_PKTS) and
+ * stops short of the SQ's end, so that none wraps: the next starts at the
+ * ring's start. Per frame: three compares, the room left, the header, two
+ * moves; the title's block is zeroed at a session's start (one store) and
+ * the rest written at its close. None takes a slot in the ring of mbufs.
  * @return the frames taken; *wqe_ci, *last and *bytes moved on past them.
  */
 static __dvp_always_inline uint32_t mlx5_empw_inl_fast(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
@@ -306,82 +337,77 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_fast(struct mlx5_txq *txq, str
 						       uint32_t *bytes, bool cs)
 {
 	const uint32_t room_max = (MLX5_EMPW_INL_MAX_DS - MLX5_EMPW_TITLE_DS) * MLX5_WSEG_SIZE;
-	/* The title's first 8 bytes but the WQE index and ds (mlx5_empw_title()). */
-	const uint64_t title0 = (uint64_t)htobe32(txq->sqn << MLX5_WQE_QPN_SHIFT) << 32 |
-				htobe32(MLX5_OPCODE_ENHANCED_MPSW);
+	/* The title's qpn_ds but ds, which takes its last byte (mlx5_empw_inl_close()). */
+	const uint32_t qpn = htobe32(txq->sqn << MLX5_WQE_QPN_SHIFT);
 	uint8_t *const sq_end = txq->sq + ((size_t)txq->wqe_n << 6);
-	uint64_t *w = (uint64_t *)(void *)mlx5_tx_wqe(txq, *wqe_ci), *wlast = NULL;
+	uint64_t *w = (uint64_t *)(void *)mlx5_tx_wqe(txq, *wqe_ci);
+	uint8_t *d = (uint8_t *)(w + 4);
 	uint8_t ecs = cs ? txq->cs_tbl[(pkts[0]->ol_flags >> 52) & 7] : 0;
-	uint32_t ci = *wqe_ci, sum = 0, left = n;
-	struct dvp_mbuf **p = pkts;
+	uint32_t ci = *wqe_ci, ds, bbs;
+	size_t sum = 0; /* as wide as len: no extension per frame */
+	/* Room in the session: up to room_max, short of the SQ's end. */
+	intptr_t room = (intptr_t)DVP_MIN((size_t)room_max, (size_t)(sq_end - d));
+	struct dvp_mbuf **pend = pkts + n;
+	/* Indexes from -n up to 0: one register and no bound to compare. */
+	intptr_t j = -(intptr_t)n;
 
-	for (;;) {
-		uint8_t *const start = (uint8_t *)(w + 4);
-		uint8_t *const dend = start + DVP_MIN((size_t)room_max, (size_t)(sq_end - start));
-		uint8_t *d = start;
-		uint32_t cnt, ds, bbs;
-		intptr_t j;
+	/* The title's 32 bytes zero: opmod, signature, fm_ce_se, imm, no inline header. */
+	mlx5_empw_zero32(w);
+	for (; j != 0; j++) {
+		struct dvp_mbuf *m = pend[j];
+		/* One register for the compares and the addresses. */
+		size_t len = m->data_len, seg;
+		uint32_t rs, bc;
+		const uint8_t *src;
 
-		/* Stretches of as many as fit at their largest; one for 61 to 64 bytes. */
-		do {
-			struct dvp_mbuf **pe;
-
-			cnt = DVP_MIN(left, (uint32_t)(dend - d) / MLX5_EMPW_FAST_SEG);
-			pe = p + cnt;
-			/* Indexes from -cnt up to 0: one register and no bound to compare. */
-			for (j = -(intptr_t)cnt; j != 0; j++) {
-				struct dvp_mbuf *m = pe[j];
-				size_t len =
-					m->data_len; /* one register for compares and addresses */
-				uint32_t rs, bc;
-				const uint8_t *src;
-
-				memcpy(&rs, &m->refcnt, sizeof(rs));
-				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
-						 len - MLX5_EMPW_FAST_MIN >
-							 MLX5_EMPW_FAST_MAX - MLX5_EMPW_FAST_MIN))
-					break;
-				if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
-					break;
-				/* len | MLX5_INLINE_SEG as an add (len < 64 KiB): one lea. */
-				bc = htobe32((uint32_t)len + MLX5_INLINE_SEG);
-				memcpy(d, &bc, sizeof(bc));
-				src = dvp_pktmbuf_mtod(m, const uint8_t *);
-				mlx5_empw_copy32(d + 4, src);
-				mlx5_empw_copy32(d + 4 + len - 32, src + len - 32);
-				d += (len + 4 + MLX5_WSEG_SIZE - 1) & ~(size_t)(MLX5_WSEG_SIZE - 1);
-				sum += (uint32_t)len;
-			}
-			cnt += (uint32_t)j; /* the frames taken */
-			p += cnt;
-			left -= cnt;
-		} while (j == 0 && left != 0 && d + MLX5_EMPW_FAST_SEG <= dend);
-		if (d == start)
-			break; /* none for this session: the SQ's last block, or another kind */
-		/*
-		 * The title: title0, the WQE index big-endian in bytes 1-2 (its
-		 * byte 0 is the opmod, 0), ds in the last byte.
-		 */
-		ds = MLX5_EMPW_TITLE_DS + (uint32_t)(d - start) / MLX5_WSEG_SIZE;
-		w[0] = title0 | (htobe32(ci << MLX5_WQE_IDX_SHIFT) & 0xffffff00u) |
-		       (uint64_t)ds << 56;
-		w[1] = 0; /* signature, fm_ce_se (a completion is asked at the burst's end), imm */
-		w[2] = (uint64_t)ecs << 32; /* cs_flags */
-		w[3] = 0; /* no inline header: eMPW takes none */
-		wlast = w;
-		bbs = mlx5_wqe_ds_to_bbs(ds);
-		ci += bbs;
-		if (j != 0 || left == 0)
+		memcpy(&rs, &m->refcnt, sizeof(rs));
+		if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
+				 len - MLX5_EMPW_FAST_MIN >
+					 MLX5_EMPW_FAST_MAX - MLX5_EMPW_FAST_MIN))
 			break;
-		w += (size_t)bbs * (MLX5_SEND_WQE_BB / sizeof(*w));
-		if ((uint8_t *)w == sq_end)
-			w = (uint64_t *)(void *)txq->sq;
+		if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
+			break;
+		seg = (len + 4 + MLX5_WSEG_SIZE - 1) & ~(size_t)(MLX5_WSEG_SIZE - 1);
+		room -= (intptr_t)seg;
+		if (dvp_unlikely(room < 0)) {
+			uint8_t *start = (uint8_t *)(w + 4);
+
+			/* A session that takes none: the SQ's last block, for another path. */
+			if (d == start)
+				break;
+			/* The session is full: its title, then the next one right after it. */
+			ds = MLX5_EMPW_TITLE_DS + (uint32_t)(d - start) / MLX5_WSEG_SIZE;
+			mlx5_empw_inl_close(w, ci, qpn, ds, ecs, cs);
+			bbs = mlx5_wqe_ds_to_bbs(ds);
+			ci += bbs;
+			w += (size_t)bbs * (MLX5_SEND_WQE_BB / sizeof(*w));
+			if ((uint8_t *)w == sq_end)
+				w = (uint64_t *)(void *)txq->sq;
+			mlx5_empw_zero32(w);
+			d = (uint8_t *)(w + 4);
+			room = (intptr_t)DVP_MIN((size_t)room_max, (size_t)(sq_end - d)) -
+			       (intptr_t)seg;
+			if (dvp_unlikely(room < 0))
+				break;
+		}
+		/* len | MLX5_INLINE_SEG as an add (len < 64 KiB). */
+		bc = htobe32((uint32_t)len + MLX5_INLINE_SEG);
+		memcpy(d, &bc, sizeof(bc));
+		src = dvp_pktmbuf_mtod(m, const uint8_t *);
+		mlx5_empw_copy32(d + 4, src);
+		mlx5_empw_copy32(d + 4 + len - 32, src + len - 32);
+		d += seg;
+		sum += len;
 	}
-	if (wlast != NULL)
-		*last = (uint8_t *)wlast;
+	if (d != (uint8_t *)(w + 4)) {
+		ds = MLX5_EMPW_TITLE_DS + (uint32_t)(d - (uint8_t *)(w + 4)) / MLX5_WSEG_SIZE;
+		mlx5_empw_inl_close(w, ci, qpn, ds, ecs, cs);
+		ci += mlx5_wqe_ds_to_bbs(ds);
+		*last = (uint8_t *)w;
+	}
 	*wqe_ci = ci;
-	*bytes += sum;
-	return n - left;
+	*bytes += (uint32_t)sum;
+	return n + (uint32_t)j;
 }
 
 /*
@@ -652,8 +678,15 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 		mlx5_tx_slow(txq);
 		return 0;
 	}
-	/* Completions first: an error among them resets the counters read below. */
-	mlx5_tx_complete(txq);
+	/*
+	 * Completions first (an error among them resets the counters read
+	 * below), when they would give something back: mbufs, or blocks for
+	 * an SQ more than half full; and for a burst of none, the way an
+	 * application asks for them.
+	 */
+	if (txq->elts_head != txq->elts_tail || n == 0 ||
+	    txq->wqe_ci - txq->wqe_tail > txq->wqe_n / 2)
+		mlx5_tx_complete(txq);
 	wqe_ci = txq->wqe_ci;
 	if (dvp_likely(txq->inline_mpw >= MLX5_EMPW_FAST_MAX && n != 0)) {
 		const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
