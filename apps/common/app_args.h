@@ -22,6 +22,16 @@
 const char *app_unknown_option(char *const *argv, char *buf, size_t len);
 
 /*
+ * The error line for an option getopt_long() refused, then the hint to
+ * --help. @p o is what getopt_long() returned: ':' (an optstring that
+ * starts with ':') for an option without its value, anything else for an
+ * unknown option, which @p valid (NULL: none) lists the valid ones after;
+ * a short one is reminded that long options take two dashes.
+ * @return -EINVAL.
+ */
+int app_option_refused(const char *prog, char *const *argv, int o, const char *valid);
+
+/*
  * Fill @p sigs with SIGINT and SIGTERM and block them in the calling
  * thread. Called before the EAL starts, so every thread it and the
  * application create inherits the mask and main() alone takes the signals

@@ -200,7 +200,6 @@ static int bad_arg(const char *o, const char *v, const char *expected)
 /* @return 0, 1 for --help, -EINVAL after the error line. */
 static int parse_args(int argc, char **argv)
 {
-	char sopt[4];
 	static const struct option opts[] = {
 		{ "count", required_argument, NULL, 'c' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -239,15 +238,10 @@ static int parse_args(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 1;
-		case ':':
-			fprintf(stderr, PRG ": %s: needs a value\n", argv[optind - 1]);
-			goto hint;
 		default:
-			fprintf(stderr,
-				PRG ": %s: unknown option; valid: --count, --timeout, --rx, "
-				    "--no-start, --json, --help\n",
-				app_unknown_option(argv, sopt, sizeof(sopt)));
-			goto hint;
+			return app_option_refused(PRG, argv, o,
+						  "--count, --timeout, --rx, --no-start, --json, "
+						  "--help");
 		}
 	}
 	if (optind < argc) {

@@ -477,18 +477,8 @@ int fwd_parse_args(int argc, char **argv, struct fwd_config *cfg)
 		case 'h':
 			fwd_usage(stdout);
 			return 1;
-		case ':':
-			fprintf(stderr, FWD_PROG ": %s: needs a value\n", argv[optind - 1]);
-			goto hint;
-		default: {
-			char sopt[4];
-			const char *what = app_unknown_option(argv, sopt, sizeof(sopt));
-
-			fprintf(stderr, FWD_PROG ": %s: unknown option%s\n", what,
-				strncmp(what, "--", 2) == 0 ? "" :
-							      " (long options take two dashes)");
-			goto hint;
-		}
+		default:
+			return app_option_refused(FWD_PROG, argv, opt, NULL);
 		}
 		if (ret != 0)
 			return ret;

@@ -28,6 +28,7 @@
 #include <dvp_malloc.h>
 #include <dvp_port.h>
 
+#include "app_args.h"
 #include "app_eal.h"
 #include "info.h"
 
@@ -288,10 +289,9 @@ int main(int argc, char **argv)
 			usage(stdout, PRG);
 			goto out;
 		default:
-			fprintf(stderr, PRG ": %s: unknown option; valid: --json, --help\n",
-				argv[optind - 1]);
+			app_option_refused(PRG, argv, opt, "--json, --help");
 			status = 2;
-			goto hint;
+			goto out;
 		}
 	}
 	if (optind < argc) {

@@ -73,6 +73,13 @@ const char *dvp_devargs_get(const struct dvp_devargs *da, const char *key);
 int dvp_devargs_get_u64(const struct dvp_devargs *da, const char *key, uint64_t min, uint64_t max,
 			uint64_t def, uint64_t *out);
 
+/**
+ * dvp_devargs_get_u64() for a 32-bit setting: @p max is at most UINT32_MAX.
+ * @p def may lie outside [@p min, @p max] (a driver's "not given" mark).
+ */
+int dvp_devargs_get_u32(const struct dvp_devargs *da, const char *key, uint32_t min, uint32_t max,
+			uint32_t def, uint32_t *out);
+
 /** Get @p key as a boolean (1/0, yes/no, true/false, on/off), or @p def. */
 int dvp_devargs_get_bool(const struct dvp_devargs *da, const char *key, bool def, bool *out);
 

@@ -273,6 +273,20 @@ int dvp_devargs_get_u64(const struct dvp_devargs *da, const char *key, uint64_t 
 	return 0;
 }
 
+int dvp_devargs_get_u32(const struct dvp_devargs *da, const char *key, uint32_t min, uint32_t max,
+			uint32_t def, uint32_t *out)
+{
+	uint64_t v;
+	int ret;
+
+	if (out == NULL)
+		return dvp_err(EINVAL);
+	ret = dvp_devargs_get_u64(da, key, min, max, def, &v);
+	if (ret == 0)
+		*out = (uint32_t)v;
+	return ret;
+}
+
 /* "1", "yes", "true", "on" (any case): 1; their opposites: 0; anything else: -1. */
 static int parse_bool(const char *s)
 {

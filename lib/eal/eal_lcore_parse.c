@@ -158,16 +158,6 @@ static int map_start(const char *opt, const char *arg, struct eal_cfg *cfg)
 	return 0;
 }
 
-/* map_start() for a list option, which must name at least one lcore. */
-static int list_start(const char *opt, const char *arg, struct eal_cfg *cfg, const char *syntax)
-{
-	int ret = map_start(opt, arg, cfg);
-
-	if (ret == 0 && *arg == '\0')
-		return eal_arg_error(opt, arg, "empty list; %s", syntax);
-	return ret;
-}
-
 /*
  * After one item of a list option: 1 at the end of @p arg, 0 past the
  * comma before the next item, or an error naming what stands there.
@@ -179,6 +169,32 @@ static int list_next(const char *opt, const char *arg, const char *syntax, const
 	if (**p != ',' || (*p)[1] == '\0')
 		return eal_arg_error(opt, arg, "unexpected '%s'; %s", *p, syntax);
 	(*p)++;
+	return 0;
+}
+
+/* One item of a list option at *p: its lcores mapped, *p left past it. */
+typedef int list_item_fn(const char *opt, const char *arg, struct eal_cfg *cfg, const char **p);
+
+/*
+ * A list option: a new lcore map from @p item of each comma-separated item
+ * of @p arg, which must have one at least; @p syntax goes into the errors.
+ */
+static int list_parse(const char *opt, const char *arg, struct eal_cfg *cfg, const char *syntax,
+		      list_item_fn *item)
+{
+	const char *p = arg;
+	int ret = map_start(opt, arg, cfg);
+
+	if (ret == 0 && *arg == '\0')
+		ret = eal_arg_error(opt, arg, "empty list; %s", syntax);
+	while (ret == 0) {
+		ret = item(opt, arg, cfg, &p);
+		if (ret == 0)
+			ret = list_next(opt, arg, syntax, &p);
+	}
+	if (ret < 0)
+		return ret;
+	cfg->lcores_given = true;
 	return 0;
 }
 
@@ -252,29 +268,20 @@ int eal_parse_coremask(const char *opt, const char *arg, struct eal_cfg *cfg)
 	return 0;
 }
 
+/* A -l item, "N" or "N-M": lcore N on CPU N for each. */
+static int corelist_item(const char *opt, const char *arg, struct eal_cfg *cfg, const char **p)
+{
+	unsigned long lo = 0, hi = 0, i;
+	int ret = parse_range(opt, arg, CORELIST_SYNTAX, p, &lo, &hi);
+
+	for (i = lo; ret == 0 && i <= hi; i++)
+		ret = map_one_cpu(opt, arg, cfg, i);
+	return ret;
+}
+
 int eal_parse_corelist(const char *opt, const char *arg, struct eal_cfg *cfg)
 {
-	const char *p = arg;
-	unsigned long lo, hi, i;
-	int ret;
-
-	ret = list_start(opt, arg, cfg, CORELIST_SYNTAX);
-	if (ret < 0)
-		return ret;
-	do {
-		ret = parse_range(opt, arg, CORELIST_SYNTAX, &p, &lo, &hi);
-		if (ret < 0)
-			return ret;
-		for (i = lo; i <= hi; i++) {
-			ret = map_one_cpu(opt, arg, cfg, i);
-			if (ret < 0)
-				return ret;
-		}
-	} while ((ret = list_next(opt, arg, CORELIST_SYNTAX, &p)) == 0);
-	if (ret < 0)
-		return ret;
-	cfg->lcores_given = true;
-	return 0;
+	return list_parse(opt, arg, cfg, CORELIST_SYNTAX, corelist_item);
 }
 
 /* Check one lcore id, or one CPU, of a set. */
@@ -316,56 +323,53 @@ static int parse_set(const char *opt, const char *arg, bool is_cpu, const char *
 	return 0;
 }
 
-int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg)
+/* A --lcores item: "LCORES" or "LCORES@CPUS", each a set (see LCORES_SYNTAX). */
+static int lcores_item(const char *opt, const char *arg, struct eal_cfg *cfg, const char **p)
 {
 	cpu_set_t lcores, cpus, one;
-	const char *p = arg;
 	bool grouped, cpus_grouped, has_at;
 	unsigned long i;
 	int ret;
 
-	ret = list_start(opt, arg, cfg, LCORES_SYNTAX);
+	ret = parse_set(opt, arg, false, p, &lcores, &grouped);
 	if (ret < 0)
 		return ret;
-	do {
-		ret = parse_set(opt, arg, false, &p, &lcores, &grouped);
+	has_at = **p == '@';
+	if (has_at) {
+		(*p)++;
+		ret = parse_set(opt, arg, true, p, &cpus, &cpus_grouped);
 		if (ret < 0)
 			return ret;
-		has_at = *p == '@';
-		if (has_at) {
-			p++;
-			ret = parse_set(opt, arg, true, &p, &cpus, &cpus_grouped);
-			if (ret < 0)
-				return ret;
+	} else {
+		/* "(0-3)": the group floats on its own CPUs; "0-3": each on its own. */
+		cpus = lcores;
+	}
+	for (i = 0; i < CPU_SETSIZE; i++) {
+		if (!CPU_ISSET(i, &cpus))
+			continue;
+		ret = check_cpu(opt, arg, i);
+		if (ret < 0)
+			return ret;
+	}
+	for (i = 0; i < CPU_SETSIZE; i++) {
+		if (!CPU_ISSET(i, &lcores))
+			continue;
+		if (!grouped && !has_at) {
+			CPU_ZERO(&one);
+			CPU_SET(i, &one);
+			ret = map_set(opt, arg, cfg, i, &one);
 		} else {
-			/* "(0-3)": the group floats on its own CPUs; "0-3": each on its own. */
-			cpus = lcores;
+			ret = map_set(opt, arg, cfg, i, &cpus);
 		}
-		for (i = 0; i < CPU_SETSIZE; i++) {
-			if (!CPU_ISSET(i, &cpus))
-				continue;
-			ret = check_cpu(opt, arg, i);
-			if (ret < 0)
-				return ret;
-		}
-		for (i = 0; i < CPU_SETSIZE; i++) {
-			if (!CPU_ISSET(i, &lcores))
-				continue;
-			if (!grouped && !has_at) {
-				CPU_ZERO(&one);
-				CPU_SET(i, &one);
-				ret = map_set(opt, arg, cfg, i, &one);
-			} else {
-				ret = map_set(opt, arg, cfg, i, &cpus);
-			}
-			if (ret < 0)
-				return ret;
-		}
-	} while ((ret = list_next(opt, arg, LCORES_SYNTAX, &p)) == 0);
-	if (ret < 0)
-		return ret;
-	cfg->lcores_given = true;
+		if (ret < 0)
+			return ret;
+	}
 	return 0;
+}
+
+int eal_parse_lcores(const char *opt, const char *arg, struct eal_cfg *cfg)
+{
+	return list_parse(opt, arg, cfg, LCORES_SYNTAX, lcores_item);
 }
 
 int eal_lcore_map_finish(struct eal_cfg *cfg)

@@ -285,59 +285,66 @@ static int queue_conf_check(struct dvp_port *port, uint16_t port_id, uint16_t q,
 	return 0;
 }
 
+/*
+ * Queue setup once the port and the queue id are checked: the checks rx and
+ * tx share, then, under the queue lock, the driver's op replaces what stood
+ * at @p q. @p rxc or @p txc (NULL: the defaults) and @p mp as
+ * dvp_rxq_setup() and dvp_txq_setup() take them.
+ */
+static int queue_setup(struct dvp_port *port, uint16_t q, bool tx, uint16_t nb_desc, int socket_id,
+		       const struct dvp_rxq_conf *rxc, const struct dvp_txq_conf *txc,
+		       struct dvp_mempool *mp)
+{
+	struct port_slot *s = port_slot_of(port);
+	struct dvp_rxq_conf rc = { 0 };
+	struct dvp_txq_conf tc = { 0 };
+	int ret;
+
+	if (rxc != NULL)
+		rc = *rxc;
+	if (txc != NULL)
+		tc = *txc;
+	ret = queue_conf_check(port, port->port_id, q, tx, tx ? tc.offloads : rc.offloads, &nb_desc,
+			       &socket_id);
+	if (ret < 0)
+		return ret;
+	pthread_mutex_lock(&s->qlock);
+	release_queue_locked(port, q, tx);
+	if (tx)
+		ret = port->ops->txq_setup(port, q, nb_desc, socket_id, &tc);
+	else
+		ret = port->ops->rxq_setup(port, q, nb_desc, socket_id, &rc, mp);
+	if (ret == 0 && (tx ? port->txqs[q] : port->rxqs[q]) == NULL)
+		ret = -EIO;
+	if (ret == 0 && !tx && port->conf.intr_conf.rxq &&
+	    !dvp_rxwait_queue_active(port->rxq_intr[q]))
+		ret = -EIO;
+	pthread_mutex_unlock(&s->qlock);
+	return setup_result(port, tx ? "tx" : "rx", q, ret,
+			    tx ? "the driver set up no queue" :
+				 "the driver set up no queue (or no interrupt state)");
+}
+
 int dvp_rxq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 		  const struct dvp_rxq_conf *conf, struct dvp_mempool *mp)
 {
 	struct dvp_port *port = setup_check(port_id, q, false, "rx queue setup");
-	struct dvp_rxq_conf c = { 0 };
-	struct port_slot *s;
-	int ret;
 
 	if (port == NULL)
 		return -dvp_errno;
 	if (mp == NULL)
 		return refuse(port_id, EINVAL, "rx queue %u setup: no mempool given", q);
-	if (conf != NULL)
-		c = *conf;
-	ret = queue_conf_check(port, port_id, q, false, c.offloads, &nb_desc, &socket_id);
-	if (ret < 0)
-		return ret;
-	s = port_slot_of(port);
-	pthread_mutex_lock(&s->qlock);
-	release_queue_locked(port, q, false);
-	ret = port->ops->rxq_setup(port, q, nb_desc, socket_id, &c, mp);
-	if (ret == 0 && port->rxqs[q] == NULL)
-		ret = -EIO;
-	if (ret == 0 && port->conf.intr_conf.rxq && !dvp_rxwait_queue_active(port->rxq_intr[q]))
-		ret = -EIO;
-	pthread_mutex_unlock(&s->qlock);
-	return setup_result(port, "rx", q, ret,
-			    "the driver set up no queue (or no interrupt state)");
+	return queue_setup(port, q, false, nb_desc, socket_id, conf, NULL, mp);
 }
 
 int dvp_txq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 		  const struct dvp_txq_conf *conf)
 {
 	struct dvp_port *port = setup_check(port_id, q, true, "tx queue setup");
-	struct dvp_txq_conf c = { 0 };
-	struct port_slot *s;
-	int ret;
 
 	if (port == NULL)
 		return -dvp_errno;
-	if (conf != NULL)
-		c = *conf;
-	ret = queue_conf_check(port, port_id, q, true, c.offloads, &nb_desc, &socket_id);
-	if (ret < 0)
-		return ret;
-	s = port_slot_of(port);
-	pthread_mutex_lock(&s->qlock);
-	release_queue_locked(port, q, true);
-	ret = port->ops->txq_setup(port, q, nb_desc, socket_id, &c);
-	if (ret == 0 && port->txqs[q] == NULL)
-		ret = -EIO;
-	pthread_mutex_unlock(&s->qlock);
-	return setup_result(port, "tx", q, ret, "the driver set up no queue");
+	return queue_setup(port, q, true, nb_desc, socket_id, NULL, conf, NULL);
 }
 
 int dvp_port_start(uint16_t port_id)

@@ -170,6 +170,33 @@ static void test_get_u64(void **state)
 	dvp_devargs_free(&da);
 }
 
+/* A 32-bit setting: the range check stands in front of the narrowing. */
+static void test_get_u32(void **state)
+{
+	struct dvp_log_capture cap;
+	struct dvp_devargs da;
+	uint32_t v = 0;
+
+	(void)state;
+	assert_int_equal(dvp_devargs_parse("d,a=4g,b=0xffffffff,c=0x100000000", &da), 0);
+	assert_int_equal(dvp_devargs_get_u32(&da, "b", 0, UINT32_MAX, 0, &v), 0);
+	assert_int_equal(v, UINT32_MAX);
+	/* A default outside the range marks "not given". */
+	assert_int_equal(dvp_devargs_get_u32(&da, "absent", 0, 31, UINT32_MAX, &v), 0);
+	assert_int_equal(v, UINT32_MAX);
+	v = 5;
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_devargs_get_u32(&da, "a", 0, UINT32_MAX, 0, &v), -EINVAL);
+	assert_int_equal(dvp_devargs_get_u32(&da, "c", 0, UINT32_MAX, 0, &v), -EINVAL);
+	assert_int_equal(dvp_devargs_get_u32(&da, "b", 0, UINT32_MAX, 0, NULL), -EINVAL);
+	dvp_log_capture_end(&cap);
+	assert_int_equal(v, 5);
+	assert_contains(cap.buf, "d: devargs a=4g: expected a number from 0 to 4294967295");
+	assert_contains(cap.buf, "devargs c=0x100000000: expected a number from 0 to 4294967295");
+	dvp_log_capture_free(&cap);
+	dvp_devargs_free(&da);
+}
+
 static void test_get_bool_and_choice(void **state)
 {
 	static const char *const modes[] = { "fast", "safe", NULL };
@@ -205,9 +232,13 @@ static void test_get_bool_and_choice(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_good),     cmocka_unit_test(test_parse_bad),
-		cmocka_unit_test(test_too_many_pairs), cmocka_unit_test(test_check_keys),
-		cmocka_unit_test(test_get_u64),	       cmocka_unit_test(test_get_bool_and_choice),
+		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_too_many_pairs),
+		cmocka_unit_test(test_check_keys),
+		cmocka_unit_test(test_get_u64),
+		cmocka_unit_test(test_get_u32),
+		cmocka_unit_test(test_get_bool_and_choice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
+#include <string.h>
 
 #include <dvp_errno.h>
 
@@ -41,105 +43,98 @@ const struct dvp_devargs_key mlx5_devargs_keys[] = {
 	{ NULL, NULL },
 };
 
-/* The multi-packet RQ keys; log values are checked against the device at queue setup. */
-static int mprq_parse(const struct dvp_devargs *da, struct mlx5_cfg *cfg)
+/*
+ * The keys that are a plain number or a boolean: their range, their default
+ * and the field they set. Absent keys leave the default, so the same walk
+ * sets the defaults when there are no devargs at all. mprq_log_stride_size
+ * has no fixed default (it follows the MTU): "unset" until the queue sets up;
+ * the mprq log values are checked against the device there.
+ */
+static const struct {
+	const char *key;
+	uint32_t min, max, def;
+	size_t off;
+} u32_keys[] = {
+	/* Checked below as well: 0 is for devices without an inline requirement. */
+	{ "txq_inline_min", 0, 256, MLX5_ESEG_MIN_INLINE_SIZE,
+	  offsetof(struct mlx5_cfg, txq_inline_min) },
+	{ "txq_inline_max", 0, MLX5_TXQ_INLINE_MAX_LIMIT, 290,
+	  offsetof(struct mlx5_cfg, txq_inline_max) },
+	{ "txqs_min_inline", 0, DVP_MAX_QUEUES_PER_PORT, 8,
+	  offsetof(struct mlx5_cfg, txqs_min_inline) },
+	{ "txq_inline_mpw", 0, MLX5_EMPW_INLINE_MAX_LIMIT, MLX5_EMPW_INLINE_DEFAULT,
+	  offsetof(struct mlx5_cfg, txq_inline_mpw) },
+	{ "mprq_log_stride_num", 0, 31, MLX5_MPRQ_DEFAULT_LOG_STRIDE_NUM,
+	  offsetof(struct mlx5_cfg, mprq_log_stride_num) },
+	{ "mprq_log_stride_size", 0, 31, MLX5_MPRQ_LOG_STRIDE_SIZE_UNSET,
+	  offsetof(struct mlx5_cfg, mprq_log_stride_size) },
+	{ "mprq_max_memcpy_len", 0, UINT16_MAX, MLX5_MPRQ_DEFAULT_MEMCPY_LEN,
+	  offsetof(struct mlx5_cfg, mprq_max_memcpy_len) },
+	{ "rxqs_min_mprq", 0, UINT16_MAX, MLX5_MPRQ_DEFAULT_MIN_RXQS,
+	  offsetof(struct mlx5_cfg, rxqs_min_mprq) },
+};
+
+static const struct {
+	const char *key;
+	bool def;
+	size_t off;
+} bool_keys[] = {
+	{ "mprq_en", false, offsetof(struct mlx5_cfg, mprq_en) },
+	{ "rx_vec_en", true, offsetof(struct mlx5_cfg, rx_vec_en) },
+	{ "txq_mpw_en", true, offsetof(struct mlx5_cfg, txq_mpw_en) },
+};
+
+/* rxq_cqe_comp_en: DPDK's mini-CQE format in bits 0..6, the enhanced layout in bit 7. */
+static int cqe_comp_parse(const struct dvp_devargs *da, const char *devname, struct mlx5_cfg *cfg)
 {
-	uint64_t v;
+	uint32_t v;
 	int ret;
 
-	ret = dvp_devargs_get_bool(da, "mprq_en", false, &cfg->mprq_en);
+	ret = dvp_devargs_get_u32(da, "rxq_cqe_comp_en", 0, UINT32_MAX, 1 /* DPDK's default */, &v);
 	if (ret < 0)
 		return ret;
-	ret = dvp_devargs_get_u64(da, "mprq_log_stride_num", 0, 31,
-				  MLX5_MPRQ_DEFAULT_LOG_STRIDE_NUM, &v);
-	if (ret < 0)
-		return ret;
-	cfg->mprq_log_stride_num = (uint32_t)v;
-	if (dvp_devargs_get(da, "mprq_log_stride_size") != NULL) {
-		ret = dvp_devargs_get_u64(da, "mprq_log_stride_size", 0, 31, 0, &v);
-		if (ret < 0)
-			return ret;
-		cfg->mprq_log_stride_size = (uint32_t)v;
-	}
-	ret = dvp_devargs_get_u64(da, "mprq_max_memcpy_len", 0, UINT16_MAX,
-				  MLX5_MPRQ_DEFAULT_MEMCPY_LEN, &v);
-	if (ret < 0)
-		return ret;
-	cfg->mprq_max_memcpy_len = (uint32_t)v;
-	ret = dvp_devargs_get_u64(da, "rxqs_min_mprq", 0, UINT16_MAX, MLX5_MPRQ_DEFAULT_MIN_RXQS,
-				  &v);
-	if (ret < 0)
-		return ret;
-	cfg->rxqs_min_mprq = (uint32_t)v;
-	return 0;
-}
-
-int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct mlx5_cfg *cfg)
-{
-	uint64_t v;
-	int ret;
-
-	cfg->cqe_comp = true;
-	cfg->cqe_comp_fmt = MLX5_MINI_CQE_CSUM; /* DPDK's default 1 */
-	cfg->cqe_comp_enh = false;
-	cfg->txq_inline_min = MLX5_ESEG_MIN_INLINE_SIZE;
-	cfg->txq_inline_max = 290;
-	cfg->txqs_min_inline = 8;
-	cfg->txq_mpw_en = true;
-	cfg->txq_inline_min_set = false;
-	cfg->txq_inline_mpw = MLX5_EMPW_INLINE_DEFAULT;
-	cfg->mprq_en = false;
-	cfg->mprq_log_stride_num = MLX5_MPRQ_DEFAULT_LOG_STRIDE_NUM;
-	cfg->mprq_log_stride_size = MLX5_MPRQ_LOG_STRIDE_SIZE_UNSET;
-	cfg->mprq_max_memcpy_len = MLX5_MPRQ_DEFAULT_MEMCPY_LEN;
-	cfg->rxqs_min_mprq = MLX5_MPRQ_DEFAULT_MIN_RXQS;
-	cfg->rx_vec_en = true;
-	if (da == NULL)
-		return 0;
-	ret = mprq_parse(da, cfg);
-	if (ret < 0)
-		return ret;
-	ret = dvp_devargs_get_u64(da, "rxq_cqe_comp_en", 0, UINT32_MAX, 1, &v);
-	if (ret < 0)
-		return ret;
-	if ((v & ~(uint64_t)0x80) > MLX5_MINI_CQE_L34H_STRIDX) {
+	if ((v & ~0x80u) > MLX5_MINI_CQE_L34H_STRIDX) {
 		MLX5_LOG(ERR,
-			 "%s: rxq_cqe_comp_en=%" PRIu64 ": no such CQE compression format; valid "
+			 "%s: rxq_cqe_comp_en=%" PRIu32 ": no such CQE compression format; valid "
 			 "are 0 (off), 1 (hash), 2 (flow tag), 3 (checksum), 4 (L3/L4 header), "
 			 "each optionally | 0x80 (enhanced layout)",
 			 devname, v);
 		return dvp_err(EINVAL);
 	}
 	cfg->cqe_comp = v != 0;
-	cfg->cqe_comp_fmt = (uint32_t)(v & ~(uint64_t)0x80);
+	cfg->cqe_comp_fmt = v & ~0x80u;
 	cfg->cqe_comp_enh = (v & 0x80) != 0;
-	ret = dvp_devargs_get_u64(da, "txq_inline_min", 0, 256, MLX5_ESEG_MIN_INLINE_SIZE, &v);
-	if (ret < 0)
-		return ret;
-	if (v != 0 && v < MLX5_ESEG_MIN_INLINE_SIZE) {
+	return 0;
+}
+
+int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct mlx5_cfg *cfg)
+{
+	char *base = (char *)cfg;
+	uint32_t v;
+	size_t i;
+	bool b;
+	int ret;
+
+	for (i = 0; i < DVP_DIM(u32_keys); i++) {
+		ret = dvp_devargs_get_u32(da, u32_keys[i].key, u32_keys[i].min, u32_keys[i].max,
+					  u32_keys[i].def, &v);
+		if (ret < 0)
+			return ret;
+		memcpy(base + u32_keys[i].off, &v, sizeof(v));
+	}
+	for (i = 0; i < DVP_DIM(bool_keys); i++) {
+		ret = dvp_devargs_get_bool(da, bool_keys[i].key, bool_keys[i].def, &b);
+		if (ret < 0)
+			return ret;
+		memcpy(base + bool_keys[i].off, &b, sizeof(b));
+	}
+	if (cfg->txq_inline_min != 0 && cfg->txq_inline_min < MLX5_ESEG_MIN_INLINE_SIZE) {
 		MLX5_LOG(ERR,
-			 "%s: txq_inline_min=%" PRIu64 " would split the L2 header; valid are 0 "
+			 "%s: txq_inline_min=%" PRIu32 " would split the L2 header; valid are 0 "
 			 "(ConnectX-5 and later without an inline requirement) or 18..256",
-			 devname, v);
+			 devname, cfg->txq_inline_min);
 		return dvp_err(EINVAL);
 	}
-	cfg->txq_inline_min = (uint32_t)v;
 	cfg->txq_inline_min_set = dvp_devargs_get(da, "txq_inline_min") != NULL;
-	ret = dvp_devargs_get_u64(da, "txq_inline_max", 0, MLX5_TXQ_INLINE_MAX_LIMIT, 290, &v);
-	if (ret < 0)
-		return ret;
-	cfg->txq_inline_max = (uint32_t)v;
-	ret = dvp_devargs_get_u64(da, "txqs_min_inline", 0, DVP_MAX_QUEUES_PER_PORT, 8, &v);
-	if (ret < 0)
-		return ret;
-	cfg->txqs_min_inline = (uint32_t)v;
-	ret = dvp_devargs_get_u64(da, "txq_inline_mpw", 0, MLX5_EMPW_INLINE_MAX_LIMIT,
-				  MLX5_EMPW_INLINE_DEFAULT, &v);
-	if (ret < 0)
-		return ret;
-	cfg->txq_inline_mpw = (uint32_t)v;
-	ret = dvp_devargs_get_bool(da, "rx_vec_en", true, &cfg->rx_vec_en);
-	if (ret < 0)
-		return ret;
-	return dvp_devargs_get_bool(da, "txq_mpw_en", true, &cfg->txq_mpw_en);
+	return cqe_comp_parse(da, devname, cfg);
 }

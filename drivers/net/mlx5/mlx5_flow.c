@@ -45,27 +45,25 @@ uint64_t mlx5_rss_hf_capa(void)
 	       DVP_RSS_L4_DST_ONLY;
 }
 
+/* The @p src and @p dst fields of one layer, less the one its *_ONLY bit in @p hf leaves out. */
+static uint64_t layer_fields(uint64_t hf, uint64_t src_only, uint64_t dst_only, uint64_t src,
+			     uint64_t dst)
+{
+	return ((hf & dst_only) ? 0 : src) | ((hf & src_only) ? 0 : dst);
+}
+
 /* The IBV_RX_HASH_* fields of class @p c under @p hf; false when the class is not needed. */
 static bool class_fields(enum mlx5_rss_class c, uint64_t hf, uint64_t *fields)
 {
-	uint64_t v4 = 0, v6 = 0, tcp = 0, udp = 0;
+	uint64_t v4 = layer_fields(hf, DVP_RSS_L3_SRC_ONLY, DVP_RSS_L3_DST_ONLY,
+				   IBV_RX_HASH_SRC_IPV4, IBV_RX_HASH_DST_IPV4);
+	uint64_t v6 = layer_fields(hf, DVP_RSS_L3_SRC_ONLY, DVP_RSS_L3_DST_ONLY,
+				   IBV_RX_HASH_SRC_IPV6, IBV_RX_HASH_DST_IPV6);
+	uint64_t tcp = layer_fields(hf, DVP_RSS_L4_SRC_ONLY, DVP_RSS_L4_DST_ONLY,
+				    IBV_RX_HASH_SRC_PORT_TCP, IBV_RX_HASH_DST_PORT_TCP);
+	uint64_t udp = layer_fields(hf, DVP_RSS_L4_SRC_ONLY, DVP_RSS_L4_DST_ONLY,
+				    IBV_RX_HASH_SRC_PORT_UDP, IBV_RX_HASH_DST_PORT_UDP);
 
-	if (!(hf & DVP_RSS_L3_DST_ONLY)) {
-		v4 |= IBV_RX_HASH_SRC_IPV4;
-		v6 |= IBV_RX_HASH_SRC_IPV6;
-	}
-	if (!(hf & DVP_RSS_L3_SRC_ONLY)) {
-		v4 |= IBV_RX_HASH_DST_IPV4;
-		v6 |= IBV_RX_HASH_DST_IPV6;
-	}
-	if (!(hf & DVP_RSS_L4_DST_ONLY)) {
-		tcp |= IBV_RX_HASH_SRC_PORT_TCP;
-		udp |= IBV_RX_HASH_SRC_PORT_UDP;
-	}
-	if (!(hf & DVP_RSS_L4_SRC_ONLY)) {
-		tcp |= IBV_RX_HASH_DST_PORT_TCP;
-		udp |= IBV_RX_HASH_DST_PORT_UDP;
-	}
 	switch (c) {
 	case MLX5_RSS_IPV4_TCP:
 		*fields = v4 | tcp;
@@ -137,10 +135,16 @@ static struct ibv_flow *flow_create(struct mlx5_priv *priv, enum mlx5_rss_class 
 	return priv->dev->glue->create_flow(qp, attr);
 }
 
+/* A failed destroy is logged and otherwise ignored: the teardown goes on. */
+static void destroyed(const struct mlx5_priv *priv, const char *what, int ret)
+{
+	if (ret != 0)
+		MLX5_PLOG(WARNING, priv->port, "%s: %s", what, dvp_strerror(ret));
+}
+
 void mlx5_steering_destroy(struct mlx5_priv *priv)
 {
 	const struct mlx5_glue *g = priv->dev->glue;
-	int ret;
 
 	for (int c = MLX5_RSS_CLASSES - 1; c >= 0; c--) {
 		struct mlx5_hrxq *h = &priv->hrxq[c];
@@ -148,25 +152,16 @@ void mlx5_steering_destroy(struct mlx5_priv *priv)
 		for (int f = MLX5_FLOWS_PER_CLASS - 1; f >= 0; f--) {
 			if (h->flows[f] == NULL)
 				continue;
-			ret = g->destroy_flow(h->flows[f]);
-			if (ret != 0)
-				MLX5_PLOG(WARNING, priv->port, "destroy_flow: %s",
-					  dvp_strerror(ret));
+			destroyed(priv, "destroy_flow", g->destroy_flow(h->flows[f]));
 			h->flows[f] = NULL;
 		}
 		if (h->qp != NULL) {
-			ret = g->destroy_qp(h->qp);
-			if (ret != 0)
-				MLX5_PLOG(WARNING, priv->port, "destroy_qp (RSS): %s",
-					  dvp_strerror(ret));
+			destroyed(priv, "destroy_qp (RSS)", g->destroy_qp(h->qp));
 			h->qp = NULL;
 		}
 	}
 	if (priv->ind != NULL) {
-		ret = g->destroy_rwq_ind_table(priv->ind);
-		if (ret != 0)
-			MLX5_PLOG(WARNING, priv->port, "destroy_rwq_ind_table: %s",
-				  dvp_strerror(ret));
+		destroyed(priv, "destroy_rwq_ind_table", g->destroy_rwq_ind_table(priv->ind));
 		priv->ind = NULL;
 	}
 	priv->steering = false;

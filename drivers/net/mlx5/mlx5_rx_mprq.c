@@ -52,6 +52,17 @@ static bool device_caps(struct mlx5_rxq *rxq, struct mlx5dv_striding_rq_caps *ca
 	return true;
 }
 
+/* Devarg @p key's value @p v where the device takes it (@p min..@p max), else @p def, warned. */
+static uint32_t device_takes(const struct mlx5_rxq *rxq, const char *key, uint32_t v, uint32_t min,
+			     uint32_t max, uint32_t def)
+{
+	if (v >= min && v <= max)
+		return v;
+	MLX5_PLOG(WARNING, rxq->port, "rx queue %u: %s=%u is outside the device's %u..%u: using %u",
+		  rxq->owner.queue_id, key, v, min, max, def);
+	return def;
+}
+
 /*
  * The stride count and size, as DPDK picks them: a devarg outside the
  * device's range falls back to DPDK's default within it, with a warning;
@@ -72,27 +83,13 @@ static bool strides_pick(struct mlx5_rxq *rxq, const struct mlx5dv_striding_rq_c
 	uint32_t need = rxq->port->mtu + 18u + DVP_PKTMBUF_HEADROOM;
 	uint16_t q = rxq->owner.queue_id;
 
-	*log_num = cfg->mprq_log_stride_num;
-	if (*log_num < c->min_single_wqe_log_num_of_strides ||
-	    *log_num > c->max_single_wqe_log_num_of_strides) {
-		MLX5_PLOG(WARNING, rxq->port,
-			  "rx queue %u: mprq_log_stride_num=%u is outside the device's %u..%u: "
-			  "using %u",
-			  q, *log_num, c->min_single_wqe_log_num_of_strides,
-			  c->max_single_wqe_log_num_of_strides, def_num);
-		*log_num = def_num;
-	}
+	*log_num = device_takes(rxq, "mprq_log_stride_num", cfg->mprq_log_stride_num,
+				c->min_single_wqe_log_num_of_strides,
+				c->max_single_wqe_log_num_of_strides, def_num);
 	if (cfg->mprq_log_stride_size != MLX5_MPRQ_LOG_STRIDE_SIZE_UNSET) {
-		*log_sz = cfg->mprq_log_stride_size;
-		if (*log_sz < c->min_single_stride_log_num_of_bytes ||
-		    *log_sz > c->max_single_stride_log_num_of_bytes) {
-			MLX5_PLOG(WARNING, rxq->port,
-				  "rx queue %u: mprq_log_stride_size=%u is outside the device's "
-				  "%u..%u: using %u",
-				  q, *log_sz, c->min_single_stride_log_num_of_bytes,
-				  c->max_single_stride_log_num_of_bytes, def_sz);
-			*log_sz = def_sz;
-		}
+		*log_sz = device_takes(rxq, "mprq_log_stride_size", cfg->mprq_log_stride_size,
+				       c->min_single_stride_log_num_of_bytes,
+				       c->max_single_stride_log_num_of_bytes, def_sz);
 	} else if (log2above(need) <= c->max_single_stride_log_num_of_bytes) {
 		*log_sz = DVP_MAX(log2above(need), c->min_single_stride_log_num_of_bytes);
 	} else {

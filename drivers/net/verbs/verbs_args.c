@@ -11,6 +11,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,18 +191,6 @@ static int test_env(const char *name, struct verbs_cfg *cfg)
 	return 0;
 }
 
-/* Devarg @key as a u32 field of the config: dvp_devargs_get_u64() within [@min, @max]. */
-static int get_u32(const struct dvp_devargs *da, const char *key, uint32_t min, uint32_t max,
-		   uint32_t def, uint32_t *out)
-{
-	uint64_t v;
-	int ret = dvp_devargs_get_u64(da, key, min, max, def, &v);
-
-	if (ret == 0)
-		*out = (uint32_t)v;
-	return ret;
-}
-
 int verbs_cfg_parse(const char *name, const struct dvp_devargs *da, struct verbs_cfg *cfg)
 {
 	static const char *const modes[] = { "rc", "ud", NULL };
@@ -252,26 +241,28 @@ int verbs_cfg_parse(const char *name, const struct dvp_devargs *da, struct verbs
 		ret = dvp_devargs_get_bool(da, "reconnect", true, &cfg->reconnect);
 	if (ret < 0)
 		return ret;
-	ret = get_u32(da, "tx_signal", 1, 1024, VERBS_TX_SIGNAL_DEFAULT, &cfg->tx_signal);
+	ret = dvp_devargs_get_u32(da, "tx_signal", 1, 1024, VERBS_TX_SIGNAL_DEFAULT,
+				  &cfg->tx_signal);
 	if (ret < 0)
 		return ret;
-	ret = get_u32(da, "tx_inline", 0, 1024, VERBS_TX_INLINE_DEFAULT, &cfg->tx_inline);
+	ret = dvp_devargs_get_u32(da, "tx_inline", 0, 1024, VERBS_TX_INLINE_DEFAULT,
+				  &cfg->tx_inline);
 	if (ret < 0)
 		return ret;
 	ret = dvp_devargs_get_u64(da, "ack_timeout", 1, 31, VERBS_ACK_TIMEOUT_DEFAULT, &v);
 	if (ret < 0)
 		return ret;
 	cfg->ack_timeout = (uint8_t)v;
-	ret = dvp_devargs_get_u64(da, "tx_timeout", 0, 600000, VERBS_TX_TIMEOUT_DEFAULT, &v);
+	ret = dvp_devargs_get_u32(da, "tx_timeout", 0, 600000, VERBS_TX_TIMEOUT_DEFAULT,
+				  &cfg->tx_timeout);
 	if (ret < 0)
 		return ret;
-	if (v > 0 && v < 10) {
-		VERBS_LOG(ERR, "%s: tx_timeout=%llu: 0 (never) or 10 to 600000 ms", name,
-			  (unsigned long long)v);
+	if (cfg->tx_timeout > 0 && cfg->tx_timeout < 10) {
+		VERBS_LOG(ERR, "%s: tx_timeout=%" PRIu32 ": 0 (never) or 10 to 600000 ms", name,
+			  cfg->tx_timeout);
 		return dvp_err(EINVAL);
 	}
-	cfg->tx_timeout = (uint32_t)v;
-	ret = get_u32(da, "rx_cq_size", 0, 65536, 0, &cfg->rx_cq_size);
+	ret = dvp_devargs_get_u32(da, "rx_cq_size", 0, 65536, 0, &cfg->rx_cq_size);
 	if (ret < 0)
 		return ret;
 	mac = dvp_devargs_get(da, "mac");

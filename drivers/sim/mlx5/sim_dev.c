@@ -90,6 +90,19 @@ void sim_invalid(struct sim_mlx5_dev *dev, enum sim_mlx5_invalid kind, const cha
 	SIM_LOG(ERR, dev, "invalid use by the driver (%s): %s", invalid_names[kind], msg);
 }
 
+void *sim_refuse(struct sim_mlx5_dev *dev, int err, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	SIM_LOG(ERR, dev, "%s", msg);
+	errno = err; /* after the log, which may change it */
+	return NULL;
+}
+
 void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev)
 {
 	struct sim_ev e = { .async = *ev };

@@ -122,28 +122,22 @@ struct ibv_flow *sim_create_flow(struct ibv_qp *ibv, struct ibv_flow_attr *attr)
 		return NULL;
 	}
 	dev = qp->ctx->dev;
-	if (!qp->hash) {
-		SIM_LOG(ERR, dev, "create_flow: QP %u is a send queue; steer to a hashing QP",
-			ibv->qp_num);
-		errno = EINVAL;
-		return NULL;
-	}
-	if (attr->port < 1 || attr->port > dev->nports) {
-		SIM_LOG(ERR, dev, "create_flow: port %u does not exist; valid ports are 1..%u",
-			attr->port, dev->nports);
-		errno = EINVAL;
-		return NULL;
-	}
+	if (!qp->hash)
+		return sim_refuse(dev, EINVAL,
+				  "create_flow: QP %u is a send queue; steer to a hashing QP",
+				  ibv->qp_num);
+	if (attr->port < 1 || attr->port > dev->nports)
+		return sim_refuse(dev, EINVAL,
+				  "create_flow: port %u does not exist; valid ports are 1..%u",
+				  attr->port, dev->nports);
 	if ((attr->type != IBV_FLOW_ATTR_NORMAL && attr->type != IBV_FLOW_ATTR_ALL_DEFAULT &&
 	     attr->type != IBV_FLOW_ATTR_MC_DEFAULT) ||
-	    attr->flags != 0 || attr->comp_mask != 0) {
-		SIM_LOG(ERR, dev,
+	    attr->flags != 0 || attr->comp_mask != 0)
+		return sim_refuse(
+			dev, EOPNOTSUPP,
 			"create_flow: type %d, flags 0x%x not supported; valid are NORMAL, "
 			"ALL_DEFAULT and MC_DEFAULT without flags",
 			attr->type, attr->flags);
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
 	f = sim_obj_alloc(true, sizeof(*f));
 	if (f == NULL)
 		return NULL;

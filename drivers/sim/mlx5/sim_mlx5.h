@@ -488,6 +488,11 @@ void sim_async_event_all(struct sim_mlx5_dev *dev, enum ibv_event_type type, uns
 void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev);
 void sim_invalid(struct sim_mlx5_dev *dev, enum sim_mlx5_invalid kind, const char *fmt, ...)
 	__dvp_format_printf(3, 4);
+/*
+ * Refuse a verbs call the way libibverbs does, errno @p err and NULL,
+ * after an error line naming the device, the call and what is valid.
+ */
+void *sim_refuse(struct sim_mlx5_dev *dev, int err, const char *fmt, ...) __dvp_format_printf(3, 4);
 void sim_link_change(struct sim_port *port, bool up);
 
 /* sim_devargs.c */

@@ -55,41 +55,32 @@ struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_
 	}
 	if (dv_attr == NULL || dv_attr->comp_mask == 0)
 		return sim_wq_create(context, attr, NULL);
-	if (dv_attr->comp_mask & ~(uint64_t)MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ) {
-		SIM_LOG(ERR, ctx->dev,
-			"dv_create_wq: comp_mask 0x%llx; the only one known is "
-			"MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ",
-			(unsigned long long)dv_attr->comp_mask);
-		errno = EINVAL;
-		return NULL;
-	}
+	if (dv_attr->comp_mask & ~(uint64_t)MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ)
+		return sim_refuse(ctx->dev, EINVAL,
+				  "dv_create_wq: comp_mask 0x%llx; the only one known is "
+				  "MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ",
+				  (unsigned long long)dv_attr->comp_mask);
 	s = &dv_attr->striding_rq_attrs;
 	if (s->single_stride_log_num_of_bytes < SIM_MPRQ_LOG_STRIDE_SZ_MIN ||
 	    s->single_stride_log_num_of_bytes > SIM_MPRQ_LOG_STRIDE_SZ_MAX ||
 	    s->single_wqe_log_num_of_strides < SIM_MPRQ_LOG_STRIDE_NUM_MIN ||
-	    s->single_wqe_log_num_of_strides > SIM_MPRQ_LOG_STRIDE_NUM_MAX) {
-		SIM_LOG(ERR, ctx->dev,
+	    s->single_wqe_log_num_of_strides > SIM_MPRQ_LOG_STRIDE_NUM_MAX)
+		return sim_refuse(
+			ctx->dev, EINVAL,
 			"dv_create_wq: striding RQ of 2^%u-byte strides, 2^%u per WQE; valid are "
 			"%u..%u and %u..%u (striding_rq_caps)",
 			s->single_stride_log_num_of_bytes, s->single_wqe_log_num_of_strides,
 			SIM_MPRQ_LOG_STRIDE_SZ_MIN, SIM_MPRQ_LOG_STRIDE_SZ_MAX,
 			SIM_MPRQ_LOG_STRIDE_NUM_MIN, SIM_MPRQ_LOG_STRIDE_NUM_MAX);
-		errno = EINVAL;
-		return NULL;
-	}
-	if (s->two_byte_shift_en) {
-		SIM_LOG(ERR, ctx->dev, "dv_create_wq: two_byte_shift_en is not modelled; give 0");
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
-	if (attr->max_sge != 1) {
-		SIM_LOG(ERR, ctx->dev,
+	if (s->two_byte_shift_en)
+		return sim_refuse(ctx->dev, EOPNOTSUPP,
+				  "dv_create_wq: two_byte_shift_en is not modelled; give 0");
+	if (attr->max_sge != 1)
+		return sim_refuse(
+			ctx->dev, EINVAL,
 			"dv_create_wq: a striding WQE has one data segment over its strides: "
 			"max_sge %u, valid is 1",
 			attr->max_sge);
-		errno = EINVAL;
-		return NULL;
-	}
 	return sim_wq_create(context, attr, s);
 }
 

@@ -246,18 +246,14 @@ struct ibv_mr *sim_reg_mr(struct ibv_pd *ibv, void *addr, size_t length, int acc
 		return NULL;
 	}
 	dev = pd->ctx->dev;
-	if (addr == NULL || length == 0) {
-		SIM_LOG(ERR, dev, "reg_mr: empty region (addr %p, length %zu)", addr, length);
-		errno = EINVAL;
-		return NULL;
-	}
+	if (addr == NULL || length == 0)
+		return sim_refuse(dev, EINVAL, "reg_mr: empty region (addr %p, length %zu)", addr,
+				  length);
 	if ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
-	    !(access & IBV_ACCESS_LOCAL_WRITE)) {
-		SIM_LOG(ERR, dev,
+	    !(access & IBV_ACCESS_LOCAL_WRITE))
+		return sim_refuse(
+			dev, EINVAL,
 			"reg_mr: remote write or atomic access needs IBV_ACCESS_LOCAL_WRITE");
-		errno = EINVAL;
-		return NULL;
-	}
 	mr = sim_obj_alloc(true, sizeof(*mr));
 	if (mr == NULL)
 		return NULL;
@@ -382,17 +378,12 @@ static struct sim_cq *cq_create(struct ibv_context *context, int cqe, void *cq_c
 		return NULL;
 	}
 	dev = ctx->dev;
-	if (cqe < 1 || (uint32_t)cqe > SIM_MAX_CQE - 1) {
-		SIM_LOG(ERR, dev, "create_cq: %d CQEs asked; valid is 1..%u", cqe, SIM_MAX_CQE - 1);
-		errno = EINVAL;
-		return NULL;
-	}
-	if (comp_vector < 0 || comp_vector >= context->num_comp_vectors) {
-		SIM_LOG(ERR, dev, "create_cq: completion vector %d; valid is 0..%d", comp_vector,
-			context->num_comp_vectors - 1);
-		errno = EINVAL;
-		return NULL;
-	}
+	if (cqe < 1 || (uint32_t)cqe > SIM_MAX_CQE - 1)
+		return sim_refuse(dev, EINVAL, "create_cq: %d CQEs asked; valid is 1..%u", cqe,
+				  SIM_MAX_CQE - 1);
+	if (comp_vector < 0 || comp_vector >= context->num_comp_vectors)
+		return sim_refuse(dev, EINVAL, "create_cq: completion vector %d; valid is 0..%d",
+				  comp_vector, context->num_comp_vectors - 1);
 	if (channel != NULL) {
 		ch = channel_of(channel, "create_cq");
 		if (ch == NULL || ch->ctx != ctx) {
@@ -480,46 +471,37 @@ struct ibv_cq_ex *sim_dv_create_cq(struct ibv_context *context, struct ibv_cq_in
 		errno = EINVAL;
 		return NULL;
 	}
-	if (attr->wc_flags != 0 || attr->comp_mask != 0 || attr->flags != 0) {
-		SIM_LOG(ERR, ctx->dev,
+	if (attr->wc_flags != 0 || attr->comp_mask != 0 || attr->flags != 0)
+		return sim_refuse(
+			ctx->dev, EOPNOTSUPP,
 			"dv_create_cq: wc_flags 0x%llx, comp_mask 0x%x, flags 0x%x: the simulator "
 			"gives no ibv_cq_ex polling; valid is 0 for each (poll the CQ through "
 			"mlx5dv_init_obj)",
 			(unsigned long long)attr->wc_flags, attr->comp_mask, attr->flags);
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
-	if (dv_attr != NULL && (dv_attr->comp_mask & ~known) != 0) {
-		SIM_LOG(ERR, ctx->dev,
+	if (dv_attr != NULL && (dv_attr->comp_mask & ~known) != 0)
+		return sim_refuse(
+			ctx->dev, EOPNOTSUPP,
 			"dv_create_cq: comp_mask 0x%llx; the simulator takes COMPRESSED_CQE and "
 			"CQE_SIZE (64)",
 			(unsigned long long)dv_attr->comp_mask);
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
 	if (dv_attr != NULL && (dv_attr->comp_mask & MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE) &&
-	    dv_attr->cqe_size != MLX5_CQE_SIZE) {
-		SIM_LOG(ERR, ctx->dev, "dv_create_cq: %u-byte CQEs; valid is 64",
-			dv_attr->cqe_size);
-		errno = EINVAL;
-		return NULL;
-	}
+	    dv_attr->cqe_size != MLX5_CQE_SIZE)
+		return sim_refuse(ctx->dev, EINVAL, "dv_create_cq: %u-byte CQEs; valid is 64",
+				  dv_attr->cqe_size);
 	if (dv_attr != NULL && (dv_attr->comp_mask & MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE)) {
 		uint8_t f = dv_attr->cqe_comp_res_format;
 
 		/* One format, among those dv_query_device reports (as libmlx5 checks). */
 		if (ctx->dev->cfg.cqe_comp_max == 0 || f == 0 || (f & (f - 1)) != 0 ||
-		    (f & ~SIM_CQE_COMP_FORMATS) != 0) {
-			SIM_LOG(ERR, ctx->dev,
+		    (f & ~SIM_CQE_COMP_FORMATS) != 0)
+			return sim_refuse(
+				ctx->dev, EINVAL,
 				"dv_create_cq: compressed CQEs of format 0x%x; valid is one of "
 				"0x%x (MLX5DV_CQE_RES_FORMAT_HASH 0x1, _CSUM 0x2)%s",
 				f, ctx->dev->cfg.cqe_comp_max != 0 ? SIM_CQE_COMP_FORMATS : 0,
 				ctx->dev->cfg.cqe_comp_max == 0 ?
 					", none on this device (cqe_comp=0)" :
 					"");
-			errno = EINVAL;
-			return NULL;
-		}
 		comp_max = ctx->dev->cfg.cqe_comp_max;
 		fmt = f == MLX5DV_CQE_RES_FORMAT_HASH ? MLX5_MINI_CQE_HASH : MLX5_MINI_CQE_CSUM;
 	}

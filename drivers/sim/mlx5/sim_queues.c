@@ -62,26 +62,19 @@ struct ibv_wq *sim_wq_create(struct ibv_context *context, struct ibv_wq_init_att
 		return NULL;
 	}
 	dev = ctx->dev;
-	if (attr->wq_type != IBV_WQT_RQ) {
-		SIM_LOG(ERR, dev, "create_wq: type %d; only IBV_WQT_RQ exists", attr->wq_type);
-		errno = EINVAL;
-		return NULL;
-	}
+	if (attr->wq_type != IBV_WQT_RQ)
+		return sim_refuse(dev, EINVAL, "create_wq: type %d; only IBV_WQT_RQ exists",
+				  attr->wq_type);
 	if (attr->max_wr < 1 || attr->max_wr > SIM_MAX_WQE || attr->max_sge < 1 ||
-	    attr->max_sge > SIM_MAX_SGE) {
-		SIM_LOG(ERR, dev, "create_wq: max_wr %u, max_sge %u; valid are 1..%u and 1..%u",
-			attr->max_wr, attr->max_sge, SIM_MAX_WQE, SIM_MAX_SGE);
-		errno = EINVAL;
-		return NULL;
-	}
-	if ((attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) && attr->create_flags != 0) {
-		SIM_LOG(ERR, dev,
-			"create_wq: create_flags 0x%x not supported (no VLAN stripping, "
-			"FCS scatter or padding)",
-			attr->create_flags);
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
+	    attr->max_sge > SIM_MAX_SGE)
+		return sim_refuse(dev, EINVAL,
+				  "create_wq: max_wr %u, max_sge %u; valid are 1..%u and 1..%u",
+				  attr->max_wr, attr->max_sge, SIM_MAX_WQE, SIM_MAX_SGE);
+	if ((attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) && attr->create_flags != 0)
+		return sim_refuse(dev, EOPNOTSUPP,
+				  "create_wq: create_flags 0x%x not supported (no VLAN stripping, "
+				  "FCS scatter or padding)",
+				  attr->create_flags);
 	pd = sim_pd_of(attr->pd, __func__);
 	cq = sim_cq_of(attr->cq, __func__);
 	if (pd == NULL || cq == NULL || !same_ctx(ctx, pd, cq, __func__)) {
@@ -244,12 +237,10 @@ struct ibv_rwq_ind_table *sim_create_rwq_ind_table(struct ibv_context *context,
 		return NULL;
 	}
 	dev = ctx->dev;
-	if (attr->log_ind_tbl_size > SIM_MAX_IND_LOG || attr->ind_tbl == NULL) {
-		SIM_LOG(ERR, dev, "create_rwq_ind_table: log size %u; valid is 0..%u with a table",
-			attr->log_ind_tbl_size, SIM_MAX_IND_LOG);
-		errno = EINVAL;
-		return NULL;
-	}
+	if (attr->log_ind_tbl_size > SIM_MAX_IND_LOG || attr->ind_tbl == NULL)
+		return sim_refuse(dev, EINVAL,
+				  "create_rwq_ind_table: log size %u; valid is 0..%u with a table",
+				  attr->log_ind_tbl_size, SIM_MAX_IND_LOG);
 	n = 1u << attr->log_ind_tbl_size;
 	ind = calloc(1, sizeof(*ind));
 	if (ind != NULL)
@@ -413,14 +404,11 @@ struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 		return NULL;
 	}
 	dev = ctx->dev;
-	if (attr->qp_type != IBV_QPT_RAW_PACKET || !(attr->comp_mask & IBV_QP_INIT_ATTR_PD)) {
-		SIM_LOG(ERR, dev,
-			"create_qp_ex: only IBV_QPT_RAW_PACKET QPs with a PD "
-			"(IBV_QP_INIT_ATTR_PD) exist here (qp_type %d)",
-			attr->qp_type);
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
+	if (attr->qp_type != IBV_QPT_RAW_PACKET || !(attr->comp_mask & IBV_QP_INIT_ATTR_PD))
+		return sim_refuse(dev, EOPNOTSUPP,
+				  "create_qp_ex: only IBV_QPT_RAW_PACKET QPs with a PD "
+				  "(IBV_QP_INIT_ATTR_PD) exist here (qp_type %d)",
+				  attr->qp_type);
 	hash = attr->comp_mask & (IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH);
 	ret = hash ? check_hash_qp(dev, attr) : check_send_qp(dev, attr);
 	if (ret != 0) {
