@@ -92,6 +92,12 @@ struct net_dvp_port {
 	uint32_t xstats_map_len; /* dvp xstats shown (DPDK makes the basic ones itself) */
 	uint32_t *xstats_map; /* ethdev xstat index -> dvp xstat index */
 	bool events_on;
+	/*
+	 * The dvp tx queues stop before an mbuf they cannot send as it is
+	 * (mlx5's hosted build): net_dvp_tx_burst() looks only where they
+	 * stopped. Others' mbufs are all looked at first.
+	 */
+	bool tx_stops;
 	struct sim_mlx5_dev *sim_dev; /* the simulated HCA behind the port, or NULL */
 	unsigned int sim_port;
 };

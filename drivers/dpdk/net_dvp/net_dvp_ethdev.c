@@ -288,7 +288,9 @@ static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 	txq->dvp_port = p->dvp_port;
 	txq->queue_id = qid;
 	txq->needs_mr = strcmp(di.driver_name, "net_mlx5") == 0;
-	txq->multi_seg = (dconf.offloads & DVP_TX_OFFLOAD_MULTI_SEGS) != 0;
+	/* DPDK passes only the queue's own offloads here: the port's hold as well. */
+	txq->multi_seg = ((dconf.offloads | eth->data->dev_conf.txmode.offloads) &
+			  di.tx_offload_capa & DVP_TX_OFFLOAD_MULTI_SEGS) != 0;
 	/* Copies hold a whole frame of the port's largest size. */
 	room = (uint16_t)RTE_MIN(RTE_MAX(di.max_rx_pktlen, 1518u) + RTE_PKTMBUF_HEADROOM, 65535u);
 	txq->max_len = room - RTE_PKTMBUF_HEADROOM;
@@ -682,6 +684,7 @@ int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port)
 	p->dvp_port = dvp_port;
 	p->eth_port = eth->data->port_id;
 	p->dev = dev;
+	p->tx_stops = strcmp(di.driver_name, "net_mlx5") == 0;
 	if (dvp_macaddr_get(dvp_port, &mac) == 0)
 		memcpy(eth->data->mac_addrs[0].addr_bytes, mac.addr_bytes, RTE_ETHER_ADDR_LEN);
 	eth->data->dev_private = p;
