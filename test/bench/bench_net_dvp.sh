@@ -24,6 +24,10 @@
 # the polls that brought nothing (rx calls less tx calls: io forwarding
 # sends once per non-empty rx burst) are taken off the rest:
 #   per packet = (rx + tx instructions - empty polls x cost of one) / packets
+# With hundreds of polls a packet, this holds only while an empty poll
+# costs the same whatever the queues hold (mlx5's rx stop check has no
+# branch on the CQE it stopped at for this reason; doc/perf.md says how
+# to check it with per-line counts).
 #
 # DVP_BENCH_COUNT frames per source (default 50000). Prints one line per
 # case and, last:
