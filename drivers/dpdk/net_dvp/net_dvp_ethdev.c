@@ -165,6 +165,7 @@ static int net_dvp_stop(struct rte_eth_dev *eth)
 	uint16_t i;
 	int ret;
 
+	net_dvp_bursts_unset(eth);
 	ret = dvp_port_stop(p->dvp_port);
 	net_dvp_intr_teardown(eth);
 	for (i = 0; i < eth->data->nb_rx_queues; i++)
@@ -195,6 +196,7 @@ static int net_dvp_close(struct rte_eth_dev *eth)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
+	net_dvp_bursts_unset(eth);
 	net_dvp_events_off(eth);
 	net_dvp_intr_teardown(eth);
 	ret = dvp_port_close(p->dvp_port);

@@ -116,19 +116,11 @@ uint16_t net_dvp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	return nb;
 }
 
-/* The same where the ethdev and dvp port numbers agree: nothing to rewrite. */
-static uint16_t net_dvp_rx_burst_same_port(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
-{
-	struct net_dvp_rxq *rxq = q;
-
-	return rxq->burst(rxq->dvp_q, (struct dvp_mbuf **)pkts, nb_pkts);
-}
-
 static uint16_t net_dvp_tx_burst_checked(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts);
 
 void net_dvp_bursts_set(struct rte_eth_dev *eth)
 {
-	const struct net_dvp_port *p = eth->data->dev_private;
+	struct net_dvp_port *p = eth->data->dev_private;
 	const struct dvp_port_fp_ops *fp = &dvp_port_fp_ops[p->dvp_port];
 	uint16_t i;
 
@@ -148,9 +140,35 @@ void net_dvp_bursts_set(struct rte_eth_dev *eth)
 		txq->burst = fp->tx_pkt_burst;
 		txq->dvp_q = fp->txq_data[i];
 	}
-	eth->rx_pkt_burst =
-		p->eth_port == p->dvp_port ? net_dvp_rx_burst_same_port : net_dvp_rx_burst;
+	eth->rx_pkt_burst = net_dvp_rx_burst;
 	eth->tx_pkt_burst = p->tx_stops ? net_dvp_tx_burst : net_dvp_tx_burst_checked;
+	if (p->eth_port != p->dvp_port)
+		return;
+	/*
+	 * Nothing to rewrite: DPDK calls the dvp burst itself, with the dvp
+	 * queues in its rx_queues[] (read at each burst, after this returns)
+	 * and a dvp mbuf being an rte_mbuf. net_dvp's queues wait in rxqs[]
+	 * (net_dvp_rxq_of()) until the port stops.
+	 */
+	for (i = 0; i < eth->data->nb_rx_queues; i++) {
+		p->rxqs[i] = eth->data->rx_queues[i];
+		if (p->rxqs[i] != NULL)
+			eth->data->rx_queues[i] = fp->rxq_data[i];
+	}
+	p->rx_direct = true;
+	eth->rx_pkt_burst = (eth_rx_burst_t)(void (*)(void))fp->rx_pkt_burst;
+}
+
+void net_dvp_bursts_unset(struct rte_eth_dev *eth)
+{
+	struct net_dvp_port *p = eth->data->dev_private;
+	uint16_t i;
+
+	if (!p->rx_direct)
+		return;
+	for (i = 0; i < eth->data->nb_rx_queues; i++)
+		eth->data->rx_queues[i] = p->rxqs[i];
+	p->rx_direct = false;
 }
 
 /*
