@@ -20,7 +20,11 @@
  *    shows, and the sink gets every frame;
  *  - every rte_mbuf is back in the application's pools after close.
  *
- * Usage: net_dvp_app <EAL args: -d PLUGIN --vdev net_dvp0,sim_mlx5,...> -- [--intr]
+ * The first net_dvp port is used; with another driver's port before it,
+ * its ethdev and dvp port numbers differ and rx rewrites each mbuf's port.
+ *
+ * Usage: net_dvp_app <EAL args: -d PLUGIN --vdev net_dvp0,sim_mlx5,...> -- [--intr] [--port N]
+ *   --port N  fail unless the net_dvp port is ethdev port N
  * Exit 0 pass, 1 fail.
  */
 
@@ -86,10 +90,11 @@ static bool looks_like_source_frame(const struct rte_mbuf *m)
 	       d[23] == 17;
 }
 
-static void check_received(struct rte_mbuf *m)
+static void check_received(struct rte_mbuf *m, uint16_t port)
 {
 	char *own = (char *)m + sizeof(*m) + rte_pktmbuf_priv_size(mp);
 
+	CHECK(m->port == port, "an rx mbuf of port %u says port %u", port, m->port);
 	CHECK(m->pool == mp, "an rx mbuf from pool %s, not the application's",
 	      m->pool ? m->pool->name : "?");
 	CHECK(RTE_MBUF_DIRECT(m), "an rx mbuf with an attached buffer (ol_flags 0x%llx)",
@@ -184,9 +189,9 @@ static struct rte_mbuf *chained_frame(void)
  * the middle: those three are sent as copies, the others as they are, and
  * the sink gets every frame.
  */
-static void check_tx_mixed(uint16_t port, struct rte_mempool *clones)
+static void check_tx_mixed(uint16_t port, struct rte_mempool *clones, uint64_t sunk)
 {
-	uint64_t copied = xstat(port, "tx_copied"), sunk = xstat(port, "sim_sink_foreign");
+	uint64_t copied = xstat(port, "tx_copied");
 	struct rte_mbuf *pkts[TX_N], *base;
 	unsigned int i, odd = 0, rounds, spins;
 
@@ -220,11 +225,14 @@ static void check_tx_mixed(uint16_t port, struct rte_mempool *clones)
 	CHECK(xstat(port, "tx_copied") == copied + odd, "%llu copied, expected %u",
 	      (unsigned long long)(xstat(port, "tx_copied") - copied), odd);
 	CHECK(ext_freed == odd / 3, "%u external buffers freed, expected %u", ext_freed, odd / 3);
-	/* The sim's thread sinks what the device sent: wait for it, however slowly. */
-	for (spins = 0; spins < 6000 && xstat(port, "sim_sink_foreign") < sunk + 8 * TX_N; spins++)
+	/*
+	 * The sim's thread sinks what the device sent, these and the 3 x TX_N
+	 * of check_tx() before: wait for it, however slowly.
+	 */
+	for (spins = 0; spins < 6000 && xstat(port, "sim_sink_foreign") < sunk + 11 * TX_N; spins++)
 		rte_delay_ms(10);
-	CHECK(xstat(port, "sim_sink_foreign") == sunk + 8 * TX_N, "the sink got %llu frames of %u",
-	      (unsigned long long)(xstat(port, "sim_sink_foreign") - sunk), 8 * TX_N);
+	CHECK(xstat(port, "sim_sink_foreign") == sunk + 11 * TX_N, "the sink got %llu frames of %u",
+	      (unsigned long long)(xstat(port, "sim_sink_foreign") - sunk), 11 * TX_N);
 }
 
 /* What tx copies and what it sends as it is. */
@@ -233,7 +241,7 @@ static void check_tx(uint16_t port)
 	int socket = rte_eth_dev_socket_id(port);
 	struct rte_mempool *late, *clones;
 	struct rte_mbuf *pkts[TX_N], *base;
-	uint64_t copied = xstat(port, "tx_copied");
+	uint64_t copied = xstat(port, "tx_copied"), sunk = xstat(port, "sim_sink_foreign");
 	unsigned int i;
 
 	late = rte_pktmbuf_pool_create("app_late", 256, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
@@ -263,7 +271,7 @@ static void check_tx(uint16_t port)
 	      (unsigned long long)(xstat(port, "tx_copied") - copied), TX_N);
 	tx_pools[0] = late;
 	tx_pools[1] = clones;
-	check_tx_mixed(port, clones);
+	check_tx_mixed(port, clones, sunk);
 }
 
 int main(int argc, char **argv)
@@ -273,6 +281,7 @@ int main(int argc, char **argv)
 	struct rte_epoll_event ev[1];
 	uint64_t got = 0, wakeups = 0;
 	bool intr = false;
+	int want_port = -1;
 	uint16_t port = 0, n, i;
 	int ret, spins;
 
@@ -280,8 +289,27 @@ int main(int argc, char **argv)
 	CHECK(ret >= 0, "rte_eal_init: %s", rte_strerror(rte_errno));
 	argc -= ret;
 	argv += ret;
-	intr = argc > 1 && strcmp(argv[1], "--intr") == 0;
-	CHECK(rte_eth_dev_count_avail() >= 1, "no ethdev port: the plugin made none");
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--intr") == 0)
+			intr = true;
+		else if (strcmp(argv[i], "--port") == 0 && i + 1 < argc)
+			want_port = atoi(argv[++i]);
+		else
+			CHECK(false, "unknown argument %s: valid are --intr, --port N", argv[i]);
+	}
+	/* The first net_dvp port (another driver's may come before it: case port-numbers). */
+	RTE_ETH_FOREACH_DEV(port)
+	{
+		struct rte_eth_dev_info info;
+
+		if (rte_eth_dev_info_get(port, &info) == 0 &&
+		    strcmp(info.driver_name, "net_dvp") == 0)
+			break;
+	}
+	CHECK(port < RTE_MAX_ETHPORTS && rte_eth_dev_is_valid_port(port),
+	      "no net_dvp port: the plugin made none");
+	CHECK(want_port < 0 || port == want_port, "the net_dvp port is %u, expected %d", port,
+	      want_port);
 
 	mp = rte_pktmbuf_pool_create("app_pool", NB_MBUF, 128, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				     (int)rte_socket_id());
@@ -303,7 +331,7 @@ int main(int argc, char **argv)
 	for (spins = 0; spins < 2000000 && got < 2000; spins++) {
 		n = rte_eth_rx_burst(port, 0, pkts, BURST);
 		for (i = 0; i < n; i++)
-			check_received(pkts[i]);
+			check_received(pkts[i], port);
 		rte_pktmbuf_free_bulk(pkts, n);
 		got += n;
 		if (n != 0 || !intr)
