@@ -92,6 +92,16 @@ extern "C" {
 #define DVP_MBUF_F_TX_IPV6 (1ULL << 56)
 /** Insert vlan_tci as a VLAN tag on transmit. */
 #define DVP_MBUF_F_TX_VLAN (1ULL << 57)
+#ifdef DVP_HOST_DPDK
+/*
+ * Hosted only (a DPDK application's rte_mbuf): the buffer is another
+ * mbuf's (indirect) or the application's own (external). dvpmd makes
+ * neither; a driver that cannot send such an mbuf as it is leaves it to
+ * net_dvp (doc/dpdk.md).
+ */
+#define DVP_MBUF_F_EXTERNAL (1ULL << 61)
+#define DVP_MBUF_F_INDIRECT (1ULL << 62)
+#endif
 
 /* ------------------------------------------------------------------------
  * Packet types (packet_type): one field per layer, DPDK's values.

@@ -15,10 +15,16 @@
  *  - tx takes the application's mbufs as they are, from the rx pool and
  *    from a pool made after the port started (registered with the device
  *    when it was made), and copies only what dvpmd cannot send as it is
- *    (clones: indirect mbufs), as the tx_copied xstat shows;
+ *    (clones: indirect mbufs, external buffers, chains the queue was not
+ *    set up for), also in the middle of a burst, as the tx_copied xstat
+ *    shows, and the sink gets every frame;
  *  - every rte_mbuf is back in the application's pools after close.
  *
- * Usage: net_dvp_app <EAL args: -d PLUGIN --vdev net_dvp0,sim_mlx5,...> -- [--intr]
+ * The first net_dvp port is used; with another driver's port before it,
+ * its ethdev and dvp port numbers differ and rx rewrites each mbuf's port.
+ *
+ * Usage: net_dvp_app <EAL args: -d PLUGIN --vdev net_dvp0,sim_mlx5,...> -- [--intr] [--port N]
+ *   --port N  fail unless the net_dvp port is ethdev port N
  * Exit 0 pass, 1 fail.
  */
 
@@ -27,10 +33,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_interrupts.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 
 #define NB_MBUF 4096
@@ -82,10 +90,11 @@ static bool looks_like_source_frame(const struct rte_mbuf *m)
 	       d[23] == 17;
 }
 
-static void check_received(struct rte_mbuf *m)
+static void check_received(struct rte_mbuf *m, uint16_t port)
 {
 	char *own = (char *)m + sizeof(*m) + rte_pktmbuf_priv_size(mp);
 
+	CHECK(m->port == port, "an rx mbuf of port %u says port %u", port, m->port);
 	CHECK(m->pool == mp, "an rx mbuf from pool %s, not the application's",
 	      m->pool ? m->pool->name : "?");
 	CHECK(RTE_MBUF_DIRECT(m), "an rx mbuf with an attached buffer (ol_flags 0x%llx)",
@@ -134,13 +143,105 @@ static void fill_frame(struct rte_mbuf *m)
 
 #define TX_N 64
 
+static unsigned int ext_freed;
+
+static void ext_free(void *addr, void *opaque)
+{
+	(void)opaque;
+	rte_free(addr);
+	ext_freed++;
+}
+
+/* A frame in a buffer of the application's own, attached to an mbuf of mp. */
+static struct rte_mbuf *ext_frame(void)
+{
+	uint16_t len = 256;
+	struct rte_mbuf_ext_shared_info *shinfo;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	void *buf = rte_malloc("app_ext", len, RTE_CACHE_LINE_SIZE);
+
+	CHECK(m != NULL && buf != NULL, "alloc for an external buffer");
+	shinfo = rte_pktmbuf_ext_shinfo_init_helper(buf, &len, ext_free, NULL);
+	CHECK(shinfo != NULL, "external buffer's shared info");
+	rte_pktmbuf_attach_extbuf(m, buf, rte_malloc_virt2iova(buf), len, shinfo);
+	rte_pktmbuf_reset_headroom(m);
+	fill_frame(m);
+	CHECK(RTE_MBUF_HAS_EXTBUF(m), "external buffer");
+	return m;
+}
+
+/* A frame in two segments of mp, which the queue (no MULTI_SEGS) does not send. */
+static struct rte_mbuf *chained_frame(void)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp), *tail = rte_pktmbuf_alloc(mp);
+
+	CHECK(m != NULL && tail != NULL, "alloc for a chain");
+	fill_frame(m);
+	rte_pktmbuf_trim(m, 30);
+	CHECK(rte_pktmbuf_append(tail, 30) != NULL, "room in a chain's tail");
+	memset(rte_pktmbuf_mtod(tail, char *), 0, 30);
+	CHECK(rte_pktmbuf_chain(m, tail) == 0 && m->nb_segs == 2, "chain");
+	return m;
+}
+
+/*
+ * Bursts of direct mbufs with a clone, an external buffer and a chain in
+ * the middle: those three are sent as copies, the others as they are, and
+ * the sink gets every frame.
+ */
+static void check_tx_mixed(uint16_t port, struct rte_mempool *clones, uint64_t sunk)
+{
+	uint64_t copied = xstat(port, "tx_copied");
+	struct rte_mbuf *pkts[TX_N], *base;
+	unsigned int i, odd = 0, rounds, spins;
+
+	for (rounds = 0; rounds < 8; rounds++) {
+		base = rte_pktmbuf_alloc(mp);
+		CHECK(base != NULL, "alloc");
+		fill_frame(base);
+		for (i = 0; i < TX_N; i++) {
+			switch ((i + rounds) % 8) {
+			case 3:
+				pkts[i] = rte_pktmbuf_clone(base, clones);
+				CHECK(pkts[i] != NULL && RTE_MBUF_CLONED(pkts[i]), "clone");
+				break;
+			case 5:
+				pkts[i] = ext_frame();
+				break;
+			case 6:
+				pkts[i] = chained_frame();
+				break;
+			default:
+				pkts[i] = rte_pktmbuf_alloc(mp);
+				CHECK(pkts[i] != NULL, "alloc");
+				fill_frame(pkts[i]);
+				continue;
+			}
+			odd++;
+		}
+		rte_pktmbuf_free(base);
+		send_all(port, pkts, TX_N);
+	}
+	CHECK(xstat(port, "tx_copied") == copied + odd, "%llu copied, expected %u",
+	      (unsigned long long)(xstat(port, "tx_copied") - copied), odd);
+	CHECK(ext_freed == odd / 3, "%u external buffers freed, expected %u", ext_freed, odd / 3);
+	/*
+	 * The sim's thread sinks what the device sent, these and the 3 x TX_N
+	 * of check_tx() before: wait for it, however slowly.
+	 */
+	for (spins = 0; spins < 6000 && xstat(port, "sim_sink_foreign") < sunk + 11 * TX_N; spins++)
+		rte_delay_ms(10);
+	CHECK(xstat(port, "sim_sink_foreign") == sunk + 11 * TX_N, "the sink got %llu frames of %u",
+	      (unsigned long long)(xstat(port, "sim_sink_foreign") - sunk), 11 * TX_N);
+}
+
 /* What tx copies and what it sends as it is. */
 static void check_tx(uint16_t port)
 {
 	int socket = rte_eth_dev_socket_id(port);
 	struct rte_mempool *late, *clones;
 	struct rte_mbuf *pkts[TX_N], *base;
-	uint64_t copied = xstat(port, "tx_copied");
+	uint64_t copied = xstat(port, "tx_copied"), sunk = xstat(port, "sim_sink_foreign");
 	unsigned int i;
 
 	late = rte_pktmbuf_pool_create("app_late", 256, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
@@ -170,6 +271,7 @@ static void check_tx(uint16_t port)
 	      (unsigned long long)(xstat(port, "tx_copied") - copied), TX_N);
 	tx_pools[0] = late;
 	tx_pools[1] = clones;
+	check_tx_mixed(port, clones, sunk);
 }
 
 int main(int argc, char **argv)
@@ -179,6 +281,7 @@ int main(int argc, char **argv)
 	struct rte_epoll_event ev[1];
 	uint64_t got = 0, wakeups = 0;
 	bool intr = false;
+	int want_port = -1;
 	uint16_t port = 0, n, i;
 	int ret, spins;
 
@@ -186,8 +289,27 @@ int main(int argc, char **argv)
 	CHECK(ret >= 0, "rte_eal_init: %s", rte_strerror(rte_errno));
 	argc -= ret;
 	argv += ret;
-	intr = argc > 1 && strcmp(argv[1], "--intr") == 0;
-	CHECK(rte_eth_dev_count_avail() >= 1, "no ethdev port: the plugin made none");
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--intr") == 0)
+			intr = true;
+		else if (strcmp(argv[i], "--port") == 0 && i + 1 < argc)
+			want_port = atoi(argv[++i]);
+		else
+			CHECK(false, "unknown argument %s: valid are --intr, --port N", argv[i]);
+	}
+	/* The first net_dvp port (another driver's may come before it: case port-numbers). */
+	RTE_ETH_FOREACH_DEV(port)
+	{
+		struct rte_eth_dev_info info;
+
+		if (rte_eth_dev_info_get(port, &info) == 0 &&
+		    strcmp(info.driver_name, "net_dvp") == 0)
+			break;
+	}
+	CHECK(port < RTE_MAX_ETHPORTS && rte_eth_dev_is_valid_port(port),
+	      "no net_dvp port: the plugin made none");
+	CHECK(want_port < 0 || port == want_port, "the net_dvp port is %u, expected %d", port,
+	      want_port);
 
 	mp = rte_pktmbuf_pool_create("app_pool", NB_MBUF, 128, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				     (int)rte_socket_id());
@@ -209,7 +331,7 @@ int main(int argc, char **argv)
 	for (spins = 0; spins < 2000000 && got < 2000; spins++) {
 		n = rte_eth_rx_burst(port, 0, pkts, BURST);
 		for (i = 0; i < n; i++)
-			check_received(pkts[i]);
+			check_received(pkts[i], port);
 		rte_pktmbuf_free_bulk(pkts, n);
 		got += n;
 		if (n != 0 || !intr)

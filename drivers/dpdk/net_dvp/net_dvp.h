@@ -92,6 +92,19 @@ struct net_dvp_port {
 	uint32_t xstats_map_len; /* dvp xstats shown (DPDK makes the basic ones itself) */
 	uint32_t *xstats_map; /* ethdev xstat index -> dvp xstat index */
 	bool events_on;
+	/*
+	 * The dvp tx queues stop before an mbuf they cannot send as it is
+	 * (mlx5's hosted build): net_dvp_tx_burst() looks only where they
+	 * stopped. Others' mbufs are all looked at first.
+	 */
+	bool tx_stops;
+	/*
+	 * Started, with the ethdev and dvp port numbers alike: DPDK's
+	 * rx_queues[] hold the dvp queues and rx_pkt_burst is the dvp burst;
+	 * net_dvp's rx queues wait in rxqs[] (net_dvp_rxq_of()).
+	 */
+	bool rx_direct;
+	struct net_dvp_rxq *rxqs[RTE_MAX_QUEUES_PER_PORT];
 	struct sim_mlx5_dev *sim_dev; /* the simulated HCA behind the port, or NULL */
 	unsigned int sim_port;
 };
@@ -122,6 +135,14 @@ static inline struct rte_eth_link net_dvp_link_of(const struct dvp_link *link)
 	return l;
 }
 
+/* net_dvp's rx queue @p q of @p eth, wherever it is (struct net_dvp_port's rx_direct). */
+static inline struct net_dvp_rxq *net_dvp_rxq_of(const struct rte_eth_dev *eth, uint16_t q)
+{
+	const struct net_dvp_port *p = eth->data->dev_private;
+
+	return p->rx_direct ? p->rxqs[q] : eth->data->rx_queues[q];
+}
+
 /* net_dvp_host.c: the hosted runtime, started by the first vdev and stopped by the last */
 int net_dvp_runtime_get(void);
 void net_dvp_runtime_put(void);
@@ -133,6 +154,8 @@ extern const struct eth_dev_ops net_dvp_ops;
 /* net_dvp_rxtx.c */
 /* Take the dvp queues' burst functions and data: after the dvp port started. */
 void net_dvp_bursts_set(struct rte_eth_dev *eth);
+/* net_dvp's rx queues back in DPDK's rx_queues[]: before the port stops or closes. */
+void net_dvp_bursts_unset(struct rte_eth_dev *eth);
 uint16_t net_dvp_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb_pkts);
 uint16_t net_dvp_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb_pkts);
 /* Whether the port's device can send from @p mp as it is (remembered when so). */

@@ -165,6 +165,7 @@ static int net_dvp_stop(struct rte_eth_dev *eth)
 	uint16_t i;
 	int ret;
 
+	net_dvp_bursts_unset(eth);
 	ret = dvp_port_stop(p->dvp_port);
 	net_dvp_intr_teardown(eth);
 	for (i = 0; i < eth->data->nb_rx_queues; i++)
@@ -195,6 +196,7 @@ static int net_dvp_close(struct rte_eth_dev *eth)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
+	net_dvp_bursts_unset(eth);
 	net_dvp_events_off(eth);
 	net_dvp_intr_teardown(eth);
 	ret = dvp_port_close(p->dvp_port);
@@ -288,7 +290,9 @@ static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 	txq->dvp_port = p->dvp_port;
 	txq->queue_id = qid;
 	txq->needs_mr = strcmp(di.driver_name, "net_mlx5") == 0;
-	txq->multi_seg = (dconf.offloads & DVP_TX_OFFLOAD_MULTI_SEGS) != 0;
+	/* DPDK passes only the queue's own offloads here: the port's hold as well. */
+	txq->multi_seg = ((dconf.offloads | eth->data->dev_conf.txmode.offloads) &
+			  di.tx_offload_capa & DVP_TX_OFFLOAD_MULTI_SEGS) != 0;
 	/* Copies hold a whole frame of the port's largest size. */
 	room = (uint16_t)RTE_MIN(RTE_MAX(di.max_rx_pktlen, 1518u) + RTE_PKTMBUF_HEADROOM, 65535u);
 	txq->max_len = room - RTE_PKTMBUF_HEADROOM;
@@ -682,6 +686,7 @@ int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port)
 	p->dvp_port = dvp_port;
 	p->eth_port = eth->data->port_id;
 	p->dev = dev;
+	p->tx_stops = strcmp(di.driver_name, "net_mlx5") == 0;
 	if (dvp_macaddr_get(dvp_port, &mac) == 0)
 		memcpy(eth->data->mac_addrs[0].addr_bytes, mac.addr_bytes, RTE_ETHER_ADDR_LEN);
 	eth->data->dev_private = p;

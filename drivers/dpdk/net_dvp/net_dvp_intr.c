@@ -90,7 +90,7 @@ int net_dvp_intr_setup(struct rte_eth_dev *eth)
 	if (rte_intr_vec_list_alloc(h, "net_dvp_intr_vec", nq) != 0)
 		return -ENOMEM;
 	for (i = 0; i < nq; i++) {
-		struct net_dvp_rxq *rxq = eth->data->rx_queues[i];
+		struct net_dvp_rxq *rxq = net_dvp_rxq_of(eth, i);
 
 		ret = rxq_fds_open(p, rxq);
 		if (ret < 0)
@@ -116,7 +116,7 @@ void net_dvp_intr_teardown(struct rte_eth_dev *eth)
 	if (h == NULL)
 		return;
 	for (i = 0; i < eth->data->nb_rx_queues; i++) {
-		struct net_dvp_rxq *rxq = eth->data->rx_queues[i];
+		struct net_dvp_rxq *rxq = net_dvp_rxq_of(eth, i);
 
 		if (rxq != NULL)
 			rxq_fds_close(rxq);
@@ -128,7 +128,7 @@ void net_dvp_intr_teardown(struct rte_eth_dev *eth)
 int net_dvp_rx_intr_enable(struct rte_eth_dev *eth, uint16_t queue_id)
 {
 	struct net_dvp_port *p = priv_of(eth);
-	struct net_dvp_rxq *rxq = eth->data->rx_queues[queue_id];
+	struct net_dvp_rxq *rxq = net_dvp_rxq_of(eth, queue_id);
 	uint64_t one = 1;
 	int ret;
 
@@ -145,7 +145,7 @@ int net_dvp_rx_intr_enable(struct rte_eth_dev *eth, uint16_t queue_id)
 int net_dvp_rx_intr_disable(struct rte_eth_dev *eth, uint16_t queue_id)
 {
 	struct net_dvp_port *p = priv_of(eth);
-	struct net_dvp_rxq *rxq = eth->data->rx_queues[queue_id];
+	struct net_dvp_rxq *rxq = net_dvp_rxq_of(eth, queue_id);
 	uint64_t v;
 	int ret;
 

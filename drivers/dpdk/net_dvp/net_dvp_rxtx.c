@@ -80,6 +80,8 @@ NET_DVP_SAME_VALUE(MBUF_F_TX_IP_CKSUM);
 NET_DVP_SAME_VALUE(MBUF_F_TX_IPV4);
 NET_DVP_SAME_VALUE(MBUF_F_TX_IPV6);
 NET_DVP_SAME_VALUE(MBUF_F_TX_VLAN);
+NET_DVP_SAME_VALUE(MBUF_F_INDIRECT);
+NET_DVP_SAME_VALUE(MBUF_F_EXTERNAL);
 NET_DVP_SAME_VALUE(PTYPE_L2_ETHER);
 NET_DVP_SAME_VALUE(PTYPE_L2_ETHER_VLAN);
 NET_DVP_SAME_VALUE(PTYPE_L2_ETHER_QINQ);
@@ -114,17 +116,11 @@ uint16_t net_dvp_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	return nb;
 }
 
-/* The same where the ethdev and dvp port numbers agree: nothing to rewrite. */
-static uint16_t net_dvp_rx_burst_same_port(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
-{
-	struct net_dvp_rxq *rxq = q;
-
-	return rxq->burst(rxq->dvp_q, (struct dvp_mbuf **)pkts, nb_pkts);
-}
+static uint16_t net_dvp_tx_burst_checked(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts);
 
 void net_dvp_bursts_set(struct rte_eth_dev *eth)
 {
-	const struct net_dvp_port *p = eth->data->dev_private;
+	struct net_dvp_port *p = eth->data->dev_private;
 	const struct dvp_port_fp_ops *fp = &dvp_port_fp_ops[p->dvp_port];
 	uint16_t i;
 
@@ -144,9 +140,35 @@ void net_dvp_bursts_set(struct rte_eth_dev *eth)
 		txq->burst = fp->tx_pkt_burst;
 		txq->dvp_q = fp->txq_data[i];
 	}
-	eth->rx_pkt_burst =
-		p->eth_port == p->dvp_port ? net_dvp_rx_burst_same_port : net_dvp_rx_burst;
-	eth->tx_pkt_burst = net_dvp_tx_burst;
+	eth->rx_pkt_burst = net_dvp_rx_burst;
+	eth->tx_pkt_burst = p->tx_stops ? net_dvp_tx_burst : net_dvp_tx_burst_checked;
+	if (p->eth_port != p->dvp_port)
+		return;
+	/*
+	 * Nothing to rewrite: DPDK calls the dvp burst itself, with the dvp
+	 * queues in its rx_queues[] (read at each burst, after this returns)
+	 * and a dvp mbuf being an rte_mbuf. net_dvp's queues wait in rxqs[]
+	 * (net_dvp_rxq_of()) until the port stops.
+	 */
+	for (i = 0; i < eth->data->nb_rx_queues; i++) {
+		p->rxqs[i] = eth->data->rx_queues[i];
+		if (p->rxqs[i] != NULL)
+			eth->data->rx_queues[i] = fp->rxq_data[i];
+	}
+	p->rx_direct = true;
+	eth->rx_pkt_burst = (eth_rx_burst_t)(void (*)(void))fp->rx_pkt_burst;
+}
+
+void net_dvp_bursts_unset(struct rte_eth_dev *eth)
+{
+	struct net_dvp_port *p = eth->data->dev_private;
+	uint16_t i;
+
+	if (!p->rx_direct)
+		return;
+	for (i = 0; i < eth->data->nb_rx_queues; i++)
+		eth->data->rx_queues[i] = p->rxqs[i];
+	p->rx_direct = false;
 }
 
 /*
@@ -264,19 +286,87 @@ static __rte_noinline struct rte_mbuf *net_dvp_tx_copy(struct net_dvp_txq *txq,
 	c->vlan_tci = m->vlan_tci;
 	c->vlan_tci_outer = m->vlan_tci_outer;
 	c->packet_type = m->packet_type;
-	txq->copied++;
 	return c;
 }
 
 /*
- * Runs of direct mbufs go to the dvp queue as they are, straight from the
- * caller's array. A packet in between that is not direct is sent as a
- * copy, on its own.
+ * Send @p m, which the dvp queue cannot take as it is, as a copy on its
+ * own; one longer than any buffer of ours is dropped and counted.
+ * @return false when @p m stays the caller's: the copy pool is dry or the
+ *   device full.
+ */
+static bool net_dvp_tx_one_copy(struct net_dvp_txq *txq, struct rte_mbuf *m)
+{
+	struct rte_mbuf *copy;
+
+	if (unlikely(m->pkt_len > txq->max_len)) {
+		txq->dropped++;
+		rte_pktmbuf_free(m);
+		return true;
+	}
+	copy = net_dvp_tx_copy(txq, m);
+	if (copy == NULL)
+		return false;
+	if (txq->burst(txq->dvp_q, (struct dvp_mbuf **)&copy, 1) == 0) {
+		rte_pktmbuf_free(copy);
+		return false;
+	}
+	txq->copied++;
+	rte_pktmbuf_free(m);
+	return true;
+}
+
+static __rte_always_inline void tx_pools_check(struct net_dvp_txq *txq)
+{
+	if (unlikely(__atomic_load_n(&pools_gen, __ATOMIC_ACQUIRE) != txq->pools_gen))
+		tx_pools_forget(txq);
+}
+
+/*
+ * The dvp queue stopped at pkts[@p done]: the device is full, or the mbuf
+ * is one it cannot send as it is. Such mbufs go as copies, and the queue
+ * takes the rest of the array again, until it stops at a direct mbuf
+ * (full) or the array is done.
+ */
+static __rte_noinline uint16_t net_dvp_tx_stopped(struct net_dvp_txq *txq, struct rte_mbuf **pkts,
+						  uint16_t nb_pkts, uint16_t done)
+{
+	tx_pools_check(txq);
+	while (done < nb_pkts && !net_dvp_tx_direct(txq, pkts[done])) {
+		if (!net_dvp_tx_one_copy(txq, pkts[done]))
+			break;
+		done++;
+		if (done < nb_pkts)
+			done += txq->burst(txq->dvp_q, (struct dvp_mbuf **)&pkts[done],
+					   nb_pkts - done);
+	}
+	return done;
+}
+
+/*
+ * A dvp queue that stops before an mbuf it cannot send as it is (mlx5:
+ * drivers/net/mlx5/mlx5_tx.h) takes the whole array; only a short count
+ * needs a look, at the mbuf it stopped at.
+ */
+uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct net_dvp_txq *txq = q;
+	uint16_t sent = txq->burst(txq->dvp_q, (struct dvp_mbuf **)pkts, nb_pkts);
+
+	if (likely(sent == nb_pkts))
+		return sent;
+	return net_dvp_tx_stopped(txq, pkts, nb_pkts, sent);
+}
+
+/*
+ * For the other dvp queues, which would take any mbuf: runs of direct
+ * mbufs go to the dvp queue as they are, straight from the caller's
+ * array. A packet in between that is not direct is sent as a copy, on
+ * its own.
  */
 static __rte_noinline uint16_t net_dvp_tx_burst_mixed(struct net_dvp_txq *txq,
 						      struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	struct rte_mbuf *copy;
 	uint16_t i, done = 0, sent;
 
 	while (done < nb_pkts) {
@@ -288,22 +378,9 @@ static __rte_noinline uint16_t net_dvp_tx_burst_mixed(struct net_dvp_txq *txq,
 			if (done < i)
 				return done; /* the device is full */
 		}
-		if (done == nb_pkts)
+		if (done == nb_pkts || !net_dvp_tx_one_copy(txq, pkts[done]))
 			break;
-		if (unlikely(pkts[done]->pkt_len > txq->max_len)) {
-			/* Longer than any buffer of ours: dropped, counted, consumed. */
-			txq->dropped++;
-			rte_pktmbuf_free(pkts[done++]);
-			continue;
-		}
-		copy = net_dvp_tx_copy(txq, pkts[done]);
-		if (copy == NULL)
-			break; /* the copy pool is dry: this one and the rest stay the caller's */
-		if (txq->burst(txq->dvp_q, (struct dvp_mbuf **)&copy, 1) == 0) {
-			rte_pktmbuf_free(copy);
-			break;
-		}
-		rte_pktmbuf_free(pkts[done++]);
+		done++;
 	}
 	return done;
 }
@@ -327,20 +404,19 @@ static __rte_always_inline bool tx_plain(const struct rte_mbuf *m, const struct 
 }
 
 /*
- * The usual burst: every mbuf single, direct and of the pool the last
- * one was from. A pointer load, three compares with memory and their
- * branches a packet, four packets a loop turn, on lines the dvp queue
- * reads anyway; then the dvp queue takes the whole array. Anything else
- * goes the way above.
+ * The burst of the other dvp queues: every mbuf single, direct and of the
+ * pool the last one was from, looked at before the dvp queue takes the
+ * whole array. A pointer load, three compares with memory and their
+ * branches a packet, four packets a loop turn. Anything else goes the way
+ * above.
  */
-uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
+static uint16_t net_dvp_tx_burst_checked(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct net_dvp_txq *txq = q;
 	struct rte_mbuf *const *p = pkts, *const *end = pkts + nb_pkts;
 	const struct rte_mempool *last;
 
-	if (unlikely(__atomic_load_n(&pools_gen, __ATOMIC_ACQUIRE) != txq->pools_gen))
-		tx_pools_forget(txq);
+	tx_pools_check(txq);
 	last = txq->last_pool;
 	for (; end - p >= 4; p += 4)
 		if (unlikely(!tx_plain(p[0], last) || !tx_plain(p[1], last) ||

@@ -279,10 +279,16 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 	/*
 	 * Stopped early: not ours yet, or ours but not a plain receive (an
 	 * error). Judged on the byte the loop saw: the device may have written
-	 * a plain CQE there since, which the next burst takes.
+	 * a plain CQE there since, which the next burst takes. The owner bit
+	 * is own's (a stretch stays on one pass over the CQ). Both tests
+	 * without a branch between them: a burst that finds nothing runs the
+	 * same instructions whether the slot holds an old CQE or an invalid
+	 * one, so an empty poll has one cost (what doc/perf.md's benchmarks
+	 * subtract per poll rests on it).
 	 */
 	if (k < run)
-		*slow = mlx5_cqe_sw_owned(op_own, ci + k, cqe_cnt);
+		*slow = ((op_own >> 4) != MLX5_CQE_INVALID) &
+			!((op_own ^ own) & MLX5_CQE_OWNER_MASK);
 	*bytes += sum;
 	return k;
 }

@@ -133,8 +133,11 @@ __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
  */
 uint32_t mlx5_tx_not_simple(struct mlx5_txq *txq, const struct dvp_mbuf *m, uint32_t elt)
 {
-	uint32_t lkey = mlx5_mr_lkey(&txq->mr, m);
+	uint32_t lkey;
 
+	if (mlx5_tx_mbuf_foreign(m))
+		return htobe32(MLX5_INVALID_LKEY); /* the general path stops there */
+	lkey = mlx5_mr_lkey(&txq->mr, m);
 	if (lkey == htobe32(MLX5_INVALID_LKEY))
 		return lkey;
 	if (dvp_mbuf_refcnt_read(m) == 1 && elt == txq->elts_tail) {
@@ -174,12 +177,29 @@ static void tx_drop(struct mlx5_txq *txq, struct dvp_mbuf *m, bool mr_miss)
 	dvp_pktmbuf_free(m);
 }
 
+/* Hosted builds stop a burst before an mbuf they cannot send as it is (mlx5_tx.h). */
+#define MLX5_TX_STOPS (MLX5_TX_FOREIGN_HI != 0)
+
+/* A chain the queue was not set up for, or a foreign buffer in any segment. */
+static bool tx_stops_at(const struct mlx5_txq *txq, const struct dvp_mbuf *m)
+{
+	if (!MLX5_TX_STOPS)
+		return false;
+	if (m->next != NULL && !(txq->offloads & DVP_TX_OFFLOAD_MULTI_SEGS))
+		return true;
+	for (; m != NULL; m = m->next)
+		if (mlx5_tx_mbuf_foreign(m))
+			return true;
+	return false;
+}
+
 /*
  * Any frame: several segments, inlined whole, or with an inline part other
  * than the fast path's 18 bytes. The WQE is built in a local buffer and
  * copied block by block, wrapping at the end of the ring.
  * @return 0 when @p m was taken (sent or dropped, and counted), -1 when
- *   the ring has no room for it now.
+ *   the ring has no room for it now or (hosted builds) it cannot be sent
+ *   as it is: the burst stops there.
  */
 int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 {
@@ -189,6 +209,8 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 	const struct dvp_mbuf *s;
 	bool whole;
 
+	if (tx_stops_at(txq, m))
+		return -1;
 	if (dvp_unlikely(len < 14 || len > txq->frame_max)) {
 		tx_drop(txq, m, false);
 		return 0;
@@ -230,6 +252,8 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 		}
 		lkey = mlx5_mr_lkey(&txq->mr, s);
 		if (dvp_unlikely(lkey == htobe32(MLX5_INVALID_LKEY))) {
+			if (MLX5_TX_STOPS)
+				return -1; /* nothing written to the ring yet */
 			tx_drop(txq, m, true);
 			return 0;
 		}

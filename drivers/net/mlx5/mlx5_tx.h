@@ -139,6 +139,30 @@ void mlx5_tx_free_elts(struct mlx5_txq *txq, uint32_t upto);
  * Transmit
  */
 
+/*
+ * In the DPDK-hosted build a DPDK application's mbuf may have an indirect
+ * or external buffer, which the completion's free would give back wrongly.
+ * Each tx loop sends such an mbuf the general way, and there the burst
+ * stops before it, as before one from memory of no MR or a chain the queue
+ * was not set up for: the burst returns the count sent so far and leaves
+ * the mbuf to net_dvp, which copies it (doc/dpdk.md). The flags are in
+ * ol_flags' top byte, on the line the loops read: one byte test. Native
+ * dvpmd has no such mbufs: the mask is 0 and the test compiles away.
+ */
+#ifdef DVP_HOST_DPDK
+#define MLX5_TX_FOREIGN_HI ((DVP_MBUF_F_INDIRECT | DVP_MBUF_F_EXTERNAL) >> 56)
+_Static_assert((MLX5_TX_FOREIGN_HI << 56) == (DVP_MBUF_F_INDIRECT | DVP_MBUF_F_EXTERNAL),
+	       "the indirect and external flags are not in ol_flags' top byte");
+#else
+#define MLX5_TX_FOREIGN_HI 0
+#endif
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ol_flags' top byte is its last");
+
+static __dvp_always_inline bool mlx5_tx_mbuf_foreign(const struct dvp_mbuf *m)
+{
+	return (((const uint8_t *)&m->ol_flags)[7] & MLX5_TX_FOREIGN_HI) != 0;
+}
+
 /* 16-byte values (GCC and Clang vector types): one move each, SSE2 on x86-64. */
 typedef uint64_t mlx5_u64x2 __attribute__((vector_size(16)));
 typedef uint16_t mlx5_u16x8 __attribute__((vector_size(16)));
@@ -230,7 +254,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_end(struct mlx5_txq *txq, uint
 /*
  * Hand one frame to mlx5_tx_generic() in the middle of a burst whose
  * indexes live in @p wqe_ci and @p head: synced to the queue before, taken
- * back after. @return false when there was no room for it.
+ * back after. @return false when there was no room for it, or (hosted
+ * builds) it is not one to send as it is: the burst stops there.
  */
 static __dvp_always_inline bool mlx5_tx_one_generic(struct mlx5_txq *txq, struct dvp_mbuf *m,
 						    uint32_t *wqe_ci, uint32_t *head,
@@ -317,7 +342,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 
 			/* refcnt and nb_segs both 1: one 32-bit compare. */
 			memcpy(&rs, &m->refcnt, sizeof(rs));
-			if (dvp_unlikely(rs != 0x10001u || m->pool != spool)) {
+			if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
+					 mlx5_tx_mbuf_foreign(m))) {
 				if (m->nb_segs != 1)
 					break; /* several segments: the general path */
 				lkey = mlx5_tx_not_simple(

@@ -104,7 +104,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
 
 				/* refcnt and nb_segs both 1: one 32-bit compare. */
 				memcpy(&rs, &m->refcnt, sizeof(rs));
-				if (dvp_unlikely(rs != 0x10001u || m->pool != spool)) {
+				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
+						 mlx5_tx_mbuf_foreign(m))) {
 					if (m->nb_segs != 1)
 						break; /* several segments: a SEND of its own */
 					lkey = mlx5_tx_not_simple(txq, m, head + k + j);
@@ -363,7 +364,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_fast(struct mlx5_txq *txq, str
 		memcpy(&rs, &m->refcnt, sizeof(rs));
 		if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
 				 len - MLX5_EMPW_FAST_MIN >
-					 MLX5_EMPW_FAST_MAX - MLX5_EMPW_FAST_MIN))
+					 MLX5_EMPW_FAST_MAX - MLX5_EMPW_FAST_MIN ||
+				 mlx5_tx_mbuf_foreign(m)))
 			break;
 		if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
 			break;
@@ -486,7 +488,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 				len = m->data_len;
 				memcpy(&rs, &m->refcnt, sizeof(rs));
 				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
-						 len - MLX5_EMPW_FAST_MIN >= fast_span))
+						 len - MLX5_EMPW_FAST_MIN >= fast_span ||
+						 mlx5_tx_mbuf_foreign(m)))
 					break;
 				if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
 					break;
@@ -508,7 +511,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 			len = m->data_len;
 
 			memcpy(&rs, &m->refcnt, sizeof(rs));
-			if (dvp_unlikely(rs != 0x10001u || m->pool != spool)) {
+			if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
+					 mlx5_tx_mbuf_foreign(m))) {
 				if (m->nb_segs != 1)
 					break;
 				lkey = mlx5_tx_not_simple(txq, m, head + ne);
