@@ -208,6 +208,27 @@ static __dvp_always_inline bool rx_vec_step(struct rx_vec *v, const struct mlx5_
 }
 
 /*
+ * The CQEs a stretch's steps leave (fewer than eight, or from a step that
+ * is not eight plain receives): the scalar loop, out of line for the
+ * burst's second stretch (after the ring's or the CQ's end), which is
+ * seldom, so that the burst keeps its registers for the first; inline
+ * elsewhere (@p tail_apart of rx_vec_run()).
+ */
+static __dvp_noinline uint32_t rx_vec_tail(const struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci,
+					   struct dvp_mbuf **out, uint32_t run, uint32_t *bytes,
+					   bool *slow)
+{
+	return mlx5_rx_run(rxq, ci, rq_ci, out, run, bytes, slow, false);
+}
+
+static __dvp_noinline uint32_t rx_vec_tail_hash(const struct mlx5_rxq *rxq, uint32_t ci,
+						uint32_t rq_ci, struct dvp_mbuf **out, uint32_t run,
+						uint32_t *bytes, bool *slow)
+{
+	return mlx5_rx_run(rxq, ci, rq_ci, out, run, bytes, slow, true);
+}
+
+/*
  * Up to @p run CQEs from @p ci (a stretch that wraps neither the CQ nor
  * the ring), as mlx5_rx_run() with the same arguments: steps of eight,
  * then the scalar code for the rest. A step checks the
@@ -221,7 +242,7 @@ static __dvp_always_inline bool rx_vec_step(struct rx_vec *v, const struct mlx5_
  */
 static __dvp_always_inline uint32_t rx_vec_run(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci,
 					       struct dvp_mbuf **out, uint32_t run, uint32_t *bytes,
-					       bool *slow, bool hash)
+					       bool *slow, bool hash, bool tail_apart)
 {
 	const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, ci);
 	struct dvp_mbuf *const *e = &rxq->elts[rq_ci & rxq->wqe_mask];
@@ -244,7 +265,10 @@ static __dvp_always_inline uint32_t rx_vec_run(struct mlx5_rxq *rxq, uint32_t ci
 	rxq->vec_ent = (const struct mlx5_rx_vec_ent *)(const void *)v.ent;
 	/* Lane 1: the pkt_len of every mbuf. */
 	*bytes += (uint32_t)_mm_extract_epi32(v.sum, 1);
-	if (k < run)
+	if (k < run && tail_apart)
+		k += (hash ? rx_vec_tail_hash : rx_vec_tail)(rxq, ci + k, rq_ci + k, out + k,
+							     run - k, bytes, slow);
+	else if (k < run)
 		k += mlx5_rx_run(rxq, ci + k, rq_ci + k, out + k, run - k, bytes, slow, hash);
 	return k;
 }
@@ -388,7 +412,7 @@ static uint32_t rx_vec_comp_run(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_c
 				struct dvp_mbuf **out, uint32_t run, uint32_t *bytes, bool *slow,
 				bool hash)
 {
-	return rx_vec_run(rxq, ci, rq_ci, out, run, bytes, slow, hash);
+	return rx_vec_run(rxq, ci, rq_ci, out, run, bytes, slow, hash, false);
 }
 
 static void rx_vec_comp_replenish(struct mlx5_rxq *rxq)
@@ -425,7 +449,7 @@ static __dvp_always_inline uint16_t rx_burst_vec(struct mlx5_rxq *rxq, struct dv
 	if (!mlx5_rx_burst_begin(rxq))
 		return 0;
 	run = mlx5_rx_stretch(rxq, ci, rq_ci, n);
-	k = rx_vec_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
+	k = rx_vec_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash, false);
 	if (dvp_unlikely(slow || (k == run && run < n))) {
 		/*
 		 * A queue whose CQ compresses: a stop at something ours (a title,
@@ -444,7 +468,7 @@ static __dvp_always_inline uint16_t rx_burst_vec(struct mlx5_rxq *rxq, struct dv
 		}
 		if (k == run && run < n)
 			k += rx_vec_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow,
-					hash);
+					hash, true);
 	}
 	mlx5_rx_done(rxq, ci, rq_ci, k, bytes);
 	rx_vec_replenish(rxq);
