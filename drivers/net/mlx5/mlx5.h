@@ -210,6 +210,12 @@ extern const struct dvp_port_ops mlx5_port_ops;
 
 /* mlx5_ethdev.c */
 int mlx5_link_update(struct dvp_port *port, bool wait, enum dvp_port_event_cause cause);
+/*
+ * After a queue's verbs object is destroyed (@p what, as "destroy_cq"): a
+ * failure @p ret (an errno value; 0 is none) logged for rx or tx queue
+ * @p q. Teardown goes on either way: the object is gone for the driver.
+ */
+void mlx5_queue_destroyed(struct dvp_port *port, bool tx, uint16_t q, const char *what, int ret);
 
 /* mlx5_flow.c */
 int mlx5_steering_create(struct mlx5_priv *priv);

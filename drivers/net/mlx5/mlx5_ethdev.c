@@ -153,6 +153,13 @@ static void sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
+void mlx5_queue_destroyed(struct dvp_port *port, bool tx, uint16_t q, const char *what, int ret)
+{
+	if (ret != 0)
+		MLX5_PLOG(ERR, port, "%s queue %u: %s: %s", tx ? "tx" : "rx", q, what,
+			  dvp_strerror(ret));
+}
+
 int mlx5_link_update(struct dvp_port *port, bool wait, enum dvp_port_event_cause cause)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);

@@ -242,13 +242,10 @@ err_cq:
 static void objs_destroy(struct mlx5_rxq *rxq)
 {
 	const struct mlx5_glue *g = rxq->priv->dev->glue;
-	int ret;
+	uint16_t q = rxq->owner.queue_id;
 
 	if (rxq->wq != NULL) {
-		ret = g->destroy_wq(rxq->wq);
-		if (ret != 0)
-			MLX5_PLOG(ERR, rxq->port, "rx queue %u: destroy_wq: %s",
-				  rxq->owner.queue_id, dvp_strerror(ret));
+		mlx5_queue_destroyed(rxq->port, false, q, "destroy_wq", g->destroy_wq(rxq->wq));
 		rxq->wq = NULL;
 	}
 	if (rxq->cq != NULL) {
@@ -257,10 +254,7 @@ static void objs_destroy(struct mlx5_rxq *rxq)
 			dvp_rxwait_queue_consume(&rxq->iq);
 			dvp_rxwait_queue_ack_flush(&rxq->iq);
 		}
-		ret = g->destroy_cq(rxq->cq);
-		if (ret != 0)
-			MLX5_PLOG(ERR, rxq->port, "rx queue %u: destroy_cq: %s",
-				  rxq->owner.queue_id, dvp_strerror(ret));
+		mlx5_queue_destroyed(rxq->port, false, q, "destroy_cq", g->destroy_cq(rxq->cq));
 		rxq->cq = NULL;
 	}
 }
@@ -532,13 +526,9 @@ void mlx5_rxq_release(struct dvp_port *port, uint16_t q)
 	port->rxq_intr[q] = NULL;
 	objs_destroy(rxq);
 	mlx5_mprq_free(rxq);
-	if (rxq->channel != NULL) {
-		int ret = rxq->priv->dev->glue->destroy_comp_channel(rxq->channel);
-
-		if (ret != 0)
-			MLX5_PLOG(ERR, port, "rx queue %u: destroy_comp_channel: %s", q,
-				  dvp_strerror(ret));
-	}
+	if (rxq->channel != NULL)
+		mlx5_queue_destroyed(port, false, q, "destroy_comp_channel",
+				     rxq->priv->dev->glue->destroy_comp_channel(rxq->channel));
 	dvp_free(rxq->tmp);
 	dvp_free(rxq->elts);
 	dvp_free(rxq);

@@ -23,44 +23,18 @@
 #include "mlx5_tx.h"
 #include "mlx5_tx_empw.h"
 
-uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n)
-{
-	return mlx5_tx_burst_tmpl(txq, pkts, n, false);
-}
-
-/* For ports with a queue asking for checksum offloads. */
-uint16_t mlx5_tx_burst_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n)
-{
-	return mlx5_tx_burst_tmpl(txq, pkts, n, true);
-}
-
-/* Through enhanced multi-packet send WQEs, when the device has them (mlx5_tx_empw.h). */
-uint16_t mlx5_tx_burst_empw(void *txq, struct dvp_mbuf **pkts, uint16_t n)
-{
-	return mlx5_tx_burst_empw_tmpl(txq, pkts, n, false);
-}
-
-uint16_t mlx5_tx_burst_empw_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n)
-{
-	return mlx5_tx_burst_empw_tmpl(txq, pkts, n, true);
-}
-
+/* SEND WQEs (mlx5_tx.h), each with a twin for queues asking for checksum offloads. */
+MLX5_TX_BURST_DECL(, mlx5_tx_burst_tmpl)
+/* Enhanced multi-packet send WQEs, when the device has them (mlx5_tx_empw.h). */
+MLX5_TX_BURST_DECL(_empw, mlx5_tx_burst_empw_tmpl)
 /* eMPW with short frames inline in the session (txq_inline_mpw). */
-uint16_t mlx5_tx_burst_empw_inl(void *txq, struct dvp_mbuf **pkts, uint16_t n)
-{
-	return mlx5_tx_burst_empw_inl_tmpl(txq, pkts, n, false);
-}
-
-uint16_t mlx5_tx_burst_empw_inl_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n)
-{
-	return mlx5_tx_burst_empw_inl_tmpl(txq, pkts, n, true);
-}
+MLX5_TX_BURST_DECL(_empw_inl, mlx5_tx_burst_empw_inl_tmpl)
 
 dvp_tx_burst_fn mlx5_tx_burst_inl_pick(bool cs)
 {
 #ifdef MLX5_TX_AVX2
 	if (dvp_vect_get_max_simd_bitwidth() >= DVP_VECT_SIMD_256 && __builtin_cpu_supports("avx2"))
-		return cs ? mlx5_tx_burst_empw_inl_cs_avx2 : mlx5_tx_burst_empw_inl_avx2;
+		return cs ? mlx5_tx_burst_empw_inl_avx2_cs : mlx5_tx_burst_empw_inl_avx2;
 #endif
 	return cs ? mlx5_tx_burst_empw_inl_cs : mlx5_tx_burst_empw_inl;
 }

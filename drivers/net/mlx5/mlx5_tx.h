@@ -107,6 +107,21 @@ struct mlx5_txq {
 	uint64_t offloads;
 };
 
+/*
+ * A tx burst function from a template, and its twin for queues asking for
+ * checksum offloads (as DPDK's MLX5_TXOFF_DECL): mlx5_tx_burst<suffix>
+ * and mlx5_tx_burst<suffix>_cs.
+ */
+#define MLX5_TX_BURST_DECL(suffix, tmpl)                                                   \
+	uint16_t mlx5_tx_burst##suffix(void *txq, struct dvp_mbuf **pkts, uint16_t n)      \
+	{                                                                                  \
+		return tmpl(txq, pkts, n, false);                                          \
+	}                                                                                  \
+	uint16_t mlx5_tx_burst##suffix##_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n) \
+	{                                                                                  \
+		return tmpl(txq, pkts, n, true);                                           \
+	}
+
 /* Out of line (mlx5_tx.c). */
 uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
@@ -118,7 +133,7 @@ uint16_t mlx5_tx_burst_empw_inl_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n
 #define MLX5_TX_AVX2 1
 /* mlx5_tx_empw_avx2.c: call only where the CPU has AVX2. */
 uint16_t mlx5_tx_burst_empw_inl_avx2(void *txq, struct dvp_mbuf **pkts, uint16_t n);
-uint16_t mlx5_tx_burst_empw_inl_cs_avx2(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_empw_inl_avx2_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 #endif
 /*
  * The inline eMPW burst for this CPU: with AVX2 moves where it has them

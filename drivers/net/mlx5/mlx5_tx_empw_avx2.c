@@ -14,12 +14,4 @@
 #include "mlx5_tx.h"
 #include "mlx5_tx_empw.h"
 
-uint16_t mlx5_tx_burst_empw_inl_avx2(void *txq, struct dvp_mbuf **pkts, uint16_t n)
-{
-	return mlx5_tx_burst_empw_inl_tmpl(txq, pkts, n, false);
-}
-
-uint16_t mlx5_tx_burst_empw_inl_cs_avx2(void *txq, struct dvp_mbuf **pkts, uint16_t n)
-{
-	return mlx5_tx_burst_empw_inl_tmpl(txq, pkts, n, true);
-}
+MLX5_TX_BURST_DECL(_empw_inl_avx2, mlx5_tx_burst_empw_inl_tmpl)

@@ -211,20 +211,14 @@ err_cq:
 static void objs_destroy(struct mlx5_txq *txq)
 {
 	const struct mlx5_glue *g = txq->priv->dev->glue;
-	int ret;
+	uint16_t q = txq->owner.queue_id;
 
 	if (txq->qp != NULL) {
-		ret = g->destroy_qp(txq->qp);
-		if (ret != 0)
-			MLX5_PLOG(ERR, txq->port, "tx queue %u: destroy_qp: %s",
-				  txq->owner.queue_id, dvp_strerror(ret));
+		mlx5_queue_destroyed(txq->port, true, q, "destroy_qp", g->destroy_qp(txq->qp));
 		txq->qp = NULL;
 	}
 	if (txq->cq != NULL) {
-		ret = g->destroy_cq(txq->cq);
-		if (ret != 0)
-			MLX5_PLOG(ERR, txq->port, "tx queue %u: destroy_cq: %s",
-				  txq->owner.queue_id, dvp_strerror(ret));
+		mlx5_queue_destroyed(txq->port, true, q, "destroy_cq", g->destroy_cq(txq->cq));
 		txq->cq = NULL;
 	}
 }
