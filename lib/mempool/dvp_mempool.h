@@ -50,6 +50,8 @@
 #include <dvp_memzone.h>
 #include <dvp_ring.h>
 
+#include "dvp_mempool_ctrl.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -102,15 +104,6 @@ struct dvp_mempool_memhdr {
 	size_t len;
 };
 
-struct dvp_mempool;
-
-/** Called once per object at creation (after the debug cookies are set). */
-typedef void dvp_mempool_obj_cb_t(struct dvp_mempool *mp, void *opaque, void *obj,
-				  unsigned int obj_idx);
-/** Called once per memory chunk. */
-typedef void dvp_mempool_mem_cb_t(struct dvp_mempool *mp, void *opaque,
-				  const struct dvp_mempool_memhdr *memhdr, unsigned int mem_idx);
-
 /**
  * A pool. The first cache line is what the fast path reads; the fields are
  * visible for the inline functions and are not API.
@@ -137,39 +130,8 @@ struct dvp_mempool {
 };
 
 /* ------------------------------------------------------------------------
- * Control path
+ * Control path (the rest of it: dvp_mempool_ctrl.h)
  */
-
-/**
- * Create a pool of @p n objects of @p elt_size bytes on NUMA node
- * @p socket_id, each passed once to @p obj_init (may be NULL).
- *
- * @param name  unique, up to DVP_MEMPOOL_NAMESIZE - 1 characters
- * @param cache_size  objects per lcore cache: 0 for none, else at most
- *   DVP_MEMPOOL_CACHE_MAX_SIZE and such that 1.5 x cache_size <= n. A size
- *   that divides n leaves no object stranded in caches (DPDK's advice).
- * @param elt_size  1 to 2^30 bytes
- * @param private_data_size  bytes the pool's user keeps with the pool
- *   (dvp_mempool_get_priv()), zeroed: 0 to 2^30
- * @param flags  DVP_MEMPOOL_F_*
- * @return the pool, or NULL with dvp_errno set after a log line: EINVAL
- *   (bad argument: the message names it and the valid range), EEXIST (name
- *   taken), ENOMEM (no room on the node), E_DVP_NO_INIT.
- */
-struct dvp_mempool *dvp_mempool_create(const char *name, unsigned int n, unsigned int elt_size,
-				       unsigned int cache_size, unsigned int private_data_size,
-				       dvp_mempool_obj_cb_t *obj_init, void *obj_init_arg,
-				       int socket_id, unsigned int flags);
-
-/**
- * Free a pool and its memory (NULL is fine). Objects still in use become
- * invalid: free a pool once its in-use count is 0 (a warning says how many
- * were still out otherwise).
- */
-void dvp_mempool_free(struct dvp_mempool *mp);
-
-/** @return the pool named @p name, or NULL with dvp_errno = ENOENT. */
-struct dvp_mempool *dvp_mempool_lookup(const char *name);
 
 /**
  * Call @p fn for each pool (created, not being freed), as rte_mempool_walk.
@@ -177,18 +139,6 @@ struct dvp_mempool *dvp_mempool_lookup(const char *name);
  * rings or memzones.
  */
 void dvp_mempool_walk(void (*fn)(struct dvp_mempool *mp, void *arg), void *arg);
-
-/**
- * Call @p cb for each memory chunk, in address order.
- * @return the number of chunks.
- */
-unsigned int dvp_mempool_mem_iter(struct dvp_mempool *mp, dvp_mempool_mem_cb_t *cb, void *opaque);
-
-/**
- * Call @p cb for each object, free or not, in address order.
- * @return the number of objects.
- */
-unsigned int dvp_mempool_obj_iter(struct dvp_mempool *mp, dvp_mempool_obj_cb_t *cb, void *opaque);
 
 /** Free objects: in the ring and in every lcore cache. */
 unsigned int dvp_mempool_avail_count(const struct dvp_mempool *mp);
@@ -212,14 +162,8 @@ static inline void *dvp_mempool_get_priv(struct dvp_mempool *mp)
 	return mp->priv;
 }
 
-/** Whether @p addr lies in one of the pool's memory chunks. */
-bool dvp_mempool_contains(const struct dvp_mempool *mp, const void *addr);
-
 /** Cookie errors seen on this pool (double frees, overruns, foreign objects). */
 uint64_t dvp_mempool_debug_errors(const struct dvp_mempool *mp);
-
-/** Print the pool's geometry, counts and caches to @p f. */
-void dvp_mempool_dump(FILE *f, const struct dvp_mempool *mp);
 
 /* Out-of-line halves of the debug checks (see the file comment). */
 void __dvp_mempool_debug_put(struct dvp_mempool *mp, void *const *obj_table, unsigned int n,

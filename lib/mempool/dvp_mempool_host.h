@@ -43,21 +43,7 @@
 #define DVP_MEMPOOL_F_SP_PUT RTE_MEMPOOL_F_SP_PUT
 #define DVP_MEMPOOL_F_SC_GET RTE_MEMPOOL_F_SC_GET
 
-typedef void dvp_mempool_obj_cb_t(struct dvp_mempool *mp, void *opaque, void *obj,
-				  unsigned int obj_idx);
-typedef void dvp_mempool_mem_cb_t(struct dvp_mempool *mp, void *opaque,
-				  const struct dvp_mempool_memhdr *memhdr, unsigned int mem_idx);
-
-struct dvp_mempool *dvp_mempool_create(const char *name, unsigned int n, unsigned int elt_size,
-				       unsigned int cache_size, unsigned int private_data_size,
-				       dvp_mempool_obj_cb_t *obj_init, void *obj_init_arg,
-				       int socket_id, unsigned int flags);
-void dvp_mempool_free(struct dvp_mempool *mp);
-struct dvp_mempool *dvp_mempool_lookup(const char *name);
-unsigned int dvp_mempool_mem_iter(struct dvp_mempool *mp, dvp_mempool_mem_cb_t *cb, void *opaque);
-unsigned int dvp_mempool_obj_iter(struct dvp_mempool *mp, dvp_mempool_obj_cb_t *cb, void *opaque);
-bool dvp_mempool_contains(const struct dvp_mempool *mp, const void *addr);
-void dvp_mempool_dump(FILE *f, const struct dvp_mempool *mp);
+#include "dvp_mempool_ctrl.h"
 
 static inline unsigned int dvp_mempool_avail_count(const struct dvp_mempool *mp)
 {
