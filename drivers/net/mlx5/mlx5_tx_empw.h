@@ -428,11 +428,11 @@ static __dvp_always_inline bool mlx5_empw_inl_fast_fits(const struct mlx5_txq *t
  * The rest of an inline burst, from pkts[@p i] on, frame by frame where
  * need be: a frame of up to inline_mpw bytes goes as an inline data
  * segment, a longer one by pointer; the two kinds mix in one session of
- * at most MLX5_EMPW_INL_MAX_DS units, which may wrap the SQ. Fast frames
- * go in stretches as long as the session's room for them at their
- * largest (and to b->done); any other frame, or one at a stretch's end,
- * is looked at alone, and stays in the ring of mbufs until its completion
- * if it is sent. @return the frames taken, up to @p n.
+ * at most MLX5_EMPW_INL_MAX_DS units, which may wrap the SQ. Called for a
+ * session's worth at a time, where the fast sessions stopped: a frame of
+ * another kind, or the SQ's end. A lone unshared segment sent inline goes
+ * to b->done; any other frame sent stays in the ring of mbufs until its
+ * completion. @return the frames taken, up to @p n.
  */
 static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 							  struct dvp_mbuf **pkts, uint32_t i,
@@ -440,10 +440,6 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 							  bool cs)
 {
 	const uint32_t inl_span = txq->inline_mpw - 13u, span = txq->frame_max - 13u;
-	const uint32_t fast_hi = DVP_MIN(txq->inline_mpw, MLX5_EMPW_FAST_MAX);
-	/* Fast frames: len - MLX5_EMPW_FAST_MIN < fast_span (none when inline_mpw < 33). */
-	const uint32_t fast_span =
-		fast_hi >= MLX5_EMPW_FAST_MIN ? fast_hi - (MLX5_EMPW_FAST_MIN - 1) : 0;
 	const uint64_t qpn = (uint64_t)htobe32(txq->sqn << MLX5_WQE_QPN_SHIFT) << 32;
 	uint8_t *const sq_end = txq->sq + ((size_t)txq->wqe_n << 6);
 	const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
@@ -469,46 +465,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 		units = DVP_MIN(MLX5_EMPW_INL_MAX_DS, wqe_free * 4) - MLX5_EMPW_TITLE_DS;
 		dend = d + (size_t)units * MLX5_WSEG_SIZE;
 		for (; k < max; k++) {
-			/*
-			 * Room for cnt fast frames up to the session's end, or
-			 * short of the SQ's (d stays inside the ring).
-			 */
-			uint8_t *lim = dend < sq_end ? dend : sq_end - 1;
-			uint32_t cnt = DVP_MIN(max - k, (uint32_t)(lim - d) / MLX5_EMPW_FAST_SEG);
-			struct dvp_mbuf *m, **pk = pkts + i + k, **pe = pk + cnt;
-			/* Indexes from -cnt up to 0: one register and no bound to compare. */
-			intptr_t j = -(intptr_t)cnt;
-			uint32_t lkey = slkey, len, rs;
-
-			for (; j != 0; j++) {
-				const uint8_t *src;
-				uint32_t bc;
-
-				m = pe[j];
-				len = m->data_len;
-				memcpy(&rs, &m->refcnt, sizeof(rs));
-				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
-						 len - MLX5_EMPW_FAST_MIN >= fast_span ||
-						 mlx5_tx_mbuf_foreign(m)))
-					break;
-				if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
-					break;
-				bc = htobe32(len | MLX5_INLINE_SEG);
-				memcpy(d, &bc, sizeof(bc));
-				src = dvp_pktmbuf_mtod(m, const uint8_t *);
-				mlx5_empw_copy32(d + 4, src);
-				mlx5_empw_copy32(d + 4 + len - 32, src + len - 32);
-				d += (len + 4 + MLX5_WSEG_SIZE - 1) & ~(MLX5_WSEG_SIZE - 1);
-				b->bytes += len;
-			}
-			if (cnt + (uint32_t)j != 0) {
-				mlx5_empw_done_add(&b->done, pk, cnt + (uint32_t)j);
-				k += cnt + (uint32_t)j;
-				if (k == max)
-					break;
-			}
-			m = pkts[i + k];
-			len = m->data_len;
+			struct dvp_mbuf *m = pkts[i + k];
+			uint32_t lkey = slkey, len = m->data_len, rs;
 
 			memcpy(&rs, &m->refcnt, sizeof(rs));
 			if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
