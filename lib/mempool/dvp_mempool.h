@@ -186,8 +186,9 @@ dvp_mempool_default_cache(struct dvp_mempool *mp, unsigned int lcore_id)
 	return &mp->local_cache[lcore_id];
 }
 
-static __dvp_always_inline void __dvp_mempool_ring_put(struct dvp_mempool *mp,
-						       void *const *obj_table, unsigned int n)
+/* The pool's backend: its ring. */
+static __dvp_always_inline void __dvp_mempool_backend_put(struct dvp_mempool *mp,
+							  void *const *obj_table, unsigned int n)
 {
 	/*
 	 * Cannot fail: the ring holds every object of the pool. (A pointer put
@@ -196,27 +197,17 @@ static __dvp_always_inline void __dvp_mempool_ring_put(struct dvp_mempool *mp,
 	(void)dvp_ring_enqueue_bulk(mp->ring, obj_table, n, NULL);
 }
 
+#include "dvp_mempool_cache.h"
+
 /* The put without debug checks. */
 static __dvp_always_inline void __dvp_mempool_do_put(struct dvp_mempool *mp, void *const *obj_table,
 						     unsigned int n,
 						     struct dvp_mempool_cache *cache)
 {
-	void **cache_objs;
-
-	if (cache == NULL || dvp_unlikely(n > cache->flushthresh)) {
-		__dvp_mempool_ring_put(mp, obj_table, n);
-		return;
-	}
-	if (dvp_likely(cache->len + n <= cache->flushthresh)) {
-		cache_objs = &cache->objs[cache->len];
-		cache->len += n;
-	} else {
-		/* Past the threshold: the whole cache goes back to the ring. */
-		__dvp_mempool_ring_put(mp, cache->objs, cache->len);
-		cache_objs = cache->objs;
-		cache->len = n;
-	}
-	memcpy(cache_objs, obj_table, sizeof(void *) * n);
+	if (cache == NULL || dvp_unlikely(n > cache->flushthresh))
+		__dvp_mempool_backend_put(mp, obj_table, n);
+	else
+		__dvp_mempool_cache_put(mp, cache, obj_table, n);
 }
 
 /*
@@ -357,7 +348,7 @@ static inline void dvp_mempool_cache_flush(struct dvp_mempool_cache *cache, stru
 {
 	if (cache == NULL || cache->len == 0)
 		return;
-	__dvp_mempool_ring_put(mp, cache->objs, cache->len);
+	__dvp_mempool_backend_put(mp, cache->objs, cache->len);
 	cache->len = 0;
 }
 

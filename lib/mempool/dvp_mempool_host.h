@@ -161,6 +161,8 @@ static __dvp_always_inline void __dvp_mempool_backend_put(struct dvp_mempool *mp
 		rte_mempool_ops_enqueue_bulk(mp, obj, n);
 }
 
+#include "dvp_mempool_cache.h"
+
 /*
  * The dvp queues' gets and puts: through the calling lcore's DPDK cache by
  * DPDK's rules (its lcore id, the most recently put objects out first, the
@@ -175,7 +177,6 @@ static __dvp_always_inline void dvp_mempool_put_bulk(struct dvp_mempool *mp, voi
 						     unsigned int n)
 {
 	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
-	void **dst;
 
 	if (dvp_unlikely(c == NULL)) {
 		rte_mempool_put_bulk(mp, obj_table, n);
@@ -186,16 +187,7 @@ static __dvp_always_inline void dvp_mempool_put_bulk(struct dvp_mempool *mp, voi
 		__dvp_mempool_backend_put(mp, obj_table, n);
 		return;
 	}
-	if (dvp_likely(c->len + n <= c->flushthresh)) {
-		dst = &c->objs[c->len];
-		c->len += n;
-	} else {
-		/* Past the threshold: the whole cache goes to the ring first. */
-		__dvp_mempool_backend_put(mp, c->objs, c->len);
-		dst = c->objs;
-		c->len = n;
-	}
-	memcpy(dst, obj_table, sizeof(void *) * n);
+	__dvp_mempool_cache_put(mp, c, obj_table, n);
 }
 
 static __dvp_always_inline void dvp_mempool_put(struct dvp_mempool *mp, void *obj)

@@ -85,12 +85,9 @@ void dvp_mempool_dump(FILE *f, const struct dvp_mempool *mp)
 {
 	unsigned int i, cached = 0;
 
+	f = dvp_dump_stream(f, "mempool", mp);
 	if (f == NULL)
-		f = stdout;
-	if (mp == NULL) {
-		fprintf(f, "mempool: (null)\n");
 		return;
-	}
 	fprintf(f, "mempool <%s>@%p\n", mp->name, (const void *)mp);
 	fprintf(f, "  flags=0x%x socket=%d size=%u\n", mp->flags, mp->socket_id, mp->size);
 	fprintf(f, "  elt_size=%u header_size=%u trailer_size=%u total_elt_size=%u\n", mp->elt_size,
