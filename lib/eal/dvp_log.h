@@ -134,6 +134,13 @@ int dvp_vlog(uint32_t level, uint32_t type, const char *format, va_list ap)
 void dvp_log_dump(FILE *f);
 
 /**
+ * The start of an object's dump function (dvp_ring_dump, ...): the stream
+ * to write to, @p f or stdout when @p f is NULL; NULL, after the line
+ * "<what>: (null)", when there is no object @p obj to dump.
+ */
+FILE *dvp_dump_stream(FILE *f, const char *what, const void *obj);
+
+/**
  * Define and register a log type variable from a constructor:
  *   DVP_LOG_REGISTER(mlx5_logtype, "pmd.net.mlx5", NOTICE);
  */

@@ -430,6 +430,16 @@ int dvp_log(uint32_t level, uint32_t type, const char *format, ...)
 	return ret;
 }
 
+FILE *dvp_dump_stream(FILE *f, const char *what, const void *obj)
+{
+	if (f == NULL)
+		f = stdout;
+	if (obj != NULL)
+		return f;
+	fprintf(f, "%s: (null)\n", what);
+	return NULL;
+}
+
 void dvp_log_dump(FILE *f)
 {
 	uint32_t i, n, level;

@@ -145,12 +145,9 @@ void dvp_pktmbuf_dump(FILE *f, const struct dvp_mbuf *m, unsigned int dump_len)
 	unsigned int i, len;
 	const uint8_t *d;
 
+	f = dvp_dump_stream(f, "mbuf", m);
 	if (f == NULL)
-		f = stdout;
-	if (m == NULL) {
-		fprintf(f, "mbuf: (null)\n");
 		return;
-	}
 	fprintf(f, "dump mbuf at %p, buf_addr=%p, buf_len=%u\n", (const void *)m, m->buf_addr,
 		m->buf_len);
 	fprintf(f,

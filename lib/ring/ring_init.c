@@ -161,12 +161,9 @@ void dvp_ring_dump(FILE *f, const struct dvp_ring *r)
 {
 	uint32_t prod_tail, cons_tail;
 
+	f = dvp_dump_stream(f, "ring", r);
 	if (f == NULL)
-		f = stdout;
-	if (r == NULL) {
-		fprintf(f, "ring: (null)\n");
 		return;
-	}
 	fprintf(f, "ring <%s>@%p\n", r->name, (const void *)r);
 	fprintf(f, "  flags=0x%x socket=%d esize=%u\n", r->flags, r->socket_id, r->esize);
 	fprintf(f, "  size=%u capacity=%u\n", r->size, r->capacity);

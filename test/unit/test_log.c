@@ -251,6 +251,26 @@ static void test_dump_lists_types(void **state)
 	free(buf);
 }
 
+static void test_dump_stream(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int obj;
+
+	(void)state;
+	/* An object: the stream to write to, nothing written yet. */
+	assert_ptr_equal(dvp_dump_stream(f, "thing", &obj), f);
+	assert_ptr_equal(dvp_dump_stream(NULL, "thing", &obj), stdout);
+	fflush(f);
+	assert_int_equal(len, 0);
+	/* None: one line that says so, and no stream. */
+	assert_null(dvp_dump_stream(f, "thing", NULL));
+	fclose(f);
+	assert_string_equal(buf, "thing: (null)\n");
+	free(buf);
+}
+
 static void test_strerror(void **state)
 {
 	(void)state;
@@ -277,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_plain_level_sets_everything),
 		cmocka_unit_test(test_long_line_is_cut_whole),
 		cmocka_unit_test(test_dump_lists_types),
+		cmocka_unit_test(test_dump_stream),
 		cmocka_unit_test(test_strerror),
 	};
 

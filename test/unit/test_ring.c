@@ -324,6 +324,12 @@ static void test_dump(void **state)
 	assert_contains(buf, "used=1 avail=6");
 	free(buf);
 	free(r);
+	/* No ring: a line that says so. */
+	f = open_memstream(&buf, &len);
+	dvp_ring_dump(f, NULL);
+	fclose(f);
+	assert_string_equal(buf, "ring: (null)\n");
+	free(buf);
 }
 
 /* ---------------------------------------------------------------------------
