@@ -225,11 +225,8 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_comp_tmpl(struct mlx5_rxq *rxq
 	uint32_t ci = rxq->cq_ci, rq_ci = rxq->rq_ci, bytes = 0, run, k;
 	bool slow = false;
 
-	/* Relaxed: the flag is all there is to see (mlx5_queue_error()). */
-	if (dvp_unlikely(__atomic_load_n(&rxq->restart, __ATOMIC_RELAXED) != 0)) {
-		mlx5_rx_slow(rxq);
+	if (!mlx5_rx_burst_begin(rxq))
 		return 0;
-	}
 	if (dvp_unlikely(rxq->zip.n != 0))
 		return hash ? mlx5_rx_comp_more_hash(rxq, pkts, n, 0, 0, ci, rq_ci, false) :
 			      mlx5_rx_comp_more(rxq, pkts, n, 0, 0, ci, rq_ci, false);

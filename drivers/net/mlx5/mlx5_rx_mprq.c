@@ -406,11 +406,8 @@ static __dvp_always_inline uint16_t mprq_burst(struct mlx5_rxq *rxq, struct dvp_
 	uint8_t op_own = 0;
 	bool slow = false;
 
-	/* Relaxed: the flag is all there is to see (mlx5_queue_error()). */
-	if (dvp_unlikely(__atomic_load_n(&rxq->restart, __ATOMIC_RELAXED) != 0)) {
-		mlx5_rx_slow(rxq);
+	if (!mlx5_rx_burst_begin(rxq))
 		return 0;
-	}
 	/* A queue MPRQ did not take (mlx5_mprq_setup): its CQ may compress. */
 	if (dvp_unlikely(mq == NULL))
 		return hash ? mlx5_rx_burst_comp_hash(rxq, pkts, n) :

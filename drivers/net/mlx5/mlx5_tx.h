@@ -178,6 +178,20 @@ static __dvp_always_inline bool mlx5_tx_mbuf_foreign(const struct dvp_mbuf *m)
 	return (((const uint8_t *)&m->ol_flags)[7] & MLX5_TX_FOREIGN_HI) != 0;
 }
 
+/*
+ * The start of a burst: false when an async event asked for a restart
+ * (done here), as mlx5_rx_burst_begin(). Relaxed: the flag is all there is
+ * to see (mlx5_queue_error()).
+ */
+static __dvp_always_inline bool mlx5_tx_burst_begin(struct mlx5_txq *txq)
+{
+	if (dvp_unlikely(__atomic_load_n(&txq->restart, __ATOMIC_RELAXED) != 0)) {
+		mlx5_tx_slow(txq);
+		return false;
+	}
+	return true;
+}
+
 /* 16-byte values (GCC and Clang vector types): one move each, SSE2 on x86-64. */
 typedef uint64_t mlx5_u64x2 __attribute__((vector_size(16)));
 typedef uint16_t mlx5_u16x8 __attribute__((vector_size(16)));
@@ -317,10 +331,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 	uint64_t bytes = 0;
 	uint8_t *last = NULL;
 
-	if (dvp_unlikely(__atomic_load_n(&txq->restart, __ATOMIC_RELAXED) != 0)) {
-		mlx5_tx_slow(txq);
+	if (!mlx5_tx_burst_begin(txq))
 		return 0;
-	}
 	/* Completions first: an error among them resets the counters read below. */
 	mlx5_tx_complete(txq);
 	wqe_ci = txq->wqe_ci;

@@ -69,10 +69,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
 	uint32_t wqe_ci, head, i = 0, sent = 0, bytes = 0; /* bytes: n frames of < 64 KiB */
 	uint8_t *last = NULL;
 
-	if (dvp_unlikely(__atomic_load_n(&txq->restart, __ATOMIC_RELAXED) != 0)) {
-		mlx5_tx_slow(txq);
+	if (!mlx5_tx_burst_begin(txq))
 		return 0;
-	}
 	/* Completions first: an error among them resets the counters read below. */
 	mlx5_tx_complete(txq);
 	wqe_ci = txq->wqe_ci;
@@ -636,10 +634,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 	uint32_t wqe_ci, bytes = 0, i = 0;
 	uint8_t *last = NULL;
 
-	if (dvp_unlikely(__atomic_load_n(&txq->restart, __ATOMIC_RELAXED) != 0)) {
-		mlx5_tx_slow(txq);
+	if (!mlx5_tx_burst_begin(txq))
 		return 0;
-	}
 	/*
 	 * Completions first (an error among them resets the counters read
 	 * below), when they would give something back: mbufs, or blocks for
