@@ -270,21 +270,21 @@ void memif_cc_init(struct memif_cc *cc, enum memif_role role, const struct memif
 {
 	struct memif_msg m;
 
-	memset(cc, 0, sizeof(*cc));
-	cc->role = role;
-	cc->cfg = cfg;
-	cc->ops = ops;
-	cc->ctx = ctx;
-	cc->log_name = log_name;
+	/* A server speaks first (HELLO); a client waits for it. */
+	*cc = (struct memif_cc){
+		.role = role,
+		.state = role == MEMIF_ROLE_SERVER ? MEMIF_CC_S_WAIT_INIT : MEMIF_CC_C_WAIT_HELLO,
+		.cfg = cfg,
+		.ops = ops,
+		.ctx = ctx,
+		.log_name = log_name,
+	};
 	conn_reset(&cc->conn);
 	out->valid = false;
 	out->fd = -1;
 	if (role == MEMIF_ROLE_SERVER) {
-		cc->state = MEMIF_CC_S_WAIT_INIT;
 		memif_msg_build_hello(&m, cfg != NULL ? cfg->app_name : "dvpmd");
 		out_msg(out, &m, -1);
-	} else {
-		cc->state = MEMIF_CC_C_WAIT_HELLO;
 	}
 }
 

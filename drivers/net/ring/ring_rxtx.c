@@ -220,10 +220,10 @@ static bool ring_intr_has_work(void *ctx)
 	return !dvp_ring_empty(rxq->in->ring) || __atomic_load_n(&rxq->error, __ATOMIC_RELAXED);
 }
 
+/* No flags: no solicited events, and the event is read on waking (dvp_rxwait_driver.h). */
 const struct dvp_rxwait_queue_ops ring_intr_ops = {
 	.arm = ring_intr_arm,
 	.consume = ring_intr_consume,
 	.ack = ring_intr_ack,
 	.has_work = ring_intr_has_work,
-	.flags = 0,
 };
