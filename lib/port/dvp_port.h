@@ -367,9 +367,9 @@ int dvp_xstats_get(uint16_t port_id, struct dvp_xstat *xstats, unsigned int size
 int dvp_xstats_get_by_name(uint16_t port_id, const char *name, uint64_t *value);
 
 /**
- * Reset the basic stats (as dvp_stats_reset(), by the same baseline rule,
- * safe while bursts run), the debug and interrupt counters and the driver's
- * own.
+ * Reset every xstat: the basic stats (as dvp_stats_reset()), the debug and
+ * interrupt counters and the driver's own, all by the same baseline rule,
+ * so safe while bursts run.
  */
 int dvp_xstats_reset(uint16_t port_id);
 

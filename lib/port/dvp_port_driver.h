@@ -125,6 +125,14 @@ enum dvp_port_state {
 	DVP_PORT_ATTACHED, /**< visible to applications */
 };
 
+/** lib/port's own counters of a port: the xstats dbg_*, in this order. */
+struct dvp_port_dbg {
+	uint64_t rx_burst_refused; /**< bursts on a stopped port or a bad queue */
+	uint64_t tx_burst_refused;
+	uint64_t mbufs_leaked; /**< held by the driver after a stop */
+	uint64_t queue_errors; /**< queue errors reported */
+};
+
 /**
  * A port. The driver sets the fields marked (driver); lib/port owns the
  * rest, which drivers may read.
@@ -163,10 +171,8 @@ struct dvp_port {
 
 	/* lib/port's only. */
 	uint32_t event_flags; /**< atomic: DVP_PORT_INTR_LSC / _RMV events to raise */
-	uint64_t dbg_rx_burst_refused; /**< atomic */
-	uint64_t dbg_tx_burst_refused; /**< atomic */
-	uint64_t dbg_mbufs_leaked; /**< held by the driver after a stop */
-	uint64_t dbg_queue_errors; /**< queue errors reported */
+	struct dvp_port_dbg dbg; /**< atomic adds, from any thread */
+	struct dvp_port_dbg dbg_base; /**< their baseline (dvp_port_counters.h) */
 };
 
 /**

@@ -380,7 +380,7 @@ static uint16_t burst_refused(uint16_t port_id, bool tx)
 	struct dvp_port *port = dvp_port_get(port_id);
 
 	if (port != NULL)
-		__atomic_fetch_add(tx ? &port->dbg_tx_burst_refused : &port->dbg_rx_burst_refused,
+		__atomic_fetch_add(tx ? &port->dbg.tx_burst_refused : &port->dbg.rx_burst_refused,
 				   1, __ATOMIC_RELAXED);
 	return 0;
 }

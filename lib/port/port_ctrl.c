@@ -412,7 +412,7 @@ int dvp_port_stop(uint16_t port_id)
 		PORT_LOG(WARNING, "port %u: %s stop reported: %s; the port is stopped anyway",
 			 port_id, port->driver_name, dvp_strerror(-ret));
 	if (held > 0) {
-		__atomic_fetch_add(&port->dbg_mbufs_leaked, held, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&port->dbg.mbufs_leaked, held, __ATOMIC_RELAXED);
 		return refuse(
 			port_id, EIO,
 			"stop: %s still holds %u mbufs; they will not return to their pool (a driver bug)",

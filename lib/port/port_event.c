@@ -353,7 +353,7 @@ void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx,
 	va_start(ap, fmt);
 	vsnprintf(info.queue.reason, sizeof(info.queue.reason), fmt, ap);
 	va_end(ap);
-	__atomic_fetch_add(&port->dbg_queue_errors, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&port->dbg.queue_errors, 1, __ATOMIC_RELAXED);
 	PORT_LOG(WARNING, "port %u: %s queue %u: %s%s%s", port->port_id, tx ? "tx" : "rx", q,
 		 info.queue.reason, dvp_port_event_cause_name(cause) ? " after " : "",
 		 dvp_port_event_cause_name(cause) ? dvp_port_event_cause_name(cause) : "");

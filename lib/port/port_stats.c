@@ -29,12 +29,22 @@ static int stats_read(struct dvp_port *port, struct dvp_port_stats *st)
 static const char *const rxq_basic[] = { "packets", "bytes", "errors" };
 static const char *const txq_basic[] = { "packets", "bytes" };
 
+static const char *const dbg_names[] = {
+	"dbg_rx_burst_refused",
+	"dbg_tx_burst_refused",
+	"dbg_mbufs_leaked",
+	"dbg_queue_errors",
+};
+_Static_assert(sizeof(struct dvp_port_dbg) == DVP_DIM(dbg_names) * sizeof(uint64_t),
+	       "a name for every counter of struct dvp_port_dbg");
+
 /* Everything but the driver's xstats. */
 static int walk_port(struct dvp_port *port, struct dvp_xstats_out *w)
 {
 	struct dvp_rxwait_queue_stats is;
 	struct dvp_port_stats st;
 	char name[DVP_XSTATS_NAMESIZE];
+	uint64_t dbg[DVP_DIM(dbg_names)];
 	uint16_t q, nq;
 	unsigned int i;
 	int ret;
@@ -61,14 +71,9 @@ static int walk_port(struct dvp_port *port, struct dvp_xstats_out *w)
 		dvp_xstats_out_queue(w, true, q, txq_basic,
 				     (const uint64_t[]){ st.q_opackets[q], st.q_obytes[q] },
 				     DVP_DIM(txq_basic));
-	dvp_xstats_out_put(w, "dbg_rx_burst_refused",
-			   __atomic_load_n(&port->dbg_rx_burst_refused, __ATOMIC_RELAXED));
-	dvp_xstats_out_put(w, "dbg_tx_burst_refused",
-			   __atomic_load_n(&port->dbg_tx_burst_refused, __ATOMIC_RELAXED));
-	dvp_xstats_out_put(w, "dbg_mbufs_leaked",
-			   __atomic_load_n(&port->dbg_mbufs_leaked, __ATOMIC_RELAXED));
-	dvp_xstats_out_put(w, "dbg_queue_errors",
-			   __atomic_load_n(&port->dbg_queue_errors, __ATOMIC_RELAXED));
+	dvp_port_counters_read((const uint64_t *)&port->dbg, (const uint64_t *)&port->dbg_base, dbg,
+			       DVP_DIM(dbg));
+	dvp_xstats_out_table(w, dbg_names, dbg, DVP_DIM(dbg));
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		const uint64_t *v = (const uint64_t *)&is;
 
@@ -243,10 +248,8 @@ int dvp_xstats_reset(uint16_t port_id)
 	ret = dvp_stats_reset(port_id);
 	if (ret < 0 && ret != -ENOTSUP)
 		return ret;
-	__atomic_store_n(&port->dbg_rx_burst_refused, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&port->dbg_tx_burst_refused, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&port->dbg_mbufs_leaked, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&port->dbg_queue_errors, 0, __ATOMIC_RELAXED);
+	dvp_port_counters_reset((const uint64_t *)&port->dbg, (uint64_t *)&port->dbg_base,
+				DVP_DIM(dbg_names));
 	for (q = 0; q < port->nb_rx_queues; q++)
 		if (dvp_rxwait_queue_active(port->rxq_intr[q]))
 			dvp_rxwait_queue_stats_reset(port->rxq_intr[q]);

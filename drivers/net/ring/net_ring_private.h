@@ -52,6 +52,7 @@ struct ring_inbox {
 	/* Producers between their check of open and the end of their enqueue. */
 	uint32_t producers;
 	uint64_t events_written; /* atomic */
+	uint64_t events_base; /* its baseline (dvp_port_counters.h), set by the consumer's reset */
 
 	/* Control path, under ring_lock. */
 	struct ring_port *consumer; /* the port whose rx queue reads it, or NULL */
@@ -104,6 +105,13 @@ struct ring_async_ev {
 
 #define RING_ASYNC_DEPTH 64
 
+/* A port's own counters, beside its queues' (the xstats of ring_stats.c). */
+struct ring_pstats {
+	uint64_t queue_restarts;
+	uint64_t async_acked; /* async events read */
+	uint64_t unacked_at_release; /* rx interrupt events a released queue left unacked */
+};
+
 struct ring_port {
 	struct dvp_port *port;
 	unsigned int nb_rx_rings;
@@ -121,10 +129,9 @@ struct ring_port {
 	struct ring_async_ev async_q[RING_ASYNC_DEPTH];
 	unsigned int async_head, async_len;
 	bool async_watched; /* its fd is on the EAL interrupt thread */
-	uint64_t async_acked; /* atomic: events read */
 
-	uint64_t queue_restarts; /* atomic */
-	uint64_t unacked_at_release; /* atomic */
+	/* Counters of several writers (atomic adds), with their baseline. */
+	struct ring_pstats ps, ps_base;
 };
 
 extern pthread_mutex_t ring_lock;

@@ -79,7 +79,7 @@ static void ring_async_cb(int fd, void *arg)
 
 	(void)fd;
 	while (ring_async_pop(np, &ev)) {
-		__atomic_fetch_add(&np->async_acked, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&np->ps.async_acked, 1, __ATOMIC_RELAXED);
 		ring_async_handle(np, &ev);
 	}
 }

@@ -124,7 +124,7 @@ static void ring_rxq_release(struct dvp_port *port, uint16_t q)
 	acked = dvp_counter_read(&rxq->events_acked);
 	if (got != acked) {
 		/* With verbs, ibv_destroy_cq() would hang here. */
-		__atomic_fetch_add(&np->unacked_at_release, got - acked, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&np->ps.unacked_at_release, got - acked, __ATOMIC_RELAXED);
 		RING_LOG(ERR, "%s rx queue %u: released with %llu of %llu events unacked",
 			 port->name, q, (unsigned long long)(got - acked), (unsigned long long)got);
 	}

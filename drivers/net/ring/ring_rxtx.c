@@ -158,7 +158,7 @@ void ring_rxq_restart(struct ring_rxq *rxq, enum dvp_port_event_cause cause)
 	unsigned int dropped = ring_inbox_drain(rxq->in);
 
 	dvp_counter_add(&rxq->st.errors, dropped);
-	__atomic_fetch_add(&rxq->np->queue_restarts, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&rxq->np->ps.queue_restarts, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&rxq->error, 0, __ATOMIC_RELAXED);
 	dvp_port_queue_error_report(rxq->np->port, rxq->queue_id, false, cause,
 				    "restarted, %u frames in its ring dropped", dropped);
@@ -166,7 +166,7 @@ void ring_rxq_restart(struct ring_rxq *rxq, enum dvp_port_event_cause cause)
 
 void ring_txq_restart(struct ring_txq *txq, enum dvp_port_event_cause cause)
 {
-	__atomic_fetch_add(&txq->np->queue_restarts, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&txq->np->ps.queue_restarts, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&txq->error, 0, __ATOMIC_RELAXED);
 	dvp_port_queue_error_report(txq->np->port, txq->queue_id, true, cause, "restarted");
 }

@@ -34,38 +34,50 @@ static const char *const ring_xstat_names[] = {
 	"rx_intr_unacked_at_release",
 };
 
+#define RING_PSTATS_N (sizeof(struct ring_pstats) / sizeof(uint64_t))
+
+/* The inboxes this port reads: each counts the events written to wake it. */
+static bool reads_inbox(const struct ring_port *np, uint16_t q)
+{
+	return np->rx[q] != NULL && np->rx[q]->consumer == np;
+}
+
 int ring_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
 	struct ring_port *np = port->priv;
-	uint64_t v[DVP_DIM(ring_xstat_names)] = { 0 };
+	uint64_t ps[RING_PSTATS_N], events = 0, v;
 	uint16_t q;
 
 	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
-	v[0] = __atomic_load_n(&np->queue_restarts, __ATOMIC_RELAXED);
-	v[1] = __atomic_load_n(&np->async_acked, __ATOMIC_RELAXED);
-	for (q = 0; q < np->nb_rx_rings; q++)
-		if (np->rx[q] != NULL && np->rx[q]->consumer == np)
-			v[2] += __atomic_load_n(&np->rx[q]->events_written, __ATOMIC_RELAXED);
-	v[3] = __atomic_load_n(&np->unacked_at_release, __ATOMIC_RELAXED);
-	dvp_xstats_out_table(o, ring_xstat_names, v, DVP_DIM(v));
+	dvp_port_counters_read((const uint64_t *)&np->ps, (const uint64_t *)&np->ps_base, ps,
+			       RING_PSTATS_N);
+	for (q = 0; q < np->nb_rx_rings; q++) {
+		if (reads_inbox(np, q)) {
+			dvp_port_counters_read(&np->rx[q]->events_written, &np->rx[q]->events_base,
+					       &v, 1);
+			events += v;
+		}
+	}
+	dvp_xstats_out_table(o, ring_xstat_names,
+			     (const uint64_t[]){ ps[0], ps[1], events, ps[2] },
+			     DVP_DIM(ring_xstat_names));
 	return 0;
 }
 
 /*
- * The queues' counters were reset by stats_reset (lib/port calls it first).
- * These are written by several threads (atomic adds), so a store of 0 loses
- * nothing a baseline would keep.
+ * By the baseline rule of dvp_port_counters.h, as the queues' counters
+ * (which stats_reset has reset: lib/port calls it first).
  */
 int ring_xstats_reset(struct dvp_port *port)
 {
 	struct ring_port *np = port->priv;
 	uint16_t q;
 
-	__atomic_store_n(&np->queue_restarts, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&np->async_acked, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&np->unacked_at_release, 0, __ATOMIC_RELAXED);
+	dvp_port_counters_reset((const uint64_t *)&np->ps, (uint64_t *)&np->ps_base,
+				RING_PSTATS_N);
 	for (q = 0; q < np->nb_rx_rings; q++)
-		if (np->rx[q] != NULL && np->rx[q]->consumer == np)
-			__atomic_store_n(&np->rx[q]->events_written, 0, __ATOMIC_RELAXED);
+		if (reads_inbox(np, q))
+			dvp_port_counters_reset(&np->rx[q]->events_written, &np->rx[q]->events_base,
+						1);
 	return 0;
 }
