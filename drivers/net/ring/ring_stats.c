@@ -58,8 +58,7 @@ int ring_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 			events += v;
 		}
 	}
-	dvp_xstats_out_table(o, ring_xstat_names,
-			     (const uint64_t[]){ ps[0], ps[1], events, ps[2] },
+	dvp_xstats_out_table(o, ring_xstat_names, (const uint64_t[]){ ps[0], ps[1], events, ps[2] },
 			     DVP_DIM(ring_xstat_names));
 	return 0;
 }
@@ -73,8 +72,7 @@ int ring_xstats_reset(struct dvp_port *port)
 	struct ring_port *np = port->priv;
 	uint16_t q;
 
-	dvp_port_counters_reset((const uint64_t *)&np->ps, (uint64_t *)&np->ps_base,
-				RING_PSTATS_N);
+	dvp_port_counters_reset((const uint64_t *)&np->ps, (uint64_t *)&np->ps_base, RING_PSTATS_N);
 	for (q = 0; q < np->nb_rx_rings; q++)
 		if (reads_inbox(np, q))
 			dvp_port_counters_reset(&np->rx[q]->events_written, &np->rx[q]->events_base,
