@@ -427,11 +427,13 @@ enum dvp_port_event {
 
 /**
  * What the device said behind an event (an RDMA device's async event, in
- * dvpmd's words), or DVP_PORT_CAUSE_NONE when the event is the driver's
- * own finding (a polled link state, an error completion, ...).
+ * dvpmd's words); DVP_PORT_CAUSE_DRIVER for a queue error the driver found
+ * itself (an error completion, a queue it could not reset); and
+ * DVP_PORT_CAUSE_NONE when nothing is behind it (a polled link state).
+ * NONE is 0, so that a zeroed field says "no cause".
  */
 enum dvp_port_event_cause {
-	DVP_PORT_CAUSE_NONE = -1,
+	DVP_PORT_CAUSE_NONE = 0,
 	DVP_PORT_CAUSE_LINK_DOWN = 1, /**< the port went down (IBV_EVENT_PORT_ERR) */
 	DVP_PORT_CAUSE_LINK_UP, /**< the port came up (IBV_EVENT_PORT_ACTIVE) */
 	DVP_PORT_CAUSE_CQ_ERROR, /**< queue error: its completion queue overran or broke */
@@ -440,6 +442,7 @@ enum dvp_port_event_cause {
 	DVP_PORT_CAUSE_QP_ACCESS_ERROR, /**< queue error: a memory access the device refused */
 	DVP_PORT_CAUSE_WQ_FATAL, /**< queue error: its receive work queue is in error */
 	DVP_PORT_CAUSE_DEVICE_FATAL, /**< the device failed: every queue stops (removal) */
+	DVP_PORT_CAUSE_DRIVER, /**< queue error: found by the driver (an error completion ...) */
 	DVP_PORT_CAUSE_MAX,
 };
 

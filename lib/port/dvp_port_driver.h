@@ -26,10 +26,15 @@
  *  - stop returns every mbuf the port holds to its pool: after it,
  *    mbufs_held must answer 0 (lib/port checks and reports a leak);
  *  - rxq_release calls dvp_rxwait_queue_fini() before destroying the CQ;
- *  - link changes: dvp_port_link_set(); errors on a queue: restart it, then
- *    dvp_port_queue_error_report(); a device gone: dvp_port_removal_report().
- *    Each takes the cause, what the device said (enum
- *    dvp_port_event_cause), and raises the application's event.
+ *  - link changes: dvp_port_link_set(); a device gone:
+ *    dvp_port_removal_report(); a queue broken where its polling lcore
+ *    cannot see it: dvp_port_queue_fault_raise() (dvp_port_fault.h: the
+ *    queue registers its struct dvp_queue_fault at setup with
+ *    dvp_port_queue_fault_attach(), its bursts take the fault and run the
+ *    driver's restart, the queue_restart op serves a stopped port); an
+ *    error the lcore itself finds and mends (an error completion):
+ *    dvp_port_queue_error_report(). Each takes the cause (enum
+ *    dvp_port_event_cause) and raises the application's event.
  *
  * Ops run on the control thread (the caller of the dvp_port_* function),
  * one at a time per port. A driver handling a device event on the EAL
@@ -49,6 +54,7 @@
 #include <dvp_bus.h>
 #include <dvp_rxwait_driver.h>
 #include <dvp_port.h>
+#include <dvp_port_fault.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,6 +97,17 @@ struct dvp_port_ops {
 	int (*close)(struct dvp_port *port);
 	/** Re-initialise the device after an error; the port is stopped. */
 	int (*reset)(struct dvp_port *port);
+	/**
+	 * Rebuild queue @p q (@p tx: a tx queue) after a fault with @p cause,
+	 * returning what it held to its pool and counting what was lost.
+	 * lib/port calls it from dvp_port_queue_fault_raise() on a stopped
+	 * port (nobody polls the queue); the driver's bursts call their own
+	 * restart when dvp_queue_fault_take() returns a cause. NULL: faults
+	 * are only reported (the driver has no queue to rebuild).
+	 * @return 0 or a negative errno (logged by the driver).
+	 */
+	int (*queue_restart)(struct dvp_port *port, uint16_t q, bool tx,
+			     enum dvp_port_event_cause cause);
 	/**
 	 * Read the link state and report it with dvp_port_link_set(); with
 	 * @p wait, wait (up to 9 s) for a link that is coming up.
@@ -157,6 +174,9 @@ struct dvp_port {
 	void *txqs[DVP_MAX_QUEUES_PER_PORT];
 	/** (driver, by rxq_setup with intr_conf.rxq) Interrupt state of rx queues. */
 	struct dvp_rxwait_queue *rxq_intr[DVP_MAX_QUEUES_PER_PORT];
+	/** (driver, by dvp_port_queue_fault_attach()) Fault words of the queues. */
+	struct dvp_queue_fault *rxq_fault[DVP_MAX_QUEUES_PER_PORT];
+	struct dvp_queue_fault *txq_fault[DVP_MAX_QUEUES_PER_PORT];
 
 	/* lib/port's, readable by the driver. */
 	struct dvp_port_conf conf; /**< as configured (rss_key points to rss_key below) */
@@ -265,14 +285,42 @@ int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link,
 int dvp_port_event_raise(uint16_t port_id, const struct dvp_port_event_info *info);
 
 /**
- * Report that queue @p q was restarted after an error (@p cause: what the
- * device said, or DVP_PORT_CAUSE_NONE for one the driver found itself,
+ * Report that queue @p q was mended after an error (@p cause: what the
+ * device said, or DVP_PORT_CAUSE_DRIVER for one the driver found itself,
  * such as an error completion): logs a line and raises QUEUE_ERROR. Any
- * thread, cold path.
+ * thread, cold path. A fault the queue's lcore must mend is raised with
+ * dvp_port_queue_fault_raise() instead, which reports it.
  */
 void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx,
 				 enum dvp_port_event_cause cause, const char *fmt, ...)
 	__dvp_format_printf(5, 6);
+
+/**
+ * Register @p f as the fault word of queue @p q (@p tx: a tx queue), from
+ * the queue's setup: dvp_port_queue_fault_raise() records faults there.
+ * lib/port forgets it when the queue is released.
+ */
+void dvp_port_queue_fault_attach(struct dvp_port *port, uint16_t q, bool tx,
+				 struct dvp_queue_fault *f);
+
+/**
+ * Queue @p q (@p tx: a tx queue) is broken, for @p cause (what the device
+ * said, or DVP_PORT_CAUSE_DRIVER): on a started port, record the cause in
+ * the queue's fault word for the lcore that polls it (dvp_queue_fault_take()
+ * at its next burst, then the driver's restart), report QUEUE_ERROR now (a
+ * broken queue may never wake its lcore again, and the application must
+ * hear of it) and kick a lcore asleep on the rx queue; a fault already
+ * pending absorbs this one (logged, not reported twice). On a stopped port,
+ * rebuild it now with the queue_restart op and report that.
+ *
+ * From the EAL interrupt thread or another control thread, under
+ * dvp_port_ctrl_lock() (so the queue is not released meanwhile), as
+ * drivers/common/ib calls it.
+ * @return 0; -EINVAL for a queue not set up or a cause out of range;
+ *   -ENOTSUP when the queue has no fault word; the restart's error.
+ */
+int dvp_port_queue_fault_raise(struct dvp_port *port, uint16_t q, bool tx,
+			       enum dvp_port_event_cause cause);
 
 /** One queue's counters as a driver's stats_get reads them. */
 struct dvp_port_qstats {

@@ -68,12 +68,14 @@ static void release_queue_locked(struct dvp_port *port, uint16_t q, bool tx)
 		if (port->txqs[q] != NULL)
 			port->ops->txq_release(port, q);
 		port->txqs[q] = NULL;
+		port->txq_fault[q] = NULL;
 		return;
 	}
 	if (port->rxqs[q] != NULL)
 		port->ops->rxq_release(port, q);
 	port->rxqs[q] = NULL;
 	port->rxq_intr[q] = NULL;
+	port->rxq_fault[q] = NULL;
 }
 
 static void release_queues_locked(struct dvp_port *port)

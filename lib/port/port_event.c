@@ -65,6 +65,7 @@ static const char *const cause_names[DVP_PORT_CAUSE_MAX] = {
 	[DVP_PORT_CAUSE_QP_ACCESS_ERROR] = "QP_ACCESS_ERROR",
 	[DVP_PORT_CAUSE_WQ_FATAL] = "WQ_FATAL",
 	[DVP_PORT_CAUSE_DEVICE_FATAL] = "DEVICE_FATAL",
+	[DVP_PORT_CAUSE_DRIVER] = "DRIVER",
 };
 
 const char *dvp_port_event_cause_name(enum dvp_port_event_cause cause)
@@ -354,9 +355,13 @@ void dvp_port_queue_error_report(struct dvp_port *port, uint16_t q, bool tx,
 	vsnprintf(info.queue.reason, sizeof(info.queue.reason), fmt, ap);
 	va_end(ap);
 	__atomic_fetch_add(&port->dbg.queue_errors, 1, __ATOMIC_RELAXED);
-	PORT_LOG(WARNING, "port %u: %s queue %u: %s%s%s", port->port_id, tx ? "tx" : "rx", q,
-		 info.queue.reason, dvp_port_event_cause_name(cause) ? " after " : "",
-		 dvp_port_event_cause_name(cause) ? dvp_port_event_cause_name(cause) : "");
+	/* A device's word is named; the driver's own finding is in the reason. */
+	if (cause == DVP_PORT_CAUSE_DRIVER || dvp_port_event_cause_name(cause) == NULL)
+		PORT_LOG(WARNING, "port %u: %s queue %u: %s", port->port_id, tx ? "tx" : "rx", q,
+			 info.queue.reason);
+	else
+		PORT_LOG(WARNING, "port %u: %s queue %u: %s after %s", port->port_id,
+			 tx ? "tx" : "rx", q, info.queue.reason, dvp_port_event_cause_name(cause));
 	dvp_port_event_raise(port->port_id, &info);
 }
 

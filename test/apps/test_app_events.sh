@@ -59,7 +59,7 @@ else
 	[ "$rc" = 0 ] || fail "sim bad lkey: exit $rc"
 	json_check 'lines[1]["event"] == "QUEUE_ERROR"' \
 		'lines[1]["queue"] == 0 and lines[1]["tx"] is False' \
-		'"error CQE" in lines[1]["reason"]' 'lines[1]["cause"] is None'
+		'"error CQE" in lines[1]["reason"]' 'lines[1]["cause"] == "DRIVER"'
 	# A device fatal error: the port is removed.
 	run env DVP_SYSFS_ROOT="$nosys" timeout 30 "$events" --no-huge $LCORES \
 		--vdev "sim_mlx5,ports=1,fatal=300ms" -- --json --count 2 --timeout 10

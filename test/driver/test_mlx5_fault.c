@@ -6,8 +6,8 @@
  * The mlx5 PMD against every fault sim_mlx5 injects: a bad lkey on receive
  * and on send (error CQEs: the queue recovered, QUEUE_ERROR raised), a CQ
  * overrun by API and by devargs (IBV_EVENT_CQ_ERR: QUEUE_ERROR at once,
- * even to an application that no longer polls, the queue rebuilt by its
- * lcore's next burst), a link flap
+ * even to an application that no longer polls, which is woken if it sleeps
+ * on the queue, the queue rebuilt by its lcore's next burst), a link flap
  * (LINK_STATUS_CHANGE down and up), a device fatal error (REMOVAL, once,
  * for two DEVICE_FATAL events) and wire drops (the loss in the sink
  * matching the device's count). Traffic resumes after each recoverable
@@ -181,7 +181,7 @@ static void test_bad_lkey_rx(void **state)
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_false(info.queue.tx);
 	assert_int_equal(info.queue.queue_id, 0);
-	assert_int_equal(info.cause, DVP_PORT_CAUSE_NONE);
+	assert_int_equal(info.cause, DVP_PORT_CAUSE_DRIVER);
 	assert_non_null(strstr(info.queue.reason, "local protection"));
 	/*
 	 * One frame met the bad WQE; those arriving while the WQ was in error
@@ -218,7 +218,7 @@ static void test_bad_lkey_tx(void **state)
 	sim_mlx5_step_idle(f.sim, 100);
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
 	assert_true(info.queue.tx);
-	assert_int_equal(info.cause, DVP_PORT_CAUSE_NONE);
+	assert_int_equal(info.cause, DVP_PORT_CAUSE_DRIVER);
 	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
 	assert_true(st.oerrors >= 1);
 	/* The echo goes on after the recovery: all but the dropped ones reach the sink. */
@@ -312,6 +312,104 @@ static void test_cq_overrun_devargs(void **state)
 	sleep_ms(20);
 	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, NULL), 1);
 	assert_int_equal(sim_mlx5_source_stop(f.sim, 0), 0);
+	events_unregister(f.port[0]);
+	mf_close(&f);
+}
+
+struct overrun_sleeper {
+	struct dvp_rxwait_set *set;
+	int ready;
+	bool done; /* atomic */
+};
+
+static void *overrun_sleeper_run(void *arg)
+{
+	struct overrun_sleeper *s = arg;
+	struct dvp_rx_wait_event ev;
+
+	/* Long enough that only the fault's kick ends it within the test. */
+	s->ready = dvp_rx_wait(s->set, &ev, 1, 20000);
+	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A CQ overrun while the application sleeps on the queue's interrupts,
+ * armed for solicited completions only, so that the frames filling the CQ
+ * wake nobody: a broken CQ raises no event again, and only the kick of
+ * lib/port's queue-fault primitive can wake the lcore, whose burst then
+ * rebuilds the queue.
+ */
+static void test_cq_overrun_wakes_sleeper(void **state)
+{
+	static const uint16_t sizes[] = { 60 };
+	struct dvp_port_conf conf = fault_conf();
+	struct overrun_sleeper s = { .ready = -1 };
+	struct dvp_rxwait_queue_stats qs = { 0 };
+	struct sim_mlx5_dev_stats ds;
+	struct mlx5_rxq *rxq;
+	uint32_t old_cqn, first, taken = 0;
+	pthread_t th;
+	struct mf f;
+
+	(void)state;
+	conf.intr_conf.rxq = 1;
+	conf.intr_conf.rxq_solicited = 1;
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
+	mf_port_start(&f, 0, 1, 1, &conf, 128);
+	events_register(f.port[0]);
+	rxq = dvp_port_get(f.port[0])->rxqs[0];
+	old_cqn = rxq->dv_cq.cqn;
+	assert_int_equal(sim_mlx5_fault_cq_stall(f.sim, old_cqn, true), 0);
+	/*
+	 * The device no longer reads the consumer index: frames taken (and
+	 * so replaced) until the CQ has room for fewer than the WQEs posted,
+	 * so that the device alone overruns it with the next frames.
+	 */
+	first = rxq->cqe_cnt - rxq->wqe_n / 2;
+	mf_source(&f, 0, first, 4, sizes, 1);
+	for (int i = 0; i < 100000 && taken < first; i++) {
+		struct dvp_mbuf *pkts[16];
+		uint16_t n;
+
+		sim_mlx5_step(f.sim);
+		n = dvp_rx_burst(f.port[0], 0, pkts, 16);
+		dvp_pktmbuf_free_bulk(pkts, n);
+		taken += n;
+	}
+	assert_int_equal(taken, first);
+	assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+	assert_int_equal(ds.cq_overruns, 0);
+	s.set = dvp_rxwait_set_create(1);
+	assert_non_null(s.set);
+	assert_int_equal(dvp_rx_intr_ctl(f.port[0], 0, s.set, DVP_RX_INTR_CTL_ADD, NULL), 0);
+	assert_int_equal(pthread_create(&th, NULL, overrun_sleeper_run, &s), 0);
+	/* Armed, then (most likely) asleep: a frame before that only ends the wait early. */
+	for (int i = 0; i < 2000 && qs.arms == 0; i++) {
+		sleep_ms(1);
+		dvp_rxwait_queue_stats_get(dvp_port_get(f.port[0])->rxq_intr[0], &qs);
+	}
+	sleep_ms(20);
+	mf_source(&f, 0, 0, 4, sizes, 1);
+	/* The device alone (nobody bursts) until the waiter wakes. */
+	for (int i = 0; i < 4000 && !__atomic_load_n(&s.done, __ATOMIC_ACQUIRE); i++) {
+		sim_mlx5_step(f.sim);
+		if (i % 16 == 15)
+			sleep_ms(1);
+	}
+	assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+	assert_int_equal(ds.cq_overruns, 1);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(s.ready, 1);
+	for (int i = 0; i < 400 && event_count(DVP_PORT_EVENT_QUEUE_ERROR, NULL) < 1; i++)
+		sleep_ms(5);
+	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, NULL), 1);
+	/* Its burst rebuilds the queue, and traffic flows again. */
+	assert_true(pump(&f, 200, false) > 1000);
+	assert_int_not_equal(rxq->dv_cq.cqn, old_cqn);
+	assert_int_equal(sim_mlx5_source_stop(f.sim, 0), 0);
+	assert_int_equal(dvp_rx_intr_ctl(f.port[0], 0, s.set, DVP_RX_INTR_CTL_DEL, NULL), 0);
+	assert_int_equal(dvp_rxwait_set_free(s.set), 0);
 	events_unregister(f.port[0]);
 	mf_close(&f);
 }
@@ -580,6 +678,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stop_sent_uncompleted),
 		cmocka_unit_test(test_stop_received_untaken),
 		cmocka_unit_test(test_cq_overrun_untaken),
+		cmocka_unit_test(test_cq_overrun_wakes_sleeper),
 	};
 
 	mf_args(argc, argv);

@@ -230,9 +230,7 @@ static void handle(struct ib_async *src, enum ib_async_kind kind, enum dvp_port_
 		if (src->ops->queue_error != NULL)
 			src->ops->queue_error(src->ctx, port, ev->queue_id, ev->tx, cause);
 		else
-			dvp_port_queue_error_report(port, ev->queue_id, ev->tx, cause,
-						    "broken, and %s cannot restart it",
-						    port->driver_name);
+			(void)dvp_port_queue_fault_raise(port, ev->queue_id, ev->tx, cause);
 		break;
 	case IB_ASYNC_REMOVAL:
 		dvp_port_removal_report(port, cause);

@@ -58,8 +58,9 @@ struct ib_async_ops {
 	/**
 	 * Queue @p q of @p port (set up) is broken: restart it -- now if the
 	 * port is stopped, else by marking it for the lcore that polls it --
-	 * and report it with dvp_port_queue_error_report(..., @p cause, ...).
-	 * NULL: the error is only reported.
+	 * and report it. NULL: lib/port's queue-fault primitive does all of
+	 * that (dvp_port_queue_fault_raise()); a driver whose queues follow
+	 * another life (a connection to re-establish) sets its own.
 	 */
 	void (*queue_error)(void *ctx, struct dvp_port *port, uint16_t q, bool tx,
 			    enum dvp_port_event_cause cause);

@@ -193,16 +193,6 @@ static inline const char *mlx5_syndrome_str(uint8_t s)
 	}
 }
 
-/*
- * A queue's restart flag (set by mlx5_queue_error() or a slow path) holds
- * the cause + 2: 1 is the driver's own finding (DVP_PORT_CAUSE_NONE),
- * >= 2 what the device said.
- */
-static inline enum dvp_port_event_cause mlx5_restart_cause(uint32_t flag)
-{
-	return (enum dvp_port_event_cause)((int)flag - 2);
-}
-
 /* mlx5_probe.c */
 int mlx5_check_prerequisites(const char *devname);
 void mlx5_dev_port_closed(struct mlx5_dev *dev, struct dvp_port *port);
@@ -233,7 +223,8 @@ int mlx5_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 void mlx5_txq_release(struct dvp_port *port, uint16_t q);
 int mlx5_txq_start(struct dvp_port *port, uint16_t q);
 void mlx5_txq_stop(struct dvp_port *port, uint16_t q);
-void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
+/* mlx5_err.c: the queue_restart op. */
+int mlx5_queue_restart(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
 
 /* mlx5_rx_comp.c */
 void mlx5_cqe_comp_choose(struct mlx5_dev *mdev);

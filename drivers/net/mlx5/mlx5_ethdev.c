@@ -350,6 +350,7 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.start = mlx5_start,
 	.stop = mlx5_stop,
 	.close = mlx5_close,
+	.queue_restart = mlx5_queue_restart,
 	.link_update = mlx5_link_update_op,
 	.promiscuous_enable = mlx5_promiscuous_enable,
 	.promiscuous_disable = mlx5_promiscuous_disable,

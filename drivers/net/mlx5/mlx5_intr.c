@@ -67,7 +67,10 @@ static void rxq_ack(void *ctx, unsigned int n)
 
 static bool rxq_has_work(void *ctx)
 {
-	return mlx5_rxq_has_cqe(ctx);
+	const struct mlx5_rxq *rxq = ctx;
+
+	/* A fault to answer is work too: the lcore must burst to rebuild the queue. */
+	return mlx5_rxq_has_cqe(rxq) || dvp_queue_fault_pending(&rxq->fault);
 }
 
 const struct dvp_rxwait_queue_ops mlx5_rxq_intr_ops = {
@@ -123,18 +126,11 @@ static void async_link(void *ctx, struct dvp_port *port, enum dvp_port_event_cau
 	mlx5_link_update(port, false, cause);
 }
 
-static void async_queue_error(void *ctx, struct dvp_port *port, uint16_t q, bool tx,
-			      enum dvp_port_event_cause cause)
-{
-	(void)ctx;
-	mlx5_queue_error(port, q, tx, cause);
-}
-
+/* No queue_error: lib/port's queue-fault primitive, the default, serves the queues. */
 static const struct ib_async_ops async_ops = {
 	.get = async_get,
 	.ack = async_ack,
 	.link = async_link,
-	.queue_error = async_queue_error,
 };
 
 int mlx5_async_create(struct mlx5_dev *dev)

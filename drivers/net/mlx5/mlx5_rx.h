@@ -98,7 +98,7 @@ struct mlx5_rxq {
 	/* With lkey_be: buffer address - mbuf address (header, private area, headroom), else 0. */
 	uintptr_t buf_delta;
 	uint16_t data_off;
-	uint32_t restart; /* atomic: an async event asked for a restart */
+	struct dvp_queue_fault fault; /* a restart asked for (dvp_port_fault.h) */
 	struct mlx5_rxq_stats st;
 	struct mlx5_rxq_zip zip;
 	uint8_t comp_fmt; /* CQE compression: MLX5_MINI_CQE_HASH or _CSUM; MLX5_RX_COMP_OFF */
@@ -323,12 +323,12 @@ static __dvp_always_inline void mlx5_rx_done(struct mlx5_rxq *rxq, uint32_t ci, 
 }
 
 /*
- * The start of a burst: false when an async event asked for a restart
- * (done here). Relaxed: the flag is all there is to see (mlx5_queue_error()).
+ * The start of a burst: false when a fault asked for a restart (done
+ * here, mlx5_err.c).
  */
 static __dvp_always_inline bool mlx5_rx_burst_begin(struct mlx5_rxq *rxq)
 {
-	if (dvp_unlikely(__atomic_load_n(&rxq->restart, __ATOMIC_RELAXED) != 0)) {
+	if (dvp_unlikely(dvp_queue_fault_pending(&rxq->fault))) {
 		mlx5_rx_slow(rxq);
 		return false;
 	}

@@ -424,6 +424,7 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 			goto err_objs;
 	}
 	port->rxqs[q] = rxq;
+	dvp_port_queue_fault_attach(port, q, false, &rxq->fault);
 	return 0;
 err_objs:
 	objs_destroy(rxq);
@@ -470,7 +471,7 @@ int mlx5_rxq_start(struct dvp_port *port, uint16_t q)
 	uint32_t base;
 	int ret;
 
-	if (__atomic_exchange_n(&rxq->restart, 0, __ATOMIC_RELAXED) != 0) {
+	if (dvp_queue_fault_take(&rxq->fault) != DVP_PORT_CAUSE_NONE) {
 		ret = mlx5_rxq_restart(rxq);
 		if (ret < 0)
 			return ret;

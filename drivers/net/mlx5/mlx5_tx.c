@@ -4,12 +4,9 @@
 
 /*
  * The tx burst functions of the mlx5 PMD (their bodies are inline in
- * mlx5_tx.h and mlx5_tx_empw.h), the general send path (several segments,
- * whole-frame inline, short frames), and what runs out of line when a tx
- * queue goes wrong: error CQEs, and restarts asked for by async events,
- * whose entry for both directions, mlx5_queue_error(), is here too. Those
- * cold paths may call the device (to reset or rebuild a queue) and log:
- * they run once per fault, never per packet.
+ * mlx5_tx.h and mlx5_tx_empw.h) and the general send path (several
+ * segments, whole-frame inline, short frames). What runs when a queue goes
+ * wrong is in mlx5_err.c.
  */
 
 #include <errno.h>
@@ -37,64 +34,6 @@ dvp_tx_burst_fn mlx5_tx_burst_inl_pick(bool cs)
 		return cs ? mlx5_tx_burst_empw_inl_avx2_cs : mlx5_tx_burst_empw_inl_avx2;
 #endif
 	return cs ? mlx5_tx_burst_empw_inl_cs : mlx5_tx_burst_empw_inl;
-}
-
-__dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq)
-{
-	uint32_t flag = __atomic_exchange_n(&txq->restart, 0, __ATOMIC_RELAXED);
-	uint32_t held = txq->elts_head - txq->elts_tail;
-	int ret;
-
-	if (flag == 0)
-		return;
-	ret = mlx5_txq_restart(txq);
-	/* An async cause was reported when it came (mlx5_queue_error()). */
-	if (ret < 0 || mlx5_restart_cause(flag) == DVP_PORT_CAUSE_NONE)
-		dvp_port_queue_error_report(
-			txq->port, txq->owner.queue_id, true, mlx5_restart_cause(flag),
-			"tx queue rebuilt (CQ and QP)%s; %u packets not completed freed",
-			ret < 0 ? " FAILED" : "", held);
-	else
-		MLX5_PLOG(NOTICE, txq->port,
-			  "tx queue %u rebuilt (CQ and QP); %u packets not completed freed",
-			  txq->owner.queue_id, held);
-}
-
-__dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq)
-{
-	struct mlx5_cqe64 *cqe = mlx5_cqe_get(txq->cqes, txq->cqe_cnt, txq->cq_ci);
-	const struct mlx5_err_cqe *err = (const void *)cqe;
-	uint32_t held, before;
-	uint8_t opcode;
-	uint16_t counter;
-	int ret;
-
-	if (cqe == NULL)
-		return;
-	opcode = mlx5_cqe_op_own_load(cqe) >> 4;
-	/* A send completion (format 0): the next burst takes it. */
-	if ((mlx5_cqe_op_own_load(cqe) & 0xfc) == MLX5_CQE_REQ << 4)
-		return;
-	counter = be16toh(cqe->wqe_counter);
-	if (opcode == MLX5_CQE_REQ_ERR && err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR) {
-		txq->cq_ci++;
-		mlx5_cq_set_ci(txq->cq_db, txq->cq_ci);
-		return;
-	}
-	dvp_counter_add(&txq->st.cqe_errors, 1);
-	held = txq->elts_head - txq->elts_tail;
-	before = (uint32_t)txq->st.errors;
-	ret = mlx5_txq_recover(txq);
-	if (ret < 0) {
-		__atomic_store_n(&txq->restart, 1, __ATOMIC_RELAXED);
-		return;
-	}
-	dvp_port_queue_error_report(txq->port, txq->owner.queue_id, true, DVP_PORT_CAUSE_NONE,
-				    "%s CQE, syndrome 0x%02x (%s), for WQE 0x%04x: %u packet(s) "
-				    "dropped, %u freed, SQ reset",
-				    opcode == MLX5_CQE_REQ_ERR ? "error" : "unexpected",
-				    err->syndrome, mlx5_syndrome_str(err->syndrome), counter,
-				    (uint32_t)txq->st.errors - before, held);
 }
 
 /*
@@ -254,40 +193,4 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 		txq->last_complex = txq->elts_head; /* freed mbuf by mbuf */
 	}
 	return 0;
-}
-
-/*
- * An async event (CQ overrun, QP or WQ fatal) broke queue @p q. On a
- * stopped port restart it now; on a started one let the lcore polling it
- * do so at its next burst (it alone may touch the queue's memory).
- * Runs on the EAL interrupt thread, under dvp_port_ctrl_lock() (drivers/common/ib).
- */
-void mlx5_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
-{
-	uint32_t *flag;
-	int ret;
-
-	if (tx ? port->txqs[q] == NULL : port->rxqs[q] == NULL)
-		return;
-	if (port->started) {
-		flag = tx ? &((struct mlx5_txq *)port->txqs[q])->restart :
-			    &((struct mlx5_rxq *)port->rxqs[q])->restart;
-		/*
-		 * Relaxed: the flag is the whole message; the restart reads
-		 * only what the polling lcore itself wrote.
-		 */
-		__atomic_store_n(flag, (uint32_t)cause + 2, __ATOMIC_RELAXED);
-		/*
-		 * Reported now, not at the restart: an lcore asleep on this
-		 * queue's interrupts would never wake, a broken CQ raising no
-		 * more events, and the application would never hear of it.
-		 */
-		dvp_port_queue_error_report(port, q, tx, cause,
-					    "%s queue broken: rebuilt at its next burst",
-					    tx ? "tx" : "rx");
-		return;
-	}
-	ret = tx ? mlx5_txq_restart(port->txqs[q]) : mlx5_rxq_restart(port->rxqs[q]);
-	dvp_port_queue_error_report(port, q, tx, cause, "%s queue rebuilt while stopped%s",
-				    tx ? "tx" : "rx", ret < 0 ? " (FAILED)" : "");
 }

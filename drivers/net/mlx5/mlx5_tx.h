@@ -77,7 +77,7 @@ struct mlx5_txq {
 	uint32_t empw_lo; /* eMPW: frames above this go by pointer (else inline whole) */
 	uint32_t inline_min, inline_max;
 	uint32_t inline_mpw; /* eMPW: frames up to this go inline in the session (0: none) */
-	uint32_t restart; /* atomic */
+	struct dvp_queue_fault fault; /* a restart asked for (dvp_port_fault.h) */
 	bool fast_free; /* DVP_TX_OFFLOAD_MBUF_FAST_FREE */
 	/*
 	 * Packets sent as one segment of simple_pool with no other owner go
@@ -179,13 +179,12 @@ static __dvp_always_inline bool mlx5_tx_mbuf_foreign(const struct dvp_mbuf *m)
 }
 
 /*
- * The start of a burst: false when an async event asked for a restart
- * (done here), as mlx5_rx_burst_begin(). Relaxed: the flag is all there is
- * to see (mlx5_queue_error()).
+ * The start of a burst: false when a fault asked for a restart (done
+ * here, mlx5_err.c), as mlx5_rx_burst_begin().
  */
 static __dvp_always_inline bool mlx5_tx_burst_begin(struct mlx5_txq *txq)
 {
-	if (dvp_unlikely(__atomic_load_n(&txq->restart, __ATOMIC_RELAXED) != 0)) {
+	if (dvp_unlikely(dvp_queue_fault_pending(&txq->fault))) {
 		mlx5_tx_slow(txq);
 		return false;
 	}

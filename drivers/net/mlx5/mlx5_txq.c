@@ -416,6 +416,7 @@ int mlx5_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 		goto err;
 	}
 	port->txqs[q] = txq;
+	dvp_port_queue_fault_attach(port, q, true, &txq->fault);
 	return 0;
 err:
 	dvp_free(txq->elts);
@@ -428,7 +429,7 @@ int mlx5_txq_start(struct dvp_port *port, uint16_t q)
 	struct mlx5_txq *txq = port->txqs[q];
 	int ret;
 
-	if (__atomic_exchange_n(&txq->restart, 0, __ATOMIC_RELAXED) != 0) {
+	if (dvp_queue_fault_take(&txq->fault) != DVP_PORT_CAUSE_NONE) {
 		ret = mlx5_txq_restart(txq);
 		if (ret < 0)
 			return ret;
@@ -480,8 +481,7 @@ static void tx_drain(struct mlx5_txq *txq)
 	 * Not on a removed device (a fatal error): it completes nothing more,
 	 * and what its CQ holds is not to be trusted.
 	 */
-	if (txq->started && txq->qp != NULL &&
-	    __atomic_load_n(&txq->restart, __ATOMIC_RELAXED) == 0 &&
+	if (txq->started && txq->qp != NULL && !dvp_queue_fault_pending(&txq->fault) &&
 	    !__atomic_load_n(&txq->port->removed, __ATOMIC_ACQUIRE)) {
 		for (;;) {
 			mlx5_tx_complete(txq);

@@ -76,8 +76,7 @@ struct ring_rxq {
 	struct ring_inbox *in;
 	uint16_t port_id;
 	uint16_t queue_id;
-	/* Set (to the cause + 1) by ring_queue_error; the polling lcore restarts the queue. */
-	uint32_t error;
+	struct dvp_queue_fault fault; /* the polling lcore restarts the queue */
 	struct ring_port *np;
 	struct ring_qstats st;
 	struct ring_qstats base; /* reset snapshot */
@@ -90,7 +89,7 @@ struct ring_rxq {
 struct ring_txq {
 	struct ring_inbox *out; /* bound at start */
 	uint16_t queue_id;
-	uint32_t error;
+	struct dvp_queue_fault fault;
 	struct ring_port *np;
 	struct ring_qstats st;
 	struct ring_qstats base;
@@ -144,9 +143,9 @@ void ring_inbox_notify(struct ring_inbox *in);
 unsigned int ring_inbox_drain(struct ring_inbox *in);
 void ring_inbox_close(struct ring_inbox *in);
 extern const struct dvp_rxwait_queue_ops ring_intr_ops;
-void ring_rxq_restart(struct ring_rxq *rxq, enum dvp_port_event_cause cause);
-void ring_txq_restart(struct ring_txq *txq, enum dvp_port_event_cause cause);
-void ring_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
+void ring_rxq_restart(struct ring_rxq *rxq);
+void ring_txq_restart(struct ring_txq *txq);
+int ring_queue_restart(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
 
 /* ring_ethdev.c */
 extern struct ring_port *ring_ports; /* the driver's ports (under ring_lock) */

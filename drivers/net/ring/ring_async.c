@@ -66,7 +66,7 @@ static void ring_async_handle(struct ring_port *np, const struct ring_async_ev *
 				 ev->tx ? "tx" : "rx", ev->queue_id);
 			break;
 		}
-		ring_queue_error(port, ev->queue_id, ev->tx, ev->cause);
+		(void)dvp_port_queue_fault_raise(port, ev->queue_id, ev->tx, ev->cause);
 		break;
 	}
 	dvp_port_ctrl_unlock(port);

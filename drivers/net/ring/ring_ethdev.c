@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <sys/eventfd.h>
 
 #include <dvp_malloc.h>
 
@@ -109,6 +108,7 @@ static int ring_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, i
 		}
 	}
 	port->rxqs[q] = rxq;
+	dvp_port_queue_fault_attach(port, q, false, &rxq->fault);
 	return 0;
 }
 
@@ -148,6 +148,7 @@ static int ring_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, i
 	txq->np = np;
 	txq->queue_id = q;
 	port->txqs[q] = txq;
+	dvp_port_queue_fault_attach(port, q, true, &txq->fault);
 	return 0;
 }
 
@@ -221,12 +222,13 @@ static int ring_start(struct dvp_port *port)
 		struct ring_txq *txq = port->txqs[q];
 
 		txq->out = np->tx[q];
-		__atomic_store_n(&txq->error, 0, __ATOMIC_RELAXED);
+		/* A fault left from before the stop: the stop emptied what it broke. */
+		(void)dvp_queue_fault_take(&txq->fault);
 	}
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		struct ring_rxq *rxq = port->rxqs[q];
 
-		__atomic_store_n(&rxq->error, 0, __ATOMIC_RELAXED);
+		(void)dvp_queue_fault_take(&rxq->fault);
 		/* Seq_cst: pairs with the producers' check (ring_tx_burst()). */
 		__atomic_store_n(&rxq->in->open, 1, __ATOMIC_SEQ_CST);
 	}
@@ -298,28 +300,15 @@ static int ring_close(struct dvp_port *port)
 	return 0;
 }
 
-void ring_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
+/* The queue_restart op: a fault raised while the port is stopped. */
+int ring_queue_restart(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause)
 {
-	uint32_t mark = (uint32_t)cause + 1;
-
-	if (!port->started) {
-		/* Nobody polls it: restart it here. */
-		if (tx)
-			ring_txq_restart(port->txqs[q], cause);
-		else
-			ring_rxq_restart(port->rxqs[q], cause);
-		return;
-	}
-	if (tx) {
-		__atomic_store_n(&((struct ring_txq *)port->txqs[q])->error, mark,
-				 __ATOMIC_RELAXED);
-		return;
-	}
-	__atomic_store_n(&((struct ring_rxq *)port->rxqs[q])->error, mark, __ATOMIC_RELAXED);
-	/* Wake a sleeping consumer so that it polls and restarts the queue. */
-	__atomic_fetch_add(&((struct ring_rxq *)port->rxqs[q])->in->events_written, 1,
-			   __ATOMIC_RELAXED);
-	(void)eventfd_write(((struct ring_rxq *)port->rxqs[q])->in->efd, 1);
+	(void)cause; /* reported by lib/port */
+	if (tx)
+		ring_txq_restart(port->txqs[q]);
+	else
+		ring_rxq_restart(port->rxqs[q]);
+	return 0;
 }
 
 const struct dvp_port_ops ring_port_ops = {
@@ -332,6 +321,7 @@ const struct dvp_port_ops ring_port_ops = {
 	.start = ring_start,
 	.stop = ring_stop,
 	.close = ring_close,
+	.queue_restart = ring_queue_restart,
 	.reset = ring_reset,
 	.link_update = ring_link_update,
 	/* Every frame in the ring is for this port, whatever its size. */

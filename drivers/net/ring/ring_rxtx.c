@@ -52,10 +52,8 @@ uint16_t ring_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 	uint64_t bytes = 0;
 	unsigned int n, i;
 
-	if (dvp_unlikely(__atomic_load_n(&rxq->error, __ATOMIC_RELAXED) != 0)) {
-		ring_rxq_restart(rxq,
-				 (enum dvp_port_event_cause)(
-					 (int)__atomic_load_n(&rxq->error, __ATOMIC_RELAXED) - 1));
+	if (dvp_unlikely(dvp_queue_fault_take(&rxq->fault) != DVP_PORT_CAUSE_NONE)) {
+		ring_rxq_restart(rxq);
 		return 0;
 	}
 	n = dvp_ring_sc_dequeue_burst(rxq->in->ring, (void **)pkts, nb, NULL);
@@ -86,10 +84,8 @@ uint16_t ring_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 	uint64_t bytes = 0, unsent = 0;
 	unsigned int n, i;
 
-	if (dvp_unlikely(__atomic_load_n(&txq->error, __ATOMIC_RELAXED) != 0))
-		ring_txq_restart(txq,
-				 (enum dvp_port_event_cause)(
-					 (int)__atomic_load_n(&txq->error, __ATOMIC_RELAXED) - 1));
+	if (dvp_unlikely(dvp_queue_fault_take(&txq->fault) != DVP_PORT_CAUSE_NONE))
+		ring_txq_restart(txq);
 	if (dvp_unlikely(nb == 0))
 		return 0;
 	/* Count before the enqueue: after it the consumer may free them. */
@@ -151,24 +147,23 @@ void ring_inbox_close(struct ring_inbox *in)
 /* ------------------------------------------------------------------------
  * Error recovery: on the lcore that polls the queue (or on the control
  * thread when the port is stopped), as a hardware driver resets a queue.
+ * lib/port reported the fault when it was raised.
  */
 
-void ring_rxq_restart(struct ring_rxq *rxq, enum dvp_port_event_cause cause)
+void ring_rxq_restart(struct ring_rxq *rxq)
 {
 	unsigned int dropped = ring_inbox_drain(rxq->in);
 
 	dvp_counter_add(&rxq->st.errors, dropped);
 	__atomic_fetch_add(&rxq->np->ps.queue_restarts, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&rxq->error, 0, __ATOMIC_RELAXED);
-	dvp_port_queue_error_report(rxq->np->port, rxq->queue_id, false, cause,
-				    "restarted, %u frames in its ring dropped", dropped);
+	RING_LOG(NOTICE, "%s: rx queue %u restarted, %u frames in its ring dropped",
+		 rxq->np->port->name, rxq->queue_id, dropped);
 }
 
-void ring_txq_restart(struct ring_txq *txq, enum dvp_port_event_cause cause)
+void ring_txq_restart(struct ring_txq *txq)
 {
 	__atomic_fetch_add(&txq->np->ps.queue_restarts, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&txq->error, 0, __ATOMIC_RELAXED);
-	dvp_port_queue_error_report(txq->np->port, txq->queue_id, true, cause, "restarted");
+	RING_LOG(NOTICE, "%s: tx queue %u restarted", txq->np->port->name, txq->queue_id);
 }
 
 /* ------------------------------------------------------------------------
@@ -217,7 +212,7 @@ static bool ring_intr_has_work(void *ctx)
 	struct ring_rxq *rxq = ctx;
 
 	/* An error to recover is work too: the lcore must poll to restart the queue. */
-	return !dvp_ring_empty(rxq->in->ring) || __atomic_load_n(&rxq->error, __ATOMIC_RELAXED);
+	return !dvp_ring_empty(rxq->in->ring) || dvp_queue_fault_pending(&rxq->fault);
 }
 
 /* No flags: no solicited events, and the event is read on waking (dvp_rxwait_driver.h). */

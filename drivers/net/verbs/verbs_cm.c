@@ -44,7 +44,7 @@ struct cm_ev {
 	uint32_t qkey;
 };
 
-static void conn_close(struct verbs_conn *c, int cause);
+static void conn_close(struct verbs_conn *c, enum dvp_port_event_cause cause);
 
 /*
  * Tests only (DVP_VERBS_TEST_HOLD_ACCEPT_MS): hold the interrupt thread
@@ -211,7 +211,7 @@ static void conn_up(struct verbs_conn *c)
 }
 
 /* An UP connection ends (peer gone, or its queue broke): close it, the queue's owner tears down. */
-static void conn_close(struct verbs_conn *c, int cause)
+static void conn_close(struct verbs_conn *c, enum dvp_port_event_cause cause)
 {
 	if (c->st != VERBS_CS_UP) {
 		conn_fail(c);
@@ -579,10 +579,10 @@ static void on_request(struct verbs_port *vp, const struct cm_ev *e)
 		for (i = 0; i < VERBS_MAX_QUEUES; i++) {
 			if (vp->rx_conn[i].st == VERBS_CS_UP ||
 			    vp->rx_conn[i].st == VERBS_CS_ACCEPTING)
-				conn_close(&vp->rx_conn[i], VERBS_CAUSE_NONE);
+				conn_close(&vp->rx_conn[i], DVP_PORT_CAUSE_NONE);
 			if (vp->tx_conn[i].st == VERBS_CS_UP ||
 			    vp->tx_conn[i].st == VERBS_CS_ACCEPTING)
-				conn_close(&vp->tx_conn[i], VERBS_CAUSE_NONE);
+				conn_close(&vp->tx_conn[i], DVP_PORT_CAUSE_NONE);
 		}
 		if (vp->peer_session != 0)
 			VERBS_LOG(NOTICE,
@@ -601,7 +601,7 @@ static void on_request(struct verbs_port *vp, const struct cm_ev *e)
 	c->pending_ah = e->ah_attr;
 	c->attempts++;
 	if (c->st == VERBS_CS_UP || c->st == VERBS_CS_ACCEPTING)
-		conn_close(c, VERBS_CAUSE_NONE); /* the peer redoes a connection we thought up */
+		conn_close(c, DVP_PORT_CAUSE_NONE); /* the peer redoes a connection we thought up */
 	VERBS_LOG(DEBUG, "%s: request for %s queue %u from %s", vp->name, c->tx ? "tx" : "rx", c->q,
 		  addr);
 }
@@ -670,11 +670,11 @@ static void on_event(struct verbs_port *vp, const struct cm_ev *e)
 	case RDMA_CM_EVENT_DISCONNECTED:
 		__atomic_fetch_add(&vp->ps.cm_disconnects, 1, __ATOMIC_RELAXED);
 		VERBS_LOG(NOTICE, "%s: the peer disconnected", name);
-		conn_close(c, VERBS_CAUSE_NONE);
+		conn_close(c, DVP_PORT_CAUSE_NONE);
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		VERBS_LOG(ERR, "%s: the device was removed", name);
-		conn_close(c, VERBS_CAUSE_NONE);
+		conn_close(c, DVP_PORT_CAUSE_NONE);
 		dvp_port_removal_report(vp->port, DVP_PORT_CAUSE_NONE);
 		break;
 	default:

@@ -400,8 +400,7 @@ void verbs_queue_error(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port
 					    "the port is stopped: the queue is rebuilt at start");
 		return;
 	}
-	broke = tx ? verbs_txq_break(port->txqs[q], (int)cause) :
-		     verbs_rxq_break(port->rxqs[q], (int)cause);
+	broke = tx ? verbs_txq_break(port->txqs[q], cause) : verbs_rxq_break(port->rxqs[q], cause);
 	if (broke)
 		verbs_cm_queue_broken_locked(vp, tx, q);
 	else if (!tx)

@@ -52,15 +52,13 @@ unsigned int verbs_txq_held(const struct verbs_txq *txq)
  * Breaking and tearing down
  */
 
-static bool qbreak(uint32_t *state, int *cause_p, int cause)
+static bool qbreak(uint32_t *state, struct dvp_queue_fault *fault, enum dvp_port_event_cause cause)
 {
 	uint32_t live = VERBS_Q_LIVE;
-	int none = VERBS_CAUSE_NONE;
 
-	/* The first cause stays; published by the state CAS below. */
-	if (cause != VERBS_CAUSE_NONE)
-		__atomic_compare_exchange_n(cause_p, &none, cause, false, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED);
+	/* The first cause stays, for the teardown to report. */
+	if (cause != DVP_PORT_CAUSE_NONE)
+		(void)dvp_queue_fault_set(fault, cause);
 	/*
 	 * Seq_cst: for tx queues this store is one half of the Dekker pair
 	 * with verbs_tx_burst()'s in_burst (see verbs_txq_try_teardown()); it also
@@ -70,41 +68,40 @@ static bool qbreak(uint32_t *state, int *cause_p, int cause)
 					   __ATOMIC_RELAXED);
 }
 
-bool verbs_rxq_break(struct verbs_rxq *rxq, int cause)
+bool verbs_rxq_break(struct verbs_rxq *rxq, enum dvp_port_event_cause cause)
 {
-	if (!qbreak(&rxq->state, &rxq->cause, cause))
+	if (!qbreak(&rxq->state, &rxq->fault, cause))
 		return false;
 	/* A lcore asleep on the queue must wake up to tear it down. */
 	verbs_rxq_kick(rxq);
 	return true;
 }
 
-bool verbs_txq_break(struct verbs_txq *txq, int cause)
+bool verbs_txq_break(struct verbs_txq *txq, enum dvp_port_event_cause cause)
 {
-	return qbreak(&txq->state, &txq->cause, cause);
+	return qbreak(&txq->state, &txq->fault, cause);
 }
 
 /*
  * @freed: rx, the mbufs freed; tx, the sends that ended (inline ones too).
  * @timeout_ms: not 0 when the tx watchdog broke the queue.
  */
-static __dvp_cold void report(struct verbs_port *vp, uint16_t q, bool tx, int cause, int wc_status,
-			      uint32_t vendor_err, uint32_t timeout_ms, unsigned int freed,
-			      uint64_t dropped)
+static __dvp_cold void report(struct verbs_port *vp, uint16_t q, bool tx,
+			      enum dvp_port_event_cause cause, int wc_status, uint32_t vendor_err,
+			      uint32_t timeout_ms, unsigned int freed, uint64_t dropped)
 {
 	char why[64] = ""; /* the event's reason holds 95 characters */
 
-	if (cause == VERBS_CAUSE_NONE)
+	if (cause == DVP_PORT_CAUSE_NONE)
 		return;
-	if (cause == VERBS_CAUSE_DRIVER && wc_status != IBV_WC_SUCCESS)
+	if (cause == DVP_PORT_CAUSE_DRIVER && wc_status != IBV_WC_SUCCESS)
 		snprintf(why, sizeof(why), " (%s, vendor_err 0x%x)",
 			 ibv_wc_status_str((enum ibv_wc_status)wc_status), vendor_err);
 	else if (timeout_ms != 0)
 		snprintf(why, sizeof(why), " (tx timeout: no send completed in %u ms)", timeout_ms);
-	dvp_port_queue_error_report(vp->port, q, tx, (enum dvp_port_event_cause)cause,
-				    "rebuilt: %u %s, %llu frames lost%s", freed,
-				    tx ? "sends ended" : "mbufs freed", (unsigned long long)dropped,
-				    why);
+	dvp_port_queue_error_report(vp->port, q, tx, cause, "rebuilt: %u %s, %llu frames lost%s",
+				    freed, tx ? "sends ended" : "mbufs freed",
+				    (unsigned long long)dropped, why);
 }
 
 /*
@@ -195,7 +192,8 @@ void verbs_rxq_teardown(struct verbs_rxq *rxq, bool after_break)
 	struct ibv_wc wc[VERBS_RX_POLL];
 	uint64_t dropped = 0;
 	unsigned int freed = 0;
-	int n, ret, cause, wc_status;
+	enum dvp_port_event_cause cause;
+	int n, ret, wc_status;
 
 	if (rxq->qp != NULL) {
 		ret = ibv_destroy_qp(rxq->qp);
@@ -217,11 +215,11 @@ void verbs_rxq_teardown(struct verbs_rxq *rxq, bool after_break)
 	verbs_idx_set(&rxq->tail, 0);
 	dvp_counter_add(&rxq->st.dropped_on_reset, dropped);
 	dvp_counter_add(&rxq->st.errors, dropped);
-	if (after_break && __atomic_load_n(&rxq->cause, __ATOMIC_RELAXED) != VERBS_CAUSE_NONE)
+	cause = dvp_queue_fault_take(&rxq->fault);
+	if (after_break && cause != DVP_PORT_CAUSE_NONE)
 		dvp_counter_add(&rxq->st.restarts, 1);
 	if (__atomic_load_n(&rxq->cq_dead, __ATOMIC_RELAXED) && rxq->cq != NULL)
 		verbs_rxq_cq_renew(rxq);
-	cause = __atomic_exchange_n(&rxq->cause, VERBS_CAUSE_NONE, __ATOMIC_RELAXED);
 	wc_status = rxq->wc_status;
 	rxq->wc_status = IBV_WC_SUCCESS;
 	/* Release: the next owner (the interrupt thread) sees the ring empty and the QP gone. */
@@ -278,7 +276,8 @@ void verbs_txq_teardown(struct verbs_txq *txq, bool after_break)
 {
 	struct ibv_wc wc[VERBS_TX_POLL];
 	unsigned int freed = 0, lost = 0;
-	int n, i, ret, cause, wc_status;
+	enum dvp_port_event_cause cause;
+	int n, i, ret, wc_status;
 	bool failed, timed_out = txq->timed_out, drained = false, draining = txq_drain_start(txq);
 	uint64_t deadline = dvp_rdtsc() + dvp_get_tsc_hz() / 1000 * VERBS_DRAIN_MS;
 
@@ -351,11 +350,11 @@ void verbs_txq_teardown(struct verbs_txq *txq, bool after_break)
 	txq->timed_out = false;
 	dvp_counter_add(&txq->st.dropped_on_reset, lost);
 	dvp_counter_add(&txq->st.errors, lost);
-	if (after_break && __atomic_load_n(&txq->cause, __ATOMIC_RELAXED) != VERBS_CAUSE_NONE)
+	cause = dvp_queue_fault_take(&txq->fault);
+	if (after_break && cause != DVP_PORT_CAUSE_NONE)
 		dvp_counter_add(&txq->st.restarts, 1);
 	if (__atomic_load_n(&txq->cq_dead, __ATOMIC_RELAXED) && txq->cq != NULL)
 		verbs_txq_cq_renew(txq);
-	cause = __atomic_exchange_n(&txq->cause, VERBS_CAUSE_NONE, __ATOMIC_RELAXED);
 	wc_status = txq->wc_status;
 	txq->wc_status = IBV_WC_SUCCESS;
 	/* Release: as for rx. */
@@ -534,7 +533,7 @@ int verbs_rxq_qp_create(struct verbs_rxq *rxq, struct rdma_cm_id *id)
 	rxq->qp = qp_create(vp, &rxq->ctx, rxq->cq, 1, rxq->nb_desc, 1, 0, id);
 	if (rxq->qp == NULL)
 		return -dvp_errno;
-	__atomic_store_n(&rxq->cause, VERBS_CAUSE_NONE, __ATOMIC_RELAXED);
+	(void)dvp_queue_fault_take(&rxq->fault); /* a new QP: nothing of the old one's */
 	rxq->wc_status = IBV_WC_SUCCESS;
 	/* Receives may be posted from INIT on; the peer's first SEND finds them. */
 	verbs_rxq_refill(rxq, rxq->nb_desc);
@@ -572,7 +571,7 @@ int verbs_txq_qp_create(struct verbs_txq *txq, struct rdma_cm_id *id)
 	txq->wd_since = 0;
 	txq->timed_out = false;
 	txq->wc_status = IBV_WC_SUCCESS;
-	__atomic_store_n(&txq->cause, VERBS_CAUSE_NONE, __ATOMIC_RELAXED);
+	(void)dvp_queue_fault_take(&txq->fault);
 	return 0;
 }
 
@@ -638,7 +637,6 @@ int verbs_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int soc
 	rxq->queue_id = q;
 	rxq->port_id = port->port_id;
 	rxq->ctx = (struct verbs_qctx){ .vp = vp, .queue_id = q, .tx = false };
-	rxq->cause = VERBS_CAUSE_NONE;
 	rxq->mp = mp;
 	rxq->nb_desc = nb_desc;
 	/* A small ring replaces a quarter at a time, so some are always posted. */
@@ -750,7 +748,6 @@ int verbs_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int soc
 	txq->vp = vp;
 	txq->queue_id = q;
 	txq->ctx = (struct verbs_qctx){ .vp = vp, .queue_id = q, .tx = true };
-	txq->cause = VERBS_CAUSE_NONE;
 	txq->nb_desc = nb_desc;
 	txq->mask = size - 1;
 	txq->ud = vp->cfg.mode == VERBS_MODE_UD;

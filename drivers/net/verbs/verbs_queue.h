@@ -59,11 +59,6 @@ enum verbs_qstate {
 	VERBS_Q_RENEW,
 };
 
-/* No error behind a break (a disconnect): nothing to report as QUEUE_ERROR. */
-#define VERBS_CAUSE_NONE (-2)
-/* An error the driver found itself (an error completion); else a dvp_port_event_cause. */
-#define VERBS_CAUSE_DRIVER DVP_PORT_CAUSE_NONE
-
 struct verbs_port;
 
 /* What cq_context and qp_context point at: async events find their queue. */
@@ -123,7 +118,11 @@ struct verbs_rxq {
 	uint32_t unacked; /* CQ events read and not acked yet */
 	uint32_t cq_size;
 	uint32_t cq_dead; /* atomic: CQ_ERR seen; recreate the CQ */
-	int cause; /* atomic: why it broke (VERBS_CAUSE_* or an enum dvp_port_event_cause) */
+	/*
+	 * Why it broke (dvp_port_fault.h): set with the break, taken by the
+	 * teardown; none for a disconnect, which is no queue error.
+	 */
+	struct dvp_queue_fault fault;
 	int wc_status; /* the first error completion's status since the last teardown */
 	uint32_t vendor_err;
 	bool intr_on;
@@ -167,7 +166,7 @@ struct verbs_txq {
 	uint32_t cq_size;
 	uint32_t cq_dead;
 	bool timed_out; /* the watchdog broke it (published by the break's CAS) */
-	int cause;
+	struct dvp_queue_fault fault;
 	int wc_status;
 	uint32_t vendor_err;
 	struct verbs_qstats base;
@@ -192,9 +191,12 @@ int verbs_qp_ready(struct verbs_port *vp, struct ibv_qp *qp, struct rdma_cm_id *
  */
 void verbs_rxq_teardown(struct verbs_rxq *rxq, bool after_break);
 void verbs_txq_teardown(struct verbs_txq *txq, bool after_break);
-/* Mark a LIVE queue BROKEN with @cause. @return true if this call broke it. */
-bool verbs_rxq_break(struct verbs_rxq *rxq, int cause);
-bool verbs_txq_break(struct verbs_txq *txq, int cause);
+/*
+ * Mark a LIVE queue BROKEN with @cause (DVP_PORT_CAUSE_NONE: a disconnect,
+ * no queue error). @return true if this call broke it.
+ */
+bool verbs_rxq_break(struct verbs_rxq *rxq, enum dvp_port_event_cause cause);
+bool verbs_txq_break(struct verbs_txq *txq, enum dvp_port_event_cause cause);
 /* The interrupt thread's attempt at a BROKEN tx queue no lcore is sending on. */
 bool verbs_txq_try_teardown(struct verbs_txq *txq);
 

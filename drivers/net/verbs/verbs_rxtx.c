@@ -90,7 +90,7 @@ unsigned int verbs_rxq_refill(struct verbs_rxq *rxq, uint32_t max)
 			verbs_idx_set(&rxq->tail, rxq->tail - 1);
 			dvp_pktmbuf_free(rxq->ring[rxq->tail & rxq->mask]);
 		}
-		verbs_rxq_break(rxq, VERBS_CAUSE_DRIVER);
+		verbs_rxq_break(rxq, DVP_PORT_CAUSE_DRIVER);
 		return from - start;
 	}
 	return posted;
@@ -108,13 +108,13 @@ static __dvp_cold void rx_wc_error(struct verbs_rxq *rxq, const struct ibv_wc *w
 	dvp_counter_add(&rxq->st.errors, 1);
 	dvp_pktmbuf_free(m);
 	/* Any error leaves the QP in the error state: rebuild it. */
-	verbs_rxq_break(rxq, VERBS_CAUSE_DRIVER);
+	verbs_rxq_break(rxq, DVP_PORT_CAUSE_DRIVER);
 }
 
 /* The device completed receives out of order, or the CQ failed: rebuild. */
 static __dvp_cold void rx_broken(struct verbs_rxq *rxq)
 {
-	verbs_rxq_break(rxq, VERBS_CAUSE_DRIVER);
+	verbs_rxq_break(rxq, DVP_PORT_CAUSE_DRIVER);
 }
 
 static __dvp_cold __dvp_noinline uint16_t rx_not_live(struct verbs_rxq *rxq)
@@ -253,7 +253,7 @@ static void tx_reap(struct verbs_txq *txq)
 
 	n = ibv_poll_cq(txq->cq, VERBS_TX_POLL, txq->wc);
 	if (dvp_unlikely(n < 0)) {
-		verbs_txq_break(txq, VERBS_CAUSE_DRIVER);
+		verbs_txq_break(txq, DVP_PORT_CAUSE_DRIVER);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -264,7 +264,7 @@ static void tx_reap(struct verbs_txq *txq)
 			/* A drain marker that came back after its QP was gone. */
 			if (wc->wr_id == VERBS_WR_DRAIN)
 				continue;
-			verbs_txq_break(txq, VERBS_CAUSE_DRIVER);
+			verbs_txq_break(txq, DVP_PORT_CAUSE_DRIVER);
 			return;
 		}
 		verbs_txq_free_upto(txq, idx);
@@ -276,7 +276,7 @@ static void tx_reap(struct verbs_txq *txq)
 			}
 			dvp_counter_add(&txq->st.wc_err[verbs_wc_status_index(wc->status)], 1);
 			dvp_counter_add(&txq->st.errors, 1);
-			verbs_txq_break(txq, VERBS_CAUSE_DRIVER);
+			verbs_txq_break(txq, DVP_PORT_CAUSE_DRIVER);
 		}
 	}
 }
@@ -302,7 +302,7 @@ static __dvp_cold __dvp_noinline uint16_t tx_not_live(struct verbs_txq *txq)
 static __dvp_cold __dvp_noinline void tx_timeout(struct verbs_txq *txq)
 {
 	txq->timed_out = true;
-	if (!verbs_txq_break(txq, VERBS_CAUSE_DRIVER)) {
+	if (!verbs_txq_break(txq, DVP_PORT_CAUSE_DRIVER)) {
 		txq->timed_out = false; /* broken already, for another reason */
 		return;
 	}
@@ -417,7 +417,7 @@ static uint16_t tx_post(struct verbs_txq *txq, struct dvp_mbuf **pkts, uint16_t 
 		}
 		dvp_counter_add(&txq->st.errors, lost);
 		nw = (uint16_t)(from - first_tail);
-		verbs_txq_break(txq, VERBS_CAUSE_DRIVER);
+		verbs_txq_break(txq, DVP_PORT_CAUSE_DRIVER);
 	}
 	if (ninl > 0)
 		dvp_pktmbuf_free_bulk(inl, ninl);
