@@ -13,16 +13,9 @@
  * says so at compile time), then the driver's own. The lcore polling the
  * queue is their one writer (dvp_counter_add() from the burst functions);
  * any thread reads them. Beside them the queue keeps a baseline of the same
- * struct. Reset never writes a counter (that would be a second writer and
- * lose the writer's next store): it records the current values as the
- * baseline, and every read subtracts it. So stats reset is safe while
- * bursts run, from any control thread.
- *
- * The baseline is stored with release and loaded with acquire before the
- * counter: a reader that sees a baseline then sees a counter at least as
- * large, so a read taken across a reset is never negative (it shows counts
- * since that reset or since the one before). That is the weakest order
- * that gives it; the counters themselves are relaxed (dvp_counter.h).
+ * struct, and reads and resets follow the one reset rule of dvp_counter.h
+ * (dvp_counters_read(), dvp_counters_reset()): a reset records a
+ * baseline, never writes a counter, so it is safe while bursts run.
  */
 
 #ifndef DVP_PORT_COUNTERS_H
@@ -83,13 +76,6 @@ struct dvp_port_qctrs {
 		.ctr_off = offsetof(qtype, st),                     \
 		.base_off = offsetof(qtype, base),                  \
 	}
-
-/** @p out[i] = @p ctr[i] - @p base[i] for i < @p n. Any thread. */
-void dvp_port_counters_read(const uint64_t *ctr, const uint64_t *base, uint64_t *out,
-			    unsigned int n);
-
-/** Record @p ctr[0..n) as the baseline @p base. Any thread; never writes @p ctr. */
-void dvp_port_counters_reset(const uint64_t *ctr, uint64_t *base, unsigned int n);
 
 /**
  * Read rx (@p tx false) or tx queue @p q's counters since the baseline into

@@ -13,27 +13,6 @@
 
 #include <dvp_port_counters.h>
 
-void dvp_port_counters_read(const uint64_t *ctr, const uint64_t *base, uint64_t *out,
-			    unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		/* Baseline first (acquire): the counter read after it is at least as large. */
-		uint64_t b = __atomic_load_n(&base[i], __ATOMIC_ACQUIRE);
-
-		out[i] = dvp_counter_read(&ctr[i]) - b;
-	}
-}
-
-void dvp_port_counters_reset(const uint64_t *ctr, uint64_t *base, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		__atomic_store_n(&base[i], dvp_counter_read(&ctr[i]), __ATOMIC_RELEASE);
-}
-
 static void *queue_of(const struct dvp_port *port, bool tx, uint16_t q)
 {
 	return tx ? port->txqs[q] : port->rxqs[q];
@@ -54,7 +33,7 @@ void dvp_port_qctrs_read(const struct dvp_port *port, const struct dvp_port_qctr
 		memset(out, 0, qc->n * sizeof(*out));
 		return;
 	}
-	dvp_port_counters_read(at(qp, qc->ctr_off), at(qp, qc->base_off), out, qc->n);
+	dvp_counters_read(at(qp, qc->ctr_off), at(qp, qc->base_off), out, qc->n);
 }
 
 static void stats_add(const struct dvp_port *port, const struct dvp_port_qctrs *qc, bool tx,
@@ -71,8 +50,8 @@ static void stats_add(const struct dvp_port *port, const struct dvp_port_qctrs *
 		if (qp == NULL)
 			continue;
 		/* The block begins with the four of struct dvp_port_qstats. */
-		dvp_port_counters_read(at(qp, qc->ctr_off), at(qp, qc->base_off), (uint64_t *)&s,
-				       DVP_PORT_QCTRS_STD);
+		dvp_counters_read(at(qp, qc->ctr_off), at(qp, qc->base_off), (uint64_t *)&s,
+				  DVP_PORT_QCTRS_STD);
 		if (tx)
 			s.nombuf = 0;
 		dvp_port_stats_add_queue(stats, q, tx, &s);
@@ -99,7 +78,7 @@ static void reset(struct dvp_port *port, const struct dvp_port_qctrs *qc, bool t
 		char *qp = queue_of(port, tx, q);
 
 		if (qp != NULL)
-			dvp_port_counters_reset(at(qp, qc->ctr_off), at(qp, qc->base_off), qc->n);
+			dvp_counters_reset(at(qp, qc->ctr_off), at(qp, qc->base_off), qc->n);
 	}
 }
 
@@ -158,8 +137,8 @@ static void out_queues(struct dvp_xstats_out *o, const struct dvp_port *port,
 			uint64_t v = 0;
 
 			if (qc->names[i] != NULL && o->values != NULL && qp != NULL)
-				dvp_port_counters_read(at(qp, qc->ctr_off) + i,
-						       at(qp, qc->base_off) + i, &v, 1);
+				dvp_counters_read(at(qp, qc->ctr_off) + i, at(qp, qc->base_off) + i,
+						  &v, 1);
 			dvp_xstats_out_queue(o, tx, q, &qc->names[i], &v, 1);
 		}
 	}

@@ -71,8 +71,8 @@ static int walk_port(struct dvp_port *port, struct dvp_xstats_out *w)
 		dvp_xstats_out_queue(w, true, q, txq_basic,
 				     (const uint64_t[]){ st.q_opackets[q], st.q_obytes[q] },
 				     DVP_DIM(txq_basic));
-	dvp_port_counters_read((const uint64_t *)&port->dbg, (const uint64_t *)&port->dbg_base, dbg,
-			       DVP_DIM(dbg));
+	dvp_counters_read((const uint64_t *)&port->dbg, (const uint64_t *)&port->dbg_base, dbg,
+			  DVP_DIM(dbg));
 	dvp_xstats_out_table(w, dbg_names, dbg, DVP_DIM(dbg));
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		const uint64_t *v = (const uint64_t *)&is;
@@ -248,8 +248,8 @@ int dvp_xstats_reset(uint16_t port_id)
 	ret = dvp_stats_reset(port_id);
 	if (ret < 0 && ret != -ENOTSUP)
 		return ret;
-	dvp_port_counters_reset((const uint64_t *)&port->dbg, (uint64_t *)&port->dbg_base,
-				DVP_DIM(dbg_names));
+	dvp_counters_reset((const uint64_t *)&port->dbg, (uint64_t *)&port->dbg_base,
+			   DVP_DIM(dbg_names));
 	for (q = 0; q < port->nb_rx_queues; q++)
 		if (dvp_rxwait_queue_active(port->rxq_intr[q]))
 			dvp_rxwait_queue_stats_reset(port->rxq_intr[q]);

@@ -333,27 +333,15 @@ unsigned int dvp_rxwait_queue_fini(struct dvp_rxwait_queue *iq)
 void dvp_rxwait_queue_stats_get(const struct dvp_rxwait_queue *iq,
 				struct dvp_rxwait_queue_stats *stats)
 {
-	const uint64_t *cur = (const uint64_t *)&iq->stats;
-	const uint64_t *base = (const uint64_t *)&iq->base;
-	uint64_t *out = (uint64_t *)stats;
-	size_t i;
-
-	for (i = 0; i < DVP_RXWAIT_QUEUE_STATS_N; i++)
-		out[i] = dvp_counter_read(&cur[i]) - __atomic_load_n(&base[i], __ATOMIC_RELAXED);
+	dvp_counters_read((const uint64_t *)&iq->stats, (const uint64_t *)&iq->base,
+			  (uint64_t *)stats, DVP_RXWAIT_QUEUE_STATS_N);
 }
 
 void dvp_rxwait_queue_stats_reset(struct dvp_rxwait_queue *iq)
 {
-	const uint64_t *cur = (const uint64_t *)&iq->stats;
-	uint64_t *base = (uint64_t *)&iq->base;
-	size_t i;
-
-	/*
-	 * The polling lcore owns the counters, so a reset from here cannot
-	 * write them without losing its updates: it moves the zero instead.
-	 */
-	for (i = 0; i < DVP_RXWAIT_QUEUE_STATS_N; i++)
-		__atomic_store_n(&base[i], dvp_counter_read(&cur[i]), __ATOMIC_RELAXED);
+	/* The polling lcore owns the counters: the reset rule of dvp_counter.h. */
+	dvp_counters_reset((const uint64_t *)&iq->stats, (uint64_t *)&iq->base,
+			   DVP_RXWAIT_QUEUE_STATS_N);
 	__atomic_store_n(&iq->since_ns, rxwait_clock_monotonic_ns(NULL), __ATOMIC_RELAXED);
 }
 

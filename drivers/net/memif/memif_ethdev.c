@@ -344,8 +344,7 @@ static int memif_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 
 	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
 	memif_if_stats_get(mp->ifc, &ist);
-	dvp_port_counters_read((const uint64_t *)&ist, (const uint64_t *)&mp->if_base, v,
-			       DVP_DIM(v));
+	dvp_counters_read((const uint64_t *)&ist, (const uint64_t *)&mp->if_base, v, DVP_DIM(v));
 	dvp_xstats_out_table(o, memif_xstat_names, v, DVP_DIM(v));
 	return 0;
 }
@@ -357,8 +356,8 @@ static int memif_xstats_reset(struct dvp_port *port)
 
 	/* The queues' counters were reset by stats_reset (lib/port calls it first). */
 	memif_if_stats_get(mp->ifc, &ist);
-	dvp_port_counters_reset((const uint64_t *)&ist, (uint64_t *)&mp->if_base,
-				DVP_DIM(memif_xstat_names));
+	dvp_counters_reset((const uint64_t *)&ist, (uint64_t *)&mp->if_base,
+			   DVP_DIM(memif_xstat_names));
 	return 0;
 }
 

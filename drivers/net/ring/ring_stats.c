@@ -49,12 +49,12 @@ int ring_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 	uint16_t q;
 
 	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
-	dvp_port_counters_read((const uint64_t *)&np->ps, (const uint64_t *)&np->ps_base, ps,
-			       RING_PSTATS_N);
+	dvp_counters_read((const uint64_t *)&np->ps, (const uint64_t *)&np->ps_base, ps,
+			  RING_PSTATS_N);
 	for (q = 0; q < np->nb_rx_rings; q++) {
 		if (reads_inbox(np, q)) {
-			dvp_port_counters_read(&np->rx[q]->events_written, &np->rx[q]->events_base,
-					       &v, 1);
+			dvp_counters_read(&np->rx[q]->events_written, &np->rx[q]->events_base, &v,
+					  1);
 			events += v;
 		}
 	}
@@ -72,10 +72,9 @@ int ring_xstats_reset(struct dvp_port *port)
 	struct ring_port *np = port->priv;
 	uint16_t q;
 
-	dvp_port_counters_reset((const uint64_t *)&np->ps, (uint64_t *)&np->ps_base, RING_PSTATS_N);
+	dvp_counters_reset((const uint64_t *)&np->ps, (uint64_t *)&np->ps_base, RING_PSTATS_N);
 	for (q = 0; q < np->nb_rx_rings; q++)
 		if (reads_inbox(np, q))
-			dvp_port_counters_reset(&np->rx[q]->events_written, &np->rx[q]->events_base,
-						1);
+			dvp_counters_reset(&np->rx[q]->events_written, &np->rx[q]->events_base, 1);
 	return 0;
 }

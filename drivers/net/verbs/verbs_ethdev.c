@@ -348,8 +348,8 @@ static int verbs_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 	v[XS_TX_TIMEOUTS] = tx.timeouts;
 	v[XS_RX_KICKS] = rx.kicks;
 	/* The port-wide counters, in the order of struct verbs_pstats from XS_CM_ESTABLISHED. */
-	dvp_port_counters_read((const uint64_t *)&vp->ps, (const uint64_t *)&vp->ps_base,
-			       &v[XS_CM_ESTABLISHED], VERBS_PSTATS_N);
+	dvp_counters_read((const uint64_t *)&vp->ps, (const uint64_t *)&vp->ps_base,
+			  &v[XS_CM_ESTABLISHED], VERBS_PSTATS_N);
 	dvp_xstats_out_table(o, xs_names, v, XS_FIXED_N);
 	for (i = 0; i < VERBS_WC_STATUS_N; i++) {
 		wc[i] = rx.wc_err[i];
@@ -364,8 +364,7 @@ static int verbs_xstats_reset(struct dvp_port *port)
 	struct verbs_port *vp = port->priv;
 
 	/* The queues' counters were reset by stats_reset (lib/port calls it first). */
-	dvp_port_counters_reset((const uint64_t *)&vp->ps, (uint64_t *)&vp->ps_base,
-				VERBS_PSTATS_N);
+	dvp_counters_reset((const uint64_t *)&vp->ps, (uint64_t *)&vp->ps_base, VERBS_PSTATS_N);
 	return 0;
 }
 
