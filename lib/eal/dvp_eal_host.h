@@ -55,6 +55,12 @@ struct dvp_eal_host {
 	/** Take back a block mem_map lent. */
 	void (*mem_unmap)(void *arg, void *cookie);
 	/**
+	 * The size of the pages behind @p addr in the host's memory (its
+	 * pools' memory, external memory it knows), or 0 for memory it does
+	 * not know: what a driver rounds a memory registration to.
+	 */
+	size_t (*mem_page_size)(void *arg, const void *addr);
+	/**
 	 * Write one log line (ending in a newline) of log type @p type at
 	 * @p level (DVP_LOG_*): called only for lines the type's level lets
 	 * through, from any thread.

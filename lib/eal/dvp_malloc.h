@@ -94,6 +94,17 @@ struct dvp_memseg_info {
  */
 int dvp_memseg_walk(int (*fn)(const struct dvp_memseg_info *ms, void *arg), void *arg);
 
+/**
+ * The size of the pages behind @p addr: those of the EAL segment holding
+ * it, or in a hosted runtime those of the host's memory (its pools, its
+ * external memory). A driver rounds what it registers with a device to
+ * them, so that neighbouring pieces of one pool make one region.
+ * Control path (it walks the segments under the heaps' locks).
+ * @return the page size, or 0 for memory neither the EAL nor the host
+ *   knows (the caller then assumes the system page size).
+ */
+size_t dvp_mem_page_size(const void *addr);
+
 #ifdef __cplusplus
 }
 #endif

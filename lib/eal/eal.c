@@ -176,7 +176,8 @@ static bool host_valid(const struct dvp_eal_host *host)
 {
 	return host != NULL && host->name != NULL && host->lcore_enabled != NULL &&
 	       host->lcore_socket != NULL && host->mem_map != NULL && host->mem_unmap != NULL &&
-	       host->log != NULL && host->intr_attach != NULL && host->intr_detach != NULL;
+	       host->mem_page_size != NULL && host->log != NULL && host->intr_attach != NULL &&
+	       host->intr_detach != NULL;
 }
 
 int dvp_eal_init_hosted(const struct dvp_eal_host *host)

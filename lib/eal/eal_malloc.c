@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dvp_eal_host.h"
 #include "dvp_lcore.h"
 #include "dvp_malloc.h"
 #include "eal_private.h"
@@ -458,6 +459,33 @@ int dvp_memseg_walk(int (*fn)(const struct dvp_memseg_info *ms, void *arg), void
 		pthread_mutex_unlock(&heaps[i].lock);
 	}
 	return ret;
+}
+
+static int page_size_of(const struct dvp_memseg_info *ms, void *arg)
+{
+	struct {
+		uintptr_t addr;
+		size_t page_sz;
+	} *q = arg;
+
+	if (q->addr - (uintptr_t)ms->addr >= ms->len)
+		return 0;
+	q->page_sz = ms->page_sz;
+	return 1;
+}
+
+size_t dvp_mem_page_size(const void *addr)
+{
+	struct {
+		uintptr_t addr;
+		size_t page_sz;
+	} q = { (uintptr_t)addr, 0 };
+
+	if (heap_up)
+		(void)dvp_memseg_walk(page_size_of, &q);
+	if (q.page_sz == 0 && eal_cfg.host != NULL)
+		q.page_sz = eal_cfg.host->mem_page_size(eal_cfg.host->arg, addr);
+	return q.page_sz;
 }
 
 void eal_heap_start_amounts(const struct eal_cfg *cfg, uint64_t *mb)

@@ -140,6 +140,42 @@ struct dvp_mempool {
  */
 void dvp_mempool_walk(void (*fn)(struct dvp_mempool *mp, void *arg), void *arg);
 
+/** What happened to a pool, for dvp_mempool_event_callback_register(). */
+enum dvp_mempool_event {
+	DVP_MEMPOOL_EVENT_READY = 0, /**< created and populated: its memory will not change */
+	DVP_MEMPOOL_EVENT_DESTROY, /**< about to be freed: its memory goes next */
+};
+
+/** Called on @p event for @p mp, with the @p arg given at registration. */
+typedef void dvp_mempool_event_cb_t(enum dvp_mempool_event event, struct dvp_mempool *mp,
+				    void *arg);
+
+/**
+ * Call @p cb on every pool event from now on (DPDK's
+ * rte_mempool_event_callback_register()): a driver that must register a
+ * pool's memory with its device before it can send from it does so when
+ * the pool is READY, and drops the registration at DESTROY, before the
+ * memory can be reused. Pools made before the call are not announced:
+ * dvp_mempool_walk() finds them. Callbacks run on the thread that creates
+ * or frees the pool, without a lock of the pool library held; they must
+ * not create or free pools. At most DVP_MEMPOOL_EVENT_CBS_MAX at a time.
+ * @return 0, or -EINVAL (NULL @p cb), -EEXIST (registered already with
+ *   @p arg), -ENOSPC, with dvp_errno set.
+ */
+int dvp_mempool_event_callback_register(dvp_mempool_event_cb_t *cb, void *arg);
+
+/** Stop calling @p cb with @p arg. @return 0 or -ENOENT. */
+int dvp_mempool_event_callback_unregister(dvp_mempool_event_cb_t *cb, void *arg);
+
+#define DVP_MEMPOOL_EVENT_CBS_MAX 16
+
+/* dvpmd's own pools are all for device I/O (DPDK may mark some as not). */
+static inline bool dvp_mempool_is_non_io(const struct dvp_mempool *mp)
+{
+	(void)mp;
+	return false;
+}
+
 /** Free objects: in the ring and in every lcore cache. */
 unsigned int dvp_mempool_avail_count(const struct dvp_mempool *mp);
 

@@ -29,6 +29,7 @@
 
 /* What dvp_mempool.h brings along, for the files that rely on it. */
 #include <dvp_common.h>
+#include <dvp_errno.h>
 #include <dvp_lcore.h>
 #include <dvp_memzone.h>
 #include <dvp_ring.h>
@@ -44,6 +45,42 @@
 #define DVP_MEMPOOL_F_SC_GET RTE_MEMPOOL_F_SC_GET
 
 #include "dvp_mempool_ctrl.h"
+
+/* Pool events are DPDK's (same values, same callback shape): see dvp_mempool.h. */
+#define dvp_mempool_event rte_mempool_event
+#define DVP_MEMPOOL_EVENT_READY RTE_MEMPOOL_EVENT_READY
+#define DVP_MEMPOOL_EVENT_DESTROY RTE_MEMPOOL_EVENT_DESTROY
+typedef rte_mempool_event_callback dvp_mempool_event_cb_t;
+
+static inline int dvp_mempool_event_callback_register(dvp_mempool_event_cb_t *cb, void *arg)
+{
+	int ret = rte_mempool_event_callback_register(cb, arg);
+
+	if (ret < 0)
+		dvp_errno = -ret;
+	return ret;
+}
+
+static inline int dvp_mempool_event_callback_unregister(dvp_mempool_event_cb_t *cb, void *arg)
+{
+	int ret = rte_mempool_event_callback_unregister(cb, arg);
+
+	if (ret < 0)
+		dvp_errno = -ret;
+	return ret;
+}
+
+/* Every pool of the process: DPDK's list. */
+static inline void dvp_mempool_walk(void (*fn)(struct dvp_mempool *mp, void *arg), void *arg)
+{
+	rte_mempool_walk(fn, arg);
+}
+
+/* Pools DPDK marks as not for device I/O (no IOVA behind them). */
+static inline bool dvp_mempool_is_non_io(const struct dvp_mempool *mp)
+{
+	return (mp->flags & RTE_MEMPOOL_F_NON_IO) != 0;
+}
 
 static inline unsigned int dvp_mempool_avail_count(const struct dvp_mempool *mp)
 {

@@ -19,6 +19,7 @@
 DVP_LOG_REGISTER(dvp_logtype_mempool, "mempool", NOTICE);
 
 unsigned int dvp_mempool_test_max_chunk_objs;
+size_t dvp_mempool_test_chunk_gap;
 
 _Static_assert(sizeof(struct mempool_objhdr) <= DVP_CACHE_LINE_SIZE, "debug header fits a line");
 
@@ -105,7 +106,8 @@ static int mempool_populate(struct dvp_mempool *mp, dvp_mempool_obj_cb_t *obj_in
 			    void *obj_init_arg)
 {
 	struct dvp_mempool_memhdr chunks[64];
-	unsigned int nchunks = 0, left = mp->size, per_chunk, idx = 0, i;
+	unsigned int nchunks = 0, left = mp->size, per_chunk, idx = 0, i, ngaps = 0;
+	void *gaps[64];
 	size_t len;
 	char *base;
 
@@ -134,6 +136,9 @@ static int mempool_populate(struct dvp_mempool *mp, dvp_mempool_obj_cb_t *obj_in
 		chunks[nchunks].addr = base;
 		chunks[nchunks].len = len;
 		nchunks++;
+		if (dvp_mempool_test_chunk_gap != 0 && ngaps < DVP_DIM(gaps))
+			gaps[ngaps++] = dvp_malloc_socket("mempool gap", dvp_mempool_test_chunk_gap,
+							  0, mp->socket_id);
 		for (i = 0; i < per_chunk; i++, idx++) {
 			void *obj = base + (size_t)i * mp->total_elt_size + mp->header_size;
 
@@ -164,9 +169,13 @@ static int mempool_populate(struct dvp_mempool *mp, dvp_mempool_obj_cb_t *obj_in
 	}
 	memcpy(mp->mem_chunks, chunks, nchunks * sizeof(chunks[0]));
 	mp->nb_mem_chunks = nchunks;
+	while (ngaps > 0)
+		dvp_free(gaps[--ngaps]);
 	return 0;
 
 fail:
+	while (ngaps > 0)
+		dvp_free(gaps[--ngaps]);
 	while (nchunks > 0)
 		dvp_free(chunks[--nchunks].addr);
 	return dvp_err(ENOMEM);
@@ -242,6 +251,7 @@ struct dvp_mempool *dvp_mempool_create(const char *name, unsigned int n, unsigne
 	}
 	/* Release: lookups that see the flag see a complete pool. */
 	__atomic_or_fetch(&mp->flags, MEMPOOL_F_CREATED, __ATOMIC_RELEASE);
+	mempool_event_notify(DVP_MEMPOOL_EVENT_READY, mp);
 	return mp;
 
 free_ring:
@@ -258,6 +268,8 @@ void dvp_mempool_free(struct dvp_mempool *mp)
 
 	if (mp == NULL)
 		return;
+	/* Before its memory goes: a device must stop using it first. */
+	mempool_event_notify(DVP_MEMPOOL_EVENT_DESTROY, mp);
 	/* Walks (telemetry) skip it from here: its ring and chunks go next. */
 	__atomic_and_fetch(&mp->flags, ~MEMPOOL_F_CREATED, __ATOMIC_RELEASE);
 	in_use = dvp_mempool_in_use_count(mp);

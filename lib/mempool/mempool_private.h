@@ -44,6 +44,15 @@ void mempool_debug_init_obj(struct dvp_mempool *mp, void *obj);
  */
 extern unsigned int dvp_mempool_test_max_chunk_objs;
 
+/*
+ * Test hook: bytes of heap left between consecutive chunks (0: none), so
+ * tests see chunks that neither touch nor share a page. Read at creation.
+ */
+extern size_t dvp_mempool_test_chunk_gap;
+
+/* mempool_event.c: call the registered callbacks on @p event for @p mp. */
+void mempool_event_notify(enum dvp_mempool_event event, struct dvp_mempool *mp);
+
 /* mempool_telemetry.c: register /mempool/list and /mempool/info. */
 void mempool_telemetry_register(void);
 

@@ -143,7 +143,23 @@ struct dvp_port_info {
 	uint32_t max_rx_pktlen;
 	uint32_t intr_capa; /**< DVP_PORT_INTR_* */
 	uint32_t speed_capa_mbps; /**< the fastest link speed, Mb/s */
+	uint64_t dev_capa; /**< DVP_PORT_DEV_CAPA_*: how the device treats what it is given */
 };
+
+/**
+ * The device sends only from memory registered with it (an RDMA device's
+ * protection domain): dvp_port_mempool_sendable() says which pools it can
+ * send from. Its driver registers every pool it can as the pool becomes
+ * ready.
+ */
+#define DVP_PORT_DEV_CAPA_MEM_REG (1ull << 0)
+/**
+ * The tx bursts stop at an mbuf the device cannot send as it is (memory
+ * not registered with it; an indirect or external buffer in a build hosted
+ * by DPDK) and return the count before it, instead of dropping it: the
+ * caller may send that one another way (a copy) and go on from there.
+ */
+#define DVP_PORT_DEV_CAPA_TX_STOPS (1ull << 1)
 
 struct dvp_port_rss_conf {
 	const uint8_t *rss_key; /**< NULL: the driver's default key */
@@ -210,6 +226,15 @@ int dvp_port_get_name(uint16_t port_id, char *name, size_t len);
 
 /** @return 0 or -EINVAL (bad id, NULL @p info). */
 int dvp_port_info_get(uint16_t port_id, struct dvp_port_info *info);
+
+/**
+ * Whether the device of @p port_id can send mbufs of @p mp as they are
+ * (DVP_PORT_DEV_CAPA_MEM_REG: the pool's memory is registered with it).
+ * Any thread, without a lock: a sender that met a new pool may ask on its
+ * slow path, and remember the answer until the pool goes.
+ * @return 1, 0, or -EINVAL (bad id, NULL pool).
+ */
+int dvp_port_mempool_sendable(uint16_t port_id, const struct dvp_mempool *mp);
 
 /**
  * Set queue counts, offloads, RSS, MTU and interrupt use. A port may be

@@ -129,6 +129,11 @@ struct dvp_port_ops {
 	int (*xstats)(struct dvp_port *port, struct dvp_xstats_out *out);
 	int (*xstats_reset)(struct dvp_port *port);
 	/**
+	 * Whether the device can send mbufs of @p mp as they are (its memory
+	 * registered). Any thread, lock-free. NULL: every pool.
+	 */
+	bool (*mempool_sendable)(struct dvp_port *port, const struct dvp_mempool *mp);
+	/**
 	 * (required) Mbufs the port holds now: posted to rx rings, received and
 	 * not yet taken, accepted for tx and not yet freed. Must be 0 after
 	 * stop (contract 5). Not called concurrently with bursts.

@@ -46,6 +46,19 @@ int dvp_port_info_get(uint16_t port_id, struct dvp_port_info *info)
 	return 0;
 }
 
+int dvp_port_mempool_sendable(uint16_t port_id, const struct dvp_mempool *mp)
+{
+	struct dvp_port *port = port_get_checked(port_id, "mempool sendable");
+
+	if (port == NULL)
+		return -EINVAL;
+	if (mp == NULL) {
+		PORT_LOG(ERR, "mempool sendable: port %u: no pool given", port_id);
+		return dvp_err(EINVAL);
+	}
+	return port->ops->mempool_sendable == NULL || port->ops->mempool_sendable(port, mp);
+}
+
 static __dvp_cold int refuse(uint16_t port_id, int err, const char *fmt, ...)
 	__dvp_format_printf(3, 4);
 

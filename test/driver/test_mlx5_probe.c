@@ -17,6 +17,8 @@
 
 #include "mlx5_fixture.h"
 
+#include <unistd.h>
+
 #include <dvp_port_driver.h>
 
 #include "dvp_pmd_mlx5.h"
@@ -25,6 +27,7 @@
 #include "mlx5_tx.h"
 
 extern unsigned int dvp_mempool_test_max_chunk_objs;
+extern size_t dvp_mempool_test_chunk_gap;
 
 static unsigned int sim_index;
 
@@ -299,53 +302,97 @@ static void test_rxq_buffer_too_small(void **state)
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
-/* A pool of many chunks: one MR each, the lkey found per buffer. */
-static void test_pool_of_many_chunks(void **state)
+/*
+ * Forward 20,000 frames of the sim's port 0 source to port 1's sink with
+ * @p f's pool of many chunks (every mbuf crosses both devices' MRs).
+ */
+static void forward_through(struct mf *f)
 {
 	static const uint16_t sizes[] = { 60, 1000 };
 	struct sim_mlx5_sink_stats snk;
 	struct dvp_mbuf *pkts[32];
+
+	mf_port_start(f, 0, 1, 1, NULL, 512);
+	mf_port_start(f, 1, 1, 1, NULL, 512);
+	mf_source(f, 0, 20000, 4, sizes, 2);
+	for (int i = 0; i < 100000; i++) {
+		uint16_t n;
+
+		sim_mlx5_step(f->sim);
+		n = dvp_rx_burst(f->port[0], 0, pkts, 32);
+		if (n)
+			mf_tx_all(f, f->port[1], 0, pkts, n);
+		assert_int_equal(sim_mlx5_sink_stats(f->sim, 1, &snk), 0);
+		if (snk.received == 20000)
+			break;
+	}
+	assert_int_equal(snk.received, 20000);
+	assert_int_equal(snk.lost + snk.corrupt, 0);
+}
+
+/*
+ * A pool of many chunks that touch: registered by ranges, its chunks rounded
+ * to their pages and merged, so one MR covers it and every buffer takes
+ * the pool's one lkey, with no per-buffer lookup.
+ */
+static void test_pool_of_many_chunks(void **state)
+{
 	struct mlx5_rxq *rxq;
 	uint64_t misses;
 	struct mf f;
 
 	(void)state;
 	assert_true(eal_init(NULL, NULL) > 0);
-	dvp_mempool_test_max_chunk_objs = 100;
+	dvp_mempool_test_max_chunk_objs = 30;
 	mf_open(&f, "ports=2,mode=step,cable=traffic,gen=off", 1500);
 	sim_index++;
 	dvp_mempool_test_max_chunk_objs = 0;
-	assert_true(f.mp->nb_mem_chunks >= 15);
-	mf_port_start(&f, 0, 1, 1, NULL, 512);
-	mf_port_start(&f, 1, 1, 1, NULL, 512);
+	assert_int_equal(f.mp->nb_mem_chunks, 50);
+	forward_through(&f);
+	rxq = dvp_port_get(f.port[0])->rxqs[0];
+	assert_int_not_equal(rxq->lkey_be, 0);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "rx_q0_mr_misses", &misses), 0);
+	assert_int_equal(misses, 0);
+	mf_close(&f);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+/*
+ * A pool whose chunks are pages apart: one MR per chunk, the lkey found per
+ * buffer through the queue's cache and, on a miss, the device's snapshot.
+ */
+static void test_pool_of_scattered_chunks(void **state)
+{
+	struct mlx5_rxq *rxq;
+	uint64_t misses;
+	struct mf f;
+
+	(void)state;
+	assert_true(eal_init(NULL, NULL) > 0);
+	dvp_mempool_test_max_chunk_objs = 30;
+	dvp_mempool_test_chunk_gap = 3 * (size_t)sysconf(_SC_PAGESIZE);
+	mf_open(&f, "ports=2,mode=step,cable=traffic,gen=off", 1500);
+	sim_index++;
+	dvp_mempool_test_max_chunk_objs = 0;
+	dvp_mempool_test_chunk_gap = 0;
+	assert_int_equal(f.mp->nb_mem_chunks, 50);
+	forward_through(&f);
 	rxq = dvp_port_get(f.port[0])->rxqs[0];
 	assert_int_equal(rxq->lkey_be, 0); /* no single lkey: per buffer */
-	mf_source(&f, 0, 20000, 4, sizes, 2);
-	for (int i = 0; i < 100000; i++) {
-		uint16_t n;
-
-		sim_mlx5_step(f.sim);
-		n = dvp_rx_burst(f.port[0], 0, pkts, 32);
-		if (n)
-			mf_tx_all(&f, f.port[1], 0, pkts, n);
-		assert_int_equal(sim_mlx5_sink_stats(f.sim, 1, &snk), 0);
-		if (snk.received == 20000)
-			break;
-	}
-	assert_int_equal(snk.received, 20000);
-	assert_int_equal(snk.lost + snk.corrupt, 0);
 	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "rx_q0_mr_misses", &misses), 0);
 	assert_true(misses > 0);
 	mf_close(&f);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
-/* Mbufs of a pool no mlx5 rx queue uses: dropped on send until registered. */
-static void test_unregistered_pool(void **state)
+/*
+ * A pool made after the ports started is registered when it is ready (the
+ * pool's event), and its mbufs are sent at once; one freed is deregistered.
+ */
+static void test_pool_registered_when_made(void **state)
 {
 	struct dvp_ether_addr dst = { { 0x02, 0, 0, 0, 0, 7 } };
 	struct sim_mlx5_sink_stats snk;
-	struct dvp_port_stats st;
 	struct dvp_mempool *other;
 	struct dvp_mbuf *pkts[8];
 	uint64_t miss;
@@ -359,32 +406,75 @@ static void test_unregistered_pool(void **state)
 	other = dvp_pktmbuf_pool_create("other", 256, 32, 0, DVP_MBUF_DEFAULT_BUF_SIZE,
 					DVP_SOCKET_ANY);
 	assert_non_null(other);
-	assert_false(dvp_pmd_mlx5_mempool_registered(f.port[0], other));
-	assert_true(dvp_pmd_mlx5_mempool_registered(f.port[0], f.mp));
-	for (int round = 0; round < 2; round++) {
-		for (int i = 0; i < 8; i++) {
-			pkts[i] = dvp_pktmbuf_alloc(other);
-			sim_mlx5_frame_build(dvp_pktmbuf_append(pkts[i], 500), 500, 0,
-					     (uint64_t)(round * 8 + i), dst.addr_bytes);
-		}
-		/* Taken either way: dropped and counted, or sent. */
-		assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 8), 8);
-		sim_mlx5_step_idle(f.sim, 100);
-		if (round == 0) {
-			assert_int_equal(dvp_pmd_mlx5_mempool_register(other), 0);
-			assert_true(dvp_pmd_mlx5_mempool_registered(f.port[0], other));
-		}
+	assert_true(dvp_pmd_mlx5_mempool_registered(f.port[0], other));
+	assert_int_equal(dvp_port_mempool_sendable(f.port[0], other), 1);
+	for (int i = 0; i < 8; i++) {
+		pkts[i] = dvp_pktmbuf_alloc(other);
+		sim_mlx5_frame_build(dvp_pktmbuf_append(pkts[i], 500), 500, 0, (uint64_t)i,
+				     dst.addr_bytes);
 	}
+	assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, 8), 8);
+	sim_mlx5_step_idle(f.sim, 100);
 	assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
 	assert_int_equal(snk.received, 8);
 	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "tx_q0_mr_miss", &miss), 0);
-	assert_int_equal(miss, 8);
-	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
-	assert_int_equal(st.oerrors, 8);
+	assert_int_equal(miss, 0);
 	assert_int_equal(dvp_pmd_mlx5_mempool_register(NULL), -EINVAL);
-	mf_close(&f);
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
 	assert_int_equal(dvp_pktmbuf_pool_in_use(other), 0);
 	dvp_mempool_free(other);
+	assert_false(dvp_pmd_mlx5_mempool_registered(f.port[0], other));
+	mf_close(&f);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+/* Step the device and take what port 0 receives until its source sent @p n in all. */
+static void take_from_source(struct mf *f, uint64_t n)
+{
+	struct sim_mlx5_source_stats src = { 0 };
+	struct dvp_mbuf *pkts[32];
+
+	for (int i = 0; i < 100000 && src.sent < n; i++) {
+		sim_mlx5_step(f->sim);
+		dvp_pktmbuf_free_bulk(pkts, dvp_rx_burst(f->port[0], 0, pkts, 32));
+		assert_int_equal(sim_mlx5_source_stats(f->sim, 0, &src), 0);
+	}
+	assert_int_equal(src.sent, n);
+}
+
+/*
+ * The device's own counters (the sim's sim_*) among the port's xstats,
+ * reset by the rule every xstat follows; and the capability flags a host
+ * decides by.
+ */
+static void test_device_counters_and_capa(void **state)
+{
+	static const uint16_t sizes[] = { 60 };
+	struct dvp_port_info info;
+	uint64_t v;
+	struct mf f;
+
+	(void)state;
+	assert_true(eal_init(NULL, NULL) > 0);
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 1024);
+	sim_index++;
+	mf_port_start(&f, 0, 1, 1, NULL, 256);
+	assert_int_equal(dvp_port_info_get(f.port[0], &info), 0);
+	assert_true(info.dev_capa & DVP_PORT_DEV_CAPA_MEM_REG);
+	assert_false(info.dev_capa & DVP_PORT_DEV_CAPA_TX_STOPS); /* native: dropped, counted */
+	mf_source(&f, 0, 300, 1, sizes, 1);
+	take_from_source(&f, 300);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "sim_source_sent", &v), 0);
+	assert_int_equal(v, 300);
+	assert_int_equal(dvp_xstats_reset(f.port[0]), 0);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "sim_source_sent", &v), 0);
+	assert_int_equal(v, 0);
+	/* The source's count is of all it ever sent: 500 more. */
+	mf_source(&f, 0, 800, 1, sizes, 1);
+	take_from_source(&f, 800);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "sim_source_sent", &v), 0);
+	assert_int_equal(v, 500);
+	mf_close(&f);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
@@ -398,7 +488,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_devargs_rx_vec_en),
 		cmocka_unit_test(test_rxq_buffer_too_small),
 		cmocka_unit_test(test_pool_of_many_chunks),
-		cmocka_unit_test(test_unregistered_pool),
+		cmocka_unit_test(test_pool_of_scattered_chunks),
+		cmocka_unit_test(test_pool_registered_when_made),
+		cmocka_unit_test(test_device_counters_and_capa),
 	};
 
 	mf_args(argc, argv);

@@ -71,6 +71,15 @@ static void m_mem_unmap(void *arg, void *cookie)
 	free(cookie);
 }
 
+/* The host's own memory: one static block of 2 MB pages. */
+static char host_block[8192];
+
+static size_t m_mem_page_size(void *arg, const void *addr)
+{
+	(void)arg;
+	return (uintptr_t)addr - (uintptr_t)host_block < sizeof(host_block) ? 2u << 20 : 0;
+}
+
 static void m_log(void *arg, uint32_t level, uint32_t type, const char *line)
 {
 	(void)arg;
@@ -104,6 +113,7 @@ static const struct dvp_eal_host host = {
 	.lcore_socket = m_lcore_socket,
 	.mem_map = m_mem_map,
 	.mem_unmap = m_mem_unmap,
+	.mem_page_size = m_mem_page_size,
 	.log = m_log,
 	.intr_attach = m_intr_attach,
 	.intr_detach = m_intr_detach,
@@ -145,6 +155,10 @@ static void test_hosted_init_uses_the_host(void **state)
 	p = dvp_malloc("hosted", 1 << 20, 0);
 	assert_non_null(p);
 	assert_true(mock.maps >= 1);
+	/* Page sizes: the heap's blocks (4 KB from the mock), the host's own, unknown memory. */
+	assert_int_equal(dvp_mem_page_size(p), 4096);
+	assert_int_equal(dvp_mem_page_size(host_block + 100), 2u << 20);
+	assert_int_equal(dvp_mem_page_size(&mock), 0);
 	dvp_free(p);
 	assert_true(mock.intr_fd >= 0);
 	assert_int_equal(dvp_eal_cleanup(), 0);

@@ -208,6 +208,11 @@ static void test_growth_beyond_start_amount(void **state)
 	assert_int_equal(dvp_malloc_get_socket_stats(s, &st), 0);
 	assert_true(st.heap_totalsz_bytes >= (132u << 20));
 	assert_int_equal(st.hugepage_sz, (size_t)sysconf(_SC_PAGESIZE));
+	/* What a driver rounds a registration to: the segment's pages; 0 outside EAL memory. */
+	assert_int_equal(dvp_mem_page_size(big), (size_t)sysconf(_SC_PAGESIZE));
+	assert_int_equal(dvp_mem_page_size((char *)big + (100u << 20) - 1),
+			 (size_t)sysconf(_SC_PAGESIZE));
+	assert_int_equal(dvp_mem_page_size(&st), 0);
 	dvp_free(big);
 }
 
@@ -304,6 +309,7 @@ static void test_not_initialised(void **state)
 	assert_int_equal(dvp_eal_cleanup(), 0);
 	assert_null(dvp_malloc("early", 64, 0));
 	assert_int_equal(dvp_errno, E_DVP_NO_INIT);
+	assert_int_equal(dvp_mem_page_size(&state), 0);
 	assert_int_equal(dvp_test_eal_init("--no-huge", "-m", "32"), 3);
 }
 

@@ -385,6 +385,55 @@ static void test_iterators_several_chunks(void **state)
 	dvp_mempool_free(mp);
 }
 
+struct ev_seen {
+	unsigned int ready, destroy;
+	struct dvp_mempool *last;
+	unsigned int last_chunks; /* what the pool had when it was announced */
+};
+
+static void on_pool_event(enum dvp_mempool_event event, struct dvp_mempool *mp, void *arg)
+{
+	struct ev_seen *seen = arg;
+
+	if (event == DVP_MEMPOOL_EVENT_READY)
+		seen->ready++;
+	else if (event == DVP_MEMPOOL_EVENT_DESTROY)
+		seen->destroy++;
+	seen->last = mp;
+	seen->last_chunks = mp->nb_mem_chunks;
+}
+
+/* READY once a pool is populated, DESTROY before its memory goes; registration errors. */
+static void test_events(void **state)
+{
+	struct ev_seen seen = { 0 }, other = { 0 };
+	struct dvp_mempool *mp;
+
+	(void)state;
+	assert_int_equal(dvp_mempool_event_callback_register(on_pool_event, &seen), 0);
+	assert_int_equal(dvp_mempool_event_callback_register(on_pool_event, &seen), -EEXIST);
+	assert_int_equal(dvp_mempool_event_callback_register(NULL, &seen), -EINVAL);
+	assert_int_equal(dvp_mempool_event_callback_register(on_pool_event, &other), 0);
+	mp = dvp_mempool_create("ev", 100, 64, 0, 0, NULL, NULL, DVP_SOCKET_ANY, 0);
+	assert_non_null(mp);
+	assert_int_equal(seen.ready, 1);
+	assert_ptr_equal(seen.last, mp);
+	assert_true(seen.last_chunks >= 1);
+	assert_int_equal(other.ready, 1);
+	assert_int_equal(dvp_mempool_event_callback_unregister(on_pool_event, &other), 0);
+	assert_int_equal(dvp_mempool_event_callback_unregister(on_pool_event, &other), -ENOENT);
+	dvp_mempool_free(mp);
+	/* Told while its memory is still there. */
+	assert_int_equal(seen.destroy, 1);
+	assert_ptr_equal(seen.last, mp);
+	assert_true(seen.last_chunks >= 1);
+	assert_int_equal(other.destroy, 0);
+	/* A pool that fails to be made is never announced. */
+	assert_null(dvp_mempool_create("ev", 0, 64, 0, 0, NULL, NULL, DVP_SOCKET_ANY, 0));
+	assert_int_equal(seen.ready, 1);
+	assert_int_equal(dvp_mempool_event_callback_unregister(on_pool_event, &seen), 0);
+}
+
 static void test_dump(void **state)
 {
 	struct dvp_mempool *mp;
@@ -661,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_cache_zc_get),
 		cmocka_unit_test(test_non_eal_thread),
 		cmocka_unit_test(test_iterators_several_chunks),
+		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_free_with_objects_out_warns),
 		cmocka_unit_test(test_debug_double_free),

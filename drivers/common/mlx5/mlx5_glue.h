@@ -94,6 +94,15 @@ struct mlx5_glue {
 	 * (ENOTSUP where the device does not expose it).
 	 */
 	int (*port_out_of_buffer)(struct ibv_context *context, uint8_t port_num, uint64_t *count);
+	/**
+	 * The port's other device counters, shown among its xstats: up to
+	 * @p n of them, names (static strings) into @p names and values into
+	 * @p values, either of which may be NULL to count them. The names are
+	 * the same on every call. Control path.
+	 * @return how many there are (0 on a device that shows none).
+	 */
+	unsigned int (*port_counters)(struct ibv_context *context, uint8_t port_num,
+				      const char **names, uint64_t *values, unsigned int n);
 
 	/* Protection domain and memory regions. */
 	struct ibv_pd *(*alloc_pd)(struct ibv_context *context);

@@ -141,6 +141,21 @@ static int glue_port_out_of_buffer(struct ibv_context *context, uint8_t port_num
 	return dvp_parse_u64(buf, 0, UINT64_MAX, count) == 0 ? 0 : EIO;
 }
 
+/*
+ * A real device's counters beyond out_of_buffer (its netdev's physical
+ * counters would be the next to show): none yet.
+ */
+static unsigned int glue_port_counters(struct ibv_context *context, uint8_t port_num,
+				       const char **names, uint64_t *values, unsigned int n)
+{
+	(void)context;
+	(void)port_num;
+	(void)names;
+	(void)values;
+	(void)n;
+	return 0;
+}
+
 const struct mlx5_glue mlx5_glue_verbs = {
 	.name = "verbs",
 	.get_device_list = glue_get_device_list,
@@ -156,6 +171,7 @@ const struct mlx5_glue mlx5_glue_verbs = {
 	.port_state_str = ibv_port_state_str,
 	.get_port_net = glue_get_port_net,
 	.port_out_of_buffer = glue_port_out_of_buffer,
+	.port_counters = glue_port_counters,
 	.alloc_pd = ibv_alloc_pd,
 	.dealloc_pd = ibv_dealloc_pd,
 	.reg_mr = glue_reg_mr,

@@ -65,10 +65,17 @@ struct net_dvp_txq {
 	const struct rte_mempool *last_pool;
 	struct dvp_mempool *pool; /* what mbufs the queue cannot take are copied into */
 	uint32_t max_len; /* the longest packet a copy holds */
-	bool needs_mr; /* the device sends only from registered memory (mlx5) */
+	bool needs_mr; /* the device sends only from registered memory (DVP_PORT_DEV_CAPA_MEM_REG) */
 	bool multi_seg; /* the dvp queue sends chains (else they are copied) */
-	uint64_t copied; /* rte_mbufs copied (this lcore only) */
-	uint64_t dropped; /* rte_mbufs too long to copy, dropped and counted */
+	/*
+	 * Counted by the queue's lcore (dvp_counter_add()), read and reset by
+	 * the baseline rule of dvp_port_counters.h, in this order: the xstats
+	 * tx_copied and tx_dropped_too_long.
+	 */
+	struct net_dvp_txq_ctrs {
+		uint64_t copied; /* rte_mbufs copied */
+		uint64_t dropped; /* rte_mbufs too long to copy, dropped */
+	} ctr, ctr_base;
 	/* pools found sendable, for the slow check (this lcore only) */
 	const struct rte_mempool *pools_ok[NET_DVP_TX_POOLS_OK];
 	unsigned int pools_ok_next;
@@ -94,8 +101,8 @@ struct net_dvp_port {
 	bool events_on;
 	/*
 	 * The dvp tx queues stop before an mbuf they cannot send as it is
-	 * (mlx5's hosted build): net_dvp_tx_burst() looks only where they
-	 * stopped. Others' mbufs are all looked at first.
+	 * (DVP_PORT_DEV_CAPA_TX_STOPS): net_dvp_tx_burst() looks only where
+	 * they stopped. Others' mbufs are all looked at first.
 	 */
 	bool tx_stops;
 	/*
@@ -105,8 +112,6 @@ struct net_dvp_port {
 	 */
 	bool rx_direct;
 	struct net_dvp_rxq *rxqs[RTE_MAX_QUEUES_PER_PORT];
-	struct sim_mlx5_dev *sim_dev; /* the simulated HCA behind the port, or NULL */
-	unsigned int sim_port;
 };
 
 /* One vdev: the dvp device it attached and the ethdev ports it made. */
@@ -160,20 +165,13 @@ uint16_t net_dvp_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb_pkts);
 uint16_t net_dvp_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb_pkts);
 /* Whether the port's device can send from @p mp as it is (remembered when so). */
 bool net_dvp_tx_pool_ok(struct net_dvp_txq *txq, const struct rte_mempool *mp);
-/* Register DPDK's mbuf pools, those there and those to come, with dvpmd's mlx5 devices. */
-void net_dvp_pools_register(void);
+/* Watch DPDK's pool events: a pool that goes is forgotten by the tx queues. */
+void net_dvp_pool_events_on(void);
 void net_dvp_pool_events_off(void);
 struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what, unsigned int n,
 					uint16_t data_room, int socket);
 void net_dvp_pools_free(struct net_dvp_port *p);
 void net_dvp_dev_pools_free(struct net_dvp_dev *dev);
-
-/* net_dvp_sim.c: the sim's source and sink counters as xstats */
-struct sim_mlx5_dev;
-void net_dvp_sim_attach(struct net_dvp_port *p);
-unsigned int net_dvp_sim_xstats_count(const struct net_dvp_port *p);
-const char *net_dvp_sim_xstat_name(unsigned int i);
-void net_dvp_sim_xstats_get(const struct net_dvp_port *p, uint64_t *values);
 
 /* net_dvp_intr.c: rx interrupts and port events */
 int net_dvp_intr_setup(struct rte_eth_dev *eth);

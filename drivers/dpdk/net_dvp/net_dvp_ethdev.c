@@ -15,6 +15,7 @@
 #include <rte_malloc.h>
 
 #include <dvp_eal.h>
+#include <dvp_port_counters.h>
 
 #include "net_dvp.h"
 
@@ -289,7 +290,7 @@ static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 		return -ENOMEM;
 	txq->dvp_port = p->dvp_port;
 	txq->queue_id = qid;
-	txq->needs_mr = strcmp(di.driver_name, "net_mlx5") == 0;
+	txq->needs_mr = (di.dev_capa & DVP_PORT_DEV_CAPA_MEM_REG) != 0;
 	/* DPDK passes only the queue's own offloads here: the port's hold as well. */
 	txq->multi_seg = ((dconf.offloads | eth->data->dev_conf.txmode.offloads) &
 			  di.tx_offload_capa & DVP_TX_OFFLOAD_MULTI_SEGS) != 0;
@@ -301,8 +302,8 @@ static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 		rte_free(txq);
 		return -ENOMEM;
 	}
-	/* Its copies go to the device: a pool made now, registered now. */
-	net_dvp_pools_register();
+	/* A pool that goes is forgotten by the tx queues (its copies' pool is registered when made). */
+	net_dvp_pool_events_on();
 	ret = dvp_txq_setup(p->dvp_port, qid, nb_desc, (int)socket, &dconf);
 	if (ret < 0) {
 		rte_free(txq);
@@ -362,6 +363,15 @@ static int net_dvp_mtu_set(struct rte_eth_dev *eth, uint16_t mtu)
 	return dvp_ret(dvp_port_mtu_set(priv_of(eth)->dvp_port, mtu));
 }
 
+/* net_dvp's own counter @p which (0 copied, 1 dropped) of @p txq since its reset. */
+static uint64_t txq_ctr(const struct net_dvp_txq *txq, unsigned int which)
+{
+	uint64_t v[2];
+
+	dvp_counters_read(&txq->ctr.copied, &txq->ctr_base.copied, v, 2);
+	return v[which];
+}
+
 static int net_dvp_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *st)
 {
 	struct net_dvp_port *p = priv_of(eth);
@@ -385,7 +395,7 @@ static int net_dvp_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *st)
 		const struct net_dvp_txq *txq = eth->data->tx_queues[i];
 
 		if (txq != NULL)
-			st->oerrors += txq->dropped;
+			st->oerrors += txq_ctr(txq, 1);
 	}
 	RTE_BUILD_BUG_ON(RTE_ETHDEV_QUEUE_STAT_CNTRS != DVP_PORT_QUEUE_STAT_CNTRS);
 	for (i = 0; i < RTE_ETHDEV_QUEUE_STAT_CNTRS; i++) {
@@ -405,10 +415,8 @@ static int net_dvp_stats_reset(struct rte_eth_dev *eth)
 	for (i = 0; i < eth->data->nb_tx_queues; i++) {
 		struct net_dvp_txq *txq = eth->data->tx_queues[i];
 
-		if (txq != NULL) {
-			txq->copied = 0;
-			txq->dropped = 0;
-		}
+		if (txq != NULL)
+			dvp_counters_reset(&txq->ctr.copied, &txq->ctr_base.copied, 2);
 	}
 	return dvp_ret(dvp_stats_reset(priv_of(eth)->dvp_port));
 }
@@ -534,7 +542,7 @@ static uint64_t own_xstat(struct rte_eth_dev *eth, unsigned int which)
 		const struct net_dvp_txq *txq = eth->data->tx_queues[i];
 
 		if (txq != NULL)
-			v += which == 0 ? txq->copied : txq->dropped;
+			v += txq_ctr(txq, which);
 	}
 	return v;
 }
@@ -550,7 +558,7 @@ static int net_dvp_xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xsta
 	ret = xstats_map_build(p, &names);
 	if (ret < 0)
 		return ret;
-	total = p->xstats_map_len + RTE_DIM(own_xstats) + net_dvp_sim_xstats_count(p);
+	total = p->xstats_map_len + RTE_DIM(own_xstats);
 	if (out != NULL && size >= total) {
 		unsigned int k = 0;
 
@@ -559,9 +567,6 @@ static int net_dvp_xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xsta
 				 names[p->xstats_map[i]].name);
 		for (i = 0; i < RTE_DIM(own_xstats); i++)
 			snprintf(out[k++].name, sizeof(out[0].name), "%s", own_xstats[i]);
-		for (i = 0; i < net_dvp_sim_xstats_count(p); i++)
-			snprintf(out[k++].name, sizeof(out[0].name), "%s",
-				 net_dvp_sim_xstat_name(i));
 	}
 	rte_free(names);
 	return (int)total;
@@ -582,7 +587,7 @@ static int net_dvp_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *out
 		if (ret < 0)
 			return ret;
 	}
-	total = p->xstats_map_len + RTE_DIM(own_xstats) + net_dvp_sim_xstats_count(p);
+	total = p->xstats_map_len + RTE_DIM(own_xstats);
 	if (out == NULL || n < total)
 		return (int)total;
 	ret = dvp_xstats_get(p->dvp_port, NULL, 0);
@@ -602,13 +607,6 @@ static int net_dvp_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *out
 	}
 	for (i = 0; i < RTE_DIM(own_xstats); i++)
 		out[p->xstats_map_len + i].value = own_xstat(eth, i);
-	{
-		uint64_t sim[16] = { 0 };
-
-		net_dvp_sim_xstats_get(p, sim);
-		for (i = 0; i < net_dvp_sim_xstats_count(p); i++)
-			out[p->xstats_map_len + RTE_DIM(own_xstats) + i].value = sim[i];
-	}
 	for (i = 0; i < total; i++)
 		out[i].id = i;
 	rte_free(vals);
@@ -686,7 +684,7 @@ int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port)
 	p->dvp_port = dvp_port;
 	p->eth_port = eth->data->port_id;
 	p->dev = dev;
-	p->tx_stops = strcmp(di.driver_name, "net_mlx5") == 0;
+	p->tx_stops = (di.dev_capa & DVP_PORT_DEV_CAPA_TX_STOPS) != 0;
 	if (dvp_macaddr_get(dvp_port, &mac) == 0)
 		memcpy(eth->data->mac_addrs[0].addr_bytes, mac.addr_bytes, RTE_ETHER_ADDR_LEN);
 	eth->data->dev_private = p;
@@ -710,7 +708,6 @@ int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port)
 	}
 	dev->eth_ports[dev->nb_ports++] = p->eth_port;
 	net_dvp_events_on(eth);
-	net_dvp_sim_attach(p);
 	rte_eth_dev_probing_finish(eth);
 	NET_DVP_LOG(INFO, "%s: port %u is dvp port %u (%s, %s)", dev->name, p->eth_port, dvp_port,
 		    dvp_name, di.driver_name);

@@ -74,6 +74,15 @@ static void host_mem_unmap(void *arg, void *cookie)
 	rte_memzone_free(cookie);
 }
 
+/* DPDK's memory, its external memory included (rte_extmem_register()). */
+static size_t host_mem_page_size(void *arg, const void *addr)
+{
+	const struct rte_memseg_list *msl = rte_mem_virt2memseg_list(addr);
+
+	(void)arg;
+	return msl != NULL ? msl->page_sz : 0;
+}
+
 /* dvp's "pmd.net.mlx5" is DPDK's "pmd.net.dvp.mlx5"; "eal" is "pmd.net.dvp.eal". */
 static int rte_type_of(uint32_t type)
 {
@@ -172,6 +181,7 @@ static struct dvp_eal_host dpdk_host = {
 	.lcore_socket = host_lcore_socket,
 	.mem_map = host_mem_map,
 	.mem_unmap = host_mem_unmap,
+	.mem_page_size = host_mem_page_size,
 	.log = host_log,
 	.intr_attach = host_intr_attach,
 	.intr_detach = host_intr_detach,

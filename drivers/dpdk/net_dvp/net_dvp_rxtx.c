@@ -8,7 +8,6 @@
  */
 
 #include <assert.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -16,9 +15,9 @@
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
 
+#include <dvp_counter.h>
 #include <dvp_errno.h>
 #include <dvp_mempool.h>
-#include <dvp_pmd_mlx5.h>
 
 #include "net_dvp.h"
 
@@ -172,72 +171,18 @@ void net_dvp_bursts_unset(struct rte_eth_dev *eth)
 }
 
 /*
- * The mbuf pools the mlx5 devices can send from, for the tx bursts' check
- * of a pool they have not met: written on the control path (mempool
- * events, tx queue setup) under pools_lock, read by any lcore without a
- * lock. A slot is set with a release store and read with an acquire load.
- * pools_gen moves on whenever a pool leaves the table, so each tx queue
- * forgets the pools it remembered (a new pool may come at a freed pool's
- * address, registered or not).
+ * The pools' generation: it moves on whenever a pool goes, so each tx
+ * queue forgets the pools it found sendable (a new pool may come at a
+ * freed pool's address, registered or not). Written on the control path
+ * (DPDK's pool events), read by any lcore.
  */
-#define NET_DVP_POOLS_MAX 64
-static const struct rte_mempool *pools_sendable[NET_DVP_POOLS_MAX];
 static uint32_t pools_gen;
-static pthread_mutex_t pools_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static bool pool_sendable(const struct rte_mempool *mp)
-{
-	unsigned int i;
-
-	for (i = 0; i < NET_DVP_POOLS_MAX; i++)
-		if (__atomic_load_n(&pools_sendable[i], __ATOMIC_ACQUIRE) == mp)
-			return true;
-	return false;
-}
 
 static __rte_noinline void tx_pools_forget(struct net_dvp_txq *txq)
 {
 	txq->last_pool = NULL;
 	memset(txq->pools_ok, 0, sizeof(txq->pools_ok));
 	txq->pools_gen = __atomic_load_n(&pools_gen, __ATOMIC_ACQUIRE);
-}
-
-/* Put @p mp in the table or take it out (control path). */
-static void pool_mark(const struct rte_mempool *mp, bool sendable)
-{
-	unsigned int i, free_slot = NET_DVP_POOLS_MAX;
-
-	pthread_mutex_lock(&pools_lock);
-	for (i = 0; i < NET_DVP_POOLS_MAX; i++) {
-		if (pools_sendable[i] == mp)
-			break;
-		if (pools_sendable[i] == NULL && free_slot == NET_DVP_POOLS_MAX)
-			free_slot = i;
-	}
-	if (i < NET_DVP_POOLS_MAX && !sendable) {
-		__atomic_store_n(&pools_sendable[i], NULL, __ATOMIC_RELEASE);
-		__atomic_fetch_add(&pools_gen, 1, __ATOMIC_RELEASE);
-	} else if (i == NET_DVP_POOLS_MAX && sendable) {
-		if (free_slot < NET_DVP_POOLS_MAX)
-			__atomic_store_n(&pools_sendable[free_slot], mp, __ATOMIC_RELEASE);
-		else
-			NET_DVP_LOG(
-				NOTICE,
-				"pool %s: net_dvp sends from %u pools at most: sends from it are copied",
-				mp->name, NET_DVP_POOLS_MAX);
-	}
-	pthread_mutex_unlock(&pools_lock);
-}
-
-static void pools_forget_all(void)
-{
-	unsigned int i;
-
-	pthread_mutex_lock(&pools_lock);
-	for (i = 0; i < NET_DVP_POOLS_MAX; i++)
-		__atomic_store_n(&pools_sendable[i], NULL, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&pools_gen, 1, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&pools_lock);
 }
 
 /*
@@ -300,7 +245,7 @@ static bool net_dvp_tx_one_copy(struct net_dvp_txq *txq, struct rte_mbuf *m)
 	struct rte_mbuf *copy;
 
 	if (unlikely(m->pkt_len > txq->max_len)) {
-		txq->dropped++;
+		dvp_counter_add(&txq->ctr.dropped, 1);
 		rte_pktmbuf_free(m);
 		return true;
 	}
@@ -311,7 +256,7 @@ static bool net_dvp_tx_one_copy(struct net_dvp_txq *txq, struct rte_mbuf *m)
 		rte_pktmbuf_free(copy);
 		return false;
 	}
-	txq->copied++;
+	dvp_counter_add(&txq->ctr.copied, 1);
 	rte_pktmbuf_free(m);
 	return true;
 }
@@ -435,8 +380,8 @@ bool net_dvp_tx_pool_ok(struct net_dvp_txq *txq, const struct rte_mempool *mp)
 	for (i = 0; i < NET_DVP_TX_POOLS_OK; i++)
 		if (txq->pools_ok[i] == mp)
 			goto ok;
-	/* Once per pool and queue, then the pool is remembered: no lock, a table walk. */
-	if (txq->needs_mr && !pool_sendable(mp))
+	/* Once per pool and queue, then the pool is remembered: the port answers without a lock. */
+	if (txq->needs_mr && dvp_port_mempool_sendable(txq->dvp_port, (const void *)mp) != 1)
 		return false;
 	txq->pools_ok[txq->pools_ok_next++ % NET_DVP_TX_POOLS_OK] = mp;
 ok:
@@ -445,51 +390,24 @@ ok:
 }
 
 /*
- * An mbuf pool, by what DPDK's mbuf pools have: a private area of DPDK's
- * mbuf pool shape and objects that hold an rte_mbuf.
+ * A pool goes: the tx queues forget the pools they found sendable. The
+ * devices register and deregister pools themselves, on the same events
+ * (DVP_PORT_DEV_CAPA_MEM_REG).
  */
-static bool is_mbuf_pool(const struct rte_mempool *mp)
-{
-	return mp->private_data_size >= sizeof(struct rte_pktmbuf_pool_private) &&
-	       mp->elt_size > sizeof(struct rte_mbuf);
-}
-
-static void pool_register(struct rte_mempool *mp, void *arg)
-{
-	(void)arg;
-	if (!is_mbuf_pool(mp))
-		return;
-	/*
-	 * With every mlx5 device dvpmd has open (none: nothing to do). A pool
-	 * that cannot be registered with one of them leaves the table (a
-	 * device opened since it was put there): the tx queues copy from it.
-	 */
-	if (dvp_pmd_mlx5_mempool_register((struct dvp_mempool *)mp) == 0) {
-		pool_mark(mp, true);
-		return;
-	}
-	pool_mark(mp, false);
-	NET_DVP_LOG(NOTICE,
-		    "pool %s: not registered with the mlx5 devices (%s): sends from it are copied",
-		    mp->name, dvp_strerror(dvp_errno));
-}
-
 static void pool_event(enum rte_mempool_event event, struct rte_mempool *mp, void *arg)
 {
-	if (event == RTE_MEMPOOL_EVENT_READY)
-		pool_register(mp, arg);
-	else if (event == RTE_MEMPOOL_EVENT_DESTROY)
-		pool_mark(mp, false);
+	(void)mp;
+	(void)arg;
+	if (event == RTE_MEMPOOL_EVENT_DESTROY)
+		__atomic_fetch_add(&pools_gen, 1, __ATOMIC_RELEASE);
 }
 
 static bool pool_events_on;
 
-void net_dvp_pools_register(void)
+void net_dvp_pool_events_on(void)
 {
-	/* As DPDK's mlx5 does: the pools there now, and each new one when it is ready. */
 	if (!pool_events_on && rte_mempool_event_callback_register(pool_event, NULL) == 0)
 		pool_events_on = true;
-	rte_mempool_walk(pool_register, NULL);
 }
 
 void net_dvp_pool_events_off(void)
@@ -497,8 +415,8 @@ void net_dvp_pool_events_off(void)
 	if (pool_events_on)
 		rte_mempool_event_callback_unregister(pool_event, NULL);
 	pool_events_on = false;
-	/* The devices close with the runtime: the next ones register anew. */
-	pools_forget_all();
+	/* The devices close with the runtime: what the queues remembered goes too. */
+	__atomic_fetch_add(&pools_gen, 1, __ATOMIC_RELEASE);
 }
 
 struct dvp_mempool *net_dvp_pool_create(struct net_dvp_port *p, const char *what, unsigned int n,

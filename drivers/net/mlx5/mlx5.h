@@ -132,6 +132,9 @@ struct mlx5_dev {
 	struct mlx5_dev *next; /* the driver's device list (mlx5_mr.c registry) */
 };
 
+/* Device counters (glue port_counters) a port shows among its xstats, at most. */
+#define MLX5_DEV_COUNTERS_MAX 32
+
 /* Traffic classes of RSS: one hashing QP and its flow rules each. */
 enum mlx5_rss_class {
 	MLX5_RSS_IPV4_TCP,
@@ -162,6 +165,8 @@ struct mlx5_priv {
 	struct mlx5_hrxq hrxq[MLX5_RSS_CLASSES];
 	/* The device's out_of_buffer count at the last reset (imissed is past it). */
 	uint64_t oob_base;
+	/* The device's other counters (glue port_counters) at the last reset. */
+	uint64_t dev_ctr_base[MLX5_DEV_COUNTERS_MAX];
 };
 
 static inline struct mlx5_priv *mlx5_priv(const struct dvp_port *port)

@@ -50,7 +50,15 @@ static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
 	info->intr_capa = DVP_PORT_INTR_RXQ | DVP_PORT_INTR_RXQ_SOLICITED | DVP_PORT_INTR_LSC |
 			  DVP_PORT_INTR_RMV | DVP_PORT_INTR_QUEUE_ERROR;
 	info->speed_capa_mbps = priv->net.speed_mbps ? priv->net.speed_mbps : DVP_LINK_SPEED_100G;
+	/* Memory the device has not registered: dropped natively, a stop where a host may copy. */
+	info->dev_capa = DVP_PORT_DEV_CAPA_MEM_REG |
+			 (MLX5_TX_FOREIGN_HI != 0 ? DVP_PORT_DEV_CAPA_TX_STOPS : 0);
 	return 0;
+}
+
+static bool mlx5_mempool_sendable(struct dvp_port *port, const struct dvp_mempool *mp)
+{
+	return mlx5_mr_pool_registered(&mlx5_priv(port)->dev->mr, mp);
 }
 
 static int mlx5_configure(struct dvp_port *port)
@@ -284,27 +292,56 @@ static int mlx5_stats_get(struct dvp_port *port, struct dvp_port_stats *st)
 	return 0;
 }
 
+/*
+ * The device's own counters (glue port_counters), up to
+ * MLX5_DEV_COUNTERS_MAX: names into @p names, values into @p v.
+ * @return how many.
+ */
+static unsigned int dev_counters(const struct mlx5_priv *priv, const char **names, uint64_t *v)
+{
+	const struct mlx5_glue *g = priv->dev->glue;
+	unsigned int n;
+
+	if (g->port_counters == NULL)
+		return 0;
+	n = g->port_counters(priv->dev->ctx, priv->port_num, names, v, MLX5_DEV_COUNTERS_MAX);
+	return DVP_MIN(n, MLX5_DEV_COUNTERS_MAX);
+}
+
 /* The baseline rule of dvp_port_counters.h: safe while the queues' lcores burst. */
 static int mlx5_stats_reset(struct dvp_port *port)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
+	uint64_t dev[MLX5_DEV_COUNTERS_MAX];
+	unsigned int i, n;
 	uint16_t q;
 
 	__atomic_store_n(&priv->oob_base, port_out_of_buffer(priv), __ATOMIC_RELAXED);
+	n = dev_counters(priv, NULL, dev);
+	for (i = 0; i < n; i++)
+		__atomic_store_n(&priv->dev_ctr_base[i], dev[i], __ATOMIC_RELAXED);
 	dvp_port_qctrs_reset(port, &rxq_ctrs, &txq_ctrs);
 	for (q = 0; q < port->nb_rx_queues; q++) {
 		struct mlx5_rxq *rxq = port->rxqs[q];
 
 		if (rxq != NULL)
-			dvp_port_counters_reset(&rxq->mr.misses, &rxq->mr_misses_base, 1);
+			dvp_counters_reset(&rxq->mr.misses, &rxq->mr_misses_base, 1);
 	}
 	return 0;
 }
 
-/* The per-queue counters, then each rx queue's memory-registration cache misses. */
+/*
+ * The per-queue counters, each rx queue's memory-registration cache
+ * misses, then the device's own counters (the sim's sim_*), from their
+ * baseline as every other.
+ */
 static int mlx5_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 {
+	const struct mlx5_priv *priv = mlx5_priv(port);
+	const char *dev_names[MLX5_DEV_COUNTERS_MAX];
+	uint64_t dev[MLX5_DEV_COUNTERS_MAX];
 	char name[DVP_XSTATS_NAMESIZE];
+	unsigned int i, n;
 	uint16_t q;
 
 	dvp_xstats_out_queues(o, port, &rxq_ctrs, &txq_ctrs);
@@ -313,9 +350,15 @@ static int mlx5_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 		uint64_t v = 0;
 
 		if (rxq != NULL)
-			dvp_port_counters_read(&rxq->mr.misses, &rxq->mr_misses_base, &v, 1);
+			dvp_counters_read(&rxq->mr.misses, &rxq->mr_misses_base, &v, 1);
 		snprintf(name, sizeof(name), "rx_q%u_mr_misses", q);
 		dvp_xstats_out_put(o, name, v);
+	}
+	n = dev_counters(priv, dev_names, dev);
+	for (i = 0; i < n; i++) {
+		uint64_t base = __atomic_load_n(&priv->dev_ctr_base[i], __ATOMIC_RELAXED);
+
+		dvp_xstats_out_put(o, dev_names[i], dev[i] >= base ? dev[i] - base : 0);
 	}
 	return 0;
 }
@@ -359,5 +402,6 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.stats_reset = mlx5_stats_reset,
 	.xstats = mlx5_xstats,
 	.xstats_reset = mlx5_stats_reset,
+	.mempool_sendable = mlx5_mempool_sendable,
 	.mbufs_held = mlx5_mbufs_held,
 };

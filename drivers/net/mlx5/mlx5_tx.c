@@ -64,6 +64,18 @@ uint32_t mlx5_tx_not_simple(struct mlx5_txq *txq, const struct dvp_mbuf *m, uint
 	return lkey;
 }
 
+__dvp_cold __dvp_noinline void mlx5_tx_mr_forget(struct mlx5_txq *txq)
+{
+	mlx5_mr_cache_flush(&txq->mr);
+	/*
+	 * No packet takes the simple pool's lkey until mlx5_tx_not_simple()
+	 * has looked again, and those outstanding are freed one by one: the
+	 * simple pool may be gone, and another made at its address.
+	 */
+	txq->simple_lkey = 0;
+	txq->last_complex = txq->elts_head;
+}
+
 /* Copy @p len bytes of the packet from byte @p off on into @p dst. */
 static void pkt_copy(const struct dvp_mbuf *m, uint32_t off, uint8_t *dst, uint32_t len)
 {

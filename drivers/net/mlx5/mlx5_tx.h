@@ -142,6 +142,8 @@ uint16_t mlx5_tx_burst_empw_inl_avx2_cs(void *txq, struct dvp_mbuf **pkts, uint1
 dvp_tx_burst_fn mlx5_tx_burst_inl_pick(bool cs);
 __dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq);
 __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq);
+/* An MR went (mlx5_mr_cache_stale()): forget the cached lkeys and the simple pool's. */
+__dvp_cold void mlx5_tx_mr_forget(struct mlx5_txq *txq);
 int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last);
 uint32_t mlx5_tx_not_simple(struct mlx5_txq *txq, const struct dvp_mbuf *m, uint32_t elt);
 
@@ -180,7 +182,8 @@ static __dvp_always_inline bool mlx5_tx_mbuf_foreign(const struct dvp_mbuf *m)
 
 /*
  * The start of a burst: false when a fault asked for a restart (done
- * here, mlx5_err.c), as mlx5_rx_burst_begin().
+ * here, mlx5_err.c), as mlx5_rx_burst_begin(). A pool's MR gone since the
+ * last burst makes the queue forget the lkeys it remembered.
  */
 static __dvp_always_inline bool mlx5_tx_burst_begin(struct mlx5_txq *txq)
 {
@@ -188,6 +191,8 @@ static __dvp_always_inline bool mlx5_tx_burst_begin(struct mlx5_txq *txq)
 		mlx5_tx_slow(txq);
 		return false;
 	}
+	if (mlx5_mr_cache_stale(&txq->mr))
+		mlx5_tx_mr_forget(txq);
 	return true;
 }
 

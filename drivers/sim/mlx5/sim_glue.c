@@ -278,6 +278,67 @@ static int sim_port_out_of_buffer(struct ibv_context *context, uint8_t port_num,
 	return 0;
 }
 
+/*
+ * The port's counters as device counters: what the wire and the traffic
+ * source and sink of the port saw, so that a user reads the sink's verdict
+ * among the port's xstats (testpmd's `show port xstats` too).
+ */
+static const char *const sim_counter_names[] = {
+	"sim_source_sent",	 "sim_sink_received",	  "sim_sink_lost",
+	"sim_sink_reordered",	 "sim_sink_duplicates",	  "sim_sink_corrupt",
+	"sim_sink_foreign",	 "sim_rx_out_of_buffer",  "sim_rx_wire_drops",
+	"sim_rx_dropped",	 "sim_bus_cqe_bytes",	  "sim_bus_wqe_bytes",
+	"sim_bus_data_rd_bytes", "sim_bus_data_wr_bytes", "sim_bus_doorbells",
+	"sim_bus_dbrec_updates",
+};
+
+#define SIM_COUNTERS_N (sizeof(sim_counter_names) / sizeof(sim_counter_names[0]))
+
+static unsigned int sim_port_counters(struct ibv_context *context, uint8_t port_num,
+				      const char **names, uint64_t *values, unsigned int n)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_mlx5_source_stats src = { 0 };
+	struct sim_mlx5_sink_stats sink = { 0 };
+	struct sim_mlx5_port_stats ps = { 0 };
+	unsigned int sp, i;
+
+	if (ctx == NULL || port_num < 1 || port_num > ctx->dev->nports)
+		return 0;
+	sp = port_num - 1u;
+	if (values != NULL) {
+		(void)sim_mlx5_source_stats(ctx->dev, sp, &src);
+		(void)sim_mlx5_sink_stats(ctx->dev, sp, &sink);
+		(void)sim_mlx5_port_stats(ctx->dev, sp, &ps);
+	}
+	const uint64_t v[SIM_COUNTERS_N] = {
+		src.sent,
+		sink.received,
+		sink.lost,
+		sink.reordered,
+		sink.duplicates,
+		sink.corrupt,
+		sink.foreign,
+		ps.rx_out_of_buffer,
+		ps.rx_wire_drops,
+		ps.rx_dropped,
+		ps.bus_cqe_bytes,
+		ps.bus_wqe_bytes,
+		ps.bus_data_rd_bytes,
+		ps.bus_data_wr_bytes,
+		ps.bus_doorbells,
+		ps.bus_dbrec_updates,
+	};
+
+	for (i = 0; i < SIM_COUNTERS_N && i < n; i++) {
+		if (names != NULL)
+			names[i] = sim_counter_names[i];
+		if (values != NULL)
+			values[i] = v[i];
+	}
+	return SIM_COUNTERS_N;
+}
+
 static const char *sim_port_state_str(enum ibv_port_state state)
 {
 	static const char *const names[] = {
@@ -509,6 +570,7 @@ const struct mlx5_glue sim_glue_ops = {
 	.dv_query_device = sim_dv_query_device,
 	.query_port = sim_query_port,
 	.port_out_of_buffer = sim_port_out_of_buffer,
+	.port_counters = sim_port_counters,
 	.port_state_str = sim_port_state_str,
 	.get_port_net = sim_get_port_net,
 	.alloc_pd = sim_alloc_pd,
