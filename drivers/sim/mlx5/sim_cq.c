@@ -70,7 +70,7 @@ int sim_cq_room(struct sim_cq *cq)
 static void cq_fire(struct sim_cq *cq)
 {
 	struct sim_mlx5_dev *dev = cq->ctx->dev;
-	struct sim_ev ev = { .cq = cq };
+	struct sim_ev ev = { .cq = &cq->ibv };
 
 	cq->armed = false;
 	cq->sn = (cq->sn + 1) & MLX5_CQ_ARM_SN_MASK;

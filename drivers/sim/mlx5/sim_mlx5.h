@@ -98,11 +98,9 @@ enum {
 
 /* --- Events ------------------------------------------------------------- */
 
-struct sim_cq;
-
 struct sim_ev {
 	struct ibv_async_event async; /* async queues */
-	struct sim_cq *cq; /* completion channels */
+	struct ibv_cq *cq; /* completion channels: the CQ whose event it is */
 };
 
 /*

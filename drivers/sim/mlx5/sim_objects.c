@@ -558,6 +558,7 @@ int sim_destroy_cq(struct ibv_cq *ibv)
 int sim_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cqp, void **cq_context)
 {
 	struct sim_channel *ch = channel_of(channel, __func__);
+	struct sim_cq *cq;
 	struct sim_ev ev;
 
 	if (ch == NULL || cqp == NULL || cq_context == NULL) {
@@ -566,10 +567,11 @@ int sim_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cqp, void
 	}
 	if (sim_evq_pop(&ch->q, &ev) != 0)
 		return -1;
-	*cqp = &ev.cq->ibv;
-	*cq_context = ev.cq->ibv.cq_context;
+	cq = dvp_container_of(ev.cq, struct sim_cq, ibv);
+	*cqp = &cq->ibv;
+	*cq_context = cq->ibv.cq_context;
 	/* Relaxed: compared with the acks only by destroy_cq, on the application's side. */
-	__atomic_fetch_add(&ev.cq->events_got, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&cq->events_got, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
