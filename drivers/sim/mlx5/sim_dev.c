@@ -6,8 +6,8 @@
  * The simulated HCA as a device: creation from devargs (the vdev driver
  * `sim_mlx5`, or sim_mlx5_create()), its ports and their cables, the
  * registry of live devices behind the glue's get_device_list, the ib bus
- * entry the mlx5 PMD probes, and the reporting of async events and of
- * invalid use by the driver.
+ * entry the mlx5 PMD probes, and the reporting of invalid use by the
+ * driver.
  */
 
 #include <errno.h>
@@ -101,40 +101,6 @@ void *sim_refuse(struct sim_mlx5_dev *dev, int err, const char *fmt, ...)
 	SIM_LOG(ERR, dev, "%s", msg);
 	errno = err; /* after the log, which may change it */
 	return NULL;
-}
-
-void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev)
-{
-	struct sim_ev e = { .async = *ev };
-
-	if (sim_evq_push(&ctx->async, &e) != 0) {
-		SIM_LOG(ERR, ctx->dev, "async event %s lost: out of memory",
-			ibv_event_type_str(ev->event_type));
-		return;
-	}
-	__atomic_fetch_add(&ctx->dev->st.async_events, 1, __ATOMIC_RELAXED);
-}
-
-/* A port or device event goes to every open context, as the kernel does. */
-void sim_async_event_all(struct sim_mlx5_dev *dev, enum ibv_event_type type, unsigned int port)
-{
-	struct ibv_async_event ev;
-	struct sim_ctx *ctx;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.event_type = type;
-	ev.element.port_num = (int)port + 1;
-	TAILQ_FOREACH(ctx, &dev->ctxs, next)
-		sim_async_event(ctx, &ev);
-}
-
-void sim_link_change(struct sim_port *port, bool up)
-{
-	if (port->link_up == up)
-		return;
-	port->link_up = up;
-	SIM_LOG(INFO, port->dev, "port %u link %s", port->idx, up ? "up" : "down");
-	sim_async_event_all(port->dev, up ? IBV_EVENT_PORT_ACTIVE : IBV_EVENT_PORT_ERR, port->idx);
 }
 
 struct sim_port *sim_port_get(struct sim_mlx5_dev *dev, unsigned int port, const char *fn)

@@ -482,8 +482,6 @@ struct sim_port *sim_port_get(struct sim_mlx5_dev *dev, unsigned int port, const
 /* sim_port_get() for a getter filling @p out (not NULL); with dev->lock taken. */
 struct sim_port *sim_port_lock_out(struct sim_mlx5_dev *dev, unsigned int port, const void *out,
 				   const char *fn);
-void sim_async_event_all(struct sim_mlx5_dev *dev, enum ibv_event_type type, unsigned int port);
-void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev);
 void sim_invalid(struct sim_mlx5_dev *dev, enum sim_mlx5_invalid kind, const char *fmt, ...)
 	__dvp_format_printf(3, 4);
 /*
@@ -491,6 +489,10 @@ void sim_invalid(struct sim_mlx5_dev *dev, enum sim_mlx5_invalid kind, const cha
  * after an error line naming the device, the call and what is valid.
  */
 void *sim_refuse(struct sim_mlx5_dev *dev, int err, const char *fmt, ...) __dvp_format_printf(3, 4);
+
+/* sim_async.c */
+void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev);
+void sim_async_event_all(struct sim_mlx5_dev *dev, enum ibv_event_type type, unsigned int port);
 void sim_link_change(struct sim_port *port, bool up);
 
 /* sim_devargs.c */
