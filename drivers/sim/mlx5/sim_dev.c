@@ -4,7 +4,7 @@
 
 /*
  * The simulated HCA as a device: creation from devargs (the vdev driver
- * `sim_mlx5`, or sim_mlx5_create()), its ports and their cables, the
+ * `sim_mlx5`, or sim_mlx5_create()), its ports, the
  * registry of live devices behind the glue's get_device_list, the ib bus
  * entry the mlx5 PMD probes, and the reporting of invalid use by the
  * driver.
@@ -336,61 +336,6 @@ int sim_mlx5_create(const char *args, struct sim_mlx5_dev **out)
 	return sim_dev_create(&cfg, out);
 }
 
-/* Unplug @p p and its peer; both devices' locks held (or the peer is on @p p's device). */
-static void port_uncable_locked(struct sim_port *p)
-{
-	if (p->cable == SIM_CABLE_PORT && p->peer != NULL) {
-		p->peer->cable = SIM_CABLE_NONE;
-		p->peer->peer = NULL;
-	}
-	p->cable = SIM_CABLE_NONE;
-	p->peer = NULL;
-	p->source.running = false;
-}
-
-/* Lock two devices in address order (once if the same). */
-static void lock_pair(struct sim_mlx5_dev *a, struct sim_mlx5_dev *b)
-{
-	if (a == b) {
-		pthread_mutex_lock(&a->lock);
-		return;
-	}
-	pthread_mutex_lock(a < b ? &a->lock : &b->lock);
-	pthread_mutex_lock(a < b ? &b->lock : &a->lock);
-}
-
-static void unlock_pair(struct sim_mlx5_dev *a, struct sim_mlx5_dev *b)
-{
-	pthread_mutex_unlock(&a->lock);
-	if (a != b)
-		pthread_mutex_unlock(&b->lock);
-}
-
-/* Unplug @p p from whatever it is cabled to, locking what that takes. */
-static void port_uncable(struct sim_port *p)
-{
-	struct sim_mlx5_dev *dev = p->dev, *other;
-
-	for (;;) {
-		pthread_mutex_lock(&dev->lock);
-		other = p->cable == SIM_CABLE_PORT ? p->peer->dev : dev;
-		if (other == dev) {
-			port_uncable_locked(p);
-			pthread_mutex_unlock(&dev->lock);
-			return;
-		}
-		pthread_mutex_unlock(&dev->lock);
-		lock_pair(dev, other);
-		/* The cable may have changed while unlocked: check it is the same. */
-		if (p->cable == SIM_CABLE_PORT && p->peer->dev == other) {
-			port_uncable_locked(p);
-			unlock_pair(dev, other);
-			return;
-		}
-		unlock_pair(dev, other);
-	}
-}
-
 static int sim_dev_destroy(struct sim_mlx5_dev *dev)
 {
 	struct sim_mlx5_dev **pp;
@@ -423,7 +368,7 @@ static int sim_dev_destroy(struct sim_mlx5_dev *dev)
 	sim_dev_list_unlock();
 	sim_mlx5_thread_stop(dev);
 	for (unsigned int i = 0; i < dev->nports; i++)
-		port_uncable(&dev->ports[i]);
+		sim_cable_unplug(&dev->ports[i]);
 	SIM_LOG(INFO, dev, "destroyed");
 	dev_free(dev);
 	return 0;
@@ -490,18 +435,6 @@ const struct mlx5_glue *sim_mlx5_glue(void)
 	return &sim_glue_ops;
 }
 
-int sim_mlx5_link_set(struct sim_mlx5_dev *dev, unsigned int port, bool up)
-{
-	struct sim_port *p = sim_port_get(dev, port, __func__);
-
-	if (p == NULL)
-		return -dvp_errno;
-	pthread_mutex_lock(&dev->lock);
-	sim_link_change(p, up);
-	pthread_mutex_unlock(&dev->lock);
-	return 0;
-}
-
 int sim_mlx5_mac_get(struct sim_mlx5_dev *dev, unsigned int port, uint8_t mac[6])
 {
 	struct sim_port *p = sim_port_get(dev, port, __func__);
@@ -509,53 +442,6 @@ int sim_mlx5_mac_get(struct sim_mlx5_dev *dev, unsigned int port, uint8_t mac[6]
 	if (p == NULL)
 		return -dvp_errno;
 	memcpy(mac, p->mac, 6);
-	return 0;
-}
-
-int sim_mlx5_cable(struct sim_mlx5_dev *a, unsigned int pa, struct sim_mlx5_dev *b, unsigned int pb)
-{
-	struct sim_port *x = sim_port_get(a, pa, __func__);
-	struct sim_port *y = sim_port_get(b, pb, __func__);
-
-	if (x == NULL || y == NULL)
-		return -dvp_errno;
-	if (x == y) {
-		SIM_LOG(ERR, a, "cannot cable port %u to itself", pa);
-		return dvp_err(EINVAL);
-	}
-	port_uncable(x);
-	port_uncable(y);
-	lock_pair(a, b);
-	x->cable = y->cable = SIM_CABLE_PORT;
-	x->peer = y;
-	y->peer = x;
-	unlock_pair(a, b);
-	return 0;
-}
-
-int sim_mlx5_cable_traffic(struct sim_mlx5_dev *dev, unsigned int port)
-{
-	struct sim_port *p = sim_port_get(dev, port, __func__);
-	int ret;
-
-	if (p == NULL)
-		return -dvp_errno;
-	port_uncable(p);
-	pthread_mutex_lock(&dev->lock);
-	ret = sim_traffic_init(p);
-	if (ret == 0)
-		p->cable = SIM_CABLE_TRAFFIC;
-	pthread_mutex_unlock(&dev->lock);
-	return ret < 0 ? dvp_err(-ret) : 0;
-}
-
-int sim_mlx5_uncable(struct sim_mlx5_dev *dev, unsigned int port)
-{
-	struct sim_port *p = sim_port_get(dev, port, __func__);
-
-	if (p == NULL)
-		return -dvp_errno;
-	port_uncable(p);
 	return 0;
 }
 

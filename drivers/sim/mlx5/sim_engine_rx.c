@@ -14,60 +14,11 @@
 
 #include <errno.h>
 #include <netinet/in.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <dvp_errno.h>
 
 #include "sim_mlx5.h"
-
-/* --- Cable FIFO: one producer (the peer's engine), one consumer ----------- */
-
-int sim_fifo_init(struct sim_fifo *f, uint32_t depth, uint32_t frame_max)
-{
-	f->depth = depth;
-	f->slot_size = DVP_ALIGN_CEIL(4u + frame_max, 64u);
-	f->slots = malloc((size_t)depth * f->slot_size);
-	f->head = f->tail = 0;
-	return f->slots != NULL ? 0 : -ENOMEM;
-}
-
-void sim_fifo_fini(struct sim_fifo *f)
-{
-	free(f->slots);
-	f->slots = NULL;
-}
-
-static bool fifo_full(struct sim_fifo *f)
-{
-	/* Acquire on head: the consumer is done with the slot before it is reused. */
-	return __atomic_load_n(&f->tail, __ATOMIC_RELAXED) -
-		       __atomic_load_n(&f->head, __ATOMIC_ACQUIRE) ==
-	       f->depth;
-}
-
-int sim_fifo_put(struct sim_fifo *f, const uint8_t *frame, uint32_t len)
-{
-	uint32_t tail = __atomic_load_n(&f->tail, __ATOMIC_RELAXED);
-	uint8_t *slot;
-
-	if (fifo_full(f))
-		return -ENOSPC;
-	if (len + 4u > f->slot_size)
-		len = f->slot_size - 4u; /* longer than the receiver's MRU: it drops it anyway */
-	slot = f->slots + (size_t)(tail & (f->depth - 1)) * f->slot_size;
-	memcpy(slot, &len, 4);
-	memcpy(slot + 4, frame, len);
-	/* Release: the frame is in the slot before the consumer can see it. */
-	__atomic_store_n(&f->tail, tail + 1, __ATOMIC_RELEASE);
-	return 0;
-}
-
-/* Whether the port's cable can take a frame now (flow control holds the sender). */
-bool sim_fifo_has_room(struct sim_fifo *f)
-{
-	return !fifo_full(f);
-}
 
 /* --- Receive path ------------------------------------------------------------ */
 
@@ -286,29 +237,6 @@ int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool
 	qp = flow->qp;
 	hash = qp->fields != 0 ? sim_rss_hash(qp, &pkt) : 0;
 	return rx_to_wq(port, qp->ind->wqs[hash & (qp->ind->size - 1)], flow, &pkt, hash, hold_ok);
-}
-
-/* Frames waiting on the port's cable. @return how many were taken. */
-int sim_rx_poll_fifo(struct sim_port *port)
-{
-	struct sim_fifo *f = &port->fifo;
-	uint32_t head = __atomic_load_n(&f->head, __ATOMIC_RELAXED);
-	int n = 0;
-
-	/* Acquire on tail: the producer's frame is in the slot. */
-	while (n < 256 && head != __atomic_load_n(&f->tail, __ATOMIC_ACQUIRE)) {
-		const uint8_t *slot = f->slots + (size_t)(head & (f->depth - 1)) * f->slot_size;
-		uint32_t len;
-
-		memcpy(&len, slot, 4);
-		if (sim_rx_frame(port, slot + 4, len, true) == SIM_RX_HOLD)
-			break;
-		head++;
-		/* Release: done reading the slot before the producer may refill it. */
-		__atomic_store_n(&f->head, head, __ATOMIC_RELEASE);
-		n++;
-	}
-	return n;
 }
 
 int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *frame, size_t len)

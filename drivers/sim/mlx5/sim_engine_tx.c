@@ -168,13 +168,6 @@ static uint8_t build_send(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, ui
 	return sim_tx_frame_finish(qp, es->cs_flags, dev->frame, *len);
 }
 
-bool sim_tx_cable_holds(const struct sim_port *port)
-{
-	return port->link_up &&
-	       (port->tx_held || (port->cable == SIM_CABLE_PORT && port->peer->pause &&
-				  !sim_fifo_has_room(&port->peer->fifo)));
-}
-
 static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 {
 	struct sim_mlx5_dev *dev = qp->ctx->dev;
@@ -211,7 +204,7 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 		qp->rung = false;
 		return TX_STOP;
 	}
-	if (opcode == MLX5_OPCODE_SEND && sim_tx_cable_holds(port))
+	if (opcode == MLX5_OPCODE_SEND && sim_cable_holds(port))
 		return TX_HOLD;
 	sq_read(qp, qp->sq_ci, wqe, ds * MLX5_WSEG_SIZE);
 	/* Fetched in whole basic blocks, once: an eMPW WQE resumed after a hold is not again. */
@@ -239,7 +232,7 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 	if (synd != 0)
 		return tx_error(qp, synd, opcode, (uint16_t)idx);
 	if (opcode == MLX5_OPCODE_SEND)
-		sim_tx_deliver(port, dev->frame, len);
+		sim_cable_send(port, dev->frame, len);
 	else if (opcode == MLX5_OPCODE_ENHANCED_MPSW)
 		port->st.tx_empw_wqes++;
 	if (ctrl.fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE) {
@@ -356,30 +349,4 @@ int sim_tx_poll(struct sim_qp *qp)
 	/* WQEs left for the next step, or a new doorbell brings more. */
 	qp->rung = avail > 0;
 	return n;
-}
-
-/* A frame leaves @p port: capture, link, cable. */
-int sim_tx_deliver(struct sim_port *port, uint8_t *frame, uint32_t len)
-{
-	struct sim_port *peer = port->peer;
-
-	port->st.tx_frames++;
-	port->st.tx_bytes += len;
-	if (port->cap.depth)
-		sim_capture_frame(port, frame, len);
-	if (!port->link_up || port->cable == SIM_CABLE_NONE) {
-		port->st.tx_dropped++;
-		return 0;
-	}
-	if (port->cable == SIM_CABLE_TRAFFIC) {
-		sim_sink_frame(port, frame, len);
-		return 0;
-	}
-	if (!sim_wire_pass(port->dev, peer, frame, len))
-		return 0;
-	if (sim_fifo_put(&peer->fifo, frame, len) != 0) {
-		/* Without flow control a full receiver loses the frame (relaxed: a counter). */
-		__atomic_fetch_add(&peer->wire_drops, 1, __ATOMIC_RELAXED);
-	}
-	return 0;
 }

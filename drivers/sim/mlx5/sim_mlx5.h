@@ -631,12 +631,6 @@ uint32_t sim_rss_hash(const struct sim_qp *qp, const struct sim_pkt *p);
 
 /* sim_engine_rx.c */
 int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool hold_ok);
-int sim_rx_poll_fifo(struct sim_port *port);
-int sim_fifo_init(struct sim_fifo *f, uint32_t depth, uint32_t frame_max);
-void sim_fifo_fini(struct sim_fifo *f);
-/* @return 0, or -ENOSPC when full. */
-int sim_fifo_put(struct sim_fifo *f, const uint8_t *frame, uint32_t len);
-bool sim_fifo_has_room(struct sim_fifo *f);
 /* Sentinel for sim_rx_frame: the frame must wait (flow control), nothing was done. */
 #define SIM_RX_HOLD (-1000)
 
@@ -657,14 +651,11 @@ void sim_rx_cqe_init(struct mlx5_cqe64 *cqe, struct sim_mlx5_dev *dev, const str
 
 /* sim_engine_tx.c */
 int sim_tx_poll(struct sim_qp *qp);
-int sim_tx_deliver(struct sim_port *port, uint8_t *frame, uint32_t len);
 /* Where the bytes of one frame of a send WQE come from (0 or a syndrome). */
 uint8_t sim_tx_data_seg(struct sim_qp *qp, const struct mlx5_wqe_data_seg *ds, uint8_t *dst,
 			uint32_t room, uint32_t *len, bool bad_lkey);
 /* Length check and checksum offload of a gathered frame (0 or a syndrome). */
 uint8_t sim_tx_frame_finish(struct sim_qp *qp, uint8_t cs_flags, uint8_t *frame, uint32_t len);
-/* The port's cable cannot take a frame now (flow control holds the SQ). */
-bool sim_tx_cable_holds(const struct sim_port *port);
 
 /* sim_engine_empw.c */
 /* Outcome of an eMPW WQE: done, held by flow control, or failed with a syndrome. */
@@ -679,6 +670,17 @@ int sim_source_poll(struct sim_port *port, uint64_t now);
 void sim_sink_frame(struct sim_port *port, const uint8_t *frame, uint32_t len);
 void sim_capture_frame(struct sim_port *port, const uint8_t *frame, uint32_t len);
 void sim_capture_fini(struct sim_port *port);
+
+/* sim_cable.c */
+int sim_fifo_init(struct sim_fifo *f, uint32_t depth, uint32_t frame_max);
+void sim_fifo_fini(struct sim_fifo *f);
+/* Unplug @p port from whatever it is cabled to (its peer too), locking what that takes. */
+void sim_cable_unplug(struct sim_port *port);
+/* The port's cable cannot take a frame now (flow control holds the SQ). */
+bool sim_cable_holds(const struct sim_port *port);
+void sim_cable_send(struct sim_port *port, uint8_t *frame, uint32_t len);
+/* Frames waiting on the port's cable, received. @return how many were taken. */
+int sim_cable_poll(struct sim_port *port);
 
 /* sim_fault.c */
 uint32_t sim_rand(struct sim_mlx5_dev *dev);

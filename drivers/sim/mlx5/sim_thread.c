@@ -76,7 +76,7 @@ int sim_step_locked(struct sim_mlx5_dev *dev)
 	TAILQ_FOREACH(qp, &dev->sqs, sq_next)
 		n += sim_tx_poll(qp);
 	for (unsigned int i = 0; i < dev->nports; i++) {
-		n += sim_rx_poll_fifo(&dev->ports[i]);
+		n += sim_cable_poll(&dev->ports[i]);
 		n += sim_source_poll(&dev->ports[i], now);
 	}
 	TAILQ_FOREACH(cq, &dev->cqs, next)
