@@ -538,3 +538,14 @@ const struct mlx5_glue sim_glue_ops = {
 	.get_async_event = sim_get_async_event,
 	.ack_async_event = sim_ack_async_event,
 };
+
+const struct mlx5_glue *sim_mlx5_glue(void)
+{
+	return &sim_glue_ops;
+}
+
+/* The PMD knows the sim's devices by their glue table, registered with drivers/common/mlx5. */
+__dvp_constructor(DVP_PRIO_DRIVER) static void sim_glue_register(void)
+{
+	mlx5_glue_register(&sim_glue_ops);
+}

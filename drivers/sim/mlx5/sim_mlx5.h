@@ -470,10 +470,14 @@ struct sim_mlx5_dev {
 };
 
 /* sim_dev.c */
-extern const struct dvp_devargs_key sim_devargs_keys[];
-int sim_dev_registered(const struct sim_mlx5_dev *dev);
 void sim_dev_list_lock(void);
 void sim_dev_list_unlock(void);
+unsigned int sim_dev_next_index(void);
+/* @p dev joins the live devices. */
+void sim_dev_register(struct sim_mlx5_dev *dev);
+/* @p dev leaves them (the list lock held). */
+void sim_dev_unregister_locked(struct sim_mlx5_dev *dev);
+int sim_dev_registered(const struct sim_mlx5_dev *dev);
 struct sim_mlx5_dev *sim_dev_first(void);
 /* With the list lock held: device @p name and its port with address @p mac, or NULL. */
 struct sim_mlx5_dev *sim_dev_find_port_locked(const char *name, const uint8_t mac[6],
@@ -489,6 +493,9 @@ void sim_invalid(struct sim_mlx5_dev *dev, enum sim_mlx5_invalid kind, const cha
  * after an error line naming the device, the call and what is valid.
  */
 void *sim_refuse(struct sim_mlx5_dev *dev, int err, const char *fmt, ...) __dvp_format_printf(3, 4);
+uint64_t sim_mono_ns(void);
+/* The device's clock: monotonic since its creation, or virtual (clock=virtual). */
+uint64_t sim_now(struct sim_mlx5_dev *dev);
 
 /* sim_async.c */
 void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev);
@@ -496,6 +503,7 @@ void sim_async_event_all(struct sim_mlx5_dev *dev, enum ibv_event_type type, uns
 void sim_link_change(struct sim_port *port, bool up);
 
 /* sim_devargs.c */
+extern const struct dvp_devargs_key sim_devargs_keys[];
 int sim_cfg_parse(const char *name, const struct dvp_devargs *da, struct sim_cfg *cfg);
 void sim_cfg_defaults(struct sim_cfg *cfg);
 
@@ -690,10 +698,5 @@ bool sim_wire_pass(struct sim_mlx5_dev *dev, struct sim_port *to, uint8_t *frame
 bool sim_fault_bad_lkey_take(struct sim_mlx5_dev *dev, uint32_t qn);
 int sim_fault_poll(struct sim_mlx5_dev *dev, uint64_t now);
 void sim_fatal_locked(struct sim_mlx5_dev *dev);
-
-/* sim_thread.c */
-uint64_t sim_mono_ns(void);
-uint64_t sim_now(struct sim_mlx5_dev *dev);
-int sim_step_locked(struct sim_mlx5_dev *dev);
 
 #endif /* SIM_MLX5_H */
