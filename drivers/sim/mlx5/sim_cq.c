@@ -227,29 +227,3 @@ int sim_cq_poll_arm(struct sim_cq *cq)
 		cq_fire(cq);
 	return 1;
 }
-
-/* Doorbells written to the UAR page of a destroyed CQ or SQ. */
-int sim_uar_poll_dead(struct sim_mlx5_dev *dev)
-{
-	struct sim_uar *uar;
-	int n = 0;
-
-	TAILQ_FOREACH(uar, &dev->dead_uars, dead_next) {
-		const uint32_t offs[] = { MLX5_CQ_DOORBELL, MLX5_BF_OFFSET,
-					  MLX5_BF_OFFSET + SIM_BF_SIZE };
-
-		for (unsigned int i = uar->is_sq ? 1 : 0; i < (uar->is_sq ? 3u : 1u); i++) {
-			uint64_t *reg = sim_uar_reg(uar, offs[i]);
-
-			if (__atomic_load_n(reg, __ATOMIC_RELAXED) == 0)
-				continue;
-			__atomic_exchange_n(reg, 0, __ATOMIC_ACQUIRE);
-			sim_invalid(dev, SIM_MLX5_INV_DESTROYED_DB,
-				    "%s %u was destroyed, but its %s doorbell was written",
-				    uar->is_sq ? "SQ" : "CQ", uar->num,
-				    uar->is_sq ? "send" : "arm");
-			n++;
-		}
-	}
-	return n;
-}

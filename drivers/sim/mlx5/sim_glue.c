@@ -117,7 +117,6 @@ static int sim_close_device(struct ibv_context *context)
 {
 	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
 	struct sim_mlx5_dev *dev;
-	struct sim_uar *uar;
 
 	if (ctx == NULL)
 		return EINVAL;
@@ -128,13 +127,7 @@ static int sim_close_device(struct ibv_context *context)
 				"close_device: the context") != 0)
 		return EBUSY;
 	TAILQ_REMOVE(&dev->ctxs, ctx, next);
-	while ((uar = TAILQ_FIRST(&ctx->uars)) != NULL) {
-		TAILQ_REMOVE(&ctx->uars, uar, ctx_next);
-		if (uar->dead)
-			TAILQ_REMOVE(&dev->dead_uars, uar, dead_next);
-		free(uar->page);
-		free(uar);
-	}
+	sim_uar_free_all(dev, &ctx->uars);
 	pthread_mutex_unlock(&dev->lock);
 	ctx->magic = SIM_MAGIC_DEAD;
 	pthread_mutex_destroy(&ctx->ibv.mutex);

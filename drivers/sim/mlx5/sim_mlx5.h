@@ -545,8 +545,6 @@ void sim_obj_add(struct sim_ctx *ctx);
  * @p ctx's count and is dead to every later call; drop the lock.
  */
 void sim_obj_drop(struct sim_ctx *ctx, uint32_t *magic);
-struct sim_uar *sim_uar_alloc(struct sim_ctx *ctx, bool is_sq, uint32_t num);
-void sim_uar_kill(struct sim_mlx5_dev *dev, struct sim_uar *uar);
 void *sim_buf_alloc(size_t size);
 void *sim_mem_alloc(struct sim_ctx *ctx, size_t size, struct sim_mem *m);
 void sim_mem_free(struct sim_mem *m);
@@ -602,6 +600,11 @@ void sim_cq_overrun(struct sim_cq *cq);
 void sim_cq_notify(struct sim_cq *cq, uint32_t idx, bool solicited, bool error);
 void sim_cq_init_ring(struct sim_cq *cq, uint32_t start);
 int sim_cq_poll_arm(struct sim_cq *cq);
+
+/* sim_uar.c */
+struct sim_uar *sim_uar_alloc(struct sim_uar_list *uars, bool is_sq, uint32_t num);
+void sim_uar_kill(struct sim_mlx5_dev *dev, struct sim_uar *uar);
+void sim_uar_free_all(struct sim_mlx5_dev *dev, struct sim_uar_list *uars);
 int sim_uar_poll_dead(struct sim_mlx5_dev *dev);
 
 /* sim_cq_comp.c: compressed CQE sessions (dev->lock held). */

@@ -144,35 +144,6 @@ void sim_mem_free(struct sim_mem *m)
 	m->addr = NULL;
 }
 
-/*
- * A UAR page per CQ and per SQ, so every doorbell register has one writer
- * and the device can take each write whole. Pages live as long as their
- * context: a doorbell rung after its object is destroyed stays detectable.
- */
-struct sim_uar *sim_uar_alloc(struct sim_ctx *ctx, bool is_sq, uint32_t num)
-{
-	struct sim_uar *uar = calloc(1, sizeof(*uar));
-
-	if (uar == NULL)
-		return NULL;
-	uar->page = sim_buf_alloc(SIM_PAGE_SIZE);
-	if (uar->page == NULL) {
-		free(uar);
-		return NULL;
-	}
-	uar->is_sq = is_sq;
-	uar->num = num;
-	TAILQ_INSERT_TAIL(&ctx->uars, uar, ctx_next);
-	return uar;
-}
-
-/* The object is gone: its page stays mapped and watched until its context closes. */
-void sim_uar_kill(struct sim_mlx5_dev *dev, struct sim_uar *uar)
-{
-	uar->dead = true;
-	TAILQ_INSERT_TAIL(&dev->dead_uars, uar, dead_next);
-}
-
 struct sim_pd *sim_pd_of(struct ibv_pd *pd, const char *fn)
 {
 	return SIM_OBJ_OF(struct sim_pd, pd, SIM_MAGIC_PD, "protection domain", fn);
@@ -415,7 +386,7 @@ static struct sim_cq *cq_create(struct ibv_context *context, int cqe, void *cq_c
 		return NULL;
 	}
 	cq->cqn = dev->next_cqn++ & MLX5_CQ_INDEX_MASK;
-	cq->uar = sim_uar_alloc(ctx, false, cq->cqn);
+	cq->uar = sim_uar_alloc(&ctx->uars, false, cq->cqn);
 	if (cq->uar == NULL) {
 		pthread_mutex_unlock(&dev->lock);
 		cq_free(cq);

@@ -447,7 +447,7 @@ struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 	}
 	qp->ibv.qp_num = dev->next_qpn++ & MLX5_CQE_QPN_MASK;
 	if (!hash) {
-		qp->uar = sim_uar_alloc(ctx, true, qp->ibv.qp_num);
+		qp->uar = sim_uar_alloc(&ctx->uars, true, qp->ibv.qp_num);
 		if (qp->uar == NULL) {
 			pthread_mutex_unlock(&dev->lock);
 			qp_free(qp);
