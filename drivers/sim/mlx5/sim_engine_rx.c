@@ -258,3 +258,35 @@ int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *fra
 	pthread_mutex_unlock(&dev->lock);
 	return ret;
 }
+
+int sim_mlx5_inject_burst(struct sim_mlx5_dev *dev, unsigned int port, const void *const *frames,
+			  const size_t *lens, unsigned int n, int *results)
+{
+	struct sim_port *p = sim_port_get(dev, port, __func__);
+	int delivered = 0;
+
+	if (p == NULL)
+		return -dvp_errno;
+	if (n > 0 && (frames == NULL || lens == NULL)) {
+		SIM_LOG(ERR, dev, "inject_burst: %u frames without the frame or length array", n);
+		return dvp_err(EINVAL);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (frames[i] == NULL || lens[i] < 14 || lens[i] > SIM_FRAME_MAX) {
+			SIM_LOG(ERR, dev,
+				"inject_burst: frame %u of %zu bytes; valid is 14..%u, not NULL", i,
+				lens[i], SIM_FRAME_MAX);
+			return dvp_err(EINVAL);
+		}
+	pthread_mutex_lock(&dev->lock);
+	for (unsigned int i = 0; i < n; i++) {
+		int r = sim_rx_frame(p, frames[i], (uint32_t)lens[i], false);
+
+		delivered += r == SIM_MLX5_RX_DELIVERED;
+		if (results != NULL)
+			results[i] = r;
+	}
+	sim_cq_comp_close_all(dev);
+	pthread_mutex_unlock(&dev->lock);
+	return delivered;
+}

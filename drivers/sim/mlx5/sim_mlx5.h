@@ -550,13 +550,15 @@ void *sim_mem_alloc(struct sim_ctx *ctx, size_t size, struct sim_mem *m);
 void sim_mem_free(struct sim_mem *m);
 struct sim_mr *sim_mr_lookup(struct sim_mlx5_dev *dev, uint32_t lkey);
 struct sim_pd *sim_pd_of(struct ibv_pd *pd, const char *fn);
-struct sim_cq *sim_cq_of(struct ibv_cq *cq, const char *fn);
 struct sim_wq *sim_wq_of(struct ibv_wq *wq, const char *fn);
 struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn);
 struct ibv_pd *sim_alloc_pd(struct ibv_context *context);
 int sim_dealloc_pd(struct ibv_pd *pd);
 struct ibv_mr *sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);
 int sim_dereg_mr(struct ibv_mr *mr);
+
+/* sim_cq.c */
+struct sim_cq *sim_cq_of(struct ibv_cq *cq, const char *fn);
 struct ibv_comp_channel *sim_create_comp_channel(struct ibv_context *context);
 int sim_destroy_comp_channel(struct ibv_comp_channel *channel);
 struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_context,
@@ -587,7 +589,7 @@ int sim_destroy_flow(struct ibv_flow *flow);
 struct sim_pkt;
 struct sim_flow *sim_flow_match(struct sim_port *port, const struct sim_pkt *pkt);
 
-/* sim_cq.c: the device side of a CQ (dev->lock held). */
+/* sim_cqe.c: the device side of a CQ (dev->lock held). */
 struct mlx5_cqe64;
 int sim_cq_room(struct sim_cq *cq);
 /* @p port: whose queue completes (its bus counters). */
@@ -595,10 +597,13 @@ void sim_cq_write(struct sim_cq *cq, struct sim_port *port, struct mlx5_cqe64 *c
 		  bool solicited);
 void sim_cq_write_error(struct sim_cq *cq, struct sim_port *port, bool send, uint8_t syndrome,
 			uint32_t qpn, uint8_t wqe_opcode, uint16_t wqe_counter);
+/*
+ * A receive completion of @p wq on @p port: into the CQ's compressed
+ * session when it has them (sim_cq_comp.c), else as its own CQE.
+ */
+void sim_cq_write_rx(struct sim_cq *cq, struct sim_port *port, const struct sim_wq *wq,
+		     struct mlx5_cqe64 *cqe, const struct sim_pkt *pkt);
 void sim_cq_overrun(struct sim_cq *cq);
-/* The armed CQ's event, if the CQE just written at @p idx satisfies the arm. */
-void sim_cq_notify(struct sim_cq *cq, uint32_t idx, bool solicited, bool error);
-void sim_cq_init_ring(struct sim_cq *cq, uint32_t start);
 int sim_cq_poll_arm(struct sim_cq *cq);
 
 /* sim_uar.c */
@@ -609,11 +614,12 @@ int sim_uar_poll_dead(struct sim_mlx5_dev *dev);
 
 /* sim_cq_comp.c: compressed CQE sessions (dev->lock held). */
 /*
- * A receive completion of @p wq on @p port: into the CQ's open session when
- * it matches, else (or on a CQ without compression) as its own CQE.
+ * A receive completion of @p wq on @p port, in the next slot: into the
+ * CQ's open session when it matches, else into a new one. A session closes
+ * when full.
  */
-void sim_cq_write_rx(struct sim_cq *cq, struct sim_port *port, const struct sim_wq *wq,
-		     struct mlx5_cqe64 *cqe, const struct sim_pkt *pkt);
+void sim_cq_comp_add(struct sim_cq *cq, struct sim_port *port, const struct sim_wq *wq,
+		     const struct mlx5_cqe64 *cqe, const struct sim_pkt *pkt);
 /* Write the CQ's open session, if any (a single completion as a plain CQE). */
 void sim_cq_comp_close(struct sim_cq *cq);
 /* Close every open session of the device: the engine goes idle. */
