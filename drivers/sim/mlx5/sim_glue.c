@@ -5,8 +5,8 @@
 /*
  * The glue table of the simulated HCA (mlx5_glue.h): devices and contexts,
  * queries, async events and mlx5dv_init_obj. The objects themselves are in
- * sim_objects.c (PD, MR, channels, CQs), sim_queues.c (WQs, indirection
- * tables, QPs) and sim_flow.c.
+ * their parts: sim_obj.c (PD, MR), sim_cq.c (CQs, channels), sim_queues.c
+ * (WQs, indirection tables, QPs) and sim_flow.c.
  */
 
 #include <errno.h>
@@ -18,11 +18,6 @@
 #include <dvp_errno.h>
 
 #include "sim_mlx5.h"
-
-struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn)
-{
-	return SIM_OBJ_OF(struct sim_ctx, ibv, SIM_MAGIC_CTX, "context", fn);
-}
 
 static struct ibv_device **sim_get_device_list(int *num)
 {

@@ -509,9 +509,9 @@ void sim_cfg_defaults(struct sim_cfg *cfg);
 
 /* sim_glue.c */
 extern const struct mlx5_glue sim_glue_ops;
-struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn);
 
-/* sim_objects.c */
+/* sim_obj.c */
+struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn);
 /*
  * A create call's new object: zeroed @p size bytes when the call's
  * arguments are @p valid. NULL with errno EINVAL (not valid) or ENOMEM.

@@ -144,6 +144,11 @@ void sim_mem_free(struct sim_mem *m)
 	m->addr = NULL;
 }
 
+struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn)
+{
+	return SIM_OBJ_OF(struct sim_ctx, ibv, SIM_MAGIC_CTX, "context", fn);
+}
+
 struct sim_pd *sim_pd_of(struct ibv_pd *pd, const char *fn)
 {
 	return SIM_OBJ_OF(struct sim_pd, pd, SIM_MAGIC_PD, "protection domain", fn);
