@@ -99,57 +99,9 @@ static uint8_t scatter(struct sim_wq *wq, const uint8_t *wqe, const uint8_t *fra
 	return done < len ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : 0;
 }
 
-/* WQEs the driver has posted and the device not consumed; -1 when the record is garbage. */
-static int wq_posted(struct sim_port *port, struct sim_wq *wq)
-{
-	/* Acquire: the data segments written before the record are visible. */
-	uint32_t pi = be32toh(__atomic_load_n(&wq->dbrec[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) &
-		      MLX5_WQ_INDEX_MASK;
-	uint32_t n = (pi - wq->ci) & MLX5_WQ_INDEX_MASK;
-
-	if (pi != wq->last_pi) {
-		port->st.bus_dbrec_updates++;
-		wq->last_pi = pi;
-	}
-	if (n > wq->wqe_cnt) {
-		if (pi != wq->bad_pi)
-			sim_invalid(wq->ctx->dev, SIM_MLX5_INV_RING_OVERRUN,
-				    "WQ %u: producer counter 0x%04x is %u WQEs ahead of the device "
-				    "(0x%04x) in a ring of %u",
-				    wq->ibv.wq_num, pi, n, wq->ci, wq->wqe_cnt);
-		wq->bad_pi = pi;
-		return -1;
-	}
-	return (int)n;
-}
-
-int sim_rx_wqe_room(struct sim_port *port, struct sim_wq *wq, bool hold_ok)
-{
-	int posted = wq_posted(port, wq), room;
-
-	if (posted < 0) {
-		port->st.rx_dropped++;
-		return SIM_MLX5_RX_QUEUE_DOWN;
-	}
-	if (posted == 0) {
-		if (hold_ok && port->pause)
-			return SIM_RX_HOLD;
-		port->st.rx_out_of_buffer++;
-		return SIM_MLX5_RX_NO_WQE;
-	}
-	room = sim_cq_room(wq->cq);
-	if (room <= 0) {
-		if (room == 0)
-			sim_cq_overrun(wq->cq);
-		wq->ibv.state = IBV_WQS_ERR;
-		port->st.rx_dropped++;
-		return SIM_MLX5_RX_CQ_OVERRUN;
-	}
-	return SIM_MLX5_RX_DELIVERED;
-}
-
-void sim_rx_cqe_init(struct mlx5_cqe64 *cqe, struct sim_mlx5_dev *dev, const struct sim_flow *flow,
-		     const struct sim_pkt *pkt, uint32_t hash)
+/* The receive CQE fields every packet gets (hash, flow tag, offloads, timestamp). */
+static void rx_cqe_init(struct mlx5_cqe64 *cqe, struct sim_mlx5_dev *dev,
+			const struct sim_flow *flow, const struct sim_pkt *pkt, uint32_t hash)
 {
 	memset(cqe, 0, sizeof(*cqe));
 	cqe->sop_drop_qpn = htobe32(flow->has_tag ? flow->tag : 0);
@@ -173,10 +125,10 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 		return SIM_MLX5_RX_QUEUE_DOWN;
 	}
 	if (wq->log_stride_num != 0) {
-		sim_rx_cqe_init(&cqe, dev, flow, pkt, hash);
+		rx_cqe_init(&cqe, dev, flow, pkt, hash);
 		return sim_rx_to_mprq(port, wq, &cqe, pkt, hold_ok);
 	}
-	ret = sim_rx_wqe_room(port, wq, hold_ok);
+	ret = sim_wq_room(port, wq, hold_ok);
 	if (ret != SIM_MLX5_RX_DELIVERED)
 		return ret;
 	counter = (uint16_t)wq->ci;
@@ -192,7 +144,7 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 			synd, counter);
 		return SIM_MLX5_RX_ERROR_CQE;
 	}
-	sim_rx_cqe_init(&cqe, dev, flow, pkt, hash);
+	rx_cqe_init(&cqe, dev, flow, pkt, hash);
 	cqe.byte_cnt = htobe32(pkt->len);
 	cqe.wqe_counter = htobe16(counter);
 	sim_cq_write_rx(wq->cq, port, wq, &cqe, pkt);

@@ -5,8 +5,8 @@
 /*
  * The glue table of the simulated HCA (mlx5_glue.h): devices and contexts,
  * queries, async events and mlx5dv_init_obj. The objects themselves are in
- * their parts: sim_obj.c (PD, MR), sim_cq.c (CQs, channels), sim_queues.c
- * (WQs, indirection tables, QPs) and sim_flow.c.
+ * their parts: sim_obj.c (PD, MR), sim_cq.c (CQs, channels), sim_wq.c (WQs,
+ * indirection tables), sim_qp.c (QPs) and sim_flow.c.
  */
 
 #include <errno.h>

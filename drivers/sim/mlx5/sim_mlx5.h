@@ -538,6 +538,8 @@ int sim_obj_unacked(struct sim_mlx5_dev *dev, const uint32_t *got, pthread_mutex
  * caller frees its object); 0 with the lock held.
  */
 int sim_dev_lock_alive(struct sim_mlx5_dev *dev);
+bool sim_obj_same_ctx(struct sim_ctx *ctx, const struct sim_ctx *pd_ctx,
+		      const struct sim_ctx *cq_ctx, const char *fn);
 /* A create call's end, dev->lock held: the object counts in @p ctx; drop the lock. */
 void sim_obj_add(struct sim_ctx *ctx);
 /*
@@ -550,8 +552,6 @@ void *sim_mem_alloc(struct sim_ctx *ctx, size_t size, struct sim_mem *m);
 void sim_mem_free(struct sim_mem *m);
 struct sim_mr *sim_mr_lookup(struct sim_mlx5_dev *dev, uint32_t lkey);
 struct sim_pd *sim_pd_of(struct ibv_pd *pd, const char *fn);
-struct sim_wq *sim_wq_of(struct ibv_wq *wq, const char *fn);
-struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn);
 struct ibv_pd *sim_alloc_pd(struct ibv_context *context);
 int sim_dealloc_pd(struct ibv_pd *pd);
 struct ibv_mr *sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);
@@ -569,16 +569,26 @@ int sim_destroy_cq(struct ibv_cq *cq);
 int sim_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context);
 void sim_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
 
-/* sim_queues.c */
+/* sim_wq.c */
+struct sim_wq *sim_wq_of(struct ibv_wq *wq, const char *fn);
+struct sim_ind *sim_ind_of(struct ibv_rwq_ind_table *t, const char *fn);
 struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr);
-/* A receive WQ, striding when @p mprq is not NULL (its values already checked). */
-struct ibv_wq *sim_wq_create(struct ibv_context *context, struct ibv_wq_init_attr *attr,
-			     const struct mlx5dv_striding_rq_init_attr *mprq);
+struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr,
+				struct mlx5dv_wq_init_attr *dv_attr);
+void sim_mprq_caps(struct mlx5dv_striding_rq_caps *caps);
 int sim_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr);
 int sim_destroy_wq(struct ibv_wq *wq);
 struct ibv_rwq_ind_table *sim_create_rwq_ind_table(struct ibv_context *context,
 						   struct ibv_rwq_ind_table_init_attr *attr);
 int sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table);
+/*
+ * A posted WQE and a free CQE slot for the next frame of @p wq:
+ * SIM_MLX5_RX_DELIVERED, else what became of the frame (counted).
+ */
+int sim_wq_room(struct sim_port *port, struct sim_wq *wq, bool hold_ok);
+
+/* sim_qp.c */
+struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn);
 struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr);
 int sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
 int sim_destroy_qp(struct ibv_qp *qp);
@@ -652,19 +662,8 @@ int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool
 #define SIM_RX_HOLD (-1000)
 
 /* sim_mprq.c: striding RQs. */
-struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr,
-				struct mlx5dv_wq_init_attr *dv_attr);
-void sim_mprq_caps(struct mlx5dv_striding_rq_caps *caps);
 int sim_rx_to_mprq(struct sim_port *port, struct sim_wq *wq, struct mlx5_cqe64 *cqe,
 		   const struct sim_pkt *pkt, bool hold_ok);
-/*
- * A posted WQE and a free CQE slot for the next frame of @p wq:
- * SIM_MLX5_RX_DELIVERED, else what became of the frame (counted).
- */
-int sim_rx_wqe_room(struct sim_port *port, struct sim_wq *wq, bool hold_ok);
-/* The receive CQE fields every packet gets (hash, flow tag, offloads, timestamp). */
-void sim_rx_cqe_init(struct mlx5_cqe64 *cqe, struct sim_mlx5_dev *dev, const struct sim_flow *flow,
-		     const struct sim_pkt *pkt, uint32_t hash);
 
 /* sim_engine_tx.c */
 int sim_tx_poll(struct sim_qp *qp);

@@ -72,6 +72,22 @@ int sim_obj_unacked(struct sim_mlx5_dev *dev, const uint32_t *got, pthread_mutex
 	return EBUSY;
 }
 
+/*
+ * Whether the PD and CQ a create call was given (their contexts @p pd_ctx
+ * and @p cq_ctx; NULL for one not given) are of its context @p ctx: a mix
+ * is the driver's bug.
+ */
+bool sim_obj_same_ctx(struct sim_ctx *ctx, const struct sim_ctx *pd_ctx,
+		      const struct sim_ctx *cq_ctx, const char *fn)
+{
+	if ((pd_ctx != NULL && pd_ctx != ctx) || (cq_ctx != NULL && cq_ctx != ctx)) {
+		sim_invalid(ctx->dev, SIM_MLX5_INV_BAD_OBJECT,
+			    "%s: a PD or CQ of another context was given", fn);
+		return false;
+	}
+	return true;
+}
+
 int sim_dev_lock_alive(struct sim_mlx5_dev *dev)
 {
 	pthread_mutex_lock(&dev->lock);
@@ -152,16 +168,6 @@ struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn)
 struct sim_pd *sim_pd_of(struct ibv_pd *pd, const char *fn)
 {
 	return SIM_OBJ_OF(struct sim_pd, pd, SIM_MAGIC_PD, "protection domain", fn);
-}
-
-struct sim_wq *sim_wq_of(struct ibv_wq *wq, const char *fn)
-{
-	return SIM_OBJ_OF(struct sim_wq, wq, SIM_MAGIC_WQ, "WQ", fn);
-}
-
-struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn)
-{
-	return SIM_OBJ_OF(struct sim_qp, qp, SIM_MAGIC_QP, "QP", fn);
 }
 
 static struct sim_mr *mr_of(struct ibv_mr *mr, const char *fn)
