@@ -667,6 +667,10 @@ int sim_rx_to_mprq(struct sim_port *port, struct sim_wq *wq, struct mlx5_cqe64 *
 
 /* sim_engine_tx.c */
 int sim_tx_poll(struct sim_qp *qp);
+
+/* sim_engine_send.c */
+/* Build the frame of a SEND WQE of @p ds units into dev->frame. @return a syndrome or 0. */
+uint8_t sim_tx_send_build(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uint32_t *len);
 /* Where the bytes of one frame of a send WQE come from (0 or a syndrome). */
 uint8_t sim_tx_data_seg(struct sim_qp *qp, const struct mlx5_wqe_data_seg *ds, uint8_t *dst,
 			uint32_t room, uint32_t *len, bool bad_lkey);
