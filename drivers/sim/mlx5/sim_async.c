@@ -12,7 +12,9 @@
 
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
+#include "sim_event.h"
+#include "sim_obj.h"
 
 void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev)
 {

@@ -18,7 +18,10 @@
 
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
+#include "sim_event.h"
+#include "sim_traffic.h"
+#include "sim_wq.h"
 
 /* --- The FIFO of a port's receive wire ---------------------------------- */
 

@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_event.h"
+#include "sim_obj.h"
+#include "sim_uar.h"
 
 /* Every CQE invalid with the owner bit set; the indexes at @p start (cq_start). */
 static void ring_init(struct sim_cq *cq, uint32_t start)

@@ -23,7 +23,9 @@
 
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_pkt.h"
 
 /* Slot of mini-CQE array @p k of a session whose title is at @p start. */
 static uint32_t array_slot(uint32_t start, uint32_t k)

@@ -22,9 +22,16 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_event.h"
+#include "sim_uar.h"
 
 #define INDEX_HALF (1u << 23)
+
+/* Per-slot shadow of the CQEs written, for arm decisions without reading back. */
+#define SIM_CQE_SOLICITED 0x1
+#define SIM_CQE_ERROR 0x2
 
 /* Free CQE slots, after reading the consumer index; 0: full; -1: in error. */
 int sim_cq_room(struct sim_cq *cq)

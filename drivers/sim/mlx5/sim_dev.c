@@ -18,7 +18,7 @@
 
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
 
 DVP_LOG_REGISTER(sim_logtype, "pmd.sim.mlx5", NOTICE);
 

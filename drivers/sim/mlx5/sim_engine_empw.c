@@ -26,7 +26,10 @@
 
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
+#include "sim_engine.h"
+#include "sim_traffic.h"
+#include "sim_wq.h"
 
 struct empw_pkt {
 	uint32_t off; /* of its data segment in the WQE */

@@ -18,9 +18,13 @@
 
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
-
-/* --- Receive path ------------------------------------------------------------ */
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_engine.h"
+#include "sim_obj.h"
+#include "sim_pkt.h"
+#include "sim_steer.h"
+#include "sim_wq.h"
 
 static uint8_t l4_type(const struct sim_pkt *p)
 {

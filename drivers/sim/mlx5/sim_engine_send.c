@@ -13,7 +13,11 @@
 
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
+#include "sim_engine.h"
+#include "sim_obj.h"
+#include "sim_pkt.h"
+#include "sim_wq.h"
 
 /*
  * Copy the bytes a pointer data segment names into @p dst (@p room bytes

@@ -19,7 +19,12 @@
 #include <errno.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_engine.h"
+#include "sim_traffic.h"
+#include "sim_uar.h"
+#include "sim_wq.h"
 
 /* What became of one WQE. */
 enum tx_result {

@@ -17,7 +17,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "sim_mlx5.h"
+#include "sim_event.h"
 
 int sim_evq_init(struct sim_evq *q)
 {

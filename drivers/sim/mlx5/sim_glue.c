@@ -17,7 +17,14 @@
 
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_event.h"
+#include "sim_glue.h"
+#include "sim_obj.h"
+#include "sim_steer.h"
+#include "sim_uar.h"
+#include "sim_wq.h"
 
 static struct ibv_device **sim_get_device_list(int *num)
 {

@@ -21,7 +21,12 @@
 
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_engine.h"
+#include "sim_obj.h"
+#include "sim_pkt.h"
+#include "sim_wq.h"
 
 /* The WQE at wq->ci is done with: the next one starts at stride 0. */
 static void wqe_next(struct sim_wq *wq)

@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
+#include "sim_obj.h"
 
 void *sim_obj_alloc(bool valid, size_t size)
 {

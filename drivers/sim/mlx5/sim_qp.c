@@ -16,7 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_event.h"
+#include "sim_obj.h"
+#include "sim_uar.h"
+#include "sim_wq.h"
 
 struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn)
 {

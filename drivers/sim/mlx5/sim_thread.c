@@ -17,7 +17,11 @@
 #include <dvp_common.h>
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_traffic.h"
+#include "sim_uar.h"
+#include "sim_wq.h"
 
 /* Idle steps before the thread starts sleeping: a doorbell is seen at once while busy. */
 #define IDLE_SPIN_STEPS 512

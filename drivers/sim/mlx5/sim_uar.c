@@ -14,7 +14,10 @@
 
 #include <stdlib.h>
 
-#include "sim_mlx5.h"
+#include "mlx5_prm.h"
+#include "sim_dev.h"
+#include "sim_obj.h"
+#include "sim_uar.h"
 
 /* A page for CQ or SQ @p num, kept on its context's list @p uars. */
 struct sim_uar *sim_uar_alloc(struct sim_uar_list *uars, bool is_sq, uint32_t num)

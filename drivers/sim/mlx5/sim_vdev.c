@@ -19,7 +19,10 @@
 #include <dvp_bus_ib.h>
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
+#include "sim_glue.h"
+#include "sim_obj.h"
+#include "sim_traffic.h"
 
 static int sim_dev_destroy(struct sim_mlx5_dev *dev);
 

@@ -15,7 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_event.h"
+#include "sim_obj.h"
+#include "sim_wq.h"
 
 /*
  * What the kernel reports for a ConnectX with ext_stride_num_range, except
