@@ -3,30 +3,25 @@
  */
 
 /*
- * The device side of a CQ: writing CQEs in the order hardware does,
- * honouring the consumer index and the arm doorbell, raising completion
- * events and overruns. All under dev->lock (the engine).
- *
- * Shared-memory protocol with the driver (its side is mlx5_db.h):
- *  - a CQE is written field by field, then op_own with release order, so a
- *    driver that loads op_own with acquire order and sees the owner bit of
- *    the current pass also sees every field and the scattered payload;
- *  - the consumer index is read from the doorbell record with acquire
- *    order, so the driver's reads of the CQEs it returned are done before
- *    the device writes over them;
- *  - the arm doorbell is taken from the UAR register with an acquire
- *    exchange, pairing with the driver's release store, which it made after
- *    its release store of the arm record; the two must agree.
+ * CQs as verbs make them: create_cq, mlx5dv_create_cq (compressing receive
+ * completions when asked) and destroy_cq, as libibverbs + libmlx5 present
+ * them, with the CQ's buffer, doorbell record and UAR page in the mlx5
+ * layouts; and completion channels, with the events the application gets
+ * and acks. What the device does with a CQ is in sim_cqe.c.
  */
 
-#include <inttypes.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_event.h"
+#include "sim_obj.h"
+#include "sim_uar.h"
 
-#define INDEX_HALF (1u << 23)
-
-void sim_cq_init_ring(struct sim_cq *cq, uint32_t start)
+/* Every CQE invalid with the owner bit set; the indexes at @p start (cq_start). */
+static void ring_init(struct sim_cq *cq, uint32_t start)
 {
 	for (uint32_t i = 0; i < cq->cqe_cnt; i++) {
 		struct mlx5_cqe64 *cqe = &cq->buf[i];
@@ -41,215 +36,284 @@ void sim_cq_init_ring(struct sim_cq *cq, uint32_t start)
 	cq->armed = false;
 }
 
-/* Free CQE slots, after reading the consumer index; 0: full; -1: in error. */
-int sim_cq_room(struct sim_cq *cq)
+struct sim_cq *sim_cq_of(struct ibv_cq *cq, const char *fn)
 {
-	uint32_t ci, used;
+	return SIM_OBJ_OF(struct sim_cq, cq, SIM_MAGIC_CQ, "CQ", fn);
+}
 
-	if (cq->error)
+static struct sim_channel *channel_of(struct ibv_comp_channel *ch, const char *fn)
+{
+	return SIM_OBJ_OF(struct sim_channel, ch, SIM_MAGIC_CHANNEL, "completion channel", fn);
+}
+
+struct ibv_comp_channel *sim_create_comp_channel(struct ibv_context *context)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_channel *ch;
+
+	ch = sim_obj_alloc(ctx != NULL, sizeof(*ch));
+	if (ch == NULL)
+		return NULL;
+	if (sim_evq_init(&ch->q) != 0) {
+		free(ch);
+		return NULL;
+	}
+	ch->magic = SIM_MAGIC_CHANNEL;
+	ch->ctx = ctx;
+	ch->ibv.context = context;
+	ch->ibv.fd = ch->q.fd;
+	pthread_mutex_lock(&ctx->dev->lock);
+	sim_obj_add(ctx);
+	return &ch->ibv;
+}
+
+int sim_destroy_comp_channel(struct ibv_comp_channel *ibv)
+{
+	struct sim_channel *ch = channel_of(ibv, __func__);
+
+	if (ch == NULL)
+		return EINVAL;
+	if (sim_obj_lock_unused(ch->ctx->dev, &ch->cqs, "CQ(s)", "destroy_comp_channel: channel %d",
+				ch->ibv.fd) != 0)
+		return EBUSY;
+	sim_obj_drop(ch->ctx, &ch->magic);
+	sim_evq_fini(&ch->q);
+	free(ch);
+	return 0;
+}
+
+static void cq_free(struct sim_cq *cq)
+{
+	sim_mem_free(&cq->buf_mem);
+	sim_mem_free(&cq->db_mem);
+	free(cq->slot_flags);
+	pthread_mutex_destroy(&cq->ibv.mutex);
+	pthread_cond_destroy(&cq->ibv.cond);
+	free(cq);
+}
+
+/* create_cq and dv_create_cq: @p comp_max 0 or the compressed sessions' length, of @p fmt. */
+static struct sim_cq *cq_create(struct ibv_context *context, int cqe, void *cq_context,
+				struct ibv_comp_channel *channel, int comp_vector,
+				uint32_t comp_max, uint8_t fmt)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, "create_cq");
+	struct sim_channel *ch = NULL;
+	struct sim_mlx5_dev *dev;
+	struct sim_cq *cq;
+	uint32_t cnt;
+
+	if (ctx == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dev = ctx->dev;
+	if (cqe < 1 || (uint32_t)cqe > SIM_MAX_CQE - 1)
+		return sim_refuse(dev, EINVAL, "create_cq: %d CQEs asked; valid is 1..%u", cqe,
+				  SIM_MAX_CQE - 1);
+	if (comp_vector < 0 || comp_vector >= context->num_comp_vectors)
+		return sim_refuse(dev, EINVAL, "create_cq: completion vector %d; valid is 0..%d",
+				  comp_vector, context->num_comp_vectors - 1);
+	if (channel != NULL) {
+		ch = channel_of(channel, "create_cq");
+		if (ch == NULL || ch->ctx != ctx) {
+			if (ch != NULL)
+				sim_invalid(dev, SIM_MLX5_INV_BAD_OBJECT,
+					    "create_cq with a channel of another context");
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	cq = sim_obj_alloc(true, sizeof(*cq));
+	if (cq == NULL)
+		return NULL;
+	/* As libmlx5: a power of two above the count asked, one slot kept empty. */
+	cnt = dvp_align32pow2((uint32_t)cqe + 1);
+	cq->cqe_cnt = cnt;
+	cq->buf = sim_mem_alloc(ctx, (size_t)cnt * MLX5_CQE_SIZE, &cq->buf_mem);
+	cq->dbrec = sim_mem_alloc(ctx, 64, &cq->db_mem);
+	cq->slot_flags = calloc(cnt, 1);
+	pthread_mutex_init(&cq->ibv.mutex, NULL);
+	pthread_cond_init(&cq->ibv.cond, NULL);
+	if (cq->buf == NULL || cq->dbrec == NULL || cq->slot_flags == NULL) {
+		cq_free(cq);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (sim_dev_lock_alive(dev) != 0) {
+		cq_free(cq);
+		return NULL;
+	}
+	cq->cqn = dev->next_cqn++ & MLX5_CQ_INDEX_MASK;
+	cq->uar = sim_uar_alloc(&ctx->uars, false, cq->cqn);
+	if (cq->uar == NULL) {
+		pthread_mutex_unlock(&dev->lock);
+		cq_free(cq);
+		errno = ENOMEM;
+		return NULL;
+	}
+	cq->magic = SIM_MAGIC_CQ;
+	cq->ctx = ctx;
+	cq->ch = ch;
+	cq->ibv.context = context;
+	cq->ibv.channel = channel;
+	cq->ibv.cq_context = cq_context;
+	cq->ibv.handle = cq->cqn;
+	cq->ibv.cqe = (int)cnt - 1;
+	cq->stall = dev->cfg.cq_stall_cqn == cq->cqn;
+	cq->comp_max = comp_max;
+	cq->comp_fmt = fmt;
+	ring_init(cq, dev->cfg.cq_start);
+	TAILQ_INSERT_TAIL(&dev->cqs, cq, next);
+	if (ch != NULL) {
+		ch->cqs++;
+		channel->refcnt++;
+	}
+	sim_obj_add(ctx);
+	return cq;
+}
+
+struct ibv_cq *sim_create_cq(struct ibv_context *context, int cqe, void *cq_context,
+			     struct ibv_comp_channel *channel, int comp_vector)
+{
+	struct sim_cq *cq = cq_create(context, cqe, cq_context, channel, comp_vector, 0, 0);
+
+	return cq != NULL ? &cq->ibv : NULL;
+}
+
+/*
+ * mlx5dv_create_cq: as create_cq, with CQE compression when asked
+ * (MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE and one format the device
+ * reports), refused with EINVAL otherwise as libmlx5 refuses it. The
+ * ibv_cq_ex it gives is for ibv_cq_ex_to_cq(): its poll functions are unset.
+ */
+struct ibv_cq_ex *sim_dv_create_cq(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr,
+				   struct mlx5dv_cq_init_attr *dv_attr)
+{
+	const uint64_t known =
+		MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE | MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	uint32_t comp_max = 0;
+	struct sim_cq *cq;
+	uint8_t fmt = 0;
+
+	if (ctx == NULL || attr == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (attr->wc_flags != 0 || attr->comp_mask != 0 || attr->flags != 0)
+		return sim_refuse(
+			ctx->dev, EOPNOTSUPP,
+			"dv_create_cq: wc_flags 0x%llx, comp_mask 0x%x, flags 0x%x: the simulator "
+			"gives no ibv_cq_ex polling; valid is 0 for each (poll the CQ through "
+			"mlx5dv_init_obj)",
+			(unsigned long long)attr->wc_flags, attr->comp_mask, attr->flags);
+	if (dv_attr != NULL && (dv_attr->comp_mask & ~known) != 0)
+		return sim_refuse(
+			ctx->dev, EOPNOTSUPP,
+			"dv_create_cq: comp_mask 0x%llx; the simulator takes COMPRESSED_CQE and "
+			"CQE_SIZE (64)",
+			(unsigned long long)dv_attr->comp_mask);
+	if (dv_attr != NULL && (dv_attr->comp_mask & MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE) &&
+	    dv_attr->cqe_size != MLX5_CQE_SIZE)
+		return sim_refuse(ctx->dev, EINVAL, "dv_create_cq: %u-byte CQEs; valid is 64",
+				  dv_attr->cqe_size);
+	if (dv_attr != NULL && (dv_attr->comp_mask & MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE)) {
+		uint8_t f = dv_attr->cqe_comp_res_format;
+
+		/* One format, among those dv_query_device reports (as libmlx5 checks). */
+		if (ctx->dev->cfg.cqe_comp_max == 0 || f == 0 || (f & (f - 1)) != 0 ||
+		    (f & ~SIM_CQE_COMP_FORMATS) != 0)
+			return sim_refuse(
+				ctx->dev, EINVAL,
+				"dv_create_cq: compressed CQEs of format 0x%x; valid is one of "
+				"0x%x (MLX5DV_CQE_RES_FORMAT_HASH 0x1, _CSUM 0x2)%s",
+				f, ctx->dev->cfg.cqe_comp_max != 0 ? SIM_CQE_COMP_FORMATS : 0,
+				ctx->dev->cfg.cqe_comp_max == 0 ?
+					", none on this device (cqe_comp=0)" :
+					"");
+		comp_max = ctx->dev->cfg.cqe_comp_max;
+		fmt = f == MLX5DV_CQE_RES_FORMAT_HASH ? MLX5_MINI_CQE_HASH : MLX5_MINI_CQE_CSUM;
+	}
+	cq = cq_create(context, (int)DVP_MIN(attr->cqe, (uint32_t)INT32_MAX), attr->cq_context,
+		       attr->channel, (int)DVP_MIN(attr->comp_vector, (uint32_t)INT32_MAX),
+		       comp_max, fmt);
+	return cq != NULL ? &cq->ibv_ex : NULL;
+}
+
+int sim_destroy_cq(struct ibv_cq *ibv)
+{
+	struct sim_cq *cq = sim_cq_of(ibv, __func__);
+	uint32_t got, acked, agot, aacked;
+	struct sim_mlx5_dev *dev;
+
+	if (cq == NULL)
+		return EINVAL;
+	dev = cq->ctx->dev;
+	if (sim_obj_lock_unused(dev, &cq->users, "WQ(s) or QP(s)", "destroy_cq: CQ %u", cq->cqn) !=
+	    0)
+		return EBUSY;
+	/*
+	 * Relaxed: counts of the application's own get calls, which a correct
+	 * caller has finished (on this thread or joined) before destroying.
+	 */
+	got = __atomic_load_n(&cq->events_got, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&cq->ibv.mutex);
+	acked = cq->ibv.comp_events_completed;
+	aacked = cq->ibv.async_events_completed;
+	pthread_mutex_unlock(&cq->ibv.mutex);
+	agot = __atomic_load_n(&cq->async_got, __ATOMIC_RELAXED);
+	if (got != acked || agot != aacked) {
+		pthread_mutex_unlock(&dev->lock);
+		sim_invalid(dev, SIM_MLX5_INV_DESTROY_UNACKED,
+			    "destroy_cq: CQ %u has %u completion and %u async event(s) got but not "
+			    "acked; libibverbs would wait for them forever",
+			    cq->cqn, got - acked, agot - aacked);
+		return EBUSY;
+	}
+	/* Events raised but not yet read vanish with the CQ, as the kernel drops them. */
+	if (cq->ch != NULL) {
+		sim_evq_remove(&cq->ch->q, &cq->ibv);
+		cq->ch->cqs--;
+		cq->ch->ibv.refcnt--;
+	}
+	sim_evq_remove(&cq->ctx->async, &cq->ibv);
+	TAILQ_REMOVE(&dev->cqs, cq, next);
+	sim_uar_kill(dev, cq->uar);
+	sim_obj_drop(cq->ctx, &cq->magic);
+	cq_free(cq);
+	return 0;
+}
+
+int sim_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cqp, void **cq_context)
+{
+	struct sim_channel *ch = channel_of(channel, __func__);
+	struct sim_cq *cq;
+	struct sim_ev ev;
+
+	if (ch == NULL || cqp == NULL || cq_context == NULL) {
+		errno = EINVAL;
 		return -1;
-	if (!cq->stall) {
-		ci = be32toh(__atomic_load_n(&cq->dbrec[MLX5_CQ_SET_CI], __ATOMIC_ACQUIRE)) &
-		     MLX5_CQ_INDEX_MASK;
-		used = (cq->pi - ci) & MLX5_CQ_INDEX_MASK;
-		if (used > cq->cqe_cnt && used >= INDEX_HALF) {
-			if (ci != cq->bad_ci)
-				sim_invalid(cq->ctx->dev, SIM_MLX5_INV_CI_AHEAD,
-					    "CQ %u: consumer index 0x%06x is past the last CQE "
-					    "written (0x%06x)",
-					    cq->cqn, ci, (cq->pi - 1) & MLX5_CQ_INDEX_MASK);
-			cq->bad_ci = ci;
-		} else {
-			cq->ci = ci;
-		}
 	}
-	used = (cq->pi - cq->ci) & MLX5_CQ_INDEX_MASK;
-	return used >= cq->cqe_cnt ? 0 : (int)(cq->cqe_cnt - used);
+	if (sim_evq_pop(&ch->q, &ev) != 0)
+		return -1;
+	cq = dvp_container_of(ev.cq, struct sim_cq, ibv);
+	*cqp = &cq->ibv;
+	*cq_context = cq->ibv.cq_context;
+	/* Relaxed: compared with the acks only by destroy_cq, on the application's side. */
+	__atomic_fetch_add(&cq->events_got, 1, __ATOMIC_RELAXED);
+	return 0;
 }
 
-static void cq_fire(struct sim_cq *cq)
+/* As libibverbs: the ack count is kept in the verbs CQ under its mutex. */
+void sim_ack_cq_events(struct ibv_cq *ibv, unsigned int nevents)
 {
-	struct sim_mlx5_dev *dev = cq->ctx->dev;
-	struct sim_ev ev = { .cq = cq };
+	struct sim_cq *cq = sim_cq_of(ibv, __func__);
 
-	cq->armed = false;
-	cq->sn = (cq->sn + 1) & MLX5_CQ_ARM_SN_MASK;
-	dev->st.comp_events++;
-	if (cq->ch != NULL && sim_evq_push(&cq->ch->q, &ev) != 0)
-		SIM_LOG(ERR, dev, "CQ %u: completion event lost: out of memory", cq->cqn);
-}
-
-/* Whether CQE index @p idx is at or after the armed index. */
-static bool at_or_after_arm(const struct sim_cq *cq, uint32_t idx)
-{
-	return ((idx - cq->arm_ci) & MLX5_CQ_INDEX_MASK) < INDEX_HALF;
-}
-
-void sim_cq_write(struct sim_cq *cq, struct sim_port *port, struct mlx5_cqe64 *cqe, uint8_t opcode,
-		  bool solicited)
-{
-	uint32_t idx = cq->pi, slot = idx & (cq->cqe_cnt - 1);
-	struct mlx5_cqe64 *dst = &cq->buf[slot];
-	bool error = opcode == MLX5_CQE_REQ_ERR || opcode == MLX5_CQE_RESP_ERR;
-	uint8_t op_own;
-
-	/* An open compressed session comes first: CQEs are written in order. */
-	if (cq->sess.n != 0) {
-		sim_cq_comp_close(cq);
-		idx = cq->pi;
-		slot = idx & (cq->cqe_cnt - 1);
-		dst = &cq->buf[slot];
-	}
-	/* Every byte but op_own: the driver reads them only after op_own says it may. */
-	memcpy(dst, cqe, offsetof(struct mlx5_cqe64, op_own));
-	op_own = (uint8_t)(opcode << 4 | (solicited ? 0x2 : 0) | !!(idx & cq->cqe_cnt));
-	/* Release: payload and fields above are visible once op_own hands the CQE over. */
-	__atomic_store_n(&dst->op_own, op_own, __ATOMIC_RELEASE);
-	cq->slot_flags[slot] =
-		(uint8_t)((solicited ? SIM_CQE_SOLICITED : 0) | (error ? SIM_CQE_ERROR : 0));
-	cq->pi = (idx + 1) & MLX5_CQ_INDEX_MASK;
-	cq->ctx->dev->st.cqes++;
-	/* The device writes whole CQEs, whatever of them the driver reads. */
-	port->st.bus_cqe_bytes += sizeof(*dst);
-	if (error)
-		cq->ctx->dev->st.error_cqes++;
-	sim_cq_notify(cq, idx, solicited, error);
-}
-
-void sim_cq_notify(struct sim_cq *cq, uint32_t idx, bool solicited, bool error)
-{
-	if (!cq->armed || !at_or_after_arm(cq, idx) || (cq->arm_sol && !solicited && !error))
+	if (cq == NULL || nevents == 0)
 		return;
-	/* The event wakes the driver: what it is woken for must be in the ring. */
-	sim_cq_comp_close(cq);
-	cq_fire(cq);
-}
-
-void sim_cq_write_error(struct sim_cq *cq, struct sim_port *port, bool send, uint8_t syndrome,
-			uint32_t qpn, uint8_t wqe_opcode, uint16_t wqe_counter)
-{
-	union {
-		struct mlx5_cqe64 cqe;
-		struct mlx5_err_cqe err;
-	} u;
-
-	memset(&u, 0, sizeof(u));
-	u.err.syndrome = syndrome;
-	u.err.s_wqe_opcode_qpn = htobe32((uint32_t)wqe_opcode << MLX5_CQE_WQE_OPCODE_SHIFT |
-					 (qpn & MLX5_CQE_QPN_MASK));
-	u.err.wqe_counter = htobe16(wqe_counter);
-	sim_cq_write(cq, port, &u.cqe, send ? MLX5_CQE_REQ_ERR : MLX5_CQE_RESP_ERR, false);
-}
-
-void sim_cq_overrun(struct sim_cq *cq)
-{
-	struct sim_mlx5_dev *dev = cq->ctx->dev;
-	struct ibv_async_event ev;
-
-	if (cq->error)
-		return;
-	/* The completions before the overrun are written. */
-	sim_cq_comp_close(cq);
-	cq->error = true;
-	cq->armed = false;
-	dev->st.cq_overruns++;
-	SIM_LOG(WARNING, dev,
-		"CQ %u overrun (%u CQEs, consumer index 0x%06x%s): "
-		"IBV_EVENT_CQ_ERR",
-		cq->cqn, cq->cqe_cnt, cq->ci, cq->stall ? ", stalled" : "");
-	memset(&ev, 0, sizeof(ev));
-	ev.event_type = IBV_EVENT_CQ_ERR;
-	ev.element.cq = &cq->ibv;
-	sim_async_event(cq->ctx, &ev);
-}
-
-/* Whether a CQE that satisfies the arm already sits in [arm_ci, pi). */
-static bool arm_satisfied_now(const struct sim_cq *cq)
-{
-	uint32_t n = (cq->pi - cq->arm_ci) & MLX5_CQ_INDEX_MASK;
-
-	if (n == 0 || n >= INDEX_HALF)
-		return false;
-	if (!cq->arm_sol)
-		return true;
-	for (uint32_t k = n > cq->cqe_cnt ? n - cq->cqe_cnt : 0; k < n; k++)
-		if (cq->slot_flags[(cq->arm_ci + k) & (cq->cqe_cnt - 1)])
-			return true;
-	return false;
-}
-
-/* Take an arm doorbell written to the CQ's UAR register, if any. @return 1 if one was. */
-int sim_cq_poll_arm(struct sim_cq *cq)
-{
-	struct sim_mlx5_dev *dev = cq->ctx->dev;
-	uint64_t *reg = sim_uar_reg(cq->uar, MLX5_CQ_DOORBELL);
-	uint32_t hi, rec, cqn;
-	uint64_t db;
-
-	/* Relaxed peek first: most steps find no doorbell, and this is a plain load. */
-	if (__atomic_load_n(reg, __ATOMIC_RELAXED) == 0)
-		return 0;
-	/* Acquire: pairs with the driver's release store, after its arm record store. */
-	db = be64toh(__atomic_exchange_n(reg, 0, __ATOMIC_ACQUIRE));
-	hi = (uint32_t)(db >> 32);
-	cqn = (uint32_t)db & MLX5_CQ_INDEX_MASK;
-	if (cqn != cq->cqn) {
-		sim_invalid(dev, SIM_MLX5_INV_ARM_ORDER,
-			    "arm doorbell for CQ %u written to the register of CQ %u", cqn,
-			    cq->cqn);
-		return 1;
-	}
-	rec = be32toh(__atomic_load_n(&cq->dbrec[MLX5_CQ_ARM_DB], __ATOMIC_ACQUIRE));
-	if (rec != hi)
-		sim_invalid(dev, SIM_MLX5_INV_ARM_ORDER,
-			    "CQ %u: arm doorbell 0x%08x rung while the arm record holds 0x%08x; "
-			    "write the record first",
-			    cq->cqn, hi, rec);
-	if (cq->error)
-		return 1;
-	if (((hi >> MLX5_CQ_ARM_SN_SHIFT) & MLX5_CQ_ARM_SN_MASK) != cq->sn) {
-		/* An arm from before the last event: the driver will see that event. */
-		dev->st.arms_stale++;
-		return 1;
-	}
-	dev->st.arms++;
-	cq->armed = true;
-	cq->arm_sol = (hi & MLX5_CQ_ARM_CMD_MASK) == MLX5_CQ_DB_REQ_NOT_SOL;
-	cq->arm_ci = hi & MLX5_CQ_INDEX_MASK;
-	if (((cq->pi - cq->arm_ci) & MLX5_CQ_INDEX_MASK) >= INDEX_HALF)
-		sim_invalid(dev, SIM_MLX5_INV_CI_AHEAD,
-			    "CQ %u armed at index 0x%06x, past the last CQE written (0x%06x): "
-			    "the event would come late or never",
-			    cq->cqn, cq->arm_ci, (cq->pi - 1) & MLX5_CQ_INDEX_MASK);
-	/* A session open now must be seen by the driver this arm may wake (the timeout). */
-	sim_cq_comp_close(cq);
-	if (arm_satisfied_now(cq))
-		cq_fire(cq);
-	return 1;
-}
-
-/* Doorbells written to the UAR page of a destroyed CQ or SQ. */
-int sim_uar_poll_dead(struct sim_mlx5_dev *dev)
-{
-	struct sim_uar *uar;
-	int n = 0;
-
-	TAILQ_FOREACH(uar, &dev->dead_uars, dead_next) {
-		const uint32_t offs[] = { MLX5_CQ_DOORBELL, MLX5_BF_OFFSET,
-					  MLX5_BF_OFFSET + SIM_BF_SIZE };
-
-		for (unsigned int i = uar->is_sq ? 1 : 0; i < (uar->is_sq ? 3u : 1u); i++) {
-			uint64_t *reg = sim_uar_reg(uar, offs[i]);
-
-			if (__atomic_load_n(reg, __ATOMIC_RELAXED) == 0)
-				continue;
-			__atomic_exchange_n(reg, 0, __ATOMIC_ACQUIRE);
-			sim_invalid(dev, SIM_MLX5_INV_DESTROYED_DB,
-				    "%s %u was destroyed, but its %s doorbell was written",
-				    uar->is_sq ? "SQ" : "CQ", uar->num,
-				    uar->is_sq ? "send" : "arm");
-			n++;
-		}
-	}
-	return n;
+	pthread_mutex_lock(&cq->ibv.mutex);
+	cq->ibv.comp_events_completed += nevents;
+	pthread_cond_signal(&cq->ibv.cond);
+	pthread_mutex_unlock(&cq->ibv.mutex);
 }

@@ -21,12 +21,11 @@
  * session of one is written as the plain CQE it was.
  */
 
-#include <errno.h>
 #include <string.h>
 
-#include <dvp_errno.h>
-
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_pkt.h"
 
 /* Slot of mini-CQE array @p k of a session whose title is at @p start. */
 static uint32_t array_slot(uint32_t start, uint32_t k)
@@ -111,17 +110,13 @@ void sim_cq_comp_close_all(struct sim_mlx5_dev *dev)
 		sim_cq_comp_close(cq);
 }
 
-void sim_cq_write_rx(struct sim_cq *cq, struct sim_port *port, const struct sim_wq *wq,
-		     struct mlx5_cqe64 *cqe, const struct sim_pkt *pkt)
+void sim_cq_comp_add(struct sim_cq *cq, struct sim_port *port, const struct sim_wq *wq,
+		     const struct mlx5_cqe64 *cqe, const struct sim_pkt *pkt)
 {
 	struct sim_cq_sess *s = &cq->sess;
 	struct mlx5_mini_cqe8 *m;
 	uint32_t idx = cq->pi;
 
-	if (cq->comp_max == 0) {
-		sim_cq_write(cq, port, cqe, MLX5_CQE_RESP_SEND, false);
-		return;
-	}
 	if (!sess_match(cq, port, wq, cqe)) {
 		sim_cq_comp_close(cq);
 		s->start = idx;
@@ -143,37 +138,4 @@ void sim_cq_write_rx(struct sim_cq *cq, struct sim_port *port, const struct sim_
 	cq->ctx->dev->st.cqes++;
 	if (s->n == cq->comp_max)
 		sim_cq_comp_close(cq);
-	sim_cq_notify(cq, idx, false, false);
-}
-
-int sim_mlx5_inject_burst(struct sim_mlx5_dev *dev, unsigned int port, const void *const *frames,
-			  const size_t *lens, unsigned int n, int *results)
-{
-	struct sim_port *p = sim_port_get(dev, port, __func__);
-	int delivered = 0;
-
-	if (p == NULL)
-		return -dvp_errno;
-	if (n > 0 && (frames == NULL || lens == NULL)) {
-		SIM_LOG(ERR, dev, "inject_burst: %u frames without the frame or length array", n);
-		return dvp_err(EINVAL);
-	}
-	for (unsigned int i = 0; i < n; i++)
-		if (frames[i] == NULL || lens[i] < 14 || lens[i] > SIM_FRAME_MAX) {
-			SIM_LOG(ERR, dev,
-				"inject_burst: frame %u of %zu bytes; valid is 14..%u, not NULL", i,
-				lens[i], SIM_FRAME_MAX);
-			return dvp_err(EINVAL);
-		}
-	pthread_mutex_lock(&dev->lock);
-	for (unsigned int i = 0; i < n; i++) {
-		int r = sim_rx_frame(p, frames[i], (uint32_t)lens[i], false);
-
-		delivered += r == SIM_MLX5_RX_DELIVERED;
-		if (results != NULL)
-			results[i] = r;
-	}
-	sim_cq_comp_close_all(dev);
-	pthread_mutex_unlock(&dev->lock);
-	return delivered;
 }

@@ -3,28 +3,24 @@
  */
 
 /*
- * The simulated HCA as a device: creation from devargs (the vdev driver
- * `sim_mlx5`, or sim_mlx5_create()), its ports and their cables, the
- * registry of live devices behind the glue's get_device_list, the ib bus
- * entry the mlx5 PMD probes, and the reporting of async events and of
- * invalid use by the driver.
+ * The device as its parts see it: the registry of live devices (what the
+ * glue's get_device_list lists and telemetry finds ports in), its ports,
+ * its counters, its clock (monotonic time since creation, or a virtual one
+ * moved by the caller), and the reports of invalid use by the driver and
+ * of verbs calls refused. sim_vdev.c creates and destroys devices.
  */
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include <dvp_bus.h>
-#include <dvp_bus_ib.h>
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
 
 DVP_LOG_REGISTER(sim_logtype, "pmd.sim.mlx5", NOTICE);
-
-static int sim_dev_destroy(struct sim_mlx5_dev *dev);
 
 static pthread_mutex_t sim_list_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sim_mlx5_dev *sim_list;
@@ -43,6 +39,35 @@ void sim_dev_list_unlock(void)
 struct sim_mlx5_dev *sim_dev_first(void)
 {
 	return sim_list;
+}
+
+/* A number for a new device's name: each is given once. */
+unsigned int sim_dev_next_index(void)
+{
+	unsigned int index;
+
+	sim_dev_list_lock();
+	index = sim_next_index++;
+	sim_dev_list_unlock();
+	return index;
+}
+
+void sim_dev_register(struct sim_mlx5_dev *dev)
+{
+	sim_dev_list_lock();
+	dev->reg_next = sim_list;
+	sim_list = dev;
+	sim_dev_list_unlock();
+}
+
+void sim_dev_unregister_locked(struct sim_mlx5_dev *dev)
+{
+	for (struct sim_mlx5_dev **pp = &sim_list; *pp != NULL; pp = &(*pp)->reg_next) {
+		if (*pp == dev) {
+			*pp = dev->reg_next;
+			break;
+		}
+	}
 }
 
 /* Whether @p dev is a live device (the list lock held). */
@@ -103,40 +128,6 @@ void *sim_refuse(struct sim_mlx5_dev *dev, int err, const char *fmt, ...)
 	return NULL;
 }
 
-void sim_async_event(struct sim_ctx *ctx, const struct ibv_async_event *ev)
-{
-	struct sim_ev e = { .async = *ev };
-
-	if (sim_evq_push(&ctx->async, &e) != 0) {
-		SIM_LOG(ERR, ctx->dev, "async event %s lost: out of memory",
-			ibv_event_type_str(ev->event_type));
-		return;
-	}
-	__atomic_fetch_add(&ctx->dev->st.async_events, 1, __ATOMIC_RELAXED);
-}
-
-/* A port or device event goes to every open context, as the kernel does. */
-void sim_async_event_all(struct sim_mlx5_dev *dev, enum ibv_event_type type, unsigned int port)
-{
-	struct ibv_async_event ev;
-	struct sim_ctx *ctx;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.event_type = type;
-	ev.element.port_num = (int)port + 1;
-	TAILQ_FOREACH(ctx, &dev->ctxs, next)
-		sim_async_event(ctx, &ev);
-}
-
-void sim_link_change(struct sim_port *port, bool up)
-{
-	if (port->link_up == up)
-		return;
-	port->link_up = up;
-	SIM_LOG(INFO, port->dev, "port %u link %s", port->idx, up ? "up" : "down");
-	sim_async_event_all(port->dev, up ? IBV_EVENT_PORT_ACTIVE : IBV_EVENT_PORT_ERR, port->idx);
-}
-
 struct sim_port *sim_port_get(struct sim_mlx5_dev *dev, unsigned int port, const char *fn)
 {
 	if (dev == NULL) {
@@ -167,313 +158,6 @@ struct sim_port *sim_port_lock_out(struct sim_mlx5_dev *dev, unsigned int port, 
 	}
 	pthread_mutex_lock(&dev->lock);
 	return p;
-}
-
-static int port_init(struct sim_mlx5_dev *dev, unsigned int idx, unsigned int dev_index)
-{
-	struct sim_port *p = &dev->ports[idx];
-	const struct sim_cfg *cfg = &dev->cfg;
-	int ret;
-
-	p->dev = dev;
-	p->idx = idx;
-	if (cfg->mac_set) {
-		memcpy(p->mac, cfg->mac, 6);
-		p->mac[5] = (uint8_t)(p->mac[5] + idx);
-	} else {
-		/* Locally administered, "SIM", device, port. */
-		const uint8_t base[6] = {
-			0x02, 0x53, 0x49, 0x4d, (uint8_t)dev_index, (uint8_t)idx
-		};
-
-		memcpy(p->mac, base, 6);
-	}
-	p->mtu = cfg->mtu;
-	p->link_up = true;
-	p->pause = cfg->pause;
-	p->tx_held = cfg->tx_hold;
-	p->drop_ppm = cfg->drop_ppm;
-	p->corrupt_ppm = cfg->corrupt_ppm;
-	p->flap_at = cfg->flap_down ? cfg->flap_at : UINT64_MAX;
-	p->flap_up_at = cfg->flap_down ? cfg->flap_at + cfg->flap_down : UINT64_MAX;
-	TAILQ_INIT(&p->flows);
-	ret = sim_fifo_init(&p->fifo, SIM_FIFO_DEPTH, p->mtu + 18u);
-	if (ret != 0)
-		return ret;
-	p->source.conf = cfg->src;
-	return 0;
-}
-
-static void port_fini(struct sim_port *p)
-{
-	sim_traffic_fini(p);
-	sim_capture_fini(p);
-	sim_fifo_fini(&p->fifo);
-}
-
-static int dev_bus_add(struct sim_mlx5_dev *dev)
-{
-	struct dvp_ib_device info;
-	int ret;
-
-	memset(&info, 0, sizeof(info));
-	snprintf(info.name, sizeof(info.name), "%s", dev->name);
-	snprintf(info.provider, sizeof(info.provider), "sim_mlx5");
-	info.numa_node = dev->cfg.numa;
-	info.node_guid = 0x0253494d00000000ull | (uint64_t)dev->ports[0].mac[4] << 8;
-	info.nports = dev->nports;
-	for (unsigned int i = 0; i < dev->nports; i++) {
-		info.ports[i].port_num = (uint8_t)(i + 1);
-		info.ports[i].state = dev->ports[i].link_up ? IBV_PORT_ACTIVE : IBV_PORT_DOWN;
-		info.ports[i].link_layer = IBV_LINK_LAYER_ETHERNET;
-	}
-	info.ibv_dev = NULL;
-	info.sw_ops = &sim_glue_ops;
-	info.sw_ctx = dev;
-	ret = dvp_ib_bus_add_device(&info);
-	if (ret < 0) {
-		SIM_LOG(ERR, dev, "cannot add to the ib bus: %s", dvp_strerror(-ret));
-		return ret;
-	}
-	dev->on_bus = true;
-	return 0;
-}
-
-static void dev_free(struct sim_mlx5_dev *dev)
-{
-	for (unsigned int i = 0; i < dev->nports; i++)
-		port_fini(&dev->ports[i]);
-	free(dev->frame);
-	free(dev->mrs);
-	pthread_mutex_destroy(&dev->lock);
-	free(dev);
-}
-
-static int dev_create(const struct sim_cfg *cfg, struct sim_mlx5_dev **out)
-{
-	struct sim_mlx5_dev *dev = calloc(1, sizeof(*dev));
-	unsigned int index;
-	int ret;
-
-	if (dev == NULL)
-		return dvp_err(ENOMEM);
-	dev->cfg = *cfg;
-	pthread_mutex_init(&dev->lock, NULL);
-	TAILQ_INIT(&dev->ctxs);
-	TAILQ_INIT(&dev->cqs);
-	TAILQ_INIT(&dev->sqs);
-	TAILQ_INIT(&dev->dead_uars);
-	dev->next_cqn = 1;
-	dev->next_qpn = 0x100;
-	dev->next_key = 1;
-	dev->rng = cfg->seed ? cfg->seed : 1;
-	dev->fatal_at = cfg->fatal_at;
-	dev->nports = cfg->ports;
-	dev->frame = malloc(SIM_FRAME_MAX);
-	dev->mrs = calloc(SIM_MAX_MR, sizeof(*dev->mrs));
-	if (dev->frame == NULL || dev->mrs == NULL) {
-		dev_free(dev);
-		return dvp_err(ENOMEM);
-	}
-
-	/* The next free name: a vdev may already be called sim_mlx5_0. */
-	for (unsigned int tries = 0; tries < 64; tries++) {
-		sim_dev_list_lock();
-		index = sim_next_index++;
-		sim_dev_list_unlock();
-		snprintf(dev->name, sizeof(dev->name), "sim_mlx5_%u", index);
-		if (dvp_dev_find(dev->name) == NULL)
-			break;
-	}
-	dev->ibv_dev.node_type = IBV_NODE_CA;
-	dev->ibv_dev.transport_type = IBV_TRANSPORT_IB;
-	snprintf(dev->ibv_dev.name, sizeof(dev->ibv_dev.name), "%s", dev->name);
-	snprintf(dev->ibv_dev.dev_name, sizeof(dev->ibv_dev.dev_name), "uverbs_sim%u", index);
-
-	for (unsigned int i = 0; i < dev->nports; i++) {
-		ret = port_init(dev, i, index);
-		if (ret != 0) {
-			dev->nports = i + 1;
-			dev_free(dev);
-			return dvp_err(-ret);
-		}
-	}
-	dev->clock_base_ns = sim_mono_ns();
-	for (unsigned int i = 0; i < dev->nports; i++) {
-		struct sim_port *p = &dev->ports[i];
-
-		if (cfg->cable == SIM_CABLE_PORT && (i & 1)) {
-			p->cable = dev->ports[i - 1].cable = SIM_CABLE_PORT;
-			p->peer = &dev->ports[i - 1];
-			dev->ports[i - 1].peer = p;
-		} else if (cfg->cable == SIM_CABLE_TRAFFIC) {
-			ret = sim_traffic_init(p);
-			if (ret != 0) {
-				dev_free(dev);
-				return dvp_err(-ret);
-			}
-			p->cable = SIM_CABLE_TRAFFIC;
-			p->source.running = cfg->src_on;
-		}
-	}
-	*out = dev;
-	return 0;
-}
-
-static int sim_dev_create(const struct sim_cfg *cfg, struct sim_mlx5_dev **out)
-{
-	struct sim_mlx5_dev *dev = NULL;
-	int ret = dev_create(cfg, &dev);
-
-	if (ret < 0)
-		return ret;
-	sim_dev_list_lock();
-	dev->reg_next = sim_list;
-	sim_list = dev;
-	sim_dev_list_unlock();
-	ret = dev_bus_add(dev);
-	if (ret == 0 && cfg->thread)
-		ret = sim_mlx5_thread_start(dev);
-	if (ret < 0) {
-		sim_dev_destroy(dev);
-		return dvp_err(-ret);
-	}
-	SIM_LOG(INFO, dev, "%u port(s), mtu %u, %s mode", dev->nports, cfg->mtu,
-		cfg->thread ? "thread" : "step");
-	*out = dev;
-	return 0;
-}
-
-int sim_mlx5_create(const char *args, struct sim_mlx5_dev **out)
-{
-	struct dvp_devargs da;
-	struct sim_cfg cfg;
-	char *text;
-	int ret;
-
-	if (out == NULL)
-		return dvp_err(EINVAL);
-	if (args == NULL)
-		args = "";
-	if (asprintf(&text, "sim_mlx5%s%s", args[0] ? "," : "", args) < 0)
-		return dvp_err(ENOMEM);
-	memset(&da, 0, sizeof(da));
-	ret = dvp_devargs_parse(text, &da);
-	free(text);
-	if (ret == 0)
-		ret = dvp_devargs_check_keys(&da, sim_devargs_keys);
-	if (ret == 0)
-		ret = sim_cfg_parse("sim_mlx5", &da, &cfg);
-	dvp_devargs_free(&da);
-	if (ret < 0)
-		return dvp_err(-ret);
-	return sim_dev_create(&cfg, out);
-}
-
-/* Unplug @p p and its peer; both devices' locks held (or the peer is on @p p's device). */
-static void port_uncable_locked(struct sim_port *p)
-{
-	if (p->cable == SIM_CABLE_PORT && p->peer != NULL) {
-		p->peer->cable = SIM_CABLE_NONE;
-		p->peer->peer = NULL;
-	}
-	p->cable = SIM_CABLE_NONE;
-	p->peer = NULL;
-	p->source.running = false;
-}
-
-/* Lock two devices in address order (once if the same). */
-static void lock_pair(struct sim_mlx5_dev *a, struct sim_mlx5_dev *b)
-{
-	if (a == b) {
-		pthread_mutex_lock(&a->lock);
-		return;
-	}
-	pthread_mutex_lock(a < b ? &a->lock : &b->lock);
-	pthread_mutex_lock(a < b ? &b->lock : &a->lock);
-}
-
-static void unlock_pair(struct sim_mlx5_dev *a, struct sim_mlx5_dev *b)
-{
-	pthread_mutex_unlock(&a->lock);
-	if (a != b)
-		pthread_mutex_unlock(&b->lock);
-}
-
-/* Unplug @p p from whatever it is cabled to, locking what that takes. */
-static void port_uncable(struct sim_port *p)
-{
-	struct sim_mlx5_dev *dev = p->dev, *other;
-
-	for (;;) {
-		pthread_mutex_lock(&dev->lock);
-		other = p->cable == SIM_CABLE_PORT ? p->peer->dev : dev;
-		if (other == dev) {
-			port_uncable_locked(p);
-			pthread_mutex_unlock(&dev->lock);
-			return;
-		}
-		pthread_mutex_unlock(&dev->lock);
-		lock_pair(dev, other);
-		/* The cable may have changed while unlocked: check it is the same. */
-		if (p->cable == SIM_CABLE_PORT && p->peer->dev == other) {
-			port_uncable_locked(p);
-			unlock_pair(dev, other);
-			return;
-		}
-		unlock_pair(dev, other);
-	}
-}
-
-static int sim_dev_destroy(struct sim_mlx5_dev *dev)
-{
-	struct sim_mlx5_dev **pp;
-	unsigned int nctx = 0;
-	struct sim_ctx *ctx;
-
-	if (dev->on_bus) {
-		/* The driver that probed it releases its contexts first. */
-		dvp_ib_bus_remove_device(dev->name);
-		dev->on_bus = false;
-	}
-	/* Under the list lock no context can be opened on it any more. */
-	sim_dev_list_lock();
-	pthread_mutex_lock(&dev->lock);
-	TAILQ_FOREACH(ctx, &dev->ctxs, next)
-		nctx++;
-	pthread_mutex_unlock(&dev->lock);
-	if (nctx > 0) {
-		sim_dev_list_unlock();
-		SIM_LOG(ERR, dev,
-			"cannot destroy: %u verbs context(s) still open; close them first", nctx);
-		return dvp_err(EBUSY);
-	}
-	for (pp = &sim_list; *pp != NULL; pp = &(*pp)->reg_next) {
-		if (*pp == dev) {
-			*pp = dev->reg_next;
-			break;
-		}
-	}
-	sim_dev_list_unlock();
-	sim_mlx5_thread_stop(dev);
-	for (unsigned int i = 0; i < dev->nports; i++)
-		port_uncable(&dev->ports[i]);
-	SIM_LOG(INFO, dev, "destroyed");
-	dev_free(dev);
-	return 0;
-}
-
-int sim_mlx5_destroy(struct sim_mlx5_dev *dev)
-{
-	if (dev == NULL)
-		return dvp_err(EINVAL);
-	if (dev->vdev != NULL) {
-		/* Its vdev holds it: freeing it here would leave the vdev dangling. */
-		SIM_LOG(ERR, dev, "was created by --vdev %s; remove it with dvp_dev_remove(\"%s\")",
-			dev->vdev->name, dev->vdev->name);
-		return dvp_err(EINVAL);
-	}
-	return sim_dev_destroy(dev);
 }
 
 struct sim_mlx5_dev *sim_mlx5_find(const char *name)
@@ -519,23 +203,6 @@ unsigned int sim_mlx5_nports(const struct sim_mlx5_dev *dev)
 	return dev != NULL ? dev->nports : 0;
 }
 
-const struct mlx5_glue *sim_mlx5_glue(void)
-{
-	return &sim_glue_ops;
-}
-
-int sim_mlx5_link_set(struct sim_mlx5_dev *dev, unsigned int port, bool up)
-{
-	struct sim_port *p = sim_port_get(dev, port, __func__);
-
-	if (p == NULL)
-		return -dvp_errno;
-	pthread_mutex_lock(&dev->lock);
-	sim_link_change(p, up);
-	pthread_mutex_unlock(&dev->lock);
-	return 0;
-}
-
 int sim_mlx5_mac_get(struct sim_mlx5_dev *dev, unsigned int port, uint8_t mac[6])
 {
 	struct sim_port *p = sim_port_get(dev, port, __func__);
@@ -543,53 +210,6 @@ int sim_mlx5_mac_get(struct sim_mlx5_dev *dev, unsigned int port, uint8_t mac[6]
 	if (p == NULL)
 		return -dvp_errno;
 	memcpy(mac, p->mac, 6);
-	return 0;
-}
-
-int sim_mlx5_cable(struct sim_mlx5_dev *a, unsigned int pa, struct sim_mlx5_dev *b, unsigned int pb)
-{
-	struct sim_port *x = sim_port_get(a, pa, __func__);
-	struct sim_port *y = sim_port_get(b, pb, __func__);
-
-	if (x == NULL || y == NULL)
-		return -dvp_errno;
-	if (x == y) {
-		SIM_LOG(ERR, a, "cannot cable port %u to itself", pa);
-		return dvp_err(EINVAL);
-	}
-	port_uncable(x);
-	port_uncable(y);
-	lock_pair(a, b);
-	x->cable = y->cable = SIM_CABLE_PORT;
-	x->peer = y;
-	y->peer = x;
-	unlock_pair(a, b);
-	return 0;
-}
-
-int sim_mlx5_cable_traffic(struct sim_mlx5_dev *dev, unsigned int port)
-{
-	struct sim_port *p = sim_port_get(dev, port, __func__);
-	int ret;
-
-	if (p == NULL)
-		return -dvp_errno;
-	port_uncable(p);
-	pthread_mutex_lock(&dev->lock);
-	ret = sim_traffic_init(p);
-	if (ret == 0)
-		p->cable = SIM_CABLE_TRAFFIC;
-	pthread_mutex_unlock(&dev->lock);
-	return ret < 0 ? dvp_err(-ret) : 0;
-}
-
-int sim_mlx5_uncable(struct sim_mlx5_dev *dev, unsigned int port)
-{
-	struct sim_port *p = sim_port_get(dev, port, __func__);
-
-	if (p == NULL)
-		return -dvp_errno;
-	port_uncable(p);
 	return 0;
 }
 
@@ -637,54 +257,41 @@ int sim_mlx5_port_stats(struct sim_mlx5_dev *dev, unsigned int port, struct sim_
 	return 0;
 }
 
-/* The vdev driver: `--vdev sim_mlx5,ports=2,...` */
+/* --- Clock -------------------------------------------------------------- */
 
-static int sim_vdev_probe(struct dvp_device *vdev)
+uint64_t sim_mono_ns(void)
 {
-	struct dvp_devargs empty;
-	const struct dvp_devargs *da = vdev->devargs;
-	struct sim_mlx5_dev *dev = NULL;
-	struct sim_cfg cfg;
-	int ret;
+	struct timespec ts;
 
-	if (da == NULL) {
-		memset(&empty, 0, sizeof(empty));
-		da = &empty;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sim_now(struct sim_mlx5_dev *dev)
+{
+	if (dev->cfg.clock_virtual)
+		return __atomic_load_n(&dev->clock_virt_ns, __ATOMIC_RELAXED);
+	return sim_mono_ns() - dev->clock_base_ns;
+}
+
+uint64_t sim_mlx5_clock_ns(struct sim_mlx5_dev *dev)
+{
+	return dev != NULL ? sim_now(dev) : 0;
+}
+
+int sim_mlx5_clock_advance(struct sim_mlx5_dev *dev, uint64_t ns)
+{
+	if (dev == NULL)
+		return dvp_err(EINVAL);
+	if (!dev->cfg.clock_virtual) {
+		SIM_LOG(ERR, dev,
+			"clock_advance: the clock is real time; create the device with "
+			"clock=virtual");
+		return dvp_err(EINVAL);
 	}
-	ret = dvp_devargs_check_keys(da, sim_devargs_keys);
-	if (ret == 0)
-		ret = sim_cfg_parse(vdev->name, da, &cfg);
-	if (ret == 0)
-		ret = sim_dev_create(&cfg, &dev);
-	if (ret < 0)
-		return ret;
-	dev->vdev = vdev;
-	vdev->driver_data = dev;
-	SIM_LOG(INFO, dev, "created for %s", vdev->name);
+	/* Relaxed: the engine reads it under the lock taken below or in the next step. */
+	pthread_mutex_lock(&dev->lock);
+	__atomic_fetch_add(&dev->clock_virt_ns, ns, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&dev->lock);
 	return 0;
-}
-
-static int sim_vdev_remove(struct dvp_device *vdev)
-{
-	int ret = sim_dev_destroy(vdev->driver_data);
-
-	if (ret == 0)
-		vdev->driver_data = NULL;
-	return ret;
-}
-
-static struct dvp_driver sim_vdev_driver = {
-	.name = "sim_mlx5",
-	.bus = DVP_BUS_VDEV,
-	.keys = sim_devargs_keys,
-	.probe = sim_vdev_probe,
-	.remove = sim_vdev_remove,
-};
-
-DVP_DRIVER_REGISTER(sim_mlx5, sim_vdev_driver);
-
-/* The PMD knows the sim's devices by their glue table, registered with drivers/common/mlx5. */
-__dvp_constructor(DVP_PRIO_DRIVER) static void sim_glue_register(void)
-{
-	mlx5_glue_register(&sim_glue_ops);
 }

@@ -17,7 +17,8 @@
 #include <dvp_errno.h>
 #include <dvp_parse.h>
 
-#include "sim_mlx5.h"
+#include "mlx5_prm.h"
+#include "sim_dev.h"
 
 const struct dvp_devargs_key sim_devargs_keys[] = {
 	{ "ports", "number of Ethernet ports, 1..8 (default 1)" },
@@ -68,7 +69,7 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 
 #define CFG_ERR(name, fmt, ...) DVP_LOG_LINE(ERR, sim_logtype, "", "%s: " fmt, name, ##__VA_ARGS__)
 
-void sim_cfg_defaults(struct sim_cfg *cfg)
+static void sim_cfg_defaults(struct sim_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->ports = 1;

@@ -26,7 +26,10 @@
 
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
+#include "sim_engine.h"
+#include "sim_traffic.h"
+#include "sim_wq.h"
 
 struct empw_pkt {
 	uint32_t off; /* of its data segment in the WQE */
@@ -121,7 +124,7 @@ unsigned int sim_tx_empw(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uin
 	for (uint32_t k = qp->empw_sent; k < n; k++) {
 		uint32_t len = pkts[k].len;
 
-		if (sim_tx_cable_holds(port)) {
+		if (sim_cable_holds(port)) {
 			qp->empw_sent = k;
 			return SIM_EMPW_HOLD;
 		}
@@ -144,7 +147,7 @@ unsigned int sim_tx_empw(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uin
 		synd = sim_tx_frame_finish(qp, es->cs_flags, dev->frame, len);
 		if (synd != 0)
 			return synd;
-		sim_tx_deliver(port, dev->frame, len);
+		sim_cable_send(port, dev->frame, len);
 	}
 	qp->empw_sent = 0;
 	qp->empw_bad_lkey = false;

@@ -14,62 +14,17 @@
 
 #include <errno.h>
 #include <netinet/in.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
-
-/* --- Cable FIFO: one producer (the peer's engine), one consumer ----------- */
-
-int sim_fifo_init(struct sim_fifo *f, uint32_t depth, uint32_t frame_max)
-{
-	f->depth = depth;
-	f->slot_size = DVP_ALIGN_CEIL(4u + frame_max, 64u);
-	f->slots = malloc((size_t)depth * f->slot_size);
-	f->head = f->tail = 0;
-	return f->slots != NULL ? 0 : -ENOMEM;
-}
-
-void sim_fifo_fini(struct sim_fifo *f)
-{
-	free(f->slots);
-	f->slots = NULL;
-}
-
-static bool fifo_full(struct sim_fifo *f)
-{
-	/* Acquire on head: the consumer is done with the slot before it is reused. */
-	return __atomic_load_n(&f->tail, __ATOMIC_RELAXED) -
-		       __atomic_load_n(&f->head, __ATOMIC_ACQUIRE) ==
-	       f->depth;
-}
-
-int sim_fifo_put(struct sim_fifo *f, const uint8_t *frame, uint32_t len)
-{
-	uint32_t tail = __atomic_load_n(&f->tail, __ATOMIC_RELAXED);
-	uint8_t *slot;
-
-	if (fifo_full(f))
-		return -ENOSPC;
-	if (len + 4u > f->slot_size)
-		len = f->slot_size - 4u; /* longer than the receiver's MRU: it drops it anyway */
-	slot = f->slots + (size_t)(tail & (f->depth - 1)) * f->slot_size;
-	memcpy(slot, &len, 4);
-	memcpy(slot + 4, frame, len);
-	/* Release: the frame is in the slot before the consumer can see it. */
-	__atomic_store_n(&f->tail, tail + 1, __ATOMIC_RELEASE);
-	return 0;
-}
-
-/* Whether the port's cable can take a frame now (flow control holds the sender). */
-bool sim_fifo_has_room(struct sim_fifo *f)
-{
-	return !fifo_full(f);
-}
-
-/* --- Receive path ------------------------------------------------------------ */
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_engine.h"
+#include "sim_obj.h"
+#include "sim_pkt.h"
+#include "sim_steer.h"
+#include "sim_wq.h"
 
 static uint8_t l4_type(const struct sim_pkt *p)
 {
@@ -148,57 +103,9 @@ static uint8_t scatter(struct sim_wq *wq, const uint8_t *wqe, const uint8_t *fra
 	return done < len ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : 0;
 }
 
-/* WQEs the driver has posted and the device not consumed; -1 when the record is garbage. */
-static int wq_posted(struct sim_port *port, struct sim_wq *wq)
-{
-	/* Acquire: the data segments written before the record are visible. */
-	uint32_t pi = be32toh(__atomic_load_n(&wq->dbrec[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) &
-		      MLX5_WQ_INDEX_MASK;
-	uint32_t n = (pi - wq->ci) & MLX5_WQ_INDEX_MASK;
-
-	if (pi != wq->last_pi) {
-		port->st.bus_dbrec_updates++;
-		wq->last_pi = pi;
-	}
-	if (n > wq->wqe_cnt) {
-		if (pi != wq->bad_pi)
-			sim_invalid(wq->ctx->dev, SIM_MLX5_INV_RING_OVERRUN,
-				    "WQ %u: producer counter 0x%04x is %u WQEs ahead of the device "
-				    "(0x%04x) in a ring of %u",
-				    wq->ibv.wq_num, pi, n, wq->ci, wq->wqe_cnt);
-		wq->bad_pi = pi;
-		return -1;
-	}
-	return (int)n;
-}
-
-int sim_rx_wqe_room(struct sim_port *port, struct sim_wq *wq, bool hold_ok)
-{
-	int posted = wq_posted(port, wq), room;
-
-	if (posted < 0) {
-		port->st.rx_dropped++;
-		return SIM_MLX5_RX_QUEUE_DOWN;
-	}
-	if (posted == 0) {
-		if (hold_ok && port->pause)
-			return SIM_RX_HOLD;
-		port->st.rx_out_of_buffer++;
-		return SIM_MLX5_RX_NO_WQE;
-	}
-	room = sim_cq_room(wq->cq);
-	if (room <= 0) {
-		if (room == 0)
-			sim_cq_overrun(wq->cq);
-		wq->ibv.state = IBV_WQS_ERR;
-		port->st.rx_dropped++;
-		return SIM_MLX5_RX_CQ_OVERRUN;
-	}
-	return SIM_MLX5_RX_DELIVERED;
-}
-
-void sim_rx_cqe_init(struct mlx5_cqe64 *cqe, struct sim_mlx5_dev *dev, const struct sim_flow *flow,
-		     const struct sim_pkt *pkt, uint32_t hash)
+/* The receive CQE fields every packet gets (hash, flow tag, offloads, timestamp). */
+static void rx_cqe_init(struct mlx5_cqe64 *cqe, struct sim_mlx5_dev *dev,
+			const struct sim_flow *flow, const struct sim_pkt *pkt, uint32_t hash)
 {
 	memset(cqe, 0, sizeof(*cqe));
 	cqe->sop_drop_qpn = htobe32(flow->has_tag ? flow->tag : 0);
@@ -222,10 +129,10 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 		return SIM_MLX5_RX_QUEUE_DOWN;
 	}
 	if (wq->log_stride_num != 0) {
-		sim_rx_cqe_init(&cqe, dev, flow, pkt, hash);
+		rx_cqe_init(&cqe, dev, flow, pkt, hash);
 		return sim_rx_to_mprq(port, wq, &cqe, pkt, hold_ok);
 	}
-	ret = sim_rx_wqe_room(port, wq, hold_ok);
+	ret = sim_wq_room(port, wq, hold_ok);
 	if (ret != SIM_MLX5_RX_DELIVERED)
 		return ret;
 	counter = (uint16_t)wq->ci;
@@ -241,7 +148,7 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 			synd, counter);
 		return SIM_MLX5_RX_ERROR_CQE;
 	}
-	sim_rx_cqe_init(&cqe, dev, flow, pkt, hash);
+	rx_cqe_init(&cqe, dev, flow, pkt, hash);
 	cqe.byte_cnt = htobe32(pkt->len);
 	cqe.wqe_counter = htobe16(counter);
 	sim_cq_write_rx(wq->cq, port, wq, &cqe, pkt);
@@ -288,29 +195,6 @@ int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool
 	return rx_to_wq(port, qp->ind->wqs[hash & (qp->ind->size - 1)], flow, &pkt, hash, hold_ok);
 }
 
-/* Frames waiting on the port's cable. @return how many were taken. */
-int sim_rx_poll_fifo(struct sim_port *port)
-{
-	struct sim_fifo *f = &port->fifo;
-	uint32_t head = __atomic_load_n(&f->head, __ATOMIC_RELAXED);
-	int n = 0;
-
-	/* Acquire on tail: the producer's frame is in the slot. */
-	while (n < 256 && head != __atomic_load_n(&f->tail, __ATOMIC_ACQUIRE)) {
-		const uint8_t *slot = f->slots + (size_t)(head & (f->depth - 1)) * f->slot_size;
-		uint32_t len;
-
-		memcpy(&len, slot, 4);
-		if (sim_rx_frame(port, slot + 4, len, true) == SIM_RX_HOLD)
-			break;
-		head++;
-		/* Release: done reading the slot before the producer may refill it. */
-		__atomic_store_n(&f->head, head, __ATOMIC_RELEASE);
-		n++;
-	}
-	return n;
-}
-
 int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *frame, size_t len)
 {
 	struct sim_port *p = sim_port_get(dev, port, __func__);
@@ -329,4 +213,36 @@ int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *fra
 	sim_cq_comp_close_all(dev);
 	pthread_mutex_unlock(&dev->lock);
 	return ret;
+}
+
+int sim_mlx5_inject_burst(struct sim_mlx5_dev *dev, unsigned int port, const void *const *frames,
+			  const size_t *lens, unsigned int n, int *results)
+{
+	struct sim_port *p = sim_port_get(dev, port, __func__);
+	int delivered = 0;
+
+	if (p == NULL)
+		return -dvp_errno;
+	if (n > 0 && (frames == NULL || lens == NULL)) {
+		SIM_LOG(ERR, dev, "inject_burst: %u frames without the frame or length array", n);
+		return dvp_err(EINVAL);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (frames[i] == NULL || lens[i] < 14 || lens[i] > SIM_FRAME_MAX) {
+			SIM_LOG(ERR, dev,
+				"inject_burst: frame %u of %zu bytes; valid is 14..%u, not NULL", i,
+				lens[i], SIM_FRAME_MAX);
+			return dvp_err(EINVAL);
+		}
+	pthread_mutex_lock(&dev->lock);
+	for (unsigned int i = 0; i < n; i++) {
+		int r = sim_rx_frame(p, frames[i], (uint32_t)lens[i], false);
+
+		delivered += r == SIM_MLX5_RX_DELIVERED;
+		if (results != NULL)
+			results[i] = r;
+	}
+	sim_cq_comp_close_all(dev);
+	pthread_mutex_unlock(&dev->lock);
+	return delivered;
 }

@@ -5,10 +5,11 @@
 /*
  * The send engine: take the send doorbells written to an SQ's UAR register,
  * read WQEs up to the producer index of the SQ's doorbell record, check
- * each one as the hardware would (control segment, ds count, Ethernet
- * segment with its inline headers, data segments against the MRs), gather
- * the frame, fill the checksums it asks for, put it on the port's cable and
- * write the completion it asks for. All under dev->lock.
+ * each one's control segment as the hardware would (index, QPN, ds count),
+ * build its frame by its opcode (SEND: sim_engine_send.c, which checks the
+ * rest of the WQE and gathers the frame; ENHANCED_MPSW: sim_engine_empw.c),
+ * put it on the port's cable and write the completion it asks for. All
+ * under dev->lock.
  *
  * A driver bug is logged and counted (sim_invalid) as well as answered the
  * way the hardware answers it: an error CQE and the SQ in error, or, for a
@@ -18,7 +19,12 @@
 #include <errno.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_engine.h"
+#include "sim_traffic.h"
+#include "sim_uar.h"
+#include "sim_wq.h"
 
 /* What became of one WQE. */
 enum tx_result {
@@ -57,124 +63,6 @@ static enum tx_result tx_error(struct sim_qp *qp, uint8_t syndrome, uint8_t opco
 	return TX_STOP;
 }
 
-/*
- * Copy the bytes a pointer data segment names into @p dst (@p room bytes
- * left), after checking its lkey (a MR of the QP's PD) and that the range
- * lies inside that MR. @return 0 or a syndrome.
- */
-uint8_t sim_tx_data_seg(struct sim_qp *qp, const struct mlx5_wqe_data_seg *ds, uint8_t *dst,
-			uint32_t room, uint32_t *len, bool bad_lkey)
-{
-	uint32_t bc = be32toh(ds->byte_count), lkey = be32toh(ds->lkey);
-	uintptr_t addr = (uintptr_t)be64toh(ds->addr), lo, hi;
-	struct sim_mr *mr;
-
-	if (bc == 0 || bc > room)
-		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-	mr = bad_lkey ? NULL : sim_mr_lookup(qp->ctx->dev, lkey);
-	if (mr == NULL || mr->pd != qp->pd)
-		return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-	lo = (uintptr_t)mr->ibv.addr;
-	hi = lo + mr->ibv.length;
-	if (addr < lo || addr > hi || bc > hi - addr)
-		return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-	memcpy(dst, (const void *)addr, bc);
-	*len = bc;
-	qp->ctx->dev->ports[qp->port].st.bus_data_rd_bytes += bc;
-	return 0;
-}
-
-/* Gather the data segments of a send WQE after its Ethernet segment. @return a syndrome or 0. */
-static uint8_t gather(struct sim_qp *qp, const uint8_t *wqe, uint32_t off, uint32_t end,
-		      uint8_t *frame, uint32_t *len, bool bad_lkey)
-{
-	struct sim_mlx5_dev *dev = qp->ctx->dev;
-
-	while (off < end) {
-		struct mlx5_wqe_data_seg ds;
-		uint32_t bc, n;
-		uint8_t synd;
-
-		memcpy(&ds, wqe + off, sizeof(ds));
-		bc = be32toh(ds.byte_count);
-		if (bc & MLX5_INLINE_SEG) {
-			uint32_t seg;
-
-			n = bc & ~MLX5_INLINE_SEG;
-			seg = DVP_ALIGN_CEIL(4u + n, MLX5_WSEG_SIZE);
-			if (off + seg > end) {
-				sim_invalid(dev, SIM_MLX5_INV_DS,
-					    "SQ %u: inline data of %u bytes runs past the WQE's ds",
-					    qp->ibv.qp_num, n);
-				return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-			}
-			if (*len + n > SIM_FRAME_MAX)
-				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-			memcpy(frame + *len, wqe + off + 4, n);
-			*len += n;
-			off += seg;
-			continue;
-		}
-		synd = sim_tx_data_seg(qp, &ds, frame + *len, SIM_FRAME_MAX - *len, &n, bad_lkey);
-		if (synd != 0)
-			return synd;
-		*len += n;
-		off += MLX5_WSEG_SIZE;
-	}
-	return 0;
-}
-
-/*
- * A gathered frame: 14 bytes to MTU + 18 (Ethernet and a VLAN tag), then
- * the IPv4 header and TCP/UDP checksums @p cs_flags ask for.
- */
-uint8_t sim_tx_frame_finish(struct sim_qp *qp, uint8_t cs_flags, uint8_t *frame, uint32_t len)
-{
-	struct sim_pkt p;
-
-	if (len < 14 || len > qp->ctx->dev->ports[qp->port].mtu + 18u)
-		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-	if (!(cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM)))
-		return 0;
-	sim_pkt_parse(frame, len, &p);
-	if (cs_flags & MLX5_ETH_WQE_L3_CSUM)
-		sim_pkt_fill_ipv4_csum(frame, &p);
-	if (cs_flags & MLX5_ETH_WQE_L4_CSUM)
-		sim_pkt_fill_l4_csum(frame, &p);
-	return 0;
-}
-
-/* Build the frame of a SEND WQE of @p ds units into dev->frame. @return a syndrome or 0. */
-static uint8_t build_send(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uint32_t *len)
-{
-	struct sim_mlx5_dev *dev = qp->ctx->dev;
-	const struct mlx5_wqe_eth_seg *es = (const void *)(wqe + MLX5_WSEG_SIZE);
-	uint32_t inl = be16toh(es->inline_hdr_sz), eds = mlx5_eseg_ds(inl);
-	uint8_t synd;
-
-	if (ds < 2 || 1 + eds > ds) {
-		sim_invalid(dev, SIM_MLX5_INV_DS,
-			    "SQ %u: ds %u cannot hold the control and Ethernet segments with %u "
-			    "inline header bytes (%u needed)",
-			    qp->ibv.qp_num, ds, inl, 1 + eds);
-		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-	}
-	*len = inl;
-	memcpy(dev->frame, es->inline_hdr_start, inl);
-	synd = gather(qp, wqe, (1 + eds) * MLX5_WSEG_SIZE, ds * MLX5_WSEG_SIZE, dev->frame, len,
-		      sim_fault_bad_lkey_take(dev, qp->ibv.qp_num));
-	if (synd != 0)
-		return synd;
-	return sim_tx_frame_finish(qp, es->cs_flags, dev->frame, *len);
-}
-
-bool sim_tx_cable_holds(const struct sim_port *port)
-{
-	return port->link_up &&
-	       (port->tx_held || (port->cable == SIM_CABLE_PORT && port->peer->pause &&
-				  !sim_fifo_has_room(&port->peer->fifo)));
-}
-
 static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 {
 	struct sim_mlx5_dev *dev = qp->ctx->dev;
@@ -211,7 +99,7 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 		qp->rung = false;
 		return TX_STOP;
 	}
-	if (opcode == MLX5_OPCODE_SEND && sim_tx_cable_holds(port))
+	if (opcode == MLX5_OPCODE_SEND && sim_cable_holds(port))
 		return TX_HOLD;
 	sq_read(qp, qp->sq_ci, wqe, ds * MLX5_WSEG_SIZE);
 	/* Fetched in whole basic blocks, once: an eMPW WQE resumed after a hold is not again. */
@@ -219,7 +107,7 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 		port->st.bus_wqe_bytes += *bbs * MLX5_SEND_WQE_BB;
 	qp->wqe_fetched = true;
 	if (opcode == MLX5_OPCODE_SEND) {
-		synd = build_send(qp, wqe, ds, &len);
+		synd = sim_tx_send_build(qp, wqe, ds, &len);
 	} else if (opcode == MLX5_OPCODE_ENHANCED_MPSW && dev->cfg.empw) {
 		unsigned int r = sim_tx_empw(qp, wqe, ds, (uint16_t)idx, &len);
 
@@ -239,7 +127,7 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 	if (synd != 0)
 		return tx_error(qp, synd, opcode, (uint16_t)idx);
 	if (opcode == MLX5_OPCODE_SEND)
-		sim_tx_deliver(port, dev->frame, len);
+		sim_cable_send(port, dev->frame, len);
 	else if (opcode == MLX5_OPCODE_ENHANCED_MPSW)
 		port->st.tx_empw_wqes++;
 	if (ctrl.fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE) {
@@ -356,30 +244,4 @@ int sim_tx_poll(struct sim_qp *qp)
 	/* WQEs left for the next step, or a new doorbell brings more. */
 	qp->rung = avail > 0;
 	return n;
-}
-
-/* A frame leaves @p port: capture, link, cable. */
-int sim_tx_deliver(struct sim_port *port, uint8_t *frame, uint32_t len)
-{
-	struct sim_port *peer = port->peer;
-
-	port->st.tx_frames++;
-	port->st.tx_bytes += len;
-	if (port->cap.depth)
-		sim_capture_frame(port, frame, len);
-	if (!port->link_up || port->cable == SIM_CABLE_NONE) {
-		port->st.tx_dropped++;
-		return 0;
-	}
-	if (port->cable == SIM_CABLE_TRAFFIC) {
-		sim_sink_frame(port, frame, len);
-		return 0;
-	}
-	if (!sim_wire_pass(port->dev, peer, frame, len))
-		return 0;
-	if (sim_fifo_put(&peer->fifo, frame, len) != 0) {
-		/* Without flow control a full receiver loses the frame (relaxed: a counter). */
-		__atomic_fetch_add(&peer->wire_drops, 1, __ATOMIC_RELAXED);
-	}
-	return 0;
 }

@@ -17,7 +17,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "sim_mlx5.h"
+#include "sim_event.h"
 
 int sim_evq_init(struct sim_evq *q)
 {
@@ -118,7 +118,7 @@ int sim_evq_pop(struct sim_evq *q, struct sim_ev *ev)
 static const void *ev_object(const struct sim_ev *ev)
 {
 	if (ev->cq != NULL)
-		return &ev->cq->ibv;
+		return ev->cq;
 	switch (ev->async.event_type) {
 	case IBV_EVENT_CQ_ERR:
 		return ev->async.element.cq;

@@ -15,10 +15,12 @@
 
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_event.h"
 
 /* xorshift64*: cheap, and the same sequence for the same seed. */
-uint32_t sim_rand(struct sim_mlx5_dev *dev)
+static uint32_t sim_rand(struct sim_mlx5_dev *dev)
 {
 	uint64_t x = dev->rng;
 
@@ -29,7 +31,7 @@ uint32_t sim_rand(struct sim_mlx5_dev *dev)
 	return (uint32_t)((x * 0x2545f4914f6cdd1dull) >> 32);
 }
 
-bool sim_chance_ppm(struct sim_mlx5_dev *dev, uint32_t ppm)
+static bool sim_chance_ppm(struct sim_mlx5_dev *dev, uint32_t ppm)
 {
 	return ppm != 0 && sim_rand(dev) % 1000000u < ppm;
 }
@@ -60,7 +62,7 @@ bool sim_fault_bad_lkey_take(struct sim_mlx5_dev *dev, uint32_t qn)
 	return false;
 }
 
-void sim_fatal_locked(struct sim_mlx5_dev *dev)
+static void sim_fatal_locked(struct sim_mlx5_dev *dev)
 {
 	if (dev->fatal)
 		return;

@@ -15,7 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
+#include "sim_obj.h"
+#include "sim_pkt.h"
+#include "sim_steer.h"
+#include "sim_wq.h"
 
 struct spec_hdr {
 	enum ibv_flow_spec_type type;

@@ -5,8 +5,8 @@
 /*
  * The glue table of the simulated HCA (mlx5_glue.h): devices and contexts,
  * queries, async events and mlx5dv_init_obj. The objects themselves are in
- * sim_objects.c (PD, MR, channels, CQs), sim_queues.c (WQs, indirection
- * tables, QPs) and sim_flow.c.
+ * their parts: sim_obj.c (PD, MR), sim_cq.c (CQs, channels), sim_wq.c (WQs,
+ * indirection tables), sim_qp.c (QPs) and sim_flow.c.
  */
 
 #include <errno.h>
@@ -17,12 +17,14 @@
 
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
-
-struct sim_ctx *sim_ctx_of(struct ibv_context *ibv, const char *fn)
-{
-	return SIM_OBJ_OF(struct sim_ctx, ibv, SIM_MAGIC_CTX, "context", fn);
-}
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_event.h"
+#include "sim_glue.h"
+#include "sim_obj.h"
+#include "sim_steer.h"
+#include "sim_uar.h"
+#include "sim_wq.h"
 
 static struct ibv_device **sim_get_device_list(int *num)
 {
@@ -117,7 +119,6 @@ static int sim_close_device(struct ibv_context *context)
 {
 	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
 	struct sim_mlx5_dev *dev;
-	struct sim_uar *uar;
 
 	if (ctx == NULL)
 		return EINVAL;
@@ -128,13 +129,7 @@ static int sim_close_device(struct ibv_context *context)
 				"close_device: the context") != 0)
 		return EBUSY;
 	TAILQ_REMOVE(&dev->ctxs, ctx, next);
-	while ((uar = TAILQ_FIRST(&ctx->uars)) != NULL) {
-		TAILQ_REMOVE(&ctx->uars, uar, ctx_next);
-		if (uar->dead)
-			TAILQ_REMOVE(&dev->dead_uars, uar, dead_next);
-		free(uar->page);
-		free(uar);
-	}
+	sim_uar_free_all(dev, &ctx->uars);
 	pthread_mutex_unlock(&dev->lock);
 	ctx->magic = SIM_MAGIC_DEAD;
 	pthread_mutex_destroy(&ctx->ibv.mutex);
@@ -600,3 +595,14 @@ const struct mlx5_glue sim_glue_ops = {
 	.get_async_event = sim_get_async_event,
 	.ack_async_event = sim_ack_async_event,
 };
+
+const struct mlx5_glue *sim_mlx5_glue(void)
+{
+	return &sim_glue_ops;
+}
+
+/* The PMD knows the sim's devices by their glue table, registered with drivers/common/mlx5. */
+__dvp_constructor(DVP_PRIO_DRIVER) static void sim_glue_register(void)
+{
+	mlx5_glue_register(&sim_glue_ops);
+}

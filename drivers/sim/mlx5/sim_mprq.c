@@ -4,8 +4,8 @@
 
 /*
  * Striding (multi-packet) receive queues of the simulated HCA: created by
- * mlx5dv_create_wq with MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ, filled as the
- * PRM says and DPDK's mlx5_rx_burst_mprq reads (doc/sim.md, "Striding RQ").
+ * mlx5dv_create_wq with MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ (sim_wq.c),
+ * filled as the PRM says and DPDK's mlx5_rx_burst_mprq reads (doc/sim.md, "Striding RQ").
  *
  * Each WQE is 32 bytes (struct mlx5_mprq_wqe: a next segment, then one
  * data segment over all its strides), fetched once when the device starts
@@ -19,70 +19,14 @@
  * doorbell record counts WQEs, as for a plain RQ.
  */
 
-#include <errno.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
-
-/*
- * What the kernel reports for a ConnectX with ext_stride_num_range, except
- * the largest stride count: 2^13, so that a filler CQE's stride count
- * always fits byte_cnt's 14-bit field.
- */
-#define SIM_MPRQ_LOG_STRIDE_SZ_MIN 6u
-#define SIM_MPRQ_LOG_STRIDE_SZ_MAX 13u
-#define SIM_MPRQ_LOG_STRIDE_NUM_MIN 3u
-#define SIM_MPRQ_LOG_STRIDE_NUM_MAX 13u
-
-void sim_mprq_caps(struct mlx5dv_striding_rq_caps *caps)
-{
-	caps->min_single_stride_log_num_of_bytes = SIM_MPRQ_LOG_STRIDE_SZ_MIN;
-	caps->max_single_stride_log_num_of_bytes = SIM_MPRQ_LOG_STRIDE_SZ_MAX;
-	caps->min_single_wqe_log_num_of_strides = SIM_MPRQ_LOG_STRIDE_NUM_MIN;
-	caps->max_single_wqe_log_num_of_strides = SIM_MPRQ_LOG_STRIDE_NUM_MAX;
-	caps->supported_qpts = 1u << IBV_QPT_RAW_PACKET;
-}
-
-struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr,
-				struct mlx5dv_wq_init_attr *dv_attr)
-{
-	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
-	const struct mlx5dv_striding_rq_init_attr *s;
-
-	if (ctx == NULL || attr == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (dv_attr == NULL || dv_attr->comp_mask == 0)
-		return sim_wq_create(context, attr, NULL);
-	if (dv_attr->comp_mask & ~(uint64_t)MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ)
-		return sim_refuse(ctx->dev, EINVAL,
-				  "dv_create_wq: comp_mask 0x%llx; the only one known is "
-				  "MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ",
-				  (unsigned long long)dv_attr->comp_mask);
-	s = &dv_attr->striding_rq_attrs;
-	if (s->single_stride_log_num_of_bytes < SIM_MPRQ_LOG_STRIDE_SZ_MIN ||
-	    s->single_stride_log_num_of_bytes > SIM_MPRQ_LOG_STRIDE_SZ_MAX ||
-	    s->single_wqe_log_num_of_strides < SIM_MPRQ_LOG_STRIDE_NUM_MIN ||
-	    s->single_wqe_log_num_of_strides > SIM_MPRQ_LOG_STRIDE_NUM_MAX)
-		return sim_refuse(
-			ctx->dev, EINVAL,
-			"dv_create_wq: striding RQ of 2^%u-byte strides, 2^%u per WQE; valid are "
-			"%u..%u and %u..%u (striding_rq_caps)",
-			s->single_stride_log_num_of_bytes, s->single_wqe_log_num_of_strides,
-			SIM_MPRQ_LOG_STRIDE_SZ_MIN, SIM_MPRQ_LOG_STRIDE_SZ_MAX,
-			SIM_MPRQ_LOG_STRIDE_NUM_MIN, SIM_MPRQ_LOG_STRIDE_NUM_MAX);
-	if (s->two_byte_shift_en)
-		return sim_refuse(ctx->dev, EOPNOTSUPP,
-				  "dv_create_wq: two_byte_shift_en is not modelled; give 0");
-	if (attr->max_sge != 1)
-		return sim_refuse(
-			ctx->dev, EINVAL,
-			"dv_create_wq: a striding WQE has one data segment over its strides: "
-			"max_sge %u, valid is 1",
-			attr->max_sge);
-	return sim_wq_create(context, attr, s);
-}
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_engine.h"
+#include "sim_obj.h"
+#include "sim_pkt.h"
+#include "sim_wq.h"
 
 /* The WQE at wq->ci is done with: the next one starts at stride 0. */
 static void wqe_next(struct sim_wq *wq)
@@ -140,7 +84,7 @@ static int wq_error(struct sim_port *port, struct sim_wq *wq, uint8_t synd)
  */
 static int wqe_ready(struct sim_port *port, struct sim_wq *wq, bool hold_ok)
 {
-	int ret = sim_rx_wqe_room(port, wq, hold_ok);
+	int ret = sim_wq_room(port, wq, hold_ok);
 	uint8_t synd;
 
 	if (ret != SIM_MLX5_RX_DELIVERED)

@@ -11,7 +11,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_pkt.h"
 
 static uint16_t rd16(const uint8_t *p)
 {

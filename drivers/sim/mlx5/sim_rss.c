@@ -13,7 +13,9 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_pkt.h"
+#include "sim_steer.h"
+#include "sim_wq.h"
 
 uint32_t sim_mlx5_toeplitz(const uint8_t *key, size_t key_len, const uint8_t *input, size_t len)
 {

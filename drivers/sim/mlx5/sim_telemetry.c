@@ -19,7 +19,7 @@
 #include <dvp_port.h>
 #include <dvp_telemetry.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
 
 /* What names the sim port behind a dvp port: the PMD names its device after the sim's, and takes the port's MAC. */
 static int port_key(uint16_t port_id, struct dvp_port_info *info, struct dvp_ether_addr *mac)

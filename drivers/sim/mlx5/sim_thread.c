@@ -7,61 +7,26 @@
  * queues, cables, sources, arm doorbells, late doorbells on destroyed
  * objects); the device thread repeats steps like hardware beside the
  * application, sleeping after a spell of idle steps; sim_mlx5_step() runs
- * one from the caller for deterministic tests and benchmarks. The clock is
- * monotonic time since creation, or a virtual one moved by the caller.
+ * one from the caller for deterministic tests and benchmarks.
  */
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <dvp_common.h>
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_traffic.h"
+#include "sim_uar.h"
+#include "sim_wq.h"
 
 /* Idle steps before the thread starts sleeping: a doorbell is seen at once while busy. */
 #define IDLE_SPIN_STEPS 512
 
-uint64_t sim_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t sim_now(struct sim_mlx5_dev *dev)
-{
-	if (dev->cfg.clock_virtual)
-		return __atomic_load_n(&dev->clock_virt_ns, __ATOMIC_RELAXED);
-	return sim_mono_ns() - dev->clock_base_ns;
-}
-
-uint64_t sim_mlx5_clock_ns(struct sim_mlx5_dev *dev)
-{
-	return dev != NULL ? sim_now(dev) : 0;
-}
-
-int sim_mlx5_clock_advance(struct sim_mlx5_dev *dev, uint64_t ns)
-{
-	if (dev == NULL)
-		return dvp_err(EINVAL);
-	if (!dev->cfg.clock_virtual) {
-		SIM_LOG(ERR, dev,
-			"clock_advance: the clock is real time; create the device with "
-			"clock=virtual");
-		return dvp_err(EINVAL);
-	}
-	/* Relaxed: the engine reads it under the lock taken below or in the next step. */
-	pthread_mutex_lock(&dev->lock);
-	__atomic_fetch_add(&dev->clock_virt_ns, ns, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&dev->lock);
-	return 0;
-}
-
-int sim_step_locked(struct sim_mlx5_dev *dev)
+static int sim_step_locked(struct sim_mlx5_dev *dev)
 {
 	uint64_t now = sim_now(dev);
 	struct sim_qp *qp;
@@ -76,7 +41,7 @@ int sim_step_locked(struct sim_mlx5_dev *dev)
 	TAILQ_FOREACH(qp, &dev->sqs, sq_next)
 		n += sim_tx_poll(qp);
 	for (unsigned int i = 0; i < dev->nports; i++) {
-		n += sim_rx_poll_fifo(&dev->ports[i]);
+		n += sim_cable_poll(&dev->ports[i]);
 		n += sim_source_poll(&dev->ports[i], now);
 	}
 	TAILQ_FOREACH(cq, &dev->cqs, next)

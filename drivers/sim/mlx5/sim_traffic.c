@@ -21,7 +21,10 @@
 #include <dvp_byteorder.h>
 #include <dvp_errno.h>
 
-#include "sim_mlx5.h"
+#include "sim_dev.h"
+#include "sim_pkt.h"
+#include "sim_traffic.h"
+#include "sim_wq.h"
 
 #define GEN_MAGIC 0x44565053u /* "DVPS" */
 #define GEN_HDR_LEN 42u /* Ethernet + IPv4 + UDP */

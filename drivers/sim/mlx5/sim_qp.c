@@ -3,11 +3,12 @@
  */
 
 /*
- * Work queues of the simulated HCA: receive WQs (IBV_WQT_RQ), their RSS
- * indirection tables, the hashing QPs over them, and raw packet send QPs,
- * with the state machines verbs gives them. Buffers and doorbell records
- * are sized and laid out as libmlx5 does (mlx5_calc_rwq_size,
- * mlx5_calc_sq_size), so mlx5dv_init_obj answers what a ConnectX would.
+ * QPs of the simulated HCA, the two kinds of raw packet QP: a hashing QP
+ * (a TIR), which spreads what steering gives it over an indirection table
+ * by its Toeplitz hash and takes traffic from creation, and a send QP (an
+ * SQ), with the states verbs gives it. A send queue's ring and doorbell
+ * record are sized and laid out as libmlx5 does (mlx5_calc_sq_size), so
+ * mlx5dv_init_obj answers what a ConnectX would.
  */
 
 #include <errno.h>
@@ -15,132 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_mlx5.h"
+#include "sim_cq.h"
+#include "sim_dev.h"
+#include "sim_event.h"
+#include "sim_obj.h"
+#include "sim_uar.h"
+#include "sim_wq.h"
 
-static struct sim_ind *ind_of(struct ibv_rwq_ind_table *t, const char *fn)
+struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn)
 {
-	return SIM_OBJ_OF(struct sim_ind, t, SIM_MAGIC_IND, "indirection table", fn);
-}
-
-/* Check @p pd and @p cq belong to @p ctx; a mix is the driver's bug. */
-static bool same_ctx(struct sim_ctx *ctx, struct sim_pd *pd, struct sim_cq *cq, const char *fn)
-{
-	if ((pd != NULL && pd->ctx != ctx) || (cq != NULL && cq->ctx != ctx)) {
-		sim_invalid(ctx->dev, SIM_MLX5_INV_BAD_OBJECT,
-			    "%s: a PD or CQ of another context was given", fn);
-		return false;
-	}
-	return true;
-}
-
-static void wq_free(struct sim_wq *wq)
-{
-	sim_mem_free(&wq->buf_mem);
-	sim_mem_free(&wq->db_mem);
-	pthread_mutex_destroy(&wq->ibv.mutex);
-	pthread_cond_destroy(&wq->ibv.cond);
-	free(wq);
-}
-
-struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr)
-{
-	return sim_wq_create(context, attr, NULL);
-}
-
-struct ibv_wq *sim_wq_create(struct ibv_context *context, struct ibv_wq_init_attr *attr,
-			     const struct mlx5dv_striding_rq_init_attr *mprq)
-{
-	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
-	struct sim_mlx5_dev *dev;
-	struct sim_pd *pd;
-	struct sim_cq *cq;
-	struct sim_wq *wq;
-	uint32_t stride, cnt;
-
-	if (ctx == NULL || attr == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
-	dev = ctx->dev;
-	if (attr->wq_type != IBV_WQT_RQ)
-		return sim_refuse(dev, EINVAL, "create_wq: type %d; only IBV_WQT_RQ exists",
-				  attr->wq_type);
-	if (attr->max_wr < 1 || attr->max_wr > SIM_MAX_WQE || attr->max_sge < 1 ||
-	    attr->max_sge > SIM_MAX_SGE)
-		return sim_refuse(dev, EINVAL,
-				  "create_wq: max_wr %u, max_sge %u; valid are 1..%u and 1..%u",
-				  attr->max_wr, attr->max_sge, SIM_MAX_WQE, SIM_MAX_SGE);
-	if ((attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) && attr->create_flags != 0)
-		return sim_refuse(dev, EOPNOTSUPP,
-				  "create_wq: create_flags 0x%x not supported (no VLAN stripping, "
-				  "FCS scatter or padding)",
-				  attr->create_flags);
-	pd = sim_pd_of(attr->pd, __func__);
-	cq = sim_cq_of(attr->cq, __func__);
-	if (pd == NULL || cq == NULL || !same_ctx(ctx, pd, cq, __func__)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	wq = sim_obj_alloc(true, sizeof(*wq));
-	if (wq == NULL)
-		return NULL;
-	/* A striding WQE starts with a next segment (libmlx5's mlx5_calc_rwq_size). */
-	stride = dvp_align32pow2(
-		attr->max_sge * (uint32_t)sizeof(struct mlx5_wqe_data_seg) +
-		(mprq != NULL ? (uint32_t)sizeof(struct mlx5_wqe_srq_next_seg) : 0));
-	cnt = dvp_align32pow2(attr->max_wr);
-	if (cnt * stride < MLX5_SEND_WQE_BB)
-		cnt = MLX5_SEND_WQE_BB / stride;
-	wq->stride = stride;
-	wq->wqe_cnt = cnt;
-	wq->max_sge = mprq != NULL ? 1 : stride / (uint32_t)sizeof(struct mlx5_wqe_data_seg);
-	if (mprq != NULL) {
-		wq->log_stride_sz = mprq->single_stride_log_num_of_bytes;
-		wq->log_stride_num = mprq->single_wqe_log_num_of_strides;
-	}
-	wq->buf = sim_mem_alloc(ctx, (size_t)cnt * stride, &wq->buf_mem);
-	wq->dbrec = sim_mem_alloc(ctx, 64, &wq->db_mem);
-	pthread_mutex_init(&wq->ibv.mutex, NULL);
-	pthread_cond_init(&wq->ibv.cond, NULL);
-	if (wq->buf == NULL || wq->dbrec == NULL) {
-		wq_free(wq);
-		errno = ENOMEM;
-		return NULL;
-	}
-	if (sim_dev_lock_alive(dev) != 0) {
-		wq_free(wq);
-		return NULL;
-	}
-	wq->magic = SIM_MAGIC_WQ;
-	wq->ctx = ctx;
-	wq->pd = pd;
-	wq->cq = cq;
-	wq->ci = dev->cfg.wq_start;
-	wq->last_pi = wq->ci;
-	wq->dbrec[MLX5_RCV_DBR] = htobe32(wq->ci);
-	wq->ibv.context = context;
-	wq->ibv.wq_context = attr->wq_context;
-	wq->ibv.pd = attr->pd;
-	wq->ibv.cq = attr->cq;
-	wq->ibv.wq_num = dev->next_qpn++ & MLX5_CQE_QPN_MASK;
-	wq->ibv.handle = wq->ibv.wq_num;
-	wq->ibv.state = IBV_WQS_RESET;
-	wq->ibv.wq_type = IBV_WQT_RQ;
-	attr->max_wr = cnt;
-	attr->max_sge = wq->max_sge;
-	pd->users++;
-	cq->users++;
-	sim_obj_add(ctx);
-	return &wq->ibv;
-}
-
-static const char *wq_state_name(enum ibv_wq_state s)
-{
-	static const char *const names[] = {
-		[IBV_WQS_RESET] = "RESET", [IBV_WQS_RDY] = "RDY", [IBV_WQS_ERR] = "ERR"
-	};
-
-	return (unsigned int)s < DVP_DIM(names) ? names[s] : "UNKNOWN";
+	return SIM_OBJ_OF(struct sim_qp, qp, SIM_MAGIC_QP, "QP", fn);
 }
 
 static const char *qp_state_name(enum ibv_qp_state s)
@@ -148,150 +33,6 @@ static const char *qp_state_name(enum ibv_qp_state s)
 	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
 
 	return (unsigned int)s < DVP_DIM(names) ? names[s] : "UNKNOWN";
-}
-
-int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
-{
-	struct sim_wq *wq = sim_wq_of(ibv, __func__);
-	enum ibv_wq_state cur, next;
-	struct sim_mlx5_dev *dev;
-	bool ok;
-
-	if (wq == NULL || attr == NULL)
-		return EINVAL;
-	dev = wq->ctx->dev;
-	if (attr->attr_mask & ~(uint32_t)(IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_CURR_STATE)) {
-		SIM_LOG(ERR, dev, "modify_wq: only the state can change (attr_mask 0x%x)",
-			attr->attr_mask);
-		return EOPNOTSUPP;
-	}
-	if (!(attr->attr_mask & IBV_WQ_ATTR_STATE))
-		return 0;
-	pthread_mutex_lock(&dev->lock);
-	cur = wq->ibv.state;
-	next = attr->wq_state;
-	if ((attr->attr_mask & IBV_WQ_ATTR_CURR_STATE) && attr->curr_wq_state != cur) {
-		pthread_mutex_unlock(&dev->lock);
-		SIM_LOG(ERR, dev, "modify_wq: WQ %u is %s, not %s as given", wq->ibv.wq_num,
-			wq_state_name(cur), wq_state_name(attr->curr_wq_state));
-		return EINVAL;
-	}
-	ok = next == IBV_WQS_RESET || (next == IBV_WQS_RDY && cur != IBV_WQS_ERR) ||
-	     (next == IBV_WQS_ERR && cur != IBV_WQS_RESET);
-	if (!ok || dev->fatal) {
-		pthread_mutex_unlock(&dev->lock);
-		if (dev->fatal)
-			return EIO;
-		SIM_LOG(ERR, dev,
-			"modify_wq: WQ %u cannot go from %s to %s (RESET -> RDY -> ERR "
-			"-> RESET)",
-			wq->ibv.wq_num, wq_state_name(cur), wq_state_name(next));
-		return EINVAL;
-	}
-	if (cur == IBV_WQS_RESET && next == IBV_WQS_RDY) {
-		/* As libmlx5: counters restart, the record says where. */
-		wq->ci = dev->cfg.wq_start;
-		wq->last_pi = wq->ci;
-		wq->strd_ci = 0;
-		wq->wqe_fetched = false;
-		/* Atomic like every access to a record; release, as the driver reads it next. */
-		__atomic_store_n(&wq->dbrec[MLX5_RCV_DBR], htobe32(wq->ci), __ATOMIC_RELEASE);
-	}
-	wq->ibv.state = next;
-	pthread_mutex_unlock(&dev->lock);
-	return 0;
-}
-
-int sim_destroy_wq(struct ibv_wq *ibv)
-{
-	struct sim_wq *wq = sim_wq_of(ibv, __func__);
-	struct sim_mlx5_dev *dev;
-
-	if (wq == NULL)
-		return EINVAL;
-	dev = wq->ctx->dev;
-	if (sim_obj_lock_unused(dev, &wq->ind_refs, "indirection table(s)", "destroy_wq: WQ %u",
-				wq->ibv.wq_num) != 0)
-		return EBUSY;
-	if (sim_obj_unacked(dev, &wq->async_got, &wq->ibv.mutex, &wq->ibv.events_completed,
-			    "destroy_wq: WQ", wq->ibv.wq_num) != 0)
-		return EBUSY;
-	sim_evq_remove(&wq->ctx->async, &wq->ibv);
-	wq->pd->users--;
-	wq->cq->users--;
-	sim_obj_drop(wq->ctx, &wq->magic);
-	wq_free(wq);
-	return 0;
-}
-
-struct ibv_rwq_ind_table *sim_create_rwq_ind_table(struct ibv_context *context,
-						   struct ibv_rwq_ind_table_init_attr *attr)
-{
-	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
-	struct sim_mlx5_dev *dev;
-	struct sim_ind *ind;
-	uint32_t n;
-
-	if (ctx == NULL || attr == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
-	dev = ctx->dev;
-	if (attr->log_ind_tbl_size > SIM_MAX_IND_LOG || attr->ind_tbl == NULL)
-		return sim_refuse(dev, EINVAL,
-				  "create_rwq_ind_table: log size %u; valid is 0..%u with a table",
-				  attr->log_ind_tbl_size, SIM_MAX_IND_LOG);
-	n = 1u << attr->log_ind_tbl_size;
-	ind = calloc(1, sizeof(*ind));
-	if (ind != NULL)
-		ind->wqs = calloc(n, sizeof(*ind->wqs));
-	if (ind == NULL || ind->wqs == NULL) {
-		free(ind);
-		errno = ENOMEM;
-		return NULL;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		ind->wqs[i] = sim_wq_of(attr->ind_tbl[i], __func__);
-		if (ind->wqs[i] == NULL || ind->wqs[i]->ctx != ctx) {
-			if (ind->wqs[i] != NULL)
-				sim_invalid(dev, SIM_MLX5_INV_BAD_OBJECT,
-					    "create_rwq_ind_table: entry %u is a WQ of another "
-					    "context",
-					    i);
-			free(ind->wqs);
-			free(ind);
-			errno = EINVAL;
-			return NULL;
-		}
-	}
-	pthread_mutex_lock(&dev->lock);
-	ind->magic = SIM_MAGIC_IND;
-	ind->ctx = ctx;
-	ind->size = n;
-	ind->ibv.context = context;
-	ind->ibv.ind_tbl_num = dev->next_qpn++ & MLX5_CQE_QPN_MASK;
-	ind->ibv.ind_tbl_handle = (int)ind->ibv.ind_tbl_num;
-	for (uint32_t i = 0; i < n; i++)
-		ind->wqs[i]->ind_refs++;
-	sim_obj_add(ctx);
-	return &ind->ibv;
-}
-
-int sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *t)
-{
-	struct sim_ind *ind = ind_of(t, __func__);
-
-	if (ind == NULL)
-		return EINVAL;
-	if (sim_obj_lock_unused(ind->ctx->dev, &ind->users, "hashing QP(s)",
-				"destroy_rwq_ind_table: table %u", ind->ibv.ind_tbl_num) != 0)
-		return EBUSY;
-	for (uint32_t i = 0; i < ind->size; i++)
-		ind->wqs[i]->ind_refs--;
-	sim_obj_drop(ind->ctx, &ind->magic);
-	free(ind->wqs);
-	free(ind);
-	return 0;
 }
 
 static int check_hash_qp(struct sim_mlx5_dev *dev, const struct ibv_qp_init_attr_ex *attr)
@@ -417,10 +158,11 @@ struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 	}
 	pd = sim_pd_of(attr->pd, __func__);
 	if (hash)
-		ind = ind_of(attr->rwq_ind_tbl, __func__);
+		ind = sim_ind_of(attr->rwq_ind_tbl, __func__);
 	else
 		cq = sim_cq_of(attr->send_cq, __func__);
-	if (pd == NULL || (hash ? ind == NULL : cq == NULL) || !same_ctx(ctx, pd, cq, __func__) ||
+	if (pd == NULL || (hash ? ind == NULL : cq == NULL) ||
+	    !sim_obj_same_ctx(ctx, pd->ctx, cq != NULL ? cq->ctx : NULL, __func__) ||
 	    (ind != NULL && ind->ctx != ctx) ||
 	    (!hash && attr->recv_cq != NULL && attr->recv_cq != attr->send_cq)) {
 		if (!hash && attr->recv_cq != NULL && attr->recv_cq != attr->send_cq)
@@ -447,7 +189,7 @@ struct ibv_qp *sim_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 	}
 	qp->ibv.qp_num = dev->next_qpn++ & MLX5_CQE_QPN_MASK;
 	if (!hash) {
-		qp->uar = sim_uar_alloc(ctx, true, qp->ibv.qp_num);
+		qp->uar = sim_uar_alloc(&ctx->uars, true, qp->ibv.qp_num);
 		if (qp->uar == NULL) {
 			pthread_mutex_unlock(&dev->lock);
 			qp_free(qp);

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * Steering in the simulated HCA: flow rules on a port, each sending what
+ * it matches to a hashing QP or dropping it (sim_flow.c), and the Toeplitz
+ * hash by which a hashing QP spreads it over its indirection table
+ * (sim_rss.c).
+ */
+
+#ifndef SIM_STEER_H
+#define SIM_STEER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <infiniband/verbs.h>
+
+#include "sim_dev.h"
+
+struct sim_pkt;
+struct sim_qp;
+
+/* A rule's filters, kept as their specs came; a spec not given has size 0. */
+struct sim_match {
+	struct ibv_flow_spec_eth eth;
+	struct ibv_flow_spec_ipv4 ipv4;
+	struct ibv_flow_spec_tcp_udp l4;
+	int l4_proto; /* 0, IPPROTO_TCP or IPPROTO_UDP */
+};
+
+struct sim_flow {
+	struct ibv_flow ibv;
+	uint32_t magic;
+	struct sim_qp *qp;
+	unsigned int port;
+	uint16_t priority;
+	int type; /* enum ibv_flow_attr_type */
+	uint64_t seq;
+	struct sim_match m;
+	bool has_tag, drop;
+	uint32_t tag;
+	TAILQ_ENTRY(sim_flow) next;
+};
+
+/* sim_flow.c */
+struct ibv_flow *sim_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *attr);
+int sim_destroy_flow(struct ibv_flow *flow);
+struct sim_flow *sim_flow_match(struct sim_port *port, const struct sim_pkt *pkt);
+
+/* sim_rss.c */
+uint32_t sim_rss_hash(const struct sim_qp *qp, const struct sim_pkt *p);
+
+#endif /* SIM_STEER_H */
