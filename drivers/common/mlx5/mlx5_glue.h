@@ -55,6 +55,7 @@ struct mlx5_glue_port_net {
 	char ifname[IF_NAMESIZE]; /**< kernel netdev, "" for a simulated port */
 	uint8_t mac[6]; /**< the port's permanent MAC address */
 	uint32_t mtu; /**< L3 MTU (1500 for a standard frame) */
+	uint32_t max_mtu; /**< the largest MTU the netdev takes (its maxmtu); 0: unknown */
 	bool link_up; /**< carrier present and interface running */
 	uint32_t speed_mbps; /**< 0 when unknown */
 };
@@ -94,6 +95,20 @@ struct mlx5_glue {
 	 * (ENOTSUP where the device does not expose it).
 	 */
 	int (*port_out_of_buffer)(struct ibv_context *context, uint8_t port_num, uint64_t *count);
+	/**
+	 * Frames the port dropped on arrival, before any queue, for being
+	 * longer than its MTU allows (a netdev's rx_length_errors), for the
+	 * port's ierrors. Control path. @return 0 or a positive errno.
+	 */
+	int (*port_rx_length_errors)(struct ibv_context *context, uint8_t port_num,
+				     uint64_t *count);
+	/**
+	 * Set the port's MTU: its netdev's, which is the port's on a ConnectX
+	 * (DPDK's mlx5 sets it the same way), so frames longer than it are
+	 * dropped by the device, counted in port_rx_length_errors.
+	 * @return 0 or a positive errno (EPERM without CAP_NET_ADMIN).
+	 */
+	int (*set_port_mtu)(struct ibv_context *context, uint8_t port_num, uint32_t mtu);
 	/**
 	 * The port's other device counters, shown among its xstats: up to
 	 * @p n of them, names (static strings) into @p names and values into

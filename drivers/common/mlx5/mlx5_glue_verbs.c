@@ -12,9 +12,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include <dvp_bus.h>
 #include <dvp_log.h>
@@ -90,6 +97,52 @@ static int port_ifname(const char *ibdev, uint8_t port_num, char *ifname)
 	return ret;
 }
 
+/*
+ * The netdev's maxmtu (IFLA_MAX_MTU), which sysfs does not show: one
+ * RTM_GETLINK over a netlink socket. @return it, or 0 when not told.
+ */
+static uint32_t netdev_max_mtu(const char *ifname)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+	} req = {
+		.nh = { .nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
+			.nlmsg_type = RTM_GETLINK,
+			.nlmsg_flags = NLM_F_REQUEST,
+			.nlmsg_seq = 1 },
+		.ifi = { .ifi_family = AF_UNSPEC },
+	};
+	char buf[16384];
+	uint32_t max_mtu = 0;
+	ssize_t n;
+	int fd;
+
+	req.ifi.ifi_index = (int)if_nametoindex(ifname);
+	if (req.ifi.ifi_index == 0)
+		return 0;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return 0;
+	if (send(fd, &req, req.nh.nlmsg_len, 0) == (ssize_t)req.nh.nlmsg_len &&
+	    (n = recv(fd, buf, sizeof(buf), 0)) > 0) {
+		const struct nlmsghdr *nh = (const void *)buf;
+
+		if (NLMSG_OK(nh, (unsigned int)n) && nh->nlmsg_type == RTM_NEWLINK) {
+			const struct ifinfomsg *ifi = NLMSG_DATA(nh);
+			int len = (int)IFLA_PAYLOAD(nh);
+
+			for (const struct rtattr *a = IFLA_RTA(ifi); RTA_OK(a, len);
+			     a = RTA_NEXT(a, len))
+				if (a->rta_type == IFLA_MAX_MTU &&
+				    RTA_PAYLOAD(a) >= sizeof(uint32_t))
+					memcpy(&max_mtu, RTA_DATA(a), sizeof(max_mtu));
+		}
+	}
+	close(fd);
+	return max_mtu;
+}
+
 static int glue_get_port_net(struct ibv_context *context, uint8_t port_num,
 			     struct mlx5_glue_port_net *net)
 {
@@ -118,6 +171,7 @@ static int glue_get_port_net(struct ibv_context *context, uint8_t port_num,
 	snprintf(path, sizeof(path), "%s/class/net/%s/mtu", dvp_sysfs_root(), net->ifname);
 	if (dvp_sysfs_read_line(path, buf, sizeof(buf)) == 0)
 		net->mtu = (uint32_t)strtoul(buf, NULL, 10);
+	net->max_mtu = netdev_max_mtu(net->ifname);
 	/* operstate "up" is carrier and RUNNING, which PORT_ACTIVE does not promise. */
 	snprintf(path, sizeof(path), "%s/class/net/%s/operstate", dvp_sysfs_root(), net->ifname);
 	net->link_up = dvp_sysfs_read_line(path, buf, sizeof(buf)) == 0 && strcmp(buf, "up") == 0;
@@ -125,6 +179,45 @@ static int glue_get_port_net(struct ibv_context *context, uint8_t port_num,
 	if (net->link_up && dvp_sysfs_read_line(path, buf, sizeof(buf)) == 0 && buf[0] != '-')
 		net->speed_mbps = (uint32_t)strtoul(buf, NULL, 10);
 	return 0;
+}
+
+static int glue_set_port_mtu(struct ibv_context *context, uint8_t port_num, uint32_t mtu)
+{
+	const char *ibdev = ibv_get_device_name(context->device);
+	struct ifreq ifr = { .ifr_mtu = (int)mtu };
+	int fd, ret = 0;
+
+	ret = port_ifname(ibdev, port_num, ifr.ifr_name);
+	if (ret != 0)
+		return ret;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	if (ioctl(fd, SIOCSIFMTU, &ifr) != 0) {
+		ret = errno;
+		GLUE_LOG(ERR, "%s port %u: cannot set the MTU of %s to %u: %s%s", ibdev, port_num,
+			 ifr.ifr_name, mtu, strerror(ret),
+			 ret == EPERM ? " (it needs CAP_NET_ADMIN)" : "");
+	}
+	close(fd);
+	return ret;
+}
+
+static int glue_port_rx_length_errors(struct ibv_context *context, uint8_t port_num,
+				      uint64_t *count)
+{
+	const char *ibdev = ibv_get_device_name(context->device);
+	char ifname[IF_NAMESIZE], path[PATH_MAX], buf[32];
+	int ret = port_ifname(ibdev, port_num, ifname);
+
+	if (ret != 0)
+		return ret;
+	snprintf(path, sizeof(path), "%s/class/net/%s/statistics/rx_length_errors",
+		 dvp_sysfs_root(), ifname);
+	ret = dvp_sysfs_read_line(path, buf, sizeof(buf));
+	if (ret != 0)
+		return ret == ENOENT ? ENOTSUP : ret;
+	return dvp_parse_u64(buf, 0, UINT64_MAX, count) == 0 ? 0 : EIO;
 }
 
 static int glue_port_out_of_buffer(struct ibv_context *context, uint8_t port_num, uint64_t *count)
@@ -171,6 +264,8 @@ const struct mlx5_glue mlx5_glue_verbs = {
 	.port_state_str = ibv_port_state_str,
 	.get_port_net = glue_get_port_net,
 	.port_out_of_buffer = glue_port_out_of_buffer,
+	.port_rx_length_errors = glue_port_rx_length_errors,
+	.set_port_mtu = glue_set_port_mtu,
 	.port_counters = glue_port_counters,
 	.alloc_pd = ibv_alloc_pd,
 	.dealloc_pd = ibv_dealloc_pd,

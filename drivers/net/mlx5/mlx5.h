@@ -165,6 +165,8 @@ struct mlx5_priv {
 	struct mlx5_hrxq hrxq[MLX5_RSS_CLASSES];
 	/* The device's out_of_buffer count at the last reset (imissed is past it). */
 	uint64_t oob_base;
+	/* Its count of frames dropped on arrival for their length (ierrors, rx_length_errors). */
+	uint64_t len_err_base;
 	/* The device's other counters (glue port_counters) at the last reset. */
 	uint64_t dev_ctr_base[MLX5_DEV_COUNTERS_MAX];
 };

@@ -36,7 +36,8 @@ static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
 	info->tx_desc_lim = (struct dvp_desc_lim){ MLX5_TXQ_DESC_MAX, MLX5_TXQ_DESC_MIN, 1 };
 	info->default_rxq_size = MLX5_RXQ_DESC_DEFAULT;
 	info->default_txq_size = MLX5_TXQ_DESC_DEFAULT;
-	info->rx_offload_capa = DVP_RX_OFFLOAD_CHECKSUM | DVP_RX_OFFLOAD_RSS_HASH;
+	info->rx_offload_capa =
+		DVP_RX_OFFLOAD_CHECKSUM | DVP_RX_OFFLOAD_RSS_HASH | DVP_RX_OFFLOAD_SCATTER;
 	info->tx_offload_capa = DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM |
 				DVP_TX_OFFLOAD_TCP_CKSUM | DVP_TX_OFFLOAD_MULTI_SEGS |
 				DVP_TX_OFFLOAD_MBUF_FAST_FREE;
@@ -44,9 +45,9 @@ static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
 	info->hash_key_size = MLX5_RSS_HASH_KEY_LEN;
 	info->reta_size = (uint16_t)reta;
 	info->min_mtu = 68;
-	/* The netdev's MTU: the PMD cannot change it through verbs. */
-	info->max_mtu = (uint16_t)priv->net.mtu;
-	info->max_rx_pktlen = priv->net.mtu + 18u;
+	/* What the netdev takes (its maxmtu); where it does not say, what it has. */
+	info->max_mtu = (uint16_t)DVP_MAX(priv->net.max_mtu, priv->net.mtu);
+	info->max_rx_pktlen = info->max_mtu + 18u;
 	info->intr_capa = DVP_PORT_INTR_RXQ | DVP_PORT_INTR_RXQ_SOLICITED | DVP_PORT_INTR_LSC |
 			  DVP_PORT_INTR_RMV | DVP_PORT_INTR_QUEUE_ERROR;
 	info->speed_capa_mbps = priv->net.speed_mbps ? priv->net.speed_mbps : DVP_LINK_SPEED_100G;
@@ -61,6 +62,32 @@ static bool mlx5_mempool_sendable(struct dvp_port *port, const struct dvp_mempoo
 	return mlx5_mr_pool_registered(&mlx5_priv(port)->dev->mr, mp);
 }
 
+/*
+ * The port's MTU is its netdev's (as DPDK's mlx5 sets it): frames longer
+ * are dropped by the device on arrival and counted (rx_length_errors, in
+ * ierrors), never delivered into buffers too short for them.
+ */
+static int port_mtu_apply(struct dvp_port *port, uint32_t mtu)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	const struct mlx5_glue *g = priv->dev->glue;
+	int ret;
+
+	if (mtu == priv->net.mtu)
+		return 0;
+	if (g->set_port_mtu == NULL)
+		return dvp_err(ENOTSUP);
+	ret = g->set_port_mtu(priv->dev->ctx, priv->port_num, mtu);
+	if (ret != 0) {
+		MLX5_PLOG(ERR, port, "cannot set the device's MTU to %u: %s", mtu,
+			  dvp_strerror(ret));
+		return dvp_err(ret);
+	}
+	MLX5_PLOG(INFO, port, "MTU %u (was %u)", mtu, priv->net.mtu);
+	priv->net.mtu = mtu;
+	return 0;
+}
+
 static int mlx5_configure(struct dvp_port *port)
 {
 	const struct dvp_port_rss_conf *rss = &port->conf.rss_conf;
@@ -69,7 +96,35 @@ static int mlx5_configure(struct dvp_port *port)
 		MLX5_PLOG(NOTICE, port,
 			  "%u rx queues without RSS fields: all traffic goes to queue 0",
 			  port->nb_rx_queues);
-	return 0;
+	return port_mtu_apply(port, port->conf.rxmode.mtu);
+}
+
+/*
+ * A new MTU on a stopped port: every rx queue set up must still take its
+ * frames (queues were sized for the MTU of their setup); tx queues take it
+ * at start (mlx5_txq_start()).
+ */
+static int mlx5_mtu_set(struct dvp_port *port, uint16_t mtu)
+{
+	uint32_t need = mtu + 18u;
+
+	if (port->started) {
+		MLX5_PLOG(ERR, port, "MTU %u: stop the port first (its queues are sized by it)",
+			  mtu);
+		return dvp_err(EBUSY);
+	}
+	for (uint16_t q = 0; q < port->nb_rx_queues; q++) {
+		const struct mlx5_rxq *rxq = port->rxqs[q];
+
+		if (rxq != NULL && mlx5_rxq_frame_max(rxq) < need) {
+			MLX5_PLOG(ERR, port,
+				  "MTU %u: rx queue %u takes frames of up to %u bytes, not %u: set "
+				  "it up again (larger buffers, or rx scatter)",
+				  mtu, q, mlx5_rxq_frame_max(rxq), need);
+			return dvp_err(EINVAL);
+		}
+	}
+	return port_mtu_apply(port, mtu);
 }
 
 /*
@@ -270,6 +325,18 @@ static uint64_t port_out_of_buffer(const struct mlx5_priv *priv)
 	return n;
 }
 
+/* The device's count of frames longer than the MTU allows, or the base when it cannot say. */
+static uint64_t port_length_errors(const struct mlx5_priv *priv)
+{
+	const struct mlx5_glue *g = priv->dev->glue;
+	uint64_t base = __atomic_load_n(&priv->len_err_base, __ATOMIC_RELAXED), n;
+
+	if (g->port_rx_length_errors == NULL ||
+	    g->port_rx_length_errors(priv->dev->ctx, priv->port_num, &n) != 0 || n < base)
+		return base;
+	return n;
+}
+
 /* The per-queue counters (dvp_port_counters.h): rx_q<N>_<name>, tx_q<N>_<name>. */
 static const char *const rxq_names[] = {
 	NULL, NULL, NULL, "nombuf", "cqe_errors", "restarts", "dropped_on_reset"
@@ -288,6 +355,9 @@ static int mlx5_stats_get(struct dvp_port *port, struct dvp_port_stats *st)
 	uint64_t base = __atomic_load_n(&priv->oob_base, __ATOMIC_RELAXED);
 
 	st->imissed += port_out_of_buffer(priv) - base;
+	/* Frames the device dropped on arrival, longer than the MTU: errors, as DPDK's mlx5. */
+	st->ierrors +=
+		port_length_errors(priv) - __atomic_load_n(&priv->len_err_base, __ATOMIC_RELAXED);
 	dvp_port_qctrs_stats_get(port, &rxq_ctrs, &txq_ctrs, st);
 	return 0;
 }
@@ -317,6 +387,7 @@ static int mlx5_stats_reset(struct dvp_port *port)
 	uint16_t q;
 
 	__atomic_store_n(&priv->oob_base, port_out_of_buffer(priv), __ATOMIC_RELAXED);
+	__atomic_store_n(&priv->len_err_base, port_length_errors(priv), __ATOMIC_RELAXED);
 	n = dev_counters(priv, NULL, dev);
 	for (i = 0; i < n; i++)
 		__atomic_store_n(&priv->dev_ctr_base[i], dev[i], __ATOMIC_RELAXED);
@@ -354,6 +425,9 @@ static int mlx5_xstats(struct dvp_port *port, struct dvp_xstats_out *o)
 		snprintf(name, sizeof(name), "rx_q%u_mr_misses", q);
 		dvp_xstats_out_put(o, name, v);
 	}
+	dvp_xstats_out_put(o, "rx_length_errors",
+			   port_length_errors(priv) -
+				   __atomic_load_n(&priv->len_err_base, __ATOMIC_RELAXED));
 	n = dev_counters(priv, dev_names, dev);
 	for (i = 0; i < n; i++) {
 		uint64_t base = __atomic_load_n(&priv->dev_ctr_base[i], __ATOMIC_RELAXED);
@@ -402,6 +476,7 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.stats_reset = mlx5_stats_reset,
 	.xstats = mlx5_xstats,
 	.xstats_reset = mlx5_stats_reset,
+	.mtu_set = mlx5_mtu_set,
 	.mempool_sendable = mlx5_mempool_sendable,
 	.mbufs_held = mlx5_mbufs_held,
 };

@@ -214,6 +214,9 @@ static int port_create(struct mlx5_dev *mdev, uint8_t port_num, bool several)
 	if (mdev->glue->port_out_of_buffer != NULL &&
 	    mdev->glue->port_out_of_buffer(mdev->ctx, port_num, &priv->oob_base) != 0)
 		priv->oob_base = 0;
+	if (mdev->glue->port_rx_length_errors != NULL &&
+	    mdev->glue->port_rx_length_errors(mdev->ctx, port_num, &priv->len_err_base) != 0)
+		priv->len_err_base = 0;
 	memcpy(port->mac.addr_bytes, priv->net.mac, 6);
 	port->mtu = (uint16_t)priv->net.mtu;
 	port->numa_node = mdev->bus_dev->numa_node;

@@ -82,17 +82,24 @@ struct mlx5_rxq {
 	struct mlx5_cqe64 *cqes;
 	volatile __be32 *cq_db;
 	volatile __be32 *rq_db;
-	uint8_t *wqes; /* data segments, one per WQE (stride 16) */
-	struct dvp_mbuf **elts; /* mbuf of WQE counter i at [i & wqe_mask] */
+	/*
+	 * Data segments, 2^sges_log per WQE (16 bytes each): the ring below
+	 * counts segments, so segment i of the ring is at wqes + 16 i and its
+	 * mbuf at elts[i & wqe_mask], and a WQE is 2^sges_log of them.
+	 */
+	uint8_t *wqes;
+	struct dvp_mbuf **elts;
 	struct dvp_mempool *mp;
 	struct mlx5_mprq *mprq; /* a multi-packet RQ's (mlx5_rx_mprq.h), else NULL */
 	uint64_t mbuf_rearm; /* rearm_data of a received mbuf: data_off, refcnt 1, 1 seg, port */
 	uint32_t cq_ci; /* next CQE to poll: 32-bit, the device sees 24 bits */
 	uint32_t cqe_cnt;
-	uint32_t rq_ci; /* WQE counter the next CQE completes */
-	uint32_t rq_pi; /* WQEs posted: [rq_ci, rq_pi) hold mbufs */
-	uint32_t wqe_mask;
-	uint32_t wqe_n;
+	uint32_t rq_ci; /* segment of the WQE the next CQE completes */
+	uint32_t rq_pi; /* segments posted: [rq_ci, rq_pi) hold mbufs */
+	uint32_t wqe_mask; /* of the segment ring */
+	uint32_t wqe_n; /* segments in the ring (WQEs << sges_log) */
+	/* log2 of the data segments of a WQE: 0 but for rx scatter (mlx5_rx_sg.c). */
+	uint8_t sges_log;
 	uint32_t replenish_thresh; /* post fresh mbufs once this many slots are empty */
 	uint32_t lkey_be; /* of every buffer when the pool is one MR, else 0 */
 	/* With lkey_be: buffer address - mbuf address (header, private area, headroom), else 0. */
@@ -143,9 +150,18 @@ struct mlx5_rxq {
 	struct mlx5_rx_vec_ent vec_tbl[512] __dvp_cache_aligned;
 };
 
+/* The most data segments an rx WQE takes (rx scatter): DPDK's limit too. */
+#define MLX5_RX_SGE_MAX 32u
+
 /* Out of line (mlx5_rx.c). */
 uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_rx_burst_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+/*
+ * Queues whose frames may take several buffers (rx scatter, mlx5_rx_sg.c),
+ * compressing or not.
+ */
+uint16_t mlx5_rx_burst_sg(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_rx_burst_sg_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 /* Queues whose CQ compresses (mlx5_rx_comp.c). */
 uint16_t mlx5_rx_burst_comp(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_rx_burst_comp_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
@@ -155,6 +171,8 @@ __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq);
 void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n);
 
 /* Shared with the control path (mlx5_rxq.c). */
+/* The longest frame the queue takes whole (its buffers, scatter, strides). */
+uint32_t mlx5_rxq_frame_max(const struct mlx5_rxq *rxq);
 int mlx5_rxq_recover(struct mlx5_rxq *rxq);
 int mlx5_rxq_restart(struct mlx5_rxq *rxq);
 void mlx5_rxq_fill_wqe(struct mlx5_rxq *rxq, uint32_t counter, struct dvp_mbuf *m);
@@ -234,8 +252,8 @@ static __dvp_always_inline void mlx5_rx_replenish(struct mlx5_rxq *rxq)
 	if (posted == 0)
 		return;
 	rxq->rq_pi = pi;
-	/* The data segments above are written before the device sees the counter. */
-	mlx5_rq_db(rxq->rq_db, pi);
+	/* The data segments above are written before the device sees the WQE counter. */
+	mlx5_rq_db(rxq->rq_db, pi >> rxq->sges_log);
 }
 
 /*

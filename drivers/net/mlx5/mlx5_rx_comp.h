@@ -153,6 +153,8 @@ struct mlx5_rx_comp_ops {
 	uint32_t (*run)(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci, struct dvp_mbuf **out,
 			uint32_t run, uint32_t *bytes, bool *slow, bool hash);
 	void (*replenish)(struct mlx5_rxq *rxq);
+	/* A packet takes a whole WQE of 2^sges_log segments (rx scatter, mlx5_rx_sg.c). */
+	bool sg;
 };
 
 /*
@@ -185,7 +187,7 @@ static __dvp_always_inline uint16_t mlx5_rx_comp_loop(struct mlx5_rxq *rxq, stru
 		run = mlx5_rx_stretch(rxq, ci, rq_ci, n - k);
 		j = ops->run(rxq, ci, rq_ci, pkts + k, run, &bytes, &slow, hash);
 		ci += j;
-		rq_ci += j;
+		rq_ci += ops->sg ? j << rxq->sges_log : j;
 		k += j;
 		if (j < run && !slow)
 			break;

@@ -192,6 +192,8 @@ int mlx5_mprq_setup(struct mlx5_rxq *rxq, uint32_t nb_desc)
 	rxq->wqe_n = nb_desc >> log_num;
 	rxq->wqe_mask = rxq->wqe_n - 1;
 	rxq->wqe_stride = MLX5_MPRQ_WQE_SIZE;
+	/* Copies chain mbufs themselves (mprq_chain()): the WQEs are the striding ones. */
+	rxq->sges_log = 0;
 	/* A CQE per stride at most. */
 	rxq->cqe_req = nb_desc;
 	mq->size = (size_t)rxq->wqe_n << mq->log_wqe_sz;
@@ -332,6 +334,40 @@ static __dvp_cold uint32_t mbufs_short(struct mlx5_rxq *rxq, struct dvp_mbuf **p
 	return i;
 }
 
+/*
+ * Rx scatter: a packet longer than the mbuf's room, copied into @p m and as
+ * many more mbufs as it needs, chained. @return false, with nothing more
+ * taken, when the pool cannot give them: the packet is dropped (counted
+ * in rx_nombuf) and @p m stays the caller's.
+ */
+static __dvp_cold __dvp_noinline bool mprq_chain(struct mlx5_rxq *rxq, struct dvp_mbuf *m,
+						 const uint8_t *src, uint32_t len)
+{
+	struct dvp_mbuf *more[MLX5_RX_SGE_MAX], *prev = m;
+	const uint32_t room = rxq->buf_len;
+	const uint32_t n = DVP_MIN((len + room - 1) / room - 1, MLX5_RX_SGE_MAX);
+
+	if (dvp_mempool_get_bulk(rxq->mp, (void **)more, n) < 0) {
+		dvp_counter_add(&rxq->st.nombuf, 1);
+		return false;
+	}
+	memcpy((uint8_t *)m->buf_addr + rxq->data_off, src, room);
+	m->data_len = (uint16_t)room;
+	m->nb_segs = (uint16_t)(n + 1);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t off = (j + 1) * room, l = DVP_MIN(len - off, room);
+
+		more[j]->rearm_data = rxq->mbuf_rearm;
+		more[j]->ol_flags = 0;
+		more[j]->data_len = (uint16_t)l;
+		memcpy((uint8_t *)more[j]->buf_addr + rxq->data_off, src + off, l);
+		prev->next = more[j];
+		prev = more[j];
+	}
+	prev->next = NULL;
+	return true;
+}
+
 /* Where a burst is in the WQEs, and what it delivered. */
 struct mprq_pos {
 	const uint8_t *wqe; /* buffer of the WQE at wq_ci */
@@ -353,7 +389,7 @@ static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const stru
 	const uint8_t *const bufs = mq->bufs;
 	const uint32_t log_wqe = mq->log_wqe_sz, log_strd = mq->log_strd_sz;
 	const uint32_t strd_n = mq->strd_n, wqe_mask = rxq->wqe_mask;
-	const uint32_t copy_max = mq->inline_copy;
+	const uint32_t copy_max = mq->inline_copy, buf_len = rxq->buf_len;
 	const uint64_t rearm = rxq->mbuf_rearm;
 	const uint16_t data_off = rxq->data_off;
 	const uint64_t *const tflags = rxq->cqe_flags;
@@ -363,7 +399,7 @@ static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const stru
 		const uint32_t bc = be32toh(cqe->byte_cnt);
 
 		if (dvp_likely(!(bc & MLX5_MPRQ_FILLER_MASK))) {
-			const uint32_t len = bc & MLX5_MPRQ_LEN_MASK;
+			uint32_t len = bc & MLX5_MPRQ_LEN_MASK;
 			struct dvp_mbuf *m = pkts[p->k++];
 			const uint8_t *src;
 			uint8_t *dst;
@@ -371,10 +407,14 @@ static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const stru
 			src = p->wqe + ((size_t)be16toh(cqe->wqe_counter) << log_strd);
 			mlx5_rx_mbuf_fill(m, cqe, len, rearm, tflags, tptype, hash);
 			dst = (uint8_t *)m->buf_addr + data_off;
-			if (dvp_likely(len <= copy_max))
+			if (dvp_likely(len <= copy_max)) {
 				copy_small(dst, src, len);
-			else
+			} else if (dvp_likely(len <= buf_len)) {
 				memcpy(dst, src, len);
+			} else if (!mprq_chain((struct mlx5_rxq *)(uintptr_t)rxq, m, src, len)) {
+				p->k--; /* its mbuf serves the next packet, or goes back */
+				len = 0;
+			}
 			p->bytes += len;
 		}
 		p->strd_ci += (bc & MLX5_MPRQ_STRIDE_NUM_MASK) >> MLX5_MPRQ_STRIDE_NUM_SHIFT;
@@ -408,10 +448,14 @@ static __dvp_always_inline uint16_t mprq_burst(struct mlx5_rxq *rxq, struct dvp_
 
 	if (!mlx5_rx_burst_begin(rxq))
 		return 0;
-	/* A queue MPRQ did not take (mlx5_mprq_setup): its CQ may compress. */
-	if (dvp_unlikely(mq == NULL))
+	/* A queue MPRQ did not take (mlx5_mprq_setup): its CQ may compress, its WQEs scatter. */
+	if (dvp_unlikely(mq == NULL)) {
+		if (rxq->sges_log != 0)
+			return hash ? mlx5_rx_burst_sg_hash(rxq, pkts, n) :
+				      mlx5_rx_burst_sg(rxq, pkts, n);
 		return hash ? mlx5_rx_burst_comp_hash(rxq, pkts, n) :
 			      mlx5_rx_burst_comp(rxq, pkts, n);
+	}
 	c = cqes_ready(cqes, cqe_cnt, ci, n, &op_own);
 	/* Stopped at a CQE that is ours but not a plain receive: an error. */
 	if (c < n)

@@ -37,9 +37,10 @@ void mlx5_rxq_vec_init(struct mlx5_rxq *rxq)
 }
 
 /*
- * What DPDK's mlx5_rxq_check_vec_support refuses (scattered WQEs, LRO,
- * shared queues) this PMD never builds: every queue has one data segment
- * per WQE and its own CQ. So only the device-wide reasons remain.
+ * The device-wide reasons against the vector burst. Of what DPDK's
+ * mlx5_rxq_check_vec_support refuses per queue, this PMD builds only
+ * scattered WQEs (rx scatter), which mlx5_rx_burst_select() sends to the
+ * scatter burst; no LRO, no shared queues.
  */
 const char *mlx5_rx_vec_unsupported(const struct dvp_port *port)
 {
@@ -59,18 +60,24 @@ const char *mlx5_rx_vec_unsupported(const struct dvp_port *port)
 dvp_rx_burst_fn mlx5_rx_burst_select(struct dvp_port *port)
 {
 	const char *why = mlx5_rx_vec_unsupported(port);
-	bool hash = false, mprq = false, comp = mlx5_priv(port)->dev->cqe_comp != 0;
+	bool hash = false, mprq = false, sg = false, comp = mlx5_priv(port)->dev->cqe_comp != 0;
 
 	for (uint16_t q = 0; q < port->nb_rx_queues; q++) {
 		const struct mlx5_rxq *rxq = port->rxqs[q];
 
 		hash |= rxq->hash;
 		mprq |= rxq->mprq != NULL;
+		sg |= rxq->sges_log != 0;
 	}
 	/* Its burst takes a queue MPRQ did not take as a plain one (mlx5_rx_mprq.c). */
 	if (mprq) {
 		MLX5_PLOG(DEBUG, port, "multi-packet rx burst");
 		return hash ? mlx5_rx_burst_mprq_hash : mlx5_rx_burst_mprq;
+	}
+	/* As DPDK's mlx5: no vector burst where a WQE scatters; compressed or not. */
+	if (sg) {
+		MLX5_PLOG(DEBUG, port, "scatter rx burst%s", comp ? " (compressed CQEs)" : "");
+		return hash ? mlx5_rx_burst_sg_hash : mlx5_rx_burst_sg;
 	}
 	if (why != NULL) {
 		MLX5_PLOG(DEBUG, port, "scalar rx burst%s: %s", comp ? " (compressed CQEs)" : "",

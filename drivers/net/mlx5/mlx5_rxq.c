@@ -5,7 +5,8 @@
 /*
  * Receive queues of the mlx5 PMD: per queue a CQ (on its own completion
  * channel when rx interrupts are configured) and a raw packet receive WQ
- * of one data segment per WQE, both reached through mlx5dv_init_obj.
+ * of one data segment per WQE (2^sges_log with rx scatter, when a frame of
+ * the port's MTU needs several mbufs), both reached through mlx5dv_init_obj.
  *
  * Life: setup creates the objects and the mbuf ring; start fills the ring
  * and moves the WQ to ready; stop moves it back to reset and frees every
@@ -179,8 +180,8 @@ static int objs_create(struct mlx5_rxq *rxq)
 	memset(&wa, 0, sizeof(wa));
 	wa.wq_context = &rxq->owner;
 	wa.wq_type = IBV_WQT_RQ;
-	wa.max_wr = rxq->wqe_n;
-	wa.max_sge = 1;
+	wa.max_wr = rxq->wqe_n >> rxq->sges_log;
+	wa.max_sge = 1u << rxq->sges_log;
 	wa.pd = rxq->priv->dev->pd;
 	wa.cq = rxq->cq;
 	rxq->wq = rxq->mprq != NULL ? mlx5_mprq_wq_create(rxq, &wa) : g->create_wq(ctx, &wa);
@@ -202,12 +203,12 @@ static int objs_create(struct mlx5_rxq *rxq)
 		goto err_wq;
 	}
 	if (rxq->dv_cq.cqe_size != MLX5_CQE_SIZE || rxq->dv_wq.stride != rxq->wqe_stride ||
-	    rxq->dv_wq.wqe_cnt != rxq->wqe_n) {
+	    rxq->dv_wq.wqe_cnt != rxq->wqe_n >> rxq->sges_log) {
 		MLX5_PLOG(ERR, rxq->port,
 			  "rx queue %u: the device gave %u-byte CQEs and %u WQEs of %u bytes; the "
 			  "datapath takes 64-byte CQEs and %u WQEs of %u bytes",
 			  rxq->owner.queue_id, rxq->dv_cq.cqe_size, rxq->dv_wq.wqe_cnt,
-			  rxq->dv_wq.stride, rxq->wqe_n, rxq->wqe_stride);
+			  rxq->dv_wq.stride, rxq->wqe_n >> rxq->sges_log, rxq->wqe_stride);
 		ret = ENOTSUP;
 		goto err_wq;
 	}
@@ -277,14 +278,16 @@ static void repost(struct mlx5_rxq *rxq, uint32_t base)
 	for (uint32_t t = 0; t < k; t++)
 		mlx5_rxq_fill_wqe(rxq, base + t, rxq->tmp[t]);
 	rxq->rq_pi = base + k;
-	mlx5_rq_db(rxq->rq_db, rxq->rq_pi);
+	mlx5_rq_db(rxq->rq_db, rxq->rq_pi >> rxq->sges_log);
 	mlx5_rx_replenish(rxq);
 }
 
+/* The WQ's record after a move to ready, as the ring's segment position. */
 static uint32_t wq_base(const struct mlx5_rxq *rxq)
 {
-	return be32toh(__atomic_load_n(&rxq->rq_db[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) &
-	       MLX5_WQ_INDEX_MASK;
+	return (be32toh(__atomic_load_n(&rxq->rq_db[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) &
+		MLX5_WQ_INDEX_MASK)
+	       << rxq->sges_log;
 }
 
 /*
@@ -348,22 +351,47 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	struct mlx5_priv *priv = mlx5_priv(port);
 	uint32_t room = dvp_pktmbuf_data_room_size(mp), need = port->mtu + 18u, n;
 	uint16_t data_off = (uint16_t)DVP_MIN((uint32_t)DVP_PKTMBUF_HEADROOM, room);
+	uint64_t offloads = port->conf.rxmode.offloads | (conf != NULL ? conf->offloads : 0);
+	uint32_t segs = 1, sges_log = 0;
 	struct mlx5_rxq *rxq;
 	int ret;
 
 	if (room - data_off < need) {
-		MLX5_PLOG(ERR, port,
-			  "rx queue %u: pool %s has %u-byte buffers (%u after the headroom), too "
-			  "small for frames of MTU %u (%u bytes): use a data room of at least %u",
-			  q, mp->name, room, room - data_off, port->mtu, need, need + data_off);
-		return dvp_err(EINVAL);
+		if (!(offloads & DVP_RX_OFFLOAD_SCATTER)) {
+			MLX5_PLOG(ERR, port,
+				  "rx queue %u: pool %s has %u-byte buffers (%u after the "
+				  "headroom), too small for frames of MTU %u (%u bytes): use a "
+				  "data room of at least %u, or rx scatter",
+				  q, mp->name, room, room - data_off, port->mtu, need,
+				  need + data_off);
+			return dvp_err(EINVAL);
+		}
+		/* Rx scatter: as many buffers per WQE as a frame needs, a power of two. */
+		segs = (need + (room - data_off) - 1) / (room - data_off);
+		while ((1u << sges_log) < segs)
+			sges_log++;
+		if ((1u << sges_log) > MLX5_RX_SGE_MAX) {
+			MLX5_PLOG(
+				ERR, port,
+				"rx queue %u: frames of MTU %u (%u bytes) take %u buffers of %u "
+				"bytes of pool %s; a WQE holds at most %u: use a larger data room",
+				q, port->mtu, need, segs, room - data_off, mp->name,
+				MLX5_RX_SGE_MAX);
+			return dvp_err(EINVAL);
+		}
 	}
 	if (socket_id == DVP_SOCKET_ANY)
 		socket_id = port->numa_node;
-	n = dvp_align32pow2(nb_desc);
+	/* The ring counts buffers; each WQE takes 2^sges_log of them. */
+	n = dvp_align32pow2(DVP_MAX((uint32_t)nb_desc, 1u << sges_log));
 	if (n != nb_desc)
 		MLX5_PLOG(NOTICE, port, "rx queue %u: %u descriptors rounded up to %u", q, nb_desc,
 			  n);
+	if (sges_log != 0)
+		MLX5_PLOG(INFO, port,
+			  "rx queue %u: rx scatter, %u buffers of %u bytes a WQE for frames of "
+			  "MTU %u",
+			  q, 1u << sges_log, room - data_off, port->mtu);
 	ret = mlx5_mr_register_pool(mp);
 	if (ret < 0)
 		return ret;
@@ -377,6 +405,7 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	rxq->socket = socket_id;
 	rxq->wqe_n = n;
 	rxq->wqe_mask = n - 1;
+	rxq->sges_log = (uint8_t)sges_log;
 	/*
 	 * An eighth of the ring (16..128): the fixed cost of a bulk get and a
 	 * doorbell is shared by several bursts, and the device keeps at least
@@ -384,10 +413,10 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	 */
 	rxq->replenish_thresh = DVP_MIN(DVP_MAX(n / 8, MLX5_RX_REPLENISH_THRESH), 128u);
 	rxq->cqe_req = n;
-	rxq->wqe_stride = 16;
+	rxq->wqe_stride = 16u << sges_log;
 	rxq->data_off = data_off;
 	rxq->buf_len = room - data_off;
-	rxq->offloads = port->conf.rxmode.offloads | (conf != NULL ? conf->offloads : 0);
+	rxq->offloads = offloads;
 	rxq->mbuf_rearm = rearm_template(data_off, port->port_id);
 	mlx5_mr_cache_init(&rxq->mr, &priv->dev->mr);
 	rxq->hash = (rxq->offloads & DVP_RX_OFFLOAD_RSS_HASH) ||
@@ -437,6 +466,18 @@ err_mem:
 	dvp_free(rxq->elts);
 	dvp_free(rxq);
 	return ret;
+}
+
+uint32_t mlx5_rxq_frame_max(const struct mlx5_rxq *rxq)
+{
+	uint32_t mbufs = rxq->buf_len << rxq->sges_log;
+
+	if (rxq->mprq == NULL)
+		return mbufs;
+	/* A stride run holds it, and its copy fits the mbufs (chained with rx scatter). */
+	if (rxq->offloads & DVP_RX_OFFLOAD_SCATTER)
+		mbufs = rxq->buf_len * (MLX5_RX_SGE_MAX + 1);
+	return DVP_MIN(mbufs, (1u << rxq->mprq->log_wqe_sz) - DVP_PKTMBUF_HEADROOM);
 }
 
 static void free_held(struct mlx5_rxq *rxq)
@@ -496,7 +537,7 @@ int mlx5_rxq_start(struct dvp_port *port, uint16_t q)
 	for (uint32_t t = 0; t < rxq->wqe_n; t++)
 		mlx5_rxq_fill_wqe(rxq, base + t, rxq->tmp[t]);
 	rxq->rq_pi = base + rxq->wqe_n;
-	mlx5_rq_db(rxq->rq_db, rxq->rq_pi);
+	mlx5_rq_db(rxq->rq_db, rxq->rq_pi >> rxq->sges_log);
 	rxq->started = true;
 	return 0;
 }

@@ -354,11 +354,34 @@ static void cs_tbl_build(struct mlx5_txq *txq)
 	}
 }
 
+/*
+ * The lengths the bursts go by, from the port's MTU and the devargs: the
+ * longest frame, what goes inline, where the fast paths start.
+ */
+static void tx_limits(struct mlx5_txq *txq)
+{
+	const struct dvp_port *port = txq->port;
+	const struct mlx5_cfg *cfg = &txq->priv->dev->cfg;
+
+	txq->frame_max = port->mtu + 18u;
+	txq->inline_min = cfg->txq_inline_min;
+	txq->inline_max = port->nb_tx_queues >= cfg->txqs_min_inline ? cfg->txq_inline_max : 0;
+	txq->inline_max = DVP_MIN(txq->inline_max, txq->frame_max);
+	/* As DPDK: eMPW inlines under the same queue-count rule as SEND does. */
+	txq->inline_mpw = port->nb_tx_queues >= cfg->txqs_min_inline && txq->priv->dev->empw ?
+				  DVP_MIN(cfg->txq_inline_mpw, txq->frame_max) :
+				  0;
+	txq->fast_lo = txq->inline_min == MLX5_ESEG_MIN_INLINE_SIZE ?
+			       DVP_MAX(txq->inline_min, txq->inline_max) :
+			       txq->frame_max;
+	/* eMPW carries no inline header: any frame from 14 bytes on goes by pointer. */
+	txq->empw_lo = DVP_MAX(13u, txq->inline_max);
+}
+
 int mlx5_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
 		   const struct dvp_txq_conf *conf)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
-	const struct mlx5_cfg *cfg = &priv->dev->cfg;
 	struct mlx5_txq *txq;
 	uint32_t n = dvp_align32pow2(nb_desc), thresh;
 	int ret;
@@ -386,19 +409,7 @@ int mlx5_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	txq->offloads = port->conf.txmode.offloads | (conf != NULL ? conf->offloads : 0);
 	txq->fast_free = (txq->offloads & DVP_TX_OFFLOAD_MBUF_FAST_FREE) &&
 			 !(txq->offloads & DVP_TX_OFFLOAD_MULTI_SEGS);
-	txq->frame_max = port->mtu + 18u;
-	txq->inline_min = cfg->txq_inline_min;
-	txq->inline_max = port->nb_tx_queues >= cfg->txqs_min_inline ? cfg->txq_inline_max : 0;
-	txq->inline_max = DVP_MIN(txq->inline_max, txq->frame_max);
-	/* As DPDK: eMPW inlines under the same queue-count rule as SEND does. */
-	txq->inline_mpw = port->nb_tx_queues >= cfg->txqs_min_inline && priv->dev->empw ?
-				  DVP_MIN(cfg->txq_inline_mpw, txq->frame_max) :
-				  0;
-	txq->fast_lo = txq->inline_min == MLX5_ESEG_MIN_INLINE_SIZE ?
-			       DVP_MAX(txq->inline_min, txq->inline_max) :
-			       txq->frame_max;
-	/* eMPW carries no inline header: any frame from 14 bytes on goes by pointer. */
-	txq->empw_lo = DVP_MAX(13u, txq->inline_max);
+	tx_limits(txq);
 	cs_tbl_build(txq);
 	mlx5_mr_cache_init(&txq->mr, &priv->dev->mr);
 	txq->elts = dvp_calloc_socket("mlx5_txq", n, sizeof(*txq->elts), 0, socket_id);
@@ -429,6 +440,8 @@ int mlx5_txq_start(struct dvp_port *port, uint16_t q)
 	struct mlx5_txq *txq = port->txqs[q];
 	int ret;
 
+	/* The MTU may have changed since the setup (mlx5_mtu_set()). */
+	tx_limits(txq);
 	if (dvp_queue_fault_take(&txq->fault) != DVP_PORT_CAUSE_NONE) {
 		ret = mlx5_txq_restart(txq);
 		if (ret < 0)

@@ -263,6 +263,12 @@ struct sim_mlx5_port_stats {
 	/* Striding RQs (doc/sim.md, "Striding RQ"). */
 	uint64_t rx_mprq_fillers; /**< filler CQEs: a frame did not fit the strides left */
 	uint64_t rx_mprq_oversize; /**< frames longer than a whole WQE: dropped (also rx_dropped) */
+	/**
+	 * Frames longer than the port's MTU + 18, dropped on arrival as a
+	 * ConnectX's MAC drops them (also rx_dropped); a netdev counts them in
+	 * rx_length_errors.
+	 */
+	uint64_t rx_oversize;
 };
 
 int sim_mlx5_dev_stats(struct sim_mlx5_dev *dev, struct sim_mlx5_dev_stats *st);

@@ -58,9 +58,13 @@ extern int sim_logtype;
 #define SIM_MAX_MR 65536u
 #define SIM_MAX_IND_LOG 9u
 #define SIM_MAX_FLOWS_PER_SOURCE 65536u
-/** Longest frame the engine handles: a 9000-byte MTU plus Ethernet and VLAN headers. */
-#define SIM_FRAME_MAX (9000u + 18u)
-#define SIM_MTU_MAX 9000u
+/**
+ * The largest MTU a port takes (what a ConnectX's netdev reports as its
+ * maxmtu), and the longest frame the engine handles: that MTU plus the
+ * Ethernet and VLAN headers.
+ */
+#define SIM_MTU_MAX 9978u
+#define SIM_FRAME_MAX (SIM_MTU_MAX + 18u)
 #define SIM_MTU_MIN 68u
 #define SIM_FRAME_MIN 60u
 /** Most receive completions in one compressed CQE session (cqe_comp_caps.max_num). */
@@ -134,7 +138,7 @@ struct sim_port {
 	struct sim_mlx5_dev *dev;
 	unsigned int idx;
 	uint8_t mac[6];
-	uint32_t mtu;
+	uint32_t mtu; /* the netdev's: frames longer than it + 18 are dropped on arrival (lock) */
 	bool link_up;
 	bool pause;
 	bool tx_held; /* the tx_hold fault: the partner pauses the port, its sends wait */

@@ -26,7 +26,8 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 	  "thread|step: run on a device thread, or only in sim_mlx5_step() (default thread)" },
 	{ "cable", "none|loop|traffic: loop cables ports 0-1, 2-3...; traffic gives each port a "
 		   "source and a sink (default none)" },
-	{ "mtu", "L3 MTU of every port, 68..9000 (default 1500)" },
+	{ "mtu",
+	  "L3 MTU of every port's netdev at start, 68..9978 (default 1500); the driver may change it" },
 	{ "mac",
 	  "MAC address of port 0, the next ports count up (default 02:53:49:4d:<dev>:<port>)" },
 	{ "numa", "NUMA node the device reports, 0..255 (default 0)" },

@@ -178,6 +178,7 @@ int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool
 	}
 	if (len > port->mtu + 18u) {
 		port->st.rx_dropped++;
+		port->st.rx_oversize++;
 		return SIM_MLX5_RX_OVERSIZE;
 	}
 	sim_pkt_parse(frame, len, &pkt);

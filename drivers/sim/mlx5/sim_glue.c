@@ -274,17 +274,54 @@ static int sim_port_out_of_buffer(struct ibv_context *context, uint8_t port_num,
 }
 
 /*
+ * Set the port's netdev MTU (what ip link set mtu does on a ConnectX): from
+ * the next frame, frames longer than it + 18 are dropped on arrival and
+ * counted (rx_oversize), and sends longer are refused.
+ */
+static int sim_set_port_mtu(struct ibv_context *context, uint8_t port_num, uint32_t mtu)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	struct sim_mlx5_dev *dev;
+
+	if (ctx == NULL)
+		return EINVAL;
+	dev = ctx->dev;
+	if (port_num < 1 || port_num > dev->nports || mtu < SIM_MTU_MIN || mtu > SIM_MTU_MAX) {
+		SIM_LOG(ERR, dev, "set_port_mtu: port %u, MTU %u; valid: ports 1..%u, MTU %u..%u",
+			port_num, mtu, dev->nports, SIM_MTU_MIN, SIM_MTU_MAX);
+		return EINVAL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	dev->ports[port_num - 1].mtu = mtu;
+	pthread_mutex_unlock(&dev->lock);
+	SIM_LOG(INFO, dev, "port %u: MTU %u", port_num, mtu);
+	return 0;
+}
+
+static int sim_port_rx_length_errors(struct ibv_context *context, uint8_t port_num, uint64_t *count)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+
+	if (ctx == NULL || count == NULL || port_num < 1 || port_num > ctx->dev->nports)
+		return EINVAL;
+	pthread_mutex_lock(&ctx->dev->lock);
+	*count = ctx->dev->ports[port_num - 1].st.rx_oversize;
+	pthread_mutex_unlock(&ctx->dev->lock);
+	return 0;
+}
+
+/*
  * The port's counters as device counters: what the wire and the traffic
  * source and sink of the port saw, so that a user reads the sink's verdict
  * among the port's xstats (testpmd's `show port xstats` too).
  */
 static const char *const sim_counter_names[] = {
-	"sim_source_sent",	 "sim_sink_received",	  "sim_sink_lost",
-	"sim_sink_reordered",	 "sim_sink_duplicates",	  "sim_sink_corrupt",
-	"sim_sink_foreign",	 "sim_rx_out_of_buffer",  "sim_rx_wire_drops",
-	"sim_rx_dropped",	 "sim_bus_cqe_bytes",	  "sim_bus_wqe_bytes",
-	"sim_bus_data_rd_bytes", "sim_bus_data_wr_bytes", "sim_bus_doorbells",
-	"sim_bus_dbrec_updates",
+	"sim_source_sent",    "sim_sink_received",     "sim_sink_lost",
+	"sim_sink_reordered", "sim_sink_duplicates",   "sim_sink_corrupt",
+	"sim_sink_foreign",   "sim_rx_out_of_buffer",  "sim_rx_wire_drops",
+	"sim_rx_dropped",     "sim_rx_oversize",       "sim_bus_cqe_bytes",
+	"sim_bus_wqe_bytes",  "sim_bus_data_rd_bytes", "sim_bus_data_wr_bytes",
+	"sim_bus_doorbells",  "sim_bus_dbrec_updates",
 };
 
 #define SIM_COUNTERS_N (sizeof(sim_counter_names) / sizeof(sim_counter_names[0]))
@@ -307,22 +344,12 @@ static unsigned int sim_port_counters(struct ibv_context *context, uint8_t port_
 		(void)sim_mlx5_port_stats(ctx->dev, sp, &ps);
 	}
 	const uint64_t v[SIM_COUNTERS_N] = {
-		src.sent,
-		sink.received,
-		sink.lost,
-		sink.reordered,
-		sink.duplicates,
-		sink.corrupt,
-		sink.foreign,
-		ps.rx_out_of_buffer,
-		ps.rx_wire_drops,
-		ps.rx_dropped,
-		ps.bus_cqe_bytes,
-		ps.bus_wqe_bytes,
-		ps.bus_data_rd_bytes,
-		ps.bus_data_wr_bytes,
-		ps.bus_doorbells,
-		ps.bus_dbrec_updates,
+		src.sent,	  sink.received,	sink.lost,
+		sink.reordered,	  sink.duplicates,	sink.corrupt,
+		sink.foreign,	  ps.rx_out_of_buffer,	ps.rx_wire_drops,
+		ps.rx_dropped,	  ps.rx_oversize,	ps.bus_cqe_bytes,
+		ps.bus_wqe_bytes, ps.bus_data_rd_bytes, ps.bus_data_wr_bytes,
+		ps.bus_doorbells, ps.bus_dbrec_updates,
 	};
 
 	for (i = 0; i < SIM_COUNTERS_N && i < n; i++) {
@@ -364,6 +391,7 @@ static int sim_get_port_net(struct ibv_context *context, uint8_t port_num,
 	pthread_mutex_lock(&ctx->dev->lock);
 	memcpy(net->mac, p->mac, 6);
 	net->mtu = p->mtu;
+	net->max_mtu = SIM_MTU_MAX;
 	net->link_up = p->link_up && !ctx->dev->fatal;
 	net->speed_mbps = net->link_up ? 100000 : 0;
 	pthread_mutex_unlock(&ctx->dev->lock);
@@ -565,6 +593,8 @@ const struct mlx5_glue sim_glue_ops = {
 	.dv_query_device = sim_dv_query_device,
 	.query_port = sim_query_port,
 	.port_out_of_buffer = sim_port_out_of_buffer,
+	.port_rx_length_errors = sim_port_rx_length_errors,
+	.set_port_mtu = sim_set_port_mtu,
 	.port_counters = sim_port_counters,
 	.port_state_str = sim_port_state_str,
 	.get_port_net = sim_get_port_net,

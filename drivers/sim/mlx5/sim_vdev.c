@@ -54,7 +54,8 @@ static int port_init(struct sim_mlx5_dev *dev, unsigned int idx, unsigned int de
 	p->flap_at = cfg->flap_down ? cfg->flap_at : UINT64_MAX;
 	p->flap_up_at = cfg->flap_down ? cfg->flap_at + cfg->flap_down : UINT64_MAX;
 	TAILQ_INIT(&p->flows);
-	ret = sim_fifo_init(&p->fifo, SIM_FIFO_DEPTH, p->mtu + 18u);
+	/* Room for the largest frame the port may ever take: its MTU can grow. */
+	ret = sim_fifo_init(&p->fifo, SIM_FIFO_DEPTH, SIM_FRAME_MAX);
 	if (ret != 0)
 		return ret;
 	p->source.conf = cfg->src;
