@@ -1,5 +1,6 @@
-# Sourced by the interop scripts that run a DPDK application with the
-# net_dvp plugin: the plugin's private copy, the memory mode, hugepages.
+# Sourced by the interop scripts that run a DPDK application (with the
+# net_dvp plugin, or testpmd against memif): the plugin's private copy,
+# the memory mode, hugepages.
 # The caller defines skip() (one line, exit 77) and calls ndvp_cleanup
 # from its EXIT trap.
 #
