@@ -28,8 +28,9 @@ sock=$work/memif.sock
 tp_prefix=tp$$
 tp_pid=
 peer_pid=
-saved_nr_huge=
 huge_dir=$(awk '$3 == "hugetlbfs" {print $2; exit}' /proc/mounts)
+# shellcheck source=net_dvp_lib.sh
+. "$(dirname "$0")/net_dvp_lib.sh"
 
 # testpmd leaves its runtime directory and, with hugepages, its page files
 # (DPDK keeps them for reuse unless told otherwise): remove both.
@@ -45,22 +46,15 @@ cleanup() {
 	fi
 	testpmd_clean
 	# Give back the hugepages we reserved: other tests count free pages.
-	[ -n "$saved_nr_huge" ] && echo "$saved_nr_huge" >/proc/sys/vm/nr_hugepages
+	ndvp_cleanup
 	rm -rf "$work"
 }
 trap cleanup EXIT
 
 if [ "$mem" = huge ]; then
-	free_pages() { awk '/^HugePages_Free/ {print $2}' /proc/meminfo; }
-	if [ "$(free_pages)" -lt 256 ]; then
-		saved_nr_huge=$(cat /proc/sys/vm/nr_hugepages)
-		echo $((saved_nr_huge + 256 - $(free_pages))) >/proc/sys/vm/nr_hugepages 2>/dev/null || true
-	fi
-	[ "$(free_pages)" -ge 256 ] || skip "fewer than 256 free 2 MiB hugepages and no more could be reserved"
-	if [ -z "$huge_dir" ]; then
-		mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages || skip "no hugetlbfs mount"
-		huge_dir=/dev/hugepages
-	fi
+	# 256 free pages (reserved here, relative to what is there, when short).
+	ndvp_mem huge 512
+	huge_dir=$ndvp_huge_dir
 	tp_mem="-m 256"
 	our_mem="-m 128"
 else

@@ -18,13 +18,20 @@
  *    (clones: indirect mbufs, external buffers, chains the queue was not
  *    set up for), also in the middle of a burst, as the tx_copied xstat
  *    shows, and the sink gets every frame;
- *  - every rte_mbuf is back in the application's pools after close.
+ *  - every rte_mbuf is back in the application's pools after close;
+ *  - with --chunks N, all of the above with an rx pool of N memory chunks
+ *    apart (one mbuf per 4 KB page, a page left out between two), where
+ *    DPDK's own pools come in as many chunks as their memory has
+ *    IOVA-contiguous runs: the device must receive into and send from
+ *    any of them.
  *
  * The first net_dvp port is used; with another driver's port before it,
  * its ethdev and dvp port numbers differ and rx rewrites each mbuf's port.
  *
  * Usage: net_dvp_app <EAL args: -d PLUGIN --vdev net_dvp0,sim_mlx5,...> -- [--intr] [--port N]
- *   --port N  fail unless the net_dvp port is ethdev port N
+ *                    [--chunks N]
+ *   --port N    fail unless the net_dvp port is ethdev port N
+ *   --chunks N  the rx pool in N memory chunks (N mbufs)
  * Exit 0 pass, 1 fail.
  */
 
@@ -40,12 +47,14 @@
 #include <rte_interrupts.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
 
 #define NB_MBUF 4096
 #define BURST 32
 
 static struct rte_mempool *mp;
 static struct rte_mempool *tx_pools[2]; /* check_tx()'s, emptied at close */
+static void *scattered_area; /* the memory of a --chunks pool */
 
 #define CHECK(cond, ...)                                                   \
 	do {                                                               \
@@ -274,6 +283,42 @@ static void check_tx(uint16_t port)
 	check_tx_mixed(port, clones, sunk);
 }
 
+#define PAGE 4096u
+
+/*
+ * An mbuf pool of @p chunks memory chunks: each 4 KB page of every other
+ * one of an rte_malloc area holds one mbuf and is given to the pool as a
+ * chunk of its own, with its IOVA, so that no two chunks touch.
+ */
+static struct rte_mempool *scattered_pool(unsigned int chunks, int socket)
+{
+	unsigned int data_room = RTE_MBUF_DEFAULT_BUF_SIZE, i;
+	struct rte_mempool *m;
+	char *area;
+	int ret;
+
+	m = rte_mempool_create_empty("app_scattered", chunks, sizeof(struct rte_mbuf) + data_room,
+				     0, sizeof(struct rte_pktmbuf_pool_private), socket, 0);
+	CHECK(m != NULL, "empty pool: %s", rte_strerror(rte_errno));
+	CHECK(rte_mempool_calc_obj_size(m->elt_size, 0, NULL) <= PAGE,
+	      "an mbuf of %u bytes does not fit in a page", m->elt_size);
+	CHECK(rte_mempool_set_ops_byname(m, rte_mbuf_best_mempool_ops(), NULL) == 0, "pool ops");
+	rte_pktmbuf_pool_init(m, NULL);
+	area = rte_malloc_socket("app_scattered", (size_t)chunks * 2 * PAGE, PAGE, socket);
+	CHECK(area != NULL, "%u KB for the pool", chunks * 2 * PAGE / 1024);
+	for (i = 0; i < chunks; i++) {
+		char *page = area + (size_t)i * 2 * PAGE;
+
+		ret = rte_mempool_populate_iova(m, page, rte_mem_virt2iova(page), PAGE, NULL, NULL);
+		CHECK(ret == 1, "chunk %u took %d mbufs, not 1", i, ret);
+	}
+	CHECK(m->nb_mem_chunks == chunks && m->populated_size == chunks,
+	      "%u chunks, %u mbufs: not %u", m->nb_mem_chunks, m->populated_size, chunks);
+	rte_mempool_obj_iter(m, rte_pktmbuf_init, NULL);
+	scattered_area = area;
+	return m;
+}
+
 int main(int argc, char **argv)
 {
 	struct rte_eth_conf conf = { 0 };
@@ -281,7 +326,7 @@ int main(int argc, char **argv)
 	struct rte_epoll_event ev[1];
 	uint64_t got = 0, wakeups = 0;
 	bool intr = false;
-	int want_port = -1;
+	int want_port = -1, chunks = 0;
 	uint16_t port = 0, n, i;
 	int ret, spins;
 
@@ -294,8 +339,11 @@ int main(int argc, char **argv)
 			intr = true;
 		else if (strcmp(argv[i], "--port") == 0 && i + 1 < argc)
 			want_port = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--chunks") == 0 && i + 1 < argc)
+			chunks = atoi(argv[++i]);
 		else
-			CHECK(false, "unknown argument %s: valid are --intr, --port N", argv[i]);
+			CHECK(false, "unknown argument %s: valid are --intr, --port N, --chunks N",
+			      argv[i]);
 	}
 	/* The first net_dvp port (another driver's may come before it: case port-numbers). */
 	RTE_ETH_FOREACH_DEV(port)
@@ -311,13 +359,19 @@ int main(int argc, char **argv)
 	CHECK(want_port < 0 || port == want_port, "the net_dvp port is %u, expected %d", port,
 	      want_port);
 
-	mp = rte_pktmbuf_pool_create("app_pool", NB_MBUF, 128, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-				     (int)rte_socket_id());
+	CHECK(chunks == 0 || chunks >= 1024, "--chunks %d: 1024 at least (the rx queue and tx)",
+	      chunks);
+	if (chunks != 0)
+		mp = scattered_pool((unsigned int)chunks, (int)rte_socket_id());
+	else
+		mp = rte_pktmbuf_pool_create("app_pool", NB_MBUF, 128, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+					     (int)rte_socket_id());
 	CHECK(mp != NULL, "pool: %s", rte_strerror(rte_errno));
 	conf.intr_conf.rxq = intr;
 	CHECK(rte_eth_dev_configure(port, 1, 1, &conf) == 0, "configure");
-	CHECK(rte_eth_rx_queue_setup(port, 0, 512, rte_eth_dev_socket_id(port), NULL, mp) == 0,
-	      "rx queue setup");
+	ret = rte_eth_rx_queue_setup(port, 0, 512, rte_eth_dev_socket_id(port), NULL, mp);
+	CHECK(ret == 0, "rx queue setup with pool %s (%u memory chunks): %s", mp->name,
+	      mp->nb_mem_chunks, rte_strerror(-ret));
 	CHECK(rte_eth_tx_queue_setup(port, 0, 512, rte_eth_dev_socket_id(port), NULL) == 0,
 	      "tx queue setup");
 	CHECK(rte_eth_dev_start(port) == 0, "start");
@@ -362,11 +416,13 @@ int main(int argc, char **argv)
 		      rte_mempool_in_use_count(tx_pools[i]), tx_pools[i]->name);
 		rte_mempool_free(tx_pools[i]);
 	}
-	printf("PASS: %llu packets received zero-copy in rte_mbufs of the application's pool%s%llu wake-ups; every mbuf back\n",
-	       (unsigned long long)got,
+	printf("PASS: %llu packets received zero-copy in rte_mbufs of the application's pool (%u memory chunks, IOVA %s)%s%llu wake-ups; every mbuf back\n",
+	       (unsigned long long)got, mp->nb_mem_chunks,
+	       rte_eal_iova_mode() == RTE_IOVA_PA ? "PA" : "VA",
 	       intr ? ", interrupt mode: " : "; tx: own mbufs sent as they are, clones copied; ",
 	       (unsigned long long)wakeups);
 	rte_mempool_free(mp);
+	rte_free(scattered_area);
 	rte_eal_cleanup();
 	return 0;
 }

@@ -1,22 +1,29 @@
 #!/bin/bash
 # Run net_dvp_app (our DPDK application over net_dvp) on the simulated HCA.
-# Usage: net_dvp_app.sh APP PLUGIN WORKDIR zero-copy|tx-send|port-numbers|rx-intr
+# Usage: net_dvp_app.sh APP PLUGIN WORKDIR CASE MEM
+#   CASE  zero-copy | tx-send | port-numbers | rx-intr | many-chunks
+#   MEM   huge (DPDK's defaults on hugepages: IOVA PA as root) | no-huge
 # Exit 0 pass, 1 fail, 77 skipped.
 set -u
 app=$1
 plugin=$2
 work=$3
 case_=$4
-[ "$(id -u)" = 0 ] || { echo "SKIP: not root: DPDK needs root"; exit 77; }
-# DPDK loads no plugin from under a world-writable directory (/tmp).
-dir=$work/net_dvp_app.$case_
-rm -rf "$dir"
-mkdir -p "$dir"
-chmod 755 "$dir"
-cp "$plugin" "$dir/"
+mem=$5
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+[ "$(id -u)" = 0 ] || skip "not root: DPDK needs root"
+# shellcheck source=net_dvp_lib.sh
+. "$(dirname "$0")/net_dvp_lib.sh"
 prefix=ndvpapp$$
 first=
-trap 'rm -rf "/var/run/dpdk/$prefix"' EXIT
+trap ndvp_cleanup EXIT
+trap 'exit 130' INT TERM
+ndvp_plugin_copy "$plugin" "$work"
+ndvp_mem "$mem" 256
+ndvp_dpdk_prefix "$prefix"
 case $case_ in
 zero-copy)
 	sim="sim_mlx5,ports=1,cable=traffic,count=4000"
@@ -35,8 +42,13 @@ rx-intr)
 	# Bursts of 200 frames every 100 ms: the lcore sleeps between them.
 	sim="sim_mlx5,ports=1,cable=traffic,rate=20000,pattern=[on:10ms,off:90ms],count=4000"
 	extra=--intr ;;
-*) echo "net_dvp_app.sh: unknown case '$case_'; valid: zero-copy, tx-send, port-numbers, rx-intr" >&2; exit 2 ;;
+many-chunks)
+	# Rx into, and tx from, a pool of 1500 memory chunks apart.
+	sim="sim_mlx5,ports=1,cable=traffic,count=4000"
+	extra="--chunks 1500" ;;
+*) echo "net_dvp_app.sh: unknown case '$case_'; valid: zero-copy, tx-send, port-numbers, rx-intr, many-chunks" >&2; exit 2 ;;
 esac
+# Not exec: the EXIT trap removes the plugin's copy and DPDK's files.
 # shellcheck disable=SC2086
-exec timeout -k 5 100 "$app" -l 0 --no-huge -m 256 --no-pci --file-prefix "$prefix" \
-	-d "$dir/$(basename "$plugin")" $first --vdev "net_dvp0,$sim" -- $extra
+timeout -k 5 100 "$app" -l 0 $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
+	-d "$ndvp_plugin" $first --vdev "net_dvp0,$sim" -- $extra

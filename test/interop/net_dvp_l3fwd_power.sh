@@ -4,11 +4,11 @@
 # plugin loaded with -d, two ethdev ports on the simulated HCA whose traffic
 # cable gives each port a source and a sink, the source sending in bursts.
 #
-# Usage: net_dvp_l3fwd_power.sh WORKDIR PLUGIN
-#   WORKDIR  a private directory of the build tree (never under /tmp: DPDK
-#            loads no plugin from a path with a world-writable directory);
-#            the example is copied and built there, and the log is kept there
-#   PLUGIN   build/drivers/dpdk/net_dvp/librte_net_dvp.so
+# Usage: net_dvp_l3fwd_power.sh WORKDIR PLUGIN MEM
+#   WORKDIR  where the example is copied and built, and the log kept
+#   PLUGIN   build/drivers/dpdk/net_dvp/librte_net_dvp.so (loaded from a
+#            private copy: net_dvp_lib.sh)
+#   MEM      huge (DPDK's defaults on hugepages: IOVA PA as root) | no-huge
 # Environment: DVP_L3FWD_COUNT (frames per source, 3000), DVP_L3FWD_LCORE (0),
 #   DVP_L3FWD_SIM_EXTRA (more sim devargs, e.g. ",drop=1" to see a failure),
 #   DVP_L3FWD_IDLE_US (the sim thread's idle sleep, 5000; see CPU below),
@@ -63,8 +63,9 @@
 # Results are counts; the time limits only bound a hung process, so a
 # loaded machine makes the test slower, not failed.
 set -u
-work=${1:?usage: net_dvp_l3fwd_power.sh WORKDIR PLUGIN}
-plugin=${2:?usage: net_dvp_l3fwd_power.sh WORKDIR PLUGIN}
+work=${1:?usage: net_dvp_l3fwd_power.sh WORKDIR PLUGIN MEM}
+plugin=${2:?usage: net_dvp_l3fwd_power.sh WORKDIR PLUGIN MEM}
+mem=${3:?usage: net_dvp_l3fwd_power.sh WORKDIR PLUGIN MEM}
 count=${DVP_L3FWD_COUNT:-3000}
 lcore=${DVP_L3FWD_LCORE:-0}
 example=${DVP_L3FWD_EXAMPLE:-/usr/share/dpdk/examples/l3fwd-power}
@@ -83,25 +84,12 @@ skip() {
 [ -f "$example/main.c" ] && [ -f "$example/Makefile" ] ||
 	skip "DPDK's example $example not found (Debian package dpdk-doc: apt-get install dpdk-doc)"
 [ "$(id -u)" = 0 ] || skip "not root: DPDK's l3fwd-power needs root"
-[ -f "$plugin" ] || skip "no plugin at $plugin (meson: -Ddpdk_pmd, usertools/dvp-dpdk-sdk)"
 command -v make >/dev/null && command -v cc >/dev/null || skip "no make or cc to build l3fwd-power"
 pkg-config --exists libdpdk 2>/dev/null || skip "pkg-config finds no libdpdk (Debian package libdpdk-dev)"
 py=$(command -v python3) || skip "no python3 to read DPDK's telemetry socket"
 
-work=$(realpath -m "$work")
-case $work in
-/tmp | /tmp/* | /var/tmp | /var/tmp/* | /dev/shm | /dev/shm/*)
-	skip "work dir $work is under a world-writable directory: DPDK would refuse the plugin" ;;
-esac
 mkdir -p "$work" || exit 1
 work=$(cd "$work" && pwd -P)
-d=$work
-while [ "$d" != / ]; do
-	[ -n "$(find "$d" -maxdepth 0 -perm -o+w)" ] &&
-		skip "$d is world-writable: DPDK loads no plugin from under it; give a private work dir"
-	d=$(dirname "$d")
-done
-chmod 755 "$work"
 
 # The example, copied (only what changed, so that make rebuilds only then)
 # and built with its own Makefile against the installed DPDK.
@@ -119,17 +107,14 @@ fi
 app=$src/build/l3fwd-power
 [ -x "$app" ] || { echo "FAIL: make left no $app"; exit 1; }
 
-# DPDK loads no plugin from a path with a world-writable directory in it.
-mkdir -p "$work/pmd"
-chmod 755 "$work/pmd"
-cp "$plugin" "$work/pmd/librte_net_dvp.so" || exit 1
-
+# shellcheck source=net_dvp_lib.sh
+. "$(dirname "$0")/net_dvp_lib.sh"
 prefix=l3fwdp$$
 sock=/var/run/dpdk/$prefix/dpdk_telemetry.v2
-log=$work/l3fwd-power.log
-stats=$work/stats.txt
+log=$work/l3fwd-power.$mem.log
+stats=$work/stats.$mem.txt
 pid=
-rm -f "$stats" "$stats.new" "$work/stats.final.txt" "$work/tele.err"
+rm -f "$stats" "$stats.new" "$work/stats.final.$mem.txt" "$work/tele.$mem.err"
 
 cleanup() {
 	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
@@ -138,10 +123,13 @@ cleanup() {
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 	fi
-	rm -rf "/var/run/dpdk/$prefix"
+	ndvp_cleanup
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+ndvp_plugin_copy "$plugin" "$work"
+ndvp_mem "$mem" 512
+ndvp_dpdk_prefix "$prefix"
 
 fail() {
 	echo "FAIL: $*"
@@ -174,7 +162,7 @@ for cmd in sys.argv[2:]:
 '
 tele_all() {
 	"$py" -c "$tele_py" "$sock" /ethdev/xstats,0 /ethdev/xstats,1 /ethdev/stats,0 /ethdev/stats,1 \
-		>"$stats.new" 2>"$work/tele.err" && mv "$stats.new" "$stats"
+		>"$stats.new" 2>"$work/tele.$mem.err" && mv "$stats.new" "$stats"
 }
 # The value of @1 of port @2 in the last telemetry answer (-1: none).
 val() {
@@ -201,8 +189,9 @@ sim="sim_mlx5,ports=2,cable=traffic,sizes=[60,512,1514],rate=20000"
 sim="$sim,pattern=[on:10ms,off:190ms],count=$count,idle_us=$idle_us$sim_extra"
 : >"$log"
 # stdbuf: l3fwd-power's printf lines reach the log as they are written.
-stdbuf -oL "$app" -l "$lcore" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
-	--log-level="pmd.net.dvp*:info" -d "$work/pmd/librte_net_dvp.so" --vdev "net_dvp0,$sim" \
+# shellcheck disable=SC2086
+stdbuf -oL "$app" -l "$lcore" $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
+	--log-level="pmd.net.dvp*:info" -d "$ndvp_plugin" --vdev "net_dvp0,$sim" \
 	-- -p 0x3 --config="(0,0,$lcore),(1,0,$lcore)" --interrupt-only $app_extra \
 	</dev/null >"$log" 2>&1 &
 pid=$!
@@ -247,7 +236,7 @@ for _ in $(seq 1200); do
 	fi
 	snap=$now
 done
-[ -s "$stats" ] || fail "no answer on DPDK's telemetry socket $sock: $(cat "$work/tele.err")"
+[ -s "$stats" ] || fail "no answer on DPDK's telemetry socket $sock: $(cat "$work/tele.$mem.err")"
 # Sources done but sinks short: go on, the checks below say what was lost.
 [ $done_ = 1 ] || { [ "$(val sim_source_sent 0)" = "$count" ] && [ "$(val sim_source_sent 1)" = "$count" ]; } ||
 	fail "the sources stalled: they sent $(val sim_source_sent 0)/$(val sim_source_sent 1) of $count each, sinks received $(val sim_sink_received 0)/$(val sim_sink_received 1)"
@@ -276,8 +265,8 @@ ns_all=$(pct_ns $((all1_ns - all0_ns)))
 ns_app=$(pct_ns $((app1_ns - app0_ns)))
 
 # The counters, once more after the idle stretch, then SIGINT.
-tele_all || fail "no answer on DPDK's telemetry socket after the idle stretch: $(cat "$work/tele.err")"
-cp "$stats" "$work/stats.final.txt"
+tele_all || fail "no answer on DPDK's telemetry socket after the idle stretch: $(cat "$work/tele.$mem.err")"
+cp "$stats" "$work/stats.final.$mem.txt"
 kill -INT "$pid"
 for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pid" 2>/dev/null && fail "l3fwd-power did not exit within 30 s of SIGINT"
@@ -325,5 +314,5 @@ done
 echo "lcore $lcore: $sleeps sleeps on the rx interrupt logged, woken by port 0 $w0 times, port 1 $w1 times, $wake_idle while idle"
 echo "idle ${idle_s} s: process ${cpu_all}% of a core (l3fwd-power's threads ${cpu_app}%, sim device thread ${cpu_sim}%) in utime+stime at CLK_TCK $hz; run time (schedstat) ${ns_all}% (l3fwd-power's threads ${ns_app}%)"
 [ -z "$bad" ] || fail "${bad# }"
-echo "PASS: l3fwd-power --interrupt-only over net_dvp: 2 x $count frames forwarded, 0 lost; slept on rx interrupts ($sleeps sleeps, $((w0 + w1)) wake-ups); idle ${cpu_all}% of a core over ${idle_s} s"
+echo "PASS: l3fwd-power --interrupt-only over net_dvp ($mem): 2 x $count frames forwarded, 0 lost; slept on rx interrupts ($sleeps sleeps, $((w0 + w1)) wake-ups); idle ${cpu_all}% of a core over ${idle_s} s"
 exit 0

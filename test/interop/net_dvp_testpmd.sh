@@ -3,9 +3,20 @@
 # loaded with -d, two ethdev ports on the simulated HCA whose traffic
 # cable gives each port a source and a sink.
 #
-# Usage: net_dvp_testpmd.sh PLUGIN WORKDIR CASE
+# Usage: net_dvp_testpmd.sh PLUGIN WORKDIR CASE MEM
 #   CASE  io | macswap | restart | lsc | rmv | queue-error | bad-devargs | telemetry
+#         | defaults
+#   MEM   huge: DPDK's defaults on 2 MB hugepages (no -m, no --iova-mode:
+#         IOVA PA as root without an IOMMU), reserved here when short;
+#         no-huge: --no-huge -m 1024. Either way testpmd makes its default
+#         mbuf pool (no --total-num-mbufs: about 160k mbufs).
 # Exit 0 pass, 1 fail, 77 skipped (the one line printed says why).
+#
+# defaults: testpmd as a user starts it, `-- -i` and nothing more (io
+# forwarding, rx flushed at start, no retry): the ports start and every
+# frame is counted: each source's COUNT frames are received by its port
+# (rx_good_packets), and each one not at the other port's sink is one
+# testpmd flushed at start or dropped on tx (its forward statistics).
 #
 # io, macswap: each source sends COUNT frames; testpmd forwards port 0 to
 # port 1 and back. Pass: every sink received COUNT intact (lost, corrupt,
@@ -29,7 +40,8 @@ set -u
 plugin=$1
 work=$2
 case_=$3
-count=${DVP_NET_DVP_COUNT:-30000}
+mem=$4
+count=${DVP_NET_DVP_COUNT:-10000}
 
 skip() {
 	echo "SKIP: $*"
@@ -37,21 +49,12 @@ skip() {
 }
 command -v dpdk-testpmd >/dev/null || skip "dpdk-testpmd not found (Debian package dpdk-dev)"
 [ "$(id -u)" = 0 ] || skip "not root: DPDK's testpmd needs root"
-[ -f "$plugin" ] || skip "no plugin at $plugin (meson: -Ddpdk_pmd, usertools/dvp-dpdk-sdk)"
+# shellcheck source=net_dvp_lib.sh
+. "$(dirname "$0")/net_dvp_lib.sh"
 
-# DPDK loads no plugin from a path with a world-writable directory in it:
-# the copy lives in a private directory of the build tree.
-dir=$work/net_dvp_testpmd.$case_
-rm -rf "$dir"
-mkdir -p "$dir/pmd"
-chmod 755 "$dir" "$dir/pmd"
-cp "$plugin" "$dir/pmd/"
+dir=$work/net_dvp_testpmd.$case_.$mem
 prefix=ndvp$$
-fifo=$dir/cmd
-out=$dir/testpmd.log
-mkfifo "$fifo"
 tp_pid=
-
 cleanup() {
 	exec 3>&- 2>/dev/null
 	if [ -n "$tp_pid" ] && kill -0 "$tp_pid" 2>/dev/null; then
@@ -59,22 +62,33 @@ cleanup() {
 		for _ in $(seq 50); do kill -0 "$tp_pid" 2>/dev/null || break; sleep 0.1; done
 		kill -KILL "$tp_pid" 2>/dev/null
 	fi
-	rm -rf "/var/run/dpdk/$prefix"
+	ndvp_cleanup
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+rm -rf "$dir"
+mkdir -p "$dir" || exit 1
+ndvp_plugin_copy "$plugin" "$work"
+# testpmd's default pool is about 400 MB.
+ndvp_mem "$mem" 1024
+ndvp_dpdk_prefix "$prefix"
+fifo=$dir/cmd
+out=$dir/testpmd.log
+mkfifo "$fifo"
 
 sim="sim_mlx5,ports=2,cable=traffic,count=$count"
 fwd=io
 extra_vdev=
 [ "$case_" = bad-devargs ] && extra_vdev="--vdev net_dvp1,no_such_device0,key=1"
 case $case_ in
-io | restart) ;;
+io | restart | defaults) ;;
 macswap) fwd=macswap ;;
 lsc) sim="sim_mlx5,ports=2,cable=traffic,rate=20000,flap=[at:8s,down:300ms]" ;;
 rmv) sim="sim_mlx5,ports=2,cable=traffic,rate=20000,fatal=8s" ;;
 queue-error) sim="sim_mlx5,ports=2,cable=traffic,count=$count,bad_lkey=5000" ;;
 bad-devargs | telemetry) ;;
-*) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc, rmv, queue-error, bad-devargs, telemetry" >&2; exit 2 ;;
+*) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc, rmv, queue-error, bad-devargs, telemetry, defaults" >&2; exit 2 ;;
 esac
 
 # A plugin built with ASan+UBSan (the sanitizer build) needs their runtimes
@@ -96,10 +110,12 @@ stdbuf_lib=$(ls /usr/libexec/coreutils/libstdbuf.so /usr/lib/*/coreutils/libstdb
 export LD_PRELOAD="${preload#:}${preload:+:}$stdbuf_lib" _STDBUF_O=L _STDBUF_E=L
 
 # testpmd needs two lcores; on a 2-CPU machine they share the CPUs with the rest.
-dpdk-testpmd -l 0-1 --no-huge -m 512 --no-pci --file-prefix "$prefix" \
-	--log-level=pmd.net.dvp*:info -d "$dir/pmd/librte_net_dvp.so" \
-	$extra_vdev --vdev "net_dvp0,$sim" -- -i --forward-mode="$fwd" --no-flush-rx \
-	--total-num-mbufs=16384 <"$fifo" >"$out" 2>&1 &
+app_args="--forward-mode=$fwd --no-flush-rx"
+[ "$case_" = defaults ] && app_args=
+# shellcheck disable=SC2086
+dpdk-testpmd -l 0-1 $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
+	--log-level=pmd.net.dvp*:info -d "$ndvp_plugin" \
+	$extra_vdev --vdev "net_dvp0,$sim" -- -i $app_args <"$fifo" >"$out" 2>&1 &
 tp_pid=$!
 exec 3>"$fifo"
 cmd() { echo "$*" >&3; }
@@ -140,14 +156,32 @@ tp_dropped() {
 		END { print s + 0 }' "$out"
 }
 
+# What port @1 received in testpmd's forwarding sessions (RX-packets).
+tp_fwd_rx() {
+	awk -v port="$1" '
+		/Forward statistics for port/ { p = $(NF - 1); next }
+		/Accumulated forward statistics/ { p = -1 }
+		p == port && /RX-packets:/ { s += $2 }
+		END { print s + 0 }' "$out"
+}
+
 wait_for 1 'testpmd> ' 60 || fail "testpmd did not start"
 grep -q "net_dvp0: sim_mlx5 gives 2 port" "$out" || fail "net_dvp did not make two ports"
+grep -qE 'Start ports failed|Fail to (start|configure) port' "$out" &&
+	fail "testpmd could not start its ports: $(grep -E 'net_dvp|net_mlx5|mlx5:|Fail|failed' "$out" | head -n 8 | tr '\n' '|')"
+iova=$(sed -n "s/.*Selected IOVA mode '\([A-Z]*\)'.*/\1/p" "$out" | head -n 1)
 cmd "show port info 0"
 wait_for 1 'Driver name: net_dvp' 20 || fail "show port info names no net_dvp port"
 # Retry a burst the tx queue did not take whole, as a careful application
 # does; what testpmd still drops it counts (TX-dropped), and the check below
-# holds it to that count.
-cmd "set fwd $fwd retry"
+# holds it to that count. The defaults case leaves testpmd as it starts.
+[ "$case_" = defaults ] || cmd "set fwd $fwd retry"
+if [ "$case_" = defaults ]; then
+	# How DPDK laid out the default pool (rte_mempool_dump: nb_mem_chunks).
+	cmd "dump_mempool"
+	wait_for 1 'nb_mem_chunks=' 20 || fail "dump_mempool printed no pool"
+	chunks=$(awk -F= '/mempool <mb_pool_0>/ { f = 1 } f && /nb_mem_chunks=/ { print $2; exit }' "$out")
+fi
 cmd "start"
 
 if [ "$case_" = lsc ]; then
@@ -212,17 +246,25 @@ if [ "$case_" = bad-devargs ]; then
 	grep -q 'net_dvp1: cannot attach dvp device' "$out" || fail "net_dvp1's failed probe is not reported"
 fi
 
-# Poll the sim's counters until every source is done and every sink has
-# caught up (or nothing moves for 20 s: a stall, not a slow machine).
+# Poll the counters until every source is done, each port has taken its
+# source's frames in (received, or dropped and counted by the device), the
+# sinks have everything each port sent, and nothing moved over the last
+# poll; or nothing moves for 20 s (a stall, not a slow machine).
+# Port @1's frames in: received, missed, in error, or dropped by the device.
+taken_in() {
+	echo $(($(xstat rx_good_packets $1) + $(xstat rx_missed_errors $1) + $(xstat rx_errors $1) +
+		$(xstat sim_rx_dropped $1)))
+}
 snap=
 same=0
 restarted=0
 for _ in $(seq 600); do
-	: >"$dir/mark"
 	cmd "show port xstats all"
 	sleep 0.5
 	s0=$(xstat sim_source_sent 0) s1=$(xstat sim_source_sent 1)
 	r0=$(xstat sim_sink_received 0) r1=$(xstat sim_sink_received 1)
+	t0=$(xstat tx_good_packets 0) t1=$(xstat tx_good_packets 1)
+	i0=$(taken_in 0) i1=$(taken_in 1)
 	if [ "$case_" = restart ] && [ $restarted = 0 ] && [ "$s0" -ge $((count / 2)) ]; then
 		cmd "stop"
 		cmd "port stop all"
@@ -232,7 +274,9 @@ for _ in $(seq 600); do
 		restarted=1
 	fi
 	[ "$s0" = "$count" ] && [ "$s1" = "$count" ] && [ "$r0" = "$count" ] && [ "$r1" = "$count" ] && break
-	now="$s0/$s1/$r0/$r1"
+	now="$s0/$s1/$r0/$r1/$t0/$t1/$i0/$i1"
+	[ "$now" = "$snap" ] && [ "$s0/$s1/$i0/$i1" = "$count/$count/$count/$count" ] &&
+		[ "$t0" = "$r0" ] && [ "$t1" = "$r1" ] && break
 	if [ "$now" = "$snap" ]; then
 		same=$((same + 1))
 		[ $same -ge 40 ] && break
@@ -275,6 +319,42 @@ if [ "$case_" = queue-error ]; then
 	exit 0
 fi
 
+if [ "$case_" = defaults ]; then
+	bad=
+	# Port p receives its own source's frames; testpmd sends them out of
+	# port q, to q's sink.
+	for p in 0 1; do
+		q=$((1 - p))
+		sent=$(xstat sim_source_sent $p)
+		rx=$(xstat rx_good_packets $p)
+		fwd_rx=$(tp_fwd_rx $p)
+		flushed=$((rx - fwd_rx))
+		dropped=$(tp_dropped $q)
+		got=$(xstat sim_sink_received $q)
+		lost=$(xstat sim_sink_lost $q)
+		[ "$sent" = "$count" ] || bad="$bad port $p's source sent $sent of $count;"
+		[ "$rx" = "$count" ] || bad="$bad port $p received $rx of $count (rx_good_packets);"
+		for x in rx_missed_errors rx_errors rx_mbuf_allocation_errors sim_rx_out_of_buffer \
+			sim_rx_dropped tx_errors tx_copied; do
+			v=$(xstat $x $p)
+			[ "$v" = 0 ] || bad="$bad port $p $x=$v;"
+		done
+		for x in sim_sink_corrupt sim_sink_duplicates sim_sink_foreign; do
+			v=$(xstat $x $q)
+			[ "$v" = 0 ] || bad="$bad port $q $x=$v;"
+		done
+		[ $((got + flushed + dropped)) = "$count" ] ||
+			bad="$bad port $q's sink received $got + flushed $flushed + dropped $dropped: not $count;"
+		[ "$lost" -le $((flushed + dropped)) ] || bad="$bad port $q's sink lost $lost, more than flushed + dropped;"
+		echo "port $p -> $q: source sent $sent, port $p received $rx ($flushed flushed at start), testpmd dropped $dropped on tx, sink received $got intact"
+	done
+	grep -q "still held by the application" "$out" && bad="$bad net_dvp buffers still held at close;"
+	grep -q "Port 0 is closed" "$out" && grep -q "Port 1 is closed" "$out" || bad="$bad ports not closed;"
+	[ -z "$bad" ] || fail "$bad"
+	echo "PASS: testpmd with its defaults ($mem, IOVA ${iova:-?}, default pool) started both net_dvp ports (its pool in $chunks memory chunks); 2 x $count frames, every one counted"
+	exit 0
+fi
+
 bad=
 for p in 0 1; do
 	sent=$(xstat sim_source_sent $p)
@@ -297,4 +377,4 @@ done
 grep -q "still held by the application" "$out" && bad="$bad net_dvp buffers still held at close;"
 grep -q "Port 0 is closed" "$out" && grep -q "Port 1 is closed" "$out" || bad="$bad ports not closed;"
 [ -z "$bad" ] || fail "$bad"
-echo "PASS: $fwd forwarding over net_dvp: 2 x $count frames, none lost unseen, 0 corrupt; every buffer back"
+echo "PASS: $fwd forwarding over net_dvp ($mem, IOVA ${iova:-?}): 2 x $count frames, none lost unseen, 0 corrupt; every buffer back"

@@ -208,6 +208,36 @@ static void test_ring_full(void **state)
 	pair_down(srv, cli);
 }
 
+/*
+ * The server's side of a full ring: every buffer the client posted is
+ * taken, and each burst that then finds no room, or runs out of it part
+ * way, is counted.
+ */
+static void test_ring_full_server(void **state)
+{
+	struct dvp_mbuf *pkts[4], *m;
+	unsigned int i;
+
+	(void)state;
+	pair_up(srv, cli, 1, 1, NULL);
+	/* Two short of full, then a burst of 4 that sends 2. */
+	tp_send(srv, 0, 254); /* rsize=8: the client posted 256 buffers */
+	for (i = 0; i < 4; i++)
+		pkts[i] = tp_frame((uint8_t)i);
+	assert_int_equal(dvp_tx_burst(srv, 0, pkts, 4), 2);
+	assert_int_equal(tp_xstat(srv, "tx_q0_ring_full"), 1);
+	/* Full: nothing sent, counted again. */
+	assert_int_equal(dvp_tx_burst(srv, 0, pkts + 2, 2), 0);
+	assert_int_equal(tp_xstat(srv, "tx_q0_ring_full"), 2);
+	dvp_pktmbuf_free_bulk(pkts + 2, 2);
+	tp_recv_n(cli, 0, 256);
+	m = tp_frame(0);
+	assert_int_equal(dvp_tx_burst(srv, 0, &m, 1), 1);
+	tp_recv_n(cli, 0, 1);
+	assert_int_equal(tp_xstat(srv, "tx_q0_ring_full"), 2);
+	pair_down(srv, cli);
+}
+
 /* bsize=64: frames of many buffers both ways, mbuf chains in and out. */
 static void test_chained(void **state)
 {
@@ -872,6 +902,7 @@ int main(void)
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_traffic_both_ways),
 		cmocka_unit_test(test_ring_full),
+		cmocka_unit_test(test_ring_full_server),
 		cmocka_unit_test(test_chained),
 		cmocka_unit_test(test_fewer_rings_than_queues),
 		cmocka_unit_test(test_reconnect),

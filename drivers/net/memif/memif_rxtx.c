@@ -328,7 +328,8 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		memif_peer_violation(q, MEMIF_VIOL_HEAD, (uint16_t)(slot + n_free), slot);
 		goto out;
 	}
-	while (n < nb_pkts && n_free != 0) {
+	/* No test of n_free here: a burst that finds no posted buffer for a packet is counted. */
+	while (n < nb_pkts) {
 		struct dvp_mbuf *m = pkts[n], *seg;
 		uint16_t k = 0;
 		uint64_t have = 0;
