@@ -51,17 +51,13 @@ command -v dpdk-testpmd >/dev/null || skip "dpdk-testpmd not found (Debian packa
 [ "$(id -u)" = 0 ] || skip "not root: DPDK's testpmd needs root"
 # shellcheck source=net_dvp_lib.sh
 . "$(dirname "$0")/net_dvp_lib.sh"
+# shellcheck source=net_dvp_testpmd_lib.sh
+. "$(dirname "$0")/net_dvp_testpmd_lib.sh"
 
 dir=$work/net_dvp_testpmd.$case_.$mem
 prefix=ndvp$$
-tp_pid=
 cleanup() {
-	exec 3>&- 2>/dev/null
-	if [ -n "$tp_pid" ] && kill -0 "$tp_pid" 2>/dev/null; then
-		kill -INT "$tp_pid" 2>/dev/null
-		for _ in $(seq 50); do kill -0 "$tp_pid" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$tp_pid" 2>/dev/null
-	fi
+	tp_cleanup
 	ndvp_cleanup
 }
 trap cleanup EXIT
@@ -75,7 +71,6 @@ ndvp_mem "$mem" 1024
 ndvp_dpdk_prefix "$prefix"
 fifo=$dir/cmd
 out=$dir/testpmd.log
-mkfifo "$fifo"
 
 sim="sim_mlx5,ports=2,cable=traffic,count=$count"
 fwd=io
@@ -91,79 +86,13 @@ bad-devargs | telemetry) ;;
 *) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc, rmv, queue-error, bad-devargs, telemetry, defaults" >&2; exit 2 ;;
 esac
 
-# A plugin built with ASan+UBSan (the sanitizer build) needs their runtimes
-# loaded first into testpmd, which was built without them. Leak checking is
-# off: testpmd itself does not free everything at exit.
-preload=
-for lib in $(readelf -d "$plugin" | sed -n 's/.*NEEDED.*\[\(lib\(asan\|ubsan\)\.so[.0-9]*\)\]/\1/p'); do
-	preload="$preload:$(gcc -print-file-name="$lib")"
-done
-if [ -n "$preload" ]; then
-	export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1
-	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-	echo "plugin built with sanitizers: preloading${preload//:/ }"
-fi
-# testpmd's output line by line into its log, as stdbuf -oL does (by hand,
-# so that the sanitizer runtimes come first in the preload list).
-stdbuf_lib=$(ls /usr/libexec/coreutils/libstdbuf.so /usr/lib/*/coreutils/libstdbuf.so 2>/dev/null | head -n 1)
-[ -n "$stdbuf_lib" ] || skip "coreutils' libstdbuf.so not found"
-export LD_PRELOAD="${preload#:}${preload:+:}$stdbuf_lib" _STDBUF_O=L _STDBUF_E=L
-
 # testpmd needs two lcores; on a 2-CPU machine they share the CPUs with the rest.
 app_args="--forward-mode=$fwd --no-flush-rx"
 [ "$case_" = defaults ] && app_args=
 # shellcheck disable=SC2086
-dpdk-testpmd -l 0-1 $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
+tp_start "$out" "$fifo" -l 0-1 $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
 	--log-level=pmd.net.dvp*:info -d "$ndvp_plugin" \
-	$extra_vdev --vdev "net_dvp0,$sim" -- -i $app_args <"$fifo" >"$out" 2>&1 &
-tp_pid=$!
-exec 3>"$fifo"
-cmd() { echo "$*" >&3; }
-
-fail() {
-	echo "FAIL: $*"
-	echo "---- the end of testpmd's output ($out):"
-	tail -n 40 "$out"
-	exit 1
-}
-
-# Wait until testpmd's output has @1 more lines matching @2 than @3 (seconds: @4).
-wait_for() {
-	local want=$1 re=$2 tmo=$3 i
-	for i in $(seq $((tmo * 10))); do
-		[ "$(grep -cE "$re" "$out")" -ge "$want" ] && return 0
-		kill -0 "$tp_pid" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
-# The last value of xstat @1 of port @2 in the output.
-xstat() {
-	awk -v name="$1" -v port="$2" '
-		/NIC extended statistics for port/ { p = $NF }
-		p == port && $1 == name ":" { v = $2 }
-		END { print v == "" ? -1 : v }' "$out"
-}
-
-# What testpmd counted dropped on port @1's tx (TX-dropped: the bursts it
-# gave up on plus the port's oerrors), over every forwarding session.
-tp_dropped() {
-	awk -v port="$1" '
-		/Forward statistics for port/ { p = $(NF - 1); next }
-		/Accumulated forward statistics/ { p = -1 }
-		p == port && /TX-dropped:/ { s += $4 }
-		END { print s + 0 }' "$out"
-}
-
-# What port @1 received in testpmd's forwarding sessions (RX-packets).
-tp_fwd_rx() {
-	awk -v port="$1" '
-		/Forward statistics for port/ { p = $(NF - 1); next }
-		/Accumulated forward statistics/ { p = -1 }
-		p == port && /RX-packets:/ { s += $2 }
-		END { print s + 0 }' "$out"
-}
+	$extra_vdev --vdev "net_dvp0,$sim" -- -i $app_args
 
 wait_for 1 'testpmd> ' 60 || fail "testpmd did not start"
 grep -q "net_dvp0: sim_mlx5 gives 2 port" "$out" || fail "net_dvp did not make two ports"
