@@ -63,3 +63,33 @@ for expr in sys.argv[1:]:
         print("check failed: %s" % expr); sys.exit(1)
 ' "$@" || fail "JSON checks"
 }
+
+# wait_file FILE REGEX [SECONDS]: until FILE has a line matching REGEX (60 s
+# by default: a loaded machine makes a program slow, not wrong).
+wait_file() {
+	local f=$1 re=$2 i
+	for i in $(seq $((${3:-60} * 10))); do
+		grep -qE -- "$re" "$f" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_thread_asleep PID COMM-GLOB [SECONDS]: until a thread of PID named
+# COMM-GLOB sleeps in epoll_wait (its wchan): what shows that an lcore is
+# asleep on its queues.
+wait_thread_asleep() {
+	local pid=$1 comm=$2 i t c
+	for i in $(seq $((${3:-60} * 10))); do
+		for t in /proc/"$pid"/task/*; do
+			c=$(cat "$t/comm" 2>/dev/null)
+			# shellcheck disable=SC2053
+			[[ $c == $comm ]] || continue
+			case $(cat "$t/wchan" 2>/dev/null) in
+			*ep_poll* | *epoll_wait*) return 0 ;;
+			esac
+		done
+		sleep 0.1
+	done
+	return 1
+}

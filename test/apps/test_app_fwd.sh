@@ -105,7 +105,8 @@ case_args() {
 
 # ring_run ARGS...: a short JSON run on two net_ring ports; checks follow.
 ring_run() {
-	run timeout 60 "$fwd" $ring -- --duration 0.4 --stats-period 0.1 --json "$@"
+	# Long enough for a stats line and forwarded packets on a loaded machine.
+	run timeout 60 "$fwd" $ring -- --duration 1 --stats-period 0.2 --json "$@"
 }
 
 check_clean() {
@@ -170,15 +171,21 @@ case_ring_gen() {
 	done
 }
 
-# Start dvp-fwd in the background, signal it after a while, and collect it.
+# Start dvp-fwd in the background, signal it once @2 holds (a shell
+# command; $o is its stdout, $pid its pid), and collect it.
 signal_run() {
-	local sig=$1 after=$2 o e pid t=0
+	local sig=$1 ready=$2 o e pid t=0
 	shift 2
 	o=$(mktemp)
 	e=$(mktemp)
 	"$fwd" "$@" >"$o" 2>"$e" &
 	pid=$!
-	sleep "$after"
+	if ! eval "$ready"; then
+		kill -9 $pid
+		out=$(cat "$o") err=$(cat "$e")
+		rm -f "$o" "$e"
+		fail "SIG$sig: dvp-fwd never got to the state the test signals it in ($ready)"
+	fi
 	kill -"$sig" $pid
 	while kill -0 $pid 2>/dev/null && [ $t -lt 100 ]; do
 		sleep 0.1
@@ -196,19 +203,21 @@ signal_run() {
 }
 
 case_signal() {
-	# Forwarding at full speed when SIGINT comes.
-	signal_run INT 1 $ring -- --tx-first --json --stats-period 0.2
+	# Forwarding at full speed when SIGINT comes: both ports have received.
+	signal_run INT 'wait_file "$o" "\"port\":1,.*\"rx_packets\":[1-9]"' \
+		$ring -- --tx-first --json --stats-period 0.2
 	[ "$rc" = 0 ] || fail "SIGINT while forwarding: exit $rc"
 	printf '%s\n' "$err" | grep -q "SIGINT: stopping" || fail "SIGINT not acknowledged"
 	check_clean
 	json_check 'summary["result"] == "pass"' \
 		'all(p["rx_packets"] > 0 for p in summary["ports"])'
 	# Asleep in intr mode with no traffic (no timeout): the stop must wake it.
-	signal_run TERM 1 $ring -- --rx-mode intr --json --stats-period 0.2
+	signal_run TERM "wait_thread_asleep \$pid 'dvp-worker-*'" \
+		$ring -- --rx-mode intr --json --stats-period 0.2
 	[ "$rc" = 0 ] || fail "SIGTERM while asleep: exit $rc"
 	printf '%s\n' "$err" | grep -q "SIGTERM: stopping" || fail "SIGTERM not acknowledged"
 	check_clean
-	json_check 'summary["lcores"][0]["sleeps"] >= 1' 'summary["elapsed"] < 5'
+	json_check 'summary["lcores"][0]["sleeps"] >= 1'
 }
 
 # The default device: the simulated HCA, when this build has the mlx5 driver.
