@@ -108,7 +108,8 @@ struct sim_source {
 	uint8_t *frame; /* the frame on the wire, kept while flow control holds it */
 	uint32_t frame_len;
 	bool pending;
-	struct sim_mlx5_source_stats st;
+	struct sim_mlx5_source_stats st; /* of the current run */
+	struct sim_mlx5_source_stats past; /* of the runs before it: the totals never go back */
 };
 
 struct sim_sink_flow {
@@ -120,7 +121,8 @@ struct sim_sink_flow {
 struct sim_sink {
 	struct sim_sink_flow *flows; /* grown to the highest flow seen */
 	uint32_t nflows;
-	struct sim_mlx5_sink_stats st;
+	struct sim_mlx5_sink_stats st; /* since the last reset */
+	struct sim_mlx5_sink_stats past; /* before it: the totals never go back */
 };
 
 struct sim_capture {

@@ -23,6 +23,7 @@
 #include "sim_glue.h"
 #include "sim_obj.h"
 #include "sim_steer.h"
+#include "sim_traffic.h"
 #include "sim_uar.h"
 #include "sim_wq.h"
 
@@ -339,8 +340,7 @@ static unsigned int sim_port_counters(struct ibv_context *context, uint8_t port_
 		return 0;
 	sp = port_num - 1u;
 	if (values != NULL) {
-		(void)sim_mlx5_source_stats(ctx->dev, sp, &src);
-		(void)sim_mlx5_sink_stats(ctx->dev, sp, &sink);
+		sim_traffic_totals(&ctx->dev->ports[sp], &src, &sink);
 		(void)sim_mlx5_port_stats(ctx->dev, sp, &ps);
 	}
 	const uint64_t v[SIM_COUNTERS_N] = {

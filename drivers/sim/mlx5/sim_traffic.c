@@ -353,6 +353,10 @@ int sim_mlx5_source_set(struct sim_mlx5_dev *dev, unsigned int port,
 		}
 	}
 	pthread_mutex_lock(&dev->lock);
+	/* A new run counts from 0; the port's counters go on from the totals. */
+	p->source.past.sent += p->source.st.sent;
+	p->source.past.bytes += p->source.st.bytes;
+	p->source.past.paused += p->source.st.paused;
 	memset(&p->source.st, 0, sizeof(p->source.st));
 	p->source.conf = *conf;
 	p->source.next = 0;
@@ -402,6 +406,25 @@ int sim_mlx5_source_stats(struct sim_mlx5_dev *dev, unsigned int port,
 	return 0;
 }
 
+void sim_traffic_totals(struct sim_port *p, struct sim_mlx5_source_stats *src,
+			struct sim_mlx5_sink_stats *sink)
+{
+	pthread_mutex_lock(&p->dev->lock);
+	*src = p->source.st;
+	src->sent += p->source.past.sent;
+	src->bytes += p->source.past.bytes;
+	src->paused += p->source.past.paused;
+	*sink = p->sink.st;
+	sink->received += p->sink.past.received;
+	sink->bytes += p->sink.past.bytes;
+	sink->lost += p->sink.past.lost;
+	sink->reordered += p->sink.past.reordered;
+	sink->duplicates += p->sink.past.duplicates;
+	sink->corrupt += p->sink.past.corrupt;
+	sink->foreign += p->sink.past.foreign;
+	pthread_mutex_unlock(&p->dev->lock);
+}
+
 int sim_mlx5_sink_stats(struct sim_mlx5_dev *dev, unsigned int port, struct sim_mlx5_sink_stats *st)
 {
 	struct sim_port *p = sim_port_lock_out(dev, port, st, __func__);
@@ -420,6 +443,13 @@ int sim_mlx5_sink_reset(struct sim_mlx5_dev *dev, unsigned int port)
 	if (p == NULL)
 		return -dvp_errno;
 	pthread_mutex_lock(&dev->lock);
+	p->sink.past.received += p->sink.st.received;
+	p->sink.past.bytes += p->sink.st.bytes;
+	p->sink.past.lost += p->sink.st.lost;
+	p->sink.past.reordered += p->sink.st.reordered;
+	p->sink.past.duplicates += p->sink.st.duplicates;
+	p->sink.past.corrupt += p->sink.st.corrupt;
+	p->sink.past.foreign += p->sink.st.foreign;
 	memset(&p->sink.st, 0, sizeof(p->sink.st));
 	if (p->sink.flows != NULL)
 		memset(p->sink.flows, 0, (size_t)p->sink.nflows * sizeof(*p->sink.flows));

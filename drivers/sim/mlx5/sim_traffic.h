@@ -26,6 +26,13 @@ int sim_traffic_init(struct sim_port *port);
 void sim_traffic_fini(struct sim_port *port);
 int sim_source_poll(struct sim_port *port, uint64_t now);
 void sim_sink_frame(struct sim_port *port, const uint8_t *frame, uint32_t len);
+/*
+ * The port's source and sink counters since the device was made, every run
+ * and reset included: what the port shows as device counters, which never
+ * go back (sim_mlx5_source_stats() and _sink_stats() give the current run's).
+ */
+void sim_traffic_totals(struct sim_port *port, struct sim_mlx5_source_stats *src,
+			struct sim_mlx5_sink_stats *sink);
 void sim_capture_frame(struct sim_port *port, const uint8_t *frame, uint32_t len);
 void sim_capture_fini(struct sim_port *port);
 
