@@ -212,7 +212,7 @@ case_signal() {
 	json_check 'summary["result"] == "pass"' \
 		'all(p["rx_packets"] > 0 for p in summary["ports"])'
 	# Asleep in intr mode with no traffic (no timeout): the stop must wake it.
-	signal_run TERM "wait_thread_asleep \$pid 'dvp-worker-*'" \
+	signal_run TERM "wait_file \"\$o\" '\"type\":\"stats\",.*\"port\":1' && wait_thread_asleep \$pid 'dvp-worker-*'" \
 		$ring -- --rx-mode intr --json --stats-period 0.2
 	[ "$rc" = 0 ] || fail "SIGTERM while asleep: exit $rc"
 	printf '%s\n' "$err" | grep -q "SIGTERM: stopping" || fail "SIGTERM not acknowledged"
