@@ -33,6 +33,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include <dvp_cycles.h>
 #include <dvp_eal.h>
 #include <dvp_json.h>
 #include <dvp_mbuf.h>
@@ -64,10 +65,7 @@ static struct {
 
 static double mono_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)dvp_clock_monotonic_ns() / 1e9;
 }
 
 /* The wall-clock time as ISO 8601 with microseconds, local time. */

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dvp_cycles.h>
 #include <dvp_eal.h>
 
 #include "app_args.h"
@@ -35,10 +36,7 @@ static struct fwd_run run;
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)dvp_clock_monotonic_ns() / 1e9;
 }
 
 /* Whether the EAL arguments name devices (-a, --allow, --vdev), before "--". */

@@ -4,7 +4,7 @@
 
 /**
  * @file
- * Time stamp counter and delays.
+ * Time stamp counter, the monotonic clock and delays.
  */
 
 #ifndef DVP_CYCLES_H
@@ -45,6 +45,14 @@ static inline uint64_t dvp_get_timer_hz(void)
 {
 	return dvp_get_tsc_hz();
 }
+
+/**
+ * CLOCK_MONOTONIC in nanoseconds: the clock of timerfds, poll timeouts and
+ * other processes, which the TSC is not (its zero and rate are this
+ * machine's). A vDSO read on Linux where the clocksource allows, else a
+ * system call: not for the fast path.
+ */
+uint64_t dvp_clock_monotonic_ns(void);
 
 /** Busy-wait for @p us microseconds (no sleep: for short waits on an lcore). */
 void dvp_delay_us(unsigned int us);

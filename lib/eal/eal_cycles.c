@@ -4,7 +4,8 @@
 
 /*
  * The TSC frequency: what the CPU or the kernel says when they say it,
- * else measured once against CLOCK_MONOTONIC_RAW.
+ * else measured once against CLOCK_MONOTONIC_RAW. The monotonic clock in
+ * ns, and busy-wait delays.
  */
 
 #include <pthread.h>
@@ -103,6 +104,14 @@ uint64_t dvp_get_tsc_hz(void)
 {
 	pthread_once(&tsc_once, tsc_init);
 	return tsc_hz;
+}
+
+uint64_t dvp_clock_monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 void dvp_delay_us(unsigned int us)

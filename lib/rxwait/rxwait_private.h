@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <dvp_counter.h>
+#include <dvp_cycles.h>
 #include <dvp_errno.h>
 #include <dvp_rxwait_driver.h>
 #include <dvp_log.h>
@@ -20,7 +21,7 @@ extern int dvp_logtype_rxwait;
 #define RXWAIT_LOG(level, fmt, ...) \
 	DVP_LOG_LINE(level, dvp_logtype_rxwait, "RXWAIT: ", fmt, ##__VA_ARGS__)
 
-/* CLOCK_MONOTONIC in ns (vDSO: no system call). */
+/* dvp_clock_monotonic_ns() as a dvp_rxwait_clock_fn: sets' and governors' default clock. */
 uint64_t rxwait_clock_monotonic_ns(void *arg);
 
 /* dvp_rx_wait() that also says whether it slept in epoll_wait(). */

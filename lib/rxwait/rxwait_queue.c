@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <dvp_json.h>
@@ -29,15 +28,6 @@ const char *const dvp_rxwait_queue_stats_names[] = {
 };
 _Static_assert(DVP_DIM(dvp_rxwait_queue_stats_names) == DVP_RXWAIT_QUEUE_STATS_N,
 	       "a name for every counter of struct dvp_rxwait_queue_stats");
-
-uint64_t rxwait_clock_monotonic_ns(void *arg)
-{
-	struct timespec ts;
-
-	(void)arg;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* An event fd must be open and non-blocking: a read could hang the lcore. */
 static int check_fd(const struct dvp_rxwait_queue_conf *conf, int fd, const char *what)
@@ -164,7 +154,7 @@ int dvp_rxwait_queue_init(struct dvp_rxwait_queue *iq, const struct dvp_rxwait_q
 	iq->solicited = conf->solicited;
 	iq->port_id = conf->port_id;
 	iq->queue_id = conf->queue_id;
-	iq->since_ns = rxwait_clock_monotonic_ns(NULL);
+	iq->since_ns = dvp_clock_monotonic_ns();
 	iq->initialized = true;
 	return 0;
 }
@@ -342,7 +332,7 @@ void dvp_rxwait_queue_stats_reset(struct dvp_rxwait_queue *iq)
 	/* The polling lcore owns the counters: the reset rule of dvp_counter.h. */
 	dvp_counters_reset((const uint64_t *)&iq->stats, (uint64_t *)&iq->base,
 			   DVP_RXWAIT_QUEUE_STATS_N);
-	__atomic_store_n(&iq->since_ns, rxwait_clock_monotonic_ns(NULL), __ATOMIC_RELAXED);
+	__atomic_store_n(&iq->since_ns, dvp_clock_monotonic_ns(), __ATOMIC_RELAXED);
 }
 
 void dvp_rxwait_queue_json(const struct dvp_rxwait_queue *iq, struct dvp_json *w)
@@ -357,7 +347,7 @@ void dvp_rxwait_queue_json(const struct dvp_rxwait_queue *iq, struct dvp_json *w
 	}
 	dvp_rxwait_queue_stats_get(iq, &st);
 	since = __atomic_load_n(&iq->since_ns, __ATOMIC_RELAXED);
-	now = rxwait_clock_monotonic_ns(NULL);
+	now = dvp_clock_monotonic_ns();
 	pct = now > since ? (double)st.asleep_ns * 100.0 / (double)(now - since) : 0.0;
 	dvp_json_str(w, "mode", "interrupt");
 	dvp_json_u64(w, "sleeps", st.sleeps);

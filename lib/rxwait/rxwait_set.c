@@ -194,6 +194,12 @@ unsigned int rxwait_set_max_queues(const struct dvp_rxwait_set *set)
 	return set->max;
 }
 
+uint64_t rxwait_clock_monotonic_ns(void *arg)
+{
+	(void)arg;
+	return dvp_clock_monotonic_ns();
+}
+
 void dvp_rxwait_set_clock(struct dvp_rxwait_set *set, dvp_rxwait_clock_fn clock, void *arg)
 {
 	if (set == NULL)

@@ -2,7 +2,10 @@
  * Copyright (c) 2026 The dvpmd authors
  */
 
-/* lib/eal cycles: the TSC frequency agrees with the kernel's clock; delays last. */
+/*
+ * lib/eal cycles: the TSC frequency agrees with the kernel's clock, the
+ * monotonic clock is the kernel's CLOCK_MONOTONIC, delays last.
+ */
 
 #include "dvp_test.h"
 
@@ -52,11 +55,37 @@ static void test_delay_lasts_at_least(void **state)
 	assert_true(dvp_get_timer_cycles() > 0);
 }
 
+/* The same clock as CLOCK_MONOTONIC (timerfds are armed with it), in ns, never going back. */
+static void test_clock_monotonic_ns(void **state)
+{
+	struct timespec d = { 0, 2 * 1000 * 1000 };
+	uint64_t t0, a, t1, prev, cur;
+	int i;
+
+	(void)state;
+	t0 = now_ns();
+	a = dvp_clock_monotonic_ns();
+	t1 = now_ns();
+	/* Read between two kernel readings: within them, so not another clock or unit. */
+	assert_true(a >= t0);
+	assert_true(a <= t1);
+	nanosleep(&d, NULL);
+	/* Nanoseconds, not micro: 2 ms of sleep is at least 2e6 of them. */
+	assert_true(dvp_clock_monotonic_ns() - a >= 2000000ull);
+	prev = dvp_clock_monotonic_ns();
+	for (i = 0; i < 100000; i++) {
+		cur = dvp_clock_monotonic_ns();
+		assert_true(cur >= prev);
+		prev = cur;
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tsc_hz_matches_clock),
 		cmocka_unit_test(test_delay_lasts_at_least),
+		cmocka_unit_test(test_clock_monotonic_ns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

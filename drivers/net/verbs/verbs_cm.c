@@ -55,8 +55,9 @@ static void conn_close(struct verbs_conn *c, enum dvp_port_event_cause cause);
  */
 static void verbs_cm_test_hold_accept(struct verbs_port *vp, struct verbs_rxq *rxq)
 {
+	uint64_t end = dvp_clock_monotonic_ns() + (uint64_t)vp->cfg.test_hold_accept_ms * 1000000u;
 	struct dvp_rxwait_queue_stats st;
-	uint64_t end = verbs_now_ns() + (uint64_t)vp->cfg.test_hold_accept_ms * 1000000u, events;
+	uint64_t events;
 
 	if (!rxq->intr_on)
 		return;
@@ -67,7 +68,7 @@ static void verbs_cm_test_hold_accept(struct verbs_port *vp, struct verbs_rxq *r
 	do {
 		usleep(1000);
 		dvp_rxwait_queue_stats_get(&rxq->intr, &st);
-	} while (st.events == events && verbs_now_ns() < end);
+	} while (st.events == events && dvp_clock_monotonic_ns() < end);
 	VERBS_LOG(NOTICE, "%s rx queue %u: released (%s)", vp->name, rxq->queue_id,
 		  st.events != events ? "its lcore read an event" : "no event came");
 }
@@ -158,7 +159,7 @@ static void conn_fail(struct verbs_conn *c)
 	verbs_cm_retire_id(c->vp, &c->id);
 	if (c->vp->cfg.role == VERBS_ROLE_CONNECT) {
 		c->st = VERBS_CS_BACKOFF;
-		c->retry_at = verbs_now_ns() + (uint64_t)c->backoff_ms * 1000000u;
+		c->retry_at = dvp_clock_monotonic_ns() + (uint64_t)c->backoff_ms * 1000000u;
 		c->backoff_ms = DVP_MIN(c->backoff_ms * 2, (uint32_t)VERBS_RETRY_MAX_MS);
 	} else {
 		c->st = VERBS_CS_IDLE;
@@ -796,7 +797,7 @@ static bool port_usable(struct verbs_port *vp)
 
 void verbs_cm_progress_locked(struct verbs_port *vp)
 {
-	uint64_t now = verbs_now_ns(), next = UINT64_MAX;
+	uint64_t now = dvp_clock_monotonic_ns(), next = UINT64_MAX;
 	bool usable = port_usable(vp);
 	uint16_t q;
 

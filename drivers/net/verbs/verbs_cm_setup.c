@@ -260,7 +260,7 @@ int verbs_cm_start(struct verbs_port *vp)
 
 	pthread_mutex_lock(&vp->lock);
 	if (getrandom(&vp->session, sizeof(vp->session), GRND_NONBLOCK) != sizeof(vp->session))
-		vp->session = verbs_now_ns() ^ ((uint64_t)getpid() << 32);
+		vp->session = dvp_clock_monotonic_ns() ^ ((uint64_t)getpid() << 32);
 	vp->session |= 1; /* never 0, which means "no peer yet" */
 	vp->peer_session = 0;
 	vp->connected_once = false;

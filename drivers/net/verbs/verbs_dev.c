@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include <dvp_fd.h>
 #include <dvp_mempool.h>
@@ -29,14 +28,6 @@ static struct verbs_dev *verbs_devs;
 
 /* Registering memory pins it: below this, the first mempool may not fit. */
 #define VERBS_MEMLOCK_MIN (64ull << 20)
-
-uint64_t verbs_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* ------------------------------------------------------------------------
  * Async events: read on the interrupt thread, each resolved to its port

@@ -88,7 +88,4 @@ static __dvp_always_inline uint32_t verbs_mrc_lkey(struct verbs_mrc *c, uintptr_
 /* The async-event hooks. */
 extern const struct ib_async_ops verbs_async_ops;
 
-/* Monotonic nanoseconds (control path). */
-uint64_t verbs_now_ns(void);
-
 #endif /* VERBS_DEV_H */

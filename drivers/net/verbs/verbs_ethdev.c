@@ -106,14 +106,14 @@ void verbs_link_report(struct verbs_port *vp, enum dvp_port_event_cause cause)
 static int verbs_link_update_op(struct dvp_port *port, bool wait)
 {
 	struct verbs_port *vp = port->priv;
-	uint64_t deadline = verbs_now_ns() + (uint64_t)VERBS_LINK_WAIT_MS * 1000000u;
+	uint64_t deadline = dvp_clock_monotonic_ns() + (uint64_t)VERBS_LINK_WAIT_MS * 1000000u;
 	struct dvp_link link;
 
 	for (;;) {
 		verbs_link_update(vp);
 		__atomic_load(&port->link, &link, __ATOMIC_RELAXED);
 		if (!wait || link.link_status || !__atomic_load_n(&vp->started, __ATOMIC_RELAXED) ||
-		    verbs_now_ns() >= deadline)
+		    dvp_clock_monotonic_ns() >= deadline)
 			return 0;
 		/* The connections come up on the interrupt thread. */
 		usleep(20000);

@@ -40,6 +40,7 @@
 
 #include <dvp_bus_ib.h>
 #include <dvp_counter.h>
+#include <dvp_cycles.h>
 #include <dvp_errno.h>
 #include <dvp_log.h>
 #include <dvp_port_driver.h>

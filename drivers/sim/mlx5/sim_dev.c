@@ -14,8 +14,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include <dvp_cycles.h>
 #include <dvp_errno.h>
 
 #include "sim_dev.h"
@@ -259,19 +259,11 @@ int sim_mlx5_port_stats(struct sim_mlx5_dev *dev, unsigned int port, struct sim_
 
 /* --- Clock -------------------------------------------------------------- */
 
-uint64_t sim_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t sim_now(struct sim_mlx5_dev *dev)
 {
 	if (dev->cfg.clock_virtual)
 		return __atomic_load_n(&dev->clock_virt_ns, __ATOMIC_RELAXED);
-	return sim_mono_ns() - dev->clock_base_ns;
+	return dvp_clock_monotonic_ns() - dev->clock_base_ns;
 }
 
 uint64_t sim_mlx5_clock_ns(struct sim_mlx5_dev *dev)

@@ -243,7 +243,6 @@ void sim_invalid(struct sim_mlx5_dev *dev, enum sim_mlx5_invalid kind, const cha
  * after an error line naming the device, the call and what is valid.
  */
 void *sim_refuse(struct sim_mlx5_dev *dev, int err, const char *fmt, ...) __dvp_format_printf(3, 4);
-uint64_t sim_mono_ns(void);
 /* The device's clock: monotonic since its creation, or virtual (clock=virtual). */
 uint64_t sim_now(struct sim_mlx5_dev *dev);
 

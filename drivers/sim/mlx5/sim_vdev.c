@@ -17,6 +17,7 @@
 
 #include <dvp_bus.h>
 #include <dvp_bus_ib.h>
+#include <dvp_cycles.h>
 #include <dvp_errno.h>
 
 #include "sim_dev.h"
@@ -154,7 +155,7 @@ static int dev_create(const struct sim_cfg *cfg, struct sim_mlx5_dev **out)
 			return dvp_err(-ret);
 		}
 	}
-	dev->clock_base_ns = sim_mono_ns();
+	dev->clock_base_ns = dvp_clock_monotonic_ns();
 	for (unsigned int i = 0; i < dev->nports; i++) {
 		struct sim_port *p = &dev->ports[i];
 
