@@ -22,7 +22,6 @@ extern const struct info_flag *const info_tx_offloads;
 extern const struct info_flag *const info_rss_fields;
 extern const struct info_flag *const info_intr_capa;
 
-const char *info_link_layer_name(int ll);
 const char *info_bus_name(const struct dvp_device *dev);
 void info_flags_text(FILE *f, const struct info_flag *flags, uint64_t v);
 void info_print_json(FILE *f);

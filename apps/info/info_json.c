@@ -11,8 +11,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include <infiniband/verbs.h>
-
 #include <dvp_bus_ib.h>
 #include <dvp_eal.h>
 #include <dvp_json.h>
@@ -93,10 +91,9 @@ static void json_device(struct dvp_device *dev, void *arg)
 		for (p = 0; p < ib->nports; p++) {
 			dvp_json_obj_open(w, NULL);
 			dvp_json_u64(w, "port", ib->ports[p].port_num);
-			dvp_json_str(w, "state",
-				     ibv_port_state_str((enum ibv_port_state)ib->ports[p].state));
+			dvp_json_str(w, "state", dvp_ib_port_state_name(ib->ports[p].state));
 			dvp_json_str(w, "link_layer",
-				     info_link_layer_name(ib->ports[p].link_layer));
+				     dvp_ib_link_layer_name(ib->ports[p].link_layer));
 			dvp_json_str(w, "netdev",
 				     ib->ports[p].netdev[0] ? ib->ports[p].netdev : NULL);
 			dvp_json_obj_close(w);

@@ -19,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <infiniband/verbs.h>
-
 #include <dvp_bus.h>
 #include <dvp_bus_ib.h>
 #include <dvp_eal.h>
@@ -89,18 +87,6 @@ const struct info_flag *const info_tx_offloads = tx_offloads;
 const struct info_flag *const info_rss_fields = rss_fields;
 const struct info_flag *const info_intr_capa = intr_capa;
 
-const char *info_link_layer_name(int ll)
-{
-	switch (ll) {
-	case IBV_LINK_LAYER_INFINIBAND:
-		return "InfiniBand";
-	case IBV_LINK_LAYER_ETHERNET:
-		return "Ethernet";
-	default:
-		return "unspecified";
-	}
-}
-
 /* "ib bus" devices have a provider; the sim's are software devices. */
 const char *info_bus_name(const struct dvp_device *dev)
 {
@@ -163,8 +149,8 @@ static void print_device(struct dvp_device *dev, void *arg)
 	       ib->ibv_dev ? "" : (ib->sw_ops ? ", software device" : ", not in libibverbs"));
 	for (p = 0; p < ib->nports; p++)
 		printf("    port %u: %s, %s%s%s\n", ib->ports[p].port_num,
-		       ibv_port_state_str((enum ibv_port_state)ib->ports[p].state),
-		       info_link_layer_name(ib->ports[p].link_layer),
+		       dvp_ib_port_state_name(ib->ports[p].state),
+		       dvp_ib_link_layer_name(ib->ports[p].link_layer),
 		       ib->ports[p].netdev[0] ? ", " : "", ib->ports[p].netdev);
 }
 

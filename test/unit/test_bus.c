@@ -391,6 +391,11 @@ static void test_fake_sysfs_scan(void **state)
 	assert_int_equal(d->ib->ports[1].state, IBV_PORT_DOWN);
 	assert_int_equal(d->ib->ports[1].link_layer, IBV_LINK_LAYER_INFINIBAND);
 	assert_string_equal(d->ib->ports[1].netdev, "eth1"); /* port 2 drives the second netdev */
+	/* What the scan read, named as the apps print it. */
+	assert_string_equal(dvp_ib_port_state_name(d->ib->ports[0].state), "active");
+	assert_string_equal(dvp_ib_link_layer_name(d->ib->ports[0].link_layer), "Ethernet");
+	assert_string_equal(dvp_ib_port_state_name(d->ib->ports[1].state), "down");
+	assert_string_equal(dvp_ib_link_layer_name(d->ib->ports[1].link_layer), "InfiniBand");
 	assert_ptr_equal(d->driver, &ib_generic);
 
 	d = dvp_dev_find("rxe0");
@@ -460,6 +465,34 @@ static void test_pci_address_and_no_pci(void **state)
 	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
 }
 
+/* Port states and link layers by libibverbs' numbers, without the app including verbs. */
+static void test_ib_port_names(void **state)
+{
+	static const struct {
+		int state;
+		const char *name;
+	} states[] = {
+		{ IBV_PORT_DOWN, "down" },
+		{ IBV_PORT_INIT, "init" },
+		{ IBV_PORT_ARMED, "armed" },
+		{ IBV_PORT_ACTIVE, "active" },
+		{ IBV_PORT_ACTIVE_DEFER, "active defer" },
+		/* 0 is what the scan leaves when sysfs had no state to read. */
+		{ IBV_PORT_NOP, "unknown" },
+		{ IBV_PORT_ACTIVE_DEFER + 1, "unknown" },
+		{ -1, "unknown" },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < DVP_DIM(states); i++)
+		assert_string_equal(dvp_ib_port_state_name(states[i].state), states[i].name);
+	assert_string_equal(dvp_ib_link_layer_name(IBV_LINK_LAYER_INFINIBAND), "InfiniBand");
+	assert_string_equal(dvp_ib_link_layer_name(IBV_LINK_LAYER_ETHERNET), "Ethernet");
+	assert_string_equal(dvp_ib_link_layer_name(IBV_LINK_LAYER_UNSPECIFIED), "unspecified");
+	assert_string_equal(dvp_ib_link_layer_name(77), "unspecified");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -472,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_sysfs_read_line_args),
 		cmocka_unit_test(test_fake_sysfs_scan),
 		cmocka_unit_test(test_pci_address_and_no_pci),
+		cmocka_unit_test(test_ib_port_names),
 	};
 
 	/* Real RDMA devices would be offered to the test drivers too: scan no tree. */

@@ -289,6 +289,36 @@ const struct dvp_ib_device *dvp_ib_device_find(const char *name)
 	return dvp_ib_device_of(dvp_dev_find(name));
 }
 
+const char *dvp_ib_port_state_name(int state)
+{
+	switch (state) {
+	case IBV_PORT_DOWN:
+		return "down";
+	case IBV_PORT_INIT:
+		return "init";
+	case IBV_PORT_ARMED:
+		return "armed";
+	case IBV_PORT_ACTIVE:
+		return "active";
+	case IBV_PORT_ACTIVE_DEFER:
+		return "active defer";
+	default:
+		return "unknown";
+	}
+}
+
+const char *dvp_ib_link_layer_name(int link_layer)
+{
+	switch (link_layer) {
+	case IBV_LINK_LAYER_INFINIBAND:
+		return "InfiniBand";
+	case IBV_LINK_LAYER_ETHERNET:
+		return "Ethernet";
+	default:
+		return "unspecified";
+	}
+}
+
 /* -a and -b name a PCI function by its address: its ib device is the one probed. */
 static int ib_resolve_arg(const char *opt, const char *arg, char **resolved)
 {

@@ -74,6 +74,19 @@ const struct dvp_ib_device *dvp_ib_device_of(const struct dvp_device *dev);
 /** @return the ib device named @p name (scanned or added), or NULL. */
 const struct dvp_ib_device *dvp_ib_device_find(const char *name);
 
+/**
+ * @return the name of a port's state (struct dvp_ib_port's state), as
+ *   libibverbs words it: "down", "init", "armed", "active", "active defer";
+ *   "unknown" for anything else (0: the bus could not read it).
+ */
+const char *dvp_ib_port_state_name(int state);
+
+/**
+ * @return the name of a port's link layer (struct dvp_ib_port's
+ *   link_layer): "InfiniBand", "Ethernet", else "unspecified".
+ */
+const char *dvp_ib_link_layer_name(int link_layer);
+
 #ifdef __cplusplus
 }
 #endif
