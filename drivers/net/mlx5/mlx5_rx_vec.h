@@ -4,7 +4,7 @@
 
 /*
  * The vector rx burst of the mlx5 PMD (x86-64, SSE4.2) and its choice at
- * port start. It takes four CQEs a step and gives the same mbufs as the
+ * port start. It takes eight CQEs a step and gives the same mbufs as the
  * scalar burst of mlx5_rx.h; at the first CQE that is not a plain receive
  * of the current pass (not ours yet, an error, a compressed title) it
  * hands the rest of the burst to the scalar code, which decides.

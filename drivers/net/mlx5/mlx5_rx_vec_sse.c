@@ -4,17 +4,18 @@
 
 /*
  * The vector rx burst of the mlx5 PMD for x86-64 (SSE4.2, chosen at run
- * time by mlx5_rx_burst_select()). Four CQEs a step: their op_own bytes
- * are checked at once, then one read barrier; the header types and
- * checksum verdicts of the four become four table offsets in one multiply
- * (the table of mlx5_rx_vec_ent gives rearm_data, ol_flags and
- * packet_type, as cqe_flags and cqe_ptype do for the scalar burst); each
- * CQE's byte count is byte-swapped by a shuffle into the mbuf's pkt_len
- * and data_len. An mbuf takes two 16-byte stores.
+ * time by mlx5_rx_burst_select()). Eight CQEs a step: their op_own bytes
+ * are checked at once, then one read barrier; their header types and
+ * checksum verdicts are most often those of the CQE before, whose table
+ * entry then serves all eight, else they become eight table offsets in
+ * one multiply (the table of mlx5_rx_vec_ent gives rearm_data, ol_flags
+ * and packet_type, as cqe_flags and cqe_ptype do for the scalar burst);
+ * each CQE's byte count is byte-swapped by a shuffle into the mbuf's
+ * pkt_len and data_len. An mbuf takes two 16-byte stores.
  *
- * A step whose four CQEs are not all plain receives of the current pass
+ * A step whose eight CQEs are not all plain receives of the current pass
  * goes to the scalar mlx5_rx_run() with the rest of the stretch, as do
- * the last CQEs of a stretch (fewer than four): that code stops where the
+ * the last CQEs of a stretch (fewer than eight): that code stops where the
  * scalar burst stops and says whether the slow path must look.
  */
 
