@@ -11,10 +11,10 @@
  */
 
 #include "dvp_test_eal.h"
+#include "dvp_test_numa.h"
 
 #include <dirent.h>
 #include <numa.h>
-#include <numaif.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -233,25 +233,6 @@ static void test_files_locks_and_clean_cleanup(void **state)
 	assert_all_free();
 }
 
-/* Each 2 MB page of [p, p+len) is on @p node, by two system calls. */
-static void assert_hugepages_on(void *p, size_t len, int node)
-{
-	char *c = (char *)DVP_ALIGN_CEIL((uintptr_t)p, PAGE_2M);
-	void *pages[8];
-	int status[8], mode, i, n = 0;
-
-	for (; c + PAGE_2M <= (char *)p + len && n < 8; c += PAGE_2M) {
-		*(volatile char *)c = 1;
-		assert_int_equal(get_mempolicy(&mode, NULL, 0, c, MPOL_F_NODE | MPOL_F_ADDR), 0);
-		assert_int_equal(mode, node);
-		pages[n++] = c;
-	}
-	assert_true(n > 0);
-	assert_int_equal(move_pages(0, (unsigned long)n, pages, NULL, status, 0), 0);
-	for (i = 0; i < n; i++)
-		assert_int_equal(status[i], node);
-}
-
 static void test_placement_on_every_node(void **state)
 {
 	unsigned int n;
@@ -265,7 +246,7 @@ static void test_placement_on_every_node(void **state)
 		p = dvp_malloc_socket("placed", 6 * PAGE_2M, (unsigned int)PAGE_2M, (int)n);
 		assert_non_null(p);
 		assert_int_equal(dvp_malloc_socket_of(p), (int)n);
-		assert_hugepages_on(p, 6 * PAGE_2M, (int)n);
+		dvp_test_assert_pages_on(p, 6 * PAGE_2M, PAGE_2M, (int)n);
 		dvp_free(p);
 	}
 	assert_int_equal(dvp_eal_cleanup(), 0);
@@ -442,7 +423,7 @@ static void test_in_memory_uses_memfd(void **state)
 	s = dvp_socket_id();
 	p = dvp_malloc_socket("mem", 2 * PAGE_2M, (unsigned int)PAGE_2M, s);
 	assert_non_null(p);
-	assert_hugepages_on(p, 2 * PAGE_2M, s);
+	dvp_test_assert_pages_on(p, 2 * PAGE_2M, PAGE_2M, s);
 	dvp_free(p);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 	assert_int_equal(count_maps("memfd:dvp_map"), 0);

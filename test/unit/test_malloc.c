@@ -9,9 +9,9 @@
  */
 
 #include "dvp_test_eal.h"
+#include "dvp_test_numa.h"
 
 #include <numa.h>
-#include <numaif.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -216,26 +216,6 @@ static void test_growth_beyond_start_amount(void **state)
 	dvp_free(big);
 }
 
-/* The node each page of [p, p+len) sits on, checked two ways. */
-static void assert_pages_on(void *p, size_t len, int node)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	char *c = (char *)DVP_ALIGN_CEIL((uintptr_t)p, (uintptr_t)page);
-	void *pages[16];
-	int status[16], mode, i, n = 0;
-
-	for (; c + page <= (char *)p + len && n < 16; c += page) {
-		*(volatile char *)c = 1; /* touch: the page exists only from now */
-		assert_int_equal(get_mempolicy(&mode, NULL, 0, c, MPOL_F_NODE | MPOL_F_ADDR), 0);
-		assert_int_equal(mode, node);
-		pages[n++] = c;
-	}
-	assert_true(n > 0);
-	assert_int_equal(move_pages(0, (unsigned long)n, pages, NULL, status, 0), 0);
-	for (i = 0; i < n; i++)
-		assert_int_equal(status[i], node);
-}
-
 static void test_placement_on_every_node(void **state)
 {
 	unsigned int n;
@@ -250,7 +230,7 @@ static void test_placement_on_every_node(void **state)
 		p = dvp_malloc_socket("placed", 64 * 4096, 4096, (int)n);
 		assert_non_null(p);
 		assert_int_equal(dvp_malloc_socket_of(p), (int)n);
-		assert_pages_on(p, 64 * 4096, (int)n);
+		dvp_test_assert_pages_on(p, 64 * 4096, (size_t)sysconf(_SC_PAGESIZE), (int)n);
 		dvp_free(p);
 	}
 }
