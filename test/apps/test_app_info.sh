@@ -3,8 +3,9 @@
 # Copyright (c) 2026 The dvpmd authors
 #
 # dvp-info: its --json report read back (lcores, memory, devices on both
-# buses, ports with their limits and capabilities), the text report's port
-# section, and bad arguments (one line, exit 2, the usage hint). A fake
+# buses, ports with their limits and capabilities), the text report of a
+# bare EAL (lcores, memory per node, the devices) and of ports, and bad
+# arguments (one line naming the token, exit 2, the usage hint). A fake
 # sysfs tree holds an mlx5 device, so the result does not depend on the
 # machine's RDMA devices.
 set -u
@@ -37,6 +38,20 @@ json_check 'doc["ports"][0]["name"] == "net_ring0" and doc["ports"][0]["driver"]
 	'"up" in doc["ports"][0]["link"]' \
 	'all(p["driver"] == "net_mlx5" for p in doc["ports"] if p["device"] == "sim_mlx5_0")'
 
+# The text report of an EAL with one lcore and 8 MB of ordinary pages.
+cpu=$(awk '/^Cpus_allowed_list/ { split($2, a, /[-,]/); print a[1] }' /proc/self/status)
+run env DVP_SYSFS_ROOT="$root" "$info" --no-huge -l "$cpu" -m 8
+[ "$rc" = 0 ] || fail "dvp-info --no-huge -l $cpu -m 8: exit $rc"
+for line in "^lcores: 1, main lcore $cpu" \
+	"^  lcore $cpu: CPU $cpu, node [0-9]* (main)" \
+	"^memory: ordinary pages in memfds (--no-huge)" \
+	"^  node [0-9]*: 8.0 MB mapped" \
+	"^  mlx5_0: ib bus, node -1, driver (none)" \
+	"provider mlx5, node GUID 0002c90300012345" \
+	"port 1: active, Ethernet, eth7"; do
+	printf '%s\n' "$out" | grep -q -- "$line" || fail "dvp-info: no line matching: $line"
+done
+
 run env DVP_SYSFS_ROOT="$root" "$info" "${args[@]}"
 [ "$rc" = 0 ] || fail "dvp-info: exit $rc"
 printf '%s\n' "$out" | grep -q "^ports:$" || fail "no ports section"
@@ -46,15 +61,19 @@ printf '%s\n' "$out" | grep -q "^    MAC 02:70:63:61:70:00, Link \(up\|down\).*,
 	fail "no MAC and link line"
 printf '%s\n' "$out" | grep -q "^    interrupts: .*rxq" || fail "no interrupts line"
 
-for bad in "-- --bogus|--bogus: unknown option; valid: --json, --help" \
-	"-- stray|unexpected argument 'stray'" \
-	"--bogus-eal|unknown EAL option"; do
+for bad in "--no-huge $LCORES -- --bogus|--bogus: unknown option; valid: --json, --help" \
+	"--no-huge $LCORES -- stray|unexpected argument 'stray'" \
+	"--no-huge stray|unexpected argument 'stray'" \
+	"--no-huge $LCORES --bogus-eal|unknown EAL option" \
+	"-l 9999|EAL: -l '9999': CPU 9999 does not exist"; do
 	a=${bad%%|*} says=${bad#*|}
-	run "$info" --no-huge $LCORES $a
+	run "$info" $a
 	[ "$rc" = 2 ] || fail "dvp-info $a: exit $rc, expected 2"
 	printf '%s\n' "$err" | grep -qF -- "$says" || fail "dvp-info $a: no line saying: $says"
 	printf '%s\n' "$err" | grep -q "^Try 'dvp-info" || fail "dvp-info $a: no usage hint"
 done
 run "$info" --no-huge -- --help
 [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q "^Usage: dvp-info" || fail "-- --help"
+run "$info" -h
+[ "$rc" = 0 ] || fail "dvp-info -h: exit $rc"
 echo "dvp-info: ok"
