@@ -4,8 +4,8 @@
 
 /*
  * net_memif as a port: devargs (DPDK's names and defaults), probe and
- * remove, and the lib/port ops. The connection itself lives in
- * memif_socket.c; this file maps it onto a port: the client connects (and
+ * remove, and the lib/port ops. The connection itself is an interface
+ * (memif_if.c); this file maps it onto a port: the client connects (and
  * the server accepts) from start to stop, link events follow the
  * connection, and stats are the queues' counters.
  */
@@ -28,7 +28,7 @@
 #include "dvp_net_memif.h"
 #include "memif_log.h"
 #include "memif_rxtx.h"
-#include "memif_socket.h"
+#include "memif_if.h"
 #include "memif_zc.h"
 
 #define MEMIF_DRIVER_NAME "net_memif"

@@ -3,22 +3,18 @@
  */
 
 /*
- * Control sockets: listeners, control channels and the client's reconnect
- * timer, all served on the EAL interrupt thread. One mutex guards the
- * control-plane state; the data path never takes it (see memif_rxtx.h).
- *
- * A callback is unregistered from the control thread only without the
- * mutex held: dvp_intr_callback_unregister() waits for a running callback,
- * which may be waiting for the mutex.
+ * The control transport: socket names shared by the interfaces on them, a
+ * server's listener, the control channels (a message with at most one fd
+ * each way, a deadline on the handshake), all served on the EAL interrupt
+ * thread. What a message means is the state machine's (memif_cc.c) and
+ * what a connection does to an interface memif_if.c's.
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
@@ -30,63 +26,10 @@
 
 #include "memif_log.h"
 #include "memif_socket.h"
-#include "memif_zc.h"
 
-struct memif_sock;
-
-struct memif_chan {
-	int fd;
-	int hfd; /* handshake deadline (timerfd), disarmed at CONNECTED */
-	uint32_t hs_ms;
-	bool dead;
-	struct memif_sock *sock; /* server: the listener it came from */
-	struct memif_if *ifc; /* bound interface (client: always) */
-	struct memif_cc cc;
-	char log_name[128];
-};
-
-struct memif_if {
-	struct memif_if_params p;
-	struct memif_if_cfg cfg;
-	struct memif_sock *sock;
-	struct memif_if *next; /* on sock */
-	memif_link_cb link_cb;
-	void *link_arg;
-	bool started;
-	bool connected;
-	struct memif_chan *chan;
-	int tfd; /* client: reconnect timer */
-	int vfd; /* eventfd a queue writes when its peer broke the ring protocol */
-	bool disc_error; /* the next disconnect is our verdict on the peer: logged as an error */
-	unsigned int backoff_ms;
-	bool warned; /* client: the first failed connect was logged */
-	struct memif_if_stats st;
-	char last_reason[MEMIF_DISC_STRING_SZ];
-	char remote_app[MEMIF_NAME_SZ];
-	char remote_if[MEMIF_NAME_SZ];
-	/* The port's queues, given at start. */
-	uint16_t nb_rxq;
-	uint16_t nb_txq;
-	struct memif_queue *rxq[MEMIF_MAX_QUEUES];
-	struct memif_queue *txq[MEMIF_MAX_QUEUES];
-	struct memif_shm shm;
-};
-
-struct memif_sock {
-	char name[MEMIF_SOCKET_NAME_MAX + 1];
-	bool abstract;
-	enum memif_role role;
-	int lfd; /* server: listener */
-	dev_t dev; /* server, file-system name: the socket file we bound */
-	ino_t ino;
-	struct memif_if *ifs;
-	struct memif_sock *next;
-};
-
-static pthread_mutex_t memif_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t memif_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct memif_sock *memif_socks;
 
-static void chan_free(struct memif_chan *ch);
 static void chan_cb(int fd, void *arg);
 static void handshake_cb(int fd, void *arg);
 
@@ -129,7 +72,7 @@ static int msg_send(int fd, const struct memif_msg *m, int afd)
 	return sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)sizeof(*m) ? 0 : -errno;
 }
 
-static void chan_send(struct memif_chan *ch, const struct memif_cc_out *out)
+void memif_chan_send(struct memif_chan *ch, const struct memif_cc_out *out)
 {
 	int ret;
 
@@ -142,184 +85,8 @@ static void chan_send(struct memif_chan *ch, const struct memif_cc_out *out)
 }
 
 /* ------------------------------------------------------------------------
- * The state machine's environment
- */
-
-static const struct memif_if_cfg *env_lookup(void *ctx, uint32_t id, char *why)
-{
-	struct memif_chan *ch = ctx;
-	struct memif_if *ifc;
-
-	for (ifc = ch->sock->ifs; ifc != NULL; ifc = ifc->next) {
-		if (ifc->cfg.id != id || !ifc->started)
-			continue;
-		if (ifc->chan != NULL) {
-			snprintf(why, MEMIF_WHY_SZ, "Already connected");
-			return NULL;
-		}
-		return &ifc->cfg;
-	}
-	snprintf(why, MEMIF_WHY_SZ, "ID not found");
-	return NULL;
-}
-
-static int env_check_region(void *ctx, int fd, uint64_t size, char *why)
-{
-	(void)ctx;
-	return memif_region_check_fd(fd, size, why);
-}
-
-static int env_check_ring_fd(void *ctx, int fd, char *why)
-{
-	(void)ctx;
-	return memif_check_eventfd(fd, why);
-}
-
-static int env_prepare(void *ctx, struct memif_conn_desc *c, char *why)
-{
-	struct memif_chan *ch = ctx;
-
-	if (ch->ifc->p.zc)
-		return memif_zc_shm_create(&ch->ifc->shm, c, why);
-	return memif_shm_client_create(&ch->ifc->shm, c, why);
-}
-
-static void queues_down(struct memif_if *ifc)
-{
-	unsigned int i;
-
-	for (i = 0; i < ifc->nb_rxq; i++)
-		memif_queue_down(ifc->rxq[i]);
-	for (i = 0; i < ifc->nb_txq; i++)
-		memif_queue_down(ifc->txq[i]);
-}
-
-/* Bring @q up on ring @i of direction @c2s (else s2c), if the connection has that ring. */
-static void queue_up_on(struct memif_queue *q, const struct memif_shm *shm, bool c2s,
-			unsigned int i)
-{
-	const struct memif_shm_ring *sr = NULL;
-
-	if (c2s && i < shm->nb_c2s)
-		sr = &shm->c2s[i];
-	else if (!c2s && i < shm->nb_s2c)
-		sr = &shm->s2c[i];
-	if (sr != NULL && sr->ring != NULL)
-		memif_queue_up(q, shm, sr);
-}
-
-static int env_connected(void *ctx, struct memif_conn_desc *c, char *why)
-{
-	struct memif_chan *ch = ctx;
-	struct memif_if *ifc = ch->ifc;
-	bool client = ifc->p.role == MEMIF_ROLE_CLIENT;
-	unsigned int i;
-	int ret;
-
-	if (!client) {
-		ret = memif_shm_server_map(&ifc->shm, c, why);
-		if (ret < 0)
-			return ret;
-	}
-	/* Client: tx on c2s, rx on s2c. Server: the other way round. */
-	for (i = 0; i < ifc->nb_txq; i++)
-		queue_up_on(ifc->txq[i], &ifc->shm, client, i);
-	for (i = 0; i < ifc->nb_rxq; i++)
-		queue_up_on(ifc->rxq[i], &ifc->shm, !client, i);
-	/* The handshake is done: its deadline no longer applies. */
-	if (ch->hfd >= 0) {
-		struct itimerspec off = { 0 };
-
-		(void)timerfd_settime(ch->hfd, 0, &off, NULL);
-	}
-	/* Relaxed: read without the lock by memif_if_connected(), a state only. */
-	__atomic_store_n(&ifc->connected, true, __ATOMIC_RELAXED);
-	ifc->st.connects++;
-	ifc->backoff_ms = MEMIF_RECONNECT_MIN_MS;
-	ifc->last_reason[0] = '\0';
-	snprintf(ifc->remote_app, sizeof(ifc->remote_app), "%s", c->remote_name);
-	snprintf(ifc->remote_if, sizeof(ifc->remote_if), "%s", c->remote_if_name);
-	MEMIF_LOG(NOTICE, "%s: connected to %s (%s): %u c2s and %u s2c rings", ifc->p.if_name,
-		  c->remote_if_name, c->remote_name, ifc->shm.nb_c2s, ifc->shm.nb_s2c);
-	if (ifc->link_cb != NULL)
-		ifc->link_cb(ifc->link_arg, true);
-	return 0;
-}
-
-static void arm_reconnect(struct memif_if *ifc)
-{
-	struct itimerspec its = { 0 };
-
-	if (ifc->tfd < 0 || !ifc->started)
-		return;
-	its.it_value.tv_sec = ifc->backoff_ms / 1000;
-	its.it_value.tv_nsec = (long)(ifc->backoff_ms % 1000) * 1000000L;
-	(void)timerfd_settime(ifc->tfd, 0, &its, NULL);
-	ifc->backoff_ms = DVP_MIN(ifc->backoff_ms * 2, MEMIF_RECONNECT_MAX_MS);
-}
-
-static void env_disconnected(void *ctx, bool by_peer, const char *reason)
-{
-	struct memif_chan *ch = ctx;
-	struct memif_if *ifc = ch->ifc;
-	bool was_up;
-
-	/* A server refusing INIT for an interface it found: count it there. */
-	if (ifc == NULL && ch->cc.cfg != NULL)
-		ifc = dvp_container_of(ch->cc.cfg, struct memif_if, cfg);
-	if (ifc == NULL)
-		return;
-	was_up = ifc->connected;
-	queues_down(ifc);
-	memif_shm_release(&ifc->shm);
-	__atomic_store_n(&ifc->connected, false, __ATOMIC_RELAXED);
-	ifc->remote_app[0] = ifc->remote_if[0] = '\0';
-	snprintf(ifc->last_reason, sizeof(ifc->last_reason), "%s", reason);
-	if (was_up)
-		ifc->st.disconnects++;
-	else
-		ifc->st.rejects++;
-	if (was_up && ifc->disc_error)
-		MEMIF_LOG(ERR, "%s: disconnecting: %s", ifc->p.if_name, reason);
-	else if (was_up)
-		MEMIF_LOG(NOTICE, "%s: disconnected: %s", ifc->p.if_name, reason);
-	else
-		MEMIF_LOG(ERR, "%s: connection refused: %s%s", ifc->p.if_name, reason,
-			  by_peer ? " (said the peer)" : "");
-	ifc->disc_error = false;
-	if (was_up && ifc->link_cb != NULL)
-		ifc->link_cb(ifc->link_arg, false);
-}
-
-static const struct memif_cc_ops memif_env_ops = {
-	.lookup = env_lookup,
-	.check_region = env_check_region,
-	.check_ring_fd = env_check_ring_fd,
-	.prepare = env_prepare,
-	.connected = env_connected,
-	.disconnected = env_disconnected,
-};
-
-/* ------------------------------------------------------------------------
  * Channels
  */
-
-/* Close a channel (lock held). From the interrupt thread only. */
-static void chan_close_here(struct memif_chan *ch)
-{
-	struct memif_if *ifc = ch->ifc;
-
-	ch->dead = true;
-	if (ifc != NULL && ifc->chan == ch) {
-		ifc->chan = NULL;
-		if (ifc->p.role == MEMIF_ROLE_CLIENT)
-			arm_reconnect(ifc);
-	}
-	dvp_intr_callback_unregister(ch->fd, chan_cb, ch);
-	if (ch->hfd >= 0)
-		dvp_intr_callback_unregister(ch->hfd, handshake_cb, ch);
-	chan_free(ch);
-}
 
 static void chan_free(struct memif_chan *ch)
 {
@@ -328,6 +95,22 @@ static void chan_free(struct memif_chan *ch)
 	if (ch->hfd >= 0)
 		close(ch->hfd);
 	free(ch);
+}
+
+void memif_chan_release(struct memif_chan *ch)
+{
+	dvp_intr_callback_unregister(ch->fd, chan_cb, ch);
+	if (ch->hfd >= 0)
+		dvp_intr_callback_unregister(ch->hfd, handshake_cb, ch);
+	chan_free(ch);
+}
+
+void memif_chan_close(struct memif_chan *ch)
+{
+	ch->dead = true;
+	if (ch->ifc != NULL)
+		memif_if_chan_closed(ch->ifc, ch);
+	memif_chan_release(ch);
 }
 
 /* The longest handshake the interfaces on server socket @s allow. */
@@ -363,7 +146,7 @@ static int chan_deadline_start(struct memif_chan *ch)
 	return 0;
 }
 
-static struct memif_chan *chan_new(int fd, struct memif_sock *sock, struct memif_if *ifc)
+struct memif_chan *memif_chan_new(int fd, struct memif_sock *sock, struct memif_if *ifc)
 {
 	struct memif_chan *ch = calloc(1, sizeof(*ch));
 	struct memif_cc_out out;
@@ -382,7 +165,7 @@ static struct memif_chan *chan_new(int fd, struct memif_sock *sock, struct memif
 	else
 		snprintf(ch->log_name, sizeof(ch->log_name), "socket %s", sock->name);
 	memif_cc_init(&ch->cc, ifc != NULL ? MEMIF_ROLE_CLIENT : MEMIF_ROLE_SERVER,
-		      ifc != NULL ? &ifc->cfg : NULL, &memif_env_ops, ch, ch->log_name, &out);
+		      ifc != NULL ? &ifc->cfg : NULL, &memif_if_cc_ops, ch, ch->log_name, &out);
 	if (chan_deadline_start(ch) < 0) {
 		chan_free(ch);
 		return NULL;
@@ -393,7 +176,7 @@ static struct memif_chan *chan_new(int fd, struct memif_sock *sock, struct memif
 		chan_free(ch);
 		return NULL;
 	}
-	chan_send(ch, &out);
+	memif_chan_send(ch, &out);
 	return ch;
 }
 
@@ -420,8 +203,8 @@ static void handshake_cb(int fd, void *arg)
 			MEMIF_LOG(ERR, "%s: a client said nothing for %u ms: closing its channel",
 				  ch->log_name, ch->hs_ms);
 		memif_cc_close(&ch->cc, reason, &out);
-		chan_send(ch, &out);
-		chan_close_here(ch);
+		memif_chan_send(ch, &out);
+		memif_chan_close(ch);
 	}
 	pthread_mutex_unlock(&memif_lock);
 }
@@ -485,7 +268,7 @@ static void chan_cb(int fd, void *arg)
 			if (ch->ifc != NULL && ch->ifc->connected == false && n == 0)
 				MEMIF_LOG(INFO, "%s: peer closed the control channel",
 					  ch->log_name);
-			chan_close_here(ch);
+			memif_chan_close(ch);
 			break;
 		}
 		if (extra) {
@@ -493,22 +276,19 @@ static void chan_cb(int fd, void *arg)
 				close(afd);
 			memif_cc_close(&ch->cc, "More than one file descriptor with a message",
 				       &out);
-			chan_send(ch, &out);
-			chan_close_here(ch);
+			memif_chan_send(ch, &out);
+			memif_chan_close(ch);
 			break;
 		}
 		ret = memif_cc_input(&ch->cc, buf, (size_t)n, afd, &out);
-		chan_send(ch, &out);
+		memif_chan_send(ch, &out);
 		if (ret < 0) {
-			chan_close_here(ch);
+			memif_chan_close(ch);
 			break;
 		}
 		/* Server: INIT accepted binds the channel to its interface. */
-		if (ch->ifc == NULL && ch->cc.cfg != NULL) {
-			ch->ifc = dvp_container_of(ch->cc.cfg, struct memif_if, cfg);
-			ch->ifc->chan = ch;
-			snprintf(ch->log_name, sizeof(ch->log_name), "%s", ch->ifc->p.if_name);
-		}
+		if (ch->ifc == NULL && ch->cc.cfg != NULL)
+			memif_if_chan_bind(ch);
 	}
 	pthread_mutex_unlock(&memif_lock);
 }
@@ -524,7 +304,7 @@ static void listener_cb(int fd, void *arg)
 
 	pthread_mutex_lock(&memif_lock);
 	while ((cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0)
-		(void)chan_new(cfd, s, NULL);
+		(void)memif_chan_new(cfd, s, NULL);
 	pthread_mutex_unlock(&memif_lock);
 }
 
@@ -630,13 +410,12 @@ static int listener_open(struct memif_sock *s, const char *if_name)
 	return 0;
 }
 
-static void client_try(struct memif_if *ifc)
+int memif_sock_connect(const char *name, bool abstract)
 {
 	struct sockaddr_un un;
-	socklen_t alen = sock_addr(ifc->p.socket, ifc->p.abstract, &un);
-	int fd;
+	socklen_t alen = sock_addr(name, abstract, &un);
+	int fd, err;
 
-	ifc->st.connect_attempts++;
 	/*
 	 * Non-blocking before connect: this runs on the thread that starts the
 	 * port and, on reconnect, on the EAL interrupt thread with memif_lock
@@ -646,110 +425,27 @@ static void client_try(struct memif_if *ifc)
 	 * deadline bounds the wait.
 	 */
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0 || (connect(fd, (struct sockaddr *)&un, alen) < 0 && errno != EINPROGRESS)) {
-		int err = errno;
-
-		if (fd >= 0)
-			close(fd);
-		if (!ifc->warned)
-			MEMIF_LOG(NOTICE, "%s: no server on %s%s (%s%s): retrying", ifc->p.if_name,
-				  ifc->p.abstract ? "@" : "", ifc->p.socket, strerror(err),
-				  err == EAGAIN ? ": its backlog is full" : "");
-		ifc->warned = true;
-		arm_reconnect(ifc);
-		return;
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&un, alen) < 0 && errno != EINPROGRESS) {
+		err = errno;
+		close(fd);
+		return -err;
 	}
-	ifc->warned = false;
-	ifc->chan = chan_new(fd, NULL, ifc);
-	if (ifc->chan == NULL)
-		arm_reconnect(ifc);
-}
-
-static void timer_cb(int fd, void *arg)
-{
-	struct memif_if *ifc = arg;
-	uint64_t v;
-
-	while (read(fd, &v, sizeof(v)) == sizeof(v))
-		;
-	pthread_mutex_lock(&memif_lock);
-	if (ifc->started && ifc->chan == NULL)
-		client_try(ifc);
-	pthread_mutex_unlock(&memif_lock);
-}
-
-/*
- * A queue found its peer breaking the ring protocol: disconnect with the
- * reason (one line, from env_disconnected), so that the peer is told why
- * and a client starts afresh on new rings.
- */
-static void violation_cb(int fd, void *arg)
-{
-	struct memif_if *ifc = arg;
-	char reason[MEMIF_DISC_STRING_SZ] = "";
-	struct memif_queue *q = NULL;
-	struct memif_cc_out out;
-	struct memif_chan *ch;
-	unsigned int i;
-	eventfd_t v;
-
-	(void)eventfd_read(fd, &v);
-	pthread_mutex_lock(&memif_lock);
-	ch = ifc->chan;
-	for (i = 0; q == NULL && i < ifc->nb_rxq; i++)
-		if (__atomic_load_n(&ifc->rxq[i]->violated, __ATOMIC_ACQUIRE))
-			q = ifc->rxq[i];
-	for (i = 0; q == NULL && i < ifc->nb_txq; i++)
-		if (__atomic_load_n(&ifc->txq[i]->violated, __ATOMIC_ACQUIRE))
-			q = ifc->txq[i];
-	/* Down already (the peer left, the port stopped): nothing to do. */
-	if (q != NULL && ch != NULL && ifc->connected) {
-		memif_violation_reason(q, reason, sizeof(reason));
-		ifc->disc_error = true;
-		memif_cc_close(&ch->cc, reason, &out);
-		chan_send(ch, &out);
-		chan_close_here(ch);
-	}
-	pthread_mutex_unlock(&memif_lock);
+	return fd;
 }
 
 /* ------------------------------------------------------------------------
- * Interfaces
+ * Sockets: the names interfaces share
  */
 
-/* Set dvp_errno and return NULL: the failure convention of constructors. */
-static __dvp_cold void *null_err(int err)
+int memif_sock_join(struct memif_if *ifc)
 {
-	dvp_errno = err;
-	return NULL;
-}
-
-struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb cb, void *cb_arg)
-{
+	const struct memif_if_params *p = &ifc->p;
 	bool client = p->role == MEMIF_ROLE_CLIENT;
-	struct memif_if *ifc, *o;
 	struct memif_sock *s;
+	struct memif_if *o;
 	int ret;
-
-	ifc = calloc(1, sizeof(*ifc));
-	if (ifc == NULL) {
-		dvp_errno = ENOMEM;
-		return NULL;
-	}
-	ifc->p = *p;
-	ifc->link_cb = cb;
-	ifc->link_arg = cb_arg;
-	ifc->tfd = -1;
-	ifc->vfd = -1;
-	ifc->backoff_ms = MEMIF_RECONNECT_MIN_MS;
-	memif_shm_reset(&ifc->shm);
-	ifc->cfg.role = p->role;
-	ifc->cfg.id = p->id;
-	memcpy(ifc->cfg.secret, p->secret, sizeof(ifc->cfg.secret));
-	snprintf(ifc->cfg.app_name, sizeof(ifc->cfg.app_name), "%s", p->app_name);
-	snprintf(ifc->cfg.if_name, sizeof(ifc->cfg.if_name), "%s", p->if_name);
-	ifc->cfg.log2_ring_size = p->log2_ring_size;
-	ifc->cfg.bsize = p->bsize;
 
 	pthread_mutex_lock(&memif_lock);
 	for (s = memif_socks; s != NULL; s = s->next)
@@ -765,16 +461,14 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 					"%s: id %u is taken on socket %s by %s (ids of one socket "
 					"must differ)",
 					p->if_name, p->id, p->socket, o->p.if_name);
-				free(ifc);
-				return null_err(EEXIST);
+				return dvp_err(EEXIST);
 			}
 		}
 	} else {
 		s = calloc(1, sizeof(*s));
 		if (s == NULL) {
 			pthread_mutex_unlock(&memif_lock);
-			free(ifc);
-			return null_err(ENOMEM);
+			return dvp_err(ENOMEM);
 		}
 		snprintf(s->name, sizeof(s->name), "%s", p->socket);
 		s->abstract = p->abstract;
@@ -785,8 +479,7 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 			if (ret < 0) {
 				pthread_mutex_unlock(&memif_lock);
 				free(s);
-				free(ifc);
-				return null_err(-ret);
+				return ret;
 			}
 		}
 		s->next = memif_socks;
@@ -798,165 +491,45 @@ struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb 
 	ifc->next = s->ifs;
 	s->ifs = ifc;
 	pthread_mutex_unlock(&memif_lock);
-
-	ifc->vfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (ifc->vfd < 0 || dvp_intr_callback_register(ifc->vfd, violation_cb, ifc) < 0) {
-		int err = ifc->vfd < 0 ? errno : ENOMEM;
-
-		MEMIF_LOG(ERR, "%s: protocol-violation eventfd: %s", p->if_name, strerror(err));
-		if (ifc->vfd >= 0)
-			close(ifc->vfd);
-		ifc->vfd = -1;
-		memif_if_destroy(ifc);
-		return null_err(err);
-	}
-	if (client) {
-		ifc->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-		if (ifc->tfd < 0 || dvp_intr_callback_register(ifc->tfd, timer_cb, ifc) < 0) {
-			int err = ifc->tfd < 0 ? errno : ENOMEM;
-
-			MEMIF_LOG(ERR, "%s: reconnect timer: %s", p->if_name, strerror(err));
-			memif_if_destroy(ifc);
-			return null_err(err);
-		}
-	}
-	return ifc;
-}
-
-int memif_if_start(struct memif_if *ifc, struct memif_queue *const *rxq, uint16_t nb_rxq,
-		   struct memif_queue *const *txq, uint16_t nb_txq)
-{
-	bool client = ifc->p.role == MEMIF_ROLE_CLIENT;
-	unsigned int i;
-
-	if (nb_rxq > MEMIF_MAX_QUEUES || nb_txq > MEMIF_MAX_QUEUES || nb_rxq + nb_txq == 0) {
-		MEMIF_LOG(ERR, "%s: %u rx and %u tx queues: memif has 0 to %d each, not both 0",
-			  ifc->p.if_name, nb_rxq, nb_txq, MEMIF_MAX_QUEUES);
-		return dvp_err(EINVAL);
-	}
-	pthread_mutex_lock(&memif_lock);
-	memcpy(ifc->rxq, rxq, nb_rxq * sizeof(*rxq));
-	memcpy(ifc->txq, txq, nb_txq * sizeof(*txq));
-	ifc->nb_rxq = nb_rxq;
-	ifc->nb_txq = nb_txq;
-	for (i = 0; i < nb_rxq; i++)
-		rxq[i]->ctl_fd = ifc->vfd;
-	for (i = 0; i < nb_txq; i++)
-		txq[i]->ctl_fd = ifc->vfd;
-	ifc->cfg.nb_c2s = client ? nb_txq : nb_rxq;
-	ifc->cfg.nb_s2c = client ? nb_rxq : nb_txq;
-	ifc->started = true;
-	ifc->backoff_ms = MEMIF_RECONNECT_MIN_MS;
-	if (ifc->p.role == MEMIF_ROLE_CLIENT && ifc->chan == NULL)
-		client_try(ifc);
-	pthread_mutex_unlock(&memif_lock);
 	return 0;
 }
 
-void memif_if_stop(struct memif_if *ifc)
+void memif_sock_leave(struct memif_if *ifc)
 {
-	struct memif_cc_out out;
-	struct memif_chan *ch;
-	struct itimerspec off = { 0 };
-
-	pthread_mutex_lock(&memif_lock);
-	ifc->started = false;
-	if (ifc->tfd >= 0)
-		(void)timerfd_settime(ifc->tfd, 0, &off, NULL);
-	ch = ifc->chan;
-	ifc->chan = NULL;
-	if (ch != NULL) {
-		ch->dead = true;
-		memif_cc_close(&ch->cc, "Interface stopped", &out);
-		chan_send(ch, &out);
-	}
-	queues_down(ifc);
-	memif_shm_release(&ifc->shm);
-	pthread_mutex_unlock(&memif_lock);
-	if (ch != NULL) {
-		/* Without the lock: a running chan_cb may be waiting for it. */
-		dvp_intr_callback_unregister(ch->fd, chan_cb, ch);
-		if (ch->hfd >= 0)
-			dvp_intr_callback_unregister(ch->hfd, handshake_cb, ch);
-		chan_free(ch);
-	}
-}
-
-void memif_if_destroy(struct memif_if *ifc)
-{
-	struct memif_sock *s, **sp;
+	struct memif_sock *s = ifc->sock, **sp;
 	struct memif_if **ip;
 	struct stat st;
 	int lfd = -1;
 
-	if (ifc == NULL)
+	if (s == NULL)
 		return;
-	s = ifc->sock;
-	memif_if_stop(ifc);
-	if (ifc->tfd >= 0) {
-		dvp_intr_callback_unregister(ifc->tfd, timer_cb, ifc);
-		close(ifc->tfd);
-	}
-	if (ifc->vfd >= 0) {
-		dvp_intr_callback_unregister(ifc->vfd, violation_cb, ifc);
-		close(ifc->vfd);
-	}
 	pthread_mutex_lock(&memif_lock);
-	if (s != NULL) {
-		for (ip = &s->ifs; *ip != NULL; ip = &(*ip)->next)
-			if (*ip == ifc) {
-				*ip = ifc->next;
+	for (ip = &s->ifs; *ip != NULL; ip = &(*ip)->next)
+		if (*ip == ifc) {
+			*ip = ifc->next;
+			break;
+		}
+	if (s->ifs == NULL) {
+		for (sp = &memif_socks; *sp != NULL; sp = &(*sp)->next)
+			if (*sp == s) {
+				*sp = s->next;
 				break;
 			}
-		if (s->ifs == NULL) {
-			for (sp = &memif_socks; *sp != NULL; sp = &(*sp)->next)
-				if (*sp == s) {
-					*sp = s->next;
-					break;
-				}
-			lfd = s->lfd;
-		} else {
-			s = NULL;
-		}
+		lfd = s->lfd;
+	} else {
+		s = NULL;
 	}
+	ifc->sock = NULL;
 	pthread_mutex_unlock(&memif_lock);
-	if (s != NULL) {
-		if (lfd >= 0) {
-			dvp_intr_callback_unregister(lfd, listener_cb, s);
-			close(lfd);
-			/* Only the file we bound: another process may have replaced it. */
-			if (!s->abstract && lstat(s->name, &st) == 0 && S_ISSOCK(st.st_mode) &&
-			    st.st_dev == s->dev && st.st_ino == s->ino)
-				unlink(s->name);
-		}
-		free(s);
+	if (s == NULL)
+		return;
+	if (lfd >= 0) {
+		dvp_intr_callback_unregister(lfd, listener_cb, s);
+		close(lfd);
+		/* Only the file we bound: another process may have replaced it. */
+		if (!s->abstract && lstat(s->name, &st) == 0 && S_ISSOCK(st.st_mode) &&
+		    st.st_dev == s->dev && st.st_ino == s->ino)
+			unlink(s->name);
 	}
-	free(ifc);
-}
-
-bool memif_if_connected(const struct memif_if *ifc)
-{
-	return __atomic_load_n(&ifc->connected, __ATOMIC_RELAXED);
-}
-
-void memif_if_stats_get(const struct memif_if *ifc, struct memif_if_stats *st)
-{
-	pthread_mutex_lock(&memif_lock);
-	*st = ifc->st;
-	pthread_mutex_unlock(&memif_lock);
-}
-
-void memif_if_last_reason(const struct memif_if *ifc, char *buf, size_t len)
-{
-	pthread_mutex_lock(&memif_lock);
-	snprintf(buf, len, "%s", ifc->last_reason);
-	pthread_mutex_unlock(&memif_lock);
-}
-
-void memif_if_remote(const struct memif_if *ifc, char *app, char *if_name)
-{
-	pthread_mutex_lock(&memif_lock);
-	memcpy(app, ifc->remote_app, MEMIF_NAME_SZ);
-	memcpy(if_name, ifc->remote_if, MEMIF_NAME_SZ);
-	pthread_mutex_unlock(&memif_lock);
+	free(s);
 }

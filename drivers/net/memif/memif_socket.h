@@ -3,95 +3,129 @@
  */
 
 /*
- * memif interfaces and their control sockets, driven from the EAL interrupt
- * thread: the server's listener and every control channel are fds watched
- * there (dvp_intr_callback_register), and so is the client's reconnect
- * timer. Several server interfaces (ids) may share one socket. Unlike
- * DPDK's memif, a process may have a server and a client on the same socket
- * (each role keeps its own list), so that both ends can run in one process.
+ * What the control transport (memif_socket.c: socket names, listeners,
+ * channels) and the interfaces it carries (memif_if.c) share: the three
+ * objects, the one lock over them, and the calls each makes into the
+ * other. The rest of the driver sees interfaces through memif_if.h only.
+ *
+ * One mutex, memif_lock, guards every object here; the data path never
+ * takes it (see memif_rxtx.h). A callback is unregistered from the
+ * control thread only without the mutex held: dvp_intr_callback_unregister()
+ * waits for a running callback, which may be waiting for the mutex.
  */
 
 #ifndef MEMIF_SOCKET_H
 #define MEMIF_SOCKET_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/un.h>
+#include <sys/types.h>
 
 #include "memif_cc.h"
+#include "memif_if.h"
 #include "memif_rxtx.h"
+#include "memif_shm.h"
 
-/* Longest socket name: sun_path less the abstract namespace's leading NUL. */
-#define MEMIF_SOCKET_NAME_MAX (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
+/* One connected control socket and the state machine that speaks on it. */
+struct memif_chan {
+	int fd;
+	int hfd; /* handshake deadline (timerfd), disarmed at CONNECTED */
+	uint32_t hs_ms;
+	bool dead;
+	struct memif_sock *sock; /* server: the listener it came from */
+	struct memif_if *ifc; /* bound interface (client: always) */
+	struct memif_cc cc;
+	char log_name[128];
+};
 
-/* Client reconnect back-off: from 50 ms, doubling, up to 2 s. */
-#define MEMIF_RECONNECT_MIN_MS 50
-#define MEMIF_RECONNECT_MAX_MS 2000
+/* An interface: memif_if.c's object, on its socket's list. */
+struct memif_if {
+	struct memif_if_params p;
+	struct memif_if_cfg cfg;
+	struct memif_sock *sock;
+	struct memif_if *next; /* on sock */
+	memif_link_cb link_cb;
+	void *link_arg;
+	bool started;
+	bool connected;
+	struct memif_chan *chan;
+	int tfd; /* client: reconnect timer */
+	int vfd; /* eventfd a queue writes when its peer broke the ring protocol */
+	bool disc_error; /* the next disconnect is our verdict on the peer: logged as an error */
+	unsigned int backoff_ms;
+	bool warned; /* client: the first failed connect was logged */
+	struct memif_if_stats st;
+	char last_reason[MEMIF_DISC_STRING_SZ];
+	char remote_app[MEMIF_NAME_SZ];
+	char remote_if[MEMIF_NAME_SZ];
+	/* The port's queues, given at start. */
+	uint16_t nb_rxq;
+	uint16_t nb_txq;
+	struct memif_queue *rxq[MEMIF_MAX_QUEUES];
+	struct memif_queue *txq[MEMIF_MAX_QUEUES];
+	struct memif_shm shm;
+};
 
-/* A handshake not done in this long is given up (devarg handshake-timeout). */
-#define MEMIF_HANDSHAKE_TIMEOUT_MS_DEFAULT 5000
-#define MEMIF_HANDSHAKE_TIMEOUT_MS_MAX 3600000
-
-struct memif_if_params {
-	enum memif_role role;
-	uint32_t id;
-	char secret[MEMIF_SECRET_SZ + 1];
-	char socket[MEMIF_SOCKET_NAME_MAX + 1];
+/* A socket name in use by one role: the interfaces on it, a server's listener. */
+struct memif_sock {
+	char name[MEMIF_SOCKET_NAME_MAX + 1];
 	bool abstract;
-	uint16_t bsize;
-	uint8_t log2_ring_size;
-	bool zc; /* client: zero-copy (memif_zc.c) */
-	uint32_t handshake_ms; /* from connect (accept) to CONNECTED, at most */
-	char if_name[MEMIF_NAME_SZ];
-	char app_name[MEMIF_NAME_SZ];
+	enum memif_role role;
+	int lfd; /* server: listener */
+	dev_t dev; /* server, file-system name: the socket file we bound */
+	ino_t ino;
+	struct memif_if *ifs;
+	struct memif_sock *next;
 };
 
-/* Called on the interrupt thread when the connection goes up or down. */
-typedef void (*memif_link_cb)(void *arg, bool up);
+extern pthread_mutex_t memif_lock;
 
-struct memif_if_stats {
-	uint64_t connects; /* connections made */
-	uint64_t disconnects; /* connections lost, either side */
-	uint64_t connect_attempts; /* client: socket connects tried */
-	uint64_t rejects; /* handshakes refused (ours or the peer's) */
-};
-
-struct memif_if;
+/* memif_socket.c */
 
 /*
- * Create an interface: a server's listener is created (or shared) now, as
- * DPDK does at probe. A file-system socket name that exists is replaced
- * only when it is a stale socket (nobody accepts on it); a live socket or
- * anything that is not a socket is left alone. @return it, or NULL with
- * dvp_errno set after a log line (EADDRINUSE names the socket and what is
- * there; EEXIST for an id taken on a socket).
+ * Put @ifc on the socket its parameters name (takes memif_lock): made on
+ * first use, with a server's listener (a stale file-system socket is
+ * replaced, a live one refused). @return 0, or -errno after a log line
+ * (EEXIST: its id is taken on that socket).
  */
-struct memif_if *memif_if_create(const struct memif_if_params *p, memif_link_cb cb, void *cb_arg);
+int memif_sock_join(struct memif_if *ifc);
 
 /*
- * Start connecting (client) or accepting (server) with these queues (the
- * caller's, set up with memif_queue_init(); they must outlive the stop).
- * The client asks for one c2s ring per tx queue and one s2c ring per rx
- * queue; the server accepts up to as many.
+ * Take @ifc off its socket (takes memif_lock); the last one out closes the
+ * listener and unlinks the file it bound. Not from a callback.
  */
-int memif_if_start(struct memif_if *ifc, struct memif_queue *const *rxq, uint16_t nb_rxq,
-		   struct memif_queue *const *txq, uint16_t nb_txq);
+void memif_sock_leave(struct memif_if *ifc);
+
+/* A client's connect to @name, non-blocking (may be in progress). @return the fd or -errno. */
+int memif_sock_connect(const char *name, bool abstract);
 
 /*
- * Stop: disconnect the peer (DISCONNECT "Interface stopped"), take every
- * queue down (waiting for a running burst), unmap. No callback runs for
- * this interface once it returns.
+ * A channel over connected socket @fd (taken, closed on failure), watched
+ * on the interrupt thread with its handshake deadline; a client's (@ifc
+ * given) says nothing first, a server's (@sock given) sends HELLO.
+ * memif_lock held. @return it, or NULL after a log line.
  */
-void memif_if_stop(struct memif_if *ifc);
+struct memif_chan *memif_chan_new(int fd, struct memif_sock *sock, struct memif_if *ifc);
 
-/* Stop, leave the socket (the last user removes the listener), free. */
-void memif_if_destroy(struct memif_if *ifc);
+/* Send what the state machine produced, if anything. */
+void memif_chan_send(struct memif_chan *ch, const struct memif_cc_out *out);
 
-bool memif_if_connected(const struct memif_if *ifc);
-void memif_if_stats_get(const struct memif_if *ifc, struct memif_if_stats *st);
-/* The last disconnect reason, ours or the peer's ("" if none). */
-void memif_if_last_reason(const struct memif_if *ifc, char *buf, size_t len);
-/* The peer's names from the handshake ("" while not connected). */
-void memif_if_remote(const struct memif_if *ifc, char *app, char *if_name);
+/* Close and free @ch: from its own callbacks only, memif_lock held. */
+void memif_chan_close(struct memif_chan *ch);
+
+/* Free @ch, marked dead under memif_lock: from outside its callbacks, without the lock. */
+void memif_chan_release(struct memif_chan *ch);
+
+/* memif_if.c */
+
+/* The state machine's environment: interfaces looked up, connected, disconnected. */
+extern const struct memif_cc_ops memif_if_cc_ops;
+
+/* A server's channel whose INIT named an interface: it is that interface's now. */
+void memif_if_chan_bind(struct memif_chan *ch);
+
+/* @ch, closing, leaves @ifc (a client then retries after its back-off). */
+void memif_if_chan_closed(struct memif_if *ifc, const struct memif_chan *ch);
 
 #endif /* MEMIF_SOCKET_H */
