@@ -10,7 +10,9 @@
  *   fwd_args.c    the application's options and --help
  *   fwd_ports.c   pool, port and queue setup, streams and their lcores, teardown
  *   fwd_engine.c  the forwarding loops (the fast path)
- *   fwd_stats.c   stats lines, the summary and the verdict
+ *   fwd_stats.c   the counters' snapshots and sums, the configuration and stats lines
+ *   fwd_summary.c the summary at the end and the loss check that gives the exit status
+ *   fwd_json.c    the same three as JSON objects (--json)
  *   fwd_sim.c     the simulated HCA as default device, its source and sink
  */
 
@@ -239,8 +241,10 @@ void fwd_stats_period(struct fwd_run *run, double now_s);
 void fwd_stats_final(struct fwd_run *run);
 uint64_t fwd_stats_moved(struct fwd_run *run);
 uint64_t fwd_stats_in_flight(struct fwd_run *run);
-int fwd_summary(struct fwd_run *run, double elapsed_s, const struct fwd_result *res);
 void fwd_print_config(struct fwd_run *run);
+
+/* fwd_summary.c */
+int fwd_summary(struct fwd_run *run, double elapsed_s, const struct fwd_result *res);
 
 /* fwd_sim.c */
 bool fwd_sim_available(void);
