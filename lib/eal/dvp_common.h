@@ -33,6 +33,12 @@ extern "C" {
 #define __dvp_format_printf(f, a) __attribute__((format(printf, f, a)))
 #define __dvp_constructor(prio) __attribute__((constructor(prio)))
 #define __dvp_warn_unused_result __attribute__((warn_unused_result))
+/*
+ * What a driver's shared object exports: drivers are built with hidden
+ * visibility, so that only the declarations their API headers mark with
+ * this are seen outside them (test/build/test_driver_exports.sh checks).
+ */
+#define __dvp_export __attribute__((visibility("default")))
 
 /* Constructor priorities: log types exist before drivers register. */
 #define DVP_PRIO_LOG 101

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include <dvp_bus.h>
+#include <dvp_common.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,10 +59,10 @@ struct dvp_ib_device {
  * @return 0, -EINVAL (no name, too many ports), -EEXIST for a taken name,
  *   -ENOMEM, or the driver's error.
  */
-int dvp_ib_bus_add_device(const struct dvp_ib_device *info);
+__dvp_export int dvp_ib_bus_add_device(const struct dvp_ib_device *info);
 
 /** Remove a software ib device added above (its driver's remove runs first). */
-int dvp_ib_bus_remove_device(const char *name);
+__dvp_export int dvp_ib_bus_remove_device(const char *name);
 
 /**
  * @return what the ib bus knows of @p dev, or NULL when @p dev is not an
@@ -69,23 +70,23 @@ int dvp_ib_bus_remove_device(const char *name);
  *   driver's library need the bus's, so that loading the driver alone (-d)
  *   brings the bus.
  */
-const struct dvp_ib_device *dvp_ib_device_of(const struct dvp_device *dev);
+__dvp_export const struct dvp_ib_device *dvp_ib_device_of(const struct dvp_device *dev);
 
 /** @return the ib device named @p name (scanned or added), or NULL. */
-const struct dvp_ib_device *dvp_ib_device_find(const char *name);
+__dvp_export const struct dvp_ib_device *dvp_ib_device_find(const char *name);
 
 /**
  * @return the name of a port's state (struct dvp_ib_port's state), as
  *   libibverbs words it: "down", "init", "armed", "active", "active defer";
  *   "unknown" for anything else (0: the bus could not read it).
  */
-const char *dvp_ib_port_state_name(int state);
+__dvp_export const char *dvp_ib_port_state_name(int state);
 
 /**
  * @return the name of a port's link layer (struct dvp_ib_port's
  *   link_layer): "InfiniBand", "Ethernet", else "unspecified".
  */
-const char *dvp_ib_link_layer_name(int link_layer);
+__dvp_export const char *dvp_ib_link_layer_name(int link_layer);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@
 
 #include <infiniband/verbs.h>
 
+#include <dvp_common.h>
 #include <dvp_port_driver.h>
 
 /** A port_id meaning every port of the device. */
@@ -76,17 +77,17 @@ enum ib_async_kind {
 };
 
 /** The kind of @p type (the fixed table of doc/interrupt-mode.md). */
-enum ib_async_kind ib_async_kind_of(enum ibv_event_type type);
+__dvp_export enum ib_async_kind ib_async_kind_of(enum ibv_event_type type);
 
 /** @p type in dvpmd's words; DVP_PORT_CAUSE_NONE for an informational one. */
-enum dvp_port_event_cause ib_async_cause_of(enum ibv_event_type type);
+__dvp_export enum dvp_port_event_cause ib_async_cause_of(enum ibv_event_type type);
 
 /**
  * What a get hook resolves the element of @p e by: the context its CQ, QP
  * or WQ carries (cq_context, qp_context, wq_context), or NULL; for a port
  * event *@p port_num gets its port (1-based), else 0.
  */
-void *ib_async_element(const struct ibv_async_event *e, unsigned int *port_num);
+__dvp_export void *ib_async_element(const struct ibv_async_event *e, unsigned int *port_num);
 
 struct ib_async;
 
@@ -95,18 +96,18 @@ struct ib_async;
  * with @p ops and @p ctx. Not yet watched: see ib_async_start().
  * @return it, or NULL with dvp_errno set after a log line.
  */
-struct ib_async *ib_async_create(const char *name, int fd, const struct ib_async_ops *ops,
-				 void *ctx);
+__dvp_export struct ib_async *ib_async_create(const char *name, int fd,
+					      const struct ib_async_ops *ops, void *ctx);
 
 /**
  * Declare @p port_id as one of the source's ports (a device-wide event
  * concerns each). @return 0, -EEXIST, -ENOSPC (DVP_MAX_PORTS), -EINVAL.
  */
-int ib_async_add_port(struct ib_async *src, uint16_t port_id);
-int ib_async_del_port(struct ib_async *src, uint16_t port_id);
+__dvp_export int ib_async_add_port(struct ib_async *src, uint16_t port_id);
+__dvp_export int ib_async_del_port(struct ib_async *src, uint16_t port_id);
 
 /** Watch the fd on the EAL interrupt thread: from then on events are processed there. */
-int ib_async_start(struct ib_async *src);
+__dvp_export int ib_async_start(struct ib_async *src);
 
 /**
  * Read every pending event (until EAGAIN); for each, ack it (after the get
@@ -116,13 +117,13 @@ int ib_async_start(struct ib_async *src);
  * arrives. What the EAL interrupt thread runs; callable directly (tests).
  * @return the number of events read, or a negative errno from the get hook.
  */
-int ib_async_process(struct ib_async *src);
+__dvp_export int ib_async_process(struct ib_async *src);
 
 /**
  * Stop watching (safe from inside a handler) and free @p src (NULL is
  * fine). Events not read stay in the fd: the driver acks nothing more.
  */
-void ib_async_destroy(struct ib_async *src);
+__dvp_export void ib_async_destroy(struct ib_async *src);
 
 struct ib_async_stats {
 	uint64_t events; /**< read */
@@ -135,6 +136,6 @@ struct ib_async_stats {
 	uint64_t unresolved; /**< queue events the driver could not place, ports not there */
 };
 
-void ib_async_stats_get(const struct ib_async *src, struct ib_async_stats *stats);
+__dvp_export void ib_async_stats_get(const struct ib_async *src, struct ib_async_stats *stats);
 
 #endif /* IB_ASYNC_H */

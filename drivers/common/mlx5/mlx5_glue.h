@@ -46,6 +46,8 @@
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
 
+#include <dvp_common.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -204,17 +206,17 @@ struct mlx5_glue {
 };
 
 /** The table that calls libibverbs and libmlx5. */
-extern const struct mlx5_glue mlx5_glue_verbs;
+__dvp_export extern const struct mlx5_glue mlx5_glue_verbs;
 
 /**
  * Register @p glue, a software HCA's table, which it gives as the sw_ops of
  * the ib bus devices it adds (from a constructor: before any probe).
  * @return 0, -EINVAL, -ENOSPC (four tables at most).
  */
-int mlx5_glue_register(const struct mlx5_glue *glue);
+__dvp_export int mlx5_glue_register(const struct mlx5_glue *glue);
 
 /** @return @p sw_ops when it is a registered glue table, else NULL. */
-const struct mlx5_glue *mlx5_glue_lookup(const void *sw_ops);
+__dvp_export const struct mlx5_glue *mlx5_glue_lookup(const void *sw_ops);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,8 @@
 
 #include <stdint.h>
 
+#include <dvp_common.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -45,7 +47,7 @@ extern "C" {
  * @return the count, or -EINVAL (not a started memif port, no such queue)
  *   after a log line.
  */
-int dvp_net_memif_tx_pending(uint16_t port_id, uint16_t queue_id);
+__dvp_export int dvp_net_memif_tx_pending(uint16_t port_id, uint16_t queue_id);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <dvp_common.h>
 #include <dvp_mempool.h>
 
 #ifdef __cplusplus
@@ -30,10 +31,10 @@ extern "C" {
  * @return 0, or a negative errno after a log line (-EINVAL for a NULL pool,
  *   -ENOSPC when a device holds 64 pools, or reg_mr's error).
  */
-int dvp_pmd_mlx5_mempool_register(struct dvp_mempool *mp);
+__dvp_export int dvp_pmd_mlx5_mempool_register(struct dvp_mempool *mp);
 
 /** Whether @p mp is registered with the device of mlx5 port @p port_id. */
-bool dvp_pmd_mlx5_mempool_registered(uint16_t port_id, const struct dvp_mempool *mp);
+__dvp_export bool dvp_pmd_mlx5_mempool_registered(uint16_t port_id, const struct dvp_mempool *mp);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <dvp_common.h>
 #include <dvp_port.h>
 #include <dvp_ring.h>
 
@@ -53,22 +54,23 @@ extern "C" {
  *   name, counts or node), -EEXIST (name taken), -EBUSY (an rx ring is
  *   another port's already), -ENOSPC, -ENOMEM.
  */
-int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[], unsigned int nb_rx,
-			struct dvp_ring *const tx_rings[], unsigned int nb_tx, int numa_node);
+__dvp_export int dvp_net_ring_create(const char *name, struct dvp_ring *const rx_rings[],
+				     unsigned int nb_rx, struct dvp_ring *const tx_rings[],
+				     unsigned int nb_tx, int numa_node);
 
 /**
  * After enqueueing into a ring that is a net_ring rx ring from outside the
  * driver: wake its consumer if it is armed. Cheap when it is not (no
  * system call). @return 0, or -EINVAL (not a net_ring port, bad queue).
  */
-int dvp_net_ring_rx_notify(uint16_t port_id, uint16_t queue_id);
+__dvp_export int dvp_net_ring_rx_notify(uint16_t port_id, uint16_t queue_id);
 
 /**
  * Pull or plug the cable of @p port_id: the carrier changes and a
  * LINK_DOWN / LINK_UP device event is raised, handled on the EAL interrupt
  * thread as a hardware driver's would be.
  */
-int dvp_net_ring_set_link(uint16_t port_id, bool up);
+__dvp_export int dvp_net_ring_set_link(uint16_t port_id, bool up);
 
 /**
  * Raise a device event with @p cause on @p port_id as a device would (for
@@ -78,15 +80,15 @@ int dvp_net_ring_set_link(uint16_t port_id, bool up);
  * @return 0, or -EINVAL (not a net_ring port, not a cause, no such queue)
  *   after a log line.
  */
-int dvp_net_ring_inject_async(uint16_t port_id, enum dvp_port_event_cause cause, uint16_t queue_id,
-			      bool tx);
+__dvp_export int dvp_net_ring_inject_async(uint16_t port_id, enum dvp_port_event_cause cause,
+					   uint16_t queue_id, bool tx);
 
 /**
  * Call @p fn(@p arg) right after rx queue @p queue_id is armed, before
  * lib/rxwait's final poll (for tests of the arm/poll race). NULL removes it.
  */
-int dvp_net_ring_set_arm_hook(uint16_t port_id, uint16_t queue_id, void (*fn)(void *arg),
-			      void *arg);
+__dvp_export int dvp_net_ring_set_arm_hook(uint16_t port_id, uint16_t queue_id,
+					   void (*fn)(void *arg), void *arg);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dvp_common.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -39,24 +41,24 @@ struct mlx5_glue;
  * ("ports=2,cable=loop,mode=step"; "" for the defaults). It is named
  * sim_mlx5_<n> and added to the ib bus.
  */
-int sim_mlx5_create(const char *args, struct sim_mlx5_dev **dev);
+__dvp_export int sim_mlx5_create(const char *args, struct sim_mlx5_dev **dev);
 
 /** Stop and free a device. -EBUSY while a context on it is open. */
-int sim_mlx5_destroy(struct sim_mlx5_dev *dev);
+__dvp_export int sim_mlx5_destroy(struct sim_mlx5_dev *dev);
 
 /** The device named @p name ("sim_mlx5_0"), or NULL. */
-struct sim_mlx5_dev *sim_mlx5_find(const char *name);
+__dvp_export struct sim_mlx5_dev *sim_mlx5_find(const char *name);
 
-const char *sim_mlx5_name(const struct sim_mlx5_dev *dev);
+__dvp_export const char *sim_mlx5_name(const struct sim_mlx5_dev *dev);
 /**
  * The sim device and port behind dvp port @p port_id (a port of the mlx5
  * PMD on a sim device). @return 0, -EINVAL (no such port), -ENODEV (not on a sim).
  */
-int sim_mlx5_port_of(uint16_t port_id, struct sim_mlx5_dev **dev, unsigned int *port);
-unsigned int sim_mlx5_nports(const struct sim_mlx5_dev *dev);
+__dvp_export int sim_mlx5_port_of(uint16_t port_id, struct sim_mlx5_dev **dev, unsigned int *port);
+__dvp_export unsigned int sim_mlx5_nports(const struct sim_mlx5_dev *dev);
 
 /** The glue table of every sim device (what the ib bus gives as sw_ops). */
-const struct mlx5_glue *sim_mlx5_glue(void);
+__dvp_export const struct mlx5_glue *sim_mlx5_glue(void);
 
 /* --- Running ------------------------------------------------------------ */
 
@@ -66,32 +68,32 @@ const struct mlx5_glue *sim_mlx5_glue(void);
  * racy in timing only, beside the device thread).
  * @return the number of work items done (WQEs, frames, arms); 0 when idle.
  */
-int sim_mlx5_step(struct sim_mlx5_dev *dev);
+__dvp_export int sim_mlx5_step(struct sim_mlx5_dev *dev);
 
 /** Step until a step finds nothing to do (at most @p max_steps). @return steps run. */
-int sim_mlx5_step_idle(struct sim_mlx5_dev *dev, unsigned int max_steps);
+__dvp_export int sim_mlx5_step_idle(struct sim_mlx5_dev *dev, unsigned int max_steps);
 
 /** Start / stop the device thread (mode=thread starts it at creation). */
-int sim_mlx5_thread_start(struct sim_mlx5_dev *dev);
-int sim_mlx5_thread_stop(struct sim_mlx5_dev *dev);
+__dvp_export int sim_mlx5_thread_start(struct sim_mlx5_dev *dev);
+__dvp_export int sim_mlx5_thread_stop(struct sim_mlx5_dev *dev);
 
 /** Advance the virtual clock (clock=virtual) by @p ns. */
-int sim_mlx5_clock_advance(struct sim_mlx5_dev *dev, uint64_t ns);
+__dvp_export int sim_mlx5_clock_advance(struct sim_mlx5_dev *dev, uint64_t ns);
 /** The device's time in ns (virtual or monotonic). */
-uint64_t sim_mlx5_clock_ns(struct sim_mlx5_dev *dev);
+__dvp_export uint64_t sim_mlx5_clock_ns(struct sim_mlx5_dev *dev);
 
 /* --- Ports and cables (ports are 0-based here; verbs numbers them from 1) */
 
-int sim_mlx5_link_set(struct sim_mlx5_dev *dev, unsigned int port, bool up);
-int sim_mlx5_mac_get(struct sim_mlx5_dev *dev, unsigned int port, uint8_t mac[6]);
+__dvp_export int sim_mlx5_link_set(struct sim_mlx5_dev *dev, unsigned int port, bool up);
+__dvp_export int sim_mlx5_mac_get(struct sim_mlx5_dev *dev, unsigned int port, uint8_t mac[6]);
 
 /** Cable port @p pa of @p a to port @p pb of @p b (the same device allowed). */
-int sim_mlx5_cable(struct sim_mlx5_dev *a, unsigned int pa, struct sim_mlx5_dev *b,
-		   unsigned int pb);
+__dvp_export int sim_mlx5_cable(struct sim_mlx5_dev *a, unsigned int pa, struct sim_mlx5_dev *b,
+				unsigned int pb);
 /** Cable a port to its traffic source (receive side) and sink (send side). */
-int sim_mlx5_cable_traffic(struct sim_mlx5_dev *dev, unsigned int port);
+__dvp_export int sim_mlx5_cable_traffic(struct sim_mlx5_dev *dev, unsigned int port);
 /** Unplug a port (frames it sends are counted and dropped). */
-int sim_mlx5_uncable(struct sim_mlx5_dev *dev, unsigned int port);
+__dvp_export int sim_mlx5_uncable(struct sim_mlx5_dev *dev, unsigned int port);
 
 /** What happened to a received frame. */
 enum sim_mlx5_rx_result {
@@ -112,7 +114,8 @@ enum sim_mlx5_rx_result {
  * cable's drop and corruption faults. @return an enum sim_mlx5_rx_result
  * (>= 0), or a negative errno for bad arguments.
  */
-int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *frame, size_t len);
+__dvp_export int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *frame,
+				 size_t len);
 
 /**
  * Receive the @p n frames @p frames (lengths @p lens) on @p port in one
@@ -122,13 +125,15 @@ int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *fra
  * frame's enum sim_mlx5_rx_result. @return how many were delivered, or a
  * negative errno for bad arguments (then none was received).
  */
-int sim_mlx5_inject_burst(struct sim_mlx5_dev *dev, unsigned int port, const void *const *frames,
-			  const size_t *lens, unsigned int n, int *results);
+__dvp_export int sim_mlx5_inject_burst(struct sim_mlx5_dev *dev, unsigned int port,
+				       const void *const *frames, const size_t *lens,
+				       unsigned int n, int *results);
 
 /** Keep a copy of the last @p depth frames the port sends (0 turns it off). */
-int sim_mlx5_capture(struct sim_mlx5_dev *dev, unsigned int port, unsigned int depth);
+__dvp_export int sim_mlx5_capture(struct sim_mlx5_dev *dev, unsigned int port, unsigned int depth);
 /** Pop the oldest captured frame into @p buf. @return its length, 0 if none. */
-int sim_mlx5_capture_pop(struct sim_mlx5_dev *dev, unsigned int port, void *buf, size_t size);
+__dvp_export int sim_mlx5_capture_pop(struct sim_mlx5_dev *dev, unsigned int port, void *buf,
+				      size_t size);
 
 /* --- Traffic source and sink -------------------------------------------- */
 
@@ -142,10 +147,10 @@ struct sim_mlx5_source_conf {
 };
 
 /** Set a port's source (it restarts at sequence 0). Does not start it. */
-int sim_mlx5_source_set(struct sim_mlx5_dev *dev, unsigned int port,
-			const struct sim_mlx5_source_conf *conf);
-int sim_mlx5_source_start(struct sim_mlx5_dev *dev, unsigned int port);
-int sim_mlx5_source_stop(struct sim_mlx5_dev *dev, unsigned int port);
+__dvp_export int sim_mlx5_source_set(struct sim_mlx5_dev *dev, unsigned int port,
+				     const struct sim_mlx5_source_conf *conf);
+__dvp_export int sim_mlx5_source_start(struct sim_mlx5_dev *dev, unsigned int port);
+__dvp_export int sim_mlx5_source_stop(struct sim_mlx5_dev *dev, unsigned int port);
 
 struct sim_mlx5_source_stats {
 	uint64_t sent; /**< frames put on the wire */
@@ -164,43 +169,43 @@ struct sim_mlx5_sink_stats {
 	uint64_t foreign; /**< not a source frame */
 };
 
-int sim_mlx5_source_stats(struct sim_mlx5_dev *dev, unsigned int port,
-			  struct sim_mlx5_source_stats *st);
-int sim_mlx5_sink_stats(struct sim_mlx5_dev *dev, unsigned int port,
-			struct sim_mlx5_sink_stats *st);
-int sim_mlx5_sink_reset(struct sim_mlx5_dev *dev, unsigned int port);
+__dvp_export int sim_mlx5_source_stats(struct sim_mlx5_dev *dev, unsigned int port,
+				       struct sim_mlx5_source_stats *st);
+__dvp_export int sim_mlx5_sink_stats(struct sim_mlx5_dev *dev, unsigned int port,
+				     struct sim_mlx5_sink_stats *st);
+__dvp_export int sim_mlx5_sink_reset(struct sim_mlx5_dev *dev, unsigned int port);
 
 /**
  * Build source frame @p seq of @p flow (what a source sends) into @p buf.
  * @return its length, or a negative errno when @p len is out of range.
  */
-int sim_mlx5_frame_build(void *buf, size_t len, uint32_t flow, uint64_t seq,
-			 const uint8_t dst_mac[6]);
+__dvp_export int sim_mlx5_frame_build(void *buf, size_t len, uint32_t flow, uint64_t seq,
+				      const uint8_t dst_mac[6]);
 
 /* --- Faults --------------------------------------------------------------- */
 
 /** Lose @p ppm frames per million on the port's receive wire. */
-int sim_mlx5_fault_drop(struct sim_mlx5_dev *dev, unsigned int port, uint32_t ppm);
+__dvp_export int sim_mlx5_fault_drop(struct sim_mlx5_dev *dev, unsigned int port, uint32_t ppm);
 /** Flip one byte past the Ethernet header of @p ppm received frames per million. */
-int sim_mlx5_fault_corrupt(struct sim_mlx5_dev *dev, unsigned int port, uint32_t ppm);
+__dvp_export int sim_mlx5_fault_corrupt(struct sim_mlx5_dev *dev, unsigned int port, uint32_t ppm);
 /** Take the port's link down at clock @p at_ns for @p down_ns (PORT_ERR, then PORT_ACTIVE). */
-int sim_mlx5_fault_link_flap(struct sim_mlx5_dev *dev, unsigned int port, uint64_t at_ns,
-			     uint64_t down_ns);
+__dvp_export int sim_mlx5_fault_link_flap(struct sim_mlx5_dev *dev, unsigned int port,
+					  uint64_t at_ns, uint64_t down_ns);
 /**
  * Hold (or release) the sends of port @p port, as a link partner sending
  * 802.3x pause frames for good: its send queues keep every frame, and what
  * is behind them, until released.
  */
-int sim_mlx5_fault_tx_hold(struct sim_mlx5_dev *dev, unsigned int port, bool hold);
+__dvp_export int sim_mlx5_fault_tx_hold(struct sim_mlx5_dev *dev, unsigned int port, bool hold);
 /** Stop (or resume) reading CQ @p cqn's consumer index: it overruns once full. */
-int sim_mlx5_fault_cq_stall(struct sim_mlx5_dev *dev, uint32_t cqn, bool stall);
+__dvp_export int sim_mlx5_fault_cq_stall(struct sim_mlx5_dev *dev, uint32_t cqn, bool stall);
 /**
  * Answer the next @p count WQEs processed on queue @p qn (an SQ's qp_num or
  * a WQ's wq_num; 0 for any) as if their lkey were invalid.
  */
-int sim_mlx5_fault_bad_lkey(struct sim_mlx5_dev *dev, uint32_t qn, unsigned int count);
+__dvp_export int sim_mlx5_fault_bad_lkey(struct sim_mlx5_dev *dev, uint32_t qn, unsigned int count);
 /** Fail the device: IBV_EVENT_DEVICE_FATAL (twice) on every context; all queues stop. */
-int sim_mlx5_fault_fatal(struct sim_mlx5_dev *dev);
+__dvp_export int sim_mlx5_fault_fatal(struct sim_mlx5_dev *dev);
 
 /* --- Counters -------------------------------------------------------------- */
 
@@ -271,18 +276,19 @@ struct sim_mlx5_port_stats {
 	uint64_t rx_oversize;
 };
 
-int sim_mlx5_dev_stats(struct sim_mlx5_dev *dev, struct sim_mlx5_dev_stats *st);
-int sim_mlx5_port_stats(struct sim_mlx5_dev *dev, unsigned int port,
-			struct sim_mlx5_port_stats *st);
+__dvp_export int sim_mlx5_dev_stats(struct sim_mlx5_dev *dev, struct sim_mlx5_dev_stats *st);
+__dvp_export int sim_mlx5_port_stats(struct sim_mlx5_dev *dev, unsigned int port,
+				     struct sim_mlx5_port_stats *st);
 /** Short name of an invalid-use kind ("db_order", ...). */
-const char *sim_mlx5_invalid_name(enum sim_mlx5_invalid kind);
+__dvp_export const char *sim_mlx5_invalid_name(enum sim_mlx5_invalid kind);
 /** Sum of all invalid-use counters. */
-uint64_t sim_mlx5_invalid_total(struct sim_mlx5_dev *dev);
+__dvp_export uint64_t sim_mlx5_invalid_total(struct sim_mlx5_dev *dev);
 
 /* --- RSS ---------------------------------------------------------------- */
 
 /** The Toeplitz hash of @p len bytes of @p input under @p key (at least len + 4 bytes). */
-uint32_t sim_mlx5_toeplitz(const uint8_t *key, size_t key_len, const uint8_t *input, size_t len);
+__dvp_export uint32_t sim_mlx5_toeplitz(const uint8_t *key, size_t key_len, const uint8_t *input,
+					size_t len);
 
 #ifdef __cplusplus
 }
