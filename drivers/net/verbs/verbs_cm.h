@@ -5,8 +5,10 @@
 /*
  * net_verbs connections: one rdma_cm connection per queue and direction,
  * made and remade on the EAL interrupt thread (verbs_cm_setup.c: the
- * channel, the listener, start and stop; verbs_cm.c: the events, the retry
- * timer, the hand-back of queues).
+ * channel, the listener, start and stop; verbs_cm.c: a connection's life,
+ * the events, the retry timer, the hand-back of queues, with the connect=
+ * side's steps in verbs_cm_connect.c and the listen= side's in
+ * verbs_cm_accept.c, which share verbs_conn.h).
  */
 
 #ifndef VERBS_CM_H

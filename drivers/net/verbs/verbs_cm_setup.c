@@ -6,7 +6,7 @@
  * A port's connection machinery set up and torn down: the cm event
  * channel, the retry timer and the wake-up eventfd on the EAL interrupt
  * thread, the listener, and what start and stop do to the connections
- * (verbs_cm.c makes them).
+ * (verbs_cm.c, verbs_cm_connect.c and verbs_cm_accept.c make them).
  */
 
 #include <errno.h>

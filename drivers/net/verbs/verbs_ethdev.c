@@ -4,7 +4,7 @@
 
 /*
  * net_verbs' port: the vdev (probe, remove), the port ops, the link state
- * and the counters. The connections are in verbs_cm.c, the queues in
+ * and the counters. The connections are in verbs_cm*.c, the queues in
  * verbs_queue.c, the datapath in verbs_rxtx.c.
  */
 
