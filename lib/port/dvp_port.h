@@ -24,7 +24,8 @@
  *
  * Control functions may be called from any thread but not concurrently on
  * the same port, and not while an lcore bursts on it (as with DPDK: stop
- * the lcores first). Events are delivered on the EAL interrupt thread.
+ * the lcores first), but for the RSS changes, made while traffic flows.
+ * Events are delivered on the EAL interrupt thread.
  */
 
 #ifndef DVP_PORT_H
@@ -161,10 +162,15 @@ struct dvp_port_info {
  */
 #define DVP_PORT_DEV_CAPA_TX_STOPS (1ull << 1)
 
+/**
+ * An RSS configuration, as DPDK's rte_eth_rss_conf: given to configure and
+ * dvp_port_rss_hash_update(), filled by dvp_port_rss_hash_conf_get(), which
+ * writes the key into rss_key (hence not const).
+ */
 struct dvp_port_rss_conf {
-	const uint8_t *rss_key; /**< NULL: the driver's default key */
+	uint8_t *rss_key; /**< NULL: the driver's default key (configure), the key kept (update) */
 	uint8_t rss_key_len; /**< must be info.hash_key_size when a key is given */
-	uint64_t rss_hf; /**< DVP_RSS_*; 0 disables RSS */
+	uint64_t rss_hf; /**< DVP_RSS_*; 0 hashes nothing: every frame takes table entry 0 */
 };
 
 struct dvp_port_intr_conf {
@@ -301,6 +307,74 @@ int dvp_port_is_started(uint16_t port_id);
  * completed). 0 after dvp_port_stop(). @return the count or -EINVAL.
  */
 int dvp_port_mbufs_held(uint16_t port_id);
+
+/* ------------------------------------------------------------------------
+ * RSS at run time (as rte_eth_dev_rss_hash_update / _conf_get and
+ * rte_eth_dev_rss_reta_update / _query). Unlike the other control
+ * functions these may run while lcores burst on the port's queues, as DPDK
+ * applications change RSS while they forward; not concurrently with
+ * another control function on the same port.
+ */
+
+/** Indirection table entries per struct dvp_rss_reta_entry64 (RTE_ETH_RETA_GROUP_SIZE). */
+#define DVP_RETA_GROUP_SIZE 64
+
+/**
+ * Entries i * 64 .. i * 64 + 63 of the indirection table, as DPDK's
+ * rte_eth_rss_reta_entry64: an update writes, a query reads, the entries
+ * whose bit is set in @p mask.
+ */
+struct dvp_rss_reta_entry64 {
+	uint64_t mask;
+	uint16_t reta[DVP_RETA_GROUP_SIZE]; /**< rx queue ids */
+};
+
+/**
+ * Change the RSS hash fields to conf->rss_hf and, when conf->rss_key is
+ * given, the key, on a configured port, started or not. A started port
+ * hashes the frames it takes after the return by the new ones and loses
+ * none in the change; the queues keep their mbufs. port->conf follows.
+ * @return 0, -EINVAL (bad id, NULL @p conf, not configured, fields the
+ *   driver lacks, a key not info.hash_key_size bytes long), -ENOTSUP (the
+ *   driver has no RSS), or the driver's error (the old hash stays), after a
+ *   log line.
+ */
+int dvp_port_rss_hash_update(uint16_t port_id, const struct dvp_port_rss_conf *conf);
+
+/**
+ * The RSS hash fields in use into conf->rss_hf and, when conf->rss_key is
+ * given, the key in use (the driver's default if none was given) into it,
+ * with its length into conf->rss_key_len, which must say at least
+ * info.hash_key_size bytes of room.
+ * @return 0, -EINVAL (bad id, NULL @p conf, a key buffer too short),
+ *   -ENOTSUP (the driver has no RSS).
+ */
+int dvp_port_rss_hash_conf_get(uint16_t port_id, struct dvp_port_rss_conf *conf);
+
+/**
+ * Write the entries of the RSS indirection table whose mask bits are set
+ * in @p reta (reta_size / 64 groups, rounded up), on a configured port,
+ * started or not; the others keep their queues. @p reta_size must be
+ * info.reta_size and every entry written an rx queue of the port. A
+ * started port spreads the frames it takes after the return by the new
+ * table and loses none in the change. Configure sets the table to the
+ * queues in turn (entry i -> queue i mod nb_rx_queues).
+ * @return 0, -EINVAL (bad id, NULL @p reta, not configured, a size not
+ *   info.reta_size, no mask bit set, a queue id the port lacks: the log
+ *   names the entry), -ENOTSUP (the driver has no RSS), or the driver's
+ *   error (the old table stays), after a log line.
+ */
+int dvp_port_rss_reta_update(uint16_t port_id, const struct dvp_rss_reta_entry64 *reta,
+			     uint16_t reta_size);
+
+/**
+ * Read the entries of the indirection table whose mask bits are set in
+ * @p reta. @p reta_size must be info.reta_size.
+ * @return 0, -EINVAL (bad id, NULL @p reta, a size not info.reta_size, no
+ *   mask bit set), -ENOTSUP (the driver has no RSS).
+ */
+int dvp_port_rss_reta_query(uint16_t port_id, struct dvp_rss_reta_entry64 *reta,
+			    uint16_t reta_size);
 
 /* ------------------------------------------------------------------------
  * MAC address, promiscuous mode, MTU

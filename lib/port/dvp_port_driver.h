@@ -118,6 +118,30 @@ struct dvp_port_ops {
 	int (*promiscuous_disable)(struct dvp_port *port);
 	int (*mac_addr_set)(struct dvp_port *port, const struct dvp_ether_addr *mac);
 	int (*mtu_set)(struct dvp_port *port, uint16_t mtu);
+	/*
+	 * RSS at run time, on a configured port, started or not, while lcores
+	 * may burst on its queues (the driver's own lock keeps a queue restart
+	 * out). lib/port has checked every argument against info_get; NULL:
+	 * the driver has no RSS (-ENOTSUP). On an error the old hash or table
+	 * stays in force.
+	 */
+	/**
+	 * Hash on @p conf->rss_hf and, when @p conf->rss_key is set, with that
+	 * key (the current one otherwise). lib/port records both in
+	 * port->conf after success.
+	 */
+	int (*rss_hash_update)(struct dvp_port *port, const struct dvp_port_rss_conf *conf);
+	/**
+	 * The fields in use into @p conf->rss_hf and, when @p conf->rss_key is
+	 * set (room for info.hash_key_size bytes), the key in use into it.
+	 */
+	int (*rss_hash_conf_get)(struct dvp_port *port, struct dvp_port_rss_conf *conf);
+	/** Write the entries whose mask bits are set (@p reta_size is info.reta_size). */
+	int (*reta_update)(struct dvp_port *port, const struct dvp_rss_reta_entry64 *reta,
+			   uint16_t reta_size);
+	/** Read the entries whose mask bits are set. */
+	int (*reta_query)(struct dvp_port *port, struct dvp_rss_reta_entry64 *reta,
+			  uint16_t reta_size);
 	/** (required) Basic counters, per queue included. */
 	int (*stats_get)(struct dvp_port *port, struct dvp_port_stats *stats);
 	int (*stats_reset)(struct dvp_port *port);

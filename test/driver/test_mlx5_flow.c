@@ -45,7 +45,7 @@ static uint32_t expect_hash(const uint8_t *key, uint32_t flow, bool ports, bool 
 }
 
 /* Run @p frames of @p flows through 4 queues; check hash and queue of each; @return per-queue counts. */
-static void spread(struct mf *f, const uint8_t *key, uint64_t hf, bool ports, bool src_only,
+static void spread(struct mf *f, uint8_t *key, uint64_t hf, bool ports, bool src_only,
 		   uint32_t flows, uint64_t frames, uint64_t *per_q)
 {
 	static const uint16_t sizes[] = { 60 };

@@ -6,7 +6,8 @@
  * sim_mlx5's RSS: the Toeplitz hash against the vectors of Microsoft's RSS
  * verification suite (IPv4 and IPv6, with and without TCP ports), the same
  * vectors end to end through a hashing QP (hash in the CQE, queue picked
- * by the indirection table), and the spreading of many flows over 4 queues.
+ * by the indirection table), the spreading of many flows over 4 queues, and
+ * a new table, key and fields taking over from the next frame.
  */
 
 #include "dvp_test.h"
@@ -219,6 +220,47 @@ static void test_rss_spreading(void **state)
 	fix_close(f);
 }
 
+/*
+ * A second table, hashing QP and rule made beside the first, as a driver
+ * changing RSS on a live port does: the older rule of the same priority
+ * keeps the frames while it lives, and the very next frame after it is
+ * destroyed is hashed by the new QP's key and fields and spread by the new
+ * table (here the queues in reverse).
+ */
+static void test_rss_new_rules_from_the_next_frame(void **state)
+{
+	const uint64_t tcp4 = IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4 |
+			      IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP;
+	struct fix *f = fix_open(tcp4, ms_key, 16);
+	struct sc_rxq *rev[4] = { &f->x.rx[3], &f->x.rx[2], &f->x.rx[1], &f->x.rx[0] };
+	struct sc_rss next, old;
+	uint8_t key[40], in[36];
+	uint32_t hash, want;
+	size_t n;
+
+	(void)state;
+	for (int i = 0; i < 40; i++)
+		key[i] = (uint8_t)(i * 29 + 7);
+	sc_rss_init(&f->x.s, &next, rev, 4, IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4, key, 1,
+		    f->x.mac, 0);
+	for (unsigned int i = 0; i < DVP_DIM(v4); i++) {
+		assert_int_equal(land(f, vec_frame(f, &v4[i], AF_INET), &hash),
+				 (int)(v4[i].with_tcp & 3));
+		assert_int_equal(hash, v4[i].with_tcp);
+	}
+	old = f->x.rss;
+	f->x.rss = next;
+	sc_rss_fini(&f->x.s, &old);
+	for (unsigned int i = 0; i < DVP_DIM(v4); i++) {
+		n = tuple(&v4[i], AF_INET, false, in);
+		want = sim_mlx5_toeplitz(key, sizeof(key), in, n);
+		assert_int_equal(land(f, vec_frame(f, &v4[i], AF_INET), &hash),
+				 (int)(3 - (want & 3)));
+		assert_int_equal(hash, want);
+	}
+	fix_close(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_rss_end_to_end),
 		cmocka_unit_test(test_rss_addresses_only),
 		cmocka_unit_test(test_rss_spreading),
+		cmocka_unit_test(test_rss_new_rules_from_the_next_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,7 @@
 #
 # Usage: net_dvp_testpmd.sh PLUGIN WORKDIR CASE MEM
 #   CASE  io | macswap | restart | lsc | rmv | queue-error | bad-devargs | telemetry
-#         | defaults
+#         | defaults | rss
 #   MEM   huge: DPDK's defaults on 2 MB hugepages (no -m, no --iova-mode:
 #         IOVA PA as root without an IOMMU), reserved here when short;
 #         no-huge: --no-huge -m 1024. Either way testpmd makes its default
@@ -33,6 +33,13 @@
 #   one line naming it, and testpmd goes on with the other vdev's ports.
 # telemetry: Debian's dpdk-telemetry.py lists the net_dvp ports of the
 #   running testpmd with their stats and xstats.
+# rss: io forwarding on two rx queues a port, each source sending 64 flows;
+#   while testpmd forwards, `port config all rss none` (every frame to
+#   table entry 0: queue 0 alone takes frames), `port config 0 rss reta
+#   (0,1)` (queue 1 alone), `port config all rss ip` (both again), a new
+#   key (`show port 0 rss-hash key` gives it back): after each, over the
+#   next 3000 frames of port 0's source, its queues' counts (rx_q0_packets,
+#   rx_q1_packets) follow the new rules; then the io checks.
 #
 # Results are counts; the time limits only bound a hung process, so a
 # loaded machine makes the test slower, not failed.
@@ -42,6 +49,8 @@ work=$2
 case_=$3
 mem=$4
 count=${DVP_NET_DVP_COUNT:-10000}
+# rss watches four stretches of traffic while the sources send (30 s).
+[ "$case_" = rss ] && count=${DVP_NET_DVP_COUNT:-150000}
 
 skip() {
 	echo "SKIP: $*"
@@ -83,12 +92,14 @@ lsc) sim="sim_mlx5,ports=2,cable=traffic,rate=20000,flap=[at:8s,down:300ms]" ;;
 rmv) sim="sim_mlx5,ports=2,cable=traffic,rate=20000,fatal=8s" ;;
 queue-error) sim="sim_mlx5,ports=2,cable=traffic,count=$count,bad_lkey=5000" ;;
 bad-devargs | telemetry) ;;
-*) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc, rmv, queue-error, bad-devargs, telemetry, defaults" >&2; exit 2 ;;
+rss) sim="sim_mlx5,ports=2,cable=traffic,count=$count,rate=5000,flows=64" ;;
+*) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc, rmv, queue-error, bad-devargs, telemetry, defaults, rss" >&2; exit 2 ;;
 esac
 
 # testpmd needs two lcores; on a 2-CPU machine they share the CPUs with the rest.
 app_args="--forward-mode=$fwd --no-flush-rx"
 [ "$case_" = defaults ] && app_args=
+[ "$case_" = rss ] && app_args="$app_args --rxq=2 --txq=2"
 # shellcheck disable=SC2086
 tp_start "$out" "$fifo" -l 0-1 $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
 	--log-level=pmd.net.dvp*:info -d "$ndvp_plugin" \
@@ -168,6 +179,64 @@ if [ "$case_" = telemetry ]; then
 	tp_pid=
 	echo "PASS: dpdk-telemetry.py lists the net_dvp ports with their info, stats and xstats"
 	exit 0
+fi
+
+# Port 0's rx_q0_packets, rx_q1_packets and sim_source_sent now, into q0, q1 and sent.
+snap0() {
+	local n
+	n=$(grep -cE '^ *sim_source_sent: ' "$out")
+	cmd "show port xstats 0"
+	# The sim's counters come last: once one more is shown, the queues' are too.
+	wait_for $((n + 1)) '^ *sim_source_sent: ' 30 || fail "testpmd showed no xstats of port 0"
+	q0=$(xstat rx_q0_packets 0) q1=$(xstat rx_q1_packets 0) sent=$(xstat sim_source_sent 0)
+}
+
+# After the RSS change @1 (testpmd's command): port 0's queue @2 (0, 1, or
+# "none") takes no frame from now on, the other one (or each) some. Frames
+# steered before the change may still wait in the idle queue: it is let
+# drain (its count stops moving) before 3000 frames are watched.
+rss_expect() {
+	local what=$1 idle=$2 a0 a1 as d0 d1
+	cmd "$what"
+	snap0
+	for _ in $(seq 40); do
+		[ "$idle" = none ] && break
+		a0=$q0 a1=$q1
+		sleep 0.5
+		snap0
+		{ [ "$idle" = 0 ] && [ "$q0" = "$a0" ]; } || { [ "$idle" = 1 ] && [ "$q1" = "$a1" ]; } && break
+	done
+	a0=$q0 a1=$q1 as=$sent
+	while [ "$sent" -lt $((as + 3000)) ]; do
+		[ "$sent" -ge "$count" ] &&
+			skip "port 0's source ended before '$what' could be watched (a very loaded machine)"
+		sleep 0.2
+		snap0
+	done
+	d0=$((q0 - a0)) d1=$((q1 - a1))
+	echo "after '$what': port 0's queue 0 took $d0 and queue 1 took $d1 of its next $((sent - as)) frames"
+	case $idle in
+	0) [ $d0 = 0 ] && [ $d1 -gt 0 ] || fail "after '$what' queue 0 took $d0 and queue 1 $d1: queue 1 alone should" ;;
+	1) [ $d1 = 0 ] && [ $d0 -gt 0 ] || fail "after '$what' queue 0 took $d0 and queue 1 $d1: queue 0 alone should" ;;
+	*) [ $d0 -gt 0 ] && [ $d1 -gt 0 ] || fail "after '$what' queue 0 took $d0 and queue 1 $d1: both should" ;;
+	esac
+}
+
+if [ "$case_" = rss ]; then
+	grep -q 'Configuration of RSS hash at ethernet port' "$out" && fail "testpmd could not set RSS at start"
+	# testpmd hashes on IP by default, over both queues. No field: every
+	# frame hashes to 0, table entry 0, queue 0.
+	rss_expect "port config all rss none" 1
+	rss_expect "port config 0 rss reta (0,1)" 0
+	rss_expect "port config all rss ip" none
+	key=3b1e5f0c7a2d9e44b6c01f8a275d3e9c41b0a6f2d8c35e7190ab4cf2e6d1087a5c3f9b2e41d07c68
+	rss_expect "port config 0 rss-hash-key ipv4 $key" none
+	cmd "show port 0 rss-hash key"
+	wait_for 1 '^RSS key:' 20 || fail "show port 0 rss-hash key gave no key"
+	sleep 0.5
+	grep -qi "^$key\$" "$out" || fail "show port 0 rss-hash key does not give back the key set: $(grep -A1 '^RSS key:' "$out" | tail -n 1)"
+	grep -q 'Configuration of RSS hash at ethernet port\|Bad redirection table parameter' "$out" &&
+		fail "testpmd reports a refused RSS change: $(grep -m1 'Configuration of RSS hash\|Bad redirection' "$out")"
 fi
 
 if [ "$case_" = bad-devargs ]; then
@@ -306,4 +375,5 @@ done
 grep -q "still held by the application" "$out" && bad="$bad net_dvp buffers still held at close;"
 grep -q "Port 0 is closed" "$out" && grep -q "Port 1 is closed" "$out" || bad="$bad ports not closed;"
 [ -z "$bad" ] || fail "$bad"
+[ "$case_" = rss ] && echo "PASS: RSS changed while testpmd forwarded: table entry, fields and key followed by the queues' counts"
 echo "PASS: $fwd forwarding over net_dvp ($mem, IOVA ${iova:-?}): 2 x $count frames, none lost unseen, 0 corrupt; every buffer back"

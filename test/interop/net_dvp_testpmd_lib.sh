@@ -11,7 +11,8 @@
 # wait_for N RE SECONDS   until LOG has N lines matching RE (false if testpmd ended)
 # xstat NAME PORT         the last value of an xstat `show port xstats` printed (-1: none)
 # tp_dropped PORT         testpmd's TX-dropped of PORT over every forwarding session
-# tp_fwd_rx PORT          its RX-packets of PORT over every forwarding session
+# tp_fwd_rx PORT          its RX-packets of PORT over every forwarding session (the
+#                         lines of each stream, with several queues, are no port's)
 # tp_quit       stop, quit, wait (30 s at most); fails on a hang or a bad status
 # tp_cleanup    from the caller's EXIT trap: ends a testpmd still running
 
@@ -73,16 +74,18 @@ xstat() {
 
 tp_dropped() {
 	awk -v port="$1" '
+		BEGIN { p = -1 }
 		/Forward statistics for port/ { p = $(NF - 1); next }
-		/Accumulated forward statistics/ { p = -1 }
+		/Forward Stats for RX Port|Accumulated forward statistics/ { p = -1 }
 		p == port && /TX-dropped:/ { s += $4 }
 		END { print s + 0 }' "$tp_out"
 }
 
 tp_fwd_rx() {
 	awk -v port="$1" '
+		BEGIN { p = -1 }
 		/Forward statistics for port/ { p = $(NF - 1); next }
-		/Accumulated forward statistics/ { p = -1 }
+		/Forward Stats for RX Port|Accumulated forward statistics/ { p = -1 }
 		p == port && /RX-packets:/ { s += $2 }
 		END { print s + 0 }' "$tp_out"
 }

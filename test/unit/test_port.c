@@ -114,7 +114,7 @@ static void test_info(void **state)
 
 static void test_configure_errors(void **state)
 {
-	static const uint8_t key[40];
+	static uint8_t key[40];
 	struct dvp_port_conf conf;
 	struct dvp_log_capture cap;
 

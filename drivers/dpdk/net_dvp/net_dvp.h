@@ -94,8 +94,6 @@ struct net_dvp_port {
 	struct net_dvp_dev *dev; /* the vdev it came from */
 	struct net_dvp_pool_ref *pools;
 	unsigned int pools_made; /* for unique pool names */
-	struct rte_eth_rss_conf rss_conf; /* as configured, for rss_hash_conf_get */
-	uint8_t rss_key[DVP_RSS_KEY_MAX_LEN];
 	uint32_t xstats_map_len; /* dvp xstats shown (DPDK makes the basic ones itself) */
 	uint32_t *xstats_map; /* ethdev xstat index -> dvp xstat index */
 	bool events_on;

@@ -8,6 +8,8 @@
  * pass through unchanged.
  */
 
+#include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,15 +52,7 @@ static int net_dvp_configure(struct rte_eth_dev *eth)
 	conf.intr_conf.rxq = c->intr_conf.rxq;
 	ret = dvp_port_configure(p->dvp_port, eth->data->nb_rx_queues, eth->data->nb_tx_queues,
 				 &conf);
-	if (ret < 0)
-		return ret;
-	p->rss_conf = c->rx_adv_conf.rss_conf;
-	if (p->rss_conf.rss_key != NULL) {
-		p->rss_conf.rss_key_len = RTE_MIN(p->rss_conf.rss_key_len, sizeof(p->rss_key));
-		memcpy(p->rss_key, p->rss_conf.rss_key, p->rss_conf.rss_key_len);
-		p->rss_conf.rss_key = p->rss_key;
-	}
-	return 0;
+	return dvp_ret(ret);
 }
 
 static uint32_t speed_capa(uint32_t mbps)
@@ -432,53 +426,55 @@ static int net_dvp_fw_version_get(struct rte_eth_dev *eth, char *buf, size_t siz
 	return n < 0 ? -EIO : ((size_t)n + 1 > size ? n + 1 : 0);
 }
 
+/*
+ * RSS: the dvp port has the four calls when its driver hashes, and says
+ * -ENOTSUP with a line when not; its key size and table size are in
+ * infos_get. The table's entries are DPDK's in layout.
+ */
+static_assert(sizeof(struct dvp_rss_reta_entry64) == sizeof(struct rte_eth_rss_reta_entry64) &&
+		      offsetof(struct dvp_rss_reta_entry64, reta) ==
+			      offsetof(struct rte_eth_rss_reta_entry64, reta) &&
+		      DVP_RETA_GROUP_SIZE == RTE_ETH_RETA_GROUP_SIZE,
+	      "dvp_rss_reta_entry64 is not rte_eth_rss_reta_entry64");
+
 static int net_dvp_rss_conf_get(struct rte_eth_dev *eth, struct rte_eth_rss_conf *conf)
 {
-	struct net_dvp_port *p = priv_of(eth);
+	struct dvp_port_rss_conf rc = { .rss_key = conf->rss_key,
+					.rss_key_len = conf->rss_key_len };
+	int ret = dvp_port_rss_hash_conf_get(priv_of(eth)->dvp_port, &rc);
 
-	conf->rss_hf = p->rss_conf.rss_hf;
-	if (conf->rss_key != NULL && p->rss_conf.rss_key != NULL) {
-		memcpy(conf->rss_key, p->rss_key, p->rss_conf.rss_key_len);
-		conf->rss_key_len = p->rss_conf.rss_key_len;
-	}
+	if (ret < 0)
+		return ret;
+	conf->rss_hf = rc.rss_hf;
+	conf->rss_key_len = rc.rss_key_len;
 	return 0;
 }
 
+/* ethdev has checked the fields against flow_type_rss_offloads, lib/port checks all again. */
 static int net_dvp_rss_update(struct rte_eth_dev *eth, struct rte_eth_rss_conf *conf)
 {
-	struct net_dvp_port *p = priv_of(eth);
+	struct dvp_port_rss_conf rc = { .rss_key = conf->rss_key,
+					.rss_key_len = conf->rss_key_len,
+					.rss_hf = conf->rss_hf };
 
-	if (conf->rss_hf == p->rss_conf.rss_hf && conf->rss_key == NULL)
-		return 0;
-	NET_DVP_LOG(
-		ERR,
-		"port %u: RSS is set by configure in dvpmd: stop the port and configure it again with the new rss_conf",
-		p->eth_port);
-	return -ENOTSUP;
+	/* A key of length 0 keeps the key, as DPDK's drivers read it. */
+	if (rc.rss_key_len == 0)
+		rc.rss_key = NULL;
+	return dvp_ret(dvp_port_rss_hash_update(priv_of(eth)->dvp_port, &rc));
 }
 
-/* dvpmd spreads the indirection table over the rx queues in turn. */
 static int net_dvp_reta_query(struct rte_eth_dev *eth, struct rte_eth_rss_reta_entry64 *reta,
 			      uint16_t size)
 {
-	uint16_t i, nq = RTE_MAX(eth->data->nb_rx_queues, (uint16_t)1);
-
-	for (i = 0; i < size; i++)
-		if (reta[i / RTE_ETH_RETA_GROUP_SIZE].mask &
-		    (1ULL << (i % RTE_ETH_RETA_GROUP_SIZE)))
-			reta[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] =
-				i % nq;
-	return 0;
+	return dvp_ret(dvp_port_rss_reta_query(priv_of(eth)->dvp_port,
+					       (struct dvp_rss_reta_entry64 *)reta, size));
 }
 
 static int net_dvp_reta_update(struct rte_eth_dev *eth, struct rte_eth_rss_reta_entry64 *reta,
 			       uint16_t size)
 {
-	(void)reta;
-	(void)size;
-	NET_DVP_LOG(ERR, "port %u: the RSS indirection table is fixed in dvpmd (queues in turn)",
-		    priv_of(eth)->eth_port);
-	return -ENOTSUP;
+	return dvp_ret(dvp_port_rss_reta_update(priv_of(eth)->dvp_port,
+						(const struct dvp_rss_reta_entry64 *)reta, size));
 }
 
 /* The basic counters DPDK names itself for every port; dvp's copies are left out. */

@@ -152,17 +152,42 @@ struct mlx5_hrxq {
 	struct ibv_flow *flows[MLX5_FLOWS_PER_CLASS];
 };
 
+/*
+ * Flow priorities of a steering set: its classes take prio + 0 (L4),
+ * + 1 (IPv4), + 2 (L2). A rebuild makes the new set at the other base
+ * before it destroys the old one, so every frame meets a rule throughout.
+ */
+#define MLX5_FLOW_PRIOS_PER_SET 3u
+
+/* One set of steering objects: the port's traffic goes through it. */
+struct mlx5_steer {
+	struct ibv_rwq_ind_table *ind;
+	struct mlx5_hrxq hrxq[MLX5_RSS_CLASSES];
+	uint16_t prio; /* 0 or MLX5_FLOW_PRIOS_PER_SET */
+};
+
+/* RSS as the port has it now (mlx5_rss.c): what steering is built from. */
+struct mlx5_rss {
+	uint8_t key[MLX5_RSS_HASH_KEY_LEN];
+	uint64_t hf; /* DVP_RSS_* */
+	uint32_t reta_n; /* indirection entries: info's reta_size */
+	uint16_t reta[MLX5_RSS_RETA_SIZE]; /* the rx queue of each entry */
+};
+
 /* One IB port: port->priv. */
 struct mlx5_priv {
 	struct mlx5_dev *dev;
 	struct dvp_port *port;
 	uint8_t port_num; /* 1-based */
 	struct mlx5_glue_port_net net;
-	/* Steering, created at start, and rebuilt by a queue restart (lock). */
+	/*
+	 * Steering, created at start, rebuilt by a queue restart and by RSS
+	 * changes, and the RSS it is built from: under the lock.
+	 */
 	pthread_mutex_t steer_lock;
 	bool steering;
-	struct ibv_rwq_ind_table *ind;
-	struct mlx5_hrxq hrxq[MLX5_RSS_CLASSES];
+	struct mlx5_steer steer;
+	struct mlx5_rss rss;
 	/* The device's out_of_buffer count at the last reset (imissed is past it). */
 	uint64_t oob_base;
 	/* Its count of frames dropped on arrival for their length (ierrors, rx_length_errors). */
@@ -214,10 +239,28 @@ int mlx5_link_update(struct dvp_port *port, bool wait, enum dvp_port_event_cause
  */
 void mlx5_queue_destroyed(struct dvp_port *port, bool tx, uint16_t q, const char *what, int ret);
 
-/* mlx5_flow.c */
+/* mlx5_flow.c (callers hold priv->steer_lock) */
 int mlx5_steering_create(struct mlx5_priv *priv);
 void mlx5_steering_destroy(struct mlx5_priv *priv);
+/*
+ * Replace the steering of a started port by one built from priv->rss now,
+ * making the new before destroying the old: no frame meets no rule. On an
+ * error the old steering stays. A port without steering (stopped) is left
+ * alone: start builds it.
+ */
+int mlx5_steering_rebuild(struct mlx5_priv *priv);
 uint64_t mlx5_rss_hf_capa(void);
+
+/* mlx5_rss.c */
+uint32_t mlx5_rss_reta_size(const struct mlx5_dev *dev);
+/* priv->rss from port->conf: its key (or the default) and fields, the queues in turn. */
+void mlx5_rss_configure(struct mlx5_priv *priv);
+int mlx5_rss_hash_update(struct dvp_port *port, const struct dvp_port_rss_conf *conf);
+int mlx5_rss_hash_conf_get(struct dvp_port *port, struct dvp_port_rss_conf *conf);
+int mlx5_rss_reta_update(struct dvp_port *port, const struct dvp_rss_reta_entry64 *reta,
+			 uint16_t reta_size);
+int mlx5_rss_reta_query(struct dvp_port *port, struct dvp_rss_reta_entry64 *reta,
+			uint16_t reta_size);
 
 /* mlx5_rxq.c, mlx5_txq.c */
 int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,

@@ -25,11 +25,6 @@
 static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
-	const struct ibv_device_attr_ex *a = &priv->dev->attr;
-	uint32_t reta = MLX5_RSS_RETA_SIZE;
-
-	if (a->rss_caps.max_rwq_indirection_table_size != 0)
-		reta = DVP_MIN(reta, a->rss_caps.max_rwq_indirection_table_size);
 	info->max_rx_queues = DVP_MAX_QUEUES_PER_PORT;
 	info->max_tx_queues = DVP_MAX_QUEUES_PER_PORT;
 	info->rx_desc_lim = (struct dvp_desc_lim){ MLX5_RXQ_DESC_MAX, MLX5_RXQ_DESC_MIN, 1 };
@@ -43,7 +38,7 @@ static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
 				DVP_TX_OFFLOAD_MBUF_FAST_FREE;
 	info->rss_hf_capa = mlx5_rss_hf_capa();
 	info->hash_key_size = MLX5_RSS_HASH_KEY_LEN;
-	info->reta_size = (uint16_t)reta;
+	info->reta_size = (uint16_t)mlx5_rss_reta_size(priv->dev);
 	info->min_mtu = 68;
 	/* What the netdev takes (its maxmtu); where it does not say, what it has. */
 	info->max_mtu = (uint16_t)DVP_MAX(priv->net.max_mtu, priv->net.mtu);
@@ -96,6 +91,7 @@ static int mlx5_configure(struct dvp_port *port)
 		MLX5_PLOG(NOTICE, port,
 			  "%u rx queues without RSS fields: all traffic goes to queue 0",
 			  port->nb_rx_queues);
+	mlx5_rss_configure(mlx5_priv(port));
 	return port_mtu_apply(port, port->conf.rxmode.mtu);
 }
 
@@ -273,8 +269,7 @@ static int steering_refresh(struct dvp_port *port)
 	if (!port->started)
 		return 0;
 	pthread_mutex_lock(&priv->steer_lock);
-	mlx5_steering_destroy(priv);
-	ret = mlx5_steering_create(priv);
+	ret = mlx5_steering_rebuild(priv);
 	pthread_mutex_unlock(&priv->steer_lock);
 	return ret;
 }
@@ -472,6 +467,10 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.promiscuous_enable = mlx5_promiscuous_enable,
 	.promiscuous_disable = mlx5_promiscuous_disable,
 	.mac_addr_set = mlx5_mac_addr_set,
+	.rss_hash_update = mlx5_rss_hash_update,
+	.rss_hash_conf_get = mlx5_rss_hash_conf_get,
+	.reta_update = mlx5_rss_reta_update,
+	.reta_query = mlx5_rss_reta_query,
 	.stats_get = mlx5_stats_get,
 	.stats_reset = mlx5_stats_reset,
 	.xstats = mlx5_xstats,

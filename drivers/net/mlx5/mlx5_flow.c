@@ -4,8 +4,9 @@
 
 /*
  * Steering of the mlx5 PMD: an indirection table over the port's receive
- * WQs, hashing QPs (TIRs) with the user's Toeplitz key and fields, and the
- * flow rules that send the port's traffic to them.
+ * WQs, hashing QPs (TIRs) with the port's Toeplitz key and fields, and the
+ * flow rules that send the port's traffic to them, all built from
+ * priv->rss (mlx5_rss.c).
  *
  * A ConnectX hashing QP takes one L3 and at most one L4 protocol (the
  * kernel refuses TCP and UDP ports in one mask, or IPv4 and IPv6), so RSS
@@ -17,6 +18,15 @@
  *
  * Rules per class: the port's unicast MAC and all multicast (broadcast
  * included), or every frame when promiscuous. Callers hold priv->steer_lock.
+ *
+ * A key, fields or table cannot be changed in a live QP or table through
+ * verbs, so a change builds a second set beside the first, then destroys
+ * the first. The second set takes the other of two priority bases: a
+ * ConnectX keeps the rules of one priority in one flow table, where two
+ * rules of the same match are not ordered by age (as the simulator orders
+ * them). Classes are made most specific first and destroyed least specific
+ * first: whichever base is the higher, a frame's first matching rule moves
+ * from the old set to the new once, and no frame meets no rule meanwhile.
  */
 
 #include <errno.h>
@@ -26,13 +36,6 @@
 
 #include "mlx5.h"
 #include "mlx5_rx.h"
-
-/* The Toeplitz key of Microsoft's RSS verification suite, DPDK's default too. */
-static const uint8_t default_rss_key[MLX5_RSS_HASH_KEY_LEN] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
-	0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
-	0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
 
 #define RSS_V4                                                           \
 	(DVP_RSS_IPV4 | DVP_RSS_FRAG_IPV4 | DVP_RSS_NONFRAG_IPV4_OTHER | \
@@ -100,8 +103,8 @@ static void flow_add(struct flow_buf *fb, const void *spec, size_t size)
 
 enum flow_kind { FLOW_UNICAST, FLOW_MULTICAST, FLOW_ALL };
 
-static struct ibv_flow *flow_create(struct mlx5_priv *priv, enum mlx5_rss_class c,
-				    struct ibv_qp *qp, enum flow_kind kind)
+static struct ibv_flow *flow_create(struct mlx5_priv *priv, const struct mlx5_steer *s,
+				    enum mlx5_rss_class c, struct ibv_qp *qp, enum flow_kind kind)
 {
 	static const uint8_t mc[6] = { 0x01, 0, 0, 0, 0, 0 };
 	struct ibv_flow_spec_eth eth = { .type = IBV_FLOW_SPEC_ETH, .size = sizeof(eth) };
@@ -115,7 +118,7 @@ static struct ibv_flow *flow_create(struct mlx5_priv *priv, enum mlx5_rss_class 
 	attr->type = IBV_FLOW_ATTR_NORMAL;
 	attr->port = priv->port_num;
 	/* Specific classes first: L4 rules, then IPv4, then the L2 catch-all. */
-	attr->priority = c == MLX5_RSS_L2 ? 2 : c == MLX5_RSS_IPV4 ? 1 : 0;
+	attr->priority = (uint16_t)(s->prio + (c == MLX5_RSS_L2 ? 2 : c == MLX5_RSS_IPV4 ? 1 : 0));
 	fb.len = sizeof(*attr);
 	attr->size = (uint16_t)fb.len;
 	if (kind == FLOW_UNICAST) {
@@ -142,12 +145,13 @@ static void destroyed(const struct mlx5_priv *priv, const char *what, int ret)
 		MLX5_PLOG(WARNING, priv->port, "%s: %s", what, dvp_strerror(ret));
 }
 
-void mlx5_steering_destroy(struct mlx5_priv *priv)
+/* Destroy the objects of @p s, least specific class first. */
+static void steer_destroy(struct mlx5_priv *priv, struct mlx5_steer *s)
 {
 	const struct mlx5_glue *g = priv->dev->glue;
 
 	for (int c = MLX5_RSS_CLASSES - 1; c >= 0; c--) {
-		struct mlx5_hrxq *h = &priv->hrxq[c];
+		struct mlx5_hrxq *h = &s->hrxq[c];
 
 		for (int f = MLX5_FLOWS_PER_CLASS - 1; f >= 0; f--) {
 			if (h->flows[f] == NULL)
@@ -160,35 +164,40 @@ void mlx5_steering_destroy(struct mlx5_priv *priv)
 			h->qp = NULL;
 		}
 	}
-	if (priv->ind != NULL) {
-		destroyed(priv, "destroy_rwq_ind_table", g->destroy_rwq_ind_table(priv->ind));
-		priv->ind = NULL;
+	if (s->ind != NULL) {
+		destroyed(priv, "destroy_rwq_ind_table", g->destroy_rwq_ind_table(s->ind));
+		s->ind = NULL;
 	}
+}
+
+void mlx5_steering_destroy(struct mlx5_priv *priv)
+{
+	steer_destroy(priv, &priv->steer);
 	priv->steering = false;
 }
 
-static int ind_table_create(struct mlx5_priv *priv, bool rss)
+/*
+ * The indirection table of @p s: priv->rss's entries over the rx queues'
+ * WQs, or the one WQ of a port with one queue.
+ */
+static int ind_table_create(struct mlx5_priv *priv, struct mlx5_steer *s)
 {
 	struct dvp_port *port = priv->port;
-	const struct ibv_device_attr_ex *a = &priv->dev->attr;
 	struct ibv_wq *wqs[MLX5_RSS_RETA_SIZE];
 	struct ibv_rwq_ind_table_init_attr ia;
-	uint32_t size = 1, nb = port->nb_rx_queues;
+	uint16_t nb = port->nb_rx_queues;
+	uint32_t size = nb > 1 ? priv->rss.reta_n : 1;
 
-	if (rss && nb > 1) {
-		size = MLX5_RSS_RETA_SIZE;
-		if (a->rss_caps.max_rwq_indirection_table_size != 0)
-			size = DVP_MIN(size, a->rss_caps.max_rwq_indirection_table_size);
-		size = DVP_MAX(size, dvp_align32pow2(nb));
-		size = DVP_MIN(size, MLX5_RSS_RETA_SIZE);
+	for (uint32_t i = 0; i < size; i++) {
+		const struct mlx5_rxq *rxq = port->rxqs[nb > 1 ? priv->rss.reta[i] : 0];
+
+		wqs[i] = rxq->wq;
 	}
-	for (uint32_t i = 0; i < size; i++)
-		wqs[i] = ((struct mlx5_rxq *)port->rxqs[i % nb])->wq;
 	memset(&ia, 0, sizeof(ia));
 	ia.log_ind_tbl_size = dvp_log2_u32(size);
 	ia.ind_tbl = wqs;
-	priv->ind = priv->dev->glue->create_rwq_ind_table(priv->dev->ctx, &ia);
-	if (priv->ind == NULL) {
+	s->ind = priv->dev->glue->create_rwq_ind_table(priv->dev->ctx, &ia);
+	if (s->ind == NULL) {
 		int err = errno ? errno : EINVAL;
 
 		MLX5_PLOG(ERR, port, "create_rwq_ind_table (%u entries over %u queues): %s", size,
@@ -198,23 +207,20 @@ static int ind_table_create(struct mlx5_priv *priv, bool rss)
 	return 0;
 }
 
-int mlx5_steering_create(struct mlx5_priv *priv)
+/* Build the objects of @p s (its prio set) from priv->rss; on an error none is left. */
+static int steer_build(struct mlx5_priv *priv, struct mlx5_steer *s)
 {
 	struct dvp_port *port = priv->port;
-	const struct dvp_port_rss_conf *rc = &port->conf.rss_conf;
-	uint64_t hf = port->nb_rx_queues > 1 ? rc->rss_hf : 0;
-	const uint8_t *key = rc->rss_key != NULL ? rc->rss_key : default_rss_key;
+	uint64_t hf = port->nb_rx_queues > 1 ? priv->rss.hf : 0;
 	int ret;
 
-	if (port->nb_rx_queues == 0 || priv->steering)
-		return 0;
 	errno = 0;
-	ret = ind_table_create(priv, hf != 0);
+	ret = ind_table_create(priv, s);
 	if (ret < 0)
 		return ret;
 	for (int c = 0; c < MLX5_RSS_CLASSES; c++) {
 		struct ibv_qp_init_attr_ex qa;
-		struct mlx5_hrxq *h = &priv->hrxq[c];
+		struct mlx5_hrxq *h = &s->hrxq[c];
 		uint64_t fields;
 
 		if (!class_fields((enum mlx5_rss_class)c, hf, &fields))
@@ -224,10 +230,10 @@ int mlx5_steering_create(struct mlx5_priv *priv)
 		qa.comp_mask =
 			IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH;
 		qa.pd = priv->dev->pd;
-		qa.rwq_ind_tbl = priv->ind;
+		qa.rwq_ind_tbl = s->ind;
 		qa.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
 		qa.rx_hash_conf.rx_hash_key_len = MLX5_RSS_HASH_KEY_LEN;
-		qa.rx_hash_conf.rx_hash_key = (uint8_t *)(uintptr_t)key;
+		qa.rx_hash_conf.rx_hash_key = priv->rss.key;
 		qa.rx_hash_conf.rx_hash_fields_mask = fields;
 		h->qp = priv->dev->glue->create_qp_ex(priv->dev->ctx, &qa);
 		if (h->qp == NULL) {
@@ -243,7 +249,7 @@ int mlx5_steering_create(struct mlx5_priv *priv)
 
 			if (port->promiscuous && f > 0)
 				break;
-			h->flows[f] = flow_create(priv, (enum mlx5_rss_class)c, h->qp, kind);
+			h->flows[f] = flow_create(priv, s, (enum mlx5_rss_class)c, h->qp, kind);
 			if (h->flows[f] == NULL) {
 				ret = -(errno ? errno : EINVAL);
 				MLX5_PLOG(ERR, port, "create_flow (class %d, %s): %s", c,
@@ -255,9 +261,35 @@ int mlx5_steering_create(struct mlx5_priv *priv)
 			}
 		}
 	}
-	priv->steering = true;
 	return 0;
 err:
-	mlx5_steering_destroy(priv);
+	steer_destroy(priv, s);
 	return dvp_err(-ret);
+}
+
+int mlx5_steering_create(struct mlx5_priv *priv)
+{
+	int ret;
+
+	if (priv->port->nb_rx_queues == 0 || priv->steering)
+		return 0;
+	ret = steer_build(priv, &priv->steer);
+	if (ret == 0)
+		priv->steering = true;
+	return ret;
+}
+
+int mlx5_steering_rebuild(struct mlx5_priv *priv)
+{
+	struct mlx5_steer next = { .prio = priv->steer.prio == 0 ? MLX5_FLOW_PRIOS_PER_SET : 0 };
+	int ret;
+
+	if (!priv->steering)
+		return 0;
+	ret = steer_build(priv, &next);
+	if (ret < 0)
+		return ret;
+	steer_destroy(priv, &priv->steer);
+	priv->steer = next;
+	return 0;
 }

@@ -202,6 +202,7 @@ static int port_create(struct mlx5_dev *mdev, uint8_t port_num, bool several)
 	priv->port = port;
 	priv->port_num = port_num;
 	pthread_mutex_init(&priv->steer_lock, NULL);
+	mlx5_rss_configure(priv);
 	ret = mdev->glue->get_port_net(mdev->ctx, port_num, &priv->net);
 	if (ret != 0) {
 		MLX5_LOG(ERR, "%s: port %u: cannot read its MAC and MTU: %s", mdev->name, port_num,

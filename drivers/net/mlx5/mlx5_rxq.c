@@ -419,8 +419,8 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	rxq->offloads = offloads;
 	rxq->mbuf_rearm = rearm_template(data_off, port->port_id);
 	mlx5_mr_cache_init(&rxq->mr, &priv->dev->mr);
-	rxq->hash = (rxq->offloads & DVP_RX_OFFLOAD_RSS_HASH) ||
-		    (port->nb_rx_queues > 1 && port->conf.rss_conf.rss_hf != 0);
+	/* With several queues whatever rss_hf is: it may change while the port runs. */
+	rxq->hash = (rxq->offloads & DVP_RX_OFFLOAD_RSS_HASH) || port->nb_rx_queues > 1;
 	cqe_tbl_build(rxq, rxq->offloads & DVP_RX_OFFLOAD_CHECKSUM, rxq->hash);
 	mlx5_rxq_vec_init(rxq);
 	rxq->lkey_be = mlx5_mr_pool_lkey(&priv->dev->mr, mp);
