@@ -205,6 +205,7 @@ static int af_xdp_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc,
 		if (ret < 0)
 			goto fail;
 	}
+	dvp_port_queue_fault_attach(port, q, false, &rxq->fault);
 	port->rxqs[q] = rxq;
 	return 0;
 fail:
@@ -244,6 +245,7 @@ static int af_xdp_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc,
 	txq->nb_desc = nb_desc;
 	txq->socket_id = socket_id;
 	txq->fd = -1;
+	dvp_port_queue_fault_attach(port, q, true, &txq->fault);
 	port->txqs[q] = txq;
 	return 0;
 }
@@ -274,7 +276,29 @@ static int af_xdp_start(struct dvp_port *port)
 
 static int af_xdp_stop(struct dvp_port *port)
 {
+	uint16_t q;
+
 	af_xdp_xsk_stop(port->priv);
+	/* A fault left from before the stop: the sockets it was about are closed. */
+	for (q = 0; q < port->nb_rx_queues; q++)
+		(void)dvp_queue_fault_take(&((struct af_xdp_rxq *)port->rxqs[q])->fault);
+	for (q = 0; q < port->nb_tx_queues; q++)
+		(void)dvp_queue_fault_take(&((struct af_xdp_txq *)port->txqs[q])->fault);
+	return 0;
+}
+
+/*
+ * The queue_restart op, for a fault raised on a stopped port: a stopped
+ * port has no sockets, and start opens new ones, so there is nothing to
+ * rebuild.
+ */
+static int af_xdp_queue_restart(struct dvp_port *port, uint16_t q, bool tx,
+				enum dvp_port_event_cause cause)
+{
+	(void)port;
+	(void)q;
+	(void)tx;
+	(void)cause;
 	return 0;
 }
 
@@ -356,6 +380,7 @@ static const struct dvp_port_ops af_xdp_port_ops = {
 	.stop = af_xdp_stop,
 	.close = af_xdp_close,
 	.reset = af_xdp_reset,
+	.queue_restart = af_xdp_queue_restart,
 	.link_update = af_xdp_link_update,
 	.promiscuous_enable = af_xdp_promisc_enable,
 	.promiscuous_disable = af_xdp_promisc_disable,

@@ -41,13 +41,17 @@ static __dvp_always_inline uint16_t desc_data(uint64_t addr)
  * Kicks: the system calls the kernel asks for
  */
 
-/* The first unexpected error of a kick since the last that worked: restart the queue. */
+/*
+ * The first unexpected error of a kick since the last that worked: the
+ * lcore restarts the queue at its next burst (and reports it then, as a
+ * fault it found itself).
+ */
 static __dvp_cold void rx_kick_failed(struct af_xdp_rxq *rxq)
 {
 	if (rxq->kick_failed)
 		return;
 	rxq->kick_failed = true;
-	af_xdp_fault_raise(&rxq->fault, DVP_PORT_CAUSE_NONE);
+	(void)dvp_queue_fault_set(&rxq->fault, DVP_PORT_CAUSE_DRIVER);
 }
 
 static __dvp_cold void tx_kick_failed(struct af_xdp_txq *txq)
@@ -56,7 +60,7 @@ static __dvp_cold void tx_kick_failed(struct af_xdp_txq *txq)
 	if (txq->kick_failed)
 		return;
 	txq->kick_failed = true;
-	af_xdp_fault_raise(&txq->fault, DVP_PORT_CAUSE_NONE);
+	(void)dvp_queue_fault_set(&txq->fault, DVP_PORT_CAUSE_DRIVER);
 }
 
 /*
@@ -162,11 +166,11 @@ static __dvp_cold uint16_t rx_fault(struct af_xdp_rxq *rxq, enum dvp_port_event_
 uint16_t af_xdp_rx_pool(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 {
 	struct af_xdp_rxq *rxq = q;
-	enum dvp_port_event_cause cause;
+	enum dvp_port_event_cause cause = dvp_queue_fault_take(&rxq->fault);
 	uint64_t bytes = 0;
 	uint32_t n, i, idx;
 
-	if (dvp_unlikely(af_xdp_fault_take(&rxq->fault, &cause)))
+	if (dvp_unlikely(cause != DVP_PORT_CAUSE_NONE))
 		return rx_fault(rxq, cause);
 	n = af_xdp_cons_avail(&rxq->rx, nb);
 	if (n == 0) {
@@ -202,11 +206,11 @@ uint16_t af_xdp_rx_pool(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 uint16_t af_xdp_rx_own(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 {
 	struct af_xdp_rxq *rxq = q;
-	enum dvp_port_event_cause cause;
+	enum dvp_port_event_cause cause = dvp_queue_fault_take(&rxq->fault);
 	uint32_t n, i, idx, fidx;
 	uint64_t bytes = 0;
 
-	if (dvp_unlikely(af_xdp_fault_take(&rxq->fault, &cause)))
+	if (dvp_unlikely(cause != DVP_PORT_CAUSE_NONE))
 		return rx_fault(rxq, cause);
 	n = af_xdp_cons_avail(&rxq->rx, nb);
 	if (n == 0) {
@@ -365,11 +369,11 @@ static __dvp_always_inline void tx_finish(struct af_xdp_txq *txq, uint32_t sent,
 uint16_t af_xdp_tx_pool(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 {
 	struct af_xdp_txq *txq = q;
-	enum dvp_port_event_cause cause;
+	enum dvp_port_event_cause cause = dvp_queue_fault_take(&txq->fault);
 	uint32_t room, idx, sent = 0, i;
 	uint64_t bytes = 0;
 
-	if (dvp_unlikely(af_xdp_fault_take(&txq->fault, &cause)))
+	if (dvp_unlikely(cause != DVP_PORT_CAUSE_NONE))
 		tx_fault(txq, cause);
 	tx_pool_complete(txq);
 	room = af_xdp_prod_free(&txq->tx, nb);
@@ -418,11 +422,11 @@ static __dvp_always_inline void tx_own_complete(struct af_xdp_txq *txq)
 uint16_t af_xdp_tx_own(void *q, struct dvp_mbuf **pkts, uint16_t nb)
 {
 	struct af_xdp_txq *txq = q;
-	enum dvp_port_event_cause cause;
+	enum dvp_port_event_cause cause = dvp_queue_fault_take(&txq->fault);
 	uint32_t room, idx, sent = 0, i;
 	uint64_t bytes = 0;
 
-	if (dvp_unlikely(af_xdp_fault_take(&txq->fault, &cause)))
+	if (dvp_unlikely(cause != DVP_PORT_CAUSE_NONE))
 		tx_fault(txq, cause);
 	tx_own_complete(txq);
 	room = DVP_MIN(af_xdp_prod_free(&txq->tx, nb), txq->nb_frames);
@@ -549,14 +553,20 @@ void af_xdp_rxq_restart(struct af_xdp_rxq *rxq, enum dvp_port_event_cause cause)
 		af_xdp_cons_release(&rxq->rx, n);
 		if (rxq->held != NULL)
 			rx_pool_refill(rxq);
-		rxq->kick_failed = false;
+		/* A kick that fails again sets no new fault: one report until one works. */
 		rx_kick(rxq, &rxq->st.fill_wakeups);
 		dvp_counter_add(&rxq->st.restart_drops, n);
 		dvp_counter_add(&rxq->st.errors, n);
 	}
-	dvp_port_queue_error_report(
-		rxq->port, rxq->queue_id, false, cause,
-		"restarted: %u frames of its rx ring dropped, the kernel kicked", n);
+	/* A fault raised elsewhere was reported when it was raised (dvp_port_fault.h). */
+	if (cause == DVP_PORT_CAUSE_DRIVER)
+		dvp_port_queue_error_report(rxq->port, rxq->queue_id, false, cause,
+					    "a kick failed: %u frames of its rx ring dropped, "
+					    "the kernel kicked again",
+					    n);
+	else
+		AF_XDP_LOG(NOTICE, "%s: rx queue %u restarted, %u frames of its rx ring dropped",
+			   rxq->port->name, rxq->queue_id, n);
 }
 
 void af_xdp_txq_restart(struct af_xdp_txq *txq, enum dvp_port_event_cause cause)
@@ -566,11 +576,16 @@ void af_xdp_txq_restart(struct af_xdp_txq *txq, enum dvp_port_event_cause cause)
 			tx_pool_complete(txq);
 		else
 			tx_own_complete(txq);
-		txq->kick_failed = false;
+		/* A kick that fails again sets no new fault: one report until one works. */
 		tx_kick(txq);
 	}
-	dvp_port_queue_error_report(txq->port, txq->queue_id, true, cause,
-				    "restarted: completions taken, the kernel kicked");
+	if (cause == DVP_PORT_CAUSE_DRIVER)
+		dvp_port_queue_error_report(txq->port, txq->queue_id, true, cause,
+					    "a kick failed: completions taken, the kernel kicked "
+					    "again");
+	else
+		AF_XDP_LOG(NOTICE, "%s: tx queue %u restarted: completions taken, kernel kicked",
+			   txq->port->name, txq->queue_id);
 }
 
 /* ------------------------------------------------------------------------
@@ -663,7 +678,7 @@ static bool af_xdp_intr_has_work(void *ctx)
 	struct af_xdp_txq *txq = rxq->pair;
 
 	/* A fault to restart is work: the lcore must poll to take it. */
-	if (__atomic_load_n(&rxq->fault.pending, __ATOMIC_RELAXED) != 0)
+	if (dvp_queue_fault_pending(&rxq->fault))
 		return true;
 	if (rxq->fd < 0)
 		return false;

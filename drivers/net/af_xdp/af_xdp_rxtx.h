@@ -57,34 +57,6 @@
 /* Sends per kick before a burst leaves the rest for the next (the kernel sends 32 a call). */
 #define AF_XDP_KICK_TRIES 8
 
-/*
- * A queue's pending fault: raised from any thread, taken by the lcore at
- * its next burst, which then restarts the queue. (Kept behind these two
- * functions until lib/port's queue-fault primitive replaces them.)
- */
-struct af_xdp_fault {
-	uint32_t pending; /* the cause + 2 (DVP_PORT_CAUSE_NONE is -1), or 0 */
-};
-
-static inline void af_xdp_fault_raise(struct af_xdp_fault *f, enum dvp_port_event_cause cause)
-{
-	/* Relaxed: the burst only needs to see it eventually; it reads nothing else with it. */
-	__atomic_store_n(&f->pending, (uint32_t)((int)cause + 2), __ATOMIC_RELAXED);
-}
-
-/* Whether a fault is pending; if so, take it and set *@cause. */
-static __dvp_always_inline bool af_xdp_fault_take(struct af_xdp_fault *f,
-						  enum dvp_port_event_cause *cause)
-{
-	uint32_t v;
-
-	if (dvp_likely(__atomic_load_n(&f->pending, __ATOMIC_RELAXED) == 0))
-		return false;
-	v = __atomic_exchange_n(&f->pending, 0, __ATOMIC_RELAXED);
-	*cause = (enum dvp_port_event_cause)((int)v - 2);
-	return v != 0;
-}
-
 /* An rx queue's counters (dvp_port_counters.h): one writer, the polling lcore. */
 struct af_xdp_rxq_ctrs {
 	uint64_t packets;
@@ -138,7 +110,7 @@ struct af_xdp_rxq {
 	bool busy_poll;
 	uint16_t port_id;
 	int fd; /* the socket, -1 when stopped */
-	struct af_xdp_fault fault;
+	struct dvp_queue_fault fault; /* lib/port's: taken at each burst */
 	struct af_xdp_txq *pair; /* the tx queue of the same socket, or NULL */
 	struct af_xdp_rxq_ctrs st;
 	struct af_xdp_rxq_ctrs st_base;
@@ -149,7 +121,7 @@ struct af_xdp_rxq {
 	uint32_t nb_desc;
 	int socket_id;
 	uint32_t held_words; /* of held */
-	bool kick_failed; /* a fill kick failed: the fault is raised once until one works */
+	bool kick_failed; /* a fill kick failed: the fault is set once until one works */
 	struct af_xdp_sock *sock; /* af_xdp_xsk.c's: the socket and its UMEM */
 	/*
 	 * Rx interrupts: the fd lib/rxwait waits on is an epoll set of the
@@ -186,7 +158,7 @@ struct af_xdp_txq {
 	 * interrupt hooks then wait for the socket to be writable too.
 	 */
 	uint32_t room_wanted;
-	struct af_xdp_fault fault;
+	struct dvp_queue_fault fault;
 	struct af_xdp_txq_ctrs st;
 	struct af_xdp_txq_ctrs st_base;
 
@@ -196,7 +168,7 @@ struct af_xdp_txq {
 	uint32_t nb_desc;
 	int socket_id;
 	uint32_t held_words; /* of held */
-	bool kick_failed; /* a kick failed: the fault is raised once until one works */
+	bool kick_failed; /* a kick failed: the fault is set once until one works */
 };
 
 /* ------------------------------------------------------------------------
@@ -293,10 +265,10 @@ uint16_t af_xdp_tx_pool(void *q, struct dvp_mbuf **pkts, uint16_t nb);
 uint16_t af_xdp_tx_own(void *q, struct dvp_mbuf **pkts, uint16_t nb);
 
 /*
- * The control path's part (af_xdp_xsk.c calls them at start and stop, the
- * port's queue_error handling when stopped): give the fill ring its first
- * buffers; take back every buffer the kernel holds once the socket is
- * closed; restart a queue after a fault.
+ * The control path's part (af_xdp_xsk.c calls them at start and stop):
+ * give the fill ring its first buffers; take back every buffer the kernel
+ * holds once the socket is closed. And a queue's restart after a fault
+ * (dvp_port_fault.h), on the lcore that polls it.
  */
 int af_xdp_rxq_fill_first(struct af_xdp_rxq *rxq);
 void af_xdp_rxq_reclaim(struct af_xdp_rxq *rxq);
