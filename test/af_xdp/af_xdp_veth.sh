@@ -34,6 +34,11 @@
 #   multiqueue     veths with two queues, UDP flows from the sender's IP
 #                  stack spread over them by hash: both queues of port 0
 #                  receive, every frame intact
+#   testpmd-peer   DPDK's own net_af_xdp in dpdk-testpmd on <S>a (io
+#                  forwarding, each frame back out where it came): frames
+#                  sent on <S>e go through dvp-fwd to testpmd and back, and
+#                  are checked on <S>e again; skipped without dpdk-testpmd
+#                  and DPDK's af_xdp driver
 #
 # Exit 0 pass, 1 fail, 77 skipped (one line says why). Results are counts;
 # every time limit only bounds a hung program.
@@ -290,6 +295,45 @@ case_multiqueue() {
 	echo "PASS: $(cat "$work/peer-mq.out"); rx queue 0 took $q0, queue 1 $q1"
 }
 
+case_testpmd_peer() {
+	local tp_pid i rx tx
+	command -v dpdk-testpmd >/dev/null || skip "dpdk-testpmd not found (Debian package dpdk)"
+	ls /usr/lib/*/dpdk/pmds-*/librte_net_af_xdp.so >/dev/null 2>&1 ||
+		skip "DPDK's net_af_xdp is not installed (Debian package librte-net-af-xdp23)"
+	setup
+	ip netns exec "$NS_S" dpdk-testpmd -l 0-1 --no-pci --no-huge -m 256 --file-prefix "${S}t" \
+		--vdev "net_af_xdp0,iface=$A" -- --forward-mode=io --port-topology=loop \
+		--stats-period 1 --no-lsc-interrupt --total-num-mbufs=8192 \
+		</dev/null >"$work/testpmd.out" 2>&1 &
+	tp_pid=$!
+	for i in $(seq 1200); do
+		grep -aq "Port statistics" "$work/testpmd.out" && break
+		kill -0 "$tp_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -aq "Port statistics" "$work/testpmd.out" || {
+		kill -KILL "$tp_pid" 2>/dev/null
+		cp "$work/testpmd.out" "$work/fwd.err"
+		fail "dpdk-testpmd with DPDK's net_af_xdp on $A did not start"
+	}
+	start_fwd ",xdp_mode=native" --json --rx-mode adaptive
+	# Out on <S>e, through dvp-fwd (port 1 -> port 0) to testpmd and back.
+	send tp --tx "$NS_D:$E" --rx "$NS_D:$E" --count 20000 --rate 20000
+	stop_fwd
+	kill -INT "$tp_pid"
+	wait "$tp_pid"
+	rm -rf "/var/run/dpdk/${S}t"
+	[ "$peer_rc" = 0 ] || fail "frames lost or changed on the way through testpmd: $(cat "$work/peer-tp.out")"
+	[ "$fwd_rc" = 0 ] || fail "dvp-fwd exited with $fwd_rc"
+	read -r rx tx < <(awk '/Accumulated forward statistics for all ports/ { p = 1 }
+		p && /RX-packets:/ { r = $2 } p && /TX-packets:/ { print r, $2; exit }' "$work/testpmd.out")
+	[ "${rx:-0}" = "$sent" ] && [ "${tx:-0}" = "$sent" ] ||
+		fail "testpmd received ${rx:-?} and sent ${tx:-?} of $sent frames"
+	json_check 's["pool"]["in_use"] == 0' 's["errors"] == 0' 'p1["rx_packets"] == sent' \
+		'p0["tx_packets"] == sent' 'p0["rx_packets"] == sent' 'p1["tx_packets"] == sent'
+	echo "PASS: $(cat "$work/peer-tp.out"); testpmd (DPDK's net_af_xdp) forwarded $rx"
+}
+
 xsk_prog=/usr/lib/x86_64-linux-gnu/bpf/xsk_def_xdp_prog.o
 case $case_ in
 fwd-native) case_fwd native "" poll ;;
@@ -307,6 +351,7 @@ intr-generic) case_intr generic ;;
 link-flap) case_link_flap ;;
 peer-gone) case_peer_gone ;;
 multiqueue) case_multiqueue ;;
+testpmd-peer) case_testpmd_peer ;;
 *)
 	echo "unknown case '$case_'"
 	exit 2
