@@ -130,8 +130,10 @@ static __dvp_always_inline void rx_pool_refill(struct af_xdp_rxq *rxq)
 		 * kernel has not published its consumer index for that long.
 		 */
 		n = DVP_MIN(n, af_xdp_prod_free(&rxq->fill, n));
-		if (dvp_unlikely(n == 0))
+		if (dvp_unlikely(n == 0)) {
+			dvp_counter_add(&rxq->st.fill_short, 1);
 			break;
+		}
 		if (dvp_unlikely(dvp_pktmbuf_alloc_bulk(rxq->mp, bufs, n) != 0)) {
 			dvp_counter_add(&rxq->st.nombuf, 1);
 			break;

@@ -66,6 +66,7 @@ struct af_xdp_rxq_ctrs {
 	uint64_t fill_wakeups; /* recvfrom(2) for a fill ring the kernel asked us to kick */
 	uint64_t busy_polls; /* recvfrom(2) driving busy polling (busy_budget) */
 	uint64_t restart_drops; /* frames in the rx ring dropped by a restart */
+	uint64_t fill_short; /* refills that found no room in the fill ring */
 };
 
 /* A tx queue's counters. */

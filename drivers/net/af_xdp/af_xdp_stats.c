@@ -23,7 +23,7 @@
 #include "af_xdp_port.h"
 
 static const char *const rxq_names[] = {
-	NULL, NULL, NULL, NULL, "fill_wakeups", "busy_polls", "restart_drops",
+	NULL, NULL, NULL, NULL, "fill_wakeups", "busy_polls", "restart_drops", "fill_short",
 };
 static const char *const txq_names[] = {
 	NULL,	     NULL,	    NULL,     NULL,	  "kicks",	"kick_again",

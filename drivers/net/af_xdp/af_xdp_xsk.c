@@ -388,6 +388,16 @@ static int sock_open(struct af_xdp_port *xp, struct af_xdp_rxq *rxq, struct af_x
 		return -dvp_errno;
 	rxq->sock = s;
 	rxq->pair = txq;
+	/*
+	 * libxdp sets up the rings' shared pointers and sizes but not every
+	 * cached index: what a previous socket left must not leak into these.
+	 */
+	memset(&rxq->rx, 0, sizeof(rxq->rx));
+	memset(&rxq->fill, 0, sizeof(rxq->fill));
+	if (txq != NULL) {
+		memset(&txq->tx, 0, sizeof(txq->tx));
+		memset(&txq->comp, 0, sizeof(txq->comp));
+	}
 	comp = txq != NULL ? &txq->comp : &s->comp_spare;
 	if (!xp->pool_umem)
 		own_frames = rxq->nb_desc + (txq != NULL ? txq->nb_desc : 0);
