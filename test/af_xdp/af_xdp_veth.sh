@@ -7,7 +7,7 @@
 # kernel on either side (af_xdp_peer: raw or UDP sockets) sending and
 # checking every frame.
 #
-#   af_xdp_veth.sh DVP_FWD AF_XDP_PEER CASE
+#   af_xdp_veth.sh DVP_FWD AF_XDP_PEER CASE [AF_XDP_RESTART]
 #
 #   <S>s:<S>a ==veth== <S>b:<S>f   dvp-fwd   <S>f:<S>c ==veth== <S>e:<S>d
 #   (sender side)      port 0 (net_af_xdp0)   port 1 (net_af_xdp1)   (receiver side)
@@ -34,6 +34,9 @@
 #   multiqueue     veths with two queues, UDP flows from the sender's IP
 #                  stack spread over them by hash: both queues of port 0
 #                  receive, every frame intact
+#   restart        af_xdp_restart stops and starts a port three times under
+#                  traffic (new sockets each start): every mbuf back at each
+#                  stop, the counters running on across them
 #   testpmd-peer   DPDK's own net_af_xdp in dpdk-testpmd on <S>a (io
 #                  forwarding, each frame back out where it came): frames
 #                  sent on <S>e go through dvp-fwd to testpmd and back, and
@@ -50,6 +53,7 @@ set -u
 fwd=${1:?usage: af_xdp_veth.sh DVP_FWD AF_XDP_PEER CASE}
 peer=${2:?usage: af_xdp_veth.sh DVP_FWD AF_XDP_PEER CASE}
 case_=${3:?usage: af_xdp_veth.sh DVP_FWD AF_XDP_PEER CASE}
+restart_app=${4:-}
 
 skip() {
 	echo "SKIP: $*"
@@ -338,6 +342,21 @@ case_testpmd_peer() {
 	echo "PASS: $(cat "$work/peer-tp.out"); testpmd (DPDK's net_af_xdp) forwarded $rx"
 }
 
+case_restart() {
+	local bg rc
+	[ -n "$restart_app" ] || fail "the restart case needs af_xdp_restart"
+	setup
+	"$peer" --tx "$NS_S:$A" --rx none --count 1000000 --rate 2000 >"$work/peer-bg.out" 2>&1 &
+	bg=$!
+	ip netns exec "$NS_F" "$restart_app" --no-huge -l 0 --no-telemetry --file-prefix "$S" \
+		--vdev "net_af_xdp0,iface=$B" -- 3 >"$work/fwd.out" 2>"$work/fwd.err"
+	rc=$?
+	kill "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	[ $rc = 0 ] || fail "af_xdp_restart exited with $rc"
+	echo "PASS: $(cat "$work/fwd.out")"
+}
+
 xsk_prog=/usr/lib/x86_64-linux-gnu/bpf/xsk_def_xdp_prog.o
 case $case_ in
 fwd-native) case_fwd native "" poll ;;
@@ -356,6 +375,7 @@ link-flap) case_link_flap ;;
 peer-gone) case_peer_gone ;;
 multiqueue) case_multiqueue ;;
 testpmd-peer) case_testpmd_peer ;;
+restart) case_restart ;;
 *)
 	echo "unknown case '$case_'"
 	exit 2

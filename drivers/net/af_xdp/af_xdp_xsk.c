@@ -54,6 +54,9 @@
 /* Microseconds a busy poll may spin in the kernel (DPDK's value). */
 #define AF_XDP_BUSY_POLL_US 20
 #define AF_XDP_PAGE 4096u
+/* How long a start waits for the kernel to let go of a queue's previous socket. */
+#define AF_XDP_BIND_TRIES 300
+#define AF_XDP_BIND_WAIT_US 10000
 /* The own UMEM's frames: enough for a standard frame behind the kernel's headroom. */
 #define AF_XDP_OWN_FRAME 2048u
 
@@ -377,6 +380,7 @@ static int sock_open(struct af_xdp_port *xp, struct af_xdp_rxq *rxq, struct af_x
 	struct af_xdp_sock *s;
 	uint32_t qid = (uint32_t)xp->conf.start_queue + rxq->queue_id;
 	uint32_t own_frames = 0;
+	unsigned int tries;
 	int ret;
 
 	if (xp->conf.mode == AF_XDP_MODE_NATIVE)
@@ -412,8 +416,23 @@ static int sock_open(struct af_xdp_port *xp, struct af_xdp_rxq *rxq, struct af_x
 			xp->shared = s->umem;
 	}
 	s->umem->refs++;
-	ret = xsk_socket__create_shared(&s->xsk, xp->nd.name, qid, s->umem->umem, &rxq->rx,
-					txq != NULL ? &txq->tx : NULL, &rxq->fill, comp, &cfg);
+	/*
+	 * The kernel lets go of a queue's previous socket from a work item
+	 * after the close (the buffer pool's release is deferred): a start
+	 * right after a stop may find the queue still taken (EBUSY) for a
+	 * moment. Bounded: AF_XDP_BIND_TRIES of AF_XDP_BIND_WAIT_US.
+	 */
+	for (tries = 0;; tries++) {
+		ret = xsk_socket__create_shared(&s->xsk, xp->nd.name, qid, s->umem->umem, &rxq->rx,
+						txq != NULL ? &txq->tx : NULL, &rxq->fill, comp,
+						&cfg);
+		if (ret != -EBUSY || tries == AF_XDP_BIND_TRIES)
+			break;
+		usleep(AF_XDP_BIND_WAIT_US);
+	}
+	if (tries != 0 && ret == 0)
+		AF_XDP_LOG(INFO, "%s: queue %u of %s was free again after %u ms", port->name, qid,
+			   xp->nd.name, tries * AF_XDP_BIND_WAIT_US / 1000);
 	if (ret != 0) {
 		s->xsk = NULL;
 		AF_XDP_LOG(ERR,
