@@ -305,6 +305,15 @@ static void busy_poll_set(struct af_xdp_port *xp, struct af_xdp_rxq *rxq)
 	rxq->busy_poll = false;
 	if (budget == 0)
 		return;
+	/* Busy polling keeps the device's interrupts off: a sleeping lcore would wait. */
+	if (rxq->intr) {
+		if (rxq->queue_id == 0)
+			AF_XDP_LOG(INFO,
+				   "%s: busy_budget=%d not used: the rx queues sleep on "
+				   "interrupts",
+				   xp->port->name, budget);
+		return;
+	}
 	if (setsockopt(rxq->fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)) != 0 ||
 	    setsockopt(rxq->fd, SOL_SOCKET, SO_BUSY_POLL, &us, sizeof(us)) != 0 ||
 	    setsockopt(rxq->fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &budget, sizeof(budget)) != 0) {
@@ -527,6 +536,18 @@ static int sock_open(struct af_xdp_port *xp, struct af_xdp_rxq *rxq, struct af_x
 	return 0;
 }
 
+/* The kernel drops a frame longer than a chunk allows (imissed): say so once, at start. */
+static void mtu_check(const struct af_xdp_port *xp, uint32_t chunk)
+{
+	uint32_t room = chunk - AF_XDP_RX_HEADROOM;
+
+	if ((uint32_t)xp->port->mtu + 18 > room)
+		AF_XDP_LOG(WARNING,
+			   "%s: MTU %u: frames of up to %u bytes fit a UMEM chunk behind the "
+			   "kernel's %u bytes of headroom; longer ones are dropped (imissed)",
+			   xp->port->name, xp->port->mtu, room, AF_XDP_RX_HEADROOM);
+}
+
 /* Whether every rx queue's pool can be the UMEM; @why says why not. */
 static bool pools_ok(struct dvp_port *port, const char **why, uint16_t *bad_q)
 {
@@ -622,6 +643,7 @@ int af_xdp_xsk_start(struct af_xdp_port *xp)
 		}
 	}
 	xp->xdp_mode_name = attached_mode(xp);
+	mtu_check(xp, ((struct af_xdp_rxq *)port->rxqs[0])->sock->umem->chunk);
 	xp->zero_copy = getsockopt(((struct af_xdp_rxq *)port->rxqs[0])->fd, SOL_XDP, XDP_OPTIONS,
 				   &opts, &len) == 0 &&
 			(opts.flags & XDP_OPTIONS_ZEROCOPY);
