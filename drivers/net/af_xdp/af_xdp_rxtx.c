@@ -659,19 +659,30 @@ static int af_xdp_intr_arm(void *ctx, bool solicited)
 	return 0;
 }
 
-/* One event per wake-up: the socket was readable (or, waited for, writable). */
+/*
+ * One event per wake-up with something behind it. Nothing is read from
+ * the socket, which stops signalling once the burst has emptied its rx
+ * ring (the epoll sets are level-triggered and poll it again), so the rx
+ * ring itself says whether there was an event: no system call. Only a wait
+ * for room asks the epoll set, to go back to waiting for frames alone.
+ */
 static int af_xdp_intr_consume(void *ctx)
 {
 	struct af_xdp_rxq *rxq = ctx;
 	struct epoll_event ev;
 
-	if (rxq->fd < 0 || epoll_wait(rxq->epfd, &ev, 1, 0) != 1)
+	if (rxq->fd < 0)
 		return 0;
-	if (ev.events & EPOLLOUT) {
-		__atomic_store_n(&rxq->pair->room_wanted, 0, __ATOMIC_RELAXED);
-		intr_wait_for(rxq, EPOLLIN);
+	if (rxq->ep_events & EPOLLOUT) {
+		if (epoll_wait(rxq->epfd, &ev, 1, 0) != 1)
+			return 0;
+		if (ev.events & EPOLLOUT) {
+			__atomic_store_n(&rxq->pair->room_wanted, 0, __ATOMIC_RELAXED);
+			intr_wait_for(rxq, EPOLLIN);
+		}
+		return 1;
 	}
-	return 1;
+	return af_xdp_cons_avail(&rxq->rx, 1) != 0;
 }
 
 static bool af_xdp_intr_has_work(void *ctx)
