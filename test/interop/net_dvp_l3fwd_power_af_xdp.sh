@@ -11,12 +11,15 @@
 #
 #   <S>s:<S>a ==veth== <S>b  l3fwd-power (ns <S>f)  <S>c ==veth== <S>e:<S>d
 #
-# Usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER
-#   WORKDIR      a private directory of the build tree (never under /tmp:
-#                DPDK loads no plugin from a world-writable path); the
-#                example is copied and built there, the logs kept there
-#   PLUGIN       build/drivers/dpdk/net_dvp/librte_net_dvp.so
+# Usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER MEM
+#   WORKDIR      where the example is copied and built and the logs kept
+#   PLUGIN       build/drivers/dpdk/net_dvp/librte_net_dvp.so (loaded from a
+#                private copy: net_dvp_lib.sh)
 #   AF_XDP_PEER  build/test/af_xdp/af_xdp_peer
+#   MEM          huge (DPDK's defaults on hugepages: IOVA PA as root, so
+#                l3fwd-power's pool is in many chunks and net_af_xdp copies
+#                through an own UMEM) | no-huge (one chunk: the pool is the
+#                UMEM, frames land in l3fwd-power's mbufs)
 # Environment: DVP_L3FWD_COUNT (UDP datagrams each way, 3000),
 #   DVP_L3FWD_EXAMPLE (the example's directory).
 # Exit 0 pass, 1 fail, 77 skipped (the one line printed says why).
@@ -40,9 +43,10 @@
 #      and rx_nombuf 0 (DPDK's telemetry socket); SIGINT, exit 0, every
 #      buffer back at close.
 set -u
-work=${1:?usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER}
-plugin=${2:?usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER}
-peer=${3:?usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER}
+work=${1:?usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER MEM}
+plugin=${2:?usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER MEM}
+peer=${3:?usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER MEM}
+mem=${4:?usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER MEM}
 count=${DVP_L3FWD_COUNT:-3000}
 example=${DVP_L3FWD_EXAMPLE:-/usr/share/dpdk/examples/l3fwd-power}
 lcore=0
@@ -54,19 +58,14 @@ skip() {
 [ -f "$example/main.c" ] && [ -f "$example/Makefile" ] ||
 	skip "DPDK's example $example not found (Debian package dpdk-doc)"
 [ "$(id -u)" = 0 ] || skip "not root: l3fwd-power, namespaces and XDP programs need root"
-[ -f "$plugin" ] || skip "no plugin at $plugin (meson: -Ddpdk_pmd, usertools/dvp-dpdk-sdk)"
 command -v make >/dev/null && command -v cc >/dev/null || skip "no make or cc to build l3fwd-power"
 pkg-config --exists libdpdk 2>/dev/null || skip "pkg-config finds no libdpdk (libdpdk-dev)"
 command -v ip >/dev/null || skip "no ip command (iproute2)"
 py=$(command -v python3) || skip "no python3 to read DPDK's telemetry socket"
 "$peer" --check-xdp || skip "this kernel has no AF_XDP sockets (CONFIG_XDP_SOCKETS)"
 
-work=$(realpath -m "$work")
-case $work in
-/tmp | /tmp/* | /var/tmp | /var/tmp/* | /dev/shm | /dev/shm/*)
-	skip "work dir $work is under a world-writable directory: DPDK would refuse the plugin" ;;
-esac
-mkdir -p "$work" && chmod 755 "$work" || exit 1
+mkdir -p "$work" || exit 1
+work=$(cd "$work" && pwd -P)
 
 # The example, copied (only what changed) and built with its own Makefile.
 src=$work/l3fwd-power
@@ -81,15 +80,17 @@ if ! make -C "$src" PKGCONF=pkg-config >"$work/build.log" 2>&1; then
 	exit 1
 fi
 app=$src/build/l3fwd-power
-mkdir -p "$work/pmd" && chmod 755 "$work/pmd"
-cp "$plugin" "$work/pmd/librte_net_dvp.so" || exit 1
+[ -x "$app" ] || { echo "FAIL: make left no $app"; exit 1; }
+
+# shellcheck source=net_dvp_lib.sh
+. "$(dirname "$0")/net_dvp_lib.sh"
 
 S=lx$$
 NS_S=${S}s NS_F=${S}f NS_D=${S}d
 A=${S}a B=${S}b C=${S}c E=${S}e
 sock=/var/run/dpdk/$S/dpdk_telemetry.v2
-log=$work/l3fwd-power-af_xdp.log
-stats=$work/stats-af_xdp.txt
+log=$work/l3fwd-power-af_xdp.$mem.log
+stats=$work/stats-af_xdp.$mem.txt
 pid= p1= p2=
 
 cleanup() {
@@ -107,10 +108,13 @@ cleanup() {
 	for n in $NS_S $NS_F $NS_D; do
 		ip netns del "$n" 2>/dev/null
 	done
-	rm -rf "/var/run/dpdk/$S"
+	ndvp_cleanup
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+ndvp_plugin_copy "$plugin" "$work"
+ndvp_mem "$mem" 512
+ndvp_dpdk_prefix "$S"
 
 fail() {
 	echo "FAIL: $*"
@@ -179,13 +183,13 @@ cpu_ticks() {
 
 : >"$log"
 rm -f "$stats"
-ip netns exec "$NS_F" stdbuf -oL "$app" -l "$lcore" --no-huge -m 512 --no-pci --file-prefix "$S" \
-	--log-level="pmd.net.dvp*:info" -d "$work/pmd/librte_net_dvp.so" \
+ip netns exec "$NS_F" stdbuf -oL "$app" -l "$lcore" $ndvp_eal_mem --no-pci --file-prefix "$S" \
+	--log-level="pmd.net.dvp*:info" -d "$ndvp_plugin" \
 	--vdev "net_dvp0,net_af_xdp0,iface=$B" --vdev "net_dvp1,net_af_xdp1,iface=$C" \
 	-- -p 0x3 --config="(0,0,$lcore),(1,0,$lcore)" --interrupt-only --parse-ptype \
 	</dev/null >"$log" 2>&1 &
 pid=$!
-echo "l3fwd-power (pid $pid) on net_af_xdp through net_dvp; log $log"
+echo "l3fwd-power (pid $pid) on net_af_xdp through net_dvp ($mem); log $log"
 for _ in $(seq 1200); do
 	grep -q "entering main interrupt loop on lcore $lcore" "$log" && break
 	kill -0 "$pid" 2>/dev/null || break
@@ -269,5 +273,6 @@ echo "0 -> 1: $(cat "$work/peer-af_xdp-01.out")"
 echo "1 -> 0: $(cat "$work/peer-af_xdp-10.out")"
 echo "lcore $lcore: $sleeps sleeps logged, woken by port 0 $w0 times, port 1 $w1 times, $wake_idle while idle; idle ${cpu}% of a core (schedstat ${cpu_ns}%)"
 [ -z "$bad" ] || fail "${bad# }"
-echo "PASS: l3fwd-power --interrupt-only on net_af_xdp through net_dvp: 2 x $count datagrams forwarded, 0 lost; slept on AF_XDP rx interrupts"
+umem=$(grep -o '[a-z]* UMEM' "$log" | sort -u | tr '\n' ' ')
+echo "PASS: l3fwd-power --interrupt-only on net_af_xdp through net_dvp ($mem; ${umem% }): 2 x $count datagrams forwarded, 0 lost; slept on AF_XDP rx interrupts"
 exit 0
