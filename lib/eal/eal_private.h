@@ -190,6 +190,15 @@ void eal_bus_cleanup(void);
 void eal_telemetry_init(const struct eal_cfg *cfg, int argc, char **argv);
 void eal_telemetry_cleanup(void);
 
+/*
+ * eal.c: the one check of the calls that take down a thread the runtime
+ * owns (dvp_eal_cleanup(), dvp_telemetry_stop()): refused from a worker
+ * lcore, the interrupt thread and the telemetry thread, which they would
+ * join or free under themselves. 0, or -EDEADLK after one line naming
+ * @who and the thread.
+ */
+int eal_thread_may_teardown(const char *who);
+
 /* Whether dvp_eal_init() has finished (memory, threads and buses are up). */
 bool eal_is_initialised(void);
 

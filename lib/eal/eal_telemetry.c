@@ -97,6 +97,8 @@ static int cmd_params(const char *cmd, const char *params, struct dvp_json *w)
 
 __attribute__((constructor)) static void eal_telemetry_cmds(void)
 {
+	/* The EAL's threads refuse a stop as they refuse dvp_eal_cleanup(). */
+	dvp_telemetry_set_stop_check(eal_thread_may_teardown);
 	dvp_telemetry_register_cmd("/eal/params", cmd_params,
 				   "Returns EAL commandline parameters used. Takes no parameters");
 	dvp_telemetry_register_cmd("/eal/app_params", cmd_params,

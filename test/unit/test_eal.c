@@ -11,16 +11,20 @@
 #include "dvp_test_eal.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <dvp_bus.h>
 #include <dvp_interrupts.h>
 #include <dvp_lcore.h>
 #include <dvp_malloc.h>
+#include <dvp_telemetry.h>
 #include <dvp_vect.h>
 
 static char cpu0[16], cpu0_at[32];
@@ -338,6 +342,7 @@ static void test_init_twice_and_cleanup_twice(void **state)
 struct cleanup_try {
 	int ret;
 	int err;
+	int stop_ret; /* dvp_telemetry_stop()'s */
 	int done;
 };
 
@@ -347,6 +352,7 @@ static int cleanup_on_lcore(void *arg)
 
 	t->ret = dvp_eal_cleanup();
 	t->err = dvp_errno;
+	t->stop_ret = dvp_telemetry_stop();
 	return 0;
 }
 
@@ -358,12 +364,14 @@ static void cleanup_in_callback(int fd, void *arg)
 	(void)eventfd_read(fd, &v);
 	t->ret = dvp_eal_cleanup();
 	t->err = dvp_errno;
+	t->stop_ret = dvp_telemetry_stop();
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
 }
 
 /*
- * dvp_eal_cleanup() from a worker lcore (it would join itself) and from an
- * interrupt callback (it would free the interrupt thread's state under it):
+ * dvp_eal_cleanup() and dvp_telemetry_stop() from a worker lcore (it would
+ * join itself) and from an interrupt callback (it would free the interrupt
+ * thread's state under it):
  * refused with EDEADLK and a line saying where to call it; the EAL stays
  * up, and the main thread's cleanup afterwards works.
  */
@@ -383,6 +391,7 @@ static void test_cleanup_from_lcore_or_callback(void **state)
 		assert_int_equal(dvp_eal_wait_lcore(worker), 0);
 		assert_int_equal(t.ret, -EDEADLK);
 		assert_int_equal(t.err, EDEADLK);
+		assert_int_equal(t.stop_ret, -EDEADLK);
 		assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_DONE);
 	} else {
 		print_message("one lcore only: the worker case is not run\n");
@@ -397,6 +406,7 @@ static void test_cleanup_from_lcore_or_callback(void **state)
 	assert_int_equal(__atomic_load_n(&t.done, __ATOMIC_ACQUIRE), 1);
 	assert_int_equal(t.ret, -EDEADLK);
 	assert_int_equal(t.err, EDEADLK);
+	assert_int_equal(t.stop_ret, -EDEADLK);
 	assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_DONE);
 	assert_true(dvp_intr_callback_unregister(fd, cleanup_in_callback, &t) >= 0);
 	close(fd);
@@ -404,7 +414,102 @@ static void test_cleanup_from_lcore_or_callback(void **state)
 	if (worker < DVP_MAX_LCORE)
 		assert_contains(cap.buf, "dvp_eal_cleanup: called from worker lcore");
 	assert_contains(cap.buf, "dvp_eal_cleanup: called from the EAL interrupt thread");
+	assert_contains(cap.buf, "dvp_telemetry_stop: called from the EAL interrupt thread");
 	dvp_log_capture_free(&cap);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+/* What a telemetry command's tries of the teardown calls returned. */
+static struct {
+	int cleanup_ret, cleanup_err, stop_ret;
+	int lcore_stop_ret, lcore_stop_err;
+} tel_try;
+
+static int cmd_teardown(const char *cmd, const char *params, struct dvp_json *w)
+{
+	(void)cmd;
+	(void)params;
+	tel_try.cleanup_ret = dvp_eal_cleanup();
+	tel_try.cleanup_err = dvp_errno;
+	tel_try.stop_ret = dvp_telemetry_stop();
+	dvp_json_i64(w, NULL, tel_try.cleanup_ret);
+	return 0;
+}
+
+static int stop_on_lcore(void *arg)
+{
+	(void)arg;
+	tel_try.lcore_stop_ret = dvp_telemetry_stop();
+	tel_try.lcore_stop_err = dvp_errno;
+	return 0;
+}
+
+/* Send @p req on the telemetry socket @p fd; the reply, or NULL when none comes. */
+static const char *tel_ask(int fd, const char *req, char *buf, size_t len)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+
+	if (send(fd, req, strlen(req), 0) != (ssize_t)strlen(req) || poll(&p, 1, 10000) != 1)
+		return NULL;
+	n = recv(fd, buf, len - 1, 0);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * dvp_eal_cleanup() and dvp_telemetry_stop() from a telemetry command (the
+ * telemetry thread would join itself and close the epoll set it waits on)
+ * and dvp_telemetry_stop() from a worker lcore: refused with EDEADLK and
+ * the line every thread of the runtime gets; the socket keeps answering.
+ */
+static void test_teardown_from_telemetry_command(void **state)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct dvp_log_capture cap;
+	char prefix[32], buf[4096];
+	unsigned int worker;
+	int fd;
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "t_tel%d", (int)getpid());
+	assert_true(dvp_test_eal_init("--no-huge", "--file-prefix", prefix) >= 1);
+	assert_int_equal(dvp_telemetry_register_cmd("/test/teardown", cmd_teardown, "test"), 0);
+	assert_non_null(dvp_telemetry_path());
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", dvp_telemetry_path());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sun, sizeof(sun)), 0);
+	assert_int_equal(recv(fd, buf, sizeof(buf), 0) > 0, 1); /* the greeting */
+
+	dvp_log_capture_begin(&cap);
+	assert_string_equal(tel_ask(fd, "/test/teardown", buf, sizeof(buf)),
+			    "{\"/test/teardown\":-35}");
+	assert_int_equal(tel_try.cleanup_ret, -EDEADLK);
+	assert_int_equal(tel_try.cleanup_err, EDEADLK);
+	assert_int_equal(tel_try.stop_ret, -EDEADLK);
+	assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_DONE);
+	/* Still served. */
+	assert_non_null(tel_ask(fd, "/info", buf, sizeof(buf)));
+	assert_contains(buf, "\"pid\"");
+	worker = dvp_get_next_lcore(-1u, true, false);
+	if (worker < DVP_MAX_LCORE) {
+		assert_int_equal(dvp_eal_remote_launch(stop_on_lcore, NULL, worker), 0);
+		assert_int_equal(dvp_eal_wait_lcore(worker), 0);
+		assert_int_equal(tel_try.lcore_stop_ret, -EDEADLK);
+		assert_int_equal(tel_try.lcore_stop_err, EDEADLK);
+		assert_non_null(tel_ask(fd, "/info", buf, sizeof(buf)));
+	}
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "dvp_eal_cleanup: called from the telemetry thread (a telemetry "
+				 "command); call it from the main lcore");
+	assert_contains(cap.buf, "dvp_telemetry_stop: called from the telemetry thread");
+	if (worker < DVP_MAX_LCORE)
+		assert_contains(cap.buf, "dvp_telemetry_stop: called from worker lcore");
+	dvp_log_capture_free(&cap);
+	close(fd);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
@@ -560,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_init_twice_and_cleanup_twice),
 		cmocka_unit_test(test_bad_arg_errno),
 		cmocka_unit_test(test_cleanup_from_lcore_or_callback),
+		cmocka_unit_test(test_teardown_from_telemetry_command),
 		cmocka_unit_test(test_memory_default_needs_hugepages_or_no_huge),
 		cmocka_unit_test(test_memseg_walk_no_huge_fds),
 		/* Last: the driver it loads stays registered. */
