@@ -86,6 +86,11 @@ case_args() {
 	expect_usage_error "--sim adds to the default simulated HCA" $ring -- --sim drop=1
 	# The EAL's own: its line, then where to look.
 	expect_usage_error "unknown EAL option" --no-huge --bogus-eal
+	# A file prefix is a name: none that puts the runtime directory elsewhere.
+	for p in .. . .hidden /tmp a/b; do
+		expect_usage_error "--file-prefix '$p': a prefix is a name, not a path" \
+			--no-huge --file-prefix "$p"
+	done
 	# Devargs the driver refuses are bad arguments too.
 	expect_usage_error "net_ring0: unknown devargs key 'bogus'" --no-huge $LCORES \
 		--vdev net_ring0,bogus=1

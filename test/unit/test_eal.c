@@ -98,7 +98,14 @@ static void test_bad_memory_options(void **state)
 	BAD("not both", "-m", "64", "--socket-mem", "64");
 	BAD("hugepages are off (--no-huge)", "--no-huge", "--huge-dir", "/mnt/huge");
 	BAD("no files to unlink", "--no-huge", "--huge-unlink");
-	BAD("bad character '/'", "--file-prefix", "a/b");
+	/* A name, never a path: nothing that leaves or hides in the runtime directory. */
+	BAD("--file-prefix 'a/b': a prefix is a name, not a path: no '/'", "--file-prefix", "a/b");
+	BAD("--file-prefix '..': a prefix is a name, not a path: it may not start with '.'",
+	    "--file-prefix", "..");
+	BAD("--file-prefix '.': a prefix is a name, not a path", "--file-prefix", ".");
+	BAD("--file-prefix '.hidden': a prefix is a name, not a path", "--file-prefix=.hidden");
+	BAD("--file-prefix '/run': a prefix is a name, not a path", "--file-prefix", "/run");
+	BAD("bad character '*'", "--file-prefix", "a*");
 	BAD("expected 1 to 63 characters", "--file-prefix", "");
 	BAD("expected a number of memory channels", "-n", "0");
 	BAD("takes no value", "--no-huge=1");
