@@ -166,6 +166,7 @@ static int port_check_queues(struct fwd_run *run, struct fwd_port *fp)
 				"cannot run on it; use --rx-mode poll\n",
 				fp->port_id, fp->name, in->driver_name,
 				fwd_rx_mode_name(cfg->rx_mode));
+			run->usage_error = true;
 			return -ENOTSUP;
 		} else {
 			fprintf(run->note,

@@ -136,6 +136,8 @@ int dvp_eal_init(int argc, char **argv)
 		return -1;
 	}
 
+	/* A refused argument is named, whatever --log-level hides. */
+	eal_log_hold();
 	consumed = eal_args_parse(argc, argv, &eal_cfg);
 	if (consumed < 0) {
 		/* The parser logged which argument; the errno says it was an argument. */
@@ -143,6 +145,7 @@ int dvp_eal_init(int argc, char **argv)
 		goto fail_args;
 	}
 	if (eal_cfg.help_shown) {
+		eal_log_release(false);
 		eal_cfg_free(&eal_cfg);
 		set_status(DVP_EAL_INIT_HELP_SHOWN);
 		pthread_mutex_unlock(&eal_lock);
@@ -154,6 +157,7 @@ int dvp_eal_init(int argc, char **argv)
 		goto fail_args;
 	/* Last, as DPDK: the ports the buses probed are there to be asked about. */
 	eal_telemetry_init(&eal_cfg, argc, argv);
+	eal_log_release(false);
 	pthread_mutex_unlock(&eal_lock);
 	EAL_LOG(DEBUG, "initialised: %u lcore(s), main lcore %u, %s memory", dvp_lcore_count(),
 		dvp_get_main_lcore(), eal_memory_has_hugepages() ? "hugepage" : "--no-huge memfd");
@@ -166,6 +170,7 @@ int dvp_eal_init(int argc, char **argv)
 	return consumed - 1;
 
 fail_args:
+	eal_log_release(true);
 	eal_cfg_free(&eal_cfg);
 	set_status(DVP_EAL_INIT_FAILED);
 	pthread_mutex_unlock(&eal_lock);

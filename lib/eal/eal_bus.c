@@ -624,8 +624,12 @@ int eal_bus_init(const struct eal_cfg *cfg)
 	for (b = bus.buses; b != NULL && ret == 0; b = b->next)
 		if (b->scan != NULL)
 			ret = b->scan();
-	for (i = 0; i < cfg->vdev.n && ret == 0; i++)
+	for (i = 0; i < cfg->vdev.n && ret == 0; i++) {
 		ret = eal_vdev_add_locked("--vdev", cfg->vdev.s[i], &d);
+		/* A name given twice, or that no driver takes: the command line's. */
+		if (ret == -EEXIST || ret == -ENODEV)
+			ret = dvp_err(EINVAL);
+	}
 	/* Hosted, nothing is probed unasked: the host attaches what it is given. */
 	if (ret == 0 && cfg->host == NULL)
 		ret = dvp_dev_probe_all();

@@ -166,6 +166,14 @@ void eal_intr_cleanup(void);
 
 /* eal_log.c: lines go to the host's log instead of a stream (NULL: back to the stream) */
 void eal_log_set_host(const struct dvp_eal_host *host);
+/*
+ * Between eal_log_hold() and eal_log_release(), error lines the log level
+ * hides are kept (on the calling thread, the first 2 KB); release writes
+ * them out when @show, so that an init that fails names what it refused
+ * whatever --log-level said.
+ */
+void eal_log_hold(void);
+void eal_log_release(bool show);
 
 /* eal_cycles.c */
 void eal_cycles_init(void);

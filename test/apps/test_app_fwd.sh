@@ -96,6 +96,24 @@ case_args() {
 		--vdev net_ring0,bogus=1
 	expect_usage_error "net_ring0: devargs queues=99: expected a number from 1 to 16" \
 		--no-huge $LCORES --vdev net_ring0,queues=99
+	# Bad input found when the devices are made: exit 2 as well.
+	expect_usage_error "--vdev 'net_ring0': a device named net_ring0 exists already" \
+		--no-huge $LCORES --vdev net_ring0 --vdev net_ring0
+	expect_usage_error "net_ring0: peer=nosuch: no such net_ring vdev port" \
+		--no-huge $LCORES --vdev net_ring0,peer=nosuch
+	expect_usage_error "net_ring2: peer=net_ring0: that port is cabled to another already" \
+		--no-huge $LCORES --vdev net_ring0 --vdev net_ring1,peer=net_ring0 \
+		--vdev net_ring2,peer=net_ring0
+	expect_usage_error "--vdev 'net_sim0,ports=0': no virtual device driver for net_sim0" \
+		--no-huge $LCORES --vdev net_sim0,ports=0
+	expect_usage_error "asked at start is above its limit of 1 MB" \
+		--no-huge $LCORES --socket-limit 1
+	expect_usage_error "--huge-dir '/nonexistent': not a hugetlbfs mount point" \
+		$LCORES --huge-dir /nonexistent
+	# The offending token is named whatever --log-level hides.
+	expect_usage_error "net_ring0: peer=nosuch: no such net_ring vdev port" \
+		--no-huge --log-level 1 $LCORES --vdev net_ring0,peer=nosuch
+	expect_usage_error "-l '9999'" --no-huge --log-level 1 -l 9999
 	# -a naming no device: a warning, but its devargs are still checked.
 	expect_usage_error "-a mlx5_99,key=banana: unknown devargs key 'key': no ib driver" \
 		--no-huge $LCORES -a mlx5_99,key=banana

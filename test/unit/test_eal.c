@@ -207,7 +207,8 @@ static void test_vdev_without_driver_fails_init(void **state)
 	assert_int_equal(dvp_test_eal_init("--no-huge", "--vdev", "net_nodriver0"), -1);
 	log = dvp_log_capture_end(&cap);
 	assert_contains(log, "--vdev 'net_nodriver0': no virtual device driver for net_nodriver0");
-	assert_int_equal(dvp_errno, ENODEV);
+	/* The command line's fault: programs exit 2 on it. */
+	assert_int_equal(dvp_errno, E_DVP_BAD_ARG);
 	dvp_log_capture_free(&cap);
 	/* Everything init did is undone: it can run again. */
 	assert_int_equal(dvp_test_eal_init("--no-huge"), 1);
@@ -520,6 +521,28 @@ static void test_teardown_from_telemetry_command(void **state)
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
+/*
+ * Arguments refused after parsing -- when the buses or the memory come up
+ * -- are still bad arguments (E_DVP_BAD_ARG, programs exit 2), and the
+ * line naming them is written whatever --log-level hides.
+ */
+static void test_late_bad_args(void **state)
+{
+	(void)state;
+	BAD("--vdev 'net_x0': no virtual device driver for net_x0", "--no-huge", "--log-level",
+	    "eal:1", "--vdev", "net_x0");
+	assert_int_equal(dvp_errno, E_DVP_BAD_ARG);
+	BAD("-l '9999'", "--log-level", "eal:1", "-l", "9999");
+	BAD("--socket-limit: node 0: 8 MB asked at start is above its limit of 1 MB", "--no-huge",
+	    "--log-level", "eal:1", "-l", cpu0, "--socket-mem", "8", "--socket-limit", "1");
+	assert_int_equal(dvp_errno, E_DVP_BAD_ARG);
+	BAD("--huge-dir '/nonexistent': not a hugetlbfs mount point", "--log-level", "eal:1", "-l",
+	    cpu0, "--huge-dir", "/nonexistent", "--in-memory");
+	assert_int_equal(dvp_errno, E_DVP_BAD_ARG);
+	/* The level outlives a failed init: back to the EAL's default. */
+	assert_int_equal(dvp_log_apply_arg("eal:info"), 0);
+}
+
 static void test_bad_arg_errno(void **state)
 {
 	struct dvp_log_capture cap;
@@ -671,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_init_twice_and_cleanup_twice),
 		cmocka_unit_test(test_bad_arg_errno),
+		cmocka_unit_test(test_late_bad_args),
 		cmocka_unit_test(test_cleanup_from_lcore_or_callback),
 		cmocka_unit_test(test_teardown_from_telemetry_command),
 		cmocka_unit_test(test_memory_default_needs_hugepages_or_no_huge),
