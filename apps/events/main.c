@@ -237,7 +237,7 @@ static int parse_args(int argc, char **argv)
 			usage(stdout);
 			return 1;
 		default:
-			return app_option_refused(PRG, argv, o,
+			return app_option_refused(PRG, argv, o, opts,
 						  "--count, --timeout, --rx, --no-start, --json, "
 						  "--help");
 		}

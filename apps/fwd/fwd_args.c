@@ -478,7 +478,7 @@ int fwd_parse_args(int argc, char **argv, struct fwd_config *cfg)
 			fwd_usage(stdout);
 			return 1;
 		default:
-			return app_option_refused(FWD_PROG, argv, opt, NULL);
+			return app_option_refused(FWD_PROG, argv, opt, long_opts, NULL);
 		}
 		if (ret != 0)
 			return ret;

@@ -134,7 +134,7 @@ static uint64_t parse_num(const char *name, const char *s, uint64_t min, uint64_
 
 static void parse_args(int argc, char **argv)
 {
-	char sopt[4];
+	char why[256];
 	static const struct option lopts[] = {
 		{ "role", required_argument, NULL, 'r' },
 		{ "test", required_argument, NULL, 't' },
@@ -233,11 +233,8 @@ static void parse_args(int argc, char **argv)
 			usage(stdout);
 			dvp_eal_cleanup();
 			exit(0);
-		case ':':
-			usage_error("%s needs a value", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s'",
-				    app_unknown_option(argv, sopt, sizeof(sopt)));
+			usage_error("%s", app_option_why(argv, c, lopts, why, sizeof(why)));
 		}
 	}
 	if (optind < argc)

@@ -75,7 +75,9 @@ for bad in "--count 0|--count '0': expected a number of events from 1" \
 	"--rx --no-start|--rx empties started queues: not with --no-start" \
 	"--bogus|--bogus: unknown option" "stray|unexpected argument 'stray'" \
 	"--count 5 -xv|dvp-events: -x: unknown option" "--count nan|--count 'nan'" \
-	"--timeout inf|--timeout 'inf'"; do
+	"--timeout inf|--timeout 'inf'" \
+	"--rx=1|dvp-events: --rx: takes no value (given '--rx=1')" \
+	"--timeout|dvp-events: --timeout: needs a value"; do
 	a=${bad%%|*} says=${bad#*|}
 	run "$events" $ring -- $a
 	[ "$rc" = 2 ] || fail "dvp-events $a: exit $rc, expected 2"

@@ -76,6 +76,17 @@ case_args() {
 	expect_usage_error "dvp-fwd: -x: unknown option (long options take two dashes)" \
 		"${a[@]}" -- --duration 1 -xv
 	expect_usage_error "--duration: needs a value" "${a[@]}" -- --duration
+	# An option is named by its own long name, never by its short one or as unknown.
+	expect_usage_error "dvp-fwd: --verbose: takes no value (given '--verbose=2')" \
+		"${a[@]}" -- --verbose=2
+	for o in help json promisc tx-first record-core-cycles; do
+		expect_usage_error "dvp-fwd: --$o: takes no value (given '--$o=1')" "${a[@]}" -- --$o=1
+	done
+	expect_usage_error "dvp-fwd: --verbose: takes no value (given '--verb=2')" \
+		"${a[@]}" -- --verb=2
+	expect_usage_error "dvp-fwd: --duration: needs a value" "${a[@]}" -- --dur
+	expect_usage_error "dvp-fwd: --rx: ambiguous: --rxq, --rxd, --rx-mode" "${a[@]}" -- --rx=1
+	expect_usage_error "dvp-fwd: -x: unknown option" "${a[@]}" -- --json -xz
 	expect_usage_error "unexpected argument 'stray'" "${a[@]}" -- stray
 	expect_usage_error "--txq 1 is fewer than --rxq 2" "${a[@]}" -- --rxq 2
 	expect_usage_error "--tx-first starts forwarding modes (io, mac, macswap), not txonly" \

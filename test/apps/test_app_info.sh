@@ -63,6 +63,7 @@ printf '%s\n' "$out" | grep -q "^    interrupts: .*rxq" || fail "no interrupts l
 
 for bad in "--no-huge $LCORES -- --bogus|--bogus: unknown option; valid: --json, --help" \
 	"--no-huge $LCORES -- stray|unexpected argument 'stray'" \
+	"--no-huge $LCORES -- --json=1|dvp-info: --json: takes no value (given '--json=1')" \
 	"--no-huge stray|unexpected argument 'stray'" \
 	"--no-huge $LCORES --bogus-eal|unknown EAL option" \
 	"-l 9999|EAL: -l '9999': CPU 9999 does not exist"; do

@@ -144,8 +144,11 @@ bad "--rx-mode 'sleep': expected poll, intr or adaptive" --role client --rx-mode
 bad "--size '10': expected a whole number from 46 to 9000" --role client --size 10
 bad "--iters '0'" --role client --iters 0
 bad "--burst '100'" --role client --burst 100
-bad "unknown option '--frobnicate'" --role client --frobnicate
-bad "unknown option '-x'" --role client -xv
+bad "--frobnicate: unknown option" --role client --frobnicate
+bad "-x: unknown option (long options take two dashes)" --role client -xv
+# Each option by its own long name, whatever was typed.
+bad "--help: takes no value (given '--help=1')" --help=1
+bad "--size: needs a value" --role client --si
 bad "--csv, --plot and --idle are for the client" --role server --csv x
 # Numbers: one parser (no NaN, no empty, no octal surprise, the range before any cast).
 bad "--idle 'nan': expected seconds from 0 to 3600" --role client --idle nan
