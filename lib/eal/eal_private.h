@@ -183,8 +183,18 @@ int eal_bus_resolve_arg(const char *opt, const char *arg, char **resolved);
 
 /* eal_plugin.c: -d, a driver's shared object or a directory of them */
 int eal_plugin_load(const char *opt, const char *path);
+/* What a plugin's constructors registered, while it loads. */
+struct eal_plugin {
+	const char *path;
+	char drivers[256]; /* the drivers it registered, ", " between */
+	unsigned int nb_drivers;
+	char dups[256]; /* those of a name registered already (not used) */
+	unsigned int nb_dups;
+};
 /* The plugin being loaded, while its constructors run; NULL otherwise. */
-extern const char *eal_plugin_loading;
+extern struct eal_plugin *eal_plugin_loading;
+/* Append @p name to the list @p buf (of @p len bytes) holding *@p n names. */
+void eal_plugin_name_add(char *buf, size_t len, unsigned int *n, const char *name);
 
 /* eal_bus.c, eal_bus_vdev.c */
 int eal_bus_init(const struct eal_cfg *cfg);

@@ -17,6 +17,7 @@
 set -u
 fwd=$1
 case_=$2
+build=${DVP_BUILD_ROOT:-$(cd "$(dirname "$fwd")/.." && pwd)}
 . "$(dirname "$0")/app_lib.sh"
 ring="--no-huge $LCORES --vdev net_ring0 --vdev net_ring1"
 # No real RDMA device may change what the default run picks.
@@ -125,6 +126,22 @@ case_args() {
 	expect_usage_error "net_ring0: peer=nosuch: no such net_ring vdev port" \
 		--no-huge --log-level 1 $LCORES --vdev net_ring0,peer=nosuch
 	expect_usage_error "-l '9999'" --no-huge --log-level 1 -l 9999
+	# -d takes a dvpmd driver, once: a system library, DPDK's net_dvp plugin
+	# and a driver the program has already are refused.
+	run "$fwd" --no-huge $LCORES -d "$build/drivers/libdvp_net_ring.so" -- --duration 0.1
+	if printf '%s\n' "$err" | grep -q "linked in statically"; then
+		echo "(dvp-fwd has the EAL linked in statically: -d is not checked)"
+	else
+		expect_usage_error "libdvp_net_ring.so': " --no-huge $LCORES \
+			-d "$build/drivers/libdvp_net_ring.so"
+		printf '%s\n' "$err" | grep -q "give each driver once" || fail "-d net_ring twice: $err"
+		libz=$(ldconfig -p 2>/dev/null | awk '/libz\.so\.1 / { print $NF; exit }')
+		[ -n "$libz" ] && expect_usage_error "-d '$libz': registers no dvp driver" \
+			--no-huge $LCORES -d "$libz"
+		plugin=$build/drivers/dpdk/net_dvp/librte_net_dvp.so
+		[ -f "$plugin" ] && expect_usage_error "-d '$plugin': registers no dvp driver" \
+			--no-huge $LCORES -d "$plugin"
+	fi
 	# -a naming no device: a warning, but its devargs are still checked.
 	expect_usage_error "-a mlx5_99,key=banana: unknown devargs key 'key': no ib driver" \
 		--no-huge $LCORES -a mlx5_99,key=banana

@@ -657,25 +657,43 @@ static void test_memseg_walk_no_huge_fds(void **state)
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
-/* -d: a driver's shared object registers its driver when loaded. */
+/*
+ * -d: a driver's shared object registers its driver when loaded, and the
+ * load says which. Refused, with a line saying why: the same library again,
+ * another copy of a driver registered already, a library that registers no
+ * driver (one of dvpmd's that is not a driver here), a file that is no
+ * shared object.
+ */
 static void test_driver_plugin(void **state)
 {
 	const char *build = getenv("DVP_BUILD_ROOT"), *src = getenv("DVP_TEST_SRCDIR");
-	char so[512], notso[512], dir[] = "/tmp/dvp-plugins-XXXXXX";
+	char so[512], ring_lib[512], notso[512], copy[600], cmd[1400];
+	char dir[] = "/tmp/dvp-plugins-XXXXXX";
 
 	(void)state;
 	if (build == NULL || src == NULL)
 		skip();
 	snprintf(so, sizeof(so), "%s/drivers/libdvp_net_ring.so", build);
+	snprintf(ring_lib, sizeof(ring_lib), "%s/lib/libdvp_ring.so", build);
 	snprintf(notso, sizeof(notso), "%s/unit/test_eal.c", src);
 	assert_null(dvp_driver_find("net_ring"));
-	GOOD(3, 0, "", "--no-huge", "-d", so);
+	/* First: net_ring's load brings libdvp_ring.so in. */
+	BAD("libdvp_ring.so': registers no dvp driver; expected a dvpmd driver's shared object",
+	    "-d", ring_lib);
+	GOOD(3, 1, "libdvp_net_ring.so: registered driver net_ring", "--no-huge", "-d", so);
 	assert_non_null(dvp_driver_find("net_ring"));
-	/* Loaded already: nothing to do, nothing to say. */
-	GOOD(3, 0, "", "--no-huge", "-d", so);
-	/* A directory: each *.so in it (none here). */
+	BAD("libdvp_net_ring.so': in this program already (linked in, or given before), with "
+	    "driver net_ring: give each driver once",
+	    "-d", so);
+	/* A second copy of the driver (another file): its net_ring is not used. */
 	assert_non_null(mkdtemp(dir));
-	GOOD(3, 0, "", "--no-huge", "-d", dir);
+	snprintf(copy, sizeof(copy), "%s/libdvp_net_ring_copy.so", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", so, copy);
+	assert_int_equal(system(cmd), 0);
+	BAD("libdvp_net_ring_copy.so': driver net_ring is in this program already", "-d", copy);
+	unlink(copy);
+	/* A directory: each *.so in it; none here, which is said. */
+	GOOD(3, 1, "no *.so in this directory", "--no-huge", "-d", dir);
 	rmdir(dir);
 	BAD("cannot load it", "-d", notso);
 }
