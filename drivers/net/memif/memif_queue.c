@@ -79,10 +79,15 @@ void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t que
 __dvp_cold void memif_peer_violation(struct memif_queue *q, enum memif_violation kind,
 				     uint16_t peer, uint16_t ours)
 {
+	/*
+	 * Reported already: every burst sees the broken index until the
+	 * control thread disconnects. One violation is one event, counted
+	 * once, not once per poll.
+	 */
+	if (__atomic_load_n(&q->violated, __ATOMIC_RELAXED))
+		return;
 	dvp_counter_add(&q->st.peer_errors, 1);
 	dvp_counter_add(&q->st.errors, 1);
-	if (__atomic_load_n(&q->violated, __ATOMIC_RELAXED))
-		return; /* reported already: the control thread is disconnecting */
 	q->viol_kind = kind;
 	q->viol_peer = peer;
 	q->viol_ours = ours;

@@ -211,8 +211,9 @@ static __dvp_always_inline void memif_tx_publish(struct memif_queue *q, uint16_t
 
 /*
  * The peer broke the ring protocol on @q (@kind; @peer its index or the
- * slot of the bad descriptor, @ours our index): counted in peer_errors,
- * and the first of a connection is handed to the control thread, which
+ * slot of the bad descriptor, @ours our index): the first of a connection
+ * is counted in peer_errors, once (later bursts see the same broken index
+ * until the disconnect), and handed to the control thread, which
  * logs one line and disconnects with the reason. Out of line: the one
  * system call (an eventfd write) is made once per connection.
  */
