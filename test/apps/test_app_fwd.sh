@@ -14,6 +14,8 @@
 #   sim-loss      the sim's wire drops 1%: the sink's verdict fails the run, exit 1
 #   sim-stop      sends held in a tx ring at the final stop: all counted, exit 1
 #   sim-text      the default run's text output: stats lines, summary, verdict
+#   memif-stop    frames left on a memif ring at the stop (a peer that does not
+#                 read): counted lost, exit 1
 set -u
 fwd=$1
 case_=$2
@@ -367,6 +369,50 @@ case_sim_text() {
 	true
 }
 
+# Two dvp-fwd joined by memif (each its own file prefix, an abstract socket
+# named after this test): memif_server ARGS... starts the server in the
+# background (pid in $srv_pid) and waits until it forwards; memif_server_end
+# stops it with SIGINT and collects it.
+memif_sock=dvp-test-fwd-$$
+memif_server() {
+	local t=0
+	srv_out=$(mktemp)
+	"$fwd" --no-huge $LCORES --file-prefix fs$$ \
+		--vdev net_memif0,role=server,socket=$memif_sock -- "$@" >"$srv_out" 2>&1 &
+	srv_pid=$!
+	while ! grep -q "forwarding, " "$srv_out" && [ $t -lt 200 ]; do
+		sleep 0.05
+		t=$((t + 1))
+	done
+	grep -q "forwarding, " "$srv_out" || { out=$(cat "$srv_out"); fail "the memif server did not start"; }
+}
+memif_server_end() {
+	kill -INT $srv_pid 2>/dev/null
+	wait $srv_pid && srv_rc=0 || srv_rc=$?
+	srv_log=$(cat "$srv_out")
+	rm -f "$srv_out"
+}
+memif_client() {
+	run timeout 60 "$fwd" --no-huge $LCORES --file-prefix fc$$ \
+		--vdev net_memif0,role=client,socket=$memif_sock -- "$@"
+}
+
+# Frames still on a memif ring when the sender stops are lost, and the
+# verdict says so: the server sends only (txonly) and never reads what the
+# client sends, so the client's ring is full when it stops; the stop waits
+# for a peer that takes nothing, then counts them (oerrors): exit 1.
+case_memif_stop() {
+	memif_server --forward-mode txonly --stats-period 0
+	memif_client --forward-mode txonly --duration 1 --stats-period 0 --json
+	memif_server_end
+	[ "$rc" = 1 ] || fail "frames left on the ring at the stop: exit $rc, expected 1"
+	printf '%s\n' "$err" | grep -q "frames the peer had not taken when the connection went down" ||
+		fail "no line for the frames left on the ring"
+	json_check 'summary["result"] == "fail"' 'summary["ports"][0]["tx_packets"] > 0' \
+		'summary["ports"][0]["errors"] >= 1024' 'summary["lost"] >= 1024' \
+		'summary["pool"]["in_use"] == 0'
+}
+
 case $case_ in
 args) case_args ;;
 ring-io) case_ring_io ;;
@@ -376,6 +422,7 @@ signal) case_signal ;;
 sim-loss) case_sim_loss ;;
 sim-stop) case_sim_stop ;;
 sim-text) case_sim_text ;;
+memif-stop) case_memif_stop ;;
 sim-*) case_sim_mode "${case_#sim-}" ;;
 *) echo "unknown case '$case_'"; exit 2 ;;
 esac

@@ -240,6 +240,70 @@ static void test_ring_full_server(void **state)
 	pair_down(srv, cli);
 }
 
+struct reader {
+	uint16_t port;
+	unsigned int want;
+	unsigned int got;
+};
+
+/* Receive until @want frames came or 10 s passed. */
+static void *read_frames(void *arg)
+{
+	struct reader *rd = arg;
+	unsigned int i;
+
+	for (i = 0; i < 100000 && __atomic_load_n(&rd->got, __ATOMIC_RELAXED) < rd->want; i++) {
+		unsigned int k = tp_recv_all(rd->port, 0);
+
+		__atomic_fetch_add(&rd->got, k, __ATOMIC_RELAXED);
+		if (k == 0)
+			usleep(100);
+	}
+	return NULL;
+}
+
+/*
+ * Frames still on the client's tx ring when it stops: a server that keeps
+ * reading gets every one (the stop waits while it takes them); from one
+ * that does not read, the stop gives up and counts them lost
+ * (tx_q0_lost_on_ring, in oerrors), with a line.
+ */
+static void test_stop_with_frames_on_ring(void **state)
+{
+	struct reader rd = { .want = 200 };
+	struct dvp_log_capture cap;
+	struct dvp_port_stats st;
+	pthread_t t;
+
+	(void)state;
+	pair_up(srv, cli, 1, 1, NULL);
+	assert_int_equal(dvp_xstats_reset(cli), 0);
+	assert_int_equal(dvp_stats_reset(cli), 0);
+	rd.port = srv;
+	assert_int_equal(pthread_create(&t, NULL, read_frames, &rd), 0);
+	tp_send(cli, 0, 200);
+	assert_int_equal(dvp_port_stop(cli), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(rd.got, 200);
+	assert_int_equal(tp_xstat(cli, "tx_q0_lost_on_ring"), 0);
+
+	assert_int_equal(dvp_port_start(cli), 0);
+	TP_WAIT_FOR(tp_link_is_up(srv) && tp_link_is_up(cli));
+	tp_send(cli, 0, 30);
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_port_stop(cli), 0);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "tx queue 0: 30 frames the peer had not taken when the "
+				 "connection went down: counted in tx_q0_lost_on_ring and oerrors");
+	dvp_log_capture_free(&cap);
+	assert_int_equal(tp_xstat(cli, "tx_q0_lost_on_ring"), 30);
+	assert_int_equal(dvp_stats_get(cli, &st), 0);
+	assert_int_equal(st.opackets, 230);
+	assert_int_equal(st.oerrors, 30);
+	assert_int_equal(dvp_port_stop(srv), 0);
+	tp_assert_pool_full();
+}
+
 /* bsize=64: frames of many buffers both ways, mbuf chains in and out. */
 static void test_chained(void **state)
 {
@@ -327,6 +391,8 @@ static void test_reconnect(void **state)
 	assert_int_equal(dvp_port_mbufs_held(cli), 0);
 	tp_assert_pool_full();
 	assert_int_equal(tp_xstat(cli, "disconnects"), 1);
+	/* The server left with our 10 frames unread on the ring: counted lost. */
+	TP_WAIT_FOR(tp_xstat(cli, "tx_q0_lost_on_ring") == 10);
 	assert_int_equal(dvp_port_start(srv), 0);
 	TP_WAIT_FOR(tp_link_is_up(cli) && tp_link_is_up(srv));
 	TP_WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 3);
@@ -939,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(test_traffic_both_ways),
 		cmocka_unit_test(test_ring_full),
 		cmocka_unit_test(test_ring_full_server),
+		cmocka_unit_test(test_stop_with_frames_on_ring),
 		cmocka_unit_test(test_chained),
 		cmocka_unit_test(test_fewer_rings_than_queues),
 		cmocka_unit_test(test_reconnect),
