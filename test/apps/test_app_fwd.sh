@@ -16,6 +16,8 @@
 #   sim-text      the default run's text output: stats lines, summary, verdict
 #   memif-stop    frames left on a memif ring at the stop (a peer that does not
 #                 read): counted lost, exit 1
+#   memif-tx-first  --tx-first waits for a memif link to come up (client and
+#                 server), or says after 9 s that it sent nothing
 set -u
 fwd=$1
 case_=$2
@@ -413,6 +415,38 @@ case_memif_stop() {
 		'summary["pool"]["in_use"] == 0'
 }
 
+# --tx-first sends on links that are up: the memif client's comes up after
+# it connects, the server's when a client comes. The first burst waits for
+# them (io forwarding both ways then keeps it going); with no peer at all it
+# gives up after 9 s with a line, and sends nothing.
+case_memif_tx_first() {
+	memif_server --stats-period 0
+	memif_client --tx-first --duration 1 --stats-period 0 --json
+	memif_server_end
+	[ "$rc" = 0 ] || fail "client --tx-first: exit $rc"
+	json_check 'summary["result"] == "pass"' 'summary["ports"][0]["rx_packets"] > 0' \
+		'summary["ports"][0]["tx_packets"] > 32'
+	# The server waits for its client, saying so.
+	srv_out=$(mktemp)
+	"$fwd" --no-huge $LCORES --file-prefix fs$$ --vdev net_memif0,role=server,socket=$memif_sock \
+		-- --tx-first --duration 2 --stats-period 0 --json >"$srv_out" 2>&1 &
+	srv_pid=$!
+	sleep 0.5
+	memif_client --duration 1 --stats-period 0 --json
+	wait $srv_pid && srv_rc=0 || srv_rc=$?
+	srv_log=$(cat "$srv_out")
+	rm -f "$srv_out"
+	[ "$rc" = 0 ] || fail "client of a --tx-first server: exit $rc"
+	json_check 'summary["ports"][0]["rx_packets"] > 0'
+	printf '%s\n' "$srv_log" | grep -q "waiting up to 9 s for the link of 1 port to come up" ||
+		{ out=$srv_log; fail "the server's --tx-first did not say it waits"; }
+	# Nobody to connect to: a line after the wait, nothing sent.
+	memif_client --tx-first --duration 0.2 --stats-period 0 --json
+	printf '%s\n' "$err" | grep -q "port 0 (net_memif0): link still down after 9 s: no first burst sent on it" ||
+		fail "no line for a link that never came up"
+	json_check 'summary["ports"][0]["tx_packets"] == 0'
+}
+
 case $case_ in
 args) case_args ;;
 ring-io) case_ring_io ;;
@@ -423,6 +457,7 @@ sim-loss) case_sim_loss ;;
 sim-stop) case_sim_stop ;;
 sim-text) case_sim_text ;;
 memif-stop) case_memif_stop ;;
+memif-tx-first) case_memif_tx_first ;;
 sim-*) case_sim_mode "${case_#sim-}" ;;
 *) echo "unknown case '$case_'"; exit 2 ;;
 esac
