@@ -12,7 +12,7 @@ events=$1
 . "$(dirname "$0")/app_lib.sh"
 ring="--no-huge $LCORES --vdev net_ring0 --vdev net_ring1"
 nosys=$(mktemp -d)
-trap 'rm -rf "$nosys"' EXIT
+at_exit 'rm -rf "$nosys"'
 
 run timeout 30 "$events" $ring -- --json --count 2 --timeout 10
 [ "$rc" = 0 ] || fail "--count 2: exit $rc"

@@ -26,7 +26,7 @@ build=${DVP_BUILD_ROOT:-$(cd "$(dirname "$fwd")/.." && pwd)}
 ring="--no-huge $LCORES --vdev net_ring0 --vdev net_ring1"
 # No real RDMA device may change what the default run picks.
 nosys=$(mktemp -d)
-trap 'rm -rf "$nosys"' EXIT
+at_exit 'rm -rf "$nosys"'
 
 # expect_usage_error WHAT-STDERR-SAYS ARGS...: exit 2, the line, the hint.
 expect_usage_error() {
@@ -382,6 +382,7 @@ memif_server() {
 	"$fwd" --no-huge $LCORES --file-prefix fs$$ \
 		--vdev net_memif0,role=server,socket=$memif_sock -- "$@" >"$srv_out" 2>&1 &
 	srv_pid=$!
+	at_exit '[ -n "${srv_pid:-}" ] && kill -KILL $srv_pid 2>/dev/null; rm -f "${srv_out:-}"'
 	while ! grep -q "forwarding, " "$srv_out" && [ $t -lt 200 ]; do
 		sleep 0.05
 		t=$((t + 1))
@@ -391,6 +392,7 @@ memif_server() {
 memif_server_end() {
 	kill -INT $srv_pid 2>/dev/null
 	wait $srv_pid && srv_rc=0 || srv_rc=$?
+	srv_pid=
 	srv_log=$(cat "$srv_out")
 	rm -f "$srv_out"
 }
@@ -434,6 +436,7 @@ case_memif_tx_first() {
 	sleep 0.5
 	memif_client --duration 1 --stats-period 0 --json
 	wait $srv_pid && srv_rc=0 || srv_rc=$?
+	srv_pid=
 	srv_log=$(cat "$srv_out")
 	rm -f "$srv_out"
 	[ "$rc" = 0 ] || fail "client of a --tx-first server: exit $rc"

@@ -13,7 +13,7 @@ info=$1
 . "$(dirname "$0")/app_lib.sh"
 
 root=$(mktemp -d)
-trap 'rm -rf "$root"' EXIT
+at_exit 'rm -rf "$root"'
 mkdir -p "$root/class/infiniband/mlx5_0/ports/1/gid_attrs/ndevs"
 echo "0002:c903:0001:2345" >"$root/class/infiniband/mlx5_0/node_guid"
 echo "4: ACTIVE" >"$root/class/infiniband/mlx5_0/ports/1/state"

@@ -13,7 +13,7 @@ set -u
 perf=$1
 . "$(dirname "$0")/app_lib.sh"
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+at_exit 'rm -rf "$dir"'
 cpu=$(awk '/^Cpus_allowed_list/ { split($2, a, "[-,]"); print a[1] }' /proc/self/status)
 n=0
 

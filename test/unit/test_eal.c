@@ -472,12 +472,13 @@ static const char *tel_ask(int fd, const char *req, char *buf, size_t len)
  * telemetry thread would join itself and close the epoll set it waits on)
  * and dvp_telemetry_stop() from a worker lcore: refused with EDEADLK and
  * the line every thread of the runtime gets; the socket keeps answering.
+ * The cleanup that follows removes the runtime directory it made.
  */
 static void test_teardown_from_telemetry_command(void **state)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	struct dvp_log_capture cap;
-	char prefix[32], buf[4096];
+	char prefix[32], buf[4096], rundir[sizeof(sun.sun_path)];
 	unsigned int worker;
 	int fd;
 
@@ -518,7 +519,13 @@ static void test_teardown_from_telemetry_command(void **state)
 		assert_contains(cap.buf, "dvp_telemetry_stop: called from worker lcore");
 	dvp_log_capture_free(&cap);
 	close(fd);
+	/* A clean exit leaves nothing: the socket and its runtime directory go. */
+	snprintf(rundir, sizeof(rundir), "%s", dvp_telemetry_path());
+	*strrchr(rundir, '/') = '\0';
+	assert_int_equal(access(rundir, F_OK), 0);
 	assert_int_equal(dvp_eal_cleanup(), 0);
+	if (access(rundir, F_OK) == 0)
+		fail_msg("%s is left after a clean cleanup", rundir);
 }
 
 /*
