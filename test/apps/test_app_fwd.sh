@@ -120,6 +120,11 @@ case_args() {
 	expect_usage_error "net_ring2: peer=net_ring0: that port is cabled to another already" \
 		--no-huge $LCORES --vdev net_ring0 --vdev net_ring1,peer=net_ring0 \
 		--vdev net_ring2,peer=net_ring0
+	expect_usage_error "net_memif1: id 3 is taken on socket" --no-huge $LCORES \
+		--vdev net_memif0,role=server,socket=/dvp-test-$$,id=3 \
+		--vdev net_memif1,role=server,socket=/dvp-test-$$,id=3
+	expect_usage_error "net_memif0: cannot listen on /nonexistent/m.sock" --no-huge $LCORES \
+		--vdev net_memif0,role=server,socket=/nonexistent/m.sock,socket-abstract=no
 	expect_usage_error "--vdev 'net_sim0,ports=0': no virtual device driver for net_sim0" \
 		--no-huge $LCORES --vdev net_sim0,ports=0
 	expect_usage_error "asked at start is above its limit of 1 MB" \

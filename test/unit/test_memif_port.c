@@ -93,8 +93,11 @@ static void test_devargs(void **state)
 	assert_true(vdev("net_memif9,nb_rx_queues=0") < 0);
 	assert_true(vdev("net_memif9,rsise=10") < 0);
 	assert_true(vdev("net_memif9,socket-abstract=maybe") < 0);
-	/* The same id twice on one socket in one role. */
-	assert_true(vdev("net_memif9,role=server,socket=%s,id=3", sock) < 0);
+	/* The same id twice on one socket in one role, a socket in no directory: bad values. */
+	assert_int_equal(vdev("net_memif9,role=server,socket=%s,id=3", sock), -EINVAL);
+	assert_int_equal(
+		vdev("net_memif9,role=server,socket=/nonexistent/m.sock,socket-abstract=no"),
+		-EINVAL);
 	dvp_log_capture_end(&cap);
 	assert_contains(cap.buf, "role");
 	assert_contains(cap.buf, "rsize");
@@ -106,6 +109,7 @@ static void test_devargs(void **state)
 	assert_contains(cap.buf, "'rsise'");
 	assert_contains(cap.buf, "socket-abstract");
 	assert_contains(cap.buf, "id 3 is taken on socket");
+	assert_contains(cap.buf, "cannot listen on /nonexistent/m.sock");
 	dvp_log_capture_free(&cap);
 	/* Nothing was left behind by the failures. */
 	assert_int_equal(dvp_port_count(), 2);

@@ -536,6 +536,13 @@ static int memif_probe(struct dvp_device *dev)
 	mp->ifc = memif_if_create(&p, memif_on_link, port);
 	if (mp->ifc == NULL) {
 		ret = -dvp_errno;
+		/*
+		 * An id taken on that socket, a socket path in no directory:
+		 * the devargs' values are bad (the line said which), as a bad
+		 * key would be. A socket a live process serves is not.
+		 */
+		if (ret == -EEXIST || ret == -ENOENT || ret == -ENOTDIR)
+			ret = dvp_err(EINVAL);
 		dvp_port_release(port);
 		return ret;
 	}
