@@ -10,26 +10,34 @@
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
 
+#include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
- * The option getopt_long() just refused, for an error line: an unknown
- * short option may sit in a group ("-xv"), where argv[optind - 1] is the
- * argument before it (or the program), so it is named by optopt, written
- * to @p buf; an unknown long one is its argument.
+ * Why getopt_long() refused an option, into @p buf, naming it by its own
+ * name whatever was typed: "--verbose: takes no value (given
+ * '--verbose=2')", "--duration: needs a value" (also for an abbreviation,
+ * "--dur"), "--r: ambiguous: --rxq, --rxd, --rx-mode", "--bogus: unknown
+ * option", "-x: unknown option (long options take two dashes)". @p o is
+ * what getopt_long() returned, @p opts the long options it was given.
+ * glibc reports a long option's value error with the option's val in
+ * optopt, as it reports a short option: the argument it read, when it is
+ * that long option, tells the two apart.
+ * @return @p buf
  */
-const char *app_unknown_option(char *const *argv, char *buf, size_t len);
+const char *app_option_why(char *const *argv, int o, const struct option *opts, char *buf,
+			   size_t len);
 
 /*
- * The error line for an option getopt_long() refused, then the hint to
- * --help. @p o is what getopt_long() returned: ':' (an optstring that
- * starts with ':') for an option without its value, anything else for an
- * unknown option, which @p valid (NULL: none) lists the valid ones after;
- * a short one is reminded that long options take two dashes.
+ * The error line for an option getopt_long() refused (app_option_why()
+ * after the program's name; for an unknown option, @p valid lists the
+ * valid ones unless NULL), then the hint to --help.
  * @return -EINVAL.
  */
-int app_option_refused(const char *prog, char *const *argv, int o, const char *valid);
+int app_option_refused(const char *prog, char *const *argv, int o, const struct option *opts,
+		       const char *valid);
 
 /*
  * Fill @p sigs with SIGINT and SIGTERM and block them in the calling

@@ -237,7 +237,7 @@ static int parse_args(int argc, char **argv)
 			usage(stdout);
 			return 1;
 		default:
-			return app_option_refused(PRG, argv, o,
+			return app_option_refused(PRG, argv, o, opts,
 						  "--count, --timeout, --rx, --no-start, --json, "
 						  "--help");
 		}
@@ -424,9 +424,11 @@ int main(int argc, char **argv)
 	}
 	note = opt.json ? stderr : stdout;
 	if (dvp_port_count() == 0) {
-		fprintf(stderr, PRG ": no port to watch: give a device (-a mlx5_0, --vdev ...)\n");
+		/* Nothing was asked for: a usage error, as a missing argument is. */
+		fprintf(stderr, PRG ": no port to watch: give a device (-a mlx5_0, --vdev ...)\n"
+				    "Try '" PRG " -- --help' for more information.\n");
 		dvp_eal_cleanup();
-		return 1;
+		return 2;
 	}
 	W.start = mono_s();
 	for (i = 0; i < DVP_DIM(evs); i++)

@@ -93,7 +93,8 @@ void fwd_usage(FILE *f)
 		"  --promisc             Put the ports in promiscuous mode (default: a port\n"
 		"                        takes frames to its MAC, broadcast and multicast).\n"
 		"  --tx-first            Send one burst on every stream before forwarding, to\n"
-		"                        start traffic on looped ports (io, mac, macswap).\n"
+		"                        start traffic on looped ports (io, mac, macswap),\n"
+		"                        once the links it sends on are up (up to 9 s).\n"
 		"  --tx-retry=N          Retry a tx burst the queue did not take whole N times,\n"
 		"                        then drop the rest (counted as fwd drops); 'forever'\n"
 		"                        (default) waits, pushing back on the receive side\n"
@@ -478,7 +479,7 @@ int fwd_parse_args(int argc, char **argv, struct fwd_config *cfg)
 			fwd_usage(stdout);
 			return 1;
 		default:
-			return app_option_refused(FWD_PROG, argv, opt, NULL);
+			return app_option_refused(FWD_PROG, argv, opt, long_opts, NULL);
 		}
 		if (ret != 0)
 			return ret;

@@ -10,8 +10,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <dvp_malloc.h>
 
@@ -166,6 +168,7 @@ static int port_check_queues(struct fwd_run *run, struct fwd_port *fp)
 				"cannot run on it; use --rx-mode poll\n",
 				fp->port_id, fp->name, in->driver_name,
 				fwd_rx_mode_name(cfg->rx_mode));
+			run->usage_error = true;
 			return -ENOTSUP;
 		} else {
 			fprintf(run->note,
@@ -502,24 +505,106 @@ int fwd_ports_start(struct fwd_run *run)
 	return 0;
 }
 
+/* How long --tx-first waits for the links: testpmd's wait for them at start. */
+#define FWD_LINK_WAIT_S 9
+
+/* 1: up, 0: down, -1: the driver cannot say (a line, once per port, says so). */
+static int tx_link_up(struct fwd_run *run, uint16_t port_id, bool *said)
+{
+	struct dvp_link link;
+	int ret = dvp_link_get_nowait(port_id, &link);
+
+	if (ret == 0)
+		return link.link_status ? 1 : 0;
+	if (!*said)
+		fprintf(run->note,
+			FWD_PROG ": --tx-first: port %u (%s): its link cannot be read (%s): the "
+				 "first burst goes out without waiting for it\n",
+			port_id, fwd_port_of(run, port_id)->name, dvp_strerror(-ret));
+	*said = true;
+	return -1;
+}
+
+/* Whether SIGINT or SIGTERM waits for main: the wait ends, main takes it next. */
+static bool stop_signal_pending(void)
+{
+	sigset_t p;
+
+	return sigpending(&p) == 0 && (sigismember(&p, SIGINT) || sigismember(&p, SIGTERM));
+}
+
+/*
+ * A burst sent on a port whose link is down is lost (a memif client is
+ * still connecting, a net_verbs connector still handshaking): wait until
+ * the link of every port a stream sends on is up, up to FWD_LINK_WAIT_S,
+ * with a line when there is anything to wait for. @return ports still down.
+ */
+static unsigned int wait_tx_links(struct fwd_run *run, bool *down)
+{
+	bool said[DVP_MAX_PORTS] = { false }, announced = false;
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	unsigned int i, n_down, t;
+
+	for (t = 0;; t++) {
+		n_down = 0;
+		for (i = 0; i < run->nb_ports; i++) {
+			struct fwd_port *fp = &run->ports[i];
+
+			down[fp->port_id] = fp->tx_used &&
+					    tx_link_up(run, fp->port_id, &said[fp->port_id]) == 0;
+			n_down += down[fp->port_id];
+		}
+		if (n_down == 0 || t >= FWD_LINK_WAIT_S * 100 || stop_signal_pending())
+			return n_down;
+		if (!announced) {
+			fprintf(run->note,
+				FWD_PROG ": --tx-first: waiting up to %d s for the link of %u "
+					 "port%s to come up\n",
+				FWD_LINK_WAIT_S, n_down, n_down == 1 ? "" : "s");
+			announced = true;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
 /* --tx-first: one burst on every stream, from the main lcore before the workers start. */
 int fwd_tx_first(struct fwd_run *run)
 {
 	struct dvp_mbuf *pkts[FWD_MAX_BURST];
+	bool down[DVP_MAX_PORTS] = { false }, said[DVP_MAX_PORTS] = { false };
 	unsigned int i;
 
+	if (wait_tx_links(run, down) != 0 && stop_signal_pending())
+		return 0;
 	for (i = 0; i < run->nb_streams; i++) {
 		struct fwd_stream *fs = &run->streams[i];
 		uint16_t sent;
 
+		if (down[fs->tx_port]) {
+			if (!said[fs->tx_port])
+				fprintf(run->note,
+					FWD_PROG
+					": --tx-first: port %u (%s): link still down after "
+					"%d s: no first burst sent on it\n",
+					fs->tx_port, fwd_port_of(run, fs->tx_port)->name,
+					FWD_LINK_WAIT_S);
+			said[fs->tx_port] = true;
+			continue;
+		}
 		if (dvp_pktmbuf_alloc_bulk(run->pool, pkts, fs->burst) != 0) {
 			run_err("--tx-first: the pool has fewer than %u mbufs free\n", fs->burst);
 			return -ENOMEM;
 		}
 		fwd_build_frames(fs, pkts, fs->burst);
 		sent = dvp_tx_burst(fs->tx_port, fs->tx_queue, pkts, fs->burst);
-		if (sent < fs->burst)
+		if (sent < fs->burst) {
+			fprintf(run->note,
+				FWD_PROG ": --tx-first: port %u (%s) tx queue %u took %u of the "
+					 "first burst's %u frames\n",
+				fs->tx_port, fwd_port_of(run, fs->tx_port)->name, fs->tx_queue,
+				sent, fs->burst);
 			dvp_pktmbuf_free_bulk(pkts + sent, fs->burst - sent);
+		}
 		/* Counted as forwarded: the ports' stats count them too. */
 		fs->st.tx_packets += sent;
 	}

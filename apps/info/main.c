@@ -275,7 +275,7 @@ int main(int argc, char **argv)
 			usage(stdout, PRG);
 			goto out;
 		default:
-			app_option_refused(PRG, argv, opt, "--json, --help");
+			app_option_refused(PRG, argv, opt, opts, "--json, --help");
 			status = 2;
 			goto out;
 		}

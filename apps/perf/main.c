@@ -53,6 +53,7 @@ struct perf_opt opt = {
 
 atomic_int perf_stop;
 uint64_t perf_hz;
+bool perf_usage_error;
 
 static struct perf_end client = { .pool_name = "perf" };
 static struct perf_end server = { .server = true, .pool_name = "perf_srv" };
@@ -64,11 +65,13 @@ static void on_signal(int sig)
 	end_kick(&client);
 	end_kick(&server);
 }
+/* Called once the EAL is up: it goes down first (its runtime directory with it). */
 static __attribute__((noreturn)) void usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "dvp-perf: ");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry 'dvp-perf -- --help'.\n");
+	dvp_eal_cleanup();
 	exit(EXIT_USAGE);
 }
 
@@ -123,6 +126,7 @@ static uint64_t parse_num(const char *name, const char *s, uint64_t min, uint64_
 		fprintf(stderr, "dvp-perf: %s '%s': expected a whole number from %llu to %llu\n",
 			name, s, (unsigned long long)min, (unsigned long long)max);
 		fprintf(stderr, "Try 'dvp-perf -- --help'.\n");
+		dvp_eal_cleanup();
 		exit(EXIT_USAGE);
 	}
 	return v;
@@ -130,7 +134,7 @@ static uint64_t parse_num(const char *name, const char *s, uint64_t min, uint64_
 
 static void parse_args(int argc, char **argv)
 {
-	char sopt[4];
+	char why[256];
 	static const struct option lopts[] = {
 		{ "role", required_argument, NULL, 'r' },
 		{ "test", required_argument, NULL, 't' },
@@ -227,12 +231,10 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			dvp_eal_cleanup();
 			exit(0);
-		case ':':
-			usage_error("%s needs a value", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s'",
-				    app_unknown_option(argv, sopt, sizeof(sopt)));
+			usage_error("%s", app_option_why(argv, c, lopts, why, sizeof(why)));
 		}
 	}
 	if (optind < argc)
@@ -269,12 +271,14 @@ static int pair_start(void)
 	if (worker >= DVP_MAX_LCORE) {
 		fprintf(stderr,
 			"dvp-perf: --role pair runs the server on a worker lcore: give two lcores (-l 0-1, or --lcores 0@0,1@0 on one CPU)\n");
+		perf_usage_error = true;
 		return -EINVAL;
 	}
 	if (!dvp_port_is_valid(server.port)) {
 		fprintf(stderr,
 			"dvp-perf: --peer-port %u does not exist (%u ports); --role pair needs two ports cabled to each other (--vdev net_ring0 --vdev net_ring1,peer=net_ring0)\n",
 			server.port, dvp_port_count());
+		perf_usage_error = true;
 		return -ENODEV;
 	}
 	ret = end_setup(&server);
@@ -370,7 +374,10 @@ int main(int argc, char **argv)
 		if (ret == 0 && opt.idle_s > 0)
 			run_idle(self);
 	}
-	if (ret < 0) {
+	if (ret < 0 && perf_usage_error) {
+		fprintf(stderr, "Try 'dvp-perf -- --help'.\n");
+		status = EXIT_USAGE;
+	} else if (ret < 0) {
 		fprintf(stderr, "dvp-perf: %s\n", dvp_strerror(-ret));
 		status = 1;
 	}

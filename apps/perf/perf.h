@@ -124,6 +124,13 @@ extern atomic_int perf_stop;
 extern uint64_t perf_hz;
 
 /*
+ * Set, on the main thread, where a line blames the command line once the
+ * ports are known (a port that does not exist, a size or rx mode it cannot
+ * take, too few lcores): the exit status is then 2, as for a bad option.
+ */
+extern bool perf_usage_error;
+
+/*
  * Deadlines are TSC readings: checking one in a poll loop is a compare.
  * perf_now_ns() converts in floating point, which an emulated CPU (the
  * Soft-RoCE guest's) runs in software: tenths of a µs between the

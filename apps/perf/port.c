@@ -47,6 +47,7 @@ int end_setup(struct perf_end *e)
 		fprintf(stderr,
 			"dvp-perf: port %u does not exist (%u ports; give one with --vdev, e.g. net_verbs0,dev=rxe0,listen=IP:PORT)\n",
 			e->port, dvp_port_count());
+		perf_usage_error = true;
 		return -ENODEV;
 	}
 	ret = dvp_port_info_get(e->port, &info);
@@ -57,6 +58,7 @@ int end_setup(struct perf_end *e)
 		fprintf(stderr,
 			"dvp-perf: --size %u: port %u (%s, %s) carries frames up to %u bytes\n",
 			opt.size, e->port, name, info.driver_name, info.max_rx_pktlen);
+		perf_usage_error = true;
 		return -EINVAL;
 	}
 	e->mp = dvp_pktmbuf_pool_create(
@@ -71,6 +73,7 @@ int end_setup(struct perf_end *e)
 		fprintf(stderr,
 			"dvp-perf: --rx-mode %s: %s (%s) has no rx interrupts; use --rx-mode poll\n",
 			perf_mode_names[opt.mode], name, info.driver_name);
+		perf_usage_error = true;
 		return -ENOTSUP;
 	}
 	ret = dvp_port_configure(e->port, 1, 1, &conf);

@@ -17,6 +17,7 @@
 #include "dvp_eal_host.h"
 #include "dvp_interrupts.h"
 #include "dvp_lcore.h"
+#include "dvp_telemetry.h"
 #include "eal_private.h"
 
 /* Init and cleanup are serialised; the status is also read by other threads. */
@@ -135,6 +136,8 @@ int dvp_eal_init(int argc, char **argv)
 		return -1;
 	}
 
+	/* A refused argument is named, whatever --log-level hides. */
+	eal_log_hold();
 	consumed = eal_args_parse(argc, argv, &eal_cfg);
 	if (consumed < 0) {
 		/* The parser logged which argument; the errno says it was an argument. */
@@ -142,6 +145,7 @@ int dvp_eal_init(int argc, char **argv)
 		goto fail_args;
 	}
 	if (eal_cfg.help_shown) {
+		eal_log_release(false);
 		eal_cfg_free(&eal_cfg);
 		set_status(DVP_EAL_INIT_HELP_SHOWN);
 		pthread_mutex_unlock(&eal_lock);
@@ -153,6 +157,7 @@ int dvp_eal_init(int argc, char **argv)
 		goto fail_args;
 	/* Last, as DPDK: the ports the buses probed are there to be asked about. */
 	eal_telemetry_init(&eal_cfg, argc, argv);
+	eal_log_release(false);
 	pthread_mutex_unlock(&eal_lock);
 	EAL_LOG(DEBUG, "initialised: %u lcore(s), main lcore %u, %s memory", dvp_lcore_count(),
 		dvp_get_main_lcore(), eal_memory_has_hugepages() ? "hugepage" : "--no-huge memfd");
@@ -165,6 +170,7 @@ int dvp_eal_init(int argc, char **argv)
 	return consumed - 1;
 
 fail_args:
+	eal_log_release(true);
 	eal_cfg_free(&eal_cfg);
 	set_status(DVP_EAL_INIT_FAILED);
 	pthread_mutex_unlock(&eal_lock);
@@ -231,27 +237,38 @@ bool dvp_eal_is_hosted(void)
 	return eal_is_initialised() && eal_cfg.host != NULL;
 }
 
-int dvp_eal_cleanup(void)
+int eal_thread_may_teardown(const char *who)
 {
 	unsigned int lcore = dvp_lcore_id();
+	char thread[64];
 
+	if (dvp_thread_is_telemetry())
+		snprintf(thread, sizeof(thread), "the telemetry thread (a telemetry command)");
+	else if (dvp_thread_is_intr())
+		snprintf(thread, sizeof(thread),
+			 "the EAL interrupt thread (an interrupt callback)");
+	else if (lcore != DVP_LCORE_ID_ANY && eal_is_initialised() && lcore != dvp_get_main_lcore())
+		snprintf(thread, sizeof(thread), "worker lcore %u", lcore);
+	else
+		return 0;
+	EAL_LOG(ERR,
+		"%s: called from %s; call it from the main lcore (%u) or a non-EAL thread, "
+		"after dvp_eal_mp_wait_lcore()",
+		who, thread, dvp_get_main_lcore());
+	return dvp_err(EDEADLK);
+}
+
+int dvp_eal_cleanup(void)
+{
 	/*
-	 * Cleanup stops the interrupt thread and joins the workers: from one
-	 * of them it would free the state the thread runs on, or wait for
-	 * itself. Refused before anything is touched.
+	 * Cleanup stops the interrupt and telemetry threads and joins the
+	 * workers: from one of them it would free the state the thread runs
+	 * on, or wait for itself. Refused before anything is touched.
 	 */
-	if (dvp_thread_is_intr()) {
-		EAL_LOG(ERR, "dvp_eal_cleanup: called from the EAL interrupt thread (an interrupt "
-			     "callback); call it from the main lcore or a non-EAL thread");
-		return dvp_err(EDEADLK);
-	}
-	if (lcore != DVP_LCORE_ID_ANY && eal_is_initialised() && lcore != dvp_get_main_lcore()) {
-		EAL_LOG(ERR,
-			"dvp_eal_cleanup: called from worker lcore %u; call it from the main "
-			"lcore (%u) or a non-EAL thread, after dvp_eal_mp_wait_lcore()",
-			lcore, dvp_get_main_lcore());
-		return dvp_err(EDEADLK);
-	}
+	int ret = eal_thread_may_teardown("dvp_eal_cleanup");
+
+	if (ret < 0)
+		return ret;
 	pthread_mutex_lock(&eal_lock);
 	if (!eal_is_initialised()) {
 		pthread_mutex_unlock(&eal_lock);

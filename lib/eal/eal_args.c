@@ -291,6 +291,12 @@ static int parse_socket_list(const char *opt, const char *arg, uint64_t *mb, boo
 	return 0;
 }
 
+/*
+ * A prefix is a name, never a path: it names the runtime directory
+ * (<run>/dpdk/<prefix>) and starts the hugepage files' names. '.' and '..'
+ * would put the telemetry socket in <run>/dpdk or <run>, and a leading dot
+ * hides the hugepage files from ls and from dvp-hugepages' globs.
+ */
 static int check_prefix(const char *opt, const char *arg)
 {
 	const char *c;
@@ -298,11 +304,19 @@ static int check_prefix(const char *opt, const char *arg)
 	if (*arg == '\0' || strlen(arg) >= EAL_FILE_PREFIX_MAX)
 		return eal_arg_error(opt, arg, "expected 1 to %d characters",
 				     EAL_FILE_PREFIX_MAX - 1);
-	for (c = arg; *c; c++)
+	if (*arg == '.')
+		return eal_arg_error(opt, arg,
+				     "a prefix is a name, not a path: it may not start with '.'");
+	for (c = arg; *c; c++) {
+		if (*c == '/')
+			return eal_arg_error(opt, arg,
+					     "a prefix is a name, not a path: no '/'; use letters, "
+					     "digits, '_', '.' and '-'");
 		if (!isalnum((unsigned char)*c) && !strchr("_.-", *c))
 			return eal_arg_error(
 				opt, arg,
 				"bad character '%c'; use letters, digits, '_', '.' and '-'", *c);
+	}
 	return 0;
 }
 

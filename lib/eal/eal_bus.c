@@ -74,10 +74,11 @@ void dvp_driver_register(struct dvp_driver *drv)
 	for (l = &bus.drivers; *l != NULL; l = &(*l)->next) {
 		if (*l == drv || strcmp((*l)->name, drv->name) == 0) {
 			pthread_mutex_unlock(&eal_bus_lock);
+			/* A plugin's: -d refuses the plugin and says why (eal_plugin.c). */
 			if (eal_plugin_loading != NULL)
-				EAL_LOG(WARNING,
-					"-d %s: driver %s is built into this program already: the plugin's copy is not used",
-					eal_plugin_loading, drv->name);
+				eal_plugin_name_add(eal_plugin_loading->dups,
+						    sizeof(eal_plugin_loading->dups),
+						    &eal_plugin_loading->nb_dups, drv->name);
 			else
 				EAL_LOG(ERR, "driver %s is registered twice: the second is ignored",
 					drv->name);
@@ -87,6 +88,10 @@ void dvp_driver_register(struct dvp_driver *drv)
 	drv->next = NULL;
 	*l = drv;
 	pthread_mutex_unlock(&eal_bus_lock);
+	if (eal_plugin_loading != NULL)
+		eal_plugin_name_add(eal_plugin_loading->drivers,
+				    sizeof(eal_plugin_loading->drivers),
+				    &eal_plugin_loading->nb_drivers, drv->name);
 }
 
 void dvp_bus_register(struct dvp_bus *b)
@@ -624,8 +629,12 @@ int eal_bus_init(const struct eal_cfg *cfg)
 	for (b = bus.buses; b != NULL && ret == 0; b = b->next)
 		if (b->scan != NULL)
 			ret = b->scan();
-	for (i = 0; i < cfg->vdev.n && ret == 0; i++)
+	for (i = 0; i < cfg->vdev.n && ret == 0; i++) {
 		ret = eal_vdev_add_locked("--vdev", cfg->vdev.s[i], &d);
+		/* A name given twice, or that no driver takes: the command line's. */
+		if (ret == -EEXIST || ret == -ENODEV)
+			ret = dvp_err(EINVAL);
+	}
 	/* Hosted, nothing is probed unasked: the host attaches what it is given. */
 	if (ret == 0 && cfg->host == NULL)
 		ret = dvp_dev_probe_all();

@@ -271,7 +271,7 @@ int eal_huge_init(const struct eal_cfg *cfg, size_t *page_sz)
 			EAL_LOG(ERR,
 				"--huge-dir '%s': not a hugetlbfs mount point (see /proc/mounts); mount one with usertools/dvp-hugepages --mount DIR",
 				cfg->huge_dir);
-			return dvp_err(EINVAL);
+			return dvp_err(E_DVP_BAD_ARG);
 		}
 		huge.page_sz = dir_sz;
 	}

@@ -390,6 +390,43 @@ void eal_log_set_host(const struct dvp_eal_host *host)
 	atomic_store_explicit(&logs.host, host, memory_order_release);
 }
 
+/* The error lines the level hid while an init runs (eal_log_hold()). */
+static __thread struct {
+	bool on;
+	size_t len;
+	char buf[2048];
+} held;
+
+void eal_log_hold(void)
+{
+	held.on = true;
+	held.len = 0;
+}
+
+void eal_log_release(bool show)
+{
+	FILE *f = dvp_log_get_stream();
+
+	if (show && held.len != 0) {
+		fwrite(held.buf, 1, held.len, f);
+		fflush(f);
+	}
+	held.on = false;
+	held.len = 0;
+}
+
+/* Keep a line the level hides; lines past the buffer are dropped whole. */
+static void hold_line(const char *format, va_list ap)
+{
+	size_t room = sizeof(held.buf) - held.len;
+	int len = vsnprintf(held.buf + held.len, room, format, ap);
+
+	if (len > 0 && (size_t)len < room)
+		held.len += (size_t)len;
+	else
+		held.buf[held.len] = '\0';
+}
+
 int dvp_vlog(uint32_t level, uint32_t type, const char *format, va_list ap)
 {
 	const struct dvp_eal_host *host;
@@ -397,8 +434,11 @@ int dvp_vlog(uint32_t level, uint32_t type, const char *format, va_list ap)
 	FILE *f;
 	int len;
 
-	if (!dvp_log_can_log(type, level))
+	if (!dvp_log_can_log(type, level)) {
+		if (held.on && level <= DVP_LOG_ERR)
+			hold_line(format, ap);
 		return 0;
+	}
 	len = vsnprintf(buf, sizeof(buf), format, ap);
 	if (len < 0)
 		return -EINVAL;

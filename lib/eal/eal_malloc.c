@@ -538,11 +538,13 @@ int eal_heap_init(const struct eal_cfg *cfg)
 			continue;
 		if (heaps[i].limit != 0 && (mb[i] << 20) > heaps[i].limit) {
 			EAL_LOG(ERR,
-				"node %u: %llu MB asked at start is above --socket-limit %llu MB",
+				"--socket-limit: node %u: %llu MB asked at start is above its limit of %llu MB; give a limit of at least %llu, or less memory at start (-m, --socket-mem)",
 				i, (unsigned long long)mb[i],
-				(unsigned long long)(heaps[i].limit >> 20));
+				(unsigned long long)(heaps[i].limit >> 20),
+				(unsigned long long)mb[i]);
 			eal_heap_cleanup();
-			return dvp_err(EINVAL);
+			/* Two options that contradict each other: the command line's fault. */
+			return dvp_err(E_DVP_BAD_ARG);
 		}
 		hs = calloc(1, sizeof(*hs));
 		if (hs != NULL)

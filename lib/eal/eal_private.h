@@ -166,6 +166,14 @@ void eal_intr_cleanup(void);
 
 /* eal_log.c: lines go to the host's log instead of a stream (NULL: back to the stream) */
 void eal_log_set_host(const struct dvp_eal_host *host);
+/*
+ * Between eal_log_hold() and eal_log_release(), error lines the log level
+ * hides are kept (on the calling thread, the first 2 KB); release writes
+ * them out when @show, so that an init that fails names what it refused
+ * whatever --log-level said.
+ */
+void eal_log_hold(void);
+void eal_log_release(bool show);
 
 /* eal_cycles.c */
 void eal_cycles_init(void);
@@ -175,8 +183,18 @@ int eal_bus_resolve_arg(const char *opt, const char *arg, char **resolved);
 
 /* eal_plugin.c: -d, a driver's shared object or a directory of them */
 int eal_plugin_load(const char *opt, const char *path);
+/* What a plugin's constructors registered, while it loads. */
+struct eal_plugin {
+	const char *path;
+	char drivers[256]; /* the drivers it registered, ", " between */
+	unsigned int nb_drivers;
+	char dups[256]; /* those of a name registered already (not used) */
+	unsigned int nb_dups;
+};
 /* The plugin being loaded, while its constructors run; NULL otherwise. */
-extern const char *eal_plugin_loading;
+extern struct eal_plugin *eal_plugin_loading;
+/* Append @p name to the list @p buf (of @p len bytes) holding *@p n names. */
+void eal_plugin_name_add(char *buf, size_t len, unsigned int *n, const char *name);
 
 /* eal_bus.c, eal_bus_vdev.c */
 int eal_bus_init(const struct eal_cfg *cfg);
@@ -189,6 +207,15 @@ void eal_bus_cleanup(void);
  */
 void eal_telemetry_init(const struct eal_cfg *cfg, int argc, char **argv);
 void eal_telemetry_cleanup(void);
+
+/*
+ * eal.c: the one check of the calls that take down a thread the runtime
+ * owns (dvp_eal_cleanup(), dvp_telemetry_stop()): refused from a worker
+ * lcore, the interrupt thread and the telemetry thread, which they would
+ * join or free under themselves. 0, or -EDEADLK after one line naming
+ * @who and the thread.
+ */
+int eal_thread_may_teardown(const char *who);
 
 /* Whether dvp_eal_init() has finished (memory, threads and buses are up). */
 bool eal_is_initialised(void);

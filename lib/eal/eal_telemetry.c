@@ -4,8 +4,9 @@
 
 /*
  * The EAL's part of telemetry: the runtime directory DPDK's tools look in
- * for a file prefix, starting and stopping the socket, and the EAL's own
- * commands (/eal/params, /eal/app_params).
+ * for a file prefix (made at start, removed at cleanup when nothing else
+ * is in it), starting and stopping the socket, and the EAL's own commands
+ * (/eal/params, /eal/app_params).
  *
  * A socket that cannot be created costs one warning, never the start: the
  * process runs as well without it.
@@ -27,6 +28,9 @@
 #include "eal_private.h"
 
 DVP_LOG_REGISTER(dvp_logtype_telemetry, "telemetry", WARNING);
+
+/* The runtime directory the socket went into: removed at cleanup when empty. */
+static char run_dir[PATH_MAX];
 
 /* argv as given: up to "--" for /eal/params, after it for /eal/app_params (as DPDK). */
 static pthread_mutex_t args_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -97,6 +101,8 @@ static int cmd_params(const char *cmd, const char *params, struct dvp_json *w)
 
 __attribute__((constructor)) static void eal_telemetry_cmds(void)
 {
+	/* The EAL's threads refuse a stop as they refuse dvp_eal_cleanup(). */
+	dvp_telemetry_set_stop_check(eal_thread_may_teardown);
 	dvp_telemetry_register_cmd("/eal/params", cmd_params,
 				   "Returns EAL commandline parameters used. Takes no parameters");
 	dvp_telemetry_register_cmd("/eal/app_params", cmd_params,
@@ -145,6 +151,7 @@ void eal_telemetry_init(const struct eal_cfg *cfg, int argc, char **argv)
 {
 	struct dvp_telemetry_conf conf = { .version = dvp_version(), .log = tel_log };
 	char dir[PATH_MAX], why[PATH_MAX + 128];
+	int ret = 0, tries;
 	cpu_set_t cpus;
 
 	if (cfg->no_telemetry || cfg->host != NULL)
@@ -156,12 +163,24 @@ void eal_telemetry_init(const struct eal_cfg *cfg, int argc, char **argv)
 			cfg->file_prefix);
 		return;
 	}
-	if (runtime_dir_create(dir, why, sizeof(why)) == 0) {
-		eal_control_cpus(&cpus);
-		conf.runtime_dir = dir;
-		conf.cpus = &cpus;
-		if (dvp_telemetry_start(&conf, why, sizeof(why)) == 0)
-			return;
+	eal_control_cpus(&cpus);
+	conf.runtime_dir = dir;
+	conf.cpus = &cpus;
+	/*
+	 * Another process of this prefix that exits removes the directory
+	 * when it is empty, maybe between our mkdir and our bind (ENOENT):
+	 * made again, it is ours.
+	 */
+	for (tries = 0; tries < 3; tries++) {
+		ret = runtime_dir_create(dir, why, sizeof(why));
+		if (ret == 0)
+			ret = dvp_telemetry_start(&conf, why, sizeof(why));
+		if (ret != -ENOENT)
+			break;
+	}
+	if (ret == 0) {
+		snprintf(run_dir, sizeof(run_dir), "%s", dir);
+		return;
 	}
 	EAL_LOG(WARNING, "no telemetry socket: %s", why);
 }
@@ -169,6 +188,16 @@ void eal_telemetry_init(const struct eal_cfg *cfg, int argc, char **argv)
 void eal_telemetry_cleanup(void)
 {
 	dvp_telemetry_stop();
+	/*
+	 * A clean exit leaves nothing behind: the directory goes with the
+	 * socket unless something else is in it (another program's files of
+	 * the same prefix, as DPDK's), which keeps it (ENOTEMPTY).
+	 */
+	if (run_dir[0] != '\0' && rmdir(run_dir) != 0 && errno != ENOTEMPTY && errno != EEXIST &&
+	    errno != ENOENT)
+		EAL_LOG(DEBUG, "cannot remove the runtime directory %s: %s", run_dir,
+			dvp_strerror(errno));
+	run_dir[0] = '\0';
 	pthread_mutex_lock(&args_lock);
 	args_free(&eal_args);
 	args_free(&app_args);

@@ -10,6 +10,15 @@
  * __dvp_mempool_backend_put(), the way to the pool's ring in each build.
  */
 
+#if !defined(DVP_MEMPOOL_H) && !defined(DVP_MEMPOOL_HOST_H)
+/*
+ * Included on its own: the put needs the pool's types and its way to the
+ * ring, which the pool's header brings, and that header includes this one
+ * again once they are defined.
+ */
+#include <dvp_mempool.h>
+#else
+
 #ifndef DVP_MEMPOOL_CACHE_H
 #define DVP_MEMPOOL_CACHE_H
 
@@ -48,3 +57,4 @@ static __dvp_always_inline void __dvp_mempool_cache_put(struct dvp_mempool *mp,
 #endif
 
 #endif /* DVP_MEMPOOL_CACHE_H */
+#endif /* included by the pool's header */

@@ -86,8 +86,28 @@ struct dvp_telemetry_conf {
  */
 int dvp_telemetry_start(const struct dvp_telemetry_conf *conf, char *why, size_t wlen);
 
-/** Stop the thread, close every client and remove the socket. Safe when not started. */
-void dvp_telemetry_stop(void);
+/**
+ * Stop the thread, close every client and remove the socket. Safe when not
+ * started. Refused from the telemetry thread itself (a command's function:
+ * it would join itself and close the epoll set it runs on), and from any
+ * thread the check of dvp_telemetry_set_stop_check() refuses, before
+ * anything is touched.
+ * @return 0, or -EDEADLK (refused, after a line saying where to call it)
+ */
+int dvp_telemetry_stop(void);
+
+/** Whether the calling thread is the telemetry thread (running a command). */
+bool dvp_thread_is_telemetry(void);
+
+/**
+ * Set the check dvp_telemetry_stop() runs first, for the library that owns
+ * the threads a stop must not come from (the EAL: its lcores, its
+ * interrupt thread): it returns 0, or a negative errno after its one line
+ * naming @p who and the thread, and must refuse the telemetry thread as
+ * well (dvp_thread_is_telemetry()). NULL (the default): only the
+ * telemetry thread is refused. Any thread, any time (constructors too).
+ */
+void dvp_telemetry_set_stop_check(int (*check)(const char *who));
 
 /** The socket's path while started, else NULL. */
 const char *dvp_telemetry_path(void);

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,26 @@ static struct {
 
 /* epoll data: the listening socket, the stop eventfd, or client slot + 2 */
 enum { EV_LISTEN, EV_STOP, EV_CLIENT0 };
+
+static __thread bool on_tel_thread;
+
+/*
+ * dvp_telemetry_set_stop_check()'s, read outside tel.lock: a stop that is
+ * refused must not wait for the lock a stop in progress holds while it
+ * joins the very thread asking. Relaxed: a function pointer, nothing to
+ * publish with it.
+ */
+static int (*_Atomic tel_stop_check)(const char *who);
+
+bool dvp_thread_is_telemetry(void)
+{
+	return on_tel_thread;
+}
+
+void dvp_telemetry_set_stop_check(int (*check)(const char *who))
+{
+	atomic_store_explicit(&tel_stop_check, check, memory_order_relaxed);
+}
 
 const char *dvp_telemetry_path(void)
 {
@@ -192,6 +213,7 @@ static void *tel_main(void *arg)
 	int n, k;
 
 	(void)arg;
+	on_tel_thread = true;
 	pthread_setname_np(pthread_self(), "dvp-telemetry");
 	for (;;) {
 		n = epoll_wait(tel.epfd, evs, 32, -1);
@@ -384,14 +406,25 @@ int dvp_telemetry_start(const struct dvp_telemetry_conf *conf, char *why, size_t
 	return 0;
 }
 
-void dvp_telemetry_stop(void)
+int dvp_telemetry_stop(void)
 {
+	int (*check)(const char *who) = atomic_load_explicit(&tel_stop_check, memory_order_relaxed);
 	uint64_t one = 1;
 
+	if (check != NULL) {
+		int ret = check("dvp_telemetry_stop");
+
+		if (ret < 0)
+			return ret;
+	} else if (on_tel_thread) {
+		TEL_LOG(ERR, "dvp_telemetry_stop: called from the telemetry thread (a telemetry "
+			     "command); call it from another thread");
+		return -EDEADLK;
+	}
 	pthread_mutex_lock(&tel.lock);
 	if (!tel.running) {
 		pthread_mutex_unlock(&tel.lock);
-		return;
+		return 0;
 	}
 	/* Unlinked first: from here no client finds the socket. */
 	unlink(tel.path);
@@ -401,4 +434,5 @@ void dvp_telemetry_stop(void)
 	fds_close();
 	tel.running = false;
 	pthread_mutex_unlock(&tel.lock);
+	return 0;
 }

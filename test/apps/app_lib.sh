@@ -19,6 +19,36 @@ app_lcores() {
 }
 LCORES=$(app_lcores)
 
+# The programs' runtime directories (dpdk/<file-prefix>, where the telemetry
+# socket is) go under one of this test's own: RUNTIME_DIRECTORY, which
+# dvpmd, DPDK and dpdk-telemetry.py honour. A clean exit removes what it
+# made, so when the test ends nothing may be left there: what the test
+# kills it removes itself (at_exit). Tests running side by side never see
+# each other's.
+app_rundir=$(mktemp -d)
+export RUNTIME_DIRECTORY=$app_rundir
+app_exit_cmds=()
+
+# at_exit COMMAND: run COMMAND (eval'd) when the test ends, before the check.
+at_exit() {
+	app_exit_cmds+=("$1")
+}
+
+app_on_exit() {
+	local rc=$? c left
+	for c in "${app_exit_cmds[@]}"; do
+		eval "$c"
+	done
+	left=$(ls -A "$app_rundir/dpdk" 2>/dev/null | tr '\n' ' ')
+	rm -rf "$app_rundir"
+	if [ "$rc" = 0 ] && [ -n "$left" ]; then
+		echo "FAIL: runtime directories left behind by programs that exited: $left"
+		exit 1
+	fi
+	exit $rc
+}
+trap app_on_exit EXIT
+
 fail() {
 	echo "FAIL: $*"
 	[ -n "${out:-}" ] && printf '%s\n' "$out" | tail -n 40

@@ -12,7 +12,7 @@ events=$1
 . "$(dirname "$0")/app_lib.sh"
 ring="--no-huge $LCORES --vdev net_ring0 --vdev net_ring1"
 nosys=$(mktemp -d)
-trap 'rm -rf "$nosys"' EXIT
+at_exit 'rm -rf "$nosys"'
 
 run timeout 30 "$events" $ring -- --json --count 2 --timeout 10
 [ "$rc" = 0 ] || fail "--count 2: exit $rc"
@@ -47,7 +47,7 @@ printf '%s\n' "$out" | grep -q "SIGINT: stopping" || fail "SIGINT not acknowledg
 # ms: time enough for dvp-events to be watching on a loaded machine.
 run env DVP_SYSFS_ROOT="$nosys" timeout 60 "$events" --no-huge $LCORES \
 	--vdev "sim_mlx5,ports=1,flap=[at:2s,down:200ms]" -- --json --count 3 --timeout 30
-if [ "$rc" = 1 ] && printf '%s\n' "$err" | grep -q "no port to watch"; then
+if [ "$rc" = 2 ] && printf '%s\n' "$err" | grep -q "no port to watch"; then
 	echo "(no mlx5 driver in this build: the sim's link flap is not checked)"
 else
 	[ "$rc" = 0 ] || fail "sim link flap: exit $rc"
@@ -75,7 +75,9 @@ for bad in "--count 0|--count '0': expected a number of events from 1" \
 	"--rx --no-start|--rx empties started queues: not with --no-start" \
 	"--bogus|--bogus: unknown option" "stray|unexpected argument 'stray'" \
 	"--count 5 -xv|dvp-events: -x: unknown option" "--count nan|--count 'nan'" \
-	"--timeout inf|--timeout 'inf'"; do
+	"--timeout inf|--timeout 'inf'" \
+	"--rx=1|dvp-events: --rx: takes no value (given '--rx=1')" \
+	"--timeout|dvp-events: --timeout: needs a value"; do
 	a=${bad%%|*} says=${bad#*|}
 	run "$events" $ring -- $a
 	[ "$rc" = 2 ] || fail "dvp-events $a: exit $rc, expected 2"
@@ -83,5 +85,5 @@ for bad in "--count 0|--count '0': expected a number of events from 1" \
 	printf '%s\n' "$err" | grep -q "^Try 'dvp-events" || fail "dvp-events $a: no usage hint"
 done
 run env DVP_SYSFS_ROOT="$nosys" "$events" --no-huge $LCORES
-[ "$rc" = 1 ] && printf '%s\n' "$err" | grep -q "no port to watch" || fail "no ports: exit $rc"
+[ "$rc" = 2 ] && printf '%s\n' "$err" | grep -q "no port to watch" || fail "no ports: exit $rc, expected 2"
 echo "dvp-events: ok"

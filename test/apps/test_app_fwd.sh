@@ -14,14 +14,19 @@
 #   sim-loss      the sim's wire drops 1%: the sink's verdict fails the run, exit 1
 #   sim-stop      sends held in a tx ring at the final stop: all counted, exit 1
 #   sim-text      the default run's text output: stats lines, summary, verdict
+#   memif-stop    frames left on a memif ring at the stop (a peer that does not
+#                 read): counted lost, exit 1
+#   memif-tx-first  --tx-first waits for a memif link to come up (client and
+#                 server), or says after 9 s that it sent nothing
 set -u
 fwd=$1
 case_=$2
+build=${DVP_BUILD_ROOT:-$(cd "$(dirname "$fwd")/.." && pwd)}
 . "$(dirname "$0")/app_lib.sh"
 ring="--no-huge $LCORES --vdev net_ring0 --vdev net_ring1"
 # No real RDMA device may change what the default run picks.
 nosys=$(mktemp -d)
-trap 'rm -rf "$nosys"' EXIT
+at_exit 'rm -rf "$nosys"'
 
 # expect_usage_error WHAT-STDERR-SAYS ARGS...: exit 2, the line, the hint.
 expect_usage_error() {
@@ -76,6 +81,17 @@ case_args() {
 	expect_usage_error "dvp-fwd: -x: unknown option (long options take two dashes)" \
 		"${a[@]}" -- --duration 1 -xv
 	expect_usage_error "--duration: needs a value" "${a[@]}" -- --duration
+	# An option is named by its own long name, never by its short one or as unknown.
+	expect_usage_error "dvp-fwd: --verbose: takes no value (given '--verbose=2')" \
+		"${a[@]}" -- --verbose=2
+	for o in help json promisc tx-first record-core-cycles; do
+		expect_usage_error "dvp-fwd: --$o: takes no value (given '--$o=1')" "${a[@]}" -- --$o=1
+	done
+	expect_usage_error "dvp-fwd: --verbose: takes no value (given '--verb=2')" \
+		"${a[@]}" -- --verb=2
+	expect_usage_error "dvp-fwd: --duration: needs a value" "${a[@]}" -- --dur
+	expect_usage_error "dvp-fwd: --rx: ambiguous: --rxq, --rxd, --rx-mode" "${a[@]}" -- --rx=1
+	expect_usage_error "dvp-fwd: -x: unknown option" "${a[@]}" -- --json -xz
 	expect_usage_error "unexpected argument 'stray'" "${a[@]}" -- stray
 	expect_usage_error "--txq 1 is fewer than --rxq 2" "${a[@]}" -- --rxq 2
 	expect_usage_error "--tx-first starts forwarding modes (io, mac, macswap), not txonly" \
@@ -86,11 +102,55 @@ case_args() {
 	expect_usage_error "--sim adds to the default simulated HCA" $ring -- --sim drop=1
 	# The EAL's own: its line, then where to look.
 	expect_usage_error "unknown EAL option" --no-huge --bogus-eal
+	# A file prefix is a name: none that puts the runtime directory elsewhere.
+	for p in .. . .hidden /tmp a/b; do
+		expect_usage_error "--file-prefix '$p': a prefix is a name, not a path" \
+			--no-huge --file-prefix "$p"
+	done
 	# Devargs the driver refuses are bad arguments too.
 	expect_usage_error "net_ring0: unknown devargs key 'bogus'" --no-huge $LCORES \
 		--vdev net_ring0,bogus=1
 	expect_usage_error "net_ring0: devargs queues=99: expected a number from 1 to 16" \
 		--no-huge $LCORES --vdev net_ring0,queues=99
+	# Bad input found when the devices are made: exit 2 as well.
+	expect_usage_error "--vdev 'net_ring0': a device named net_ring0 exists already" \
+		--no-huge $LCORES --vdev net_ring0 --vdev net_ring0
+	expect_usage_error "net_ring0: peer=nosuch: no such net_ring vdev port" \
+		--no-huge $LCORES --vdev net_ring0,peer=nosuch
+	expect_usage_error "net_ring2: peer=net_ring0: that port is cabled to another already" \
+		--no-huge $LCORES --vdev net_ring0 --vdev net_ring1,peer=net_ring0 \
+		--vdev net_ring2,peer=net_ring0
+	expect_usage_error "net_memif1: id 3 is taken on socket" --no-huge $LCORES \
+		--vdev net_memif0,role=server,socket=/dvp-test-$$,id=3 \
+		--vdev net_memif1,role=server,socket=/dvp-test-$$,id=3
+	expect_usage_error "net_memif0: cannot listen on /nonexistent/m.sock" --no-huge $LCORES \
+		--vdev net_memif0,role=server,socket=/nonexistent/m.sock,socket-abstract=no
+	expect_usage_error "--vdev 'net_sim0,ports=0': no virtual device driver for net_sim0" \
+		--no-huge $LCORES --vdev net_sim0,ports=0
+	expect_usage_error "asked at start is above its limit of 1 MB" \
+		--no-huge $LCORES --socket-limit 1
+	expect_usage_error "--huge-dir '/nonexistent': not a hugetlbfs mount point" \
+		$LCORES --huge-dir /nonexistent
+	# The offending token is named whatever --log-level hides.
+	expect_usage_error "net_ring0: peer=nosuch: no such net_ring vdev port" \
+		--no-huge --log-level 1 $LCORES --vdev net_ring0,peer=nosuch
+	expect_usage_error "-l '9999'" --no-huge --log-level 1 -l 9999
+	# -d takes a dvpmd driver, once: a system library, DPDK's net_dvp plugin
+	# and a driver the program has already are refused.
+	run "$fwd" --no-huge $LCORES -d "$build/drivers/libdvp_net_ring.so" -- --duration 0.1
+	if printf '%s\n' "$err" | grep -q "linked in statically"; then
+		echo "(dvp-fwd has the EAL linked in statically: -d is not checked)"
+	else
+		expect_usage_error "libdvp_net_ring.so': " --no-huge $LCORES \
+			-d "$build/drivers/libdvp_net_ring.so"
+		printf '%s\n' "$err" | grep -q "give each driver once" || fail "-d net_ring twice: $err"
+		libz=$(ldconfig -p 2>/dev/null | awk '/libz\.so\.1 / { print $NF; exit }')
+		[ -n "$libz" ] && expect_usage_error "-d '$libz': registers no dvp driver" \
+			--no-huge $LCORES -d "$libz"
+		plugin=$build/drivers/dpdk/net_dvp/librte_net_dvp.so
+		[ -f "$plugin" ] && expect_usage_error "-d '$plugin': registers no dvp driver" \
+			--no-huge $LCORES -d "$plugin"
+	fi
 	# -a naming no device: a warning, but its devargs are still checked.
 	expect_usage_error "-a mlx5_99,key=banana: unknown devargs key 'key': no ib driver" \
 		--no-huge $LCORES -a mlx5_99,key=banana
@@ -316,6 +376,85 @@ case_sim_text() {
 	true
 }
 
+# Two dvp-fwd joined by memif (each its own file prefix, an abstract socket
+# named after this test): memif_server ARGS... starts the server in the
+# background (pid in $srv_pid) and waits until it forwards; memif_server_end
+# stops it with SIGINT and collects it.
+memif_sock=dvp-test-fwd-$$
+memif_server() {
+	local t=0
+	srv_out=$(mktemp)
+	"$fwd" --no-huge $LCORES --file-prefix fs$$ \
+		--vdev net_memif0,role=server,socket=$memif_sock -- "$@" >"$srv_out" 2>&1 &
+	srv_pid=$!
+	at_exit '[ -n "${srv_pid:-}" ] && kill -KILL $srv_pid 2>/dev/null; rm -f "${srv_out:-}"'
+	while ! grep -q "forwarding, " "$srv_out" && [ $t -lt 200 ]; do
+		sleep 0.05
+		t=$((t + 1))
+	done
+	grep -q "forwarding, " "$srv_out" || { out=$(cat "$srv_out"); fail "the memif server did not start"; }
+}
+memif_server_end() {
+	kill -INT $srv_pid 2>/dev/null
+	wait $srv_pid && srv_rc=0 || srv_rc=$?
+	srv_pid=
+	srv_log=$(cat "$srv_out")
+	rm -f "$srv_out"
+}
+memif_client() {
+	run timeout 60 "$fwd" --no-huge $LCORES --file-prefix fc$$ \
+		--vdev net_memif0,role=client,socket=$memif_sock -- "$@"
+}
+
+# Frames still on a memif ring when the sender stops are lost, and the
+# verdict says so: the server sends only (txonly) and never reads what the
+# client sends, so the client's ring is full when it stops; the stop waits
+# for a peer that takes nothing, then counts them (oerrors): exit 1.
+case_memif_stop() {
+	memif_server --forward-mode txonly --stats-period 0
+	memif_client --forward-mode txonly --duration 1 --stats-period 0 --json
+	memif_server_end
+	[ "$rc" = 1 ] || fail "frames left on the ring at the stop: exit $rc, expected 1"
+	printf '%s\n' "$err" | grep -q "frames the peer had not taken when the connection went down" ||
+		fail "no line for the frames left on the ring"
+	json_check 'summary["result"] == "fail"' 'summary["ports"][0]["tx_packets"] > 0' \
+		'summary["ports"][0]["errors"] >= 1024' 'summary["lost"] >= 1024' \
+		'summary["pool"]["in_use"] == 0'
+}
+
+# --tx-first sends on links that are up: the memif client's comes up after
+# it connects, the server's when a client comes. The first burst waits for
+# them (io forwarding both ways then keeps it going); with no peer at all it
+# gives up after 9 s with a line, and sends nothing.
+case_memif_tx_first() {
+	memif_server --stats-period 0
+	memif_client --tx-first --duration 1 --stats-period 0 --json
+	memif_server_end
+	[ "$rc" = 0 ] || fail "client --tx-first: exit $rc"
+	json_check 'summary["result"] == "pass"' 'summary["ports"][0]["rx_packets"] > 0' \
+		'summary["ports"][0]["tx_packets"] > 32'
+	# The server waits for its client, saying so.
+	srv_out=$(mktemp)
+	"$fwd" --no-huge $LCORES --file-prefix fs$$ --vdev net_memif0,role=server,socket=$memif_sock \
+		-- --tx-first --duration 2 --stats-period 0 --json >"$srv_out" 2>&1 &
+	srv_pid=$!
+	sleep 0.5
+	memif_client --duration 1 --stats-period 0 --json
+	wait $srv_pid && srv_rc=0 || srv_rc=$?
+	srv_pid=
+	srv_log=$(cat "$srv_out")
+	rm -f "$srv_out"
+	[ "$rc" = 0 ] || fail "client of a --tx-first server: exit $rc"
+	json_check 'summary["ports"][0]["rx_packets"] > 0'
+	printf '%s\n' "$srv_log" | grep -q "waiting up to 9 s for the link of 1 port to come up" ||
+		{ out=$srv_log; fail "the server's --tx-first did not say it waits"; }
+	# Nobody to connect to: a line after the wait, nothing sent.
+	memif_client --tx-first --duration 0.2 --stats-period 0 --json
+	printf '%s\n' "$err" | grep -q "port 0 (net_memif0): link still down after 9 s: no first burst sent on it" ||
+		fail "no line for a link that never came up"
+	json_check 'summary["ports"][0]["tx_packets"] == 0'
+}
+
 case $case_ in
 args) case_args ;;
 ring-io) case_ring_io ;;
@@ -325,6 +464,8 @@ signal) case_signal ;;
 sim-loss) case_sim_loss ;;
 sim-stop) case_sim_stop ;;
 sim-text) case_sim_text ;;
+memif-stop) case_memif_stop ;;
+memif-tx-first) case_memif_tx_first ;;
 sim-*) case_sim_mode "${case_#sim-}" ;;
 *) echo "unknown case '$case_'"; exit 2 ;;
 esac

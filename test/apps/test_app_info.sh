@@ -13,7 +13,7 @@ info=$1
 . "$(dirname "$0")/app_lib.sh"
 
 root=$(mktemp -d)
-trap 'rm -rf "$root"' EXIT
+at_exit 'rm -rf "$root"'
 mkdir -p "$root/class/infiniband/mlx5_0/ports/1/gid_attrs/ndevs"
 echo "0002:c903:0001:2345" >"$root/class/infiniband/mlx5_0/node_guid"
 echo "4: ACTIVE" >"$root/class/infiniband/mlx5_0/ports/1/state"
@@ -63,6 +63,7 @@ printf '%s\n' "$out" | grep -q "^    interrupts: .*rxq" || fail "no interrupts l
 
 for bad in "--no-huge $LCORES -- --bogus|--bogus: unknown option; valid: --json, --help" \
 	"--no-huge $LCORES -- stray|unexpected argument 'stray'" \
+	"--no-huge $LCORES -- --json=1|dvp-info: --json: takes no value (given '--json=1')" \
 	"--no-huge stray|unexpected argument 'stray'" \
 	"--no-huge $LCORES --bogus-eal|unknown EAL option" \
 	"-l 9999|EAL: -l '9999': CPU 9999 does not exist"; do

@@ -13,7 +13,7 @@ set -u
 perf=$1
 . "$(dirname "$0")/app_lib.sh"
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+at_exit 'rm -rf "$dir"'
 cpu=$(awk '/^Cpus_allowed_list/ { split($2, a, "[-,]"); print a[1] }' /proc/self/status)
 n=0
 
@@ -124,9 +124,9 @@ else
 fi
 # A pair needs a worker lcore and a second port.
 run "$perf" --no-huge -m 64 --lcores "0@$cpu" --file-prefix ppx$$ "${ringpair[@]}" -- --role pair
-[ "$rc" = 1 ] && printf '%s\n' "$err" | grep -q "give two lcores" || fail "pair, one lcore: exit $rc"
+[ "$rc" = 2 ] && printf '%s\n' "$err" | grep -q "give two lcores" || fail "pair, one lcore: exit $rc, expected 2"
 run "$perf" --no-huge -m 64 --lcores "(0-1)@$cpu" --file-prefix ppy$$ --vdev net_ring0 -- --role pair
-[ "$rc" = 1 ] && printf '%s\n' "$err" | grep -q "peer-port 1 does not exist" || fail "pair, one port: exit $rc"
+[ "$rc" = 2 ] && printf '%s\n' "$err" | grep -q "peer-port 1 does not exist" || fail "pair, one port: exit $rc, expected 2"
 
 # Bad arguments: exit 2, a line naming the problem, the usage hint.
 bad() { # expected-text args...
@@ -144,8 +144,11 @@ bad "--rx-mode 'sleep': expected poll, intr or adaptive" --role client --rx-mode
 bad "--size '10': expected a whole number from 46 to 9000" --role client --size 10
 bad "--iters '0'" --role client --iters 0
 bad "--burst '100'" --role client --burst 100
-bad "unknown option '--frobnicate'" --role client --frobnicate
-bad "unknown option '-x'" --role client -xv
+bad "--frobnicate: unknown option" --role client --frobnicate
+bad "-x: unknown option (long options take two dashes)" --role client -xv
+# Each option by its own long name, whatever was typed.
+bad "--help: takes no value (given '--help=1')" --help=1
+bad "--size: needs a value" --role client --si
 bad "--csv, --plot and --idle are for the client" --role server --csv x
 # Numbers: one parser (no NaN, no empty, no octal surprise, the range before any cast).
 bad "--idle 'nan': expected seconds from 0 to 3600" --role client --idle nan
@@ -153,7 +156,8 @@ bad "--idle '': expected seconds from 0 to 3600" --role client --idle ''
 bad "--size '4294967360': expected a whole number from 46 to 9000" --role client --size 4294967360
 run "$perf" --no-huge -m 64 --lcores "0@$cpu" -- --help
 [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q "^Usage: dvp-perf" || fail "--help"
-# No port: one line saying so, exit 1.
+# No port: one line saying so and the hint; the command line's fault, exit 2.
 run "$perf" --no-huge -m 64 --lcores "0@$cpu" -- --role client
-[ "$rc" = 1 ] && printf '%s\n' "$err" | grep -q "port 0 does not exist" || fail "no port: exit $rc"
+[ "$rc" = 2 ] && printf '%s\n' "$err" | grep -q "port 0 does not exist" || fail "no port: exit $rc, expected 2"
+printf '%s\n' "$err" | grep -qF -- "Try 'dvp-perf -- --help'." || fail "no port: no usage hint"
 echo "dvp-perf: all cases passed"

@@ -10,8 +10,9 @@
 #     dvp-fwd prints in its summary (the source sends a fixed count first)
 #   - 100 clients connecting at once, while one client never reads: all
 #     are answered, and forwarding goes on
-#   - the socket is gone after SIGINT, replaced after a SIGKILL, not taken
-#     from a live process, and absent with --no-telemetry
+#   - the socket (and its runtime directory) is gone after SIGINT, replaced
+#     after a SIGKILL, not taken from a live process, and absent with
+#     --no-telemetry
 set -u
 fwd=$1
 . "$(dirname "$0")/app_lib.sh"
@@ -27,7 +28,7 @@ cleanup() {
 	rm -rf "$work" "$nosys"
 	rm -rf "$rundir"
 }
-trap cleanup EXIT
+at_exit cleanup
 
 # The runtime directory as dpdk-telemetry.py computes it.
 rundir=$(python3 -c '
@@ -135,6 +136,8 @@ out=$(cat "$work/count.out")
 err=$(cat "$work/count.err")
 [ "$rc" = 0 ] || fail "dvp-fwd after SIGINT: exit $rc"
 [ -e "$sock" ] && fail "the socket is still there after SIGINT"
+# The directory too, though a killed process made it: a clean exit leaves none.
+[ -e "$rundir" ] && fail "the runtime directory $rundir is still there after SIGINT"
 
 # What dvp-fwd printed: its ports and their counts.
 printf '%s\n' "$out" >"$work/fwd.json"
@@ -250,6 +253,8 @@ printf '%s\n' "$out" | grep -q "\"pid\": $pid," || fail "the live process's sock
 stop_fwd $pid INT
 [ "$rc" = 0 ] || fail "dvp-fwd after SIGINT: exit $rc"
 [ -e "$sock" ] && fail "the socket is still there after SIGINT"
+# The directory too, though a killed process made it: a clean exit leaves none.
+[ -e "$rundir" ] && fail "the runtime directory $rundir is still there after SIGINT"
 
 # --- 3. --no-telemetry ------------------------------------------------------
 run env DVP_SYSFS_ROOT="$nosys" timeout 60 "$fwd" --no-huge $LCORES --file-prefix $prefix \

@@ -40,6 +40,8 @@ testpmd_clean() {
 }
 cleanup() {
 	[ -n "$peer_pid" ] && kill "$peer_pid" 2>/dev/null && wait "$peer_pid" 2>/dev/null
+	# A peer that exits removes its runtime directory; one killed here leaves it.
+	rm -rf "/var/run/dpdk/dvp$$"
 	if [ -n "$tp_pid" ]; then
 		kill -INT "$tp_pid" 2>/dev/null
 		wait "$tp_pid" 2>/dev/null

@@ -11,16 +11,20 @@
 #include "dvp_test_eal.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <dvp_bus.h>
 #include <dvp_interrupts.h>
 #include <dvp_lcore.h>
 #include <dvp_malloc.h>
+#include <dvp_telemetry.h>
 #include <dvp_vect.h>
 
 static char cpu0[16], cpu0_at[32];
@@ -94,7 +98,14 @@ static void test_bad_memory_options(void **state)
 	BAD("not both", "-m", "64", "--socket-mem", "64");
 	BAD("hugepages are off (--no-huge)", "--no-huge", "--huge-dir", "/mnt/huge");
 	BAD("no files to unlink", "--no-huge", "--huge-unlink");
-	BAD("bad character '/'", "--file-prefix", "a/b");
+	/* A name, never a path: nothing that leaves or hides in the runtime directory. */
+	BAD("--file-prefix 'a/b': a prefix is a name, not a path: no '/'", "--file-prefix", "a/b");
+	BAD("--file-prefix '..': a prefix is a name, not a path: it may not start with '.'",
+	    "--file-prefix", "..");
+	BAD("--file-prefix '.': a prefix is a name, not a path", "--file-prefix", ".");
+	BAD("--file-prefix '.hidden': a prefix is a name, not a path", "--file-prefix=.hidden");
+	BAD("--file-prefix '/run': a prefix is a name, not a path", "--file-prefix", "/run");
+	BAD("bad character '*'", "--file-prefix", "a*");
 	BAD("expected 1 to 63 characters", "--file-prefix", "");
 	BAD("expected a number of memory channels", "-n", "0");
 	BAD("takes no value", "--no-huge=1");
@@ -196,7 +207,8 @@ static void test_vdev_without_driver_fails_init(void **state)
 	assert_int_equal(dvp_test_eal_init("--no-huge", "--vdev", "net_nodriver0"), -1);
 	log = dvp_log_capture_end(&cap);
 	assert_contains(log, "--vdev 'net_nodriver0': no virtual device driver for net_nodriver0");
-	assert_int_equal(dvp_errno, ENODEV);
+	/* The command line's fault: programs exit 2 on it. */
+	assert_int_equal(dvp_errno, E_DVP_BAD_ARG);
 	dvp_log_capture_free(&cap);
 	/* Everything init did is undone: it can run again. */
 	assert_int_equal(dvp_test_eal_init("--no-huge"), 1);
@@ -338,6 +350,7 @@ static void test_init_twice_and_cleanup_twice(void **state)
 struct cleanup_try {
 	int ret;
 	int err;
+	int stop_ret; /* dvp_telemetry_stop()'s */
 	int done;
 };
 
@@ -347,6 +360,7 @@ static int cleanup_on_lcore(void *arg)
 
 	t->ret = dvp_eal_cleanup();
 	t->err = dvp_errno;
+	t->stop_ret = dvp_telemetry_stop();
 	return 0;
 }
 
@@ -358,12 +372,14 @@ static void cleanup_in_callback(int fd, void *arg)
 	(void)eventfd_read(fd, &v);
 	t->ret = dvp_eal_cleanup();
 	t->err = dvp_errno;
+	t->stop_ret = dvp_telemetry_stop();
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
 }
 
 /*
- * dvp_eal_cleanup() from a worker lcore (it would join itself) and from an
- * interrupt callback (it would free the interrupt thread's state under it):
+ * dvp_eal_cleanup() and dvp_telemetry_stop() from a worker lcore (it would
+ * join itself) and from an interrupt callback (it would free the interrupt
+ * thread's state under it):
  * refused with EDEADLK and a line saying where to call it; the EAL stays
  * up, and the main thread's cleanup afterwards works.
  */
@@ -383,6 +399,7 @@ static void test_cleanup_from_lcore_or_callback(void **state)
 		assert_int_equal(dvp_eal_wait_lcore(worker), 0);
 		assert_int_equal(t.ret, -EDEADLK);
 		assert_int_equal(t.err, EDEADLK);
+		assert_int_equal(t.stop_ret, -EDEADLK);
 		assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_DONE);
 	} else {
 		print_message("one lcore only: the worker case is not run\n");
@@ -397,6 +414,7 @@ static void test_cleanup_from_lcore_or_callback(void **state)
 	assert_int_equal(__atomic_load_n(&t.done, __ATOMIC_ACQUIRE), 1);
 	assert_int_equal(t.ret, -EDEADLK);
 	assert_int_equal(t.err, EDEADLK);
+	assert_int_equal(t.stop_ret, -EDEADLK);
 	assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_DONE);
 	assert_true(dvp_intr_callback_unregister(fd, cleanup_in_callback, &t) >= 0);
 	close(fd);
@@ -404,8 +422,132 @@ static void test_cleanup_from_lcore_or_callback(void **state)
 	if (worker < DVP_MAX_LCORE)
 		assert_contains(cap.buf, "dvp_eal_cleanup: called from worker lcore");
 	assert_contains(cap.buf, "dvp_eal_cleanup: called from the EAL interrupt thread");
+	assert_contains(cap.buf, "dvp_telemetry_stop: called from the EAL interrupt thread");
 	dvp_log_capture_free(&cap);
 	assert_int_equal(dvp_eal_cleanup(), 0);
+}
+
+/* What a telemetry command's tries of the teardown calls returned. */
+static struct {
+	int cleanup_ret, cleanup_err, stop_ret;
+	int lcore_stop_ret, lcore_stop_err;
+} tel_try;
+
+static int cmd_teardown(const char *cmd, const char *params, struct dvp_json *w)
+{
+	(void)cmd;
+	(void)params;
+	tel_try.cleanup_ret = dvp_eal_cleanup();
+	tel_try.cleanup_err = dvp_errno;
+	tel_try.stop_ret = dvp_telemetry_stop();
+	dvp_json_i64(w, NULL, tel_try.cleanup_ret);
+	return 0;
+}
+
+static int stop_on_lcore(void *arg)
+{
+	(void)arg;
+	tel_try.lcore_stop_ret = dvp_telemetry_stop();
+	tel_try.lcore_stop_err = dvp_errno;
+	return 0;
+}
+
+/* Send @p req on the telemetry socket @p fd; the reply, or NULL when none comes. */
+static const char *tel_ask(int fd, const char *req, char *buf, size_t len)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+
+	if (send(fd, req, strlen(req), 0) != (ssize_t)strlen(req) || poll(&p, 1, 10000) != 1)
+		return NULL;
+	n = recv(fd, buf, len - 1, 0);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * dvp_eal_cleanup() and dvp_telemetry_stop() from a telemetry command (the
+ * telemetry thread would join itself and close the epoll set it waits on)
+ * and dvp_telemetry_stop() from a worker lcore: refused with EDEADLK and
+ * the line every thread of the runtime gets; the socket keeps answering.
+ * The cleanup that follows removes the runtime directory it made.
+ */
+static void test_teardown_from_telemetry_command(void **state)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct dvp_log_capture cap;
+	char prefix[32], buf[4096], rundir[sizeof(sun.sun_path)];
+	unsigned int worker;
+	int fd;
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "t_tel%d", (int)getpid());
+	assert_true(dvp_test_eal_init("--no-huge", "--file-prefix", prefix) >= 1);
+	assert_int_equal(dvp_telemetry_register_cmd("/test/teardown", cmd_teardown, "test"), 0);
+	assert_non_null(dvp_telemetry_path());
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", dvp_telemetry_path());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sun, sizeof(sun)), 0);
+	assert_int_equal(recv(fd, buf, sizeof(buf), 0) > 0, 1); /* the greeting */
+
+	dvp_log_capture_begin(&cap);
+	assert_string_equal(tel_ask(fd, "/test/teardown", buf, sizeof(buf)),
+			    "{\"/test/teardown\":-35}");
+	assert_int_equal(tel_try.cleanup_ret, -EDEADLK);
+	assert_int_equal(tel_try.cleanup_err, EDEADLK);
+	assert_int_equal(tel_try.stop_ret, -EDEADLK);
+	assert_int_equal(dvp_eal_init_status(), DVP_EAL_INIT_DONE);
+	/* Still served. */
+	assert_non_null(tel_ask(fd, "/info", buf, sizeof(buf)));
+	assert_contains(buf, "\"pid\"");
+	worker = dvp_get_next_lcore(-1u, true, false);
+	if (worker < DVP_MAX_LCORE) {
+		assert_int_equal(dvp_eal_remote_launch(stop_on_lcore, NULL, worker), 0);
+		assert_int_equal(dvp_eal_wait_lcore(worker), 0);
+		assert_int_equal(tel_try.lcore_stop_ret, -EDEADLK);
+		assert_int_equal(tel_try.lcore_stop_err, EDEADLK);
+		assert_non_null(tel_ask(fd, "/info", buf, sizeof(buf)));
+	}
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "dvp_eal_cleanup: called from the telemetry thread (a telemetry "
+				 "command); call it from the main lcore");
+	assert_contains(cap.buf, "dvp_telemetry_stop: called from the telemetry thread");
+	if (worker < DVP_MAX_LCORE)
+		assert_contains(cap.buf, "dvp_telemetry_stop: called from worker lcore");
+	dvp_log_capture_free(&cap);
+	close(fd);
+	/* A clean exit leaves nothing: the socket and its runtime directory go. */
+	snprintf(rundir, sizeof(rundir), "%s", dvp_telemetry_path());
+	*strrchr(rundir, '/') = '\0';
+	assert_int_equal(access(rundir, F_OK), 0);
+	assert_int_equal(dvp_eal_cleanup(), 0);
+	if (access(rundir, F_OK) == 0)
+		fail_msg("%s is left after a clean cleanup", rundir);
+}
+
+/*
+ * Arguments refused after parsing -- when the buses or the memory come up
+ * -- are still bad arguments (E_DVP_BAD_ARG, programs exit 2), and the
+ * line naming them is written whatever --log-level hides.
+ */
+static void test_late_bad_args(void **state)
+{
+	(void)state;
+	BAD("--vdev 'net_x0': no virtual device driver for net_x0", "--no-huge", "--log-level",
+	    "eal:1", "--vdev", "net_x0");
+	assert_int_equal(dvp_errno, E_DVP_BAD_ARG);
+	BAD("-l '9999'", "--log-level", "eal:1", "-l", "9999");
+	BAD("--socket-limit: node 0: 8 MB asked at start is above its limit of 1 MB", "--no-huge",
+	    "--log-level", "eal:1", "-l", cpu0, "--socket-mem", "8", "--socket-limit", "1");
+	assert_int_equal(dvp_errno, E_DVP_BAD_ARG);
+	BAD("--huge-dir '/nonexistent': not a hugetlbfs mount point", "--log-level", "eal:1", "-l",
+	    cpu0, "--huge-dir", "/nonexistent", "--in-memory");
+	assert_int_equal(dvp_errno, E_DVP_BAD_ARG);
+	/* The level outlives a failed init: back to the EAL's default. */
+	assert_int_equal(dvp_log_apply_arg("eal:info"), 0);
 }
 
 static void test_bad_arg_errno(void **state)
@@ -522,25 +664,43 @@ static void test_memseg_walk_no_huge_fds(void **state)
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
-/* -d: a driver's shared object registers its driver when loaded. */
+/*
+ * -d: a driver's shared object registers its driver when loaded, and the
+ * load says which. Refused, with a line saying why: the same library again,
+ * another copy of a driver registered already, a library that registers no
+ * driver (one of dvpmd's that is not a driver here), a file that is no
+ * shared object.
+ */
 static void test_driver_plugin(void **state)
 {
 	const char *build = getenv("DVP_BUILD_ROOT"), *src = getenv("DVP_TEST_SRCDIR");
-	char so[512], notso[512], dir[] = "/tmp/dvp-plugins-XXXXXX";
+	char so[512], ring_lib[512], notso[512], copy[600], cmd[1400];
+	char dir[] = "/tmp/dvp-plugins-XXXXXX";
 
 	(void)state;
 	if (build == NULL || src == NULL)
 		skip();
 	snprintf(so, sizeof(so), "%s/drivers/libdvp_net_ring.so", build);
+	snprintf(ring_lib, sizeof(ring_lib), "%s/lib/libdvp_ring.so", build);
 	snprintf(notso, sizeof(notso), "%s/unit/test_eal.c", src);
 	assert_null(dvp_driver_find("net_ring"));
-	GOOD(3, 0, "", "--no-huge", "-d", so);
+	/* First: net_ring's load brings libdvp_ring.so in. */
+	BAD("libdvp_ring.so': registers no dvp driver; expected a dvpmd driver's shared object",
+	    "-d", ring_lib);
+	GOOD(3, 1, "libdvp_net_ring.so: registered driver net_ring", "--no-huge", "-d", so);
 	assert_non_null(dvp_driver_find("net_ring"));
-	/* Loaded already: nothing to do, nothing to say. */
-	GOOD(3, 0, "", "--no-huge", "-d", so);
-	/* A directory: each *.so in it (none here). */
+	BAD("libdvp_net_ring.so': in this program already (linked in, or given before), with "
+	    "driver net_ring: give each driver once",
+	    "-d", so);
+	/* A second copy of the driver (another file): its net_ring is not used. */
 	assert_non_null(mkdtemp(dir));
-	GOOD(3, 0, "", "--no-huge", "-d", dir);
+	snprintf(copy, sizeof(copy), "%s/libdvp_net_ring_copy.so", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", so, copy);
+	assert_int_equal(system(cmd), 0);
+	BAD("libdvp_net_ring_copy.so': driver net_ring is in this program already", "-d", copy);
+	unlink(copy);
+	/* A directory: each *.so in it; none here, which is said. */
+	GOOD(3, 1, "no *.so in this directory", "--no-huge", "-d", dir);
 	rmdir(dir);
 	BAD("cannot load it", "-d", notso);
 }
@@ -559,7 +719,9 @@ int main(void)
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_init_twice_and_cleanup_twice),
 		cmocka_unit_test(test_bad_arg_errno),
+		cmocka_unit_test(test_late_bad_args),
 		cmocka_unit_test(test_cleanup_from_lcore_or_callback),
+		cmocka_unit_test(test_teardown_from_telemetry_command),
 		cmocka_unit_test(test_memory_default_needs_hugepages_or_no_huge),
 		cmocka_unit_test(test_memseg_walk_no_huge_fds),
 		/* Last: the driver it loads stays registered. */

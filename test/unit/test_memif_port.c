@@ -23,12 +23,14 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <dvp_interrupts.h>
 #include <dvp_rxwait.h>
 #include <dvp_net_memif.h>
 #include <dvp_port_driver.h>
@@ -91,8 +93,11 @@ static void test_devargs(void **state)
 	assert_true(vdev("net_memif9,nb_rx_queues=0") < 0);
 	assert_true(vdev("net_memif9,rsise=10") < 0);
 	assert_true(vdev("net_memif9,socket-abstract=maybe") < 0);
-	/* The same id twice on one socket in one role. */
-	assert_true(vdev("net_memif9,role=server,socket=%s,id=3", sock) < 0);
+	/* The same id twice on one socket in one role, a socket in no directory: bad values. */
+	assert_int_equal(vdev("net_memif9,role=server,socket=%s,id=3", sock), -EINVAL);
+	assert_int_equal(
+		vdev("net_memif9,role=server,socket=/nonexistent/m.sock,socket-abstract=no"),
+		-EINVAL);
 	dvp_log_capture_end(&cap);
 	assert_contains(cap.buf, "role");
 	assert_contains(cap.buf, "rsize");
@@ -104,6 +109,7 @@ static void test_devargs(void **state)
 	assert_contains(cap.buf, "'rsise'");
 	assert_contains(cap.buf, "socket-abstract");
 	assert_contains(cap.buf, "id 3 is taken on socket");
+	assert_contains(cap.buf, "cannot listen on /nonexistent/m.sock");
 	dvp_log_capture_free(&cap);
 	/* Nothing was left behind by the failures. */
 	assert_int_equal(dvp_port_count(), 2);
@@ -238,6 +244,70 @@ static void test_ring_full_server(void **state)
 	pair_down(srv, cli);
 }
 
+struct reader {
+	uint16_t port;
+	unsigned int want;
+	unsigned int got;
+};
+
+/* Receive until @want frames came or 10 s passed. */
+static void *read_frames(void *arg)
+{
+	struct reader *rd = arg;
+	unsigned int i;
+
+	for (i = 0; i < 100000 && __atomic_load_n(&rd->got, __ATOMIC_RELAXED) < rd->want; i++) {
+		unsigned int k = tp_recv_all(rd->port, 0);
+
+		__atomic_fetch_add(&rd->got, k, __ATOMIC_RELAXED);
+		if (k == 0)
+			usleep(100);
+	}
+	return NULL;
+}
+
+/*
+ * Frames still on the client's tx ring when it stops: a server that keeps
+ * reading gets every one (the stop waits while it takes them); from one
+ * that does not read, the stop gives up and counts them lost
+ * (tx_q0_lost_on_ring, in oerrors), with a line.
+ */
+static void test_stop_with_frames_on_ring(void **state)
+{
+	struct reader rd = { .want = 200 };
+	struct dvp_log_capture cap;
+	struct dvp_port_stats st;
+	pthread_t t;
+
+	(void)state;
+	pair_up(srv, cli, 1, 1, NULL);
+	assert_int_equal(dvp_xstats_reset(cli), 0);
+	assert_int_equal(dvp_stats_reset(cli), 0);
+	rd.port = srv;
+	assert_int_equal(pthread_create(&t, NULL, read_frames, &rd), 0);
+	tp_send(cli, 0, 200);
+	assert_int_equal(dvp_port_stop(cli), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(rd.got, 200);
+	assert_int_equal(tp_xstat(cli, "tx_q0_lost_on_ring"), 0);
+
+	assert_int_equal(dvp_port_start(cli), 0);
+	TP_WAIT_FOR(tp_link_is_up(srv) && tp_link_is_up(cli));
+	tp_send(cli, 0, 30);
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_port_stop(cli), 0);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "tx queue 0: 30 frames the peer had not taken when the "
+				 "connection went down: counted in tx_q0_lost_on_ring and oerrors");
+	dvp_log_capture_free(&cap);
+	assert_int_equal(tp_xstat(cli, "tx_q0_lost_on_ring"), 30);
+	assert_int_equal(dvp_stats_get(cli, &st), 0);
+	assert_int_equal(st.opackets, 230);
+	assert_int_equal(st.oerrors, 30);
+	assert_int_equal(dvp_port_stop(srv), 0);
+	tp_assert_pool_full();
+}
+
 /* bsize=64: frames of many buffers both ways, mbuf chains in and out. */
 static void test_chained(void **state)
 {
@@ -325,6 +395,8 @@ static void test_reconnect(void **state)
 	assert_int_equal(dvp_port_mbufs_held(cli), 0);
 	tp_assert_pool_full();
 	assert_int_equal(tp_xstat(cli, "disconnects"), 1);
+	/* The server left with our 10 frames unread on the ring: counted lost. */
+	TP_WAIT_FOR(tp_xstat(cli, "tx_q0_lost_on_ring") == 10);
 	assert_int_equal(dvp_port_start(srv), 0);
 	TP_WAIT_FOR(tp_link_is_up(cli) && tp_link_is_up(srv));
 	TP_WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 3);
@@ -374,9 +446,24 @@ static unsigned int count_of(const char *hay, const char *needle)
 	return n;
 }
 
+/* Holds the EAL interrupt thread (where memif disconnects) until released. */
+static int intr_hold_state; /* 1: the callback runs and waits, 0: released */
+
+static void intr_hold_cb(int fd, void *arg)
+{
+	uint64_t v;
+
+	(void)arg;
+	(void)read(fd, &v, sizeof(v));
+	__atomic_store_n(&intr_hold_state, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&intr_hold_state, __ATOMIC_ACQUIRE) == 1)
+		usleep(100);
+}
+
 /*
  * The client moves its head more than a ring past the server's index (the
- * server's rx ring in shared memory): the server logs one line naming the
+ * server's rx ring in shared memory): the server counts it once however
+ * many bursts see it before the disconnect, logs one line naming the
  * index, disconnects with that reason, the client hears it, reconnects on
  * new rings and traffic flows again.
  */
@@ -385,7 +472,9 @@ static void test_peer_breaks_ring(void **state)
 	struct memif_queue *q;
 	struct dvp_log_capture cap;
 	char want[160];
-	unsigned int ring;
+	unsigned int ring, i, got = 0;
+	uint64_t one = 1, index_errors, errors;
+	int hold;
 
 	(void)state;
 	pair_up(srv, cli, 1, 1, NULL);
@@ -395,9 +484,24 @@ static void test_peer_breaks_ring(void **state)
 	tp_recv_n(srv, 0, 2);
 	q = dvp_port_get(srv)->rxqs[0];
 	ring = q->ring_size;
+	/* The disconnect waits: bursts keep seeing the broken index meanwhile. */
+	hold = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	assert_true(hold >= 0);
+	assert_int_equal(dvp_intr_callback_register(hold, intr_hold_cb, NULL), 0);
+	assert_int_equal(write(hold, &one, sizeof(one)), (ssize_t)sizeof(one));
+	TP_WAIT_FOR(__atomic_load_n(&intr_hold_state, __ATOMIC_ACQUIRE) == 1);
 	dvp_log_capture_begin(&cap);
 	__atomic_store_n(&q->ring->head, (uint16_t)(q->last + q->ring_size + 3), __ATOMIC_RELEASE);
-	assert_int_equal(tp_recv_all(srv, 0), 0);
+	for (i = 0; i < 100; i++)
+		got += tp_recv_all(srv, 0);
+	index_errors = tp_xstat(srv, "rx_q0_peer_index_errors");
+	errors = tp_xstat(srv, "rx_q0_errors");
+	/* Released before any assert: a failed one must not leave the thread held. */
+	__atomic_store_n(&intr_hold_state, 0, __ATOMIC_RELEASE);
+	assert_int_equal(got, 0);
+	/* One violation, one count: counters count events, not polls. */
+	assert_int_equal(index_errors, 1);
+	assert_int_equal(errors, 1);
 	TP_WAIT_FOR(tp_xstat(srv, "disconnects") == 1 && tp_xstat(cli, "disconnects") == 1);
 	TP_WAIT_FOR(tp_link_is_up(srv) && tp_link_is_up(cli));
 	dvp_log_capture_end(&cap);
@@ -410,7 +514,9 @@ static void test_peer_breaks_ring(void **state)
 	assert_int_equal(count_of(cap.buf, "disconnecting: Ring protocol broken"), 1);
 	assert_contains(cap.buf, "net_memif_c0: disconnected: Ring protocol broken: rx queue 0");
 	dvp_log_capture_free(&cap);
-	assert_true(tp_xstat(srv, "rx_q0_peer_index_errors") >= 1);
+	assert_int_equal(tp_xstat(srv, "rx_q0_peer_index_errors"), 1);
+	assert_true(dvp_intr_callback_unregister(hold, intr_hold_cb, NULL) >= 0);
+	close(hold);
 	tp_send(cli, 0, 5);
 	tp_recv_n(srv, 0, 5);
 	tp_send(srv, 0, 3);
@@ -903,6 +1009,7 @@ int main(void)
 		cmocka_unit_test(test_traffic_both_ways),
 		cmocka_unit_test(test_ring_full),
 		cmocka_unit_test(test_ring_full_server),
+		cmocka_unit_test(test_stop_with_frames_on_ring),
 		cmocka_unit_test(test_chained),
 		cmocka_unit_test(test_fewer_rings_than_queues),
 		cmocka_unit_test(test_reconnect),

@@ -41,8 +41,9 @@ static void test_devargs(void **state)
 	assert_true(dvp_vdev_create("net_ring5,size=1000") < 0);
 	assert_true(dvp_vdev_create("net_ring5,size=1") < 0);
 	assert_true(dvp_vdev_create("net_ring5,sise=1024") < 0);
-	assert_true(dvp_vdev_create("net_ring5,peer=net_ring7") < 0);
-	assert_true(dvp_vdev_create("net_ring5,peer=net_ring1") < 0);
+	/* A peer that is not there or is taken is a bad devargs value: EINVAL. */
+	assert_int_equal(dvp_vdev_create("net_ring5,peer=net_ring7"), -EINVAL);
+	assert_int_equal(dvp_vdev_create("net_ring5,peer=net_ring1"), -EINVAL);
 	dvp_log_capture_end(&cap);
 	assert_contains(cap.buf, "queues");
 	assert_contains(cap.buf, "size=1000 is not a power of two");

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include <dvp_bus.h>
 #include <dvp_cycles.h>
@@ -87,11 +88,13 @@ static const char *const memif_xstat_names[] = {
 
 /* The per-queue ones (struct memif_qstats): rx_q<N>_<name>, tx_q<N>_<name>. */
 static const char *const rxq_names[] = {
-	NULL, NULL, NULL, NULL, "bad_descriptors", "peer_index_errors", NULL, NULL, "zc_unexported"
+	NULL, NULL, NULL, NULL, "bad_descriptors", "peer_index_errors", NULL, NULL, "zc_unexported",
+	NULL
 };
-static const char *const txq_names[] = { NULL,	      NULL,	    NULL,
-					 NULL,	      NULL,	    "peer_errors",
-					 "ring_full", "intr_kicks", "zc_unexported" };
+static const char *const txq_names[] = { NULL,		NULL,	      NULL,
+					 NULL,		NULL,	      "peer_errors",
+					 "ring_full",	"intr_kicks", "zc_unexported",
+					 "lost_on_ring" };
 DVP_PORT_QCTRS_DEFINE(rxq_ctrs, struct memif_queue, st, base, rxq_names);
 DVP_PORT_QCTRS_DEFINE(txq_ctrs, struct memif_queue, st, base, txq_names);
 
@@ -285,10 +288,41 @@ static int memif_start(struct dvp_port *port)
 	return 0;
 }
 
+/*
+ * Before a stop disconnects, the peer may take what is still on our tx
+ * rings, for as long as it keeps taking: a peer that polls empties a ring
+ * in microseconds, one that stopped reading takes nothing. What it leaves
+ * is counted as the queues go down (memif_queue_down()).
+ */
+#define MEMIF_STOP_DRAIN_IDLE_MS 50 /* nothing taken this long: give up */
+#define MEMIF_STOP_DRAIN_MAX_MS 1000
+
+static void memif_tx_drain(struct dvp_port *port)
+{
+	struct memif_port *mp = port->priv;
+	unsigned int ms, idle = 0, q;
+	uint32_t left, last = UINT32_MAX;
+
+	for (ms = 0; ms < MEMIF_STOP_DRAIN_MAX_MS && memif_if_connected(mp->ifc); ms++) {
+		left = 0;
+		/* Stopping: no burst runs, so the stopping thread is the queues' one user. */
+		for (q = 0; q < port->nb_tx_queues; q++)
+			left += memif_tx_pending(port->txqs[q]);
+		if (left == 0)
+			return;
+		idle = left < last ? 0 : idle + 1;
+		if (idle >= MEMIF_STOP_DRAIN_IDLE_MS)
+			return;
+		last = left;
+		usleep(1000);
+	}
+}
+
 static int memif_stop(struct dvp_port *port)
 {
 	struct memif_port *mp = port->priv;
 
+	memif_tx_drain(port);
 	/* DISCONNECT to the peer, queues down (waiting for bursts), memory unmapped. */
 	memif_if_stop(mp->ifc);
 	memif_link_report(port, false);
@@ -502,6 +536,13 @@ static int memif_probe(struct dvp_device *dev)
 	mp->ifc = memif_if_create(&p, memif_on_link, port);
 	if (mp->ifc == NULL) {
 		ret = -dvp_errno;
+		/*
+		 * An id taken on that socket, a socket path in no directory:
+		 * the devargs' values are bad (the line said which), as a bad
+		 * key would be. A socket a live process serves is not.
+		 */
+		if (ret == -EEXIST || ret == -ENOENT || ret == -ENOTDIR)
+			ret = dvp_err(EINVAL);
 		dvp_port_release(port);
 		return ret;
 	}

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <dvp_common.h>
+#include <dvp_counter.h>
 
 #include "memif_log.h"
 #include "memif_rxtx.h"
@@ -79,10 +80,15 @@ void memif_queue_init(struct memif_queue *q, enum memif_qrole role, uint16_t que
 __dvp_cold void memif_peer_violation(struct memif_queue *q, enum memif_violation kind,
 				     uint16_t peer, uint16_t ours)
 {
+	/*
+	 * Reported already: every burst sees the broken index until the
+	 * control thread disconnects. One violation is one event, counted
+	 * once, not once per poll.
+	 */
+	if (__atomic_load_n(&q->violated, __ATOMIC_RELAXED))
+		return;
 	dvp_counter_add(&q->st.peer_errors, 1);
 	dvp_counter_add(&q->st.errors, 1);
-	if (__atomic_load_n(&q->violated, __ATOMIC_RELAXED))
-		return; /* reported already: the control thread is disconnecting */
 	q->viol_kind = kind;
 	q->viol_peer = peer;
 	q->viol_ours = ours;
@@ -175,8 +181,29 @@ void memif_queue_up(struct memif_queue *q, const struct memif_shm *shm,
 		(void)dvp_rxwait_queue_kick(&q->iq);
 }
 
+/*
+ * Frames on client tx queue @q the server has not taken: one per
+ * descriptor without NEXT between its tail and our head. Exact, as the
+ * server moves tail as it reads. A server cannot count its own: the client
+ * reposts what it read whenever it likes (DPDK's zero-copy client in
+ * batches), so a buffer not posted back may well have been read.
+ */
+static uint16_t client_tx_unread(const struct memif_queue *q)
+{
+	const struct memif_ring *r = q->ring;
+	uint16_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE), s, frames = 0;
+
+	if ((uint16_t)(q->last - tail) > q->ring_size)
+		return 0; /* a broken tail: a violation, counted as such */
+	for (s = tail; s != q->last; s++)
+		frames += !(r->desc[s & q->mask].flags & MEMIF_DESC_FLAG_NEXT);
+	return frames;
+}
+
 void memif_queue_down(struct memif_queue *q)
 {
+	uint16_t lost;
+
 	if (!__atomic_load_n(&q->up, __ATOMIC_RELAXED))
 		return;
 	__atomic_store_n(&q->up, 0, __ATOMIC_SEQ_CST);
@@ -184,6 +211,20 @@ void memif_queue_down(struct memif_queue *q)
 	/* A burst is a bounded copy loop: this wait is short. */
 	while (__atomic_load_n(&q->busy, __ATOMIC_SEQ_CST))
 		dvp_pause();
+	/*
+	 * Sent and never taken: lost with the rings, and counted as such
+	 * (errors, so oerrors). The bursts are out and find the queue down
+	 * until memif_queue_up(), whose seq_cst store of up orders these
+	 * writes before theirs: the counters keep one writer at a time.
+	 */
+	if (q->role == MEMIF_Q_CLIENT_TX && (lost = client_tx_unread(q)) != 0) {
+		dvp_counter_add(&q->st.lost_on_ring, lost);
+		dvp_counter_add(&q->st.errors, lost);
+		MEMIF_LOG(
+			NOTICE,
+			"port %u tx queue %u: %u frame%s the peer had not taken when the connection went down: counted in tx_q%u_lost_on_ring and oerrors",
+			q->port_id, q->queue_id, lost, lost == 1 ? "" : "s", q->queue_id);
+	}
 	if (q->intr && q->efd >= 0)
 		(void)epoll_ctl(q->epfd, EPOLL_CTL_DEL, q->efd, NULL);
 	if (q->zc)

@@ -66,7 +66,8 @@ enum memif_qrole {
 struct memif_qstats {
 	uint64_t packets;
 	uint64_t bytes;
-	uint64_t errors; /* rx: bad_desc + peer_errors; tx: peer_errors + unexported */
+	uint64_t
+		errors; /* rx: bad_desc + peer_errors; tx: peer_errors + unexported + lost_on_ring */
 	uint64_t nombuf; /* rx: mbuf allocations that failed */
 	uint64_t bad_desc; /* rx: packets dropped for a descriptor outside memory */
 	uint64_t peer_errors; /* a peer index beyond a ring's worth, a zero-room buffer */
@@ -74,6 +75,8 @@ struct memif_qstats {
 	uint64_t kicks; /* tx: eventfd writes for a peer that unmasked */
 	uint64_t unexported; /* zero-copy: tx frames dropped, rx mbufs not posted, for
 				memory outside what was shared at connect */
+	uint64_t lost_on_ring; /* client tx: frames sent that the server had not taken
+				  when the connection went down (also in errors) */
 };
 
 /* How a peer broke the ring protocol (memif_peer_violation). */
@@ -211,8 +214,9 @@ static __dvp_always_inline void memif_tx_publish(struct memif_queue *q, uint16_t
 
 /*
  * The peer broke the ring protocol on @q (@kind; @peer its index or the
- * slot of the bad descriptor, @ours our index): counted in peer_errors,
- * and the first of a connection is handed to the control thread, which
+ * slot of the bad descriptor, @ours our index): the first of a connection
+ * is counted in peer_errors, once (later bursts see the same broken index
+ * until the disconnect), and handed to the control thread, which
  * logs one line and disconnects with the reason. Out of line: the one
  * system call (an eventfd write) is made once per connection.
  */

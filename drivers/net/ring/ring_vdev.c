@@ -194,10 +194,15 @@ static int cable_locked(struct ring_port *np, struct ring_port *peer)
 {
 	unsigned int q;
 
-	if (peer->peer != peer || peer->port->started) {
-		RING_LOG(ERR, "%s: peer=%s: %s", np->port->name, peer->port->name,
-			 peer->port->started ? "that port is started; stop it first" :
-					       "that port is cabled to another already");
+	if (peer->peer != peer) {
+		/* The devargs name a taken port: a bad value, as a bad key would be. */
+		RING_LOG(ERR, "%s: peer=%s: that port is cabled to another already (to %s)",
+			 np->port->name, peer->port->name, peer->peer->port->name);
+		return dvp_err(EINVAL);
+	}
+	if (peer->port->started) {
+		RING_LOG(ERR, "%s: peer=%s: that port is started; stop it first", np->port->name,
+			 peer->port->name);
 		return dvp_err(EBUSY);
 	}
 	for (q = 0; q < np->nb_tx_rings; q++) {
@@ -279,7 +284,7 @@ static int ring_probe(struct dvp_device *dev)
 				ERR,
 				"%s: peer=%s: no such net_ring vdev port (create the peer first, without peer=)",
 				dev->name, peer_name);
-			ret = dvp_err(ENODEV);
+			ret = dvp_err(EINVAL);
 			goto fail;
 		}
 		ret = cable_locked(np, peer);
