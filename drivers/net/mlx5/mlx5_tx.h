@@ -145,7 +145,12 @@ __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq);
 /* An MR went (mlx5_mr_cache_stale()): forget the cached lkeys and the simple pool's. */
 __dvp_cold void mlx5_tx_mr_forget(struct mlx5_txq *txq);
 int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last);
-uint32_t mlx5_tx_not_simple(struct mlx5_txq *txq, const struct dvp_mbuf *m, uint32_t elt);
+/*
+ * Out of line: the bursts call it only for a frame off their common case,
+ * and inlined it costs every frame registers in the burst's loop.
+ */
+__dvp_noinline uint32_t mlx5_tx_not_simple(struct mlx5_txq *txq, const struct dvp_mbuf *m,
+					   uint32_t elt);
 
 /* Shared with the control path (mlx5_txq.c). */
 int mlx5_txq_recover(struct mlx5_txq *txq);
