@@ -383,7 +383,7 @@ static void test_mprq_devargs(void **state)
 	mp_close(&f);
 	/* Out of the device's range: DPDK's default within it, with a warning. */
 	setup_logged(&f, "mprq_en=1,rxqs_min_mprq=1,mprq_log_stride_num=20", 1024, &cap);
-	assert_contains(cap.buf, "mprq_log_stride_num=20 is outside the device's 3..13: using 6");
+	assert_contains(cap.buf, "mprq_log_stride_num=20 is outside the device's 3..16: using 6");
 	dvp_log_capture_free(&cap);
 	rxq = dvp_port_get(f.port[0])->rxqs[0];
 	assert_non_null(rxq->mprq);

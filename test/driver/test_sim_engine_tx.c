@@ -210,6 +210,117 @@ static void test_tx_error_length(void **state)
 	fix_close(f, true);
 }
 
+/*
+ * A SEND WQE of @p len bytes with the first @p inl inline in its Ethernet
+ * segment (across as many units as they take), the rest behind one data
+ * segment. @return its index.
+ */
+static uint32_t send_inl(struct fix *f, uint32_t len, uint32_t inl)
+{
+	struct sc_txq *q = &f->l.tx;
+	uint8_t wqe[4 * 64] = { 0 };
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_eth_seg *es = (void *)(wqe + 16);
+	uint32_t off = (1 + mlx5_eseg_ds(inl)) * 16, idx = q->pi, ds, bbs;
+	uint8_t *buf = q->bufs + (size_t)(q->next_buf++ % q->nbufs) * q->buf_size;
+
+	es->inline_hdr_sz = htobe16((uint16_t)inl);
+	memcpy(es->inline_hdr_start, f->frame, inl);
+	if (len > inl) {
+		struct mlx5_wqe_data_seg *d = (void *)(wqe + off);
+
+		memcpy(buf, f->frame + inl, len - inl);
+		d->byte_count = htobe32(len - inl);
+		d->lkey = htobe32(f->l.s.mr->lkey);
+		d->addr = htobe64((uintptr_t)buf);
+		off += 16;
+	}
+	ds = off / 16;
+	bbs = mlx5_wqe_ds_to_bbs(ds);
+	ctrl->opmod_idx_opcode = htobe32((idx & 0xffff) << 8 | MLX5_OPCODE_SEND);
+	ctrl->qpn_ds = htobe32(q->sqn << 8 | ds);
+	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	for (uint32_t b = 0; b < bbs; b++)
+		memcpy(sc_tx_wqe_at(q, idx + b), wqe + b * 64, 64);
+	q->last_wqe = sc_tx_wqe_at(q, idx);
+	q->pi += bbs;
+	return idx;
+}
+
+/*
+ * The inline headers the device requires (inline_mode, as a VF's vport
+ * context says; the profile's otherwise): a SEND WQE with fewer is an
+ * error CQE (invalid use "inline"), one with as many or more is sent; an
+ * eMPW WQE is refused wherever any are required.
+ */
+static void test_tx_inline_mode(void **state)
+{
+	static const struct {
+		const char *mode;
+		uint32_t len, short_inl, enough_inl;
+	} cases[] = {
+		/* l2: Ethernet and a VLAN tag, 18 bytes (or the frame, when shorter). */
+		{ "profile=cx4lx,empw=on", 100, 14, 18 },
+		{ "inline_mode=l2", 100, 0, 18 },
+		/* ip: through the IPv4 header (14 + 20). */
+		{ "inline_mode=ip", 100, 18, 34 },
+		/* l4: through the UDP header (14 + 20 + 8). */
+		{ "inline_mode=l4", 100, 34, 42 },
+		{ "inline_mode=l4", 1514, 41, 64 },
+	};
+	const uint8_t *fp[1];
+	uint32_t lens[1], idx;
+
+	(void)state;
+	for (unsigned int c = 0; c < DVP_DIM(cases); c++) {
+		char args[96];
+		struct fix *f;
+
+		snprintf(args, sizeof(args), "mode=step,ports=2,cable=loop,%s", cases[c].mode);
+		f = fix_open(args, 64, 64);
+		sc_udp_frame(f->frame, cases[c].len, dst, 1, 2, 3, 4);
+		idx = send_inl(f, cases[c].len, cases[c].enough_inl);
+		sc_tx_ring(&f->l.tx);
+		sim_fix_run(&f->l);
+		assert_int_equal(mlx5dv_get_cqe_opcode(sim_fix_tx_cqe(&f->l)), MLX5_CQE_REQ);
+		assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 1);
+		idx = send_inl(f, cases[c].len, cases[c].short_inl);
+		sim_fix_tx_error(&f->l, idx, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		assert_int_equal(sim_fix_invalid(&f->l, SIM_MLX5_INV_INLINE), 1);
+		sim_fix_sq_recover(&f->l);
+		/* eMPW: refused whatever it carries. */
+		fp[0] = f->frame;
+		lens[0] = cases[c].len;
+		idx = sc_tx_empw(&f->l.s, &f->l.tx, fp, lens, 1, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		sim_fix_tx_error(&f->l, idx, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		assert_int_equal(sim_fix_invalid(&f->l, SIM_MLX5_INV_INLINE), 2);
+		sim_fix_sq_recover(&f->l);
+		/* After the reset, enough again: sent. */
+		send_inl(f, cases[c].len, cases[c].enough_inl);
+		sc_tx_ring(&f->l.tx);
+		sim_fix_run(&f->l);
+		assert_int_equal(mlx5dv_get_cqe_opcode(sim_fix_tx_cqe(&f->l)), MLX5_CQE_REQ);
+		assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 1);
+		fix_close(f, false);
+	}
+	/* No mode: no inline headers needed, eMPW taken. */
+	{
+		struct fix *f = fix_open("mode=step,ports=2,cable=loop,inline_mode=none", 64, 64);
+
+		sc_udp_frame(f->frame, 100, dst, 1, 2, 3, 4);
+		send_inl(f, 100, 0);
+		fp[0] = f->frame;
+		lens[0] = 100;
+		sc_tx_empw(&f->l.s, &f->l.tx, fp, lens, 1, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		sc_tx_ring(&f->l.tx);
+		sim_fix_run(&f->l);
+		assert_int_equal(mlx5dv_get_cqe_opcode(sim_fix_tx_cqe(&f->l)), MLX5_CQE_REQ);
+		assert_int_equal(mlx5dv_get_cqe_opcode(sim_fix_tx_cqe(&f->l)), MLX5_CQE_REQ);
+		assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 2);
+		fix_close(f, true);
+	}
+}
+
 static void test_tx_invalid_db_order(void **state)
 {
 	struct fix *f = fix_open("mode=step,ports=2,cable=loop", 64, 64);
@@ -448,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_tx_error_bad_lkey),
 		cmocka_unit_test(test_tx_error_out_of_range),
 		cmocka_unit_test(test_tx_error_length),
+		cmocka_unit_test(test_tx_inline_mode),
 		cmocka_unit_test(test_tx_invalid_db_order),
 		cmocka_unit_test(test_tx_invalid_wqe_past_pi),
 		cmocka_unit_test(test_tx_invalid_wqes),

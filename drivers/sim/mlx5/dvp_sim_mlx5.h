@@ -222,6 +222,7 @@ enum sim_mlx5_invalid {
 	SIM_MLX5_INV_DESTROY_UNACKED, /**< destroy with completion or async events not acked */
 	SIM_MLX5_INV_BAD_OBJECT, /**< an object the device did not create, or used after destroy */
 	SIM_MLX5_INV_EMPW, /**< an eMPW WQE against its rules (inline headers, no packet, opmod) */
+	SIM_MLX5_INV_INLINE, /**< a send WQE without the inline headers the device requires */
 	SIM_MLX5_INV_MAX
 };
 

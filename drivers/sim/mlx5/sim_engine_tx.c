@@ -108,7 +108,7 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 	qp->wqe_fetched = true;
 	if (opcode == MLX5_OPCODE_SEND) {
 		synd = sim_tx_send_build(qp, wqe, ds, &len);
-	} else if (opcode == MLX5_OPCODE_ENHANCED_MPSW && dev->cfg.empw) {
+	} else if (opcode == MLX5_OPCODE_ENHANCED_MPSW && dev->cfg.prof.empw) {
 		unsigned int r = sim_tx_empw(qp, wqe, ds, (uint16_t)idx, &len);
 
 		if (r == SIM_EMPW_HOLD)
@@ -120,8 +120,8 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 			"SQ %u: WQE 0x%04x has opcode 0x%02x; a raw packet SQ takes SEND (0x0a), "
 			"NOP (0x00)%s",
 			qp->ibv.qp_num, idx, opcode,
-			dev->cfg.empw ? " and ENHANCED_MPSW (0x29)" :
-					" (enhanced multi-packet send is off: empw=off)");
+			dev->cfg.prof.empw ? " and ENHANCED_MPSW (0x29)" :
+					     " (enhanced multi-packet send is off: empw=off)");
 		synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	}
 	if (synd != 0)

@@ -21,16 +21,6 @@
 #include "sim_obj.h"
 #include "sim_wq.h"
 
-/*
- * What the kernel reports for a ConnectX with ext_stride_num_range, except
- * the largest stride count: 2^13, so that a filler CQE's stride count
- * always fits byte_cnt's 14-bit field.
- */
-#define SIM_MPRQ_LOG_STRIDE_SZ_MIN 6u
-#define SIM_MPRQ_LOG_STRIDE_SZ_MAX 13u
-#define SIM_MPRQ_LOG_STRIDE_NUM_MIN 3u
-#define SIM_MPRQ_LOG_STRIDE_NUM_MAX 13u
-
 struct sim_wq *sim_wq_of(struct ibv_wq *wq, const char *fn)
 {
 	return SIM_OBJ_OF(struct sim_wq, wq, SIM_MAGIC_WQ, "WQ", fn);
@@ -143,20 +133,12 @@ struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_att
 	return wq_create(context, attr, NULL);
 }
 
-void sim_mprq_caps(struct mlx5dv_striding_rq_caps *caps)
-{
-	caps->min_single_stride_log_num_of_bytes = SIM_MPRQ_LOG_STRIDE_SZ_MIN;
-	caps->max_single_stride_log_num_of_bytes = SIM_MPRQ_LOG_STRIDE_SZ_MAX;
-	caps->min_single_wqe_log_num_of_strides = SIM_MPRQ_LOG_STRIDE_NUM_MIN;
-	caps->max_single_wqe_log_num_of_strides = SIM_MPRQ_LOG_STRIDE_NUM_MAX;
-	caps->supported_qpts = 1u << IBV_QPT_RAW_PACKET;
-}
-
 struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr,
 				struct mlx5dv_wq_init_attr *dv_attr)
 {
 	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
 	const struct mlx5dv_striding_rq_init_attr *s;
+	struct mlx5dv_striding_rq_caps caps;
 
 	if (ctx == NULL || attr == NULL) {
 		errno = EINVAL;
@@ -170,17 +152,20 @@ struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_
 				  "MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ",
 				  (unsigned long long)dv_attr->comp_mask);
 	s = &dv_attr->striding_rq_attrs;
-	if (s->single_stride_log_num_of_bytes < SIM_MPRQ_LOG_STRIDE_SZ_MIN ||
-	    s->single_stride_log_num_of_bytes > SIM_MPRQ_LOG_STRIDE_SZ_MAX ||
-	    s->single_wqe_log_num_of_strides < SIM_MPRQ_LOG_STRIDE_NUM_MIN ||
-	    s->single_wqe_log_num_of_strides > SIM_MPRQ_LOG_STRIDE_NUM_MAX)
+	sim_profile_mprq_caps(&ctx->dev->cfg.prof, &caps);
+	if (s->single_stride_log_num_of_bytes < caps.min_single_stride_log_num_of_bytes ||
+	    s->single_stride_log_num_of_bytes > caps.max_single_stride_log_num_of_bytes ||
+	    s->single_wqe_log_num_of_strides < caps.min_single_wqe_log_num_of_strides ||
+	    s->single_wqe_log_num_of_strides > caps.max_single_wqe_log_num_of_strides)
 		return sim_refuse(
 			ctx->dev, EINVAL,
 			"dv_create_wq: striding RQ of 2^%u-byte strides, 2^%u per WQE; valid are "
 			"%u..%u and %u..%u (striding_rq_caps)",
 			s->single_stride_log_num_of_bytes, s->single_wqe_log_num_of_strides,
-			SIM_MPRQ_LOG_STRIDE_SZ_MIN, SIM_MPRQ_LOG_STRIDE_SZ_MAX,
-			SIM_MPRQ_LOG_STRIDE_NUM_MIN, SIM_MPRQ_LOG_STRIDE_NUM_MAX);
+			caps.min_single_stride_log_num_of_bytes,
+			caps.max_single_stride_log_num_of_bytes,
+			caps.min_single_wqe_log_num_of_strides,
+			caps.max_single_wqe_log_num_of_strides);
 	if (s->two_byte_shift_en)
 		return sim_refuse(ctx->dev, EOPNOTSUPP,
 				  "dv_create_wq: two_byte_shift_en is not modelled; give 0");

@@ -97,7 +97,6 @@ struct sim_ind *sim_ind_of(struct ibv_rwq_ind_table *t, const char *fn);
 struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr);
 struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr,
 				struct mlx5dv_wq_init_attr *dv_attr);
-void sim_mprq_caps(struct mlx5dv_striding_rq_caps *caps);
 int sim_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr);
 int sim_destroy_wq(struct ibv_wq *wq);
 struct ibv_rwq_ind_table *sim_create_rwq_ind_table(struct ibv_context *context,
