@@ -364,7 +364,7 @@ static void tx_limits(struct mlx5_txq *txq)
 	const struct mlx5_cfg *cfg = &txq->priv->dev->cfg;
 
 	txq->frame_max = port->mtu + 18u;
-	txq->inline_min = cfg->txq_inline_min;
+	txq->inline_min = txq->priv->dev->txq_inline_min;
 	txq->inline_max = port->nb_tx_queues >= cfg->txqs_min_inline ? cfg->txq_inline_max : 0;
 	txq->inline_max = DVP_MIN(txq->inline_max, txq->frame_max);
 	/* As DPDK: eMPW inlines under the same queue-count rule as SEND does. */
