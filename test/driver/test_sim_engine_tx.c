@@ -143,18 +143,31 @@ static void test_tx_completion_per_request(void **state)
 }
 
 /* The WQE just written fails with @p syndrome; the SQ recovers through RESET. */
+/* The next send CQE is WQE @p idx's flush (REQ_ERR, WR_FLUSH_ERR). */
+static void expect_flush(struct fix *f, uint32_t idx)
+{
+	struct mlx5_cqe64 *cqe = sim_fix_tx_cqe(&f->l);
+	struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)(void *)cqe;
+
+	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
+	assert_int_equal(err->syndrome, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+	assert_int_equal(be16toh(err->wqe_counter), idx & 0xffff);
+}
+
 static void expect_tx_error(struct fix *f, uint32_t idx, uint8_t syndrome)
 {
 	struct mlx5_err_cqe *err = sim_fix_tx_error(&f->l, idx, syndrome);
 	struct mlx5_cqe64 *cqe;
 
 	assert_int_equal(be32toh(err->s_wqe_opcode_qpn) & 0xffffff, f->l.tx.sqn);
-	/* In error, doorbells are ignored. */
+	/* In error, a WQE posted is flushed: a CQE as it asks (here always), nothing sent. */
 	sc_udp_frame(f->frame, 60, dst, 1, 2, 3, 4);
-	sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	idx = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	sc_tx_ring(&f->l.tx);
 	sim_fix_run(&f->l);
+	expect_flush(f, idx);
 	assert_null(sc_cq_peek(&f->l.tx.cq));
+	assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 0);
 	sim_fix_sq_recover(&f->l);
 	idx = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	sc_tx_ring(&f->l.tx);
@@ -318,6 +331,65 @@ static void test_tx_inline_mode(void **state)
 		assert_int_equal(mlx5dv_get_cqe_opcode(sim_fix_tx_cqe(&f->l)), MLX5_CQE_REQ);
 		assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 2);
 		fix_close(f, true);
+	}
+}
+
+/*
+ * After a send error the SQ flushes every WQE behind the failing one, none
+ * sent, each writing a flush CQE (REQ_ERR, WR_FLUSH_ERR) as its completion
+ * mode says: ONLY_ERR (0) one, ONLY_FIRST_ERR (1) none, ALWAYS (2) and
+ * CQE_AND_EQE (3) one. In the every-error mode a ring of WQEs overruns a
+ * CQ sized for one completion every few dozen WQEs; in the first-error
+ * mode it does not.
+ */
+static void test_tx_error_flush_modes(void **state)
+{
+	static const uint8_t modes[] = { 0, MLX5_WQE_CTRL_FIRST_ERR, MLX5_WQE_CTRL_CQ_UPDATE,
+					 3u << MLX5_COMP_MODE_SHIFT };
+	struct sim_fix_conf c = sim_fix_loop_conf("mode=step,ports=2,cable=loop", 128, 64);
+	struct sim_mlx5_dev_stats st;
+	uint32_t idx[5];
+	struct fix *f = fix_open("mode=step,ports=2,cable=loop", 64, 64);
+
+	(void)state;
+	sc_udp_frame(f->frame, 60, dst, 1, 2, 3, 4);
+	assert_int_equal(sim_mlx5_fault_bad_lkey(f->l.s.sim, f->l.tx.sqn, 1), 0);
+	idx[0] = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, MLX5_WQE_CTRL_FIRST_ERR, 0);
+	for (unsigned int i = 0; i < 4; i++)
+		idx[i + 1] = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, modes[i], 0);
+	sim_fix_tx_error(&f->l, idx[0], MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	expect_flush(f, idx[1]);
+	expect_flush(f, idx[3]);
+	expect_flush(f, idx[4]);
+	assert_null(sc_cq_peek(&f->l.tx.cq));
+	assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 0);
+	st = sim_fix_stats(&f->l);
+	assert_int_equal(st.flush_cqes, 3);
+	/* Posted while in error: flushed too, once rung. */
+	idx[0] = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, 0, 0);
+	sc_tx_ring(&f->l.tx);
+	sim_fix_run(&f->l);
+	expect_flush(f, idx[0]);
+	sim_fix_sq_recover(&f->l);
+	fix_close(f, true);
+
+	/* 100 WQEs behind an error, on a CQ of 32: overrun in the every-error mode only. */
+	c.tx_cq = 31;
+	for (unsigned int m = 0; m < 2; m++) {
+		uint8_t mode = m == 0 ? 0 : MLX5_WQE_CTRL_FIRST_ERR;
+
+		f = sim_fix_new(sizeof(*f), &c);
+		assert_int_equal(sim_mlx5_fault_bad_lkey(f->l.s.sim, f->l.tx.sqn, 1), 0);
+		for (unsigned int i = 0; i < 100; i++)
+			sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60,
+				  i % 32 == 31 ? MLX5_WQE_CTRL_CQ_UPDATE : mode, 0);
+		sc_tx_ring(&f->l.tx);
+		sim_fix_run(&f->l);
+		st = sim_fix_stats(&f->l);
+		assert_int_equal(st.cq_overruns, m == 0 ? 1 : 0);
+		assert_int_equal(st.flush_cqes, m == 0 ? 31 : 3);
+		assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 0);
+		sim_fix_free(&f->l, false);
 	}
 }
 
@@ -559,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_tx_error_bad_lkey),
 		cmocka_unit_test(test_tx_error_out_of_range),
 		cmocka_unit_test(test_tx_error_length),
+		cmocka_unit_test(test_tx_error_flush_modes),
 		cmocka_unit_test(test_tx_inline_mode),
 		cmocka_unit_test(test_tx_invalid_db_order),
 		cmocka_unit_test(test_tx_invalid_wqe_past_pi),

@@ -162,7 +162,7 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 		return -1;
 	memset(buf, 0, (size_t)bbs * MLX5_SEND_WQE_BB);
 	mlx5_wqe_ctrl_fill((struct mlx5_wqe_ctrl_seg *)(void *)buf, txq->wqe_ci, MLX5_OPCODE_SEND,
-			   txq->sqn, ds, 0);
+			   txq->sqn, ds, MLX5_WQE_CTRL_FIRST_ERR);
 	es->cs_flags = txq->cs_tbl[(m->ol_flags >> 52) & 7];
 	es->inline_hdr_sz = htobe16((uint16_t)inl);
 	pkt_copy(m, 0, es->inline_hdr_start, inl);

@@ -46,7 +46,8 @@ static __dvp_always_inline void mlx5_empw_title(uint64_t *w, uint32_t ci, uint64
 	w[0] = htobe32((ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
 		       MLX5_OPCODE_ENHANCED_MPSW) |
 	       qpn | (uint64_t)ds << 56;
-	w[1] = 0; /* signature, fm_ce_se (a completion is asked at the burst's end), imm */
+	/* signature, fm_ce_se (only the first error: a completion is asked at the burst's end), imm */
+	w[1] = MLX5_TX_CTRL_W1;
 	w[2] = (uint64_t)ecs << 32; /* cs_flags */
 	w[3] = 0; /* no inline header: eMPW takes none */
 }
@@ -234,10 +235,11 @@ mlx5_empw_inline_wrap(struct mlx5_txq *txq, uint8_t *d, const struct dvp_mbuf *m
 
 /*
  * Close the fast session at @p w, whose title's block is zero (its opmod,
- * signature, fm_ce_se, imm and inline header stay so; a completion is
- * asked at the burst's end): the WQE index @p ci big-endian in bytes 1-2,
- * the opcode in byte 3, then qpn_ds from @p qpn (htobe32(SQN << 8)) with
- * @p ds in its last byte, and the checksum flags @p ecs.
+ * signature, imm and inline header stay so): the WQE index @p ci
+ * big-endian in bytes 1-2, the opcode in byte 3, then qpn_ds from @p qpn
+ * (htobe32(SQN << 8)) with @p ds in its last byte, fm_ce_se (only the
+ * first error; a completion is asked at the burst's end), and the
+ * checksum flags @p ecs.
  */
 static __dvp_always_inline void mlx5_empw_inl_close(uint64_t *w, uint32_t ci, uint32_t qpn,
 						    uint32_t ds, uint8_t ecs, bool cs)
@@ -248,6 +250,7 @@ static __dvp_always_inline void mlx5_empw_inl_close(uint64_t *w, uint32_t ci, ui
 	memcpy((uint8_t *)w + 1, &idx, sizeof(idx));
 	((uint8_t *)w)[3] = MLX5_OPCODE_ENHANCED_MPSW;
 	memcpy((uint8_t *)w + 4, &qpn_ds, sizeof(qpn_ds));
+	((uint8_t *)w)[11] = MLX5_WQE_CTRL_FIRST_ERR;
 	if (cs)
 		((uint8_t *)w)[20] = ecs;
 }
@@ -350,7 +353,7 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_fast(struct mlx5_txq *txq, str
 	/* Indexes from -n up to 0: one register and no bound to compare. */
 	intptr_t j = -(intptr_t)n;
 
-	/* The title's 32 bytes zero: opmod, signature, fm_ce_se, imm, no inline header. */
+	/* The title's 32 bytes zero: opmod, signature, imm, no inline header. */
 	mlx5_empw_zero32(w);
 	for (; j != 0; j++) {
 		struct dvp_mbuf *m = pend[j];

@@ -231,7 +231,8 @@ struct sim_mlx5_dev_stats {
 	uint64_t invalid[SIM_MLX5_INV_MAX];
 	uint64_t
 		cqes; /**< completions written, errors included (a compressed session counts each) */
-	uint64_t error_cqes;
+	uint64_t error_cqes; /**< flush CQEs included */
+	uint64_t flush_cqes; /**< error CQEs of WQEs flushed after an error (WR_FLUSH_ERR) */
 	uint64_t comp_events; /**< completion events raised */
 	uint64_t arms; /**< arm doorbells honoured */
 	uint64_t arms_stale; /**< arm doorbells ignored for a stale sn */

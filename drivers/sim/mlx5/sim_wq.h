@@ -121,5 +121,7 @@ int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool
 
 /* sim_engine_tx.c */
 int sim_tx_poll(struct sim_qp *qp);
+/* Flush the WQEs posted to @p qp, in error (a CQE each as its completion mode says). */
+void sim_tx_flush(struct sim_qp *qp);
 
 #endif /* SIM_WQ_H */
