@@ -156,6 +156,7 @@ static void fault_open(struct mf *f, uint16_t nb_desc)
 static void test_bad_lkey_rx(void **state)
 {
 	static const uint16_t sizes[] = { 60 };
+	struct sim_mlx5_dev_stats ds;
 	struct dvp_port_event_info info;
 	struct sim_mlx5_source_stats src = { 0 };
 	struct sim_mlx5_port_stats ps;
@@ -193,6 +194,16 @@ static void test_bad_lkey_rx(void **state)
 	assert_true(got > 2000);
 	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
 	assert_int_equal(st.ierrors, 1);
+	/*
+	 * The device flushed the WQEs posted behind the bad one: none is a
+	 * frame, none an error of its own; one reset mended the queue.
+	 */
+	assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+	assert_true(ds.flush_cqes > 100);
+	assert_int_equal(ds.cq_overruns, 0);
+	assert_int_equal(xstat(f.port[0], "rx_q0_cqe_errors"), 1);
+	assert_int_equal(xstat(f.port[0], "rx_q0_restarts"), 1);
+	assert_int_equal(xstat(f.port[0], "rx_q0_dropped_on_reset"), 0);
 	events_unregister(f.port[0]);
 	mf_close(&f);
 }

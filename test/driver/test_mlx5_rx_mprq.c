@@ -231,6 +231,7 @@ static void test_mprq_error_cqe(void **state)
 {
 	static const uint16_t sizes[] = { 60, 300, 1514 };
 	struct sim_mlx5_port_stats ps;
+	struct sim_mlx5_dev_stats ds;
 	struct dvp_port_stats st;
 	struct mlx5_rxq *rxq;
 	uint64_t restarts = 0;
@@ -252,6 +253,9 @@ static void test_mprq_error_cqe(void **state)
 	assert_int_equal(st.ipackets + 1 + ps.rx_dropped, 3000);
 	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "rx_q0_restarts", &restarts), 0);
 	assert_int_equal(restarts, 1);
+	/* The striding WQEs posted behind the bad one were flushed: no frame among them. */
+	assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+	assert_true(ds.flush_cqes > 0);
 	mp_close(&f);
 }
 

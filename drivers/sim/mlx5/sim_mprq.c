@@ -67,12 +67,13 @@ static uint8_t wqe_fetch(struct sim_port *port, struct sim_wq *wq)
 	return 0;
 }
 
-/* An error CQE for the WQE at wq->ci; the WQ stops until the driver resets it. */
+/* An error CQE for the WQE at wq->ci, the WQEs behind it flushed; the WQ stops until reset. */
 static int wq_error(struct sim_port *port, struct sim_wq *wq, uint8_t synd)
 {
 	sim_cq_write_error(wq->cq, port, false, synd, wq->ibv.wq_num, 0, (uint16_t)wq->ci);
 	wq->ibv.state = IBV_WQS_ERR;
 	wqe_next(wq);
+	sim_wq_flush(port, wq);
 	SIM_LOG(DEBUG, wq->ctx->dev, "striding WQ %u: error CQE, syndrome 0x%02x", wq->ibv.wq_num,
 		synd);
 	return SIM_MLX5_RX_ERROR_CQE;

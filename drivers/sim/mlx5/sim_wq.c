@@ -225,6 +225,13 @@ int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
 			wq->ibv.wq_num, wq_state_name(cur), wq_state_name(next));
 		return EINVAL;
 	}
+	/*
+	 * Into error, the device flushes what is posted; out of it by RESET,
+	 * it has flushed what was posted meanwhile (the command waits for it).
+	 */
+	if ((next == IBV_WQS_ERR && cur == IBV_WQS_RDY) ||
+	    (next == IBV_WQS_RESET && cur == IBV_WQS_ERR))
+		sim_wq_flush(NULL, wq);
 	if (cur == IBV_WQS_RESET && next == IBV_WQS_RDY) {
 		/* As libmlx5: counters restart, the record says where. */
 		wq->ci = dev->cfg.wq_start;
@@ -333,7 +340,10 @@ int sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *t)
 
 /* --- What the device reads of a WQ's ring ------------------------------- */
 
-/* WQEs the driver has posted and the device not consumed; -1 when the record is garbage. */
+/*
+ * WQEs the driver has posted and the device not consumed; -1 when the
+ * record is garbage. @p port (NULL: none) counts the record's reads.
+ */
 static int wq_posted(struct sim_port *port, struct sim_wq *wq)
 {
 	/* Acquire: the data segments written before the record are visible. */
@@ -342,7 +352,8 @@ static int wq_posted(struct sim_port *port, struct sim_wq *wq)
 	uint32_t n = (pi - wq->ci) & MLX5_WQ_INDEX_MASK;
 
 	if (pi != wq->last_pi) {
-		port->st.bus_dbrec_updates++;
+		if (port != NULL)
+			port->st.bus_dbrec_updates++;
 		wq->last_pi = pi;
 	}
 	if (n > wq->wqe_cnt) {
@@ -380,4 +391,29 @@ int sim_wq_room(struct sim_port *port, struct sim_wq *wq, bool hold_ok)
 		return SIM_MLX5_RX_CQ_OVERRUN;
 	}
 	return SIM_MLX5_RX_DELIVERED;
+}
+
+void sim_wq_flush(struct sim_port *port, struct sim_wq *wq)
+{
+	struct sim_mlx5_dev *dev = wq->ctx->dev;
+	int posted = wq_posted(port, wq);
+
+	/* A striding WQE the device had started on is flushed as well. */
+	if (wq->log_stride_num != 0 && wq->strd_ci != 0)
+		posted = DVP_MAX(posted, 1);
+	for (; posted > 0; posted--) {
+		int room = sim_cq_room(wq->cq);
+
+		if (room == 0)
+			sim_cq_overrun(wq->cq);
+		if (room > 0) {
+			sim_cq_write_error(wq->cq, port, false, MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
+					   wq->ibv.wq_num, 0, (uint16_t)wq->ci);
+			dev->st.flush_cqes++;
+		}
+		wq->ci = (wq->ci + 1) & MLX5_WQ_INDEX_MASK;
+		wq->strd_ci = 0;
+		wq->wqe_fetched = false;
+		wq->wqe_addr = NULL;
+	}
 }

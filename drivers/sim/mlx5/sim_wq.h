@@ -107,6 +107,12 @@ int sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table);
  * SIM_MLX5_RX_DELIVERED, else what became of the frame (counted).
  */
 int sim_wq_room(struct sim_port *port, struct sim_wq *wq, bool hold_ok);
+/*
+ * @p wq is in error: flush every WQE posted, in order, each with a CQE
+ * (RESP_ERR, WR_FLUSH_ERR, its counter), as a receive WQE always
+ * completes; @p port (NULL: none) counts the CQEs' bus bytes.
+ */
+void sim_wq_flush(struct sim_port *port, struct sim_wq *wq);
 
 /* sim_qp.c */
 struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn);
