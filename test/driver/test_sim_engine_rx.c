@@ -183,8 +183,10 @@ static void test_rx_offload_flags(void **state)
 	f->frame[70] ^= 1; /* payload: UDP checksum fails */
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all & ~MLX5_CQE_L4_OK);
 	len = sc_udp_frame(f->frame, 80, f->x.mac, 0x0a000001, 0x0a000002, 1, 2);
-	f->frame[40] = f->frame[41] = 0; /* no UDP checksum over IPv4: valid */
-	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all);
+	/* No UDP checksum over IPv4: a valid frame, but nothing verified: L4_OK clear. */
+	f->frame[40] = f->frame[41] = 0;
+	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all & ~MLX5_CQE_L4_OK);
+	assert_int_equal(l4, MLX5_CQE_L4_HDR_TYPE_UDP);
 	len = tcp_frame(f->frame, f->x.mac, 0x10, 0); /* bare ACK */
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all);
 	assert_int_equal(l4, MLX5_CQE_L4_HDR_TYPE_TCP_EMP_ACK);

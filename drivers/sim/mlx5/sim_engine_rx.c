@@ -56,7 +56,8 @@ static void cqe_offloads(struct mlx5_cqe64 *cqe, const struct sim_pkt *p)
 		l3 = MLX5_CQE_L3_HDR_TYPE_IPV6;
 		ok |= MLX5_CQE_L3_OK; /* IPv6 has no header checksum */
 	}
-	if (p->l4_proto != 0 && sim_pkt_l4_csum_ok(p))
+	/* A UDP checksum of 0 over IPv4 is none at all: nothing verified, L4_OK stays clear. */
+	if (p->l4_proto != 0 && !sim_pkt_udp_csum_none(p) && sim_pkt_l4_csum_ok(p))
 		ok |= MLX5_CQE_L4_OK;
 	cqe->hds_ip_ext = ok;
 	cqe->l4_hdr_type_etc = (uint8_t)(l3 << MLX5_CQE_L3_HDR_TYPE_SHIFT |
