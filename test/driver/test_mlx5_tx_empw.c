@@ -446,6 +446,77 @@ static void test_inline_malformed(void **state)
 }
 
 /* No eMPW on the device (empw=off): SEND WQEs only, the same frames delivered. */
+/*
+ * A frame of @p len bytes (14 and more) that is only an Ethernet header and
+ * filler: to 02:00:00:00:00:09, EtherType 0x88b5 (local experimental).
+ */
+static struct dvp_mbuf *short_frame(struct mf *f, uint32_t len)
+{
+	struct dvp_mbuf *m = dvp_pktmbuf_alloc(f->mp);
+	uint8_t *d;
+
+	assert_non_null(m);
+	d = (uint8_t *)dvp_pktmbuf_append(m, (uint16_t)len);
+	memset(d, (int)len, len);
+	memcpy(d, "\x02\x00\x00\x00\x00\x09\x02\x53\x47\x45\x4e\x00\x88\xb5", 14);
+	return m;
+}
+
+/*
+ * Frames of 14 to 17 bytes, shorter than Ethernet and a VLAN tag: no send
+ * WQE takes them (DPDK refuses them, the sim answers them with an error
+ * CQE): dropped and counted in oerrors, their mbufs back, on every tx path
+ * (eMPW by pointer, eMPW with inline frames, SEND); from 18 bytes on they
+ * leave. No error CQE comes back, and the frames around them go.
+ */
+static void test_short_frames(void **state)
+{
+	static const char *const args[] = {
+		"ports=1,mode=step,cable=traffic,gen=off",
+		"ports=1,mode=step,cable=traffic,gen=off",
+		"ports=1,mode=step,cable=traffic,gen=off,empw=off",
+	};
+	static const uint32_t lens[] = { 14, 60, 15, 16, 18, 17, 19, 100 };
+	uint8_t got[128];
+
+	(void)state;
+	for (unsigned int c = 0; c < DVP_DIM(args); c++) {
+		struct dvp_mbuf *pkts[DVP_DIM(lens)];
+		struct sim_mlx5_port_stats ps;
+		struct dvp_port_stats st;
+		uint64_t cqe_errors;
+		struct mf f;
+		int n = 0;
+
+		mf_open(&f, args[c], 512);
+		/* Eight tx queues: the inline eMPW burst, frames up to 268 bytes inline. */
+		mf_port_start(&f, 0, 1, c == 1 ? 8 : 1, NULL, 256);
+		if (c == 1)
+			expect_inline_burst(&f);
+		assert_int_equal(sim_mlx5_capture(f.sim, 0, 16), 0);
+		for (unsigned int i = 0; i < DVP_DIM(lens); i++)
+			pkts[i] = short_frame(&f, lens[i]);
+		assert_int_equal(dvp_tx_burst(f.port[0], 0, pkts, DVP_DIM(lens)), DVP_DIM(lens));
+		dvp_tx_burst(f.port[0], 0, NULL, 0);
+		sim_mlx5_step_idle(f.sim, 100);
+		dvp_tx_burst(f.port[0], 0, NULL, 0);
+		assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+		assert_int_equal(st.oerrors, 4);
+		assert_int_equal(dvp_xstats_get_by_name(f.port[0], "tx_q0_cqe_errors", &cqe_errors),
+				 0);
+		assert_int_equal(cqe_errors, 0);
+		ps = port_stats(&f);
+		assert_int_equal(ps.tx_frames, 4);
+		for (int len; (len = sim_mlx5_capture_pop(f.sim, 0, got, sizeof(got))) > 0; n++) {
+			static const int want[] = { 60, 18, 19, 100 };
+
+			assert_int_equal(len, want[n]);
+		}
+		assert_int_equal(n, 4);
+		mf_close(&f);
+	}
+}
+
 static void test_fallback_send(void **state)
 {
 	struct dvp_mbuf *pkts[64];
@@ -501,6 +572,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_inline_fast_and_others),
 		cmocka_unit_test(test_inline_in_session),
 		cmocka_unit_test(test_inline_malformed),
+		cmocka_unit_test(test_short_frames),
 		cmocka_unit_test(test_fallback_send),
 		cmocka_unit_test(test_send_index_past_256),
 	};

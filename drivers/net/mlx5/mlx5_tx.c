@@ -136,7 +136,12 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 
 	if (tx_stops_at(txq, m))
 		return -1;
-	if (dvp_unlikely(len < 14 || len > txq->frame_max)) {
+	/*
+	 * Shorter than the 18 bytes of Ethernet and a VLAN tag: no send WQE of
+	 * the device's takes it (DPDK refuses these lengths too, as the
+	 * offloads may fail on them): dropped, counted.
+	 */
+	if (dvp_unlikely(len < MLX5_ESEG_MIN_INLINE_SIZE || len > txq->frame_max)) {
 		tx_drop(txq, m, false);
 		return 0;
 	}

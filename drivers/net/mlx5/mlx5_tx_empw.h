@@ -158,7 +158,7 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
 #define MLX5_EMPW_INL_MAX_DS 60u
 
 /*
- * Copy a frame of @p len bytes (14 and more) into an inline segment's data
+ * Copy a frame of @p len bytes (18 and more) into an inline segment's data
  * at @p dst: 16- or 32-byte moves, the last overlapping the one before, so
  * that no byte outside the frame is read and none past it written.
  */
@@ -440,7 +440,9 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 							  uint32_t n, struct mlx5_empw_burst *b,
 							  bool cs)
 {
-	const uint32_t inl_span = txq->inline_mpw - 13u, span = txq->frame_max - 13u;
+	/* Frames of 18 (MLX5_ESEG_MIN_INLINE_SIZE) .. inline_mpw bytes go inline, up to frame_max by pointer. */
+	const uint32_t inl_span = txq->inline_mpw - (MLX5_ESEG_MIN_INLINE_SIZE - 1u);
+	const uint32_t span = txq->frame_max - (MLX5_ESEG_MIN_INLINE_SIZE - 1u);
 	const uint64_t qpn = (uint64_t)htobe32(txq->sqn << MLX5_WQE_QPN_SHIFT) << 32;
 	uint8_t *const sq_end = txq->sq + ((size_t)txq->wqe_n << 6);
 	const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
@@ -484,8 +486,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 				ended = true;
 				break;
 			}
-			/* 14 .. inline_mpw bytes (inline_mpw <= frame_max): one compare. */
-			if (dvp_likely(len - 14u < inl_span)) {
+			/* 18 .. inline_mpw bytes (inline_mpw <= frame_max): one compare. */
+			if (dvp_likely(len - MLX5_ESEG_MIN_INLINE_SIZE < inl_span)) {
 				/* Units of the 4-byte header, the bytes, padding to 16. */
 				uint32_t u = (len + 4 + MLX5_WSEG_SIZE - 1) / MLX5_WSEG_SIZE;
 				uint32_t bc = htobe32(len | MLX5_INLINE_SEG);
@@ -511,7 +513,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 			} else {
 				struct mlx5_wqe_data_seg *p = (struct mlx5_wqe_data_seg *)(void *)d;
 
-				if (dvp_unlikely(len - 14u >= span))
+				/* Shorter than 18 or longer than frame_max: the general path. */
+				if (dvp_unlikely(len - MLX5_ESEG_MIN_INLINE_SIZE >= span))
 					break;
 				if (d == dend) {
 					ended = true; /* k > 0: a unit is left for the first */

@@ -15,7 +15,7 @@
  *    address; lkey and range checked as for any send) or inline data
  *    (byte count | MLX5_INLINE_SEG, the bytes, the next segment at the
  *    next 16 bytes); an inline segment of 0 bytes is padding, no packet;
- *  - every packet 14 bytes to MTU + 18, with the title's checksum flags;
+ *  - every packet 18 bytes to MTU + 18, with the title's checksum flags;
  *  - one completion for the WQE when it asks (wqe_counter: its index).
  *
  * The device sends each packet as it gathers it: flow control may hold the
