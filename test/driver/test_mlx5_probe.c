@@ -137,7 +137,7 @@ static void test_devargs_inline(void **state)
 	/* Asked for the flow-tag format (DevX only) in the enhanced layout: off, said twice. */
 	assert_contains(cap.buf, "the legacy layout is used");
 	assert_contains(cap.buf,
-			"needs DevX, which this driver does not use: CQE compression is off");
+			"through DevX, which this driver does not do: CQE compression is off");
 	dvp_log_capture_free(&cap);
 	snprintf(name, sizeof(name), "sim_mlx5_%u", sim_index++);
 	memset(&f, 0, sizeof(f));

@@ -514,7 +514,9 @@ static void test_off(void **state)
 			assert_contains(cap.buf, "does not have the hash mini-CQE format: CQE "
 						 "compression is off");
 		if (k == 2)
-			assert_contains(cap.buf, "L3/L4 header mini-CQE format needs DevX");
+			assert_contains(
+				cap.buf,
+				"L3/L4 header mini-CQE format needs a CQ created through DevX");
 		dvp_log_capture_free(&cap);
 		assert_burst(r, false);
 		mixed_frames(r, 100);

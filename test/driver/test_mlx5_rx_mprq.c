@@ -36,7 +36,9 @@ static int eal_up(const char *pmd_args, const char *sim_args, struct dvp_log_cap
 
 	snprintf(cpu, sizeof(cpu), "%d", dvp_test_first_cpu());
 	snprintf(allow, sizeof(allow), "sim_mlx5_%u,%s", sim_index, pmd_args);
-	snprintf(vdev, sizeof(vdev), "sim_mlx5,%s", sim_args);
+	/* The program's device argument too (a profile), as mf_open() gives it. */
+	snprintf(vdev, sizeof(vdev), "sim_mlx5,%s%s%s", sim_args, mf_sim_extra != NULL ? "," : "",
+		 mf_sim_extra != NULL ? mf_sim_extra : "");
 	if (cap != NULL)
 		dvp_log_capture_begin(cap);
 	ret = dvp_test_eal_init("--no-huge", "-m", "256", "-l", cpu, "-a", allow, "--vdev", vdev);
@@ -46,11 +48,12 @@ static int eal_up(const char *pmd_args, const char *sim_args, struct dvp_log_cap
 }
 
 /* The EAL with a stepped one-port sim device carrying @p pmd_args, and a pool of @p pool_n. */
-static void mp_open(struct mf *f, const char *pmd_args, unsigned int pool_n)
+static void mp_open_sim(struct mf *f, const char *pmd_args, const char *sim_args,
+			unsigned int pool_n)
 {
 	char name[32];
 
-	assert_true(eal_up(pmd_args, "ports=1,mode=step,cable=traffic,gen=off", NULL) > 0);
+	assert_true(eal_up(pmd_args, sim_args, NULL) > 0);
 	snprintf(name, sizeof(name), "sim_mlx5_%u", sim_index++);
 	memset(f, 0, sizeof(*f));
 	f->sim = sim_mlx5_find(name);
@@ -61,6 +64,11 @@ static void mp_open(struct mf *f, const char *pmd_args, unsigned int pool_n)
 					DVP_MBUF_DEFAULT_BUF_SIZE, DVP_SOCKET_ANY);
 	assert_non_null(f->mp);
 	f->pool_n = pool_n;
+}
+
+static void mp_open(struct mf *f, const char *pmd_args, unsigned int pool_n)
+{
+	mp_open_sim(f, pmd_args, "ports=1,mode=step,cable=traffic,gen=off", pool_n);
 }
 
 static void mp_close(struct mf *f)
@@ -260,6 +268,34 @@ static void test_mprq_error_cqe(void **state)
 }
 
 /*
+ * Receive completions of another responder opcode (the sim's rx_opcode=3,
+ * RESP_SEND_IMM; fillers too) on a striding RQ: frames all the same, none
+ * lost, no reset.
+ */
+static void test_mprq_other_opcode(void **state)
+{
+	static const uint16_t sizes[] = { 60, 1514, 300 };
+	struct dvp_port_stats st;
+	uint64_t restarts = 1;
+	struct expect e;
+	struct mf f;
+
+	(void)state;
+	mp_open_sim(&f, SMALL_STRIDES, "ports=1,mode=step,cable=traffic,gen=off,rx_opcode=3", 2048);
+	mf_port_start(&f, 0, 1, 1, NULL, 512);
+	assert_ptr_equal(dvp_port_get(f.port[0])->rx_pkt_burst, mlx5_rx_burst_mprq);
+	expect_init(&e, &f, sizes, DVP_DIM(sizes));
+	source(&f, sizes, DVP_DIM(sizes), 3000);
+	rx_until(&f, &e, 3000, 0);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.ipackets, 3000);
+	assert_int_equal(st.ierrors, 0);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "rx_q0_restarts", &restarts), 0);
+	assert_int_equal(restarts, 0);
+	mp_close(&f);
+}
+
+/*
  * Stop with frames received and not taken and a WQE half used, then start:
  * the frames count as dropped_on_reset, the queue starts over at stride 0
  * and what comes next arrives intact.
@@ -422,9 +458,10 @@ static void test_mprq_devargs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mprq_stream),    cmocka_unit_test(test_mprq_pool_empty),
-		cmocka_unit_test(test_mprq_error_cqe), cmocka_unit_test(test_mprq_stop_start),
-		cmocka_unit_test(test_mprq_rss_mixed), cmocka_unit_test(test_mprq_devargs),
+		cmocka_unit_test(test_mprq_stream),	cmocka_unit_test(test_mprq_pool_empty),
+		cmocka_unit_test(test_mprq_error_cqe),	cmocka_unit_test(test_mprq_other_opcode),
+		cmocka_unit_test(test_mprq_stop_start), cmocka_unit_test(test_mprq_rss_mixed),
+		cmocka_unit_test(test_mprq_devargs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,7 +110,7 @@ static uint32_t cq_drain(struct mlx5_rxq *rxq)
 		if (mlx5_cqe_format(op_own) == MLX5_CQE_FORMAT_COMPRESSED)
 			slots = mlx5_rx_zip_drop(rxq, cqe, &frames);
 		else
-			frames += op_own >> 4 == MLX5_CQE_RESP_SEND &&
+			frames += mlx5_cqe_is_rx(op_own) &&
 				  !(rxq->mprq != NULL && mlx5_mprq_cqe_filler(cqe));
 		rxq->cq_ci += slots;
 		n += slots;

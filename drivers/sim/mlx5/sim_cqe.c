@@ -141,7 +141,7 @@ void sim_cq_write_rx(struct sim_cq *cq, struct sim_port *port, const struct sim_
 	uint32_t idx = cq->pi;
 
 	if (cq->comp_max == 0) {
-		sim_cq_write(cq, port, cqe, MLX5_CQE_RESP_SEND, false);
+		sim_cq_write(cq, port, cqe, cq->ctx->dev->cfg.rx_opcode, false);
 		return;
 	}
 	sim_cq_comp_add(cq, port, wq, cqe, pkt);

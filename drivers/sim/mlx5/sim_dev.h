@@ -181,6 +181,7 @@ struct sim_cfg {
 	uint64_t bad_lkey_nth;
 	uint32_t cq_stall_cqn;
 	bool tx_hold;
+	uint8_t rx_opcode; /* opcode of receive CQEs (MLX5_CQE_RESP_SEND; rx_opcode=) */
 };
 
 struct sim_mlx5_dev {

@@ -75,6 +75,9 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 		      "reading, so it overruns (default 0: none)" },
 	{ "tx_hold", "on|off: every port's link partner pauses it for good, so its send queues "
 		     "hold their frames (default off)" },
+	{ "rx_opcode", "1..4: the opcode of every receive completion, one of the responder "
+		       "opcodes (RESP_WR_IMM 1, RESP_SEND 2, RESP_SEND_IMM 3, RESP_SEND_INV 4), "
+		       "for drivers that must take any non-error opcode (default 2)" },
 	{ NULL, NULL },
 };
 
@@ -94,6 +97,7 @@ static void sim_cfg_defaults(struct sim_cfg *cfg)
 	cfg->src.nsizes = 1;
 	cfg->src.flows = 1;
 	cfg->fatal_at = UINT64_MAX;
+	cfg->rx_opcode = MLX5_CQE_RESP_SEND;
 }
 
 /* The longest time a devarg may give: a year, far from uint64_t's ns limit. */
@@ -359,6 +363,10 @@ static int parse_faults(const char *name, const struct dvp_devargs *da, struct s
 	cfg->cq_stall_cqn = (uint32_t)x;
 	if (ret == 0)
 		ret = dvp_devargs_get_bool(da, "tx_hold", false, &cfg->tx_hold);
+	if (ret == 0)
+		ret = dvp_devargs_get_u64(da, "rx_opcode", MLX5_CQE_RESP_WR_IMM,
+					  MLX5_CQE_RESP_SEND_INV, MLX5_CQE_RESP_SEND, &x);
+	cfg->rx_opcode = (uint8_t)x;
 	return ret;
 }
 
