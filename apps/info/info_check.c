@@ -14,6 +14,8 @@
  *    with a pattern), every one received in order and intact, the
  *    device's checksum verdicts, and the ports' own counters agreeing; the
  *    burst each port runs is named (dvp_pmd_mlx5_paths() on an mlx5 port);
+ *    with --rx-buf, receive buffers shorter than a frame and rx scatter:
+ *    the longer frames arrive as chains of mbufs;
  *  - the interrupt path: the rx queue armed, one frame sent, its event on
  *    the queue's fd, read and acked, the frame received;
  *  - the async path: the receiving port's link taken down and up (on the
@@ -180,7 +182,7 @@ static uint32_t frame_len(uint32_t seq, uint32_t max)
 	return DVP_MIN(lens[seq % DVP_DIM(lens)], max);
 }
 
-static int port_start(uint16_t p, struct dvp_mempool *mp)
+static int port_start(uint16_t p, struct dvp_mempool *rx_mp, bool scatter)
 {
 	struct dvp_port_info in;
 	struct dvp_port_conf conf;
@@ -191,12 +193,15 @@ static int port_start(uint16_t p, struct dvp_mempool *mp)
 		return ret;
 	memset(&conf, 0, sizeof(conf));
 	conf.rxmode.offloads = in.rx_offload_capa & DVP_RX_OFFLOAD_CHECKSUM;
+	/* Not offered: the queue's setup refuses buffers shorter than a frame, and says so. */
+	if (scatter)
+		conf.rxmode.offloads |= in.rx_offload_capa & DVP_RX_OFFLOAD_SCATTER;
 	conf.intr_conf.rxq = (in.intr_capa & DVP_PORT_INTR_RXQ) != 0;
 	conf.intr_conf.lsc = (in.intr_capa & DVP_PORT_INTR_LSC) != 0;
 	conf.intr_conf.rmv = (in.intr_capa & DVP_PORT_INTR_RMV) != 0;
 	ret = dvp_port_configure(p, 1, 1, &conf);
 	if (ret == 0)
-		ret = dvp_rxq_setup(p, 0, CHECK_DESC, DVP_SOCKET_ANY, NULL, mp);
+		ret = dvp_rxq_setup(p, 0, CHECK_DESC, DVP_SOCKET_ANY, NULL, rx_mp);
 	if (ret == 0)
 		ret = dvp_txq_setup(p, 0, CHECK_DESC, DVP_SOCKET_ANY, NULL);
 	if (ret == 0)
@@ -219,16 +224,29 @@ static bool link_wait(uint16_t p, bool up, uint64_t ns)
 	}
 }
 
-/* One received mbuf: ours, in order and intact? Counts it. */
-static void rx_take(struct dvp_mbuf *m, uint32_t *next, uint64_t *ok, uint64_t *bad,
-		    uint64_t *foreign, uint64_t *csum_good, uint32_t max)
+/* The frame of @p m, a chain or not, in @p flat (@p cap bytes): its length, 0 if longer. */
+static uint32_t rx_flatten(const struct dvp_mbuf *m, uint8_t *flat, uint32_t cap)
 {
-	const uint8_t *d = dvp_pktmbuf_mtod(m, const uint8_t *);
-	struct dvp_ether_addr dst, src;
-	uint8_t want[1600];
-	uint32_t seq;
+	uint32_t n = 0;
 
-	if (m->pkt_len < 60 || m->nb_segs != 1 || d[12] != 0x08 || d[13] != 0x00 || d[23] != 17 ||
+	for (const struct dvp_mbuf *s = m; s != NULL; s = s->next) {
+		if (n + s->data_len > cap)
+			return 0;
+		memcpy(flat + n, dvp_pktmbuf_mtod(s, const uint8_t *), s->data_len);
+		n += s->data_len;
+	}
+	return n == m->pkt_len ? n : 0;
+}
+
+/* One received frame: ours, in order and intact? Counts it. */
+static void rx_take(struct dvp_mbuf *m, uint32_t *next, uint64_t *ok, uint64_t *bad,
+		    uint64_t *foreign, uint64_t *csum_good, uint64_t *chained, uint32_t max)
+{
+	uint8_t d[1600], want[1600];
+	struct dvp_ether_addr dst, src;
+	uint32_t seq, len = rx_flatten(m, d, sizeof(d));
+
+	if (len < 60 || d[12] != 0x08 || d[13] != 0x00 || d[23] != 17 ||
 	    (uint32_t)(d[42] << 24 | d[43] << 16 | d[44] << 8 | d[45]) != CHECK_MAGIC) {
 		(*foreign)++; /* not a check frame: the network's own (multicast...) */
 		dvp_pktmbuf_free(m);
@@ -238,7 +256,8 @@ static void rx_take(struct dvp_mbuf *m, uint32_t *next, uint64_t *ok, uint64_t *
 	memcpy(dst.addr_bytes, d, 6);
 	memcpy(src.addr_bytes, d + 6, 6);
 	frame_build(want, frame_len(seq, max), &dst, &src, seq);
-	if (seq != *next || m->pkt_len != frame_len(seq, max) || memcmp(d, want, m->pkt_len) != 0) {
+	*chained += m->nb_segs > 1;
+	if (seq != *next || len != frame_len(seq, max) || memcmp(d, want, len) != 0) {
 		(*bad)++;
 	} else {
 		(*ok)++;
@@ -272,7 +291,8 @@ static void check_datapath(struct pair *pr, struct dvp_mempool *mp, uint64_t n)
 	struct dvp_ether_addr src, dst;
 	struct dvp_port_stats s0, r0, s1, r1;
 	struct dvp_mbuf *pkts[CHECK_BURST];
-	uint64_t sent = 0, ok = 0, bad = 0, foreign = 0, good_csum = 0, last = now_ns();
+	uint64_t sent = 0, ok = 0, bad = 0, foreign = 0, good_csum = 0, chained = 0;
+	uint64_t last = now_ns();
 	struct dvp_port_info in;
 	uint32_t next = 0, max;
 
@@ -302,7 +322,7 @@ static void check_datapath(struct pair *pr, struct dvp_mempool *mp, uint64_t n)
 		}
 		got = dvp_rx_burst(pr->rx, 0, pkts, CHECK_BURST);
 		for (uint16_t i = 0; i < got; i++)
-			rx_take(pkts[i], &next, &ok, &bad, &foreign, &good_csum, max);
+			rx_take(pkts[i], &next, &ok, &bad, &foreign, &good_csum, &chained, max);
 		if (got > 0)
 			last = now_ns();
 	}
@@ -323,8 +343,9 @@ static void check_datapath(struct pair *pr, struct dvp_mempool *mp, uint64_t n)
 				pr->c[CHK_RX].counted == ok + foreign;
 	snprintf(pr->c[CHK_RX].note, sizeof(pr->c[CHK_RX].note),
 		 "%" PRIu64 " out of order or damaged, %" PRIu64 " not ours, %" PRIu64
-		 " missed; checksums verified by the device: %" PRIu64 " of %" PRIu64,
-		 bad, foreign, r1.imissed - r0.imissed, good_csum, ok);
+		 " missed; checksums verified by the device: %" PRIu64 " of %" PRIu64 "; %" PRIu64
+		 " in chains of mbufs",
+		 bad, foreign, r1.imissed - r0.imissed, good_csum, ok, chained);
 	if (!pr->c[CHK_TX].verdict)
 		snprintf(pr->c[CHK_TX].note, sizeof(pr->c[CHK_TX].note),
 			 "%" PRIu64 " of %" PRIu64 " taken by tx_burst", sent, n);
@@ -528,12 +549,12 @@ static void json_pair(struct dvp_json *w, const struct pair *pr)
 	dvp_json_obj_close(w);
 }
 
-int info_check(uint64_t frames, bool flap, bool json)
+int info_check(uint64_t frames, bool flap, bool json, uint32_t rx_buf)
 {
 	struct pair pairs[DVP_MAX_PORTS];
 	uint16_t ports[DVP_MAX_PORTS], p;
 	unsigned int np = 0, npairs = 0;
-	struct dvp_mempool *mp;
+	struct dvp_mempool *mp, *rx_mp = NULL;
 	bool all = true;
 	struct dvp_json w;
 
@@ -550,8 +571,19 @@ int info_check(uint64_t frames, bool flap, bool json)
 		fprintf(stderr, "dvp-info: --check: no mbuf pool: %s\n", dvp_strerror(dvp_errno));
 		return 1;
 	}
+	if (rx_buf != 0) {
+		rx_mp = dvp_pktmbuf_pool_create("dvp_check_rx", CHECK_POOL, 256, 0,
+						(uint16_t)(rx_buf + DVP_PKTMBUF_HEADROOM),
+						DVP_SOCKET_ANY);
+		if (rx_mp == NULL) {
+			fprintf(stderr, "dvp-info: --check: no pool of %u-byte buffers: %s\n",
+				rx_buf, dvp_strerror(dvp_errno));
+			dvp_mempool_free(mp);
+			return 1;
+		}
+	}
 	for (unsigned int i = 0; i < np; i++) {
-		int ret = port_start(ports[i], mp);
+		int ret = port_start(ports[i], rx_mp != NULL ? rx_mp : mp, rx_mp != NULL);
 
 		if (ret != 0) {
 			fprintf(stderr, "dvp-info: --check: port %u does not start: %s\n", ports[i],
@@ -597,6 +629,7 @@ int info_check(uint64_t frames, bool flap, bool json)
 	}
 	DVP_PORT_FOREACH(p)
 		dvp_port_close(p);
+	dvp_mempool_free(rx_mp);
 	dvp_mempool_free(mp);
 	return all ? 0 : 1;
 }

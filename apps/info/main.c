@@ -242,6 +242,8 @@ static void usage(FILE *f, const char *prg)
 		"  --frames N  Frames per port pair for --check (default 10000).\n"
 		"  --flap      With --check, take each receiving port's netdev down and up\n"
 		"              (needs CAP_NET_ADMIN; only on a port that may go down).\n"
+		"  --rx-buf N  With --check, receive into buffers of N bytes (64..9216) with\n"
+		"              rx scatter: frames longer than N arrive as chains of mbufs.\n"
 		"  -h, --help  Print this help.\n"
 		"\n"
 		"Examples:\n"
@@ -260,12 +262,16 @@ static void usage(FILE *f, const char *prg)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },	    { "check", no_argument, NULL, 'c' },
-		{ "frames", required_argument, NULL, 'n' }, { "flap", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
+		{ "json", no_argument, NULL, 'j' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "frames", required_argument, NULL, 'n' },
+		{ "flap", no_argument, NULL, 'f' },
+		{ "rx-buf", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	bool json = false, check = false, flap = false;
-	uint64_t frames = 10000;
+	uint64_t frames = 10000, rx_buf = 0;
 	int n, opt, status = 0;
 
 	n = app_eal_init(PRG, argc, argv, &status);
@@ -294,12 +300,20 @@ int main(int argc, char **argv)
 				goto hint;
 			}
 			break;
+		case 'b':
+			if (dvp_parse_u64(optarg, 64, 9216, &rx_buf) != 0) {
+				fprintf(stderr, PRG ": --rx-buf %s: give 64..9216 bytes\n", optarg);
+				status = 2;
+				goto hint;
+			}
+			break;
 		case 'h':
 			usage(stdout, PRG);
 			goto out;
 		default:
-			app_option_refused(PRG, argv, opt, opts,
-					   "--json, --check, --frames N, --flap, --help");
+			app_option_refused(
+				PRG, argv, opt, opts,
+				"--json, --check, --frames N, --flap, --rx-buf N, --help");
 			status = 2;
 			goto out;
 		}
@@ -307,13 +321,13 @@ int main(int argc, char **argv)
 	if (optind < argc) {
 		fprintf(stderr,
 			PRG ": unexpected argument '%s'; " PRG " takes EAL options, and --json, "
-			    "--check, --frames, --flap after '--'\n",
+			    "--check, --frames, --flap, --rx-buf after '--'\n",
 			argv[optind]);
 		status = 2;
 		goto hint;
 	}
 	if (check)
-		status = info_check(frames, flap, json);
+		status = info_check(frames, flap, json, (uint32_t)rx_buf);
 	else if (json)
 		info_print_json(stdout);
 	else

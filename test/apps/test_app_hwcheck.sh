@@ -33,12 +33,15 @@ json_check 'doc["pass"] is False' 'doc["pairs"][0]["checks"][0]["result"] == "fa
 run "$hwcheck" --info "$info" --eal "--no-huge $LCORES" --sim --frames 1000
 [ "$rc" = 0 ] || fail "dvp-hwcheck --sim: exit $rc"
 for p in "vector (SSE4.2), compressed CQEs" "scalar, compressed CQEs" "multi-packet" \
-	"  SEND  " "eMPW with inline frames" "  scalar  " "arm, event, ack" "link down and up"; do
+	"  SEND  " "eMPW with inline frames" "  scalar  " "  scatter" "arm, event, ack" \
+	"link down and up"; do
 	grep -q -- "$p" <<<"$out" || [ "$p" = "vector (SSE4.2), compressed CQEs" ] ||
 		fail "dvp-hwcheck --sim: no path '$p' in its report"
 done
 grep -q "== dvp-hwcheck: PASS" <<<"$out" || fail "dvp-hwcheck --sim: no PASS"
-[ "$(grep -c '^PASS$' <<<"$out")" = 7 ] || fail "dvp-hwcheck --sim: not 7 runs passed"
+[ "$(grep -c '^PASS$' <<<"$out")" = 8 ] || fail "dvp-hwcheck --sim: not 8 runs passed"
+grep -q "in chains of mbufs" <<<"$out" && ! grep -q "; 0 in chains of mbufs" <<<"$(sed -n '/rx scatter/,$p' <<<"$out")" ||
+	fail "dvp-hwcheck --sim: the scatter run received no chain"
 
 run "$hwcheck" --info "$info" --eal "--no-huge $LCORES" --sim=profile=cx4lx --frames 500
 [ "$rc" = 0 ] || fail "dvp-hwcheck --sim=profile=cx4lx: exit $rc"
