@@ -24,6 +24,7 @@
 #include <dvp_eal.h>
 #include <dvp_lcore.h>
 #include <dvp_malloc.h>
+#include <dvp_parse.h>
 #include <dvp_port.h>
 
 #include "app_args.h"
@@ -234,16 +235,26 @@ static void usage(FILE *f, const char *prg)
 		"\n"
 		"Options:\n"
 		"  --json      One JSON object on stdout instead of text.\n"
+		"  --check     The first-contact check instead: each port sends to the next\n"
+		"              (or, alone, to itself) through every path it runs (rx, tx,\n"
+		"              rx interrupts, async events), per path what was sent, received\n"
+		"              and counted, and PASS or FAIL. Exit status 1 if any failed.\n"
+		"  --frames N  Frames per port pair for --check (default 10000).\n"
+		"  --flap      With --check, take each receiving port's netdev down and up\n"
+		"              (needs CAP_NET_ADMIN; only on a port that may go down).\n"
+		"  --rx-buf N  With --check, receive into buffers of N bytes (64..9216) with\n"
+		"              rx scatter: frames longer than N arrive as chains of mbufs.\n"
 		"  -h, --help  Print this help.\n"
 		"\n"
 		"Examples:\n"
 		"  %s --no-huge                                 what this machine has\n"
 		"  %s --no-huge --vdev sim_mlx5,ports=2         with a simulated HCA\n"
 		"  %s --no-huge -- --json | python3 -m json.tool\n"
+		"  %s --no-huge -a mlx5_0 -a mlx5_1 -- --check   two ports cabled together\n"
 		"\n"
 		"EAL options: %s -h. Exit status: 0, 1 when the EAL cannot start, 2 for bad\n"
 		"arguments. See doc/apps.md.\n",
-		prg, prg, prg, prg, prg);
+		prg, prg, prg, prg, prg, prg);
 }
 
 #define PRG "dvp-info"
@@ -252,10 +263,15 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "frames", required_argument, NULL, 'n' },
+		{ "flap", no_argument, NULL, 'f' },
+		{ "rx-buf", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool json = false;
+	bool json = false, check = false, flap = false;
+	uint64_t frames = 10000, rx_buf = 0;
 	int n, opt, status = 0;
 
 	n = app_eal_init(PRG, argc, argv, &status);
@@ -271,24 +287,48 @@ int main(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'c':
+			check = true;
+			break;
+		case 'f':
+			flap = true;
+			break;
+		case 'n':
+			if (dvp_parse_u64(optarg, 1, 100000000, &frames) != 0) {
+				fprintf(stderr, PRG ": --frames %s: give 1..100000000\n", optarg);
+				status = 2;
+				goto hint;
+			}
+			break;
+		case 'b':
+			if (dvp_parse_u64(optarg, 64, 9216, &rx_buf) != 0) {
+				fprintf(stderr, PRG ": --rx-buf %s: give 64..9216 bytes\n", optarg);
+				status = 2;
+				goto hint;
+			}
+			break;
 		case 'h':
 			usage(stdout, PRG);
 			goto out;
 		default:
-			app_option_refused(PRG, argv, opt, opts, "--json, --help");
+			app_option_refused(
+				PRG, argv, opt, opts,
+				"--json, --check, --frames N, --flap, --rx-buf N, --help");
 			status = 2;
 			goto out;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr,
-			PRG ": unexpected argument '%s'; " PRG " takes EAL options, and --json "
-			    "after '--'\n",
+			PRG ": unexpected argument '%s'; " PRG " takes EAL options, and --json, "
+			    "--check, --frames, --flap, --rx-buf after '--'\n",
 			argv[optind]);
 		status = 2;
 		goto hint;
 	}
-	if (json)
+	if (check)
+		status = info_check(frames, flap, json, (uint32_t)rx_buf);
+	else if (json)
 		info_print_json(stdout);
 	else
 		print_text();

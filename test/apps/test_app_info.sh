@@ -61,7 +61,7 @@ printf '%s\n' "$out" | grep -q "^    MAC 02:70:63:61:70:00, Link \(up\|down\).*,
 	fail "no MAC and link line"
 printf '%s\n' "$out" | grep -q "^    interrupts: .*rxq" || fail "no interrupts line"
 
-for bad in "--no-huge $LCORES -- --bogus|--bogus: unknown option; valid: --json, --help" \
+for bad in "--no-huge $LCORES -- --bogus|--bogus: unknown option; valid: --json, --check, --frames N, --flap, --rx-buf N, --help" \
 	"--no-huge $LCORES -- stray|unexpected argument 'stray'" \
 	"--no-huge $LCORES -- --json=1|dvp-info: --json: takes no value (given '--json=1')" \
 	"--no-huge stray|unexpected argument 'stray'" \

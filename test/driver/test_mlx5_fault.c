@@ -156,6 +156,7 @@ static void fault_open(struct mf *f, uint16_t nb_desc)
 static void test_bad_lkey_rx(void **state)
 {
 	static const uint16_t sizes[] = { 60 };
+	struct sim_mlx5_dev_stats ds;
 	struct dvp_port_event_info info;
 	struct sim_mlx5_source_stats src = { 0 };
 	struct sim_mlx5_port_stats ps;
@@ -193,6 +194,16 @@ static void test_bad_lkey_rx(void **state)
 	assert_true(got > 2000);
 	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
 	assert_int_equal(st.ierrors, 1);
+	/*
+	 * The device flushed the WQEs posted behind the bad one: none is a
+	 * frame, none an error of its own; one reset mended the queue.
+	 */
+	assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+	assert_true(ds.flush_cqes > 100);
+	assert_int_equal(ds.cq_overruns, 0);
+	assert_int_equal(xstat(f.port[0], "rx_q0_cqe_errors"), 1);
+	assert_int_equal(xstat(f.port[0], "rx_q0_restarts"), 1);
+	assert_int_equal(xstat(f.port[0], "rx_q0_dropped_on_reset"), 0);
 	events_unregister(f.port[0]);
 	mf_close(&f);
 }
@@ -225,6 +236,85 @@ static void test_bad_lkey_tx(void **state)
 	assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
 	assert_int_equal(snk.received + st.oerrors, 2000);
 	assert_int_equal(snk.corrupt, 0);
+	events_unregister(f.port[0]);
+	mf_close(&f);
+}
+
+/*
+ * A send error with 600 WQEs behind it, none of them sent yet (the device
+ * is stepped only after they are all posted): the device flushes every one.
+ * WQEs that ask for no completion say "only the first error", so only the
+ * failing WQE and those that asked for a completion (one per
+ * tx_free_thresh packets) write a CQE, and the CQ, sized for the latter,
+ * holds them: the queue is mended by its reset (one QUEUE_ERROR, cause
+ * DRIVER), not rebuilt after a CQ overrun, and every packet is counted.
+ * The frames alternate their checksum flags, so each takes a WQE of its
+ * own on the eMPW path too.
+ */
+static void test_tx_error_flushes(void **state)
+{
+	enum { N = 600 };
+	struct dvp_port_conf conf = fault_conf();
+	struct dvp_port_event_info info;
+	struct sim_mlx5_sink_stats snk;
+	struct sim_mlx5_dev_stats ds;
+	struct dvp_mbuf *pkts[N];
+	struct dvp_port_stats st;
+	struct mlx5_txq *txq;
+	uint16_t sent = 0;
+	uint32_t asked;
+	struct mf f;
+
+	(void)state;
+	conf.txmode.offloads = DVP_TX_OFFLOAD_IPV4_CKSUM;
+	mf_open(&f, "ports=1,mode=step,cable=traffic,gen=off", 2048);
+	mf_port_start(&f, 0, 1, 1, &conf, 1024);
+	events_register(f.port[0]);
+	txq = dvp_port_get(f.port[0])->txqs[0];
+	for (unsigned int i = 0; i < N; i++) {
+		pkts[i] = mf_frame(&f, 100, 0, i, 2048);
+		pkts[i]->tx.l2_len = 14;
+		pkts[i]->tx.l3_len = 20;
+		if (i & 1)
+			pkts[i]->ol_flags |= DVP_MBUF_F_TX_IPV4 | DVP_MBUF_F_TX_IP_CKSUM;
+	}
+	assert_int_equal(sim_mlx5_fault_bad_lkey(f.sim, txq->sqn, 1), 0);
+	asked = txq->comp_pi;
+	/* Bursts of 32: each asks for a completion on its last WQE. */
+	for (int tries = 0; sent < N && tries < 100; tries++)
+		sent += dvp_tx_burst(f.port[0], 0, pkts + sent, (uint16_t)DVP_MIN(32, N - sent));
+	assert_int_equal(sent, N);
+	asked = txq->comp_pi - asked;
+	assert_true(asked >= N / 32 - 1);
+	assert_true(txq->wqe_ci - txq->wqe_tail >= N);
+	sim_mlx5_step_idle(f.sim, 100);
+	assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+	assert_int_equal(ds.cq_overruns, 0);
+	/* A flush CQE for each WQE that asked for a completion, none for the others. */
+	assert_int_equal(ds.flush_cqes, asked);
+	/* The error CQE mends the queue at the next burst. */
+	dvp_tx_burst(f.port[0], 0, NULL, 0);
+	for (int i = 0; i < 400 && event_count(DVP_PORT_EVENT_QUEUE_ERROR, NULL) < 1; i++)
+		sleep_ms(5);
+	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, &info), 1);
+	assert_true(info.queue.tx);
+	assert_int_equal(info.cause, DVP_PORT_CAUSE_DRIVER);
+	assert_int_equal(xstat(f.port[0], "tx_q0_cqe_errors"), 1);
+	assert_int_equal(xstat(f.port[0], "tx_q0_restarts"), 1);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.oerrors, N);
+	assert_int_equal(txq->elts_head, txq->elts_tail); /* every packet back in the pool */
+	/* Traffic goes on. */
+	for (unsigned int i = 0; i < 64; i++)
+		pkts[i] = mf_frame(&f, 100, 0, N + i, 2048);
+	mf_tx_all(&f, f.port[0], 0, pkts, 64);
+	sim_mlx5_step_idle(f.sim, 100);
+	dvp_tx_burst(f.port[0], 0, NULL, 0);
+	assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+	assert_int_equal(snk.received, 64);
+	assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+	assert_int_equal(ds.cq_overruns, 0);
+	assert_int_equal(event_count(DVP_PORT_EVENT_QUEUE_ERROR, NULL), 1);
 	events_unregister(f.port[0]);
 	mf_close(&f);
 }
@@ -669,6 +759,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_lkey_rx),
 		cmocka_unit_test(test_bad_lkey_tx),
+		cmocka_unit_test(test_tx_error_flushes),
 		cmocka_unit_test(test_cq_overrun),
 		cmocka_unit_test(test_cq_overrun_devargs),
 		cmocka_unit_test(test_link_flap),

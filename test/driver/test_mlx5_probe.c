@@ -137,7 +137,7 @@ static void test_devargs_inline(void **state)
 	/* Asked for the flow-tag format (DevX only) in the enhanced layout: off, said twice. */
 	assert_contains(cap.buf, "the legacy layout is used");
 	assert_contains(cap.buf,
-			"needs DevX, which this driver does not use: CQE compression is off");
+			"through DevX, which this driver does not do: CQE compression is off");
 	dvp_log_capture_free(&cap);
 	snprintf(name, sizeof(name), "sim_mlx5_%u", sim_index++);
 	memset(&f, 0, sizeof(f));
@@ -280,6 +280,86 @@ static void test_devargs_rx_vec_en(void **state)
 		dvp_mempool_free(f.mp);
 		assert_int_equal(dvp_eal_cleanup(), 0);
 	}
+}
+
+/*
+ * The inline headers every send WQE must carry, asked of the device (DevX:
+ * the HCA caps, and the vport context where they defer to it) or, without
+ * DevX, known by its PCI id (ConnectX-4 Lx: L2): the SEND WQEs inline that
+ * many bytes, and eMPW, whose title carries none, is off wherever any are
+ * required. Every frame reaches the sink and the device saw no WQE short
+ * of them (mf_close() checks).
+ */
+static void test_caps_inline(void **state)
+{
+	static const struct {
+		const char *args;
+		uint32_t inline_min;
+		bool empw;
+	} cases[] = {
+		{ "profile=cx6dx", 18, true },
+		{ "profile=cx5,devx=off", 18, true },
+		{ "profile=cx4lx", 18, false },
+		{ "profile=cx4lx,devx=off", 18, false },
+		/* eMPW offered but the L2 header required: SEND WQEs. */
+		{ "profile=cx4lx,empw=on", 18, false },
+		{ "profile=cx6dx,inline_mode=l2", 18, false },
+		{ "profile=cx7,inline_mode=ip", 58, false },
+		{ "profile=cx5,inline_mode=l4", 78, false },
+		{ "profile=cx4lx,inline_mode=ip", 58, false },
+		{ "profile=cx4lx,inline_mode=none,empw=on", 18, true },
+	};
+	static const uint32_t lens[] = { 60, 61, 100, 600, 1514, 64, 77, 79 };
+	const char *extra = mf_sim_extra;
+	struct dvp_ether_addr dst = { { 0x02, 0, 0, 0, 0, 7 } };
+	struct sim_mlx5_sink_stats snk;
+	struct dvp_mbuf *pkts[64];
+	struct mlx5_txq *txq;
+	uint64_t cqe_err;
+	char args[160];
+	struct mf f;
+
+	(void)state;
+	assert_true(eal_init(NULL, NULL) > 0);
+	/* Each case is a profile: not the program's. */
+	mf_sim_extra = NULL;
+	for (unsigned int c = 0; c < DVP_DIM(cases); c++) {
+		dvp_tx_burst_fn burst;
+
+		snprintf(args, sizeof(args), "ports=1,mode=step,cable=traffic,gen=off,%s",
+			 cases[c].args);
+		print_message("%s\n", args);
+		mf_open(&f, args, 512);
+		sim_index++;
+		mf_port_start(&f, 0, 1, 1, NULL, 256);
+		txq = dvp_port_get(f.port[0])->txqs[0];
+		assert_int_equal(txq->inline_min, cases[c].inline_min);
+		burst = dvp_port_get(f.port[0])->tx_pkt_burst;
+		assert_true((burst == mlx5_tx_burst_empw) == cases[c].empw);
+		if (!cases[c].empw)
+			assert_ptr_equal(burst, mlx5_tx_burst);
+		for (int i = 0; i < 64; i++) {
+			uint32_t len = lens[i % DVP_DIM(lens)];
+
+			pkts[i] = dvp_pktmbuf_alloc(f.mp);
+			assert_int_equal(
+				sim_mlx5_frame_build(dvp_pktmbuf_append(pkts[i], (uint16_t)len),
+						     len, 0, (uint64_t)i, dst.addr_bytes),
+				(int)len);
+		}
+		mf_tx_all(&f, f.port[0], 0, pkts, 64);
+		sim_mlx5_step_idle(f.sim, 100);
+		dvp_tx_burst(f.port[0], 0, NULL, 0);
+		assert_int_equal(sim_mlx5_sink_stats(f.sim, 0, &snk), 0);
+		assert_int_equal(snk.received, 64);
+		assert_int_equal(snk.corrupt + snk.lost, 0);
+		assert_int_equal(dvp_xstats_get_by_name(f.port[0], "tx_q0_cqe_errors", &cqe_err),
+				 0);
+		assert_int_equal(cqe_err, 0);
+		mf_close(&f);
+	}
+	mf_sim_extra = extra;
+	assert_int_equal(dvp_eal_cleanup(), 0);
 }
 
 static void test_rxq_buffer_too_small(void **state)
@@ -491,6 +571,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_devargs_inline),
 		cmocka_unit_test(test_devargs_txq_mpw_en),
 		cmocka_unit_test(test_devargs_rx_vec_en),
+		cmocka_unit_test(test_caps_inline),
 		cmocka_unit_test(test_rxq_buffer_too_small),
 		cmocka_unit_test(test_pool_of_many_chunks),
 		cmocka_unit_test(test_pool_of_scattered_chunks),

@@ -36,7 +36,9 @@ static int eal_up(const char *pmd_args, const char *sim_args, struct dvp_log_cap
 
 	snprintf(cpu, sizeof(cpu), "%d", dvp_test_first_cpu());
 	snprintf(allow, sizeof(allow), "sim_mlx5_%u,%s", sim_index, pmd_args);
-	snprintf(vdev, sizeof(vdev), "sim_mlx5,%s", sim_args);
+	/* The program's device argument too (a profile), as mf_open() gives it. */
+	snprintf(vdev, sizeof(vdev), "sim_mlx5,%s%s%s", sim_args, mf_sim_extra != NULL ? "," : "",
+		 mf_sim_extra != NULL ? mf_sim_extra : "");
 	if (cap != NULL)
 		dvp_log_capture_begin(cap);
 	ret = dvp_test_eal_init("--no-huge", "-m", "256", "-l", cpu, "-a", allow, "--vdev", vdev);
@@ -46,11 +48,12 @@ static int eal_up(const char *pmd_args, const char *sim_args, struct dvp_log_cap
 }
 
 /* The EAL with a stepped one-port sim device carrying @p pmd_args, and a pool of @p pool_n. */
-static void mp_open(struct mf *f, const char *pmd_args, unsigned int pool_n)
+static void mp_open_sim(struct mf *f, const char *pmd_args, const char *sim_args,
+			unsigned int pool_n)
 {
 	char name[32];
 
-	assert_true(eal_up(pmd_args, "ports=1,mode=step,cable=traffic,gen=off", NULL) > 0);
+	assert_true(eal_up(pmd_args, sim_args, NULL) > 0);
 	snprintf(name, sizeof(name), "sim_mlx5_%u", sim_index++);
 	memset(f, 0, sizeof(*f));
 	f->sim = sim_mlx5_find(name);
@@ -63,6 +66,11 @@ static void mp_open(struct mf *f, const char *pmd_args, unsigned int pool_n)
 	f->pool_n = pool_n;
 }
 
+static void mp_open(struct mf *f, const char *pmd_args, unsigned int pool_n)
+{
+	mp_open_sim(f, pmd_args, "ports=1,mode=step,cable=traffic,gen=off", pool_n);
+}
+
 static void mp_close(struct mf *f)
 {
 	assert_int_equal(dvp_port_stop(f->port[0]), 0);
@@ -73,6 +81,33 @@ static void mp_close(struct mf *f)
 	dvp_mempool_free(f->mp);
 	assert_int_equal(dvp_eal_cleanup(), 0);
 }
+
+/* The least strides per WQE (log2) the device takes: 3 with ext_stride_num_range, else 9. */
+static uint32_t dev_log_num_min(struct mf *f)
+{
+	const struct mlx5_dev *dev = mlx5_priv(dvp_port_get(f->port[0]))->dev;
+	struct mlx5dv_context dv;
+
+	memset(&dv, 0, sizeof(dv));
+	dv.comp_mask = MLX5DV_CONTEXT_MASK_STRIDING_RQ;
+	assert_int_equal(dev->glue->dv_query_device(dev->ctx, &dv), 0);
+	return dv.striding_rq_caps.min_single_wqe_log_num_of_strides;
+}
+
+/*
+ * A test built on SMALL_STRIDES' 2^7 strides per WQE, on a device that
+ * takes no fewer than 2^9 (a ConnectX-4 Lx profile): closed, skipped;
+ * test_mprq_device_minimum covers such a device.
+ */
+#define SMALL_OR_SKIP(f)                                                                           \
+	do {                                                                                       \
+		if (dev_log_num_min(f) > 7) {                                                      \
+			print_message("the device takes 2^%u strides per WQE at least: skipped\n", \
+				      dev_log_num_min(f));                                         \
+			mp_close(f);                                                               \
+			skip();                                                                    \
+		}                                                                                  \
+	} while (0)
 
 /* The frames a source or inject sends: k-th of @p sizes, flow 0, sequence k. */
 struct expect {
@@ -158,6 +193,7 @@ static void test_mprq_stream(void **state)
 
 	(void)state;
 	mp_open(&f, SMALL_STRIDES, 2048);
+	SMALL_OR_SKIP(&f);
 	mf_port_start(&f, 0, 1, 1, NULL, 512);
 	assert_ptr_equal(dvp_port_get(f.port[0])->rx_pkt_burst, mlx5_rx_burst_mprq);
 	rxq = dvp_port_get(f.port[0])->rxqs[0];
@@ -199,6 +235,7 @@ static void test_mprq_pool_empty(void **state)
 
 	(void)state;
 	mp_open(&f, SMALL_STRIDES, 48);
+	SMALL_OR_SKIP(&f);
 	mf_port_start(&f, 0, 1, 1, NULL, 512);
 	expect_init(&e, &f, sizes, DVP_DIM(sizes));
 	source(&f, sizes, DVP_DIM(sizes), 100);
@@ -231,6 +268,7 @@ static void test_mprq_error_cqe(void **state)
 {
 	static const uint16_t sizes[] = { 60, 300, 1514 };
 	struct sim_mlx5_port_stats ps;
+	struct sim_mlx5_dev_stats ds;
 	struct dvp_port_stats st;
 	struct mlx5_rxq *rxq;
 	uint64_t restarts = 0;
@@ -239,6 +277,7 @@ static void test_mprq_error_cqe(void **state)
 
 	(void)state;
 	mp_open(&f, SMALL_STRIDES, 1024);
+	SMALL_OR_SKIP(&f);
 	mf_port_start(&f, 0, 1, 1, NULL, 512);
 	rxq = dvp_port_get(f.port[0])->rxqs[0];
 	expect_init(&e, &f, sizes, DVP_DIM(sizes));
@@ -252,6 +291,38 @@ static void test_mprq_error_cqe(void **state)
 	assert_int_equal(st.ipackets + 1 + ps.rx_dropped, 3000);
 	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "rx_q0_restarts", &restarts), 0);
 	assert_int_equal(restarts, 1);
+	/* The striding WQEs posted behind the bad one were flushed: no frame among them. */
+	assert_int_equal(sim_mlx5_dev_stats(f.sim, &ds), 0);
+	assert_true(ds.flush_cqes > 0);
+	mp_close(&f);
+}
+
+/*
+ * Receive completions of another responder opcode (the sim's rx_opcode=3,
+ * RESP_SEND_IMM; fillers too) on a striding RQ: frames all the same, none
+ * lost, no reset.
+ */
+static void test_mprq_other_opcode(void **state)
+{
+	static const uint16_t sizes[] = { 60, 1514, 300 };
+	struct dvp_port_stats st;
+	uint64_t restarts = 1;
+	struct expect e;
+	struct mf f;
+
+	(void)state;
+	mp_open_sim(&f, SMALL_STRIDES, "ports=1,mode=step,cable=traffic,gen=off,rx_opcode=3", 2048);
+	SMALL_OR_SKIP(&f);
+	mf_port_start(&f, 0, 1, 1, NULL, 512);
+	assert_ptr_equal(dvp_port_get(f.port[0])->rx_pkt_burst, mlx5_rx_burst_mprq);
+	expect_init(&e, &f, sizes, DVP_DIM(sizes));
+	source(&f, sizes, DVP_DIM(sizes), 3000);
+	rx_until(&f, &e, 3000, 0);
+	assert_int_equal(dvp_stats_get(f.port[0], &st), 0);
+	assert_int_equal(st.ipackets, 3000);
+	assert_int_equal(st.ierrors, 0);
+	assert_int_equal(dvp_xstats_get_by_name(f.port[0], "rx_q0_restarts", &restarts), 0);
+	assert_int_equal(restarts, 0);
 	mp_close(&f);
 }
 
@@ -271,6 +342,7 @@ static void test_mprq_stop_start(void **state)
 
 	(void)state;
 	mp_open(&f, SMALL_STRIDES, 1024);
+	SMALL_OR_SKIP(&f);
 	mf_port_start(&f, 0, 1, 1, NULL, 512);
 	expect_init(&e, &f, sizes, DVP_DIM(sizes));
 	for (uint64_t k = 0; k < 10; k++) {
@@ -350,6 +422,41 @@ static void test_mprq_rss_mixed(void **state)
 	mp_close(&f);
 }
 
+/*
+ * WQEs of the fewest strides the device takes (2^3, or 2^9 without
+ * ext_stride_num_range), at least four, of 2^14 bytes or more: a stream of
+ * frames of one to several strides, every one intact, on every profile.
+ */
+static void test_mprq_device_minimum(void **state)
+{
+	static const uint16_t sizes[] = { 60, 1514, 128, 300, 64 };
+	char args[128];
+	struct mlx5_rxq *rxq;
+	uint32_t min, desc;
+	struct expect e;
+	struct mf f;
+
+	(void)state;
+	mp_open(&f, "mprq_en=1,rxqs_min_mprq=1", 1024);
+	min = dev_log_num_min(&f);
+	mp_close(&f);
+	/* A WQE holds a frame of the MTU and 2^14 bytes at least (DPDK's minimum). */
+	snprintf(args, sizeof(args),
+		 "mprq_en=1,rxqs_min_mprq=1,mprq_log_stride_size=%u,mprq_log_stride_num=%u",
+		 DVP_MAX(6u, 14u - DVP_MIN(min, 8u)), min);
+	mp_open(&f, args, 2048);
+	desc = DVP_MAX(64u, 4u << min);
+	mf_port_start(&f, 0, 1, 1, NULL, (uint16_t)desc);
+	rxq = dvp_port_get(f.port[0])->rxqs[0];
+	assert_non_null(rxq->mprq);
+	assert_int_equal(rxq->mprq->strd_n, 1u << min);
+	assert_int_equal(rxq->wqe_n, desc >> min);
+	expect_init(&e, &f, sizes, DVP_DIM(sizes));
+	source(&f, sizes, DVP_DIM(sizes), 5000);
+	rx_until(&f, &e, 5000, 0);
+	mp_close(&f);
+}
+
 /* The port's queues are all plain: its rx burst is not the multi-packet one. */
 static void assert_plain_burst(uint16_t port)
 {
@@ -372,6 +479,8 @@ static void test_mprq_devargs(void **state)
 {
 	struct dvp_log_capture cap;
 	struct mlx5_rxq *rxq;
+	uint32_t min, use;
+	char want[128];
 	struct mf f;
 
 	(void)state;
@@ -383,14 +492,18 @@ static void test_mprq_devargs(void **state)
 	mp_close(&f);
 	/* Out of the device's range: DPDK's default within it, with a warning. */
 	setup_logged(&f, "mprq_en=1,rxqs_min_mprq=1,mprq_log_stride_num=20", 1024, &cap);
-	assert_contains(cap.buf, "mprq_log_stride_num=20 is outside the device's 3..13: using 6");
+	min = dev_log_num_min(&f);
+	use = DVP_MAX(min, 6u); /* DPDK's default, within the device's range */
+	snprintf(want, sizeof(want),
+		 "mprq_log_stride_num=20 is outside the device's %u..16: using %u", min, use);
+	assert_contains(cap.buf, want);
 	dvp_log_capture_free(&cap);
 	rxq = dvp_port_get(f.port[0])->rxqs[0];
 	assert_non_null(rxq->mprq);
-	assert_int_equal(rxq->mprq->strd_n, 64);
+	assert_int_equal(rxq->mprq->strd_n, 1u << use);
 	/* The default stride fits MTU 1500 + 18 + the headroom: 2048 bytes. */
 	assert_int_equal(rxq->mprq->log_strd_sz, 11);
-	assert_int_equal(rxq->wqe_n, 16);
+	assert_int_equal(rxq->wqe_n, 1024u >> use);
 	mp_close(&f);
 	setup_logged(&f, "mprq_en=1,rxqs_min_mprq=1,mprq_log_stride_size=2", 1024, &cap);
 	assert_contains(cap.buf, "mprq_log_stride_size=2 is outside the device's 6..13: using 11");
@@ -398,7 +511,8 @@ static void test_mprq_devargs(void **state)
 	mp_close(&f);
 	/* No more descriptors than the strides of one WQE: plain. */
 	setup_logged(&f, "mprq_en=1,rxqs_min_mprq=1", 64, &cap);
-	assert_contains(cap.buf, "needs more descriptors than the 2^6 strides");
+	snprintf(want, sizeof(want), "needs more descriptors than the 2^%u strides", use);
+	assert_contains(cap.buf, want);
 	dvp_log_capture_free(&cap);
 	assert_plain_burst(f.port[0]);
 	mp_close(&f);
@@ -415,13 +529,15 @@ static void test_mprq_devargs(void **state)
 	dvp_eal_cleanup();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mprq_stream),    cmocka_unit_test(test_mprq_pool_empty),
-		cmocka_unit_test(test_mprq_error_cqe), cmocka_unit_test(test_mprq_stop_start),
-		cmocka_unit_test(test_mprq_rss_mixed), cmocka_unit_test(test_mprq_devargs),
+		cmocka_unit_test(test_mprq_stream),	cmocka_unit_test(test_mprq_pool_empty),
+		cmocka_unit_test(test_mprq_error_cqe),	cmocka_unit_test(test_mprq_other_opcode),
+		cmocka_unit_test(test_mprq_stop_start), cmocka_unit_test(test_mprq_rss_mixed),
+		cmocka_unit_test(test_mprq_devargs),	cmocka_unit_test(test_mprq_device_minimum),
 	};
 
+	mf_args(argc, argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,7 +22,7 @@ static unsigned int sim_index;
 
 static int eal_up(const char *pmd_args, const char *sim_args)
 {
-	char cpu[16], allow[256], vdev[160];
+	char cpu[16], allow[256], vdev[224];
 
 	snprintf(cpu, sizeof(cpu), "%d", dvp_test_first_cpu());
 	snprintf(allow, sizeof(allow), "sim_mlx5_%u,%s", sim_index, pmd_args);
@@ -33,9 +33,10 @@ static int eal_up(const char *pmd_args, const char *sim_args)
 /* The EAL with a stepped one-port sim of netdev MTU @p dev_mtu, @p pmd_args for the PMD. */
 static void sg_open(struct mf *f, const char *pmd_args, unsigned int dev_mtu)
 {
-	char name[32], sim[128];
+	char name[32], sim[192];
 
-	snprintf(sim, sizeof(sim), "ports=1,mode=step,cable=traffic,gen=off,mtu=%u", dev_mtu);
+	snprintf(sim, sizeof(sim), "ports=1,mode=step,cable=traffic,gen=off,mtu=%u%s%s", dev_mtu,
+		 mf_sim_extra != NULL ? "," : "", mf_sim_extra != NULL ? mf_sim_extra : "");
 	assert_true(eal_up(pmd_args, sim) > 0);
 	snprintf(name, sizeof(name), "sim_mlx5_%u", sim_index++);
 	memset(f, 0, sizeof(*f));
@@ -288,7 +289,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_mtu_set),
 	};
 
-	(void)argc;
-	(void)argv;
+	mf_args(argc, argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

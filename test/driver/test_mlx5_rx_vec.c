@@ -305,7 +305,7 @@ static void test_error_cqe(void **state)
 	pair_close(&p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_mbufs),
@@ -314,5 +314,6 @@ int main(void)
 		cmocka_unit_test(test_error_cqe),
 	};
 
+	mf_args(argc, argv);
 	return cmocka_run_group_tests(tests, mf_eal_init, mf_eal_cleanup);
 }

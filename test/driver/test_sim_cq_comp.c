@@ -327,7 +327,7 @@ static void test_wrap_mid_array(void **state)
 	sim_fix_free(&f->x, true);
 }
 
-/* An error CQE ends the session before it; the WQ stops. */
+/* An error CQE ends the session before it; the WQ stops and flushes what is posted. */
 static void test_error_after_session(void **state)
 {
 	struct fix *f = fix_open("mode=step,bad_lkey=6", 0, MLX5DV_CQE_RES_FORMAT_HASH, false);
@@ -349,7 +349,16 @@ static void test_error_after_session(void **state)
 	assert_int_equal(mlx5_cqe_format(e->op_own), 0);
 	assert_int_equal(be16toh(e->wqe_counter), (uint16_t)(f->x.rx_next + 5));
 	sc_cq_consume(c, 1);
-	assert_null(sc_cq_peek(c));
+	/* Plain flush CQEs, never compressed, for the WQEs posted behind it. */
+	for (e = sc_cq_peek(c); e != NULL; e = sc_cq_peek(c)) {
+		assert_int_equal(mlx5dv_get_cqe_opcode(e), MLX5_CQE_RESP_ERR);
+		assert_int_equal(mlx5_cqe_format(e->op_own), 0);
+		assert_int_equal(((struct mlx5_err_cqe *)(void *)e)->syndrome,
+				 MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+		sc_cq_consume(c, 1);
+	}
+	assert_int_equal(sim_fix_stats(&f->x).flush_cqes,
+			 f->x.rx[0].pi - (uint32_t)(f->x.rx_next + 6));
 	sim_fix_free(&f->x, true);
 }
 

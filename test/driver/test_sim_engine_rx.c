@@ -183,8 +183,10 @@ static void test_rx_offload_flags(void **state)
 	f->frame[70] ^= 1; /* payload: UDP checksum fails */
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all & ~MLX5_CQE_L4_OK);
 	len = sc_udp_frame(f->frame, 80, f->x.mac, 0x0a000001, 0x0a000002, 1, 2);
-	f->frame[40] = f->frame[41] = 0; /* no UDP checksum over IPv4: valid */
-	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all);
+	/* No UDP checksum over IPv4: a valid frame, but nothing verified: L4_OK clear. */
+	f->frame[40] = f->frame[41] = 0;
+	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all & ~MLX5_CQE_L4_OK);
+	assert_int_equal(l4, MLX5_CQE_L4_HDR_TYPE_UDP);
 	len = tcp_frame(f->frame, f->x.mac, 0x10, 0); /* bare ACK */
 	assert_int_equal(verdicts(f, f->frame, len, &l3, &l4, &frag), all);
 	assert_int_equal(l4, MLX5_CQE_L4_HDR_TYPE_TCP_EMP_ACK);
@@ -348,6 +350,67 @@ static void test_rx_out_of_range(void **state)
 	fix_close(f, true);
 }
 
+/* The next CQE is a flush of receive WQE @p counter (RESP_ERR, WR_FLUSH_ERR). */
+static void expect_flush(struct fix *f, uint32_t counter)
+{
+	struct mlx5_cqe64 *cqe = next_cqe(f);
+	struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)(void *)cqe;
+
+	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_RESP_ERR);
+	assert_int_equal(err->syndrome, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+	assert_int_equal(be16toh(err->wqe_counter), counter & 0xffff);
+}
+
+/*
+ * After a receive error the WQ flushes every WQE posted behind the failing
+ * one, in order, each with a CQE (a receive WQE always completes), and
+ * those posted while it is in error by the time it is reset; the frames
+ * arriving meanwhile are dropped, written nowhere.
+ */
+static void test_rx_error_flushes(void **state)
+{
+	struct fix *f = fix_open(2048, 6);
+	uint32_t first = f->x.rx[0].pi - 6;
+	struct sim_mlx5_dev_stats st;
+	struct ibv_wq_attr mod;
+
+	(void)state;
+	assert_int_equal(sim_mlx5_fault_bad_lkey(f->x.s.sim, f->x.rx[0].wq->wq_num, 1), 0);
+	sc_udp_frame(f->frame, 100, f->x.mac, 1, 2, 3, 4);
+	assert_int_equal(inject(f, f->frame, 100), SIM_MLX5_RX_ERROR_CQE);
+	assert_int_equal(mlx5dv_get_cqe_opcode(next_cqe(f)), MLX5_CQE_RESP_ERR);
+	for (uint32_t i = 1; i < 6; i++)
+		expect_flush(f, first + i);
+	assert_null(sc_cq_peek(&f->x.rx[0].cq));
+	assert_int_equal(inject(f, f->frame, 100), SIM_MLX5_RX_QUEUE_DOWN);
+	/* Three more posted in error: flushed by the time RESET is done. */
+	sc_rxq_post(&f->x.s, &f->x.rx[0], 3);
+	memset(&mod, 0, sizeof(mod));
+	mod.attr_mask = IBV_WQ_ATTR_STATE;
+	mod.wq_state = IBV_WQS_RESET;
+	assert_int_equal(f->x.s.g->modify_wq(f->x.rx[0].wq, &mod), 0);
+	for (uint32_t i = 6; i < 9; i++)
+		expect_flush(f, first + i);
+	assert_null(sc_cq_peek(&f->x.rx[0].cq));
+	st = sim_fix_stats(&f->x);
+	assert_int_equal(st.flush_cqes, 8);
+	assert_int_equal(st.error_cqes, 9);
+	/* Back to RDY: frames land again. */
+	mod.wq_state = IBV_WQS_RDY;
+	assert_int_equal(f->x.s.g->modify_wq(f->x.rx[0].wq, &mod), 0);
+	f->x.rx[0].pi = be32toh(f->x.rx[0].dv.dbrec[0]) & 0xffff;
+	sc_rxq_post(&f->x.s, &f->x.rx[0], 4);
+	assert_int_equal(inject(f, f->frame, 60), SIM_MLX5_RX_DELIVERED);
+	assert_int_equal(sc_cq_drain(&f->x.rx[0].cq), 1);
+	/* Moved to ERR by the driver: what is posted is flushed at once. */
+	mod.wq_state = IBV_WQS_ERR;
+	assert_int_equal(f->x.s.g->modify_wq(f->x.rx[0].wq, &mod), 0);
+	assert_int_equal(sc_cq_drain(&f->x.rx[0].cq), 3);
+	st = sim_fix_stats(&f->x);
+	assert_int_equal(st.flush_cqes, 11);
+	fix_close(f, true);
+}
+
 static void test_rx_too_long(void **state)
 {
 	struct fix *f = fix_open(64, 1);
@@ -412,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_rx_steering),
 		cmocka_unit_test(test_rx_out_of_buffer),
 		cmocka_unit_test(test_rx_bad_lkey),
+		cmocka_unit_test(test_rx_error_flushes),
 		cmocka_unit_test(test_rx_out_of_range),
 		cmocka_unit_test(test_rx_too_long),
 		cmocka_unit_test(test_rx_mr_without_local_write),

@@ -143,18 +143,31 @@ static void test_tx_completion_per_request(void **state)
 }
 
 /* The WQE just written fails with @p syndrome; the SQ recovers through RESET. */
+/* The next send CQE is WQE @p idx's flush (REQ_ERR, WR_FLUSH_ERR). */
+static void expect_flush(struct fix *f, uint32_t idx)
+{
+	struct mlx5_cqe64 *cqe = sim_fix_tx_cqe(&f->l);
+	struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)(void *)cqe;
+
+	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
+	assert_int_equal(err->syndrome, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+	assert_int_equal(be16toh(err->wqe_counter), idx & 0xffff);
+}
+
 static void expect_tx_error(struct fix *f, uint32_t idx, uint8_t syndrome)
 {
 	struct mlx5_err_cqe *err = sim_fix_tx_error(&f->l, idx, syndrome);
 	struct mlx5_cqe64 *cqe;
 
 	assert_int_equal(be32toh(err->s_wqe_opcode_qpn) & 0xffffff, f->l.tx.sqn);
-	/* In error, doorbells are ignored. */
+	/* In error, a WQE posted is flushed: a CQE as it asks (here always), nothing sent. */
 	sc_udp_frame(f->frame, 60, dst, 1, 2, 3, 4);
-	sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	idx = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	sc_tx_ring(&f->l.tx);
 	sim_fix_run(&f->l);
+	expect_flush(f, idx);
 	assert_null(sc_cq_peek(&f->l.tx.cq));
+	assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 0);
 	sim_fix_sq_recover(&f->l);
 	idx = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	sc_tx_ring(&f->l.tx);
@@ -208,6 +221,176 @@ static void test_tx_error_length(void **state)
 	idx = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 12, 0, 0); /* a runt */
 	expect_tx_error(f, idx, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
 	fix_close(f, true);
+}
+
+/*
+ * A SEND WQE of @p len bytes with the first @p inl inline in its Ethernet
+ * segment (across as many units as they take), the rest behind one data
+ * segment. @return its index.
+ */
+static uint32_t send_inl(struct fix *f, uint32_t len, uint32_t inl)
+{
+	struct sc_txq *q = &f->l.tx;
+	uint8_t wqe[4 * 64] = { 0 };
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_eth_seg *es = (void *)(wqe + 16);
+	uint32_t off = (1 + mlx5_eseg_ds(inl)) * 16, idx = q->pi, ds, bbs;
+	uint8_t *buf = q->bufs + (size_t)(q->next_buf++ % q->nbufs) * q->buf_size;
+
+	es->inline_hdr_sz = htobe16((uint16_t)inl);
+	memcpy(es->inline_hdr_start, f->frame, inl);
+	if (len > inl) {
+		struct mlx5_wqe_data_seg *d = (void *)(wqe + off);
+
+		memcpy(buf, f->frame + inl, len - inl);
+		d->byte_count = htobe32(len - inl);
+		d->lkey = htobe32(f->l.s.mr->lkey);
+		d->addr = htobe64((uintptr_t)buf);
+		off += 16;
+	}
+	ds = off / 16;
+	bbs = mlx5_wqe_ds_to_bbs(ds);
+	ctrl->opmod_idx_opcode = htobe32((idx & 0xffff) << 8 | MLX5_OPCODE_SEND);
+	ctrl->qpn_ds = htobe32(q->sqn << 8 | ds);
+	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	for (uint32_t b = 0; b < bbs; b++)
+		memcpy(sc_tx_wqe_at(q, idx + b), wqe + b * 64, 64);
+	q->last_wqe = sc_tx_wqe_at(q, idx);
+	q->pi += bbs;
+	return idx;
+}
+
+/*
+ * The inline headers the device requires (inline_mode, as a VF's vport
+ * context says; the profile's otherwise): a SEND WQE with fewer is an
+ * error CQE (invalid use "inline"), one with as many or more is sent; an
+ * eMPW WQE is refused wherever any are required.
+ */
+static void test_tx_inline_mode(void **state)
+{
+	static const struct {
+		const char *mode;
+		uint32_t len, short_inl, enough_inl;
+	} cases[] = {
+		/* l2: Ethernet and a VLAN tag, 18 bytes (or the frame, when shorter). */
+		{ "profile=cx4lx,empw=on", 100, 14, 18 },
+		{ "inline_mode=l2", 100, 0, 18 },
+		/* ip: through the IPv4 header (14 + 20). */
+		{ "inline_mode=ip", 100, 18, 34 },
+		/* l4: through the UDP header (14 + 20 + 8). */
+		{ "inline_mode=l4", 100, 34, 42 },
+		{ "inline_mode=l4", 1514, 41, 64 },
+	};
+	const uint8_t *fp[1];
+	uint32_t lens[1], idx;
+
+	(void)state;
+	for (unsigned int c = 0; c < DVP_DIM(cases); c++) {
+		char args[96];
+		struct fix *f;
+
+		snprintf(args, sizeof(args), "mode=step,ports=2,cable=loop,%s", cases[c].mode);
+		f = fix_open(args, 64, 64);
+		sc_udp_frame(f->frame, cases[c].len, dst, 1, 2, 3, 4);
+		idx = send_inl(f, cases[c].len, cases[c].enough_inl);
+		sc_tx_ring(&f->l.tx);
+		sim_fix_run(&f->l);
+		assert_int_equal(mlx5dv_get_cqe_opcode(sim_fix_tx_cqe(&f->l)), MLX5_CQE_REQ);
+		assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 1);
+		idx = send_inl(f, cases[c].len, cases[c].short_inl);
+		sim_fix_tx_error(&f->l, idx, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		assert_int_equal(sim_fix_invalid(&f->l, SIM_MLX5_INV_INLINE), 1);
+		sim_fix_sq_recover(&f->l);
+		/* eMPW: refused whatever it carries. */
+		fp[0] = f->frame;
+		lens[0] = cases[c].len;
+		idx = sc_tx_empw(&f->l.s, &f->l.tx, fp, lens, 1, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		sim_fix_tx_error(&f->l, idx, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		assert_int_equal(sim_fix_invalid(&f->l, SIM_MLX5_INV_INLINE), 2);
+		sim_fix_sq_recover(&f->l);
+		/* After the reset, enough again: sent. */
+		send_inl(f, cases[c].len, cases[c].enough_inl);
+		sc_tx_ring(&f->l.tx);
+		sim_fix_run(&f->l);
+		assert_int_equal(mlx5dv_get_cqe_opcode(sim_fix_tx_cqe(&f->l)), MLX5_CQE_REQ);
+		assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 1);
+		fix_close(f, false);
+	}
+	/* No mode: no inline headers needed, eMPW taken. */
+	{
+		struct fix *f = fix_open("mode=step,ports=2,cable=loop,inline_mode=none", 64, 64);
+
+		sc_udp_frame(f->frame, 100, dst, 1, 2, 3, 4);
+		send_inl(f, 100, 0);
+		fp[0] = f->frame;
+		lens[0] = 100;
+		sc_tx_empw(&f->l.s, &f->l.tx, fp, lens, 1, 0, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		sc_tx_ring(&f->l.tx);
+		sim_fix_run(&f->l);
+		assert_int_equal(mlx5dv_get_cqe_opcode(sim_fix_tx_cqe(&f->l)), MLX5_CQE_REQ);
+		assert_int_equal(mlx5dv_get_cqe_opcode(sim_fix_tx_cqe(&f->l)), MLX5_CQE_REQ);
+		assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 2);
+		fix_close(f, true);
+	}
+}
+
+/*
+ * After a send error the SQ flushes every WQE behind the failing one, none
+ * sent, each writing a flush CQE (REQ_ERR, WR_FLUSH_ERR) as its completion
+ * mode says: ONLY_ERR (0) one, ONLY_FIRST_ERR (1) none, ALWAYS (2) and
+ * CQE_AND_EQE (3) one. In the every-error mode a ring of WQEs overruns a
+ * CQ sized for one completion every few dozen WQEs; in the first-error
+ * mode it does not.
+ */
+static void test_tx_error_flush_modes(void **state)
+{
+	static const uint8_t modes[] = { 0, MLX5_WQE_CTRL_FIRST_ERR, MLX5_WQE_CTRL_CQ_UPDATE,
+					 3u << MLX5_COMP_MODE_SHIFT };
+	struct sim_fix_conf c = sim_fix_loop_conf("mode=step,ports=2,cable=loop", 128, 64);
+	struct sim_mlx5_dev_stats st;
+	uint32_t idx[5];
+	struct fix *f = fix_open("mode=step,ports=2,cable=loop", 64, 64);
+
+	(void)state;
+	sc_udp_frame(f->frame, 60, dst, 1, 2, 3, 4);
+	assert_int_equal(sim_mlx5_fault_bad_lkey(f->l.s.sim, f->l.tx.sqn, 1), 0);
+	idx[0] = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, MLX5_WQE_CTRL_FIRST_ERR, 0);
+	for (unsigned int i = 0; i < 4; i++)
+		idx[i + 1] = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, modes[i], 0);
+	sim_fix_tx_error(&f->l, idx[0], MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	expect_flush(f, idx[1]);
+	expect_flush(f, idx[3]);
+	expect_flush(f, idx[4]);
+	assert_null(sc_cq_peek(&f->l.tx.cq));
+	assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 0);
+	st = sim_fix_stats(&f->l);
+	assert_int_equal(st.flush_cqes, 3);
+	/* Posted while in error: flushed too, once rung. */
+	idx[0] = sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60, 0, 0);
+	sc_tx_ring(&f->l.tx);
+	sim_fix_run(&f->l);
+	expect_flush(f, idx[0]);
+	sim_fix_sq_recover(&f->l);
+	fix_close(f, true);
+
+	/* 100 WQEs behind an error, on a CQ of 32: overrun in the every-error mode only. */
+	c.tx_cq = 31;
+	for (unsigned int m = 0; m < 2; m++) {
+		uint8_t mode = m == 0 ? 0 : MLX5_WQE_CTRL_FIRST_ERR;
+
+		f = sim_fix_new(sizeof(*f), &c);
+		assert_int_equal(sim_mlx5_fault_bad_lkey(f->l.s.sim, f->l.tx.sqn, 1), 0);
+		for (unsigned int i = 0; i < 100; i++)
+			sc_tx_wqe(&f->l.s, &f->l.tx, f->frame, 60,
+				  i % 32 == 31 ? MLX5_WQE_CTRL_CQ_UPDATE : mode, 0);
+		sc_tx_ring(&f->l.tx);
+		sim_fix_run(&f->l);
+		st = sim_fix_stats(&f->l);
+		assert_int_equal(st.cq_overruns, m == 0 ? 1 : 0);
+		assert_int_equal(st.flush_cqes, m == 0 ? 31 : 3);
+		assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 0);
+		sim_fix_free(&f->l, false);
+	}
 }
 
 static void test_tx_invalid_db_order(void **state)
@@ -448,6 +631,8 @@ int main(void)
 		cmocka_unit_test(test_tx_error_bad_lkey),
 		cmocka_unit_test(test_tx_error_out_of_range),
 		cmocka_unit_test(test_tx_error_length),
+		cmocka_unit_test(test_tx_error_flush_modes),
+		cmocka_unit_test(test_tx_inline_mode),
 		cmocka_unit_test(test_tx_invalid_db_order),
 		cmocka_unit_test(test_tx_invalid_wqe_past_pi),
 		cmocka_unit_test(test_tx_invalid_wqes),

@@ -14,6 +14,7 @@
 #include <dvp_bus.h>
 #include <dvp_bus_ib.h>
 #include <mlx5_glue.h>
+#include <mlx5_prm_cmd.h>
 
 #include "sim_consumer.h"
 
@@ -97,7 +98,7 @@ static void test_queries(void **state)
 	assert_string_equal(s.g->name, "sim_mlx5");
 	assert_int_equal(s.g->query_device(s.ctx, &a), 0);
 	assert_int_equal(a.vendor_id, 0x02c9);
-	assert_int_equal(a.vendor_part_id, 4119);
+	assert_int_equal(a.vendor_part_id, 0x101d); /* cx6dx, the default profile */
 	assert_int_equal(a.phys_port_cnt, 2);
 	assert_true(a.device_cap_flags & IBV_DEVICE_RAW_IP_CSUM);
 	assert_int_equal(s.g->query_device_ex(s.ctx, NULL, &ax), 0);
@@ -131,6 +132,166 @@ static void test_queries(void **state)
 		assert_true(s.g->dv_is_supported(list[i]));
 	s.g->free_device_list(list);
 	assert_false(s.g->dv_is_supported(NULL));
+	sc_close(&s);
+}
+
+/* A DevX context on @p s's device (the test's own: closed by the caller). */
+static struct ibv_context *devx_open(struct sc *s)
+{
+	struct mlx5dv_context_attr a = { .flags = MLX5DV_CONTEXT_FLAGS_DEVX };
+	struct ibv_context *ctx = NULL;
+	struct ibv_device **list;
+	int n = 0;
+
+	list = s->g->get_device_list(&n);
+	assert_non_null(list);
+	for (int i = 0; i < n; i++)
+		if (strcmp(s->g->get_device_name(list[i]), sim_mlx5_name(s->sim)) == 0)
+			ctx = s->g->dv_open_device(list[i], &a);
+	s->g->free_device_list(list);
+	return ctx;
+}
+
+/* QUERY_HCA_CAP of @p type (current values) into @p out. @return the glue's answer. */
+static int hca_cap(struct sc *s, struct ibv_context *ctx, uint32_t type, uint8_t *out)
+{
+	uint8_t in[MLX5_CMD_QUERY_IN_SIZE] = { 0 };
+
+	mlx5_prm_set(in, MLX5_IN_OPCODE, MLX5_CMD_OP_QUERY_HCA_CAP);
+	mlx5_prm_set(in, MLX5_IN_OP_MOD, MLX5_HCA_CAP_OP_MOD(type));
+	return s->g->dv_devx_general_cmd(ctx, in, sizeof(in), out, MLX5_QUERY_HCA_CAP_OUT_SIZE);
+}
+
+#define MPW_BOTH (MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED | MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW)
+
+/*
+ * Each profile as the PMD sees it: the PCI id in query_device, the
+ * multi-packet send flags of dv_query_device, and through DevX the HCA
+ * caps (in the PRM's bit layout, read with a layout the test builds from
+ * the word and bit, not the shared header's helper) and the vport
+ * context's inline mode; inline_mode= overrides the profile's as a VF's
+ * vport context would.
+ */
+static void test_profiles(void **state)
+{
+	const uint64_t both = MPW_BOTH;
+	static const struct {
+		const char *args;
+		uint32_t part;
+		uint64_t flags;
+		uint32_t cap_inline, vport_inline, ext_stride;
+	} cases[] = {
+		{ "profile=cx4lx", 0x1015, MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED, 0, 1, 0 },
+		{ "profile=cx5", 0x1017, MPW_BOTH, 2, 0, 1 },
+		{ "profile=cx6dx", 0x101d, MPW_BOTH, 2, 0, 1 },
+		{ "profile=cx7", 0x1021, MPW_BOTH, 2, 0, 1 },
+		{ "profile=cx7,inline_mode=l2", 0x1021, MPW_BOTH, 1, 1, 1 },
+		{ "profile=cx5,inline_mode=ip", 0x1017, MPW_BOTH, 1, 2, 1 },
+		{ "inline_mode=l4", 0x101d, MPW_BOTH, 1, 3, 1 },
+		{ "profile=cx4lx,inline_mode=none", 0x1015, MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED, 1, 0,
+		  0 },
+		{ "profile=cx4lx,empw=on", 0x1015, MPW_BOTH, 0, 1, 0 },
+		{ "profile=cx6dx,empw=off", 0x101d, 0, 2, 0, 1 },
+	};
+	uint8_t out[MLX5_QUERY_HCA_CAP_OUT_SIZE];
+	uint8_t in[MLX5_CMD_QUERY_IN_SIZE];
+	struct ibv_context *ctx;
+	struct mlx5dv_context dv;
+	struct ibv_device_attr a;
+	struct sc s;
+	uint32_t w;
+
+	(void)state;
+	for (unsigned int c = 0; c < DVP_DIM(cases); c++) {
+		char args[96];
+
+		snprintf(args, sizeof(args), "mode=step,%s", cases[c].args);
+		sc_open(&s, args);
+		assert_int_equal(s.g->query_device(s.ctx, &a), 0);
+		assert_int_equal(a.vendor_part_id, cases[c].part);
+		memset(&dv, 0, sizeof(dv));
+		assert_int_equal(s.g->dv_query_device(s.ctx, &dv), 0);
+		assert_int_equal(dv.flags & both, cases[c].flags);
+		ctx = devx_open(&s);
+		assert_non_null(ctx);
+		assert_int_equal(hca_cap(&s, ctx, MLX5_HCA_CAP_GENERAL, out), 0);
+		assert_int_equal(out[0], 0); /* status */
+		/* eth_net_offloads: bit 0x21c, word 0x21c / 32 = 16, bit 3 from its top. */
+		memcpy(&w, out + 16 + 16 * 4, 4);
+		assert_int_equal((be32toh(w) >> (31 - 0x1c)) & 1, 1);
+		assert_int_equal(mlx5_prm_get(out + 16, MLX5_CAP_GEN_EXT_STRIDE_NUM_RANGE),
+				 cases[c].ext_stride);
+		assert_int_equal(mlx5_prm_get(out + 16, MLX5_CAP_GEN_CQE_COMPRESSION_MAX_NUM), 64);
+		assert_int_equal(hca_cap(&s, ctx, MLX5_HCA_CAP_ETHERNET_OFFLOADS, out), 0);
+		/* wqe_inline_mode: bits 0x12..0x13 of word 0: bits 13..12 of it. */
+		memcpy(&w, out + 16, 4);
+		assert_int_equal((be32toh(w) >> 12) & 3, cases[c].cap_inline);
+		memset(in, 0, sizeof(in));
+		mlx5_prm_set(in, MLX5_IN_OPCODE, MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+		assert_int_equal(s.g->dv_devx_general_cmd(ctx, in, sizeof(in), out,
+							  MLX5_QUERY_NIC_VPORT_OUT_SIZE),
+				 0);
+		/* min_wqe_inline_mode: bits 5..7 of word 0: bits 26..24 of it. */
+		memcpy(&w, out + 16, 4);
+		assert_int_equal((be32toh(w) >> 24) & 7, cases[c].vport_inline);
+		assert_int_equal(s.g->close_device(ctx), 0);
+		sc_close(&s);
+	}
+}
+
+/*
+ * Without DevX (devx=off, as a kernel without it), no DevX context opens;
+ * on a plain context the commands are refused; a command the device does
+ * not model fails with its status in the output.
+ */
+static void test_devx_refused(void **state)
+{
+	uint8_t out[MLX5_QUERY_HCA_CAP_OUT_SIZE];
+	uint8_t in[MLX5_CMD_QUERY_IN_SIZE] = { 0 };
+	struct mlx5dv_context_attr bad = { .flags = 1u << 7 };
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct sc s;
+	int n = 0;
+
+	(void)state;
+	sc_open(&s, "mode=step,devx=off");
+	errno = 0;
+	assert_null(devx_open(&s));
+	assert_int_equal(errno, EOPNOTSUPP);
+	assert_int_equal(hca_cap(&s, s.ctx, MLX5_HCA_CAP_GENERAL, out), EINVAL);
+	sc_close(&s);
+	sc_open(&s, "mode=step");
+	/* A plain context (sc_open's) is no DevX one. */
+	assert_int_equal(hca_cap(&s, s.ctx, MLX5_HCA_CAP_GENERAL, out), EINVAL);
+	list = s.g->get_device_list(&n);
+	assert_non_null(list);
+	errno = 0;
+	for (int i = 0; i < n; i++)
+		if (strcmp(s.g->get_device_name(list[i]), sim_mlx5_name(s.sim)) == 0)
+			assert_null(s.g->dv_open_device(list[i], &bad));
+	assert_int_equal(errno, EOPNOTSUPP);
+	s.g->free_device_list(list);
+	ctx = devx_open(&s);
+	assert_non_null(ctx);
+	mlx5_prm_set(in, MLX5_IN_OPCODE, 0x999);
+	assert_int_equal(s.g->dv_devx_general_cmd(ctx, in, sizeof(in), out, sizeof(out)),
+			 EREMOTEIO);
+	assert_int_not_equal(mlx5_prm_get(out, MLX5_OUT_STATUS), 0);
+	/* QUERY_HCA_CAP of a capability type not modelled (QoS, 0xc). */
+	memset(in, 0, sizeof(in));
+	mlx5_prm_set(in, MLX5_IN_OPCODE, MLX5_CMD_OP_QUERY_HCA_CAP);
+	mlx5_prm_set(in, MLX5_IN_OP_MOD, MLX5_HCA_CAP_OP_MOD(0xcu));
+	assert_int_equal(s.g->dv_devx_general_cmd(ctx, in, sizeof(in), out, sizeof(out)),
+			 EREMOTEIO);
+	/* Another vport than the function's own. */
+	memset(in, 0, sizeof(in));
+	mlx5_prm_set(in, MLX5_IN_OPCODE, MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	mlx5_prm_set(in, MLX5_VPORT_IN_OTHER_VPORT, 1);
+	mlx5_prm_set(in, MLX5_VPORT_IN_VPORT_NUMBER, 3);
+	assert_int_equal(s.g->dv_devx_general_cmd(ctx, in, sizeof(in), out, sizeof(out)),
+			 EREMOTEIO);
+	assert_int_equal(s.g->close_device(ctx), 0);
 	sc_close(&s);
 }
 
@@ -360,6 +521,8 @@ int main(void)
 		cmocka_unit_test(test_vdev_on_ib_bus),
 		cmocka_unit_test(test_vdev_bad_devargs),
 		cmocka_unit_test(test_queries),
+		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_devx_refused),
 		cmocka_unit_test(test_cq_and_channel_errors),
 		cmocka_unit_test(test_mr_pd_errors),
 		cmocka_unit_test(test_wq_qp_errors),

@@ -137,26 +137,44 @@ static void expect_cqe(struct mq *m, uint32_t len, uint32_t strides, uint32_t st
 	sc_cq_consume(&m->q.cq, 1);
 }
 
+/*
+ * What the kernel reports (mlx5_ib_query_device): strides of 2^6..2^13
+ * bytes, 2^9..2^16 per WQE, or 2^3..2^16 with ext_stride_num_range (every
+ * profile but cx4lx, or ext_stride_num=on).
+ */
 static void test_mprq_caps(void **state)
 {
+	static const struct {
+		const char *args;
+		uint32_t num_min;
+	} cases[] = {
+		{ "mode=step", 3 },
+		{ "mode=step,profile=cx4lx", 9 },
+		{ "mode=step,profile=cx5", 3 },
+		{ "mode=step,profile=cx7,ext_stride_num=off", 9 },
+		{ "mode=step,profile=cx4lx,ext_stride_num=on", 3 },
+	};
 	struct mlx5dv_context attr;
 	struct sc s;
 
 	(void)state;
-	sc_open(&s, "mode=step");
-	memset(&attr, 0, sizeof(attr));
-	assert_int_equal(s.g->dv_query_device(s.ctx, &attr), 0);
-	assert_int_equal(attr.comp_mask, 0);
-	memset(&attr, 0, sizeof(attr));
-	attr.comp_mask = MLX5DV_CONTEXT_MASK_STRIDING_RQ;
-	assert_int_equal(s.g->dv_query_device(s.ctx, &attr), 0);
-	assert_int_equal(attr.comp_mask, MLX5DV_CONTEXT_MASK_STRIDING_RQ);
-	assert_int_equal(attr.striding_rq_caps.min_single_stride_log_num_of_bytes, 6);
-	assert_int_equal(attr.striding_rq_caps.max_single_stride_log_num_of_bytes, 13);
-	assert_int_equal(attr.striding_rq_caps.min_single_wqe_log_num_of_strides, 3);
-	assert_int_equal(attr.striding_rq_caps.max_single_wqe_log_num_of_strides, 13);
-	assert_true(attr.striding_rq_caps.supported_qpts & (1u << IBV_QPT_RAW_PACKET));
-	sc_close(&s);
+	for (unsigned int c = 0; c < DVP_DIM(cases); c++) {
+		sc_open(&s, cases[c].args);
+		memset(&attr, 0, sizeof(attr));
+		assert_int_equal(s.g->dv_query_device(s.ctx, &attr), 0);
+		assert_int_equal(attr.comp_mask, 0);
+		memset(&attr, 0, sizeof(attr));
+		attr.comp_mask = MLX5DV_CONTEXT_MASK_STRIDING_RQ;
+		assert_int_equal(s.g->dv_query_device(s.ctx, &attr), 0);
+		assert_int_equal(attr.comp_mask, MLX5DV_CONTEXT_MASK_STRIDING_RQ);
+		assert_int_equal(attr.striding_rq_caps.min_single_stride_log_num_of_bytes, 6);
+		assert_int_equal(attr.striding_rq_caps.max_single_stride_log_num_of_bytes, 13);
+		assert_int_equal(attr.striding_rq_caps.min_single_wqe_log_num_of_strides,
+				 cases[c].num_min);
+		assert_int_equal(attr.striding_rq_caps.max_single_wqe_log_num_of_strides, 16);
+		assert_true(attr.striding_rq_caps.supported_qpts & (1u << IBV_QPT_RAW_PACKET));
+		sc_close(&s);
+	}
 }
 
 static void test_mprq_create_refused(void **state)
@@ -175,7 +193,7 @@ static void test_mprq_create_refused(void **state)
 	assert_int_equal(errno, EINVAL);
 	assert_null(create(&s, cq.cq, 11, 2, 1, on));
 	assert_int_equal(errno, EINVAL);
-	assert_null(create(&s, cq.cq, 11, 14, 1, on));
+	assert_null(create(&s, cq.cq, 11, 17, 1, on));
 	assert_int_equal(errno, EINVAL);
 	assert_null(create(&s, cq.cq, 11, 6, 2, on));
 	assert_int_equal(errno, EINVAL);
@@ -185,7 +203,17 @@ static void test_mprq_create_refused(void **state)
 	wq = create(&s, cq.cq, 0, 0, 1, 0);
 	assert_non_null(wq);
 	assert_int_equal(s.g->destroy_wq(wq), 0);
-	wq = create(&s, cq.cq, 13, 13, 1, on);
+	wq = create(&s, cq.cq, 13, 16, 1, on);
+	assert_non_null(wq);
+	assert_int_equal(s.g->destroy_wq(wq), 0);
+	sc_cq_fini(&s, &cq);
+	sc_close(&s);
+	/* Without ext_stride_num_range, 2^9 strides at least. */
+	sc_open(&s, "mode=step,profile=cx4lx");
+	sc_cq_init(&s, &cq, 64, false);
+	assert_null(create(&s, cq.cq, 11, 8, 1, on));
+	assert_int_equal(errno, EINVAL);
+	wq = create(&s, cq.cq, 6, 9, 1, on);
 	assert_non_null(wq);
 	assert_int_equal(s.g->destroy_wq(wq), 0);
 	sc_cq_fini(&s, &cq);

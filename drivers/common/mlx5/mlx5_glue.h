@@ -72,12 +72,31 @@ struct mlx5_glue {
 	const char *(*get_device_name)(struct ibv_device *device);
 	bool (*dv_is_supported)(struct ibv_device *device);
 	struct ibv_context *(*open_device)(struct ibv_device *device);
+	/**
+	 * mlx5dv_open_device: a context with @p attr's flags; the PMD asks for
+	 * MLX5DV_CONTEXT_FLAGS_DEVX, so that DevX commands (dv_devx_general_cmd)
+	 * may be sent on it, as DPDK opens its devices. NULL with errno where
+	 * the kernel or the device has no DevX (EOPNOTSUPP) or refuses it
+	 * (EPERM): open_device then gives a plain context.
+	 */
+	struct ibv_context *(*dv_open_device)(struct ibv_device *device,
+					      struct mlx5dv_context_attr *attr);
 	int (*close_device)(struct ibv_context *context);
 	int (*query_device)(struct ibv_context *context, struct ibv_device_attr *attr);
 	int (*query_device_ex)(struct ibv_context *context,
 			       const struct ibv_query_device_ex_input *input,
 			       struct ibv_device_attr_ex *attr);
 	int (*dv_query_device)(struct ibv_context *context, struct mlx5dv_context *attr);
+	/**
+	 * mlx5dv_devx_general_cmd: one firmware command, @p in and @p out in
+	 * the PRM's layouts (mlx5_prm_cmd.h), for what rdma-core has no verb
+	 * for: QUERY_HCA_CAP and QUERY_NIC_VPORT_CONTEXT (the inline headers a
+	 * send WQE must carry). Control path. @return 0, or a positive errno
+	 * (EOPNOTSUPP, EINVAL, EPERM: no DevX on this context); the command's
+	 * own status is in @p out.
+	 */
+	int (*dv_devx_general_cmd)(struct ibv_context *context, const void *in, size_t inlen,
+				   void *out, size_t outlen);
 	int (*query_port)(struct ibv_context *context, uint8_t port_num,
 			  struct ibv_port_attr *attr);
 	const char *(*port_state_str)(enum ibv_port_state state);

@@ -123,6 +123,27 @@ enum {
 /** The most packets one eMPW WQE of pointer segments holds: ds is 6 bits. */
 #define MLX5_EMPW_MAX_PTR_PKTS (MLX5_WQE_MAX_DS - MLX5_EMPW_TITLE_DS)
 
+/*
+ * Completion mode of a send WQE: control segment fm_ce_se bits 3:2 (DPDK's
+ * enum mlx5_completion_mode, MLX5_COMP_MODE_OFFSET). mlx5dv.h's
+ * MLX5_WQE_CTRL_CQ_UPDATE is ALWAYS. After an error the SQ flushes every
+ * WQE outstanding (syndrome WR_FLUSH_ERR): in ONLY_ERR mode each of them
+ * writes a CQE, which overruns a CQ sized for one completion every
+ * few dozen WQEs; in ONLY_FIRST_ERR only the first error does, and a
+ * flushed WQE writes one only when it asked for a completion (ALWAYS).
+ * DPDK sets ONLY_FIRST_ERR on every WQE that asks for none.
+ */
+#define MLX5_COMP_MODE_SHIFT 2
+#define MLX5_COMP_MODE_MASK 0xcu
+enum {
+	MLX5_COMP_ONLY_ERR = 0,
+	MLX5_COMP_ONLY_FIRST_ERR = 1,
+	MLX5_COMP_ALWAYS = 2,
+	MLX5_COMP_CQE_AND_EQE = 3,
+};
+/** fm_ce_se of a send WQE that asks for no completion. */
+#define MLX5_WQE_CTRL_FIRST_ERR (MLX5_COMP_ONLY_FIRST_ERR << MLX5_COMP_MODE_SHIFT)
+
 /** Offset of the UAR register a send doorbell writes in the page mlx5dv_qp.bf.reg is on. */
 #define MLX5_BF_OFFSET 0x800u
 
@@ -238,6 +259,9 @@ _Static_assert(sizeof(struct mlx5_err_cqe) == 64, "64-byte error CQE");
 _Static_assert(offsetof(struct mlx5_err_cqe, syndrome) == 55, "syndrome at 55");
 _Static_assert(offsetof(struct mlx5_err_cqe, s_wqe_opcode_qpn) == 56, "qpn at 56");
 _Static_assert(sizeof(struct mlx5_wqe_ctrl_seg) == 16, "one ds");
+_Static_assert(offsetof(struct mlx5_wqe_ctrl_seg, fm_ce_se) == 11, "fm_ce_se at 11");
+_Static_assert(MLX5_WQE_CTRL_CQ_UPDATE == MLX5_COMP_ALWAYS << MLX5_COMP_MODE_SHIFT,
+	       "CQ_UPDATE is the ALWAYS completion mode");
 _Static_assert(sizeof(struct mlx5_wqe_eth_seg) == 32, "two ds");
 _Static_assert(offsetof(struct mlx5_wqe_eth_seg, inline_hdr_start) == 14, "inline start");
 _Static_assert(sizeof(struct mlx5_wqe_data_seg) == 16, "one ds");

@@ -5,7 +5,8 @@
 /**
  * @file
  * Extra API of the mlx5 PMD (as DPDK's rte_pmd_mlx5.h): memory
- * registration for pools the PMD would not otherwise know. See doc/mlx5.md.
+ * registration for pools the PMD would not otherwise know, and the
+ * datapaths a port runs (for dvp-info --check). See doc/mlx5.md.
  */
 
 #ifndef DVP_PMD_MLX5_H
@@ -35,6 +36,35 @@ __dvp_export int dvp_pmd_mlx5_mempool_register(struct dvp_mempool *mp);
 
 /** Whether @p mp is registered with the device of mlx5 port @p port_id. */
 __dvp_export bool dvp_pmd_mlx5_mempool_registered(uint16_t port_id, const struct dvp_mempool *mp);
+
+/** What an mlx5 port runs and what its device told the PMD (dvp_pmd_mlx5_paths()). */
+struct dvp_pmd_mlx5_paths {
+	/**
+	 * The rx burst: "scalar", "scalar, compressed CQEs", "vector (SSE4.2)",
+	 * "vector (SSE4.2), compressed CQEs", "scatter", "scatter, compressed
+	 * CQEs", "multi-packet"; "none" before
+	 * the port starts.
+	 */
+	const char *rx;
+	/** The tx burst: "SEND", "eMPW", "eMPW with inline frames (AVX2)", "... (SSE)", "none". */
+	const char *tx;
+	bool rx_comp; /**< the rx CQs compress (CQE compression) */
+	bool mprq; /**< an rx queue is multi-packet (striding) */
+	bool empw; /**< the device takes enhanced multi-packet send WQEs and the PMD uses them */
+	bool devx; /**< the device answered DevX: its inline requirement was read through it */
+	/** Headers every send WQE must carry inline: "none", "L2", "IP", "TCP/UDP", "inner ...". */
+	const char *inline_mode;
+	uint32_t inline_bytes; /**< bytes of them each SEND WQE inlines */
+	uint32_t part_id; /**< PCI device id (ibv_device_attr.vendor_part_id) */
+	char ifname[16]; /**< the port's netdev ("" for a simulated port) */
+};
+
+/**
+ * The datapaths mlx5 port @p port_id runs (its bursts are chosen at start)
+ * and what its device requires. @return 0, or -EINVAL (not an mlx5 port,
+ * @p paths NULL).
+ */
+__dvp_export int dvp_pmd_mlx5_paths(uint16_t port_id, struct dvp_pmd_mlx5_paths *paths);
 
 #ifdef __cplusplus
 }

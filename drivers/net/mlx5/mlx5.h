@@ -111,6 +111,14 @@ struct mlx5_cfg {
 extern const struct dvp_devargs_key mlx5_devargs_keys[];
 int mlx5_devargs_parse(const struct dvp_devargs *da, const char *devname, struct mlx5_cfg *cfg);
 
+/* What the device requires and reports beyond ibv_device_attr (mlx5_caps.c). */
+struct mlx5_caps {
+	bool devx; /* answered DevX general commands */
+	uint8_t inline_mode; /* MLX5_INLINE_MODE_*: headers every send WQE must carry inline */
+	uint32_t inline_hsize; /* bytes inlined to meet it whatever the frame */
+	uint32_t part_id; /* PCI device id */
+};
+
 /* One IB device. */
 struct mlx5_dev {
 	char name[DVP_DEV_NAME_MAX_LEN];
@@ -118,9 +126,12 @@ struct mlx5_dev {
 	const struct mlx5_glue *glue;
 	bool is_sw; /* a software device (the simulator): no OS prerequisites */
 	struct ibv_context *ctx;
+	bool devx; /* ctx was opened for DevX (mlx5dv_open_device) */
 	struct ibv_pd *pd;
 	struct ibv_device_attr_ex attr;
+	struct mlx5_caps caps;
 	struct mlx5_cfg cfg;
+	uint32_t txq_inline_min; /* header bytes every SEND WQE inlines: cfg's, at least caps' */
 	bool empw; /* tx through enhanced multi-packet send WQEs (mlx5_tx_empw.h) */
 	uint8_t cqe_comp; /* MLX5DV_CQE_RES_FORMAT_* the rx CQs compress in; 0: none */
 	uint8_t cqe_comp_mini; /* its enum mlx5_mini_cqe_format */
@@ -275,6 +286,9 @@ int mlx5_txq_start(struct dvp_port *port, uint16_t q);
 void mlx5_txq_stop(struct dvp_port *port, uint16_t q);
 /* mlx5_err.c: the queue_restart op. */
 int mlx5_queue_restart(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port_event_cause cause);
+
+/* mlx5_caps.c: the device's capabilities and requirements, and the tx choices they make. */
+void mlx5_caps_query(struct mlx5_dev *mdev);
 
 /* mlx5_rx_comp.c */
 void mlx5_cqe_comp_choose(struct mlx5_dev *mdev);

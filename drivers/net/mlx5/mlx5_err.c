@@ -87,9 +87,20 @@ __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
 		return;
 	op_own = mlx5_cqe_op_own_load(cqe);
 	opcode = op_own >> 4;
-	/* A plain receive (format 0): nothing wrong, the next burst takes it. */
-	if ((op_own & 0xfc) == MLX5_CQE_RESP_SEND << 4)
+	if (opcode != MLX5_CQE_RESP_ERR && opcode != MLX5_CQE_REQ_ERR) {
+		/*
+		 * Not an error: a receive whatever its opcode, as DPDK's
+		 * check_cqe takes every opcode but the two error ones. The
+		 * fast paths compare op_own with RESP_SEND's in one go: the
+		 * opcode becomes that, format and owner bit kept, and the next
+		 * burst takes it. Software owns the CQE until the consumer
+		 * index passes it, and writes op_own anyway when it takes a
+		 * compressed session.
+		 */
+		if (opcode != MLX5_CQE_RESP_SEND)
+			cqe->op_own = (uint8_t)(MLX5_CQE_RESP_SEND << 4 | (op_own & 0x0f));
 		return;
+	}
 	err = (const struct mlx5_err_cqe *)(const void *)cqe;
 	counter = be16toh(cqe->wqe_counter);
 	rxq->cq_ci++;
@@ -107,10 +118,9 @@ __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq)
 	}
 	dvp_port_queue_error_report(
 		rxq->port, rxq->owner.queue_id, false, DVP_PORT_CAUSE_DRIVER,
-		"%s CQE, syndrome 0x%02x (%s), for WQE 0x%04x: WQ reset, its %u "
-		"mbufs posted again",
-		opcode == MLX5_CQE_RESP_ERR ? "error" : "unexpected", err->syndrome,
-		mlx5_syndrome_str(err->syndrome), counter, held);
+		"error CQE (opcode 0x%x), syndrome 0x%02x (%s), for WQE 0x%04x: "
+		"WQ reset, its %u mbufs posted again",
+		opcode, err->syndrome, mlx5_syndrome_str(err->syndrome), counter, held);
 }
 
 __dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq)

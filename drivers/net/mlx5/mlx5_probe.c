@@ -120,6 +120,26 @@ static int mlx5_match(const struct dvp_device *dev)
 	return 100;
 }
 
+/*
+ * A context on @p ibdev: for DevX where the kernel and the device allow it
+ * (mlx5_caps.c asks the device what it requires through it), else a plain
+ * one, as DPDK opens its devices.
+ */
+static struct ibv_context *ctx_open(struct mlx5_dev *mdev, struct ibv_device *ibdev)
+{
+	struct mlx5dv_context_attr a = { .flags = MLX5DV_CONTEXT_FLAGS_DEVX };
+	struct ibv_context *ctx;
+
+	errno = 0;
+	ctx = mdev->glue->dv_open_device(ibdev, &a);
+	mdev->devx = ctx != NULL;
+	if (ctx != NULL)
+		return ctx;
+	MLX5_LOG(INFO, "%s: no DevX context (%s): a plain one", mdev->name,
+		 dvp_strerror(errno != 0 ? errno : EOPNOTSUPP));
+	return mdev->glue->open_device(ibdev);
+}
+
 static struct ibv_context *dev_open(struct mlx5_dev *mdev, const struct dvp_device *dev)
 {
 	struct ibv_context *ctx = NULL;
@@ -127,13 +147,13 @@ static struct ibv_context *dev_open(struct mlx5_dev *mdev, const struct dvp_devi
 	int n = 0;
 
 	if (dev->ib->ibv_dev != NULL)
-		return mdev->glue->open_device(dev->ib->ibv_dev);
+		return ctx_open(mdev, dev->ib->ibv_dev);
 	list = mdev->glue->get_device_list(&n);
 	if (list == NULL)
 		return NULL;
 	for (int i = 0; i < n && ctx == NULL; i++)
 		if (strcmp(mdev->glue->get_device_name(list[i]), dev->ib->name) == 0)
-			ctx = mdev->glue->open_device(list[i]);
+			ctx = ctx_open(mdev, list[i]);
 	mdev->glue->free_device_list(list);
 	if (ctx == NULL && errno == 0)
 		errno = ENODEV;
@@ -226,35 +246,6 @@ static int port_create(struct mlx5_dev *mdev, uint8_t port_num, bool several)
 	return 0;
 }
 
-/*
- * The tx path: enhanced multi-packet send WQEs when the device has them
- * (both flags, as DPDK reads them; MPW_ALLOWED alone is ConnectX-4 Lx's
- * legacy MPW, not done here), unless txq_mpw_en=0 or a txq_inline_min
- * above 0 asks for inline headers in every WQE, which an eMPW title
- * cannot carry (DPDK's guide: minimal inlining disengages eMPW).
- */
-static void empw_choose(struct mlx5_dev *mdev)
-{
-	const uint64_t both = MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED | MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW;
-	struct mlx5dv_context dv;
-	int ret;
-
-	memset(&dv, 0, sizeof(dv));
-	ret = mdev->glue->dv_query_device(mdev->ctx, &dv);
-	mdev->empw = ret == 0 && (dv.flags & both) == both && mdev->cfg.txq_mpw_en &&
-		     !(mdev->cfg.txq_inline_min_set && mdev->cfg.txq_inline_min > 0);
-	if (ret != 0)
-		MLX5_LOG(WARNING, "%s: mlx5dv_query_device: %s; tx sends one WQE per packet",
-			 mdev->name, dvp_strerror(ret));
-	else if (mdev->cfg.txq_mpw_en && (dv.flags & both) == both && !mdev->empw)
-		MLX5_LOG(NOTICE,
-			 "%s: txq_inline_min=%u inlines headers in every WQE: enhanced "
-			 "multi-packet send is off (txq_inline_min=0 keeps it)",
-			 mdev->name, mdev->cfg.txq_inline_min);
-	MLX5_LOG(INFO, "%s: tx path: %s", mdev->name,
-		 mdev->empw ? "enhanced multi-packet send (eMPW)" : "one SEND WQE per packet");
-}
-
 static int mlx5_probe(struct dvp_device *dev)
 {
 	unsigned int nports, i;
@@ -301,7 +292,7 @@ static int mlx5_probe(struct dvp_device *dev)
 		ret = -ret;
 		goto err_dev;
 	}
-	empw_choose(mdev);
+	mlx5_caps_query(mdev);
 	mlx5_cqe_comp_choose(mdev);
 	mdev->pd = mdev->glue->alloc_pd(mdev->ctx);
 	if (mdev->pd == NULL) {

@@ -378,6 +378,15 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 	return (uint16_t)k;
 }
 
+/*
+ * Whether a CQE software owns (@p op_own) is a receive: any opcode but the
+ * two error ones, as DPDK's check_cqe reads them.
+ */
+static inline bool mlx5_cqe_is_rx(uint8_t op_own)
+{
+	return (op_own >> 4) != MLX5_CQE_RESP_ERR && (op_own >> 4) != MLX5_CQE_REQ_ERR;
+}
+
 /* Whether a CQE waits at the consumer index (lib/rxwait's has_work). */
 static inline bool mlx5_rxq_has_cqe(const struct mlx5_rxq *rxq)
 {

@@ -91,7 +91,8 @@ static const char *const fmt_names[] = {
  * CQs ask mlx5dv_create_cq for. 0 and 1 are the default, hash, as DPDK
  * takes them on a queue that is not striding; 3, the checksum format, is
  * MLX5DV_CQE_RES_FORMAT_CSUM (the stride index means nothing without a
- * striding RQ); 2 and 4 exist only through DevX, which dvpmd does not use.
+ * striding RQ); 2 and 4 exist only for CQs created through DevX, which dvpmd
+ * does not create (it asks DevX questions only: mlx5_caps.c).
  */
 void mlx5_cqe_comp_choose(struct mlx5_dev *mdev)
 {
@@ -120,8 +121,9 @@ void mlx5_cqe_comp_choose(struct mlx5_dev *mdev)
 		break;
 	default:
 		MLX5_LOG(WARNING,
-			 "%s: rxq_cqe_comp_en=%u: the %s mini-CQE format needs DevX, which this "
-			 "driver does not use: CQE compression is off (0, 1: hash; 3: checksum)",
+			 "%s: rxq_cqe_comp_en=%u: the %s mini-CQE format needs a CQ created "
+			 "through DevX, which this driver does not do: CQE compression is off (0, "
+			 "1: hash; 3: checksum)",
 			 mdev->name, cfg->cqe_comp_fmt, fmt_names[cfg->cqe_comp_fmt]);
 		return;
 	}

@@ -53,12 +53,16 @@ static void cqe_tbl_build(struct mlx5_rxq *rxq, bool csum, bool rss)
 				 tcp  ? DVP_PTYPE_L4_TCP :
 				 udp  ? DVP_PTYPE_L4_UDP :
 					DVP_PTYPE_L4_NONFRAG;
-		if (csum && l3 != MLX5_CQE_L3_HDR_TYPE_NONE)
-			flags |=
-				(ok & 1) ? DVP_MBUF_F_RX_IP_CKSUM_GOOD : DVP_MBUF_F_RX_IP_CKSUM_BAD;
-		if (csum && l3 != MLX5_CQE_L3_HDR_TYPE_NONE && !frag && (tcp || udp))
-			flags |=
-				(ok & 2) ? DVP_MBUF_F_RX_L4_CKSUM_GOOD : DVP_MBUF_F_RX_L4_CKSUM_BAD;
+		/*
+		 * A set L3_OK / L4_OK is GOOD; a clear one is UNKNOWN, not BAD:
+		 * the device leaves it clear for what it did not check as well as
+		 * for what failed, and DPDK (rxq_cq_to_ol_flags) and mlx5e
+		 * (CHECKSUM_NONE) read it so. Software checks those frames.
+		 */
+		if (csum && l3 != MLX5_CQE_L3_HDR_TYPE_NONE && (ok & 1))
+			flags |= DVP_MBUF_F_RX_IP_CKSUM_GOOD;
+		if (csum && l3 != MLX5_CQE_L3_HDR_TYPE_NONE && !frag && (tcp || udp) && (ok & 2))
+			flags |= DVP_MBUF_F_RX_L4_CKSUM_GOOD;
 		rxq->cqe_flags[idx] = flags;
 		rxq->cqe_ptype[idx] = ptype;
 	}
@@ -106,7 +110,7 @@ static uint32_t cq_drain(struct mlx5_rxq *rxq)
 		if (mlx5_cqe_format(op_own) == MLX5_CQE_FORMAT_COMPRESSED)
 			slots = mlx5_rx_zip_drop(rxq, cqe, &frames);
 		else
-			frames += op_own >> 4 == MLX5_CQE_RESP_SEND &&
+			frames += mlx5_cqe_is_rx(op_own) &&
 				  !(rxq->mprq != NULL && mlx5_mprq_cqe_filler(cqe));
 		rxq->cq_ci += slots;
 		n += slots;

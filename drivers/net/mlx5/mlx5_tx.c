@@ -136,7 +136,12 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 
 	if (tx_stops_at(txq, m))
 		return -1;
-	if (dvp_unlikely(len < 14 || len > txq->frame_max)) {
+	/*
+	 * Shorter than the 18 bytes of Ethernet and a VLAN tag: no send WQE of
+	 * the device's takes it (DPDK refuses these lengths too, as the
+	 * offloads may fail on them): dropped, counted.
+	 */
+	if (dvp_unlikely(len < MLX5_ESEG_MIN_INLINE_SIZE || len > txq->frame_max)) {
 		tx_drop(txq, m, false);
 		return 0;
 	}
@@ -162,7 +167,7 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 		return -1;
 	memset(buf, 0, (size_t)bbs * MLX5_SEND_WQE_BB);
 	mlx5_wqe_ctrl_fill((struct mlx5_wqe_ctrl_seg *)(void *)buf, txq->wqe_ci, MLX5_OPCODE_SEND,
-			   txq->sqn, ds, 0);
+			   txq->sqn, ds, MLX5_WQE_CTRL_FIRST_ERR);
 	es->cs_flags = txq->cs_tbl[(m->ol_flags >> 52) & 7];
 	es->inline_hdr_sz = htobe16((uint16_t)inl);
 	pkt_copy(m, 0, es->inline_hdr_start, inl);

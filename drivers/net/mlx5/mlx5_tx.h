@@ -201,6 +201,16 @@ static __dvp_always_inline bool mlx5_tx_burst_begin(struct mlx5_txq *txq)
 	return true;
 }
 
+/*
+ * Bytes 8-15 of the control segment of a WQE that asks for no completion,
+ * as one little-endian word: the ONLY_FIRST_ERR completion mode in fm_ce_se
+ * (byte 11), as DPDK sets it. In the ONLY_ERR mode (0) every WQE flushed
+ * after an error would write a CQE and overrun the CQ, which is sized for
+ * one completion every comp_thresh packets (mlx5_prm.h).
+ */
+#define MLX5_TX_CTRL_W1 ((uint64_t)MLX5_WQE_CTRL_FIRST_ERR << 24)
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "fm_ce_se is bits 31:24 of W1");
+
 /* 16-byte values (GCC and Clang vector types): one move each, SSE2 on x86-64. */
 typedef uint64_t mlx5_u64x2 __attribute__((vector_size(16)));
 typedef uint16_t mlx5_u16x8 __attribute__((vector_size(16)));
@@ -362,7 +372,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 			htobe32((wqe_ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
 				MLX5_OPCODE_SEND) |
 				ctrl_qpn,
-			0 /* signature, fm_ce_se (a completion is asked below), imm */
+			/* signature 0, fm_ce_se (byte 11): only the first error (below), imm 0 */
+			MLX5_TX_CTRL_W1
 		};
 		uint32_t k;
 

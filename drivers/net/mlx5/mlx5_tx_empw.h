@@ -46,7 +46,8 @@ static __dvp_always_inline void mlx5_empw_title(uint64_t *w, uint32_t ci, uint64
 	w[0] = htobe32((ci & MLX5_WQ_INDEX_MASK) << MLX5_WQE_IDX_SHIFT |
 		       MLX5_OPCODE_ENHANCED_MPSW) |
 	       qpn | (uint64_t)ds << 56;
-	w[1] = 0; /* signature, fm_ce_se (a completion is asked at the burst's end), imm */
+	/* signature, fm_ce_se (only the first error: a completion is asked at the burst's end), imm */
+	w[1] = MLX5_TX_CTRL_W1;
 	w[2] = (uint64_t)ecs << 32; /* cs_flags */
 	w[3] = 0; /* no inline header: eMPW takes none */
 }
@@ -157,7 +158,7 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
 #define MLX5_EMPW_INL_MAX_DS 60u
 
 /*
- * Copy a frame of @p len bytes (14 and more) into an inline segment's data
+ * Copy a frame of @p len bytes (18 and more) into an inline segment's data
  * at @p dst: 16- or 32-byte moves, the last overlapping the one before, so
  * that no byte outside the frame is read and none past it written.
  */
@@ -234,10 +235,11 @@ mlx5_empw_inline_wrap(struct mlx5_txq *txq, uint8_t *d, const struct dvp_mbuf *m
 
 /*
  * Close the fast session at @p w, whose title's block is zero (its opmod,
- * signature, fm_ce_se, imm and inline header stay so; a completion is
- * asked at the burst's end): the WQE index @p ci big-endian in bytes 1-2,
- * the opcode in byte 3, then qpn_ds from @p qpn (htobe32(SQN << 8)) with
- * @p ds in its last byte, and the checksum flags @p ecs.
+ * signature, imm and inline header stay so): the WQE index @p ci
+ * big-endian in bytes 1-2, the opcode in byte 3, then qpn_ds from @p qpn
+ * (htobe32(SQN << 8)) with @p ds in its last byte, fm_ce_se (only the
+ * first error; a completion is asked at the burst's end), and the
+ * checksum flags @p ecs.
  */
 static __dvp_always_inline void mlx5_empw_inl_close(uint64_t *w, uint32_t ci, uint32_t qpn,
 						    uint32_t ds, uint8_t ecs, bool cs)
@@ -248,6 +250,7 @@ static __dvp_always_inline void mlx5_empw_inl_close(uint64_t *w, uint32_t ci, ui
 	memcpy((uint8_t *)w + 1, &idx, sizeof(idx));
 	((uint8_t *)w)[3] = MLX5_OPCODE_ENHANCED_MPSW;
 	memcpy((uint8_t *)w + 4, &qpn_ds, sizeof(qpn_ds));
+	((uint8_t *)w)[11] = MLX5_WQE_CTRL_FIRST_ERR;
 	if (cs)
 		((uint8_t *)w)[20] = ecs;
 }
@@ -350,7 +353,7 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_fast(struct mlx5_txq *txq, str
 	/* Indexes from -n up to 0: one register and no bound to compare. */
 	intptr_t j = -(intptr_t)n;
 
-	/* The title's 32 bytes zero: opmod, signature, fm_ce_se, imm, no inline header. */
+	/* The title's 32 bytes zero: opmod, signature, imm, no inline header. */
 	mlx5_empw_zero32(w);
 	for (; j != 0; j++) {
 		struct dvp_mbuf *m = pend[j];
@@ -437,7 +440,9 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 							  uint32_t n, struct mlx5_empw_burst *b,
 							  bool cs)
 {
-	const uint32_t inl_span = txq->inline_mpw - 13u, span = txq->frame_max - 13u;
+	/* Frames of 18 (MLX5_ESEG_MIN_INLINE_SIZE) .. inline_mpw bytes go inline, up to frame_max by pointer. */
+	const uint32_t inl_span = txq->inline_mpw - (MLX5_ESEG_MIN_INLINE_SIZE - 1u);
+	const uint32_t span = txq->frame_max - (MLX5_ESEG_MIN_INLINE_SIZE - 1u);
 	const uint64_t qpn = (uint64_t)htobe32(txq->sqn << MLX5_WQE_QPN_SHIFT) << 32;
 	uint8_t *const sq_end = txq->sq + ((size_t)txq->wqe_n << 6);
 	const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
@@ -481,8 +486,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 				ended = true;
 				break;
 			}
-			/* 14 .. inline_mpw bytes (inline_mpw <= frame_max): one compare. */
-			if (dvp_likely(len - 14u < inl_span)) {
+			/* 18 .. inline_mpw bytes (inline_mpw <= frame_max): one compare. */
+			if (dvp_likely(len - MLX5_ESEG_MIN_INLINE_SIZE < inl_span)) {
 				/* Units of the 4-byte header, the bytes, padding to 16. */
 				uint32_t u = (len + 4 + MLX5_WSEG_SIZE - 1) / MLX5_WSEG_SIZE;
 				uint32_t bc = htobe32(len | MLX5_INLINE_SEG);
@@ -508,7 +513,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 			} else {
 				struct mlx5_wqe_data_seg *p = (struct mlx5_wqe_data_seg *)(void *)d;
 
-				if (dvp_unlikely(len - 14u >= span))
+				/* Shorter than 18 or longer than frame_max: the general path. */
+				if (dvp_unlikely(len - MLX5_ESEG_MIN_INLINE_SIZE >= span))
 					break;
 				if (d == dend) {
 					ended = true; /* k > 0: a unit is left for the first */

@@ -364,7 +364,7 @@ static void tx_limits(struct mlx5_txq *txq)
 	const struct mlx5_cfg *cfg = &txq->priv->dev->cfg;
 
 	txq->frame_max = port->mtu + 18u;
-	txq->inline_min = cfg->txq_inline_min;
+	txq->inline_min = txq->priv->dev->txq_inline_min;
 	txq->inline_max = port->nb_tx_queues >= cfg->txqs_min_inline ? cfg->txq_inline_max : 0;
 	txq->inline_max = DVP_MIN(txq->inline_max, txq->frame_max);
 	/* As DPDK: eMPW inlines under the same queue-count rule as SEND does. */
@@ -374,8 +374,14 @@ static void tx_limits(struct mlx5_txq *txq)
 	txq->fast_lo = txq->inline_min == MLX5_ESEG_MIN_INLINE_SIZE ?
 			       DVP_MAX(txq->inline_min, txq->inline_max) :
 			       txq->frame_max;
-	/* eMPW carries no inline header: any frame from 14 bytes on goes by pointer. */
-	txq->empw_lo = DVP_MAX(13u, txq->inline_max);
+	/*
+	 * eMPW carries no inline header: any frame from 18 bytes on goes by
+	 * pointer; shorter ones leave for the general path, which drops them.
+	 */
+	txq->empw_lo = DVP_MAX(MLX5_ESEG_MIN_INLINE_SIZE - 1u, txq->inline_max);
+	/* No frame shorter than 18 bytes is sent: nothing to inline below that. */
+	if (txq->inline_mpw < MLX5_ESEG_MIN_INLINE_SIZE)
+		txq->inline_mpw = 0;
 }
 
 int mlx5_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,

@@ -222,6 +222,7 @@ enum sim_mlx5_invalid {
 	SIM_MLX5_INV_DESTROY_UNACKED, /**< destroy with completion or async events not acked */
 	SIM_MLX5_INV_BAD_OBJECT, /**< an object the device did not create, or used after destroy */
 	SIM_MLX5_INV_EMPW, /**< an eMPW WQE against its rules (inline headers, no packet, opmod) */
+	SIM_MLX5_INV_INLINE, /**< a send WQE without the inline headers the device requires */
 	SIM_MLX5_INV_MAX
 };
 
@@ -230,7 +231,8 @@ struct sim_mlx5_dev_stats {
 	uint64_t invalid[SIM_MLX5_INV_MAX];
 	uint64_t
 		cqes; /**< completions written, errors included (a compressed session counts each) */
-	uint64_t error_cqes;
+	uint64_t error_cqes; /**< flush CQEs included */
+	uint64_t flush_cqes; /**< error CQEs of WQEs flushed after an error (WR_FLUSH_ERR) */
 	uint64_t comp_events; /**< completion events raised */
 	uint64_t arms; /**< arm doorbells honoured */
 	uint64_t arms_stale; /**< arm doorbells ignored for a stale sn */

@@ -219,20 +219,19 @@ struct ibv_cq_ex *sim_dv_create_cq(struct ibv_context *context, struct ibv_cq_in
 		return sim_refuse(ctx->dev, EINVAL, "dv_create_cq: %u-byte CQEs; valid is 64",
 				  dv_attr->cqe_size);
 	if (dv_attr != NULL && (dv_attr->comp_mask & MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE)) {
+		const struct sim_profile *prof = &ctx->dev->cfg.prof;
 		uint8_t f = dv_attr->cqe_comp_res_format;
+		uint32_t offered = prof->cqe_comp_max != 0 ? prof->cqe_comp_formats : 0;
 
 		/* One format, among those dv_query_device reports (as libmlx5 checks). */
-		if (ctx->dev->cfg.cqe_comp_max == 0 || f == 0 || (f & (f - 1)) != 0 ||
-		    (f & ~SIM_CQE_COMP_FORMATS) != 0)
+		if (f == 0 || (f & (f - 1)) != 0 || (f & ~offered) != 0)
 			return sim_refuse(
 				ctx->dev, EINVAL,
-				"dv_create_cq: compressed CQEs of format 0x%x; valid is one of "
-				"0x%x (MLX5DV_CQE_RES_FORMAT_HASH 0x1, _CSUM 0x2)%s",
-				f, ctx->dev->cfg.cqe_comp_max != 0 ? SIM_CQE_COMP_FORMATS : 0,
-				ctx->dev->cfg.cqe_comp_max == 0 ?
-					", none on this device (cqe_comp=0)" :
-					"");
-		comp_max = ctx->dev->cfg.cqe_comp_max;
+				"dv_create_cq: compressed CQEs of format 0x%x; valid is "
+				"one of 0x%x (MLX5DV_CQE_RES_FORMAT_HASH 0x1, _CSUM 0x2)%s",
+				f, offered,
+				offered == 0 ? ", none on this device (cqe_comp=0)" : "");
+		comp_max = prof->cqe_comp_max;
 		fmt = f == MLX5DV_CQE_RES_FORMAT_HASH ? MLX5_MINI_CQE_HASH : MLX5_MINI_CQE_CSUM;
 	}
 	cq = cq_create(context, (int)DVP_MIN(attr->cqe, (uint32_t)INT32_MAX), attr->cq_context,

@@ -73,7 +73,7 @@ void sim_cq_comp_close(struct sim_cq *cq)
 	if (n == 1) {
 		/* One completion: the plain CQE it was, its mini-CQE unused. */
 		memcpy(title, &s->title, offsetof(struct mlx5_cqe64, op_own));
-		op_own = (uint8_t)(MLX5_CQE_RESP_SEND << 4 | !!(s->start & cq->cqe_cnt));
+		op_own = (uint8_t)(cq->ctx->dev->cfg.rx_opcode << 4 | !!(s->start & cq->cqe_cnt));
 		__atomic_store_n(&title->op_own, op_own, __ATOMIC_RELEASE);
 		s->port->st.bus_cqe_bytes += MLX5_CQE_SIZE;
 		return;
@@ -93,7 +93,7 @@ void sim_cq_comp_close(struct sim_cq *cq)
 	s->title.wqe_counter = htobe16(s->counter);
 	memcpy(title, &s->title, offsetof(struct mlx5_cqe64, op_own));
 	/* Release: the arrays above are in the ring once the title is the driver's. */
-	op_own = (uint8_t)(MLX5_CQE_RESP_SEND << 4 |
+	op_own = (uint8_t)(cq->ctx->dev->cfg.rx_opcode << 4 |
 			   MLX5_CQE_FORMAT_COMPRESSED << MLX5_CQE_FORMAT_SHIFT |
 			   !!(s->start & cq->cqe_cnt));
 	__atomic_store_n(&title->op_own, op_own, __ATOMIC_RELEASE);

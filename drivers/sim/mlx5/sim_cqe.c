@@ -112,7 +112,8 @@ void sim_cq_write(struct sim_cq *cq, struct sim_port *port, struct mlx5_cqe64 *c
 	cq->pi = (idx + 1) & MLX5_CQ_INDEX_MASK;
 	cq->ctx->dev->st.cqes++;
 	/* The device writes whole CQEs, whatever of them the driver reads. */
-	port->st.bus_cqe_bytes += sizeof(*dst);
+	if (port != NULL)
+		port->st.bus_cqe_bytes += sizeof(*dst);
 	if (error)
 		cq->ctx->dev->st.error_cqes++;
 	cq_notify(cq, idx, solicited, error);
@@ -140,7 +141,7 @@ void sim_cq_write_rx(struct sim_cq *cq, struct sim_port *port, const struct sim_
 	uint32_t idx = cq->pi;
 
 	if (cq->comp_max == 0) {
-		sim_cq_write(cq, port, cqe, MLX5_CQE_RESP_SEND, false);
+		sim_cq_write(cq, port, cqe, cq->ctx->dev->cfg.rx_opcode, false);
 		return;
 	}
 	sim_cq_comp_add(cq, port, wq, cqe, pkt);

@@ -91,6 +91,7 @@ static const char *const invalid_names[SIM_MLX5_INV_MAX] = {
 	[SIM_MLX5_INV_DESTROY_UNACKED] = "destroy_unacked",
 	[SIM_MLX5_INV_BAD_OBJECT] = "bad_object",
 	[SIM_MLX5_INV_EMPW] = "empw",
+	[SIM_MLX5_INV_INLINE] = "inline",
 };
 
 const char *sim_mlx5_invalid_name(enum sim_mlx5_invalid kind)
@@ -223,6 +224,7 @@ int sim_mlx5_dev_stats(struct sim_mlx5_dev *dev, struct sim_mlx5_dev_stats *st)
 		st->invalid[i] = __atomic_load_n(&dev->st.invalid[i], __ATOMIC_RELAXED);
 	st->cqes = dev->st.cqes;
 	st->error_cqes = dev->st.error_cqes;
+	st->flush_cqes = dev->st.flush_cqes;
 	st->comp_events = dev->st.comp_events;
 	st->arms = dev->st.arms;
 	st->arms_stale = dev->st.arms_stale;

@@ -43,6 +43,7 @@
 #include <dvp_log.h>
 
 #include "dvp_sim_mlx5.h"
+#include "sim_profile.h"
 
 extern int sim_logtype;
 
@@ -69,8 +70,6 @@ extern int sim_logtype;
 #define SIM_FRAME_MIN 60u
 /** Most receive completions in one compressed CQE session (cqe_comp_caps.max_num). */
 #define SIM_CQE_COMP_MAX 64u
-/** Mini-CQE formats the device takes (MLX5DV_CQE_RES_FORMAT_*): hash and checksum. */
-#define SIM_CQE_COMP_FORMATS (MLX5DV_CQE_RES_FORMAT_HASH | MLX5DV_CQE_RES_FORMAT_CSUM)
 
 /* --- The device's lists ------------------------------------------------- */
 
@@ -166,8 +165,7 @@ struct sim_cfg {
 	uint32_t mtu;
 	int numa;
 	bool pause;
-	bool empw; /* enhanced multi-packet send WQEs: advertised and taken */
-	uint32_t cqe_comp_max; /* compressed CQE sessions: the most completions in one; 0: none */
+	struct sim_profile prof; /* the adapter it is (sim_profile.h) */
 	uint32_t idle_us;
 	bool clock_virtual;
 	uint64_t seed;
@@ -183,6 +181,7 @@ struct sim_cfg {
 	uint64_t bad_lkey_nth;
 	uint32_t cq_stall_cqn;
 	bool tx_hold;
+	uint8_t rx_opcode; /* opcode of receive CQEs (MLX5_CQE_RESP_SEND; rx_opcode=) */
 };
 
 struct sim_mlx5_dev {

@@ -33,11 +33,21 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 	{ "numa", "NUMA node the device reports, 0..255 (default 0)" },
 	{ "pause", "on|off: 802.3x flow control: sources and cabled ports wait for receive "
 		   "buffers instead of dropping (default on)" },
+	{ "profile", "cx4lx|cx5|cx6dx|cx7: the adapter the device is, what it reports and "
+		     "requires; the keys below change one setting each (default cx6dx)" },
 	{ "empw", "on|off: enhanced multi-packet send WQEs, reported by dv_query_device and "
-		  "taken by the send engine, as ConnectX-5 and later (default on)" },
+		  "taken by the send engine, as ConnectX-5 and later (default: the profile's)" },
 	{ "cqe_comp", "0..64: most receive completions one compressed CQE session holds, as "
 		      "dv_query_device reports it (cqe_comp_caps.max_num); 0: no CQE compression "
 		      "(default 64)" },
+	{ "inline_mode", "none|l2|ip|l4: the headers every send WQE must carry inline, said by "
+			 "the NIC vport context, as on a VF or an e-switch setup (default: the "
+			 "profile's: l2 on cx4lx, none on the others)" },
+	{ "ext_stride_num", "on|off: striding RQs of 2^3 strides per WQE and up, else 2^9 "
+			    "(HCA cap ext_stride_num_range; default: off on cx4lx, on on the "
+			    "others)" },
+	{ "devx", "on|off: DevX contexts and general commands (QUERY_HCA_CAP, "
+		  "QUERY_NIC_VPORT_CONTEXT) answered; off: as a kernel without DevX (default on)" },
 	{ "idle_us", "sleep of the device thread after a spell of idle steps, 0..100000 us "
 		     "(default 20)" },
 	{ "clock", "real|virtual: time base of rates, patterns and timed faults; virtual moves "
@@ -65,6 +75,9 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 		      "reading, so it overruns (default 0: none)" },
 	{ "tx_hold", "on|off: every port's link partner pauses it for good, so its send queues "
 		     "hold their frames (default off)" },
+	{ "rx_opcode", "1..4: the opcode of every receive completion, one of the responder "
+		       "opcodes (RESP_WR_IMM 1, RESP_SEND 2, RESP_SEND_IMM 3, RESP_SEND_INV 4), "
+		       "for drivers that must take any non-error opcode (default 2)" },
 	{ NULL, NULL },
 };
 
@@ -78,14 +91,13 @@ static void sim_cfg_defaults(struct sim_cfg *cfg)
 	cfg->thread = true;
 	cfg->mtu = 1500;
 	cfg->pause = true;
-	cfg->empw = true;
-	cfg->cqe_comp_max = SIM_CQE_COMP_MAX;
 	cfg->idle_us = 20;
 	cfg->seed = 1;
 	cfg->src.sizes[0] = SIM_FRAME_MIN;
 	cfg->src.nsizes = 1;
 	cfg->src.flows = 1;
 	cfg->fatal_at = UINT64_MAX;
+	cfg->rx_opcode = MLX5_CQE_RESP_SEND;
 }
 
 /* The longest time a devarg may give: a year, far from uint64_t's ns limit. */
@@ -250,12 +262,6 @@ static int parse_run(const char *name, const struct dvp_devargs *da, struct sim_
 	if (ret == 0)
 		ret = dvp_devargs_get_bool(da, "pause", true, &cfg->pause);
 	if (ret == 0)
-		ret = dvp_devargs_get_bool(da, "empw", true, &cfg->empw);
-	if (ret == 0)
-		ret = dvp_devargs_get_u64(da, "cqe_comp", 0, SIM_CQE_COMP_MAX, SIM_CQE_COMP_MAX,
-					  &v);
-	cfg->cqe_comp_max = (uint32_t)v;
-	if (ret == 0)
 		ret = dvp_devargs_get_u64(da, "idle_us", 0, 100000, 20, &v);
 	cfg->idle_us = (uint32_t)v;
 	if (ret == 0)
@@ -357,6 +363,10 @@ static int parse_faults(const char *name, const struct dvp_devargs *da, struct s
 	cfg->cq_stall_cqn = (uint32_t)x;
 	if (ret == 0)
 		ret = dvp_devargs_get_bool(da, "tx_hold", false, &cfg->tx_hold);
+	if (ret == 0)
+		ret = dvp_devargs_get_u64(da, "rx_opcode", MLX5_CQE_RESP_WR_IMM,
+					  MLX5_CQE_RESP_SEND_INV, MLX5_CQE_RESP_SEND, &x);
+	cfg->rx_opcode = (uint8_t)x;
 	return ret;
 }
 
@@ -365,7 +375,9 @@ int sim_cfg_parse(const char *name, const struct dvp_devargs *da, struct sim_cfg
 	int ret;
 
 	sim_cfg_defaults(cfg);
-	ret = parse_run(name, da, cfg);
+	ret = sim_profile_parse(da, &cfg->prof);
+	if (ret == 0)
+		ret = parse_run(name, da, cfg);
 	if (ret == 0)
 		ret = parse_wrap(name, da, cfg);
 	if (ret == 0)

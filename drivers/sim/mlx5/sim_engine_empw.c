@@ -15,7 +15,7 @@
  *    address; lkey and range checked as for any send) or inline data
  *    (byte count | MLX5_INLINE_SEG, the bytes, the next segment at the
  *    next 16 bytes); an inline segment of 0 bytes is padding, no packet;
- *  - every packet 14 bytes to MTU + 18, with the title's checksum flags;
+ *  - every packet 18 bytes to MTU + 18, with the title's checksum flags;
  *  - one completion for the WQE when it asks (wqe_counter: its index).
  *
  * The device sends each packet as it gathers it: flow control may hold the
@@ -49,11 +49,20 @@ static uint8_t empw_parse(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, ui
 	const struct mlx5_wqe_eth_seg *es = (const void *)(wqe + MLX5_WSEG_SIZE);
 	uint32_t off = MLX5_EMPW_TITLE_DS * MLX5_WSEG_SIZE, end = ds * MLX5_WSEG_SIZE, n = 0;
 	uint32_t opmod = be32toh(ctrl->opmod_idx_opcode) >> 24;
+	unsigned int mode = sim_profile_inline_mode(&dev->cfg.prof);
 
 	if (opmod != MLX5_OPC_MOD_ENHANCED_MPSW) {
 		sim_invalid(dev, SIM_MLX5_INV_EMPW,
 			    "SQ %u: eMPW WQE 0x%04x has opmod %u; ENHANCED_MPSW takes opmod 0",
 			    qp->ibv.qp_num, idx, opmod);
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	}
+	if (mode != MLX5_INLINE_MODE_NONE) {
+		/* Its title cannot carry the headers, so DPDK and mlx5e never use it there. */
+		sim_invalid(dev, SIM_MLX5_INV_INLINE,
+			    "SQ %u: eMPW WQE 0x%04x on a device that requires headers inline in "
+			    "every send WQE (inline_mode=%s): only SEND WQEs can carry them",
+			    qp->ibv.qp_num, idx, sim_profile_inline_name(mode));
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	}
 	if (es->inline_hdr_sz != 0) {

@@ -56,7 +56,8 @@ static void cqe_offloads(struct mlx5_cqe64 *cqe, const struct sim_pkt *p)
 		l3 = MLX5_CQE_L3_HDR_TYPE_IPV6;
 		ok |= MLX5_CQE_L3_OK; /* IPv6 has no header checksum */
 	}
-	if (p->l4_proto != 0 && sim_pkt_l4_csum_ok(p))
+	/* A UDP checksum of 0 over IPv4 is none at all: nothing verified, L4_OK stays clear. */
+	if (p->l4_proto != 0 && !sim_pkt_udp_csum_none(p) && sim_pkt_l4_csum_ok(p))
 		ok |= MLX5_CQE_L4_OK;
 	cqe->hds_ip_ext = ok;
 	cqe->l4_hdr_type_etc = (uint8_t)(l3 << MLX5_CQE_L3_HDR_TYPE_SHIFT |
@@ -141,11 +142,12 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 	wq->ci = (wq->ci + 1) & MLX5_WQ_INDEX_MASK;
 	port->st.bus_wqe_bytes += wq->stride;
 	if (synd != 0) {
-		/* The WQE is consumed, the WQ stops until the driver resets it. */
+		/* The WQE is consumed, those posted behind it flushed; the WQ stops until reset. */
 		sim_cq_write_error(wq->cq, port, false, synd, wq->ibv.wq_num, 0, counter);
 		wq->ibv.state = IBV_WQS_ERR;
 		SIM_LOG(DEBUG, dev, "WQ %u: error CQE, syndrome 0x%02x, WQE 0x%04x", wq->ibv.wq_num,
 			synd, counter);
+		sim_wq_flush(port, wq);
 		return SIM_MLX5_RX_ERROR_CQE;
 	}
 	rx_cqe_init(&cqe, dev, flow, pkt, hash);

@@ -44,15 +44,63 @@ static void sq_read(const struct sim_qp *qp, uint32_t bb, uint8_t *dst, uint32_t
 	memcpy(dst + first, qp->sq_buf, len - first);
 }
 
-static enum tx_result tx_error(struct sim_qp *qp, uint8_t syndrome, uint8_t opcode, uint16_t idx)
+/* An error CQE on the SQ's CQ, if there is room (else the CQ overruns). @return false if not written. */
+static bool tx_error_cqe(struct sim_qp *qp, uint8_t syndrome, uint8_t opcode, uint16_t idx)
 {
 	int room = sim_cq_room(qp->cq);
 
 	if (room == 0)
 		sim_cq_overrun(qp->cq);
-	else if (room > 0)
-		sim_cq_write_error(qp->cq, &qp->ctx->dev->ports[qp->port], true, syndrome,
-				   qp->ibv.qp_num, opcode, idx);
+	if (room <= 0)
+		return false;
+	sim_cq_write_error(qp->cq, &qp->ctx->dev->ports[qp->port], true, syndrome, qp->ibv.qp_num,
+			   opcode, idx);
+	return true;
+}
+
+/*
+ * The SQ is in error: every WQE posted from sq_ci up to the doorbell
+ * record is flushed (syndrome WR_FLUSH_ERR), in order, none sent. Each
+ * writes a CQE by its completion mode (fm_ce_se bits 3:2): none in
+ * ONLY_FIRST_ERR unless it asked for one (ALWAYS, CQE_AND_EQE), one in
+ * ONLY_ERR, where every error completes. A WQE that runs past the record
+ * waits for the rest of it.
+ */
+void sim_tx_flush(struct sim_qp *qp)
+{
+	struct sim_mlx5_dev *dev = qp->ctx->dev;
+	uint32_t pi = be32toh(__atomic_load_n(&qp->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) &
+		      MLX5_WQ_INDEX_MASK;
+	uint32_t avail = (pi - qp->sq_ci) & MLX5_WQ_INDEX_MASK;
+
+	/* A record more than a ring ahead is garbage: nothing to flush by it. */
+	while (avail > 0 && avail <= qp->wqe_cnt) {
+		struct mlx5_wqe_ctrl_seg ctrl;
+		uint32_t ds, bbs, mode;
+
+		sq_read(qp, qp->sq_ci, (uint8_t *)&ctrl, sizeof(ctrl));
+		ds = be32toh(ctrl.qpn_ds) & MLX5_WQE_DS_MASK;
+		bbs = ds != 0 ? mlx5_wqe_ds_to_bbs(ds) : 1;
+		if (bbs > avail)
+			break;
+		mode = (ctrl.fm_ce_se & MLX5_COMP_MODE_MASK) >> MLX5_COMP_MODE_SHIFT;
+		if (mode != MLX5_COMP_ONLY_FIRST_ERR &&
+		    tx_error_cqe(qp, MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
+				 (uint8_t)be32toh(ctrl.opmod_idx_opcode), (uint16_t)qp->sq_ci))
+			dev->st.flush_cqes++;
+		qp->sq_ci = (qp->sq_ci + bbs) & MLX5_WQ_INDEX_MASK;
+		avail -= bbs;
+	}
+}
+
+/*
+ * WQE @p idx (at sq_ci, @p bbs basic blocks) failed: its error CQE, the SQ
+ * in error, then every WQE behind it flushed.
+ */
+static enum tx_result tx_error(struct sim_qp *qp, uint8_t syndrome, uint8_t opcode, uint16_t idx,
+			       uint32_t bbs)
+{
+	tx_error_cqe(qp, syndrome, opcode, idx);
 	qp->ibv.state = IBV_QPS_ERR;
 	qp->rung = false;
 	qp->empw_sent = 0;
@@ -60,6 +108,8 @@ static enum tx_result tx_error(struct sim_qp *qp, uint8_t syndrome, uint8_t opco
 	qp->wqe_fetched = false;
 	SIM_LOG(DEBUG, qp->ctx->dev, "SQ %u: error CQE, syndrome 0x%02x, WQE 0x%04x",
 		qp->ibv.qp_num, syndrome, idx);
+	qp->sq_ci = (qp->sq_ci + bbs) & MLX5_WQ_INDEX_MASK;
+	sim_tx_flush(qp);
 	return TX_STOP;
 }
 
@@ -83,12 +133,13 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 		sim_invalid(dev, SIM_MLX5_INV_WQE_CTRL,
 			    "SQ %u: the WQE at counter 0x%04x says index 0x%04x, QP %u",
 			    qp->ibv.qp_num, qp->sq_ci, idx, qpn);
-		return tx_error(qp, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, opcode, (uint16_t)qp->sq_ci);
+		return tx_error(qp, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, opcode, (uint16_t)qp->sq_ci,
+				1);
 	}
 	if (ds == 0) {
 		sim_invalid(dev, SIM_MLX5_INV_DS, "SQ %u: WQE 0x%04x has ds 0", qp->ibv.qp_num,
 			    idx);
-		return tx_error(qp, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, opcode, (uint16_t)idx);
+		return tx_error(qp, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, opcode, (uint16_t)idx, 1);
 	}
 	*bbs = mlx5_wqe_ds_to_bbs(ds);
 	if (*bbs > avail) {
@@ -108,7 +159,7 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 	qp->wqe_fetched = true;
 	if (opcode == MLX5_OPCODE_SEND) {
 		synd = sim_tx_send_build(qp, wqe, ds, &len);
-	} else if (opcode == MLX5_OPCODE_ENHANCED_MPSW && dev->cfg.empw) {
+	} else if (opcode == MLX5_OPCODE_ENHANCED_MPSW && dev->cfg.prof.empw) {
 		unsigned int r = sim_tx_empw(qp, wqe, ds, (uint16_t)idx, &len);
 
 		if (r == SIM_EMPW_HOLD)
@@ -120,12 +171,12 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 			"SQ %u: WQE 0x%04x has opcode 0x%02x; a raw packet SQ takes SEND (0x0a), "
 			"NOP (0x00)%s",
 			qp->ibv.qp_num, idx, opcode,
-			dev->cfg.empw ? " and ENHANCED_MPSW (0x29)" :
-					" (enhanced multi-packet send is off: empw=off)");
+			dev->cfg.prof.empw ? " and ENHANCED_MPSW (0x29)" :
+					     " (enhanced multi-packet send is off: empw=off)");
 		synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	}
 	if (synd != 0)
-		return tx_error(qp, synd, opcode, (uint16_t)idx);
+		return tx_error(qp, synd, opcode, (uint16_t)idx, *bbs);
 	if (opcode == MLX5_OPCODE_SEND)
 		sim_cable_send(port, dev->frame, len);
 	else if (opcode == MLX5_OPCODE_ENHANCED_MPSW)
@@ -207,6 +258,12 @@ int sim_tx_poll(struct sim_qp *qp)
 	n += qp->rung && !was;
 	if (!qp->rung)
 		return n;
+	if (qp->ibv.state == IBV_QPS_ERR) {
+		/* WQEs posted to a queue in error are flushed, not sent. */
+		sim_tx_flush(qp);
+		qp->rung = false;
+		return n;
+	}
 	if (qp->ibv.state != IBV_QPS_RTS) {
 		/* Doorbells of a queue not ready to send are ignored, as by the hardware. */
 		qp->rung = false;

@@ -139,6 +139,34 @@ static int sim_close_device(struct ibv_context *context)
 	return 0;
 }
 
+/*
+ * mlx5dv_open_device: a DevX context where the profile has DevX (devx=on),
+ * else EOPNOTSUPP as from a kernel without it; flags libmlx5 does not know
+ * are refused as it refuses them.
+ */
+static struct ibv_context *sim_dv_open_device(struct ibv_device *device,
+					      struct mlx5dv_context_attr *attr)
+{
+	struct ibv_context *ibv;
+	struct sim_ctx *ctx;
+
+	if (attr != NULL && (attr->flags & ~(uint64_t)MLX5DV_CONTEXT_FLAGS_DEVX)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	ibv = sim_open_device(device);
+	if (ibv == NULL || attr == NULL || !(attr->flags & MLX5DV_CONTEXT_FLAGS_DEVX))
+		return ibv;
+	ctx = dvp_container_of(ibv, struct sim_ctx, ibv);
+	if (!ctx->dev->cfg.prof.devx) {
+		sim_close_device(ibv);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	ctx->devx = true;
+	return ibv;
+}
+
 static void fill_device_attr(struct sim_mlx5_dev *dev, struct ibv_device_attr *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -148,7 +176,7 @@ static void fill_device_attr(struct sim_mlx5_dev *dev, struct ibv_device_attr *a
 	a->max_mr_size = UINT64_MAX;
 	a->page_size_cap = 0xfffff000u;
 	a->vendor_id = 0x02c9; /* Mellanox */
-	a->vendor_part_id = 4119; /* ConnectX-5 */
+	a->vendor_part_id = dev->cfg.prof.part_id; /* the PCI device id */
 	a->max_qp = 1 << 16;
 	a->max_qp_wr = SIM_MAX_WQE;
 	a->device_cap_flags = IBV_DEVICE_RAW_IP_CSUM | IBV_DEVICE_PORT_ACTIVE_EVENT;
@@ -196,29 +224,33 @@ static int sim_query_device_ex(struct ibv_context *context,
 static int sim_dv_query_device(struct ibv_context *context, struct mlx5dv_context *attr)
 {
 	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+	const struct sim_profile *prof;
 	uint64_t asked;
 
 	if (ctx == NULL || attr == NULL)
 		return EINVAL;
 	/*
-	 * As a ConnectX-5: enhanced multi-packet send WQEs (unless empw=off),
-	 * CQE compression in the hash and checksum formats (unless cqe_comp=0)
+	 * As the profile says: multi-packet send WQEs (legacy MPW alone on a
+	 * ConnectX-4 Lx, enhanced as well from ConnectX-5 on), CQE compression
 	 * and striding RQs. comp_mask comes in as the extras asked about and
 	 * goes out as those answered, as libmlx5 does.
 	 */
+	prof = &ctx->dev->cfg.prof;
 	asked = attr->comp_mask;
 	memset(attr, 0, sizeof(*attr));
-	if (ctx->dev->cfg.empw)
-		attr->flags = MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED | MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW;
+	if (prof->mpw)
+		attr->flags |= MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED;
+	if (prof->empw)
+		attr->flags |= MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW;
 	if (asked & MLX5DV_CONTEXT_MASK_STRIDING_RQ) {
-		sim_mprq_caps(&attr->striding_rq_caps);
+		sim_profile_mprq_caps(prof, &attr->striding_rq_caps);
 		attr->comp_mask |= MLX5DV_CONTEXT_MASK_STRIDING_RQ;
 	}
 	if (asked & MLX5DV_CONTEXT_MASK_CQE_COMPRESION) {
 		attr->comp_mask |= MLX5DV_CONTEXT_MASK_CQE_COMPRESION;
-		attr->cqe_comp_caps.max_num = ctx->dev->cfg.cqe_comp_max;
+		attr->cqe_comp_caps.max_num = prof->cqe_comp_max;
 		attr->cqe_comp_caps.supported_format =
-			ctx->dev->cfg.cqe_comp_max != 0 ? SIM_CQE_COMP_FORMATS : 0;
+			prof->cqe_comp_max != 0 ? prof->cqe_comp_formats : 0;
 	}
 	return 0;
 }
@@ -587,10 +619,12 @@ const struct mlx5_glue sim_glue_ops = {
 	.get_device_name = sim_get_device_name,
 	.dv_is_supported = sim_dv_is_supported,
 	.open_device = sim_open_device,
+	.dv_open_device = sim_dv_open_device,
 	.close_device = sim_close_device,
 	.query_device = sim_query_device,
 	.query_device_ex = sim_query_device_ex,
 	.dv_query_device = sim_dv_query_device,
+	.dv_devx_general_cmd = sim_devx_general_cmd,
 	.query_port = sim_query_port,
 	.port_out_of_buffer = sim_port_out_of_buffer,
 	.port_rx_length_errors = sim_port_rx_length_errors,

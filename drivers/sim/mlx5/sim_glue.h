@@ -15,4 +15,8 @@
 /* sim_glue.c */
 extern const struct mlx5_glue sim_glue_ops;
 
+/* sim_devx.c: mlx5dv_devx_general_cmd, answered from the device's profile. */
+int sim_devx_general_cmd(struct ibv_context *context, const void *in, size_t inlen, void *out,
+			 size_t outlen);
+
 #endif /* SIM_GLUE_H */

@@ -67,12 +67,13 @@ static uint8_t wqe_fetch(struct sim_port *port, struct sim_wq *wq)
 	return 0;
 }
 
-/* An error CQE for the WQE at wq->ci; the WQ stops until the driver resets it. */
+/* An error CQE for the WQE at wq->ci, the WQEs behind it flushed; the WQ stops until reset. */
 static int wq_error(struct sim_port *port, struct sim_wq *wq, uint8_t synd)
 {
 	sim_cq_write_error(wq->cq, port, false, synd, wq->ibv.wq_num, 0, (uint16_t)wq->ci);
 	wq->ibv.state = IBV_WQS_ERR;
 	wqe_next(wq);
+	sim_wq_flush(port, wq);
 	SIM_LOG(DEBUG, wq->ctx->dev, "striding WQ %u: error CQE, syndrome 0x%02x", wq->ibv.wq_num,
 		synd);
 	return SIM_MLX5_RX_ERROR_CQE;
@@ -107,7 +108,7 @@ static void filler(struct sim_port *port, struct sim_wq *wq)
 	cqe.byte_cnt = htobe32(MLX5_MPRQ_FILLER_MASK | left << MLX5_MPRQ_STRIDE_NUM_SHIFT);
 	cqe.wqe_counter = htobe16((uint16_t)wq->strd_ci);
 	cqe.wqe_id = htobe16((uint16_t)wq->ci);
-	sim_cq_write(wq->cq, port, &cqe, MLX5_CQE_RESP_SEND, false);
+	sim_cq_write(wq->cq, port, &cqe, wq->ctx->dev->cfg.rx_opcode, false);
 	port->st.rx_mprq_fillers++;
 	wqe_next(wq);
 }
@@ -139,7 +140,7 @@ int sim_rx_to_mprq(struct sim_port *port, struct sim_wq *wq, struct mlx5_cqe64 *
 	cqe->byte_cnt = htobe32(pkt->len | need << MLX5_MPRQ_STRIDE_NUM_SHIFT);
 	cqe->wqe_counter = htobe16((uint16_t)start);
 	cqe->wqe_id = htobe16((uint16_t)wq->ci);
-	sim_cq_write(wq->cq, port, cqe, MLX5_CQE_RESP_SEND, false);
+	sim_cq_write(wq->cq, port, cqe, wq->ctx->dev->cfg.rx_opcode, false);
 	port->st.rx_frames++;
 	port->st.rx_bytes += pkt->len;
 	port->st.bus_data_wr_bytes += pkt->len;

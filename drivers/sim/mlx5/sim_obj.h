@@ -76,6 +76,7 @@ struct sim_ctx {
 	uint32_t magic;
 	struct sim_mlx5_dev *dev;
 	struct mlx5dv_ctx_allocators alloc; /* from dv_set_context_attr, or all NULL */
+	bool devx; /* opened by dv_open_device with MLX5DV_CONTEXT_FLAGS_DEVX */
 	struct sim_evq async;
 	struct sim_uar_list uars; /* freed at close: late doorbells stay detectable */
 	unsigned int objs;

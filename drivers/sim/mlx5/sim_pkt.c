@@ -113,6 +113,11 @@ bool sim_pkt_ipv4_csum_ok(const struct sim_pkt *p)
 	return sim_csum_fold(sim_csum_add(0, p->data + p->l3_off, p->l4_off - p->l3_off)) == 0xffff;
 }
 
+bool sim_pkt_udp_csum_none(const struct sim_pkt *p)
+{
+	return p->l4_proto == IPPROTO_UDP && p->l3 == 4 && rd16(p->data + p->l4_off + 6) == 0;
+}
+
 bool sim_pkt_l4_csum_ok(const struct sim_pkt *p)
 {
 	const uint8_t *l4 = p->data + p->l4_off;
@@ -120,7 +125,7 @@ bool sim_pkt_l4_csum_ok(const struct sim_pkt *p)
 	if (p->l4_proto == 0)
 		return false;
 	/* A zero UDP checksum over IPv4 means "not computed", which is valid. */
-	if (p->l4_proto == IPPROTO_UDP && p->l3 == 4 && rd16(l4 + 6) == 0)
+	if (sim_pkt_udp_csum_none(p))
 		return true;
 	return sim_csum_fold(sim_csum_add(pseudo_sum(p), l4, p->l3_end - p->l4_off)) == 0xffff;
 }

@@ -29,6 +29,8 @@ struct sim_pkt {
 void sim_pkt_parse(const uint8_t *data, uint32_t len, struct sim_pkt *p);
 bool sim_pkt_ipv4_csum_ok(const struct sim_pkt *p);
 bool sim_pkt_l4_csum_ok(const struct sim_pkt *p);
+/* A UDP datagram over IPv4 whose checksum field is 0: the sender computed none. */
+bool sim_pkt_udp_csum_none(const struct sim_pkt *p);
 void sim_pkt_fill_ipv4_csum(uint8_t *frame, const struct sim_pkt *p);
 void sim_pkt_fill_l4_csum(uint8_t *frame, const struct sim_pkt *p);
 uint16_t sim_csum_fold(uint32_t sum);

@@ -282,6 +282,15 @@ int sim_modify_qp(struct ibv_qp *ibv, struct ibv_qp_attr *attr, int mask)
 	}
 	if (mask & IBV_QP_PORT)
 		qp->port = attr->port_num - 1u;
+	/*
+	 * Into error, the device flushes what is posted; out of it by RESET,
+	 * it has flushed what was posted meanwhile (the command waits for it).
+	 */
+	if ((next == IBV_QPS_ERR && cur != IBV_QPS_ERR && cur != IBV_QPS_RESET) ||
+	    (next == IBV_QPS_RESET && cur == IBV_QPS_ERR)) {
+		qp->ibv.state = IBV_QPS_ERR;
+		sim_tx_flush(qp);
+	}
 	if (next == IBV_QPS_RESET) {
 		/* As libmlx5 and the hardware: counters restart, the record says where. */
 		qp->sq_ci = dev->cfg.wq_start;

@@ -74,8 +74,8 @@ static const struct dvp_json_field bus_fields[] = {
 
 #define DS(m) DVP_JSON_FIELD(struct sim_mlx5_dev_stats, m)
 static const struct dvp_json_field device_fields[] = {
-	DS(cqes),	 DS(error_cqes),   DS(comp_events),  DS(arms),	    DS(arms_stale),
-	DS(cq_overruns), DS(async_events), DS(cqe_sessions), DS(cqe_minis),
+	DS(cqes),	DS(error_cqes),	 DS(flush_cqes),   DS(comp_events),  DS(arms),
+	DS(arms_stale), DS(cq_overruns), DS(async_events), DS(cqe_sessions), DS(cqe_minis),
 };
 #undef DS
 

@@ -21,16 +21,6 @@
 #include "sim_obj.h"
 #include "sim_wq.h"
 
-/*
- * What the kernel reports for a ConnectX with ext_stride_num_range, except
- * the largest stride count: 2^13, so that a filler CQE's stride count
- * always fits byte_cnt's 14-bit field.
- */
-#define SIM_MPRQ_LOG_STRIDE_SZ_MIN 6u
-#define SIM_MPRQ_LOG_STRIDE_SZ_MAX 13u
-#define SIM_MPRQ_LOG_STRIDE_NUM_MIN 3u
-#define SIM_MPRQ_LOG_STRIDE_NUM_MAX 13u
-
 struct sim_wq *sim_wq_of(struct ibv_wq *wq, const char *fn)
 {
 	return SIM_OBJ_OF(struct sim_wq, wq, SIM_MAGIC_WQ, "WQ", fn);
@@ -143,20 +133,12 @@ struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_att
 	return wq_create(context, attr, NULL);
 }
 
-void sim_mprq_caps(struct mlx5dv_striding_rq_caps *caps)
-{
-	caps->min_single_stride_log_num_of_bytes = SIM_MPRQ_LOG_STRIDE_SZ_MIN;
-	caps->max_single_stride_log_num_of_bytes = SIM_MPRQ_LOG_STRIDE_SZ_MAX;
-	caps->min_single_wqe_log_num_of_strides = SIM_MPRQ_LOG_STRIDE_NUM_MIN;
-	caps->max_single_wqe_log_num_of_strides = SIM_MPRQ_LOG_STRIDE_NUM_MAX;
-	caps->supported_qpts = 1u << IBV_QPT_RAW_PACKET;
-}
-
 struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr,
 				struct mlx5dv_wq_init_attr *dv_attr)
 {
 	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
 	const struct mlx5dv_striding_rq_init_attr *s;
+	struct mlx5dv_striding_rq_caps caps;
 
 	if (ctx == NULL || attr == NULL) {
 		errno = EINVAL;
@@ -170,17 +152,20 @@ struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_
 				  "MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ",
 				  (unsigned long long)dv_attr->comp_mask);
 	s = &dv_attr->striding_rq_attrs;
-	if (s->single_stride_log_num_of_bytes < SIM_MPRQ_LOG_STRIDE_SZ_MIN ||
-	    s->single_stride_log_num_of_bytes > SIM_MPRQ_LOG_STRIDE_SZ_MAX ||
-	    s->single_wqe_log_num_of_strides < SIM_MPRQ_LOG_STRIDE_NUM_MIN ||
-	    s->single_wqe_log_num_of_strides > SIM_MPRQ_LOG_STRIDE_NUM_MAX)
+	sim_profile_mprq_caps(&ctx->dev->cfg.prof, &caps);
+	if (s->single_stride_log_num_of_bytes < caps.min_single_stride_log_num_of_bytes ||
+	    s->single_stride_log_num_of_bytes > caps.max_single_stride_log_num_of_bytes ||
+	    s->single_wqe_log_num_of_strides < caps.min_single_wqe_log_num_of_strides ||
+	    s->single_wqe_log_num_of_strides > caps.max_single_wqe_log_num_of_strides)
 		return sim_refuse(
 			ctx->dev, EINVAL,
 			"dv_create_wq: striding RQ of 2^%u-byte strides, 2^%u per WQE; valid are "
 			"%u..%u and %u..%u (striding_rq_caps)",
 			s->single_stride_log_num_of_bytes, s->single_wqe_log_num_of_strides,
-			SIM_MPRQ_LOG_STRIDE_SZ_MIN, SIM_MPRQ_LOG_STRIDE_SZ_MAX,
-			SIM_MPRQ_LOG_STRIDE_NUM_MIN, SIM_MPRQ_LOG_STRIDE_NUM_MAX);
+			caps.min_single_stride_log_num_of_bytes,
+			caps.max_single_stride_log_num_of_bytes,
+			caps.min_single_wqe_log_num_of_strides,
+			caps.max_single_wqe_log_num_of_strides);
 	if (s->two_byte_shift_en)
 		return sim_refuse(ctx->dev, EOPNOTSUPP,
 				  "dv_create_wq: two_byte_shift_en is not modelled; give 0");
@@ -240,6 +225,13 @@ int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
 			wq->ibv.wq_num, wq_state_name(cur), wq_state_name(next));
 		return EINVAL;
 	}
+	/*
+	 * Into error, the device flushes what is posted; out of it by RESET,
+	 * it has flushed what was posted meanwhile (the command waits for it).
+	 */
+	if ((next == IBV_WQS_ERR && cur == IBV_WQS_RDY) ||
+	    (next == IBV_WQS_RESET && cur == IBV_WQS_ERR))
+		sim_wq_flush(NULL, wq);
 	if (cur == IBV_WQS_RESET && next == IBV_WQS_RDY) {
 		/* As libmlx5: counters restart, the record says where. */
 		wq->ci = dev->cfg.wq_start;
@@ -348,7 +340,10 @@ int sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *t)
 
 /* --- What the device reads of a WQ's ring ------------------------------- */
 
-/* WQEs the driver has posted and the device not consumed; -1 when the record is garbage. */
+/*
+ * WQEs the driver has posted and the device not consumed; -1 when the
+ * record is garbage. @p port (NULL: none) counts the record's reads.
+ */
 static int wq_posted(struct sim_port *port, struct sim_wq *wq)
 {
 	/* Acquire: the data segments written before the record are visible. */
@@ -357,7 +352,8 @@ static int wq_posted(struct sim_port *port, struct sim_wq *wq)
 	uint32_t n = (pi - wq->ci) & MLX5_WQ_INDEX_MASK;
 
 	if (pi != wq->last_pi) {
-		port->st.bus_dbrec_updates++;
+		if (port != NULL)
+			port->st.bus_dbrec_updates++;
 		wq->last_pi = pi;
 	}
 	if (n > wq->wqe_cnt) {
@@ -395,4 +391,29 @@ int sim_wq_room(struct sim_port *port, struct sim_wq *wq, bool hold_ok)
 		return SIM_MLX5_RX_CQ_OVERRUN;
 	}
 	return SIM_MLX5_RX_DELIVERED;
+}
+
+void sim_wq_flush(struct sim_port *port, struct sim_wq *wq)
+{
+	struct sim_mlx5_dev *dev = wq->ctx->dev;
+	int posted = wq_posted(port, wq);
+
+	/* A striding WQE the device had started on is flushed as well. */
+	if (wq->log_stride_num != 0 && wq->strd_ci != 0)
+		posted = DVP_MAX(posted, 1);
+	for (; posted > 0; posted--) {
+		int room = sim_cq_room(wq->cq);
+
+		if (room == 0)
+			sim_cq_overrun(wq->cq);
+		if (room > 0) {
+			sim_cq_write_error(wq->cq, port, false, MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
+					   wq->ibv.wq_num, 0, (uint16_t)wq->ci);
+			dev->st.flush_cqes++;
+		}
+		wq->ci = (wq->ci + 1) & MLX5_WQ_INDEX_MASK;
+		wq->strd_ci = 0;
+		wq->wqe_fetched = false;
+		wq->wqe_addr = NULL;
+	}
 }

@@ -97,7 +97,6 @@ struct sim_ind *sim_ind_of(struct ibv_rwq_ind_table *t, const char *fn);
 struct ibv_wq *sim_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr);
 struct ibv_wq *sim_dv_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr,
 				struct mlx5dv_wq_init_attr *dv_attr);
-void sim_mprq_caps(struct mlx5dv_striding_rq_caps *caps);
 int sim_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr);
 int sim_destroy_wq(struct ibv_wq *wq);
 struct ibv_rwq_ind_table *sim_create_rwq_ind_table(struct ibv_context *context,
@@ -108,6 +107,12 @@ int sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table);
  * SIM_MLX5_RX_DELIVERED, else what became of the frame (counted).
  */
 int sim_wq_room(struct sim_port *port, struct sim_wq *wq, bool hold_ok);
+/*
+ * @p wq is in error: flush every WQE posted, in order, each with a CQE
+ * (RESP_ERR, WR_FLUSH_ERR, its counter), as a receive WQE always
+ * completes; @p port (NULL: none) counts the CQEs' bus bytes.
+ */
+void sim_wq_flush(struct sim_port *port, struct sim_wq *wq);
 
 /* sim_qp.c */
 struct sim_qp *sim_qp_of(struct ibv_qp *qp, const char *fn);
@@ -122,5 +127,7 @@ int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool
 
 /* sim_engine_tx.c */
 int sim_tx_poll(struct sim_qp *qp);
+/* Flush the WQEs posted to @p qp, in error (a CQE each as its completion mode says). */
+void sim_tx_flush(struct sim_qp *qp);
 
 #endif /* SIM_WQ_H */
