@@ -635,6 +635,46 @@ int dvp_rx_intr_ctl(uint16_t port_id, uint16_t queue_id, struct dvp_rxwait_set *
 /** Every rx queue of the port, to @p set (data: NULL). */
 int dvp_rx_intr_ctl_all(uint16_t port_id, struct dvp_rxwait_set *set, enum dvp_rx_intr_op op);
 
+/* ------------------------------------------------------------------------
+ * Power monitor (as rte_eth_get_monitor_addr)
+ */
+
+#define DVP_POWER_MONITOR_OPAQUE_SZ 4
+
+/**
+ * Whether an lcore about to sleep on a monitored address should not:
+ * called with the @c size bytes last read at the address and the
+ * condition's @p opaque. @return 0: sleep (the queue has nothing yet);
+ * non-zero (-1): do not, the queue has work.
+ */
+typedef int (*dvp_power_monitor_clb_t)(const uint64_t val,
+				       const uint64_t opaque[DVP_POWER_MONITOR_OPAQUE_SZ]);
+
+/**
+ * What an lcore can sleep on until an rx queue has work: the address the
+ * device writes when the next packet arrives (for x86's UMONITOR/UMWAIT or
+ * AMD's MONITORX), and the check of what is there. DPDK's struct
+ * rte_power_monitor_cond, field for field.
+ */
+struct dvp_power_monitor_cond {
+	volatile void *addr; /**< watch this: the device writes it */
+	uint8_t size; /**< bytes to read at addr: 1, 2, 4 or 8 */
+	dvp_power_monitor_clb_t fn; /**< non-zero for the value read: do not sleep */
+	uint64_t opaque[DVP_POWER_MONITOR_OPAQUE_SZ]; /**< fn's arguments */
+};
+
+/**
+ * Where rx queue @p queue_id of @p port_id will be written by its device
+ * next, and how to tell from the value there whether it has work (mlx5:
+ * the ownership byte of the next CQE). Valid until the next burst on the
+ * queue: ask again after each burst that returned nothing, on the lcore
+ * that polls the queue (as DPDK's power management does before each
+ * sleep). No lock, system call or allocation; a log line only on error.
+ * @return 0; -EINVAL (bad id, a queue not set up, @p pmc NULL), -ENOTSUP
+ *   (the driver has no such address), or the driver's error.
+ */
+int dvp_get_monitor_addr(uint16_t port_id, uint16_t queue_id, struct dvp_power_monitor_cond *pmc);
+
 #ifdef __cplusplus
 }
 #endif

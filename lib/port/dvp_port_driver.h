@@ -158,6 +158,13 @@ struct dvp_port_ops {
 	 */
 	bool (*mempool_sendable)(struct dvp_port *port, const struct dvp_mempool *mp);
 	/**
+	 * Where rx queue @p rxq (port->rxqs[q]) will be written by the device
+	 * next, and the check of the value there (dvp_get_monitor_addr()). On
+	 * the queue's lcore, between bursts: no lock, log or system call.
+	 * NULL: -ENOTSUP.
+	 */
+	int (*get_monitor_addr)(void *rxq, struct dvp_power_monitor_cond *pmc);
+	/**
 	 * (required) Mbufs the port holds now: posted to rx rings, received and
 	 * not yet taken, accepted for tx and not yet freed. Must be 0 after
 	 * stop (contract 5). Not called concurrently with bursts.

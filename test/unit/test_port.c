@@ -9,7 +9,8 @@
  * after stop and close; stats and xstats; MAC, promiscuous mode, MTU; link
  * and its events; events NEW/DESTROY with callbacks that unregister
  * themselves or are unregistered while running; queue errors restarted and
- * reported; removal reported once; the rx interrupt conf given drivers.
+ * reported; removal reported once; the rx interrupt conf given drivers;
+ * no power monitor address where the driver has none.
  */
 
 #include "test_port_helpers.h"
@@ -246,6 +247,20 @@ static void test_burst_refused(void **state)
 	assert_int_equal(dvp_rx_burst(lo, 1, &m, 1), 0);
 	assert_int_equal(tp_xstat(lo, "dbg_rx_burst_refused"), 1);
 	assert_int_equal(tp_xstat(lo, "dbg_tx_burst_refused"), 0);
+}
+
+/* net_ring has no address to monitor: -ENOTSUP; bad arguments -EINVAL, before the driver. */
+static void test_monitor_addr(void **state)
+{
+	struct dvp_power_monitor_cond pmc;
+
+	(void)state;
+	tp_port_setup(lo, 2, NULL);
+	assert_int_equal(dvp_get_monitor_addr(lo, 0, &pmc), -ENOTSUP);
+	assert_int_equal(dvp_errno, ENOTSUP);
+	assert_int_equal(dvp_get_monitor_addr(lo, 2, &pmc), -EINVAL);
+	assert_int_equal(dvp_get_monitor_addr(lo, 0, NULL), -EINVAL);
+	assert_int_equal(dvp_get_monitor_addr(DVP_MAX_PORTS, 0, &pmc), -EINVAL);
 }
 
 /* Stop gives every mbuf back: looped back, cabled, and with a stopped or closed peer. */
@@ -904,6 +919,7 @@ int main(void)
 		cmocka_unit_test_setup(test_configure_errors, stop_all),
 		cmocka_unit_test(test_setup_and_start_errors),
 		cmocka_unit_test_setup(test_burst_refused, stop_all),
+		cmocka_unit_test_setup(test_monitor_addr, stop_all),
 		cmocka_unit_test_setup(test_stop_returns_mbufs, stop_all),
 		cmocka_unit_test_setup(test_stats_xstats, stop_all),
 		cmocka_unit_test(test_ether_unformat_addr),

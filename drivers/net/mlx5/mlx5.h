@@ -297,5 +297,7 @@ void mlx5_cqe_comp_choose(struct mlx5_dev *mdev);
 int mlx5_async_create(struct mlx5_dev *dev);
 void mlx5_async_destroy(struct mlx5_dev *dev);
 extern const struct dvp_rxwait_queue_ops mlx5_rxq_intr_ops;
+/* The get_monitor_addr op: the next CQE's op_own byte. */
+int mlx5_rxq_monitor_addr(void *rxq, struct dvp_power_monitor_cond *pmc);
 
 #endif /* MLX5_H */

@@ -477,5 +477,6 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.xstats_reset = mlx5_stats_reset,
 	.mtu_set = mlx5_mtu_set,
 	.mempool_sendable = mlx5_mempool_sendable,
+	.get_monitor_addr = mlx5_rxq_monitor_addr,
 	.mbufs_held = mlx5_mbufs_held,
 };

@@ -3,7 +3,7 @@
  */
 
 /*
- * Interrupts of the mlx5 PMD, over lib/rxwait:
+ * Interrupts of the mlx5 PMD, over lib/rxwait, and the power monitor:
  *  - rx queues: the hooks of struct dvp_rxwait_queue_ops. A CQ polled
  *    through mlx5dv is armed by writing the arm doorbell directly with the
  *    PMD's own sequence number and consumer index (never
@@ -11,6 +11,9 @@
  *    events come from the queue's non-blocking completion channel through
  *    the glue's get_cq_event, each one advancing the sequence number, and
  *    lib/rxwait acks them in batches;
+ *  - the power monitor of rx queues (get_monitor_addr, as DPDK's mlx5):
+ *    the op_own byte of the CQE at the consumer index, which the device
+ *    writes last when it completes the next receive;
  *  - async events: the device's async fd, non-blocking, read on the EAL
  *    interrupt thread by a drivers/common/ib source whose get hook names
  *    the port and queue each event concerns (from the CQ, QP or WQ
@@ -80,6 +83,55 @@ const struct dvp_rxwait_queue_ops mlx5_rxq_intr_ops = {
 	.has_work = rxq_has_work,
 	.flags = DVP_RXWAIT_QUEUE_F_SOLICITED | DVP_RXWAIT_QUEUE_F_ONESHOT,
 };
+
+/* What the monitor's check finds in opaque[]. */
+enum {
+	MONITOR_OWNER, /* the owner bit of a CQE software owns on this pass */
+	MONITOR_MASK, /* where the owner bit is in op_own */
+	MONITOR_NOW, /* non-zero: a fault waits for the queue's lcore: do not sleep */
+};
+
+/*
+ * The power monitor's check of op_own (@p val) at the consumer index: a
+ * CQE software owns is work. An invalid opcode's owner bit says nothing:
+ * the PMD writes such CQEs over the mini-CQE arrays it has taken (of
+ * either owner), and the device owns them until it writes a real one.
+ */
+static int rxq_monitor_check(const uint64_t val, const uint64_t opaque[DVP_POWER_MONITOR_OPAQUE_SZ])
+{
+	const uint8_t op_own = (uint8_t)val;
+
+	if (opaque[MONITOR_NOW] != 0)
+		return -1;
+	if ((op_own >> 4) == MLX5_CQE_INVALID)
+		return 0;
+	return (op_own & opaque[MONITOR_MASK]) == opaque[MONITOR_OWNER] ? -1 : 0;
+}
+
+/*
+ * The byte the device writes last when it completes the next receive, and
+ * what makes it software's on this pass over the CQ (mlx5_cqe_sw_owned()).
+ * A session of compressed CQEs still being taken leaves its title, owned
+ * by software, at the consumer index: work, so no sleep.
+ */
+int mlx5_rxq_monitor_addr(void *q, struct dvp_power_monitor_cond *pmc)
+{
+	const struct mlx5_rxq *rxq = q;
+	struct mlx5_cqe64 *cqe;
+
+	if (rxq->cqes == NULL)
+		return -EINVAL;
+	cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, rxq->cq_ci);
+	pmc->addr = &cqe->op_own;
+	pmc->size = sizeof(cqe->op_own);
+	pmc->fn = rxq_monitor_check;
+	pmc->opaque[MONITOR_OWNER] = !!(rxq->cq_ci & rxq->cqe_cnt);
+	pmc->opaque[MONITOR_MASK] = MLX5_CQE_OWNER_MASK;
+	/* A fault raised while the lcore sleeps wakes it only with the next CQE. */
+	pmc->opaque[MONITOR_NOW] = dvp_queue_fault_pending(&rxq->fault);
+	pmc->opaque[3] = 0;
+	return 0;
+}
 
 static void event_owner(struct ib_async_event *ev, const struct mlx5_owner *o)
 {
