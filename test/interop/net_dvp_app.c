@@ -23,13 +23,19 @@
  *    apart (one mbuf per 4 KB page, a page left out between two), where
  *    DPDK's own pools come in as many chunks as their memory has
  *    IOVA-contiguous runs: the device must receive into and send from
- *    any of them.
+ *    any of them;
+ *  - with --monitor, the power monitor: between the source's bursts the
+ *    lcore sleeps as DPDK's power management does, on the address
+ *    rte_eth_get_monitor_addr() gives, until the check of the value there
+ *    says the queue has work (with UMWAIT/MONITORX where the CPU has them;
+ *    where not, by reading the address until the check says so), and each
+ *    time it says so a burst returns packets.
  *
  * The first net_dvp port is used; with another driver's port before it,
  * its ethdev and dvp port numbers differ and rx rewrites each mbuf's port.
  *
  * Usage: net_dvp_app <EAL args: -d PLUGIN --vdev net_dvp0,sim_mlx5,...> -- [--intr] [--port N]
- *                    [--chunks N]
+ *                    [--chunks N] [--monitor]
  *   --port N    fail unless the net_dvp port is ethdev port N
  *   --chunks N  the rx pool in N memory chunks (N mbufs)
  * Exit 0 pass, 1 fail.
@@ -48,6 +54,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_pool_ops.h>
+#include <rte_power_intrinsics.h>
 
 #define NB_MBUF 4096
 #define BURST 32
@@ -319,14 +326,100 @@ static struct rte_mempool *scattered_pool(unsigned int chunks, int socket)
 	return m;
 }
 
+/* The pmc->size bytes at pmc->addr, as rte_power_monitor() reads them. */
+static uint64_t monitored_value(const struct rte_power_monitor_cond *pmc)
+{
+	switch (pmc->size) {
+	case 1:
+		return *(const volatile uint8_t *)pmc->addr;
+	case 2:
+		return *(const volatile uint16_t *)pmc->addr;
+	case 4:
+		return *(const volatile uint32_t *)pmc->addr;
+	default:
+		CHECK(pmc->size == 8, "a monitor condition of %u bytes", pmc->size);
+		return *(const volatile uint64_t *)pmc->addr;
+	}
+}
+
+/*
+ * Sleep as DPDK's power management does when a queue runs dry: on the
+ * address the driver gives, until the check says the queue has work.
+ * @return whether it does (false: 5 s passed).
+ */
+static bool monitor_sleep(uint16_t port, bool cpu_monitor)
+{
+	uint64_t hz = rte_get_tsc_hz(), deadline = rte_get_tsc_cycles() + 5 * hz;
+	struct rte_power_monitor_cond pmc;
+	int ret;
+
+	while (rte_get_tsc_cycles() < deadline) {
+		ret = rte_eth_get_monitor_addr(port, 0, &pmc);
+		CHECK(ret == 0, "rte_eth_get_monitor_addr: %s", rte_strerror(-ret));
+		CHECK(pmc.addr != NULL && pmc.fn != NULL, "an empty monitor condition");
+		if (pmc.fn(monitored_value(&pmc), pmc.opaque) != 0)
+			return true;
+		if (cpu_monitor) {
+			/* Wakes when the line is written, or at the deadline; then check again. */
+			rte_power_monitor(&pmc, deadline);
+			continue;
+		}
+		/* No UMWAIT/MONITORX: watch the address the way the CPU would. */
+		while (pmc.fn(monitored_value(&pmc), pmc.opaque) == 0 &&
+		       rte_get_tsc_cycles() < deadline)
+			rte_pause();
+	}
+	return false;
+}
+
+/* The source sends bursts with silences between: sleep on the monitor in each silence. */
+static uint64_t check_monitor(uint16_t port)
+{
+	struct rte_cpu_intrinsics intr;
+	struct rte_mbuf *pkts[BURST];
+	uint64_t got = 0, sleeps = 0;
+	uint16_t n, i;
+
+	rte_cpu_get_intrinsics_support(&intr);
+	printf("power monitor: %s\n",
+	       intr.power_monitor ?
+		       "the CPU's (UMONITOR/UMWAIT)" :
+		       "this CPU has no UMWAIT or MONITORX: the sleeps read the monitored address");
+	while (got < 2000) {
+		n = rte_eth_rx_burst(port, 0, pkts, BURST);
+		for (i = 0; i < n; i++)
+			check_received(pkts[i], port);
+		rte_pktmbuf_free_bulk(pkts, n);
+		got += n;
+		if (n != 0)
+			continue;
+		CHECK(monitor_sleep(port, intr.power_monitor),
+		      "the monitor said no work for 5 s after %llu packets",
+		      (unsigned long long)got);
+		sleeps++;
+		/* The check said work: a burst takes it now. */
+		n = rte_eth_rx_burst(port, 0, pkts, BURST);
+		CHECK(n > 0, "woken by the monitor with nothing to receive (after %llu packets)",
+		      (unsigned long long)got);
+		for (i = 0; i < n; i++)
+			check_received(pkts[i], port);
+		rte_pktmbuf_free_bulk(pkts, n);
+		got += n;
+	}
+	CHECK(sleeps >= 3, "only %llu sleeps: the lcore never waited between bursts",
+	      (unsigned long long)sleeps);
+	return sleeps;
+}
+
 int main(int argc, char **argv)
 {
 	struct rte_eth_conf conf = { 0 };
 	struct rte_mbuf *pkts[BURST];
 	struct rte_epoll_event ev[1];
 	uint64_t got = 0, wakeups = 0;
-	bool intr = false;
+	bool intr = false, monitor = false;
 	int want_port = -1, chunks = 0;
+	uint64_t sleeps = 0;
 	uint16_t port = 0, n, i;
 	int ret, spins;
 
@@ -341,8 +434,11 @@ int main(int argc, char **argv)
 			want_port = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--chunks") == 0 && i + 1 < argc)
 			chunks = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--monitor") == 0)
+			monitor = true;
 		else
-			CHECK(false, "unknown argument %s: valid are --intr, --port N, --chunks N",
+			CHECK(false,
+			      "unknown argument %s: valid are --intr, --port N, --chunks N, --monitor",
 			      argv[i]);
 	}
 	/* The first net_dvp port (another driver's may come before it: case port-numbers). */
@@ -381,6 +477,8 @@ int main(int argc, char **argv)
 						NULL) == 0,
 		      "rx_intr_ctl_q: %s", rte_strerror(rte_errno));
 
+	if (monitor)
+		got = 2000, sleeps = check_monitor(port);
 	/* The source sends its bursts; poll each dry, then sleep on the interrupt. */
 	for (spins = 0; spins < 2000000 && got < 2000; spins++) {
 		n = rte_eth_rx_burst(port, 0, pkts, BURST);
@@ -403,7 +501,7 @@ int main(int argc, char **argv)
 	if (intr)
 		CHECK(wakeups >= 3, "only %llu wake-ups: the lcore never slept between bursts",
 		      (unsigned long long)wakeups);
-	if (!intr)
+	if (!intr && !monitor)
 		check_tx(port);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
 	CHECK(rte_eth_dev_close(port) == 0, "close");
@@ -419,8 +517,10 @@ int main(int argc, char **argv)
 	printf("PASS: %llu packets received zero-copy in rte_mbufs of the application's pool (%u memory chunks, IOVA %s)%s%llu wake-ups; every mbuf back\n",
 	       (unsigned long long)got, mp->nb_mem_chunks,
 	       rte_eal_iova_mode() == RTE_IOVA_PA ? "PA" : "VA",
-	       intr ? ", interrupt mode: " : "; tx: own mbufs sent as they are, clones copied; ",
-	       (unsigned long long)wakeups);
+	       intr    ? ", interrupt mode: " :
+	       monitor ? ", power monitor: each wake-up had packets to take; " :
+			 "; tx: own mbufs sent as they are, clones copied; ",
+	       (unsigned long long)(monitor ? sleeps : wakeups));
 	rte_mempool_free(mp);
 	rte_free(scattered_area);
 	rte_eal_cleanup();

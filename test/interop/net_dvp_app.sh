@@ -1,7 +1,8 @@
 #!/bin/bash
 # Run net_dvp_app (our DPDK application over net_dvp) on the simulated HCA.
 # Usage: net_dvp_app.sh APP PLUGIN WORKDIR CASE MEM
-#   CASE  zero-copy | tx-send | port-numbers | rx-intr | many-chunks
+#   CASE  zero-copy | tx-send | port-numbers | rx-intr | many-chunks | monitor
+#         | monitor-port-numbers
 #   MEM   huge (DPDK's defaults on hugepages: IOVA PA as root) | no-huge
 # Exit 0 pass, 1 fail, 77 skipped.
 set -u
@@ -46,7 +47,16 @@ many-chunks)
 	# Rx into, and tx from, a pool of 1500 memory chunks apart.
 	sim="sim_mlx5,ports=1,cable=traffic,count=4000"
 	extra="--chunks 1500" ;;
-*) echo "net_dvp_app.sh: unknown case '$case_'; valid: zero-copy, tx-send, port-numbers, rx-intr, many-chunks" >&2; exit 2 ;;
+monitor)
+	# Bursts of 200 frames every 100 ms: the lcore sleeps on the monitor between them.
+	sim="sim_mlx5,ports=1,cable=traffic,rate=20000,pattern=[on:10ms,off:90ms],count=4000"
+	extra=--monitor ;;
+monitor-port-numbers)
+	# The same with ethdev and dvp port numbers apart: DPDK gives the op net_dvp's rx queue.
+	sim="sim_mlx5,ports=1,cable=traffic,rate=20000,pattern=[on:10ms,off:90ms],count=4000"
+	first="--vdev net_null0"
+	extra="--monitor --port 1" ;;
+*) echo "net_dvp_app.sh: unknown case '$case_'; valid: zero-copy, tx-send, port-numbers, rx-intr, many-chunks, monitor, monitor-port-numbers" >&2; exit 2 ;;
 esac
 # Not exec: the EXIT trap removes the plugin's copy and DPDK's files.
 # shellcheck disable=SC2086

@@ -178,5 +178,7 @@ int net_dvp_rx_intr_enable(struct rte_eth_dev *eth, uint16_t queue_id);
 int net_dvp_rx_intr_disable(struct rte_eth_dev *eth, uint16_t queue_id);
 void net_dvp_events_on(struct rte_eth_dev *eth);
 void net_dvp_events_off(struct rte_eth_dev *eth);
+/* The get_monitor_addr op: what the dvp port's driver says to watch. */
+int net_dvp_get_monitor_addr(void *rxq, struct rte_power_monitor_cond *pmc);
 
 #endif /* NET_DVP_H */

@@ -16,19 +16,28 @@
  * and the lcore does not sleep on work already there. Disable reads the
  * queue's events (acked in batches by lib/rxwait) and the kick.
  *
+ * Power monitor: get_monitor_addr gives DPDK's power management (and
+ * l3fwd-power's --pmd-mgmt=monitor) what the dvp port's driver says to
+ * watch (dvp_get_monitor_addr(): for mlx5 the op_own byte of the next
+ * CQE), its check called straight: it is code of this process.
+ *
  * Events: dvp's LINK_STATUS_CHANGE, REMOVAL and QUEUE_ERROR callbacks run
  * on dvpmd's interrupt dispatch, which is DPDK's interrupt thread here, and
  * become RTE_ETH_EVENT_INTR_LSC, _INTR_RMV, and _ERR_RECOVERING followed by
  * _RECOVERY_SUCCESS (dvpmd has restarted the queue when it reports it).
  */
 
+#include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <rte_interrupts.h>
+#include <rte_power_intrinsics.h>
 
 #include "net_dvp.h"
 
@@ -153,6 +162,66 @@ int net_dvp_rx_intr_disable(struct rte_eth_dev *eth, uint16_t queue_id)
 	if (rxq->kick_fd >= 0 && read(rxq->kick_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return -errno;
 	return ret < 0 ? ret : 0;
+}
+
+/* The condition is dvp's, field for field: what the driver fills goes to DPDK as it is. */
+#define NET_DVP_SAME_PMC_FIELD(f)                                                      \
+	static_assert(offsetof(struct dvp_power_monitor_cond, f) ==                    \
+				      offsetof(struct rte_power_monitor_cond, f) &&    \
+			      sizeof(((struct dvp_power_monitor_cond *)0)->f) ==       \
+				      sizeof(((struct rte_power_monitor_cond *)0)->f), \
+		      "dvp_power_monitor_cond." #f " is not rte_power_monitor_cond's")
+NET_DVP_SAME_PMC_FIELD(addr);
+NET_DVP_SAME_PMC_FIELD(size);
+NET_DVP_SAME_PMC_FIELD(fn);
+NET_DVP_SAME_PMC_FIELD(opaque);
+static_assert(DVP_POWER_MONITOR_OPAQUE_SZ == RTE_POWER_MONITOR_OPAQUE_SZ, "opaque sizes differ");
+
+/*
+ * DPDK gives the op rx_queues[q] alone: net_dvp's queue, or the dvp queue
+ * itself where ethdev calls the dvp burst straight (net_dvp.h, rx_direct).
+ * Which port and queue it is, the ports of this process say: a few
+ * compares, once before each sleep.
+ */
+static bool rxq_find(const void *rxq, uint16_t *dvp_port, uint16_t *q)
+{
+	uint16_t pid, i;
+
+	for (pid = 0; pid < RTE_MAX_ETHPORTS; pid++) {
+		const struct rte_eth_dev *eth = &rte_eth_devices[pid];
+		const struct net_dvp_port *p;
+
+		if (eth->dev_ops != &net_dvp_ops || eth->data == NULL ||
+		    eth->data->dev_private == NULL)
+			continue;
+		p = eth->data->dev_private;
+		for (i = 0; i < eth->data->nb_rx_queues; i++) {
+			if (eth->data->rx_queues[i] == rxq || (p->rx_direct && p->rxqs[i] == rxq)) {
+				*dvp_port = p->dvp_port;
+				*q = i;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+int net_dvp_get_monitor_addr(void *rxq, struct rte_power_monitor_cond *pmc)
+{
+	struct dvp_power_monitor_cond c;
+	uint16_t dvp_port, q;
+	int ret;
+
+	if (rxq == NULL || !rxq_find(rxq, &dvp_port, &q))
+		return -EINVAL;
+	ret = dvp_get_monitor_addr(dvp_port, q, &c);
+	if (ret < 0)
+		return ret;
+	pmc->addr = c.addr;
+	pmc->size = c.size;
+	pmc->fn = c.fn;
+	memcpy(pmc->opaque, c.opaque, sizeof(pmc->opaque));
+	return 0;
 }
 
 static void on_dvp_event(uint16_t dvp_port, enum dvp_port_event event,
