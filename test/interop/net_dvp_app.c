@@ -29,13 +29,20 @@
  *    rte_eth_get_monitor_addr() gives, until the check of the value there
  *    says the queue has work (with UMWAIT/MONITORX where the CPU has them;
  *    where not, by reading the address until the check says so), and each
- *    time it says so a burst returns packets.
+ *    time it says so a burst returns packets;
+ *  - with --secondary, as a secondary process beside a primary that
+ *    forwards on net_dvp ports: the ports are there with their info, link,
+ *    stats and xstats read from the primary; configuration ops answer
+ *    -ENOTSUP and change nothing; rx and tx bursts are refused (0, the
+ *    mbufs stay ours) and counted in rx_secondary_refused and
+ *    tx_secondary_refused; the power monitor is refused too.
  *
  * The first net_dvp port is used; with another driver's port before it,
  * its ethdev and dvp port numbers differ and rx rewrites each mbuf's port.
  *
  * Usage: net_dvp_app <EAL args: -d PLUGIN --vdev net_dvp0,sim_mlx5,...> -- [--intr] [--port N]
  *                    [--chunks N] [--monitor]
+ *        net_dvp_app <EAL args: -d PLUGIN --proc-type=secondary --file-prefix P> -- --secondary
  *   --port N    fail unless the net_dvp port is ethdev port N
  *   --chunks N  the rx pool in N memory chunks (N mbufs)
  * Exit 0 pass, 1 fail.
@@ -411,6 +418,79 @@ static uint64_t check_monitor(uint16_t port)
 	return sleeps;
 }
 
+/*
+ * A secondary beside a primary forwarding on net_dvp ports: what it reads
+ * comes from the primary, what it may not do is refused and changes
+ * nothing there.
+ */
+static void check_secondary(void)
+{
+	struct rte_mbuf *pkts[BURST];
+	struct rte_eth_dev_info info;
+	struct rte_eth_stats st0, st1;
+	struct rte_eth_link link;
+	struct rte_eth_conf conf = { 0 };
+	struct rte_power_monitor_cond pmc;
+	struct rte_mempool *pool;
+	char fw[128];
+	uint16_t port, nports = 0, i;
+	int ret;
+
+	pool = rte_pktmbuf_pool_create("sec_pool", 512, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				       (int)rte_socket_id());
+	CHECK(pool != NULL, "a pool in the secondary: %s", rte_strerror(rte_errno));
+	RTE_ETH_FOREACH_DEV(port)
+	{
+		CHECK(rte_eth_dev_info_get(port, &info) == 0, "info of port %u", port);
+		CHECK(strcmp(info.driver_name, "net_dvp") == 0, "port %u is %s", port,
+		      info.driver_name);
+		CHECK(info.max_rx_queues > 0 && info.max_mtu > 0, "port %u: empty info", port);
+		CHECK(rte_eth_link_get(port, &link) == 0 && link.link_status == RTE_ETH_LINK_UP,
+		      "port %u: link not up", port);
+		CHECK(rte_eth_dev_fw_version_get(port, fw, sizeof(fw)) == 0 && strstr(fw, "dvpmd"),
+		      "port %u: firmware version '%s'", port, fw);
+		CHECK(rte_eth_stats_get(port, &st0) == 0 && st0.ipackets > 0,
+		      "port %u: no packets received in the primary's stats", port);
+		CHECK(xstat(port, "sim_source_sent") > 0, "port %u: the sim's xstats", port);
+
+		/* The configuration is the primary's. */
+		CHECK(rte_eth_dev_configure(port, 1, 1, &conf) == -ENOTSUP, "configure");
+		CHECK(rte_eth_dev_stop(port) == -ENOTSUP, "stop");
+		CHECK(rte_eth_dev_set_mtu(port, 1400) == -ENOTSUP, "set mtu");
+		CHECK(rte_eth_promiscuous_disable(port) == -ENOTSUP, "promiscuous disable");
+		CHECK(rte_eth_promiscuous_get(port) == 1, "promiscuous mode changed");
+
+		/* The queues are the primary's: refused, counted, the mbufs still ours. */
+		for (i = 0; i < 3; i++)
+			CHECK(rte_eth_rx_burst(port, 0, pkts, BURST) == 0, "rx_burst received");
+		CHECK(rte_pktmbuf_alloc_bulk(pool, pkts, 8) == 0, "alloc");
+		for (i = 0; i < 8; i++)
+			fill_frame(pkts[i]);
+		CHECK(rte_eth_tx_burst(port, 0, pkts, 8) == 0, "tx_burst took mbufs");
+		rte_pktmbuf_free_bulk(pkts, 8);
+		CHECK(xstat(port, "rx_secondary_refused") == 3, "rx_secondary_refused %llu, not 3",
+		      (unsigned long long)xstat(port, "rx_secondary_refused"));
+		CHECK(xstat(port, "tx_secondary_refused") == 8, "tx_secondary_refused %llu, not 8",
+		      (unsigned long long)xstat(port, "tx_secondary_refused"));
+		ret = rte_eth_get_monitor_addr(port, 0, &pmc);
+		CHECK(ret == -ENOTSUP, "rte_eth_get_monitor_addr: %d", ret);
+
+		/* The primary forwards on, unchanged. */
+		rte_delay_ms(300);
+		CHECK(rte_eth_stats_get(port, &st1) == 0 && st1.ipackets > st0.ipackets,
+		      "port %u: the primary stopped receiving (%llu then %llu)", port,
+		      (unsigned long long)st0.ipackets, (unsigned long long)st1.ipackets);
+		nports++;
+	}
+	CHECK(nports == 2, "%u net_dvp ports, expected the primary's 2", nports);
+	CHECK(rte_mempool_in_use_count(pool) == 0, "mbufs of the secondary's pool not back");
+	RTE_ETH_FOREACH_DEV(port)
+	CHECK(rte_eth_dev_close(port) == 0, "close (this process's view) of port %u", port);
+	rte_mempool_free(pool);
+	printf("PASS: a secondary process attached the primary's %u net_dvp ports: info, link, firmware, stats and xstats from the primary; configure, stop, MTU, promiscuous and the power monitor refused; rx and tx bursts refused and counted, the mbufs kept\n",
+	       nports);
+}
+
 int main(int argc, char **argv)
 {
 	struct rte_eth_conf conf = { 0 };
@@ -436,9 +516,15 @@ int main(int argc, char **argv)
 			chunks = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--monitor") == 0)
 			monitor = true;
-		else
+		else if (strcmp(argv[i], "--secondary") == 0) {
+			CHECK(rte_eal_process_type() == RTE_PROC_SECONDARY,
+			      "--secondary needs --proc-type=secondary");
+			check_secondary();
+			rte_eal_cleanup();
+			return 0;
+		} else
 			CHECK(false,
-			      "unknown argument %s: valid are --intr, --port N, --chunks N, --monitor",
+			      "unknown argument %s: valid are --intr, --port N, --chunks N, --monitor, --secondary",
 			      argv[i]);
 	}
 	/* The first net_dvp port (another driver's may come before it: case port-numbers). */

@@ -6,6 +6,8 @@
  * The net_dvp vdev driver: --vdev net_dvpN,<dvp device>[,<its devargs>]
  * attaches the dvp device on the hosted runtime and makes an ethdev port of
  * each dvp port it creates. Remove closes them and detaches the device.
+ * In a secondary process, the probe attaches the ports the primary made
+ * (net_dvp_secondary.c).
  */
 
 #include <stdio.h>
@@ -24,7 +26,11 @@
 	"<dvp device>[,<its devargs>], e.g. sim_mlx5,ports=2,cable=traffic | mlx5_0 | " \
 	"net_verbs0,dev=rxe0,listen=IP:PORT | net_memif0,role=client,socket=PATH | net_ring0"
 
-/* The vdevs probed, newest first (probe and remove run on DPDK's main thread). */
+/*
+ * The vdevs probed, newest first: probe and remove run on DPDK's main
+ * thread and change the list under the control lock, which secondaries'
+ * requests take to read it.
+ */
 static struct net_dvp_dev *devs;
 
 static struct net_dvp_dev **dev_slot(const struct rte_vdev_device *vdev)
@@ -37,6 +43,20 @@ static struct net_dvp_dev **dev_slot(const struct rte_vdev_device *vdev)
 	return NULL;
 }
 
+int net_dvp_dev_ports(const char *name, uint16_t *ports, unsigned int max)
+{
+	const struct net_dvp_dev *dev;
+	uint16_t i;
+
+	for (dev = devs; dev != NULL && strcmp(dev->name, name) != 0; dev = dev->next)
+		;
+	if (dev == NULL)
+		return -ENODEV;
+	for (i = 0; i < dev->nb_ports && i < max; i++)
+		ports[i] = dev->eth_ports[i];
+	return i;
+}
+
 static int net_dvp_probe(struct rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
@@ -46,10 +66,8 @@ static int net_dvp_probe(struct rte_vdev_device *vdev)
 	uint16_t pid;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		NET_DVP_LOG(ERR, "%s: secondary processes are not supported", name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return net_dvp_secondary_probe(vdev);
 	if (args == NULL || args[0] == '\0') {
 		NET_DVP_LOG(ERR, "%s: no dvp device given: --vdev %s," NET_DVP_USAGE, name, name);
 		return -EINVAL;
@@ -86,8 +104,11 @@ static int net_dvp_probe(struct rte_vdev_device *vdev)
 		ret = -ENODEV;
 		goto fail_ports;
 	}
+	net_dvp_ctrl_lock();
 	dev->next = devs;
 	devs = dev;
+	net_dvp_ctrl_unlock();
+	net_dvp_mp_start();
 	NET_DVP_LOG(INFO, "%s: %s gives %u port(s)", name, dev->dvp_dev, dev->nb_ports);
 	return 0;
 
@@ -108,10 +129,16 @@ static int net_dvp_remove(struct rte_vdev_device *vdev)
 	struct rte_eth_dev *eth;
 	uint16_t i;
 
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return net_dvp_secondary_remove(vdev);
 	if (slot == NULL)
 		return 0;
+	net_dvp_ctrl_lock();
 	dev = *slot;
 	*slot = dev->next;
+	net_dvp_ctrl_unlock();
+	if (devs == NULL)
+		net_dvp_mp_stop();
 	for (i = 0; i < dev->nb_ports; i++) {
 		eth = &rte_eth_devices[dev->eth_ports[i]];
 		/* Closed already by the application (rte_eth_dev_close releases the port)? */

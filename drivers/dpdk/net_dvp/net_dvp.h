@@ -150,9 +150,88 @@ static inline struct net_dvp_rxq *net_dvp_rxq_of(const struct rte_eth_dev *eth, 
 int net_dvp_runtime_get(void);
 void net_dvp_runtime_put(void);
 
+/* net_dvp.c: vdev @p name's ethdev ports (at most @p max); -ENODEV: no such vdev. Under the control lock. */
+int net_dvp_dev_ports(const char *name, uint16_t *ports, unsigned int max);
+
 /* net_dvp_ethdev.c */
 int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port);
 extern const struct eth_dev_ops net_dvp_ops;
+const uint32_t *net_dvp_ptypes_get(struct rte_eth_dev *eth);
+
+/* net_dvp_stats.c: the ops */
+int net_dvp_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *st);
+int net_dvp_stats_reset(struct rte_eth_dev *eth);
+int net_dvp_xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xstat_name *out,
+			     unsigned int size);
+int net_dvp_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *out, unsigned int n);
+int net_dvp_xstats_reset(struct rte_eth_dev *eth);
+
+/*
+ * net_dvp_mp.c: a secondary process's requests, served by the primary.
+ *
+ * The control lock: held by the primary's ops that free or rebuild what a
+ * request reads (ports, queues, the xstats map), and by each request while
+ * it is served. Recursive.
+ */
+void net_dvp_ctrl_lock(void);
+void net_dvp_ctrl_unlock(void);
+/* Primary: whether requests may name ethdev port @p port_id (made, not closing). */
+void net_dvp_mp_serve(uint16_t port_id, bool on);
+/* Primary: answer secondaries (from the first vdev on) or stop (after the last). */
+void net_dvp_mp_start(void);
+void net_dvp_mp_stop(void);
+
+#define NET_DVP_MP_NAME "net_dvp_mp"
+#define NET_DVP_BUILD_ID_LEN 20
+
+enum net_dvp_mp_op {
+	NET_DVP_MP_ATTACH = 1, /* the vdev's ethdev port names */
+	NET_DVP_MP_INFOS_GET,
+	NET_DVP_MP_LINK_UPDATE,
+	NET_DVP_MP_STATS_GET,
+	NET_DVP_MP_STATS_RESET,
+	NET_DVP_MP_XSTATS_GET_NAMES,
+	NET_DVP_MP_XSTATS_GET,
+	NET_DVP_MP_XSTATS_RESET,
+	NET_DVP_MP_FW_VERSION_GET,
+	NET_DVP_MP_RSS_HASH_CONF_GET,
+	NET_DVP_MP_RETA_QUERY,
+};
+
+/* A request: in rte_mp_msg's param. */
+struct net_dvp_mp_req {
+	uint8_t build_id[NET_DVP_BUILD_ID_LEN]; /* the plugin's: both processes load the same */
+	uint32_t op; /* enum net_dvp_mp_op */
+	uint16_t port_id; /* the ethdev port */
+	uint32_t
+		arg; /* LINK_UPDATE: wait; XSTATS_*: entries; FW_VERSION_GET: bytes; RETA_QUERY: size */
+	uint64_t buf; /* what the op reads and writes, in DPDK's shared memory, or 0 */
+	uint64_t len; /* its bytes */
+	char name[RTE_DEV_NAME_MAX_LEN]; /* ATTACH: the vdev */
+};
+
+struct net_dvp_mp_rep {
+	int32_t ret; /* the op's return */
+};
+
+/* RSS_HASH_CONF_GET's buffer: the conf and room for its key. */
+struct net_dvp_mp_rss {
+	struct rte_eth_rss_conf conf; /* rss_key != NULL: the key too, into key[] */
+	uint8_t key[DVP_RSS_KEY_MAX_LEN];
+};
+
+/*
+ * Secondary: run @p op on the primary's ethdev port @p port_id, on a copy
+ * of @p data (@p len bytes) in DPDK's shared memory, copied back when it
+ * succeeds. @return the op's return, or -EIO after a line when the
+ * primary did not answer, -EPROTO (another build of net_dvp), -ENOMEM.
+ */
+int net_dvp_mp_request(enum net_dvp_mp_op op, uint16_t port_id, uint32_t arg, const char *name,
+		       void *data, size_t len);
+
+/* net_dvp_secondary.c: the vdev in a secondary process: the primary's ports attached */
+int net_dvp_secondary_probe(struct rte_vdev_device *vdev);
+int net_dvp_secondary_remove(struct rte_vdev_device *vdev);
 
 /* net_dvp_rxtx.c */
 /* Take the dvp queues' burst functions and data: after the dvp port started. */

@@ -17,7 +17,6 @@
 #include <rte_malloc.h>
 
 #include <dvp_eal.h>
-#include <dvp_port_counters.h>
 
 #include "net_dvp.h"
 
@@ -32,7 +31,7 @@ static int dvp_ret(int ret)
 	return ret < 0 ? ret : 0;
 }
 
-static int net_dvp_configure(struct rte_eth_dev *eth)
+static int configure(struct rte_eth_dev *eth)
 {
 	struct net_dvp_port *p = priv_of(eth);
 	const struct rte_eth_conf *c = &eth->data->dev_conf;
@@ -75,6 +74,11 @@ static uint32_t speed_capa(uint32_t mbps)
 	return capa;
 }
 
+/*
+ * Values only, no pointer: a secondary's request runs this on a copy of
+ * the secondary's info (net_dvp_mp.c), where a pointer of the primary's
+ * would point at nothing.
+ */
 static int net_dvp_infos_get(struct rte_eth_dev *eth, struct rte_eth_dev_info *info)
 {
 	struct net_dvp_port *p = priv_of(eth);
@@ -110,7 +114,7 @@ static int net_dvp_infos_get(struct rte_eth_dev *eth, struct rte_eth_dev_info *i
 	return 0;
 }
 
-static const uint32_t *net_dvp_ptypes_get(struct rte_eth_dev *eth)
+const uint32_t *net_dvp_ptypes_get(struct rte_eth_dev *eth)
 {
 	/* What dvpmd's rx paths classify (mlx5's CQE fields; the others say UNKNOWN). */
 	static const uint32_t ptypes[] = {
@@ -173,14 +177,18 @@ static int net_dvp_stop(struct rte_eth_dev *eth)
 static void net_dvp_rxq_release(struct rte_eth_dev *eth, uint16_t qid)
 {
 	/* Its dvp queue lives until the port is configured again or closed. */
+	net_dvp_ctrl_lock();
 	rte_free(eth->data->rx_queues[qid]);
 	eth->data->rx_queues[qid] = NULL;
+	net_dvp_ctrl_unlock();
 }
 
 static void net_dvp_txq_release(struct rte_eth_dev *eth, uint16_t qid)
 {
+	net_dvp_ctrl_lock();
 	rte_free(eth->data->tx_queues[qid]);
 	eth->data->tx_queues[qid] = NULL;
+	net_dvp_ctrl_unlock();
 }
 
 static int net_dvp_close(struct rte_eth_dev *eth)
@@ -191,9 +199,13 @@ static int net_dvp_close(struct rte_eth_dev *eth)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
+	/* Secondaries' requests name it no more; DPDK frees its private data after this. */
+	net_dvp_mp_serve(eth->data->port_id, false);
 	net_dvp_bursts_unset(eth);
+	/* Waits for an event callback running on DPDK's interrupt thread: not under the lock. */
 	net_dvp_events_off(eth);
 	net_dvp_intr_teardown(eth);
+	net_dvp_ctrl_lock();
 	ret = dvp_port_close(p->dvp_port);
 	for (i = 0; i < eth->data->nb_rx_queues; i++)
 		net_dvp_rxq_release(eth, i);
@@ -202,17 +214,22 @@ static int net_dvp_close(struct rte_eth_dev *eth)
 	net_dvp_pools_free(p);
 	rte_free(p->xstats_map);
 	p->xstats_map = NULL;
+	net_dvp_ctrl_unlock();
 	return dvp_ret(ret);
 }
 
 static int net_dvp_reset(struct rte_eth_dev *eth)
 {
-	return dvp_ret(dvp_port_reset(priv_of(eth)->dvp_port));
+	int ret;
+
+	net_dvp_ctrl_lock();
+	ret = dvp_port_reset(priv_of(eth)->dvp_port);
+	net_dvp_ctrl_unlock();
+	return dvp_ret(ret);
 }
 
-static int net_dvp_rxq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc,
-			     unsigned int socket, const struct rte_eth_rxconf *conf,
-			     struct rte_mempool *mp)
+static int rxq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc, unsigned int socket,
+		     const struct rte_eth_rxconf *conf, struct rte_mempool *mp)
 {
 	struct net_dvp_port *p = priv_of(eth);
 	struct dvp_rxq_conf dconf = { .offloads = conf != NULL ? conf->offloads : 0 };
@@ -257,8 +274,8 @@ static int net_dvp_rxq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 	return 0;
 }
 
-static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc,
-			     unsigned int socket, const struct rte_eth_txconf *conf)
+static int txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc, unsigned int socket,
+		     const struct rte_eth_txconf *conf)
 {
 	struct net_dvp_port *p = priv_of(eth);
 	struct dvp_txq_conf dconf = { 0 };
@@ -305,6 +322,44 @@ static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_
 	}
 	eth->data->tx_queues[qid] = txq;
 	return 0;
+}
+
+/*
+ * The ops that free or rebuild a port's queues hold the control lock: a
+ * secondary's request (net_dvp_mp.c) or DPDK's telemetry thread may be
+ * reading them.
+ */
+static int net_dvp_configure(struct rte_eth_dev *eth)
+{
+	int ret;
+
+	net_dvp_ctrl_lock();
+	ret = configure(eth);
+	net_dvp_ctrl_unlock();
+	return ret;
+}
+
+static int net_dvp_rxq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc,
+			     unsigned int socket, const struct rte_eth_rxconf *conf,
+			     struct rte_mempool *mp)
+{
+	int ret;
+
+	net_dvp_ctrl_lock();
+	ret = rxq_setup(eth, qid, nb_desc, socket, conf, mp);
+	net_dvp_ctrl_unlock();
+	return ret;
+}
+
+static int net_dvp_txq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc,
+			     unsigned int socket, const struct rte_eth_txconf *conf)
+{
+	int ret;
+
+	net_dvp_ctrl_lock();
+	ret = txq_setup(eth, qid, nb_desc, socket, conf);
+	net_dvp_ctrl_unlock();
+	return ret;
 }
 
 static int net_dvp_link_update(struct rte_eth_dev *eth, int wait)
@@ -355,64 +410,6 @@ static int net_dvp_mac_set(struct rte_eth_dev *eth, struct rte_ether_addr *mac)
 static int net_dvp_mtu_set(struct rte_eth_dev *eth, uint16_t mtu)
 {
 	return dvp_ret(dvp_port_mtu_set(priv_of(eth)->dvp_port, mtu));
-}
-
-/* net_dvp's own counter @p which (0 copied, 1 dropped) of @p txq since its reset. */
-static uint64_t txq_ctr(const struct net_dvp_txq *txq, unsigned int which)
-{
-	uint64_t v[2];
-
-	dvp_counters_read(&txq->ctr.copied, &txq->ctr_base.copied, v, 2);
-	return v[which];
-}
-
-static int net_dvp_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *st)
-{
-	struct net_dvp_port *p = priv_of(eth);
-	struct dvp_port_stats ds;
-	uint16_t i;
-	int ret;
-
-	ret = dvp_stats_get(p->dvp_port, &ds);
-	if (ret < 0)
-		return ret;
-	st->ipackets = ds.ipackets;
-	st->opackets = ds.opackets;
-	st->ibytes = ds.ibytes;
-	st->obytes = ds.obytes;
-	st->imissed = ds.imissed;
-	st->ierrors = ds.ierrors;
-	st->oerrors = ds.oerrors;
-	/* DPDK filled rx_nombuf from dev->data; dvp's own adds to it. */
-	st->rx_nombuf += ds.rx_nombuf;
-	for (i = 0; i < eth->data->nb_tx_queues; i++) {
-		const struct net_dvp_txq *txq = eth->data->tx_queues[i];
-
-		if (txq != NULL)
-			st->oerrors += txq_ctr(txq, 1);
-	}
-	RTE_BUILD_BUG_ON(RTE_ETHDEV_QUEUE_STAT_CNTRS != DVP_PORT_QUEUE_STAT_CNTRS);
-	for (i = 0; i < RTE_ETHDEV_QUEUE_STAT_CNTRS; i++) {
-		st->q_ipackets[i] = ds.q_ipackets[i];
-		st->q_opackets[i] = ds.q_opackets[i];
-		st->q_ibytes[i] = ds.q_ibytes[i];
-		st->q_obytes[i] = ds.q_obytes[i];
-		st->q_errors[i] = ds.q_errors[i];
-	}
-	return 0;
-}
-
-static int net_dvp_stats_reset(struct rte_eth_dev *eth)
-{
-	uint16_t i;
-
-	for (i = 0; i < eth->data->nb_tx_queues; i++) {
-		struct net_dvp_txq *txq = eth->data->tx_queues[i];
-
-		if (txq != NULL)
-			dvp_counters_reset(&txq->ctr.copied, &txq->ctr_base.copied, 2);
-	}
-	return dvp_ret(dvp_stats_reset(priv_of(eth)->dvp_port));
 }
 
 static int net_dvp_fw_version_get(struct rte_eth_dev *eth, char *buf, size_t size)
@@ -475,144 +472,6 @@ static int net_dvp_reta_update(struct rte_eth_dev *eth, struct rte_eth_rss_reta_
 {
 	return dvp_ret(dvp_port_rss_reta_update(priv_of(eth)->dvp_port,
 						(const struct dvp_rss_reta_entry64 *)reta, size));
-}
-
-/* The basic counters DPDK names itself for every port; dvp's copies are left out. */
-static bool dpdk_names_it(const char *name)
-{
-	static const char *const basic[] = {
-		"rx_good_packets",  "tx_good_packets", "rx_good_bytes", "tx_good_bytes",
-		"rx_missed_errors", "rx_errors",       "tx_errors",	"rx_mbuf_allocation_errors",
-	};
-	unsigned int i, q;
-	char rest[16];
-
-	for (i = 0; i < RTE_DIM(basic); i++)
-		if (strcmp(name, basic[i]) == 0)
-			return true;
-	return (sscanf(name, "rx_q%u_%15s", &q, rest) == 2 ||
-		sscanf(name, "tx_q%u_%15s", &q, rest) == 2) &&
-	       (strcmp(rest, "packets") == 0 || strcmp(rest, "bytes") == 0 ||
-		strcmp(rest, "errors") == 0);
-}
-
-/* net_dvp's own counters, after dvp's. */
-static const char *const own_xstats[] = { "tx_copied", "tx_dropped_too_long" };
-
-static int xstats_map_build(struct net_dvp_port *p, struct dvp_xstat_name **names_out)
-{
-	struct dvp_xstat_name *names;
-	uint32_t i, n;
-	int ret;
-
-	ret = dvp_xstats_get_names(p->dvp_port, NULL, 0);
-	if (ret < 0)
-		return ret;
-	n = (uint32_t)ret;
-	names = rte_calloc("net_dvp_xnames", n + 1, sizeof(*names), 0);
-	rte_free(p->xstats_map);
-	p->xstats_map = rte_calloc("net_dvp_xmap", n + 1, sizeof(*p->xstats_map), 0);
-	if (names == NULL || p->xstats_map == NULL) {
-		rte_free(names);
-		return -ENOMEM;
-	}
-	ret = dvp_xstats_get_names(p->dvp_port, names, n);
-	if (ret < 0) {
-		rte_free(names);
-		return ret;
-	}
-	p->xstats_map_len = 0;
-	for (i = 0; i < n && i < (uint32_t)ret; i++)
-		if (!dpdk_names_it(names[i].name))
-			p->xstats_map[p->xstats_map_len++] = i;
-	*names_out = names;
-	return 0;
-}
-
-static uint64_t own_xstat(struct rte_eth_dev *eth, unsigned int which)
-{
-	uint64_t v = 0;
-	uint16_t i;
-
-	for (i = 0; i < eth->data->nb_tx_queues; i++) {
-		const struct net_dvp_txq *txq = eth->data->tx_queues[i];
-
-		if (txq != NULL)
-			v += txq_ctr(txq, which);
-	}
-	return v;
-}
-
-static int net_dvp_xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xstat_name *out,
-				    unsigned int size)
-{
-	struct net_dvp_port *p = priv_of(eth);
-	struct dvp_xstat_name *names = NULL;
-	unsigned int i, total;
-	int ret;
-
-	ret = xstats_map_build(p, &names);
-	if (ret < 0)
-		return ret;
-	total = p->xstats_map_len + RTE_DIM(own_xstats);
-	if (out != NULL && size >= total) {
-		unsigned int k = 0;
-
-		for (i = 0; i < p->xstats_map_len; i++)
-			snprintf(out[k++].name, sizeof(out[0].name), "%s",
-				 names[p->xstats_map[i]].name);
-		for (i = 0; i < RTE_DIM(own_xstats); i++)
-			snprintf(out[k++].name, sizeof(out[0].name), "%s", own_xstats[i]);
-	}
-	rte_free(names);
-	return (int)total;
-}
-
-static int net_dvp_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *out, unsigned int n)
-{
-	struct net_dvp_port *p = priv_of(eth);
-	struct dvp_xstat *vals;
-	unsigned int i, total;
-	int ret;
-
-	if (p->xstats_map == NULL) {
-		struct dvp_xstat_name *names = NULL;
-
-		ret = xstats_map_build(p, &names);
-		rte_free(names);
-		if (ret < 0)
-			return ret;
-	}
-	total = p->xstats_map_len + RTE_DIM(own_xstats);
-	if (out == NULL || n < total)
-		return (int)total;
-	ret = dvp_xstats_get(p->dvp_port, NULL, 0);
-	if (ret < 0)
-		return ret;
-	vals = rte_calloc("net_dvp_xvals", (size_t)ret + 1, sizeof(*vals), 0);
-	if (vals == NULL)
-		return -ENOMEM;
-	ret = dvp_xstats_get(p->dvp_port, vals, (unsigned int)ret);
-	if (ret < 0) {
-		rte_free(vals);
-		return ret;
-	}
-	for (i = 0; i < p->xstats_map_len; i++) {
-		out[i].id = i;
-		out[i].value = p->xstats_map[i] < (uint32_t)ret ? vals[p->xstats_map[i]].value : 0;
-	}
-	for (i = 0; i < RTE_DIM(own_xstats); i++)
-		out[p->xstats_map_len + i].value = own_xstat(eth, i);
-	for (i = 0; i < total; i++)
-		out[i].id = i;
-	rte_free(vals);
-	return (int)total;
-}
-
-static int net_dvp_xstats_reset(struct rte_eth_dev *eth)
-{
-	net_dvp_stats_reset(eth);
-	return dvp_ret(dvp_xstats_reset(priv_of(eth)->dvp_port));
 }
 
 const struct eth_dev_ops net_dvp_ops = {
@@ -706,6 +565,7 @@ int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port)
 	dev->eth_ports[dev->nb_ports++] = p->eth_port;
 	net_dvp_events_on(eth);
 	rte_eth_dev_probing_finish(eth);
+	net_dvp_mp_serve(p->eth_port, true);
 	NET_DVP_LOG(INFO, "%s: port %u is dvp port %u (%s, %s)", dev->name, p->eth_port, dvp_port,
 		    dvp_name, di.driver_name);
 	return 0;
