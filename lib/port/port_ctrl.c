@@ -59,10 +59,7 @@ int dvp_port_mempool_sendable(uint16_t port_id, const struct dvp_mempool *mp)
 	return port->ops->mempool_sendable == NULL || port->ops->mempool_sendable(port, mp);
 }
 
-static __dvp_cold int refuse(uint16_t port_id, int err, const char *fmt, ...)
-	__dvp_format_printf(3, 4);
-
-static int refuse(uint16_t port_id, int err, const char *fmt, ...)
+int port_refuse(uint16_t port_id, int err, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -107,8 +104,8 @@ static int setup_result(const struct dvp_port *port, const char *dir, uint16_t q
 {
 	if (ret >= 0)
 		return 0;
-	return refuse(port->port_id, -ret, "%s queue %u setup: %s failed: %s", dir, q,
-		      port->driver_name, ret == -EIO ? eio : dvp_strerror(-ret));
+	return port_refuse(port->port_id, -ret, "%s queue %u setup: %s failed: %s", dir, q,
+			   port->driver_name, ret == -EIO ? eio : dvp_strerror(-ret));
 }
 
 void port_release_queues(struct dvp_port *port)
@@ -131,9 +128,9 @@ static int capa_check(const struct dvp_port *port, const char *what, uint64_t as
 
 	if (bad == 0)
 		return 0;
-	return refuse(port->port_id, EINVAL,
-		      "configure: %s 0x%" PRIx64 " not supported; %s %s 0x%" PRIx64, what, bad,
-		      port->driver_name, has, capa);
+	return port_refuse(port->port_id, EINVAL,
+			   "configure: %s 0x%" PRIx64 " not supported; %s %s 0x%" PRIx64, what, bad,
+			   port->driver_name, has, capa);
 }
 
 int dvp_port_configure(uint16_t port_id, uint16_t nb_rxq, uint16_t nb_txq,
@@ -149,21 +146,23 @@ int dvp_port_configure(uint16_t port_id, uint16_t nb_rxq, uint16_t nb_txq,
 	if (port == NULL)
 		return -EINVAL;
 	if (port->started)
-		return refuse(port_id, EBUSY, "configure: the port is started; stop it first");
+		return port_refuse(port_id, EBUSY, "configure: the port is started; stop it first");
 	if (conf_in != NULL)
 		conf = *conf_in;
 	ret = dvp_port_info_get(port_id, &info);
 	if (ret < 0)
 		return ret;
 	if (nb_rxq == 0 && nb_txq == 0)
-		return refuse(port_id, EINVAL,
-			      "configure: 0 rx and 0 tx queues; a port needs at least one");
+		return port_refuse(port_id, EINVAL,
+				   "configure: 0 rx and 0 tx queues; a port needs at least one");
 	if (nb_rxq > info.max_rx_queues)
-		return refuse(port_id, EINVAL, "configure: %u rx queues asked; %s offers 1 to %u",
-			      nb_rxq, port->driver_name, info.max_rx_queues);
+		return port_refuse(port_id, EINVAL,
+				   "configure: %u rx queues asked; %s offers 1 to %u", nb_rxq,
+				   port->driver_name, info.max_rx_queues);
 	if (nb_txq > info.max_tx_queues)
-		return refuse(port_id, EINVAL, "configure: %u tx queues asked; %s offers 1 to %u",
-			      nb_txq, port->driver_name, info.max_tx_queues);
+		return port_refuse(port_id, EINVAL,
+				   "configure: %u tx queues asked; %s offers 1 to %u", nb_txq,
+				   port->driver_name, info.max_tx_queues);
 	ret = capa_check(port, "rx offloads", conf.rxmode.offloads, "offers", info.rx_offload_capa);
 	if (ret == 0)
 		ret = capa_check(port, "tx offloads", conf.txmode.offloads, "offers",
@@ -175,26 +174,30 @@ int dvp_port_configure(uint16_t port_id, uint16_t nb_rxq, uint16_t nb_txq,
 		return ret;
 	if (conf.rss_conf.rss_key != NULL && (conf.rss_conf.rss_key_len != info.hash_key_size ||
 					      conf.rss_conf.rss_key_len > DVP_RSS_KEY_MAX_LEN))
-		return refuse(port_id, EINVAL, "configure: an RSS key of %u bytes; %s takes %u",
-			      conf.rss_conf.rss_key_len, port->driver_name, info.hash_key_size);
+		return port_refuse(
+			port_id, EINVAL, "configure: an RSS key of %u bytes; %s takes %u",
+			conf.rss_conf.rss_key_len, port->driver_name, info.hash_key_size);
 	if (conf.rxmode.mtu != 0 &&
 	    (conf.rxmode.mtu < info.min_mtu || conf.rxmode.mtu > info.max_mtu))
-		return refuse(port_id, EINVAL, "configure: MTU %u out of range [%u, %u]",
-			      conf.rxmode.mtu, info.min_mtu, info.max_mtu);
+		return port_refuse(port_id, EINVAL, "configure: MTU %u out of range [%u, %u]",
+				   conf.rxmode.mtu, info.min_mtu, info.max_mtu);
 	ic = &conf.intr_conf;
 	if (ic->lsc && !(info.intr_capa & DVP_PORT_INTR_LSC))
-		return refuse(port_id, EINVAL, "configure: intr_conf.lsc: %s raises no link events",
-			      port->driver_name);
+		return port_refuse(port_id, EINVAL,
+				   "configure: intr_conf.lsc: %s raises no link events",
+				   port->driver_name);
 	if (ic->rmv && !(info.intr_capa & DVP_PORT_INTR_RMV))
-		return refuse(port_id, EINVAL,
-			      "configure: intr_conf.rmv: %s raises no removal events",
-			      port->driver_name);
+		return port_refuse(port_id, EINVAL,
+				   "configure: intr_conf.rmv: %s raises no removal events",
+				   port->driver_name);
 	if (ic->rxq && !(info.intr_capa & DVP_PORT_INTR_RXQ))
-		return refuse(port_id, EINVAL, "configure: intr_conf.rxq: %s has no rx interrupts",
-			      port->driver_name);
+		return port_refuse(port_id, EINVAL,
+				   "configure: intr_conf.rxq: %s has no rx interrupts",
+				   port->driver_name);
 	if (ic->rxq_solicited && (!ic->rxq || !(info.intr_capa & DVP_PORT_INTR_RXQ_SOLICITED)))
-		return refuse(port_id, EINVAL, "configure: intr_conf.rxq_solicited %s",
-			      !ic->rxq ? "needs intr_conf.rxq" : "is not supported by this driver");
+		return port_refuse(port_id, EINVAL, "configure: intr_conf.rxq_solicited %s",
+				   !ic->rxq ? "needs intr_conf.rxq" :
+					      "is not supported by this driver");
 
 	/* Queues were set up for the old configuration: set them up again. */
 	s = port_slot_of(port);
@@ -216,8 +219,8 @@ int dvp_port_configure(uint16_t port_id, uint16_t nb_rxq, uint16_t nb_txq,
 		port->nb_rx_queues = 0;
 		port->nb_tx_queues = 0;
 		pthread_mutex_unlock(&s->qlock);
-		return refuse(port_id, -ret, "configure: %s refused: %s", port->driver_name,
-			      dvp_strerror(-ret));
+		return port_refuse(port_id, -ret, "configure: %s refused: %s", port->driver_name,
+				   dvp_strerror(-ret));
 	}
 	port->mtu = (uint16_t)conf.rxmode.mtu;
 	port->configured = true;
@@ -235,10 +238,10 @@ static int desc_check(uint16_t port_id, const char *dir, uint16_t *nb_desc,
 		*nb_desc = def ? def : lim->nb_max;
 	if (*nb_desc < lim->nb_min || *nb_desc > lim->nb_max ||
 	    (lim->nb_align > 1 && *nb_desc % lim->nb_align != 0))
-		return refuse(port_id, EINVAL,
-			      "%s queue setup: %u descriptors; valid: %u to %u, a multiple of %u",
-			      dir, *nb_desc, lim->nb_min, lim->nb_max,
-			      lim->nb_align ? lim->nb_align : 1);
+		return port_refuse(
+			port_id, EINVAL,
+			"%s queue setup: %u descriptors; valid: %u to %u, a multiple of %u", dir,
+			*nb_desc, lim->nb_min, lim->nb_max, lim->nb_align ? lim->nb_align : 1);
 	return 0;
 }
 
@@ -252,17 +255,19 @@ static struct dvp_port *setup_check(uint16_t port_id, uint16_t q, bool tx, const
 		return NULL;
 	nb = tx ? port->nb_tx_queues : port->nb_rx_queues;
 	if (port->started) {
-		refuse(port_id, EBUSY, "%s: the port is started; stop it first", func);
+		port_refuse(port_id, EBUSY, "%s: the port is started; stop it first", func);
 		return NULL;
 	}
 	if (!port->configured) {
-		refuse(port_id, EINVAL,
-		       "%s: the port is not configured; call dvp_port_configure() first", func);
+		port_refuse(port_id, EINVAL,
+			    "%s: the port is not configured; call dvp_port_configure() first",
+			    func);
 		return NULL;
 	}
 	if (q >= nb) {
-		refuse(port_id, EINVAL, "%s: %s queue %u does not exist; the port has %u (0 to %d)",
-		       func, tx ? "tx" : "rx", q, nb, (int)nb - 1);
+		port_refuse(port_id, EINVAL,
+			    "%s: %s queue %u does not exist; the port has %u (0 to %d)", func,
+			    tx ? "tx" : "rx", q, nb, (int)nb - 1);
 		return NULL;
 	}
 	return port;
@@ -287,10 +292,10 @@ static int queue_conf_check(struct dvp_port *port, uint16_t port_id, uint16_t q,
 	capa = tx ? info.tx_offload_capa : info.rx_offload_capa;
 	bad = offloads & ~capa;
 	if (bad)
-		return refuse(port_id, EINVAL,
-			      "%s queue %u setup: offloads 0x%" PRIx64
-			      " not supported; %s offers 0x%" PRIx64,
-			      dir, q, bad, port->driver_name, capa);
+		return port_refuse(port_id, EINVAL,
+				   "%s queue %u setup: offloads 0x%" PRIx64
+				   " not supported; %s offers 0x%" PRIx64,
+				   dir, q, bad, port->driver_name, capa);
 	ret = desc_check(port_id, dir, nb_desc, tx ? &info.tx_desc_lim : &info.rx_desc_lim,
 			 tx ? info.default_txq_size : info.default_rxq_size);
 	if (ret < 0)
@@ -348,7 +353,7 @@ int dvp_rxq_setup(uint16_t port_id, uint16_t q, uint16_t nb_desc, int socket_id,
 	if (port == NULL)
 		return -dvp_errno;
 	if (mp == NULL)
-		return refuse(port_id, EINVAL, "rx queue %u setup: no mempool given", q);
+		return port_refuse(port_id, EINVAL, "rx queue %u setup: no mempool given", q);
 	return queue_setup(port, q, false, nb_desc, socket_id, conf, NULL, mp);
 }
 
@@ -374,16 +379,16 @@ int dvp_port_start(uint16_t port_id)
 	if (port->started)
 		return 0;
 	if (!port->configured)
-		return refuse(port_id, EINVAL, "start: the port is not configured");
+		return port_refuse(port_id, EINVAL, "start: the port is not configured");
 	if (__atomic_load_n(&port->removed, __ATOMIC_ACQUIRE))
-		return refuse(port_id, EIO,
-			      "start: the device was removed; close or reset the port");
+		return port_refuse(port_id, EIO,
+				   "start: the device was removed; close or reset the port");
 	for (q = 0; q < port->nb_rx_queues; q++)
 		if (port->rxqs[q] == NULL)
-			return refuse(port_id, EINVAL, "start: rx queue %u is not set up", q);
+			return port_refuse(port_id, EINVAL, "start: rx queue %u is not set up", q);
 	for (q = 0; q < port->nb_tx_queues; q++)
 		if (port->txqs[q] == NULL)
-			return refuse(port_id, EINVAL, "start: tx queue %u is not set up", q);
+			return port_refuse(port_id, EINVAL, "start: tx queue %u is not set up", q);
 	s = port_slot_of(port);
 	pthread_mutex_lock(&s->qlock);
 	ret = port->ops->start(port);
@@ -397,9 +402,9 @@ int dvp_port_start(uint16_t port_id)
 	}
 	pthread_mutex_unlock(&s->qlock);
 	if (ret < 0)
-		return refuse(port_id, -ret, "start: %s failed: %s", port->driver_name,
-			      ret == -EIO ? "the driver gave no burst functions" :
-					    dvp_strerror(-ret));
+		return port_refuse(port_id, -ret, "start: %s failed: %s", port->driver_name,
+				   ret == -EIO ? "the driver gave no burst functions" :
+						 dvp_strerror(-ret));
 	if (port->ops->link_update != NULL)
 		port->ops->link_update(port, false);
 	return 0;
@@ -428,7 +433,7 @@ int dvp_port_stop(uint16_t port_id)
 			 port_id, port->driver_name, dvp_strerror(-ret));
 	if (held > 0) {
 		__atomic_fetch_add(&port->dbg.mbufs_leaked, held, __ATOMIC_RELAXED);
-		return refuse(
+		return port_refuse(
 			port_id, EIO,
 			"stop: %s still holds %u mbufs; they will not return to their pool (a driver bug)",
 			port->driver_name, held);
@@ -488,8 +493,8 @@ int dvp_port_reset(uint16_t port_id)
 	if (port == NULL)
 		return -EINVAL;
 	if (port->ops->reset == NULL)
-		return refuse(port_id, ENOTSUP, "reset: %s cannot reset a device",
-			      port->driver_name);
+		return port_refuse(port_id, ENOTSUP, "reset: %s cannot reset a device",
+				   port->driver_name);
 	if (port->started)
 		dvp_port_stop(port_id);
 	pthread_mutex_lock(&port_slot_of(port)->qlock);
@@ -501,8 +506,8 @@ int dvp_port_reset(uint16_t port_id)
 	pthread_mutex_unlock(&port_slot_of(port)->qlock);
 	ret = port->ops->reset(port);
 	if (ret < 0)
-		return refuse(port_id, -ret, "reset: %s failed: %s", port->driver_name,
-			      dvp_strerror(-ret));
+		return port_refuse(port_id, -ret, "reset: %s failed: %s", port->driver_name,
+				   dvp_strerror(-ret));
 	__atomic_store_n(&port->removed, false, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -590,19 +595,20 @@ int dvp_macaddr_set(uint16_t port_id, const struct dvp_ether_addr *mac)
 	if (port == NULL)
 		return -EINVAL;
 	if (mac == NULL)
-		return refuse(port_id, EINVAL, "MAC address set: no address given");
+		return port_refuse(port_id, EINVAL, "MAC address set: no address given");
 	dvp_ether_format_addr(buf, sizeof(buf), mac);
 	if ((mac->addr_bytes[0] & 1) || ether_addr_is_zero(mac))
-		return refuse(
+		return port_refuse(
 			port_id, EINVAL,
 			"MAC address set: %s is %s; a port address must be a non-zero unicast address",
 			buf, (mac->addr_bytes[0] & 1) ? "a multicast address" : "zero");
 	if (port->ops->mac_addr_set == NULL)
-		return refuse(port_id, ENOTSUP, "MAC address set: %s cannot change it",
-			      port->driver_name);
+		return port_refuse(port_id, ENOTSUP, "MAC address set: %s cannot change it",
+				   port->driver_name);
 	ret = port->ops->mac_addr_set(port, mac);
 	if (ret < 0)
-		return refuse(port_id, -ret, "MAC address set %s: %s", buf, dvp_strerror(-ret));
+		return port_refuse(port_id, -ret, "MAC address set %s: %s", buf,
+				   dvp_strerror(-ret));
 	port->mac = *mac;
 	return 0;
 }
@@ -617,12 +623,12 @@ static int promisc_set(uint16_t port_id, bool on)
 		return -EINVAL;
 	op = on ? port->ops->promiscuous_enable : port->ops->promiscuous_disable;
 	if (op == NULL)
-		return refuse(port_id, ENOTSUP, "promiscuous mode: %s cannot turn it %s",
-			      port->driver_name, on ? "on" : "off");
+		return port_refuse(port_id, ENOTSUP, "promiscuous mode: %s cannot turn it %s",
+				   port->driver_name, on ? "on" : "off");
 	ret = op(port);
 	if (ret < 0)
-		return refuse(port_id, -ret, "promiscuous mode %s: %s", on ? "on" : "off",
-			      dvp_strerror(-ret));
+		return port_refuse(port_id, -ret, "promiscuous mode %s: %s", on ? "on" : "off",
+				   dvp_strerror(-ret));
 	port->promiscuous = on;
 	return 0;
 }
@@ -656,13 +662,14 @@ int dvp_port_mtu_set(uint16_t port_id, uint16_t mtu)
 	if (ret < 0)
 		return ret;
 	if (mtu < info.min_mtu || mtu > info.max_mtu)
-		return refuse(port_id, EINVAL, "MTU set: %u out of range [%u, %u]", mtu,
-			      info.min_mtu, info.max_mtu);
+		return port_refuse(port_id, EINVAL, "MTU set: %u out of range [%u, %u]", mtu,
+				   info.min_mtu, info.max_mtu);
 	if (port->ops->mtu_set == NULL)
-		return refuse(port_id, ENOTSUP, "MTU set: %s cannot change it", port->driver_name);
+		return port_refuse(port_id, ENOTSUP, "MTU set: %s cannot change it",
+				   port->driver_name);
 	ret = port->ops->mtu_set(port, mtu);
 	if (ret < 0)
-		return refuse(port_id, -ret, "MTU set %u: %s", mtu, dvp_strerror(-ret));
+		return port_refuse(port_id, -ret, "MTU set %u: %s", mtu, dvp_strerror(-ret));
 	port->mtu = mtu;
 	port->conf.rxmode.mtu = mtu;
 	return 0;

@@ -57,6 +57,13 @@ void port_release_queues(struct dvp_port *port);
 void port_fp_unpublish(struct dvp_port *port);
 void port_fp_publish(struct dvp_port *port);
 
+/*
+ * A control call refused: one ERR line "port N: <why>", then
+ * dvp_err(@err). @return -@err.
+ */
+__dvp_cold int port_refuse(uint16_t port_id, int err, const char *fmt, ...)
+	__dvp_format_printf(3, 4);
+
 /* Free the port id and its memory (registry). */
 void port_free(struct dvp_port *port);
 

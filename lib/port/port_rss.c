@@ -12,26 +12,9 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "port_private.h"
-
-static __dvp_cold int refuse(uint16_t port_id, int err, const char *fmt, ...)
-	__dvp_format_printf(3, 4);
-
-static int refuse(uint16_t port_id, int err, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	PORT_LOG(ERR, "port %u: %s", port_id, msg);
-	return dvp_err(err);
-}
 
 /*
  * What every call checks once the port and its argument are known: the
@@ -42,11 +25,12 @@ static int rss_check(struct dvp_port *port, const char *func, bool has_op, bool 
 		     struct dvp_port_info *info)
 {
 	if (!has_op)
-		return refuse(port->port_id, ENOTSUP, "%s: %s has no RSS", func, port->driver_name);
+		return port_refuse(port->port_id, ENOTSUP, "%s: %s has no RSS", func,
+				   port->driver_name);
 	if (configured && !port->configured)
-		return refuse(port->port_id, EINVAL,
-			      "%s: the port is not configured; call dvp_port_configure() first",
-			      func);
+		return port_refuse(
+			port->port_id, EINVAL,
+			"%s: the port is not configured; call dvp_port_configure() first", func);
 	return dvp_port_info_get(port->port_id, info);
 }
 
@@ -55,8 +39,8 @@ static int op_result(const struct dvp_port *port, const char *func, int ret)
 {
 	if (ret >= 0)
 		return 0;
-	return refuse(port->port_id, -ret, "%s: %s failed: %s", func, port->driver_name,
-		      dvp_strerror(-ret));
+	return port_refuse(port->port_id, -ret, "%s: %s failed: %s", func, port->driver_name,
+			   dvp_strerror(-ret));
 }
 
 int dvp_port_rss_hash_update(uint16_t port_id, const struct dvp_port_rss_conf *conf)
@@ -74,14 +58,14 @@ int dvp_port_rss_hash_update(uint16_t port_id, const struct dvp_port_rss_conf *c
 		return ret;
 	bad = conf->rss_hf & ~info.rss_hf_capa;
 	if (bad != 0)
-		return refuse(port_id, EINVAL,
-			      "%s: hash fields 0x%" PRIx64
-			      " not supported; %s hashes on 0x%" PRIx64,
-			      func, bad, port->driver_name, info.rss_hf_capa);
+		return port_refuse(port_id, EINVAL,
+				   "%s: hash fields 0x%" PRIx64
+				   " not supported; %s hashes on 0x%" PRIx64,
+				   func, bad, port->driver_name, info.rss_hf_capa);
 	if (conf->rss_key != NULL &&
 	    (conf->rss_key_len != info.hash_key_size || conf->rss_key_len > DVP_RSS_KEY_MAX_LEN))
-		return refuse(port_id, EINVAL, "%s: a key of %u bytes; %s takes %u", func,
-			      conf->rss_key_len, port->driver_name, info.hash_key_size);
+		return port_refuse(port_id, EINVAL, "%s: a key of %u bytes; %s takes %u", func,
+				   conf->rss_key_len, port->driver_name, info.hash_key_size);
 	ret = op_result(port, func, port->ops->rss_hash_update(port, conf));
 	if (ret < 0)
 		return ret;
@@ -108,8 +92,8 @@ int dvp_port_rss_hash_conf_get(uint16_t port_id, struct dvp_port_rss_conf *conf)
 	if (ret < 0)
 		return ret;
 	if (conf->rss_key != NULL && conf->rss_key_len < info.hash_key_size)
-		return refuse(port_id, EINVAL, "%s: room for a key of %u bytes; %s's has %u", func,
-			      conf->rss_key_len, port->driver_name, info.hash_key_size);
+		return port_refuse(port_id, EINVAL, "%s: room for a key of %u bytes; %s's has %u",
+				   func, conf->rss_key_len, port->driver_name, info.hash_key_size);
 	ret = op_result(port, func, port->ops->rss_hash_conf_get(port, conf));
 	if (ret < 0)
 		return ret;
@@ -130,8 +114,8 @@ static int reta_check(const struct dvp_port *port, const char *func,
 	bool any = false;
 
 	if (reta_size != info->reta_size || reta_size == 0)
-		return refuse(port->port_id, EINVAL, "%s: a table of %u entries; %s's has %u", func,
-			      reta_size, port->driver_name, info->reta_size);
+		return port_refuse(port->port_id, EINVAL, "%s: a table of %u entries; %s's has %u",
+				   func, reta_size, port->driver_name, info->reta_size);
 	for (unsigned int i = 0; i < reta_size; i++) {
 		const struct dvp_rss_reta_entry64 *g = &reta[i / DVP_RETA_GROUP_SIZE];
 		unsigned int k = i % DVP_RETA_GROUP_SIZE;
@@ -140,15 +124,15 @@ static int reta_check(const struct dvp_port *port, const char *func,
 			continue;
 		any = true;
 		if (update && g->reta[k] >= port->nb_rx_queues)
-			return refuse(port->port_id, EINVAL,
-				      "%s: entry %u -> rx queue %u; the port has %u (0 to %d)",
-				      func, i, g->reta[k], port->nb_rx_queues,
-				      (int)port->nb_rx_queues - 1);
+			return port_refuse(port->port_id, EINVAL,
+					   "%s: entry %u -> rx queue %u; the port has %u (0 to %d)",
+					   func, i, g->reta[k], port->nb_rx_queues,
+					   (int)port->nb_rx_queues - 1);
 	}
 	if (!any)
-		return refuse(port->port_id, EINVAL,
-			      "%s: no mask bit set among the %u entries: nothing to %s", func,
-			      reta_size, update ? "write" : "read");
+		return port_refuse(port->port_id, EINVAL,
+				   "%s: no mask bit set among the %u entries: nothing to %s", func,
+				   reta_size, update ? "write" : "read");
 	return 0;
 }
 
