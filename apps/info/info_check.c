@@ -555,7 +555,7 @@ int info_check(uint64_t frames, bool flap, bool json, uint32_t rx_buf)
 	uint16_t ports[DVP_MAX_PORTS], p;
 	unsigned int np = 0, npairs = 0;
 	struct dvp_mempool *mp, *rx_mp = NULL;
-	bool all = true;
+	bool all = true, started;
 	struct dvp_json w;
 
 	DVP_PORT_FOREACH(p)
@@ -591,8 +591,9 @@ int info_check(uint64_t frames, bool flap, bool json, uint32_t rx_buf)
 			all = false;
 		}
 	}
-	/* Ports in pairs, 0 -> 1 and 1 -> 0; an odd one out to itself. */
-	for (unsigned int i = 0; all && i < np; i++) {
+	started = all;
+	/* Ports in pairs, 0 -> 1 and 1 -> 0; an odd one out to itself: every pair runs. */
+	for (unsigned int i = 0; started && i < np; i++) {
 		struct pair *pr = &pairs[npairs++];
 		unsigned int peer = (i % 2 == 0) ? (i + 1 < np ? i + 1 : i) : i - 1;
 

@@ -11,6 +11,7 @@
 #include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bus_vdev_driver.h>
@@ -212,7 +213,7 @@ static int net_dvp_close(struct rte_eth_dev *eth)
 	for (i = 0; i < eth->data->nb_tx_queues; i++)
 		net_dvp_txq_release(eth, i);
 	net_dvp_pools_free(p);
-	rte_free(p->xstats_map);
+	free(p->xstats_map);
 	p->xstats_map = NULL;
 	net_dvp_ctrl_unlock();
 	return dvp_ret(ret);

@@ -207,8 +207,11 @@ static int serve(const struct net_dvp_mp_req *req, void *buf)
 			return -EPROTO;
 		return net_dvp_ops.dev_infos_get(eth, buf);
 	case NET_DVP_MP_LINK_UPDATE:
-		/* The link goes into the port's shared data, where the secondary reads it. */
-		return net_dvp_ops.link_update(eth, (int)req->arg);
+		/*
+		 * The link goes into the port's shared data, where the secondary
+		 * reads it; never a wait here (sec_link_update() waits).
+		 */
+		return net_dvp_ops.link_update(eth, 0);
 	case NET_DVP_MP_STATS_GET:
 		if (req->len != sizeof(struct rte_eth_stats))
 			return -EPROTO;

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include <bus_vdev_driver.h>
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 
 #include "net_dvp.h"
@@ -117,10 +118,28 @@ static int sec_infos_get(struct rte_eth_dev *eth, struct rte_eth_dev_info *info)
 				  sizeof(*info));
 }
 
+/*
+ * The primary answers at once: its multi-process thread serves every
+ * secondary's requests (and pdump's), and must not sit in a 9 s wait for
+ * one of them. The wait for a link coming up, as dvp_link_get()'s, is
+ * ours: ask again every 100 ms.
+ */
 static int sec_link_update(struct rte_eth_dev *eth, int wait)
 {
-	return net_dvp_mp_request(NET_DVP_MP_LINK_UPDATE, eth->data->port_id, wait != 0, NULL, NULL,
-				  0);
+	enum { POLL_MS = 100, WAIT_MS = 9000 };
+	int ret, waited = 0;
+
+	for (;;) {
+		ret = net_dvp_mp_request(NET_DVP_MP_LINK_UPDATE, eth->data->port_id, 0, NULL, NULL,
+					 0);
+		if (ret < 0 && ret != -1)
+			return ret;
+		if (!wait || eth->data->dev_link.link_status == RTE_ETH_LINK_UP ||
+		    waited >= WAIT_MS)
+			return ret;
+		rte_delay_us_sleep(POLL_MS * 1000);
+		waited += POLL_MS;
+	}
 }
 
 static int sec_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *st)

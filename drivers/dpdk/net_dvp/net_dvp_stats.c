@@ -11,12 +11,14 @@
  * The map from ethdev's xstat ids to dvp's is rebuilt when the names are
  * asked for, under the control lock: DPDK's telemetry thread and a
  * secondary's requests (net_dvp_mp.c) read xstats beside the application.
+ * Its arrays are libc memory: a secondary's request runs on DPDK's
+ * multi-process thread, where growing DPDK's heap would wait for the
+ * secondaries' answers that only that thread can read.
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-#include <rte_malloc.h>
 
 #include <dvp_port_counters.h>
 
@@ -123,16 +125,17 @@ static int xstats_map_build(struct net_dvp_port *p, struct dvp_xstat_name **name
 	if (ret < 0)
 		return ret;
 	n = (uint32_t)ret;
-	names = rte_calloc("net_dvp_xnames", n + 1, sizeof(*names), 0);
-	rte_free(p->xstats_map);
-	p->xstats_map = rte_calloc("net_dvp_xmap", n + 1, sizeof(*p->xstats_map), 0);
+	names = calloc(n + 1, sizeof(*names));
+	free(p->xstats_map);
+	p->xstats_map_len = 0;
+	p->xstats_map = calloc(n + 1, sizeof(*p->xstats_map));
 	if (names == NULL || p->xstats_map == NULL) {
-		rte_free(names);
+		free(names);
 		return -ENOMEM;
 	}
 	ret = dvp_xstats_get_names(p->dvp_port, names, n);
 	if (ret < 0) {
-		rte_free(names);
+		free(names);
 		return ret;
 	}
 	p->xstats_map_len = 0;
@@ -178,7 +181,7 @@ static int xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xstat_name *
 		for (i = 0; i < RTE_DIM(own_xstats); i++)
 			snprintf(out[k++].name, sizeof(out[0].name), "%s", own_xstats[i]);
 	}
-	rte_free(names);
+	free(names);
 	return (int)total;
 }
 
@@ -193,7 +196,7 @@ static int xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *out, unsign
 		struct dvp_xstat_name *names = NULL;
 
 		ret = xstats_map_build(p, &names);
-		rte_free(names);
+		free(names);
 		if (ret < 0)
 			return ret;
 	}
@@ -203,12 +206,12 @@ static int xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *out, unsign
 	ret = dvp_xstats_get(p->dvp_port, NULL, 0);
 	if (ret < 0)
 		return ret;
-	vals = rte_calloc("net_dvp_xvals", (size_t)ret + 1, sizeof(*vals), 0);
+	vals = calloc((size_t)ret + 1, sizeof(*vals));
 	if (vals == NULL)
 		return -ENOMEM;
 	ret = dvp_xstats_get(p->dvp_port, vals, (unsigned int)ret);
 	if (ret < 0) {
-		rte_free(vals);
+		free(vals);
 		return ret;
 	}
 	for (i = 0; i < p->xstats_map_len; i++) {
@@ -219,7 +222,7 @@ static int xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *out, unsign
 		out[p->xstats_map_len + i].value = own_xstat(eth, i);
 	for (i = 0; i < total; i++)
 		out[i].id = i;
-	rte_free(vals);
+	free(vals);
 	return (int)total;
 }
 
