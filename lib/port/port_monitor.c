@@ -22,18 +22,19 @@ int dvp_get_monitor_addr(uint16_t port_id, uint16_t queue_id, struct dvp_power_m
 	if (port == NULL)
 		return -EINVAL;
 	if (queue_id >= port->nb_rx_queues || port->rxqs[queue_id] == NULL) {
-		PORT_LOG(ERR,
-			 "get monitor addr: port %u: rx queue %u is not set up (%u configured)",
-			 port_id, queue_id, port->nb_rx_queues);
-		return dvp_err(EINVAL);
+		return port_refuse(port_id, EINVAL,
+				   "get monitor addr: rx queue %u is not set up (%u configured)",
+				   queue_id, port->nb_rx_queues);
 	}
 	if (port->ops->get_monitor_addr == NULL) {
-		PORT_LOG(
-			ERR,
-			"get monitor addr: port %u: %s has no address to monitor: poll, or sleep on rx interrupts",
-			port_id, port->driver_name);
-		return dvp_err(ENOTSUP);
+		return port_refuse(
+			port_id, ENOTSUP,
+			"get monitor addr: %s has no address to monitor: poll, or sleep on rx interrupts",
+			port->driver_name);
 	}
 	ret = port->ops->get_monitor_addr(port->rxqs[queue_id], pmc);
-	return ret < 0 ? dvp_err(-ret) : 0;
+	if (ret < 0)
+		return port_refuse(port_id, -ret, "get monitor addr: rx queue %u: %s refused: %s",
+				   queue_id, port->driver_name, dvp_strerror(ret));
+	return 0;
 }

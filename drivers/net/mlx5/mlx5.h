@@ -289,6 +289,8 @@ int mlx5_queue_restart(struct dvp_port *port, uint16_t q, bool tx, enum dvp_port
 
 /* mlx5_caps.c: the device's capabilities and requirements, and the tx choices they make. */
 void mlx5_caps_query(struct mlx5_dev *mdev);
+/* The name of a WQE inline mode (MLX5_CAP_INLINE_MODE_* / MLX5_INLINE_MODE_*). */
+const char *mlx5_inline_mode_name(unsigned int mode);
 
 /* mlx5_rx_comp.c */
 void mlx5_cqe_comp_choose(struct mlx5_dev *mdev);

@@ -26,7 +26,7 @@
 #include "mlx5.h"
 #include "mlx5_prm_cmd.h"
 
-static const char *inline_mode_name(unsigned int mode)
+const char *mlx5_inline_mode_name(unsigned int mode)
 {
 	static const char *const names[] = { "none", "L2",	 "IP",	     "TCP/UDP",
 					     "?",    "inner L2", "inner IP", "inner TCP/UDP" };
@@ -151,7 +151,7 @@ static void inline_min_choose(struct mlx5_dev *mdev)
 			 "%s: txq_inline_min=%u is below the %u bytes the device requires "
 			 "inline (%s headers): every send WQE inlines %u",
 			 mdev->name, cfg->txq_inline_min, need,
-			 inline_mode_name(mdev->caps.inline_mode), need);
+			 mlx5_inline_mode_name(mdev->caps.inline_mode), need);
 }
 
 /*
@@ -174,7 +174,7 @@ static void empw_choose(struct mlx5_dev *mdev, const struct mlx5dv_context *dv)
 		MLX5_LOG(NOTICE,
 			 "%s: the device requires %s headers inline in every send WQE: "
 			 "enhanced multi-packet send, whose title carries none, is off",
-			 mdev->name, inline_mode_name(mdev->caps.inline_mode));
+			 mdev->name, mlx5_inline_mode_name(mdev->caps.inline_mode));
 	else if (has && cfg->txq_mpw_en && !mdev->empw)
 		MLX5_LOG(NOTICE,
 			 "%s: txq_inline_min=%u inlines headers in every WQE: enhanced "
@@ -206,12 +206,12 @@ void mlx5_caps_query(struct mlx5_dev *mdev)
 		MLX5_LOG(NOTICE,
 			 "%s: the inline headers the device requires not read through DevX (%s): "
 			 "%s, by its PCI device id 0x%04x",
-			 mdev->name, dvp_strerror(ret), inline_mode_name(mode), caps->part_id);
+			 mdev->name, dvp_strerror(ret), mlx5_inline_mode_name(mode), caps->part_id);
 	}
 	caps->inline_mode = (uint8_t)mode;
 	caps->inline_hsize = inline_hsize(mode);
 	MLX5_LOG(INFO, "%s: send WQEs must inline %s headers (%u bytes)%s", mdev->name,
-		 inline_mode_name(mode), caps->inline_hsize, caps->devx ? "" : " (by PCI id)");
+		 mlx5_inline_mode_name(mode), caps->inline_hsize, caps->devx ? "" : " (by PCI id)");
 	inline_min_choose(mdev);
 	empw_choose(mdev, &dv);
 }

@@ -58,8 +58,6 @@ static const char *tx_name(dvp_tx_burst_fn fn)
 
 int dvp_pmd_mlx5_paths(uint16_t port_id, struct dvp_pmd_mlx5_paths *paths)
 {
-	static const char *const modes[] = { "none", "L2",	 "IP",	     "TCP/UDP",
-					     "?",    "inner L2", "inner IP", "inner TCP/UDP" };
 	struct dvp_port *port = dvp_port_get(port_id);
 	const struct mlx5_dev *dev;
 
@@ -77,8 +75,7 @@ int dvp_pmd_mlx5_paths(uint16_t port_id, struct dvp_pmd_mlx5_paths *paths)
 	paths->tx = tx_name(port->tx_pkt_burst);
 	paths->empw = dev->empw;
 	paths->devx = dev->caps.devx;
-	paths->inline_mode =
-		dev->caps.inline_mode < DVP_DIM(modes) ? modes[dev->caps.inline_mode] : "?";
+	paths->inline_mode = mlx5_inline_mode_name(dev->caps.inline_mode);
 	paths->inline_bytes = dev->txq_inline_min;
 	paths->part_id = dev->caps.part_id;
 	snprintf(paths->ifname, sizeof(paths->ifname), "%s", mlx5_priv(port)->net.ifname);
