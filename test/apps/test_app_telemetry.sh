@@ -227,7 +227,9 @@ except BlockingIOError:
 def ipackets():
     o = subprocess.run([tool, "-f", prefix], input="/ethdev/stats,0\n", capture_output=True,
                        text=True, check=True, timeout=60).stdout
-    return json.loads(o)["/ethdev/stats"]["ipackets"]
+    st = json.loads(o)["/ethdev/stats"]
+    # The socket serves before the ports are made: no port 0 yet is no packet yet.
+    return st["ipackets"] if st else 0
 a = ipackets()
 for _ in range(600):
     time.sleep(0.1)
