@@ -246,6 +246,30 @@ unsigned int verbs_txq_free_upto(struct verbs_txq *txq, uint32_t last)
 	return total;
 }
 
+/*
+ * The first error completion of @p n in @p wc: the queue breaks. Sends
+ * complete in order, so those before it were delivered and are freed; it
+ * and every later one were not, as far as anyone knows: they stay in the
+ * ring for the teardown, which frees them and counts them lost
+ * (tx_dropped_on_reset, errors), however many of them asked for no
+ * completion. Only wr_id, status, qp_num and vendor_err are valid here.
+ */
+static __dvp_cold __dvp_noinline void tx_reap_failed(struct verbs_txq *txq, const struct ibv_wc *wc,
+						     int n)
+{
+	int i;
+
+	verbs_txq_free_upto(txq, (uint32_t)wc->wr_id - 1);
+	if (txq->wc_status == IBV_WC_SUCCESS) {
+		txq->wc_status = wc->status;
+		txq->vendor_err = wc->vendor_err;
+	}
+	for (i = 0; i < n; i++)
+		if (wc[i].status != IBV_WC_SUCCESS && wc[i].wr_id != VERBS_WR_DRAIN)
+			dvp_counter_add(&txq->st.wc_err[verbs_wc_status_index(wc[i].status)], 1);
+	verbs_txq_break(txq, DVP_PORT_CAUSE_DRIVER);
+}
+
 /* Read send completions and free what they cover. */
 static void tx_reap(struct verbs_txq *txq)
 {
@@ -267,17 +291,11 @@ static void tx_reap(struct verbs_txq *txq)
 			verbs_txq_break(txq, DVP_PORT_CAUSE_DRIVER);
 			return;
 		}
-		verbs_txq_free_upto(txq, idx);
 		if (dvp_unlikely(wc->status != IBV_WC_SUCCESS)) {
-			/* Only wr_id, status, qp_num and vendor_err are valid here. */
-			if (txq->wc_status == IBV_WC_SUCCESS) {
-				txq->wc_status = wc->status;
-				txq->vendor_err = wc->vendor_err;
-			}
-			dvp_counter_add(&txq->st.wc_err[verbs_wc_status_index(wc->status)], 1);
-			dvp_counter_add(&txq->st.errors, 1);
-			verbs_txq_break(txq, DVP_PORT_CAUSE_DRIVER);
+			tx_reap_failed(txq, &txq->wc[i], n - i);
+			return;
 		}
+		verbs_txq_free_upto(txq, idx);
 	}
 }
 
