@@ -370,6 +370,39 @@ void verbs_cm_timer_arm(struct verbs_port *vp, uint64_t at_ns)
 		VERBS_LOG(ERR, "%s: timerfd_settime: %s", vp->name, dvp_strerror(errno));
 }
 
+/*
+ * A connect= side whose tx queue broke on its own (its sends went
+ * unacknowledged: retries exhausted, or the tx watchdog) makes every
+ * connection of the port again, in a new session. The path to the peer
+ * failed, and whatever the peer tore down meanwhile may never have been
+ * said: a DREQ sent across a partitioned network is lost, and RC has no
+ * keepalive, so our end of a queue that only receives would stay up
+ * forever while the peer's end of it is gone (its tx queue down, its link
+ * with it). The first request of the new session makes the listener close
+ * whatever it still had of the old one (verbs_cm_on_request()).
+ */
+static void session_renew(struct verbs_port *vp, const struct verbs_conn *broken)
+{
+	struct verbs_conn *c;
+	char name[96];
+	uint16_t i;
+
+	verbs_cm_session_new(vp);
+	__atomic_fetch_add(&vp->ps.cm_sessions_renewed, 1, __ATOMIC_RELAXED);
+	VERBS_LOG(NOTICE, "%s: broken by the path to the peer; connecting every queue again",
+		  verbs_conn_name(broken, name, sizeof(name)));
+	for (i = 0; i < 2 * VERBS_MAX_QUEUES; i++) {
+		c = i < VERBS_MAX_QUEUES ? &vp->rx_conn[i] : &vp->tx_conn[i - VERBS_MAX_QUEUES];
+		if (c == broken)
+			continue;
+		if (c->st == VERBS_CS_UP)
+			verbs_conn_close(c, DVP_PORT_CAUSE_NONE);
+		else if (c->st == VERBS_CS_ADDR || c->st == VERBS_CS_ROUTE ||
+			 c->st == VERBS_CS_CONNECTING)
+			verbs_conn_fail(c); /* its request carries the old session */
+	}
+}
+
 static void progress_conn(struct verbs_conn *c, uint64_t now, uint64_t *next)
 {
 	struct verbs_port *vp = c->vp;
@@ -379,6 +412,8 @@ static void progress_conn(struct verbs_conn *c, uint64_t now, uint64_t *next)
 		/* Its lcore found the queue broken (an error completion): tell the peer. */
 		verbs_cm_retire_id(vp, &c->id);
 		c->st = VERBS_CS_CLOSING;
+		if (c->tx && vp->cfg.role == VERBS_ROLE_CONNECT)
+			session_renew(vp, c);
 	}
 	if (c->st == VERBS_CS_CLOSING) {
 		if (c->tx && qs == VERBS_Q_BROKEN && !verbs_txq_try_teardown(verbs_conn_txq(c))) {

@@ -66,6 +66,8 @@ struct verbs_conn {
 int verbs_cm_init(struct verbs_port *vp);
 void verbs_cm_fini(struct verbs_port *vp);
 int verbs_cm_start(struct verbs_port *vp);
+/* A new random session id for the connect= side's requests (vp->lock held). */
+void verbs_cm_session_new(struct verbs_port *vp);
 void verbs_cm_stop(struct verbs_port *vp);
 
 /* verbs_cm.c */

@@ -195,7 +195,10 @@ void verbs_cm_on_request(struct verbs_port *vp, const struct verbs_cm_event *e)
 		return;
 	}
 	if (h.session != vp->peer_session) {
-		/* A new peer (or the old one restarted): its old connections are dead. */
+		/*
+		 * A new peer, the old one restarted, or one that renewed its
+		 * session after its path to us broke: its old connections are dead.
+		 */
 		for (i = 0; i < VERBS_MAX_QUEUES; i++) {
 			if (vp->rx_conn[i].st == VERBS_CS_UP ||
 			    vp->rx_conn[i].st == VERBS_CS_ACCEPTING)
@@ -205,9 +208,10 @@ void verbs_cm_on_request(struct verbs_port *vp, const struct verbs_cm_event *e)
 				verbs_conn_close(&vp->tx_conn[i], DVP_PORT_CAUSE_NONE);
 		}
 		if (vp->peer_session != 0)
-			VERBS_LOG(NOTICE,
-				  "%s: the peer at %s restarted; connecting its queues afresh",
-				  vp->name, addr);
+			VERBS_LOG(
+				NOTICE,
+				"%s: the peer at %s restarted or renewed its session; connecting its queues afresh",
+				vp->name, addr);
 		vp->peer_session = h.session;
 	}
 	if (c->pending != NULL) {

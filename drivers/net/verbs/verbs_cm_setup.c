@@ -254,14 +254,19 @@ static void queues_down_locked(struct verbs_port *vp)
 			verbs_txq_teardown(vp->port->txqs[q], false);
 }
 
+void verbs_cm_session_new(struct verbs_port *vp)
+{
+	if (getrandom(&vp->session, sizeof(vp->session), GRND_NONBLOCK) != sizeof(vp->session))
+		vp->session = dvp_clock_monotonic_ns() ^ ((uint64_t)getpid() << 32) ^ vp->session;
+	vp->session |= 1; /* never 0, which means "no peer yet" */
+}
+
 int verbs_cm_start(struct verbs_port *vp)
 {
 	unsigned int i;
 
 	pthread_mutex_lock(&vp->lock);
-	if (getrandom(&vp->session, sizeof(vp->session), GRND_NONBLOCK) != sizeof(vp->session))
-		vp->session = dvp_clock_monotonic_ns() ^ ((uint64_t)getpid() << 32);
-	vp->session |= 1; /* never 0, which means "no peer yet" */
+	verbs_cm_session_new(vp);
 	vp->peer_session = 0;
 	vp->connected_once = false;
 	for (i = 0; i < VERBS_MAX_QUEUES; i++) {

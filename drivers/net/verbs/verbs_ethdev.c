@@ -266,6 +266,7 @@ enum {
 	XS_CM_ERRORS,
 	XS_ASYNC_QUEUE_ERRORS,
 	XS_ASYNC_LINK_EVENTS,
+	XS_CM_SESSIONS_RENEWED,
 	XS_FIXED_N,
 };
 
@@ -289,6 +290,7 @@ static const char *const xs_names[XS_FIXED_N] = {
 	[XS_CM_ERRORS] = "cm_errors",
 	[XS_ASYNC_QUEUE_ERRORS] = "async_queue_errors",
 	[XS_ASYNC_LINK_EVENTS] = "async_link_events",
+	[XS_CM_SESSIONS_RENEWED] = "cm_sessions_renewed",
 };
 
 #define VERBS_PSTATS_N (sizeof(struct verbs_pstats) / sizeof(uint64_t))

@@ -76,6 +76,7 @@ struct verbs_pstats {
 	uint64_t cm_errors;
 	uint64_t async_queue_errors;
 	uint64_t async_link_events;
+	uint64_t cm_sessions_renewed;
 };
 
 struct verbs_port {
