@@ -74,6 +74,7 @@ if [ -z "${DVP_RXE_VM:-}" ]; then
 	exit 77
 fi
 baseline=$(dirname "$0")/../rxe/perftest-baseline.sh
+. "$(dirname "$0")/perftest_lib.sh"
 for p in ib_send_lat ib_send_bw; do
 	command -v $p >/dev/null || { echo "SKIP: $p not found (usertools/install-deps installs perftest)"; exit 77; }
 done
@@ -108,22 +109,6 @@ dvp_run() { # test mode iters extra-client-args...
 		return 1
 	fi
 	grep -E '^(LAT|BW|IDLE|INTR) ' "$work/client"
-}
-
-# The value of KEY= in a line.
-field() { # line key
-	sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"
-}
-
-median() { # numbers...
-	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) exit 1
-		if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-declare -A all
-add() { # name value
-	[ -n "$2" ] && all[$1]="${all[$1]:-} $2"
 }
 
 echo "VS-PERFTEST-CONFIG dev=$dev size=$size runs=$runs iters=$iters bw_iters=$bw_iters cpus=$(nproc)" \
@@ -180,26 +165,15 @@ for r in $(seq 1 "$runs"); do
 done
 
 status=0
-vs() { # case dvp-key perftest-key
-	local d p
-	# shellcheck disable=SC2086
-	d=$(median ${all[$2]:-}) && p=$(median ${all[$3]:-}) || {
-		echo "VS-PERFTEST $1 FAILED: no valid run (dvp: ${all[$2]:-none}; perftest: ${all[$3]:-none})"
-		status=1
-		return
-	}
-	echo "VS-PERFTEST $1 dvp=$d perftest=$p ratio=$(awk -v a="$d" -v b="$p" 'BEGIN { printf "%.2f", a / b }')" \
-		"dvp_all=$(tr ' ' ',' <<<"${all[$2]# }") perftest_all=$(tr ' ' ',' <<<"${all[$3]# }")"
-}
-vs lat_poll_p50 dvp.lat_poll.p50 pt.lat_poll.p50
-vs lat_poll_p99 dvp.lat_poll.p99 pt.lat_poll.p99
-vs lat_intr_p50 dvp.lat_intr.p50 pt.lat_event.p50
-vs lat_intr_p99 dvp.lat_intr.p99 pt.lat_event.p99
-vs lat_adaptive_p50 dvp.lat_adaptive.p50 pt.lat_poll.p50
-vs lat_adaptive_p99 dvp.lat_adaptive.p99 pt.lat_poll.p99
-vs bw_poll dvp.bw_poll pt.bw_poll
-vs bw_intr dvp.bw_intr pt.bw_event
-vs bw_adaptive dvp.bw_adaptive pt.bw_poll
+vs VS-PERFTEST lat_poll_p50 dvp.lat_poll.p50 pt.lat_poll.p50
+vs VS-PERFTEST lat_poll_p99 dvp.lat_poll.p99 pt.lat_poll.p99
+vs VS-PERFTEST lat_intr_p50 dvp.lat_intr.p50 pt.lat_event.p50
+vs VS-PERFTEST lat_intr_p99 dvp.lat_intr.p99 pt.lat_event.p99
+vs VS-PERFTEST lat_adaptive_p50 dvp.lat_adaptive.p50 pt.lat_poll.p50
+vs VS-PERFTEST lat_adaptive_p99 dvp.lat_adaptive.p99 pt.lat_poll.p99
+vs VS-PERFTEST bw_poll dvp.bw_poll pt.bw_poll
+vs VS-PERFTEST bw_intr dvp.bw_intr pt.bw_event
+vs VS-PERFTEST bw_adaptive dvp.bw_adaptive pt.bw_poll
 # shellcheck disable=SC2086
 if a=$(median ${all[dvp.lat_adaptive.p50]:-}) && p=$(median ${all[dvp.lat_poll.p50]:-}) &&
 	c=$(median ${all[dvp.idle_cpu]:-}); then
