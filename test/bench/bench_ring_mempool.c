@@ -13,12 +13,17 @@
  *   mempool_{cache,nocache}_n{1,4,32}  get then put of n objects, one core
  *
  * Each case runs both implementations alternately, TRIALS times (the first
- * argument, 9 by default), and keeps
- * each one's median. DVP_BENCH_CASES=ring_,mempool_ selects cases by name;
+ * argument, 9 by default, at least 5), after one warm-up run of each, and
+ * keeps each one's median and spread: the interquartile range over the
+ * median. DVP_BENCH_CASES=ring_,mempool_ selects cases by name;
  * DVP_BENCH_SCALE=N divides the loop counts (for valgrind). Output, one line
  * per case and a final geometric mean:
- *   RATIO <case> ours=<cycles> dpdk=<cycles> ratio=<ours/dpdk>
- *   RATIO geomean=<value>
+ *   RATIO <case> ours=<cycles> dpdk=<cycles> ratio=<ours/dpdk> spread_ours=<%> spread_dpdk=<%>
+ *   RATIO <case> ours=<cycles> dpdk=<cycles> too-noisy spread_ours=<%> spread_dpdk=<%>
+ *   RATIO geomean=<value> cases=<n> too_noisy=<n>
+ * A case where either side's spread exceeds SPREAD_MAX (20 %) says so
+ * instead of a ratio, and stays out of the geometric mean: its trials
+ * measured the host (two vCPUs the hypervisor moves), not the ring.
  *
  * Both EALs run with --no-huge on lcores 0-1: ours is initialised first,
  * then DPDK's; each one's worker thread on CPU 1 sleeps unless launched, and
@@ -137,6 +142,7 @@ struct two_core {
 	void *ring;
 	unsigned int bulk;
 	unsigned int (*enq)(void *r, void *const *objs, unsigned int n);
+	_Atomic int ready; /* the producer runs: its wake-up is not timed */
 	_Atomic int go;
 };
 
@@ -166,6 +172,7 @@ static int two_core_producer(void *arg)
 
 	for (i = 0; i < 32; i++)
 		objs[i] = (void *)(uintptr_t)(i + 1);
+	atomic_store_explicit(&t->ready, 1, memory_order_release);
 	while (!atomic_load_explicit(&t->go, memory_order_acquire))
 		dvp_pause();
 	while (sent < ELEMS_2CORE) {
@@ -191,33 +198,36 @@ static int two_core_producer(void *arg)
 		ESCAPE(out);                                           \
 	} while (0)
 
-#define DEQ_LOOP(fname, rtype, deq)                                         \
-	static __attribute__((noinline)) uint64_t fname(struct two_core *t) \
-	{                                                                   \
-		void *out[32];                                              \
-		unsigned int got = 0;                                       \
-		uint64_t t0;                                                \
-		atomic_store_explicit(&t->go, 0, memory_order_relaxed);     \
-		if (dvp_eal_remote_launch(two_core_producer, t, 1) != 0)    \
-			abort();                                            \
-		t0 = dvp_rdtsc();                                           \
-		atomic_store_explicit(&t->go, 1, memory_order_release);     \
-		switch (t->bulk) {                                          \
-		case 1:                                                     \
-			while (got < ELEMS_2CORE)                           \
-				DEQ_ONE(rtype, deq, t->ring, out, 1, got);  \
-			break;                                              \
-		case 8:                                                     \
-			while (got < ELEMS_2CORE)                           \
-				DEQ_ONE(rtype, deq, t->ring, out, 8, got);  \
-			break;                                              \
-		default:                                                    \
-			while (got < ELEMS_2CORE)                           \
-				DEQ_ONE(rtype, deq, t->ring, out, 32, got); \
-		}                                                           \
-		t0 = dvp_rdtsc() - t0;                                      \
-		dvp_eal_wait_lcore(1);                                      \
-		return t0;                                                  \
+#define DEQ_LOOP(fname, rtype, deq)                                            \
+	static __attribute__((noinline)) uint64_t fname(struct two_core *t)    \
+	{                                                                      \
+		void *out[32];                                                 \
+		unsigned int got = 0;                                          \
+		uint64_t t0;                                                   \
+		atomic_store_explicit(&t->go, 0, memory_order_relaxed);        \
+		atomic_store_explicit(&t->ready, 0, memory_order_relaxed);     \
+		if (dvp_eal_remote_launch(two_core_producer, t, 1) != 0)       \
+			abort();                                               \
+		while (!atomic_load_explicit(&t->ready, memory_order_acquire)) \
+			dvp_pause();                                           \
+		t0 = dvp_rdtsc();                                              \
+		atomic_store_explicit(&t->go, 1, memory_order_release);        \
+		switch (t->bulk) {                                             \
+		case 1:                                                        \
+			while (got < ELEMS_2CORE)                              \
+				DEQ_ONE(rtype, deq, t->ring, out, 1, got);     \
+			break;                                                 \
+		case 8:                                                        \
+			while (got < ELEMS_2CORE)                              \
+				DEQ_ONE(rtype, deq, t->ring, out, 8, got);     \
+			break;                                                 \
+		default:                                                       \
+			while (got < ELEMS_2CORE)                              \
+				DEQ_ONE(rtype, deq, t->ring, out, 32, got);    \
+		}                                                              \
+		t0 = dvp_rdtsc() - t0;                                         \
+		dvp_eal_wait_lcore(1);                                         \
+		return t0;                                                     \
 	}
 
 DEQ_LOOP(dvp_sc_loop, struct dvp_ring, dvp_ring_sc_dequeue_bulk)
@@ -242,17 +252,33 @@ static double median(double *v, unsigned int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static double log_sum;
-static unsigned int ncases;
-
-static void report(const char *name, double ours, double dpdk)
+/* The middle half of sorted @p v over its median: how far a trial strays. */
+static double spread(const double *v, unsigned int n, double med)
 {
-	double ratio = ours / dpdk;
+	return (v[(3 * n) / 4] - v[n / 4]) / med;
+}
 
-	printf("RATIO %s ours=%.2f dpdk=%.2f ratio=%.3f\n", name, ours, dpdk, ratio);
+#define SPREAD_MAX 0.20
+
+static double log_sum;
+static unsigned int ncases, nnoisy;
+
+static void report(const char *name, double *ours, double *dpdk, unsigned int n)
+{
+	double mo = median(ours, n), md = median(dpdk, n);
+	double so = spread(ours, n, mo), sd = spread(dpdk, n, md);
+
+	if (so > SPREAD_MAX || sd > SPREAD_MAX) {
+		printf("RATIO %s ours=%.2f dpdk=%.2f too-noisy spread_ours=%.0f%% spread_dpdk=%.0f%%\n",
+		       name, mo, md, 100 * so, 100 * sd);
+		nnoisy++;
+	} else {
+		printf("RATIO %s ours=%.2f dpdk=%.2f ratio=%.3f spread_ours=%.0f%% spread_dpdk=%.0f%%\n",
+		       name, mo, md, mo / md, 100 * so, 100 * sd);
+		log_sum += log(mo / md);
+		ncases++;
+	}
 	fflush(stdout);
-	log_sum += log(ratio);
-	ncases++;
 }
 
 /* Alternate the two, trials times each, and report the medians per element. */
@@ -295,7 +321,7 @@ static void run_case(const char *name, trial_fn ours, void *ours_ctx, trial_fn d
 		a[t] = (double)ours(ours_ctx, iters) / per;
 		b[t] = (double)dpdk(dpdk_ctx, iters) / per;
 	}
-	report(name, median(a, trials), median(b, trials));
+	report(name, a, b, trials);
 }
 
 /* Adapters from the typed loops to trial_fn. */
@@ -362,7 +388,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		trials = (unsigned int)atoi(argv[1]);
-	if (trials < 1 || trials > 64)
+	if (trials < 5 || trials > 64)
 		trials = 9;
 	if (getenv("DVP_BENCH_SCALE") != NULL && atoi(getenv("DVP_BENCH_SCALE")) > 0) {
 		ITERS_1CORE /= (unsigned int)atoi(getenv("DVP_BENCH_SCALE"));
@@ -451,7 +477,8 @@ int main(int argc, char **argv)
 	}
 
 	if (ncases > 0)
-		printf("RATIO geomean=%.3f\n", exp(log_sum / ncases));
+		printf("RATIO geomean=%.3f cases=%u too_noisy=%u\n", exp(log_sum / ncases), ncases,
+		       nnoisy);
 
 	rte_mempool_free(rp_c);
 	rte_mempool_free(rp_n);
