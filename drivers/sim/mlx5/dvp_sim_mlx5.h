@@ -223,6 +223,7 @@ enum sim_mlx5_invalid {
 	SIM_MLX5_INV_BAD_OBJECT, /**< an object the device did not create, or used after destroy */
 	SIM_MLX5_INV_EMPW, /**< an eMPW WQE against its rules (inline headers, no packet, opmod) */
 	SIM_MLX5_INV_INLINE, /**< a send WQE without the inline headers the device requires */
+	SIM_MLX5_INV_OFFLOAD, /**< a VLAN insertion the device lacks, an LSO WQE against its rules */
 	SIM_MLX5_INV_MAX
 };
 
@@ -254,6 +255,7 @@ struct sim_mlx5_port_stats {
 	uint64_t tx_completions;
 	uint64_t
 		tx_empw_wqes; /**< enhanced multi-packet send WQEs completed (their packets are in tx_frames) */
+	uint64_t tx_lso_wqes; /**< LSO (TSO) WQEs done (their frames are in tx_frames) */
 	/*
 	 * What the port's queues cost on the host bus (doc/sim.md, "Bus
 	 * counters"): bytes the device reads from and writes to host memory.

@@ -218,6 +218,8 @@ static int sim_query_device_ex(struct ibv_context *context,
 					     IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP |
 					     IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP;
 	attr->max_wq_type_rq = 1 << 16;
+	attr->tso_caps.max_tso = 1u << SIM_LSO_LOG;
+	attr->tso_caps.supported_qpts = 1u << IBV_QPT_RAW_PACKET;
 	return 0;
 }
 
