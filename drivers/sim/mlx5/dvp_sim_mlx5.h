@@ -167,6 +167,9 @@ struct sim_mlx5_sink_stats {
 	uint64_t duplicates;
 	uint64_t corrupt; /**< bad IP/UDP checksum, payload or length */
 	uint64_t foreign; /**< not a source frame */
+	uint64_t
+		vlan; /**< of those received, frames that came with an 802.1Q tag (checked without it) */
+	uint64_t vlan_tci; /**< the TCI of the last of them */
 };
 
 __dvp_export int sim_mlx5_source_stats(struct sim_mlx5_dev *dev, unsigned int port,

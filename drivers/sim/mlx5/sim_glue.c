@@ -356,7 +356,8 @@ static const char *const sim_counter_names[] = {
 	"sim_sink_foreign",   "sim_rx_out_of_buffer",  "sim_rx_wire_drops",
 	"sim_rx_dropped",     "sim_rx_oversize",       "sim_bus_cqe_bytes",
 	"sim_bus_wqe_bytes",  "sim_bus_data_rd_bytes", "sim_bus_data_wr_bytes",
-	"sim_bus_doorbells",  "sim_bus_dbrec_updates",
+	"sim_bus_doorbells",  "sim_bus_dbrec_updates", "sim_sink_vlan",
+	"sim_sink_vlan_tci",
 };
 
 #define SIM_COUNTERS_N (sizeof(sim_counter_names) / sizeof(sim_counter_names[0]))
@@ -383,7 +384,8 @@ static unsigned int sim_port_counters(struct ibv_context *context, uint8_t port_
 		sink.foreign,	  ps.rx_out_of_buffer,	ps.rx_wire_drops,
 		ps.rx_dropped,	  ps.rx_oversize,	ps.bus_cqe_bytes,
 		ps.bus_wqe_bytes, ps.bus_data_rd_bytes, ps.bus_data_wr_bytes,
-		ps.bus_doorbells, ps.bus_dbrec_updates,
+		ps.bus_doorbells, ps.bus_dbrec_updates, sink.vlan,
+		sink.vlan_tci,
 	};
 
 	for (i = 0; i < SIM_COUNTERS_N && i < n; i++) {
