@@ -8,7 +8,7 @@
  * from the Ethernet segment where it has wqe_vlan_insert and by the
  * driver into the inline headers where it has not; TSO messages of
  * several sizes (mss not dividing the payload, payload below mss, the
- * device's largest), with and without a tag, headers split across
+ * device's largest), IPv4 and IPv6, with and without a tag, headers split across
  * segments; TSO requests the device would refuse dropped and counted,
  * none lost. Every frame the port sends is captured and compared byte for
  * byte with one built here, independently of the sim, checksums and all.
@@ -67,6 +67,7 @@ struct tcp_desc {
 	uint32_t seq;
 	uint8_t flags;
 	uint32_t opt_len; /* TCP options, a multiple of 4 */
+	bool v6; /* IPv6, else IPv4 */
 };
 
 /* Payload byte @p i of every message. */
@@ -75,32 +76,54 @@ static uint8_t payload_byte(uint32_t i)
 	return (uint8_t)(i * 7u + (i >> 8));
 }
 
+/* The IP header of a frame of @p d at @p ip, @p l4_bytes after it; the pseudo header's sum. */
+static uint32_t ip_header(uint8_t *ip, const struct tcp_desc *d, uint32_t l4_bytes)
+{
+	uint8_t len[4];
+
+	if (d->v6) {
+		memset(ip, 0, 40);
+		ip[0] = 0x60;
+		put16(ip + 4, (uint16_t)l4_bytes);
+		ip[6] = IPPROTO_TCP;
+		ip[7] = 64;
+		ip[8] = 0xfd; /* fd00::1 to fd00::2 */
+		ip[23] = 1;
+		ip[24] = 0xfd;
+		ip[39] = 2;
+		put32(len, l4_bytes);
+		return csum_add(csum_add(IPPROTO_TCP, ip + 8, 32), len, 4);
+	}
+	memset(ip, 0, 20);
+	ip[0] = 0x45;
+	put16(ip + 2, (uint16_t)(20 + l4_bytes));
+	put16(ip + 4, d->ip_id);
+	put16(ip + 6, 0x4000); /* DF */
+	ip[8] = 64;
+	ip[9] = IPPROTO_TCP;
+	put32(ip + 12, 0x0a000001);
+	put32(ip + 16, 0x0a000002);
+	put16(ip + 10, csum_fold(csum_add(0, ip, 20)));
+	return csum_add(IPPROTO_TCP + l4_bytes, ip + 12, 8);
+}
+
 /*
- * An IPv4/TCP frame into @p buf: the headers of @p d, the payload bytes
- * @p off to @p off + @p n, the IPv4 and TCP checksums right.
+ * A TCP frame over IPv4 or IPv6 into @p buf: the headers of @p d, the
+ * payload bytes @p off to @p off + @p n, the IPv4 and TCP checksums right.
  * @return its length.
  */
 static uint32_t tcp_frame(uint8_t *buf, const struct tcp_desc *d, uint32_t off, uint32_t n)
 {
 	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 9, 2, 0, 0, 0, 0, 1 };
-	uint32_t l3 = d->vlan ? 18 : 14, l4 = l3 + 20, thl = 20 + d->opt_len, sum;
-	uint8_t pseudo[12] = { 10, 0, 0, 1, 10, 0, 0, 2, 0, IPPROTO_TCP, 0, 0 };
+	uint32_t l3 = d->vlan ? 18 : 14, l4 = l3 + (d->v6 ? 40 : 20), thl = 20 + d->opt_len, sum;
 
 	memcpy(buf, macs, 12);
 	if (d->vlan) {
 		put16(buf + 12, 0x8100);
 		put16(buf + 14, d->tci);
 	}
-	put16(buf + l3 - 2, 0x0800);
-	memset(buf + l3, 0, 20);
-	buf[l3] = 0x45;
-	put16(buf + l3 + 2, (uint16_t)(20 + thl + n));
-	put16(buf + l3 + 4, d->ip_id);
-	put16(buf + l3 + 6, 0x4000); /* DF */
-	buf[l3 + 8] = 64;
-	buf[l3 + 9] = IPPROTO_TCP;
-	memcpy(buf + l3 + 12, pseudo, 8);
-	put16(buf + l3 + 10, csum_fold(csum_add(0, buf + l3, 20)));
+	put16(buf + l3 - 2, d->v6 ? 0x86dd : 0x0800);
+	sum = ip_header(buf + l3, d, thl + n);
 	memset(buf + l4, 0, thl);
 	put16(buf + l4, 40000);
 	put16(buf + l4 + 2, 80);
@@ -113,8 +136,6 @@ static uint32_t tcp_frame(uint8_t *buf, const struct tcp_desc *d, uint32_t off, 
 		buf[l4 + 20 + i] = i + 4 < d->opt_len ? 1 : 0; /* NOPs, then EOL */
 	for (uint32_t i = 0; i < n; i++)
 		buf[l4 + thl + i] = payload_byte(off + i);
-	put16(pseudo + 10, (uint16_t)(thl + n));
-	sum = csum_add(0, pseudo, sizeof(pseudo));
 	put16(buf + l4 + 16, csum_fold(csum_add(sum, buf + l4, thl + n)));
 	return l4 + thl + n;
 }
@@ -284,10 +305,10 @@ static struct dvp_mbuf *tso_message(struct dvp_mempool *mp, const struct tcp_des
 		off += n;
 	}
 	/* The tag is the device's to insert: the message has none. */
-	head->ol_flags = DVP_MBUF_F_TX_TCP_SEG | DVP_MBUF_F_TX_IPV4 | DVP_MBUF_F_TX_IP_CKSUM |
-			 DVP_MBUF_F_TX_TCP_CKSUM;
+	head->ol_flags = DVP_MBUF_F_TX_TCP_SEG | DVP_MBUF_F_TX_TCP_CKSUM |
+			 (d->v6 ? DVP_MBUF_F_TX_IPV6 : DVP_MBUF_F_TX_IPV4 | DVP_MBUF_F_TX_IP_CKSUM);
 	head->tx.l2_len = 14;
-	head->tx.l3_len = 20;
+	head->tx.l3_len = d->v6 ? 40 : 20;
 	head->tx.l4_len = 20 + d->opt_len;
 	head->tx.tso_segsz = mss;
 	return head;
@@ -327,7 +348,7 @@ static void test_tso_sizes(void **state)
 		uint16_t mss;
 		uint32_t first, seg;
 		uint32_t opt_len;
-		bool vlan;
+		bool vlan, v6;
 	} cases[] = {
 		{ 4000, 1000, 2048, 2048, 0, false }, /* mss divides the payload */
 		{ 4001, 1000, 30, 1500, 0, true }, /* one byte more: a last frame of 1 */
@@ -335,6 +356,8 @@ static void test_tso_sizes(void **state)
 		{ 500, 1000, 600, 600, 0, true }, /* payload below mss: one frame */
 		{ 65000, 1460, 20, 32768, 0, false }, /* the first segment ends in the IP header */
 		{ 1u << 18, 1456, 32768, 32768, 0, true }, /* the device's largest */
+		{ 7000, 1000, 74, 2048, 8, false, true }, /* IPv6 */
+		{ 999, 1436, 2048, 2048, 0, true, true }, /* IPv6, one frame */
 	};
 
 	(void)state;
@@ -350,7 +373,8 @@ static void test_tso_sizes(void **state)
 					      .ip_id = (uint16_t)(0xfff0 + c),
 					      .seq = 0xfffff000u + c,
 					      .flags = 0x19, /* ACK, PSH, FIN */
-					      .opt_len = cases[c].opt_len };
+					      .opt_len = cases[c].opt_len,
+					      .v6 = cases[c].v6 };
 			struct dvp_mbuf *m;
 			uint64_t before = port_stats(&f).tx_lso_wqes;
 
