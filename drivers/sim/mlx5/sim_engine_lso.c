@@ -142,8 +142,9 @@ uint8_t sim_tx_lso(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uint32_t 
 			inl);
 	memcpy(dev->lso, es->inline_hdr_start, inl);
 	*len = inl;
+	/* Room for a payload past the largest: it is refused below, as too large. */
 	synd = sim_tx_gather(qp, wqe, (1 + eds) * MLX5_WSEG_SIZE, ds * MLX5_WSEG_SIZE, dev->lso,
-			     len, inl + (1u << SIM_LSO_LOG));
+			     len, SIM_LSO_BUF);
 	if (synd != 0)
 		return synd;
 	/* The inline part is the headers every frame carries. */
@@ -151,6 +152,9 @@ uint8_t sim_tx_lso(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uint32_t 
 	payload = *len - hdr;
 	if (payload == 0)
 		return lso_refuse(qp, "carries no payload after its headers (bytes)", hdr);
+	if (payload > 1u << SIM_LSO_LOG)
+		return lso_refuse(qp, "carries more payload than max_lso_cap allows (bytes)",
+				  payload);
 	if (hdr + mss > port->mtu + 18u)
 		return lso_refuse(qp, "makes frames longer than the MTU + 18 (headers + mss)",
 				  hdr + mss);
