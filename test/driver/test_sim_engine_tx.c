@@ -755,6 +755,37 @@ static void test_tx_flow_control(void **state)
 	fix_close(f, true);
 }
 
+/* An LSO WQE of 300 frames on a full cable: held between two frames, resumed, none lost. */
+static void test_tx_lso_flow_control(void **state)
+{
+	struct fix *f = fix_open("mode=step,ports=2,cable=loop", 512, 4);
+	struct sim_mlx5_port_stats st;
+	uint8_t msg[54 + 600];
+	uint32_t got = 0;
+
+	(void)state;
+	lso_wqe(f, msg, lso_msg(msg, 600), 54, 2, false);
+	sc_tx_ring(&f->l.tx);
+	sim_fix_run(&f->l);
+	/* 4 received, 256 wait on the cable, the WQE waits with 40 frames to go. */
+	assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 4);
+	assert_null(sc_cq_peek(&f->l.tx.cq));
+	for (int round = 0; round < 10 && got < 296; round++) {
+		sc_rxq_post(&f->l.s, &f->l.rx[0], 64);
+		sim_fix_run(&f->l);
+		got += sc_cq_drain(&f->l.rx[0].cq);
+	}
+	assert_int_equal(got, 296);
+	assert_int_equal(sc_cq_drain(&f->l.tx.cq), 1);
+	assert_int_equal(sim_mlx5_port_stats(f->l.s.sim, 1, &st), 0);
+	assert_int_equal(st.rx_frames, 300);
+	assert_int_equal(st.rx_wire_drops, 0);
+	assert_int_equal(sim_mlx5_port_stats(f->l.s.sim, 0, &st), 0);
+	assert_int_equal(st.tx_frames, 300);
+	assert_int_equal(st.tx_lso_wqes, 1);
+	fix_close(f, true);
+}
+
 static void test_tx_without_flow_control(void **state)
 {
 	struct fix *f = fix_open("mode=step,ports=2,cable=loop,pause=off", 512, 4);
@@ -809,6 +840,7 @@ int main(void)
 		cmocka_unit_test(test_tx_invalid_ring_overrun),
 		cmocka_unit_test(test_tx_destroyed_sq_doorbell),
 		cmocka_unit_test(test_tx_flow_control),
+		cmocka_unit_test(test_tx_lso_flow_control),
 		cmocka_unit_test(test_tx_without_flow_control),
 		cmocka_unit_test(test_tx_link_down),
 	};

@@ -11,7 +11,8 @@
  * rewritten as the segment needs: the IP length, the IPv4 id (counting up
  * from the message's) and checksum, the TCP sequence number (advanced by
  * the payload before) and flags (FIN and PSH on the last frame only), and
- * the checksums the Ethernet segment asks for.
+ * the checksums the Ethernet segment asks for. Flow control may hold the
+ * WQE between two frames (qp->empw_sent of them sent): it resumes there.
  *
  * The rules, held as the device would (a local length error CQE, the SQ
  * in error, logged and counted as invalid use): an mss, every header
@@ -110,7 +111,7 @@ static uint32_t lso_frame(struct sim_mlx5_dev *dev, const struct lso_hdr *hp, ui
 	return hdr + n;
 }
 
-uint8_t sim_tx_lso(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uint32_t *len)
+unsigned int sim_tx_lso(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uint32_t *len)
 {
 	struct sim_mlx5_dev *dev = qp->ctx->dev;
 	struct sim_port *port = &dev->ports[qp->port];
@@ -144,7 +145,8 @@ uint8_t sim_tx_lso(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uint32_t 
 	*len = inl;
 	/* Room for a payload past the largest: it is refused below, as too large. */
 	synd = sim_tx_gather(qp, wqe, (1 + eds) * MLX5_WSEG_SIZE, ds * MLX5_WSEG_SIZE, dev->lso,
-			     len, SIM_LSO_BUF);
+			     len, SIM_LSO_BUF,
+			     qp->empw_sent == 0 && sim_fault_bad_lkey_take(dev, qp->ibv.qp_num));
 	if (synd != 0)
 		return synd;
 	/* The inline part is the headers every frame carries. */
@@ -158,15 +160,22 @@ uint8_t sim_tx_lso(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, uint32_t 
 	if (hdr + mss > port->mtu + 18u)
 		return lso_refuse(qp, "makes frames longer than the MTU + 18 (headers + mss)",
 				  hdr + mss);
-	for (uint32_t off = hdr, i = 0; off < *len; off += mss, i++) {
-		uint32_t n = DVP_MIN(mss, *len - off);
-		uint32_t flen = lso_frame(dev, &hp, hdr, off, n, i, off + n == *len);
+	/* From the frame a hold stopped at: flow control may pause between two. */
+	for (uint32_t off = hdr + qp->empw_sent * mss, i = qp->empw_sent; off < *len;
+	     off += mss, i++) {
+		uint32_t n = DVP_MIN(mss, *len - off), flen;
 
+		if (sim_cable_holds(port)) {
+			qp->empw_sent = i;
+			return SIM_EMPW_HOLD;
+		}
+		flen = lso_frame(dev, &hp, hdr, off, n, i, off + n == *len);
 		synd = sim_tx_frame_finish(qp, es->cs_flags, dev->frame, flen);
 		if (synd != 0)
 			return synd; /* not past the checks above */
 		sim_cable_send(port, dev->frame, flen);
 	}
+	qp->empw_sent = 0;
 	port->st.tx_lso_wqes++;
 	return 0;
 }

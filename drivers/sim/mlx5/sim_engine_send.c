@@ -48,10 +48,9 @@ uint8_t sim_tx_data_seg(struct sim_qp *qp, const struct mlx5_wqe_data_seg *ds, u
 }
 
 uint8_t sim_tx_gather(struct sim_qp *qp, const uint8_t *wqe, uint32_t off, uint32_t end,
-		      uint8_t *frame, uint32_t *len, uint32_t max)
+		      uint8_t *frame, uint32_t *len, uint32_t max, bool bad_lkey)
 {
 	struct sim_mlx5_dev *dev = qp->ctx->dev;
-	bool bad_lkey = sim_fault_bad_lkey_take(dev, qp->ibv.qp_num);
 
 	while (off < end) {
 		struct mlx5_wqe_data_seg ds;
@@ -144,7 +143,8 @@ uint8_t sim_tx_send_build(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, ui
 	memcpy(dev->frame, es->inline_hdr_start, inl);
 	/* Room for the tag the device inserts. */
 	synd = sim_tx_gather(qp, wqe, (1 + eds) * MLX5_WSEG_SIZE, ds * MLX5_WSEG_SIZE, dev->frame,
-			     len, SIM_FRAME_MAX - (vlan ? 4u : 0u));
+			     len, SIM_FRAME_MAX - (vlan ? 4u : 0u),
+			     sim_fault_bad_lkey_take(dev, qp->ibv.qp_num));
 	if (synd != 0)
 		return synd;
 	mode = sim_profile_inline_mode(&dev->cfg.prof);

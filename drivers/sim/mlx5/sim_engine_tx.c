@@ -161,7 +161,11 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 	if (opcode == MLX5_OPCODE_SEND) {
 		synd = sim_tx_send_build(qp, wqe, ds, &len);
 	} else if (opcode == MLX5_OPCODE_TSO) {
-		synd = sim_tx_lso(qp, wqe, ds, &len); /* its frames are on the cable */
+		unsigned int r = sim_tx_lso(qp, wqe, ds, &len); /* its frames are on the cable */
+
+		if (r == SIM_EMPW_HOLD)
+			return TX_HOLD;
+		synd = (uint8_t)r;
 	} else if (opcode == MLX5_OPCODE_ENHANCED_MPSW && dev->cfg.prof.empw) {
 		unsigned int r = sim_tx_empw(qp, wqe, ds, (uint16_t)idx, &len);
 
