@@ -224,7 +224,8 @@ static void test_devargs_txq_mpw_en(void **state)
 		assert_non_null(f.mp);
 		mf_port_start(&f, 0, 1, 1, NULL, 64);
 		assert_ptr_equal(dvp_port_get(f.port[0])->tx_pkt_burst,
-				 cases[c].fn != NULL ? cases[c].fn : mlx5_tx_burst_inl_pick(false));
+				 cases[c].fn != NULL ? cases[c].fn :
+						       mlx5_tx_burst_inl_pick(false, false));
 		assert_int_equal(dvp_port_close(f.port[0]), 0);
 		assert_int_equal(dvp_pktmbuf_pool_in_use(f.mp), 0);
 		dvp_mempool_free(f.mp);

@@ -267,7 +267,7 @@ static void expect_inline_burst(struct mf *f)
 {
 	dvp_tx_burst_fn fn = dvp_port_get(f->port[0])->tx_pkt_burst;
 
-	assert_ptr_equal(fn, mlx5_tx_burst_inl_pick(false));
+	assert_ptr_equal(fn, mlx5_tx_burst_inl_pick(false, false));
 	if (dvp_vect_get_max_simd_bitwidth() < DVP_VECT_SIMD_256)
 		assert_ptr_equal(fn, mlx5_tx_burst_empw_inl);
 #ifdef MLX5_TX_AVX2

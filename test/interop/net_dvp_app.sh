@@ -2,7 +2,7 @@
 # Run net_dvp_app (our DPDK application over net_dvp) on the simulated HCA.
 # Usage: net_dvp_app.sh APP PLUGIN WORKDIR CASE MEM
 #   CASE  zero-copy | tx-send | port-numbers | rx-intr | many-chunks | monitor
-#         | monitor-port-numbers
+#         | monitor-port-numbers | tso (APP: net_dvp_tso)
 #   MEM   huge (DPDK's defaults on hugepages: IOVA PA as root) | no-huge
 # Exit 0 pass, 1 fail, 77 skipped.
 set -u
@@ -56,7 +56,11 @@ monitor-port-numbers)
 	sim="sim_mlx5,ports=1,cable=traffic,rate=20000,pattern=[on:10ms,off:90ms],count=4000"
 	first="--vdev net_null0"
 	extra="--monitor --port 1" ;;
-*) echo "net_dvp_app.sh: unknown case '$case_'; valid: zero-copy, tx-send, port-numbers, rx-intr, many-chunks, monitor, monitor-port-numbers" >&2; exit 2 ;;
+tso)
+	# Port 0's TSO segments straight into port 1.
+	sim="sim_mlx5,ports=2,cable=loop"
+	extra= ;;
+*) echo "net_dvp_app.sh: unknown case '$case_'; valid: zero-copy, tx-send, port-numbers, rx-intr, many-chunks, monitor, monitor-port-numbers, tso" >&2; exit 2 ;;
 esac
 # Not exec: the EXIT trap removes the plugin's copy and DPDK's files.
 # shellcheck disable=SC2086

@@ -5,7 +5,7 @@
 #
 # Usage: net_dvp_testpmd.sh PLUGIN WORKDIR CASE MEM
 #   CASE  io | macswap | restart | lsc | rmv | queue-error | bad-devargs | telemetry
-#         | defaults | rss
+#         | defaults | rss | offload
 #   MEM   huge: DPDK's defaults on 2 MB hugepages (no -m, no --iova-mode:
 #         IOVA PA as root without an IOMMU), reserved here when short;
 #         no-huge: --no-huge -m 1024. Either way testpmd makes its default
@@ -40,6 +40,12 @@
 #   key (`show port 0 rss-hash key` gives it back): after each, over the
 #   next 3000 frames of port 0's source, its queues' counts (rx_q0_packets,
 #   rx_q1_packets) follow the new rules; then the io checks.
+# offload: macswap forwarding with `tx_vlan set 1 100` (the ports stopped
+#   for it, and started again) and `tso set 800 0` accepted: every frame
+#   port 1's sink receives came with the tag, TCI 100, and is intact once
+#   it is taken off; port 0's come untagged; none corrupt or foreign.
+#   Frames the sources sent while the ports were stopped are the device's
+#   drops, not counted against the sinks.
 #
 # Results are counts; the time limits only bound a hung process, so a
 # loaded machine makes the test slower, not failed.
@@ -87,13 +93,13 @@ extra_vdev=
 [ "$case_" = bad-devargs ] && extra_vdev="--vdev net_dvp1,no_such_device0,key=1"
 case $case_ in
 io | restart | defaults) ;;
-macswap) fwd=macswap ;;
+macswap | offload) fwd=macswap ;;
 lsc) sim="sim_mlx5,ports=2,cable=traffic,rate=20000,flap=[at:8s,down:300ms]" ;;
 rmv) sim="sim_mlx5,ports=2,cable=traffic,rate=20000,fatal=8s" ;;
 queue-error) sim="sim_mlx5,ports=2,cable=traffic,count=$count,bad_lkey=5000" ;;
 bad-devargs | telemetry) ;;
 rss) sim="sim_mlx5,ports=2,cable=traffic,count=$count,rate=5000,flows=64" ;;
-*) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc, rmv, queue-error, bad-devargs, telemetry, defaults, rss" >&2; exit 2 ;;
+*) echo "net_dvp_testpmd.sh: unknown case '$case_'; valid: io, macswap, restart, lsc, rmv, queue-error, bad-devargs, telemetry, defaults, rss, offload" >&2; exit 2 ;;
 esac
 
 # testpmd needs two lcores; on a 2-CPU machine they share the CPUs with the rest.
@@ -115,6 +121,17 @@ wait_for 1 'Driver name: net_dvp' 20 || fail "show port info names no net_dvp po
 # Retry a burst the tx queue did not take whole, as a careful application
 # does; what testpmd still drops it counts (TX-dropped), and the check below
 # holds it to that count. The defaults case leaves testpmd as it starts.
+if [ "$case_" = offload ]; then
+	# testpmd's macswap engine asks for the tag (RTE_MBUF_F_TX_VLAN, vlan_tci)
+	# on port 1's frames; both commands want the ports stopped.
+	cmd "port stop all"
+	cmd "tx_vlan set 1 100"
+	cmd "tso set 800 0"
+	cmd "port start all"
+	wait_for 1 'TSO segment size for non-tunneled packets is 800' 20 ||
+		fail "tso set 800 0 was refused: $(grep -iE 'tso|error' "$out" | tail -n 3 | tr '\n' '|')"
+	grep -qiE 'vlan insert is not supported|Please stop port' "$out" && fail "tx_vlan set 1 100 was refused"
+fi
 [ "$case_" = defaults ] || cmd "set fwd $fwd retry"
 if [ "$case_" = defaults ]; then
 	# How DPDK laid out the default pool (rte_mempool_dump: nb_mem_chunks).
@@ -318,6 +335,27 @@ if [ "$case_" = queue-error ]; then
 		[ "$(xstat sim_sink_corrupt $p)" = 0 ] || fail "port $p's sink got corrupt frames"
 	done
 	echo "PASS: an invalid lkey broke a queue; it was restarted, testpmd got the recovery events, and every frame lost is counted"
+	exit 0
+fi
+
+if [ "$case_" = offload ]; then
+	bad=
+	for p in 0 1; do
+		got=$(xstat sim_sink_received $p)
+		vlan=$(xstat sim_sink_vlan $p)
+		for x in sim_sink_corrupt sim_sink_duplicates sim_sink_foreign tx_errors; do
+			v=$(xstat $x $p)
+			[ "$v" = 0 ] || bad="$bad port $p $x=$v;"
+		done
+		[ "$got" -gt $((count / 2)) ] || bad="$bad port $p's sink received only $got of $count;"
+		echo "port $p: sink received $got intact, $vlan of them tagged (TCI $(xstat sim_sink_vlan_tci $p))"
+	done
+	[ "$(xstat sim_sink_vlan 1)" = "$(xstat sim_sink_received 1)" ] || bad="$bad port 1 sent frames without the tag;"
+	[ "$(xstat sim_sink_vlan_tci 1)" = 100 ] || bad="$bad port 1's tag is not TCI 100;"
+	[ "$(xstat sim_sink_vlan 0)" = 0 ] || bad="$bad port 0 sent tagged frames;"
+	grep -q "still held by the application" "$out" && bad="$bad net_dvp buffers still held at close;"
+	[ -z "$bad" ] || fail "$bad"
+	echo "PASS: tx_vlan set 1 100 over net_dvp ($mem): port 1's frames left tagged and intact, port 0's untagged; tso set accepted"
 	exit 0
 fi
 

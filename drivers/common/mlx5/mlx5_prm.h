@@ -104,6 +104,23 @@ enum {
 #define MLX5_ESEG_INLINE_IN_FIRST_DS 2u
 
 /*
+ * VLAN insertion by the device (HCA cap wqe_vlan_insert): bytes 12-15 of
+ * the Ethernet segment as one big-endian word, this flag and the tag's TCI
+ * in its low 16 bits, where inline_hdr_sz and the first two inline bytes
+ * would be: a WQE that asks for it inlines no header.
+ */
+#define MLX5_ETH_WQE_VLAN_INSERT (1u << 31)
+
+/*
+ * Large send (LSO): a WQE of opcode MLX5_OPCODE_TSO is a SEND whose
+ * Ethernet segment holds the segment size in mss and inlines every header
+ * (L2 through TCP); the device cuts the payload after them into frames of
+ * mss bytes, each with the headers, the IPv4 length, id and checksum and
+ * the TCP sequence number, flags and checksum rewritten (mlx5dv.h's
+ * MLX5_OPCODE_TSO).
+ */
+
+/*
  * Enhanced multi-packet send WQE (eMPW, "MPWv2": ConnectX-5 and later, as
  * mlx5dv_query_device() reports with MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED and
  * MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW). The title is a control segment with

@@ -70,6 +70,8 @@ extern "C" {
 #define MLX5_CAP_GEN_CQE_COMPRESSION_MAX_NUM MLX5_F(0x5d0, 16)
 /* Ethernet offload capabilities (per_protocol_networking_offload_caps). */
 #define MLX5_CAP_ETH_CSUM_CAP MLX5_F(0x00, 1)
+#define MLX5_CAP_ETH_WQE_VLAN_INSERT MLX5_F(0x07, 1)
+#define MLX5_CAP_ETH_MAX_LSO_CAP MLX5_F(0x0b, 5) /**< log2 of the largest LSO message */
 #define MLX5_CAP_ETH_WQE_INLINE_MODE MLX5_F(0x12, 2)
 /* NIC vport context, from the output's data on. */
 #define MLX5_VPORT_MIN_WQE_INLINE_MODE MLX5_F(0x05, 3)

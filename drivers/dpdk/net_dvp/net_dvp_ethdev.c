@@ -26,6 +26,23 @@ static inline struct net_dvp_port *priv_of(struct rte_eth_dev *eth)
 	return eth->data->dev_private;
 }
 
+/*
+ * The tx offload bits pass between DPDK's API and dvpmd's as they are
+ * (capabilities, port and queue offloads); so do the mbuf flags and
+ * tx_offload lengths they act on (net_dvp_rxtx.c).
+ */
+#define NET_DVP_SAME_TX_OFFLOAD(name)                                     \
+	static_assert(DVP_TX_OFFLOAD_##name == RTE_ETH_TX_OFFLOAD_##name, \
+		      "TX_OFFLOAD_" #name " differs")
+NET_DVP_SAME_TX_OFFLOAD(VLAN_INSERT);
+NET_DVP_SAME_TX_OFFLOAD(IPV4_CKSUM);
+NET_DVP_SAME_TX_OFFLOAD(UDP_CKSUM);
+NET_DVP_SAME_TX_OFFLOAD(TCP_CKSUM);
+NET_DVP_SAME_TX_OFFLOAD(TCP_TSO);
+NET_DVP_SAME_TX_OFFLOAD(MT_LOCKFREE);
+NET_DVP_SAME_TX_OFFLOAD(MULTI_SEGS);
+NET_DVP_SAME_TX_OFFLOAD(MBUF_FAST_FREE);
+
 /* A dvp call failed (it logged why): the ethdev op returns its errno. */
 static int dvp_ret(int ret)
 {

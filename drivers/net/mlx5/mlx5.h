@@ -117,6 +117,9 @@ struct mlx5_caps {
 	uint8_t inline_mode; /* MLX5_INLINE_MODE_*: headers every send WQE must carry inline */
 	uint32_t inline_hsize; /* bytes inlined to meet it whatever the frame */
 	uint32_t part_id; /* PCI device id */
+	/* The Ethernet segment's VLAN insertion: wqe_vlan_insert, where no header must be inline. */
+	bool vlan_insert;
+	uint32_t tso_max; /* largest LSO payload (tso_caps.max_tso); 0: no TSO */
 };
 
 /* One IB device. */

@@ -81,7 +81,7 @@ static int devx_query(struct mlx5_dev *mdev, uint32_t opcode, uint32_t op_mod, v
  * and where that defers to it, the vport context's min_wqe_inline_mode.
  * @return 0 (*@p mode set), or a positive errno: no DevX.
  */
-static int inline_mode_devx(struct mlx5_dev *mdev, unsigned int *mode)
+static int inline_mode_devx(struct mlx5_dev *mdev, unsigned int *mode, bool *vlan_insert)
 {
 	uint8_t out[MLX5_QUERY_HCA_CAP_OUT_SIZE];
 	const uint8_t *cap = out + MLX5_CMD_OUT_HDR_SIZE;
@@ -99,6 +99,7 @@ static int inline_mode_devx(struct mlx5_dev *mdev, unsigned int *mode)
 			 MLX5_HCA_CAP_OP_MOD(MLX5_HCA_CAP_ETHERNET_OFFLOADS), out, sizeof(out));
 	if (ret != 0)
 		return ret;
+	*vlan_insert = mlx5_prm_get(cap, MLX5_CAP_ETH_WQE_VLAN_INSERT) != 0;
 	switch (mlx5_prm_get(cap, MLX5_CAP_ETH_WQE_INLINE_MODE)) {
 	case MLX5_CAP_INLINE_MODE_L2:
 		*mode = MLX5_INLINE_MODE_L2;
@@ -189,6 +190,7 @@ void mlx5_caps_query(struct mlx5_dev *mdev)
 	struct mlx5_caps *caps = &mdev->caps;
 	struct mlx5dv_context dv;
 	unsigned int mode = MLX5_INLINE_MODE_NONE;
+	bool vlan_insert = false;
 	int ret;
 
 	memset(&dv, 0, sizeof(dv));
@@ -199,7 +201,7 @@ void mlx5_caps_query(struct mlx5_dev *mdev)
 		memset(&dv, 0, sizeof(dv));
 	}
 	caps->part_id = mdev->attr.orig_attr.vendor_part_id;
-	ret = mdev->devx ? inline_mode_devx(mdev, &mode) : EOPNOTSUPP;
+	ret = mdev->devx ? inline_mode_devx(mdev, &mode, &vlan_insert) : EOPNOTSUPP;
 	caps->devx = ret == 0;
 	if (ret != 0) {
 		mode = inline_mode_by_id(caps->part_id);
@@ -212,6 +214,18 @@ void mlx5_caps_query(struct mlx5_dev *mdev)
 	caps->inline_hsize = inline_hsize(mode);
 	MLX5_LOG(INFO, "%s: send WQEs must inline %s headers (%u bytes)%s", mdev->name,
 		 mlx5_inline_mode_name(mode), caps->inline_hsize, caps->devx ? "" : " (by PCI id)");
+	/*
+	 * As DPDK: the device inserts the tag only where no header must be
+	 * inline (the flag takes the place of inline_hdr_sz); elsewhere the
+	 * driver writes it into the headers it inlines.
+	 */
+	caps->vlan_insert = vlan_insert && mode == MLX5_INLINE_MODE_NONE;
+	/* TSO as DPDK asks for it: the verbs' tso_caps, for raw packet QPs. */
+	if (mdev->attr.tso_caps.supported_qpts & (1u << IBV_QPT_RAW_PACKET))
+		caps->tso_max = mdev->attr.tso_caps.max_tso;
+	MLX5_LOG(INFO, "%s: tx VLAN insertion by the %s; TSO %s%u bytes", mdev->name,
+		 caps->vlan_insert ? "device" : "driver", caps->tso_max ? "up to " : "none, ",
+		 caps->tso_max);
 	inline_min_choose(mdev);
 	empw_choose(mdev, &dv);
 }

@@ -33,9 +33,11 @@ static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
 	info->default_txq_size = MLX5_TXQ_DESC_DEFAULT;
 	info->rx_offload_capa =
 		DVP_RX_OFFLOAD_CHECKSUM | DVP_RX_OFFLOAD_RSS_HASH | DVP_RX_OFFLOAD_SCATTER;
+	/* VLAN insertion everywhere: by the driver where the device has none (as DPDK). */
 	info->tx_offload_capa = DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM |
 				DVP_TX_OFFLOAD_TCP_CKSUM | DVP_TX_OFFLOAD_MULTI_SEGS |
-				DVP_TX_OFFLOAD_MBUF_FAST_FREE;
+				DVP_TX_OFFLOAD_MBUF_FAST_FREE | DVP_TX_OFFLOAD_VLAN_INSERT |
+				(priv->dev->caps.tso_max != 0 ? DVP_TX_OFFLOAD_TCP_TSO : 0);
 	info->rss_hf_capa = mlx5_rss_hf_capa();
 	info->hash_key_size = MLX5_RSS_HASH_KEY_LEN;
 	info->reta_size = (uint16_t)mlx5_rss_reta_size(priv->dev);
@@ -126,24 +128,26 @@ static int mlx5_mtu_set(struct dvp_port *port, uint16_t mtu)
 /*
  * The tx burst instance: eMPW (with frames inline in its sessions when the
  * queues inline, txq_inline_mpw) or SEND WQEs, each with or without
- * checksum offloads. The inline limit is the same on every queue.
+ * checksum offloads, or with VLAN insertion and TSO (whose frames go
+ * through mlx5_tx_generic()). The inline limit is the same on every queue.
  */
 static dvp_tx_burst_fn tx_burst_pick(struct dvp_port *port, bool empw)
 {
-	bool cs = false, inl = false;
+	bool cs = false, inl = false, off = false;
 
 	for (uint16_t q = 0; q < port->nb_tx_queues; q++) {
 		const struct mlx5_txq *txq = port->txqs[q];
 
 		cs |= (txq->offloads & (DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM |
 					DVP_TX_OFFLOAD_TCP_CKSUM)) != 0;
+		off |= (txq->offloads & (DVP_TX_OFFLOAD_VLAN_INSERT | DVP_TX_OFFLOAD_TCP_TSO)) != 0;
 		inl |= txq->inline_mpw != 0;
 	}
 	if (!empw)
-		return cs ? mlx5_tx_burst_cs : mlx5_tx_burst;
+		return off ? mlx5_tx_burst_off : cs ? mlx5_tx_burst_cs : mlx5_tx_burst;
 	if (inl)
-		return mlx5_tx_burst_inl_pick(cs);
-	return cs ? mlx5_tx_burst_empw_cs : mlx5_tx_burst_empw;
+		return mlx5_tx_burst_inl_pick(cs, off);
+	return off ? mlx5_tx_burst_empw_off : cs ? mlx5_tx_burst_empw_cs : mlx5_tx_burst_empw;
 }
 
 static int mlx5_start(struct dvp_port *port)

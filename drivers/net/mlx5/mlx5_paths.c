@@ -45,12 +45,13 @@ static const char *tx_name(dvp_tx_burst_fn fn)
 {
 	if (fn == NULL)
 		return "none";
-	if (fn == mlx5_tx_burst || fn == mlx5_tx_burst_cs)
+	if (fn == mlx5_tx_burst || fn == mlx5_tx_burst_cs || fn == mlx5_tx_burst_off)
 		return "SEND";
-	if (fn == mlx5_tx_burst_empw || fn == mlx5_tx_burst_empw_cs)
+	if (fn == mlx5_tx_burst_empw || fn == mlx5_tx_burst_empw_cs || fn == mlx5_tx_burst_empw_off)
 		return "eMPW";
 #ifdef MLX5_TX_AVX2
-	if (fn == mlx5_tx_burst_empw_inl_avx2 || fn == mlx5_tx_burst_empw_inl_avx2_cs)
+	if (fn == mlx5_tx_burst_empw_inl_avx2 || fn == mlx5_tx_burst_empw_inl_avx2_cs ||
+	    fn == mlx5_tx_burst_empw_inl_avx2_off)
 		return "eMPW with inline frames (AVX2)";
 #endif
 	return "eMPW with inline frames (SSE)";

@@ -20,20 +20,24 @@
 #include "mlx5_tx.h"
 #include "mlx5_tx_empw.h"
 
-/* SEND WQEs (mlx5_tx.h), each with a twin for queues asking for checksum offloads. */
+/* SEND WQEs (mlx5_tx.h), each with twins for queues asking for offloads. */
 MLX5_TX_BURST_DECL(, mlx5_tx_burst_tmpl)
 /* Enhanced multi-packet send WQEs, when the device has them (mlx5_tx_empw.h). */
 MLX5_TX_BURST_DECL(_empw, mlx5_tx_burst_empw_tmpl)
 /* eMPW with short frames inline in the session (txq_inline_mpw). */
 MLX5_TX_BURST_DECL(_empw_inl, mlx5_tx_burst_empw_inl_tmpl)
 
-dvp_tx_burst_fn mlx5_tx_burst_inl_pick(bool cs)
+dvp_tx_burst_fn mlx5_tx_burst_inl_pick(bool cs, bool off)
 {
 #ifdef MLX5_TX_AVX2
 	if (dvp_vect_get_max_simd_bitwidth() >= DVP_VECT_SIMD_256 && __builtin_cpu_supports("avx2"))
-		return cs ? mlx5_tx_burst_empw_inl_avx2_cs : mlx5_tx_burst_empw_inl_avx2;
+		return off ? mlx5_tx_burst_empw_inl_avx2_off :
+		       cs  ? mlx5_tx_burst_empw_inl_avx2_cs :
+			     mlx5_tx_burst_empw_inl_avx2;
 #endif
-	return cs ? mlx5_tx_burst_empw_inl_cs : mlx5_tx_burst_empw_inl;
+	return off ? mlx5_tx_burst_empw_inl_off :
+	       cs  ? mlx5_tx_burst_empw_inl_cs :
+		     mlx5_tx_burst_empw_inl;
 }
 
 /*
@@ -119,9 +123,58 @@ static bool tx_stops_at(const struct mlx5_txq *txq, const struct dvp_mbuf *m)
 }
 
 /*
- * Any frame: several segments, inlined whole, or with an inline part other
- * than the fast path's 18 bytes. The WQE is built in a local buffer and
- * copied block by block, wrapping at the end of the ring.
+ * The headers of a TSO frame (l2_len + l3_len + l4_len), all inlined in
+ * its WQE: at most this many bytes, as DPDK's MLX5_MAX_TSO_HEADER.
+ */
+#define MLX5_TSO_HDR_MAX 192u
+
+/* Bytes of 802.1Q tag the driver writes into the inline headers. */
+#define MLX5_VLAN_TAG_LEN 4u
+
+/*
+ * Whether the TSO request of @p m (@p vlan: with a tag to insert) is one
+ * the device takes: a segment size, headers of plausible lengths that fit
+ * the WQE, a payload after them of at most tso_max bytes, and segments of
+ * at most frame_max bytes.
+ */
+static bool tso_ok(const struct mlx5_txq *txq, const struct dvp_mbuf *m, bool vlan)
+{
+	uint32_t hdr = m->tx.l2_len + m->tx.l3_len + m->tx.l4_len;
+
+	return m->tx.tso_segsz != 0 && m->tx.l2_len >= 14 && m->tx.l3_len >= 20 &&
+	       m->tx.l4_len >= 20 && hdr <= MLX5_TSO_HDR_MAX && hdr < m->pkt_len &&
+	       m->pkt_len - hdr <= txq->tso_max &&
+	       hdr + (vlan ? MLX5_VLAN_TAG_LEN : 0) + m->tx.tso_segsz <= txq->frame_max;
+}
+
+/*
+ * The @p hdr first bytes of @p m into @p dst, with the tag of @p vlan_tci
+ * after the MAC addresses when @p vlan (@p hdr at least 12).
+ */
+static void inline_headers(const struct dvp_mbuf *m, uint8_t *dst, uint32_t hdr, bool vlan)
+{
+	uint16_t tag[2] = { htobe16(0x8100), htobe16(m->vlan_tci) };
+
+	if (!vlan) {
+		pkt_copy(m, 0, dst, hdr);
+		return;
+	}
+	pkt_copy(m, 0, dst, 12);
+	memcpy(dst + 12, tag, sizeof(tag));
+	pkt_copy(m, 12, dst + 12 + MLX5_VLAN_TAG_LEN, hdr - 12);
+}
+
+/*
+ * Any frame: several segments, inlined whole, with an inline part other
+ * than the fast path's 18 bytes, a VLAN tag to insert or TSO (on queues
+ * with those offloads). The WQE is built in a local buffer and copied
+ * block by block, wrapping at the end of the ring.
+ *
+ * The tag goes in the Ethernet segment where the device inserts it and
+ * the WQE inlines no header; else into the inlined headers (at least 18
+ * bytes then), as DPDK. A TSO frame is an LSO WQE: every header inlined
+ * (with the tag), mss the segment size, the IPv4 and TCP checksums asked.
+ * A TSO request the device would refuse is dropped and counted.
  * @return 0 when @p m was taken (sent or dropped, and counted), -1 when
  *   the ring has no room for it now or (hosted builds) it cannot be sent
  *   as it is: the burst stops there.
@@ -130,24 +183,48 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 {
 	uint8_t buf[MLX5_WQE_MAX_DS * MLX5_WSEG_SIZE] __dvp_aligned(64);
 	struct mlx5_wqe_eth_seg *es = (struct mlx5_wqe_eth_seg *)(void *)(buf + MLX5_WSEG_SIZE);
-	uint32_t len = m->pkt_len, inl, ds, nds = 0, bbs, off, skip;
+	uint32_t len = m->pkt_len, hdr, inl, ds, nds = 0, bbs, off, skip, wire;
+	uint64_t fl = m->ol_flags & txq->off_flags;
+	bool vlan = (fl & DVP_MBUF_F_TX_VLAN) != 0, tso = (fl & DVP_MBUF_F_TX_TCP_SEG) != 0;
+	bool whole, vlan_hw;
 	const struct dvp_mbuf *s;
-	bool whole;
+	uint8_t cs = txq->cs_tbl[(m->ol_flags >> 52) & 7];
 
 	if (tx_stops_at(txq, m))
 		return -1;
-	/*
-	 * Shorter than the 18 bytes of Ethernet and a VLAN tag: no send WQE of
-	 * the device's takes it (DPDK refuses these lengths too, as the
-	 * offloads may fail on them): dropped, counted.
-	 */
-	if (dvp_unlikely(len < MLX5_ESEG_MIN_INLINE_SIZE || len > txq->frame_max)) {
-		tx_drop(txq, m, false);
-		return 0;
+	wire = len + (vlan ? MLX5_VLAN_TAG_LEN : 0);
+	if (tso) {
+		if (dvp_unlikely(!tso_ok(txq, m, vlan))) {
+			tx_drop(txq, m, false);
+			return 0;
+		}
+		whole = false;
+		hdr = m->tx.l2_len + m->tx.l3_len + m->tx.l4_len;
+		cs |= MLX5_ETH_WQE_L4_CSUM |
+		      ((m->ol_flags & (DVP_MBUF_F_TX_IPV4 | DVP_MBUF_F_TX_IP_CKSUM)) != 0 ?
+			       MLX5_ETH_WQE_L3_CSUM :
+			       0);
+	} else {
+		/*
+		 * Shorter than the 18 bytes of Ethernet and a VLAN tag: no send
+		 * WQE of the device's takes it (DPDK refuses these lengths too,
+		 * as the offloads may fail on them): dropped, counted.
+		 */
+		if (dvp_unlikely(len < MLX5_ESEG_MIN_INLINE_SIZE || wire > txq->frame_max)) {
+			tx_drop(txq, m, false);
+			return 0;
+		}
+		whole = wire <= txq->inline_max;
+		hdr = whole ? len : DVP_MIN(txq->inline_min, len);
 	}
-	whole = len <= txq->inline_max;
-	inl = whole ? len : DVP_MIN(txq->inline_min, len);
-	for (s = m, skip = inl; s != NULL; s = s->next) {
+	vlan_hw = vlan && hdr == 0 && txq->vlan_hw;
+	if (vlan && !vlan_hw) {
+		hdr = DVP_MAX(hdr, MLX5_ESEG_MIN_INLINE_SIZE);
+		inl = hdr + MLX5_VLAN_TAG_LEN;
+	} else {
+		inl = hdr;
+	}
+	for (s = m, skip = hdr; s != NULL; s = s->next) {
 		if (s->data_len <= skip) {
 			skip -= s->data_len;
 			continue;
@@ -166,13 +243,22 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 	    (!whole && txq->elts_head - txq->elts_tail == txq->elts_n))
 		return -1;
 	memset(buf, 0, (size_t)bbs * MLX5_SEND_WQE_BB);
-	mlx5_wqe_ctrl_fill((struct mlx5_wqe_ctrl_seg *)(void *)buf, txq->wqe_ci, MLX5_OPCODE_SEND,
-			   txq->sqn, ds, MLX5_WQE_CTRL_FIRST_ERR);
-	es->cs_flags = txq->cs_tbl[(m->ol_flags >> 52) & 7];
-	es->inline_hdr_sz = htobe16((uint16_t)inl);
-	pkt_copy(m, 0, es->inline_hdr_start, inl);
+	mlx5_wqe_ctrl_fill((struct mlx5_wqe_ctrl_seg *)(void *)buf, txq->wqe_ci,
+			   tso ? MLX5_OPCODE_TSO : MLX5_OPCODE_SEND, txq->sqn, ds,
+			   MLX5_WQE_CTRL_FIRST_ERR);
+	es->cs_flags = cs;
+	if (tso)
+		es->mss = htobe16(m->tx.tso_segsz);
+	if (vlan_hw) {
+		uint32_t w = htobe32(MLX5_ETH_WQE_VLAN_INSERT | m->vlan_tci);
+
+		memcpy(&es->inline_hdr_sz, &w, sizeof(w));
+	} else {
+		es->inline_hdr_sz = htobe16((uint16_t)inl);
+		inline_headers(m, es->inline_hdr_start, hdr, vlan);
+	}
 	off = (1 + mlx5_eseg_ds(inl)) * MLX5_WSEG_SIZE;
-	for (s = m, skip = inl; s != NULL; s = s->next) {
+	for (s = m, skip = hdr; s != NULL; s = s->next) {
 		struct mlx5_wqe_data_seg *d = (struct mlx5_wqe_data_seg *)(void *)(buf + off);
 		uint32_t lkey;
 
@@ -199,7 +285,7 @@ int mlx5_tx_generic(struct mlx5_txq *txq, struct dvp_mbuf *m, uint8_t **last)
 	*last = mlx5_tx_wqe(txq, txq->wqe_ci);
 	txq->wqe_ci += bbs;
 	dvp_counter_add(&txq->st.packets, 1);
-	dvp_counter_add(&txq->st.bytes, len);
+	dvp_counter_add(&txq->st.bytes, wire);
 	if (whole) {
 		/* Every byte is in the WQE: the mbuf is free to go now. */
 		dvp_counter_add(&txq->st.inlined, 1);

@@ -105,41 +105,66 @@ struct mlx5_txq {
 	bool started;
 	int socket;
 	uint64_t offloads;
+	/* For mlx5_tx_generic(): */
+	uint64_t off_flags; /* MLX5_TX_OFF_FLAGS the queue's offloads act on */
+	uint32_t tso_max; /* longest TSO payload (the device's) */
+	bool vlan_hw; /* the device inserts VLAN tags (mlx5_caps.vlan_insert) */
 };
 
 /*
- * A tx burst function from a template, and its twin for queues asking for
- * checksum offloads (as DPDK's MLX5_TXOFF_DECL): mlx5_tx_burst<suffix>
- * and mlx5_tx_burst<suffix>_cs.
+ * A tx burst function from a template, its twin for queues asking for
+ * checksum offloads, and a third for queues asking for VLAN insertion or
+ * TSO (as DPDK's MLX5_TXOFF_DECL): mlx5_tx_burst<suffix>, <suffix>_cs
+ * and <suffix>_off. The third has the checksums too, and sends a frame
+ * with DVP_MBUF_F_TX_VLAN or DVP_MBUF_F_TX_TCP_SEG through
+ * mlx5_tx_generic(), the one path that builds such WQEs; the first two
+ * never look at those flags, so they cost nothing there.
  */
-#define MLX5_TX_BURST_DECL(suffix, tmpl)                                                   \
-	uint16_t mlx5_tx_burst##suffix(void *txq, struct dvp_mbuf **pkts, uint16_t n)      \
-	{                                                                                  \
-		return tmpl(txq, pkts, n, false);                                          \
-	}                                                                                  \
-	uint16_t mlx5_tx_burst##suffix##_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n) \
-	{                                                                                  \
-		return tmpl(txq, pkts, n, true);                                           \
+#define MLX5_TX_BURST_DECL(suffix, tmpl)                                                    \
+	uint16_t mlx5_tx_burst##suffix(void *txq, struct dvp_mbuf **pkts, uint16_t n)       \
+	{                                                                                   \
+		return tmpl(txq, pkts, n, false, false);                                    \
+	}                                                                                   \
+	uint16_t mlx5_tx_burst##suffix##_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n)  \
+	{                                                                                   \
+		return tmpl(txq, pkts, n, true, false);                                     \
+	}                                                                                   \
+	uint16_t mlx5_tx_burst##suffix##_off(void *txq, struct dvp_mbuf **pkts, uint16_t n) \
+	{                                                                                   \
+		return tmpl(txq, pkts, n, true, true);                                      \
 	}
+
+/* The mbuf flags only mlx5_tx_generic() acts on (the _off bursts look for them). */
+#define MLX5_TX_OFF_FLAGS (DVP_MBUF_F_TX_VLAN | DVP_MBUF_F_TX_TCP_SEG)
+
+static __dvp_always_inline bool mlx5_tx_mbuf_off(const struct dvp_mbuf *m)
+{
+	return (m->ol_flags & MLX5_TX_OFF_FLAGS) != 0;
+}
 
 /* Out of line (mlx5_tx.c). */
 uint16_t mlx5_tx_burst(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_off(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_empw(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_empw_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_empw_off(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_empw_inl(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_empw_inl_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_empw_inl_off(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 #if defined(__x86_64__)
 #define MLX5_TX_AVX2 1
 /* mlx5_tx_empw_avx2.c: call only where the CPU has AVX2. */
 uint16_t mlx5_tx_burst_empw_inl_avx2(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 uint16_t mlx5_tx_burst_empw_inl_avx2_cs(void *txq, struct dvp_mbuf **pkts, uint16_t n);
+uint16_t mlx5_tx_burst_empw_inl_avx2_off(void *txq, struct dvp_mbuf **pkts, uint16_t n);
 #endif
 /*
  * The inline eMPW burst for this CPU: with AVX2 moves where it has them
- * and --force-max-simd-bitwidth allows 256 bits, else SSE ones.
+ * and --force-max-simd-bitwidth allows 256 bits, else SSE ones; @p cs and
+ * @p off as MLX5_TX_BURST_DECL's instances.
  */
-dvp_tx_burst_fn mlx5_tx_burst_inl_pick(bool cs);
+dvp_tx_burst_fn mlx5_tx_burst_inl_pick(bool cs, bool off);
 __dvp_cold void mlx5_tx_slow(struct mlx5_txq *txq);
 __dvp_cold void mlx5_tx_cqe_error(struct mlx5_txq *txq);
 /* An MR went (mlx5_mr_cache_stale()): forget the cached lkeys and the simple pool's. */
@@ -333,11 +358,11 @@ static __dvp_always_inline bool mlx5_tx_one_generic(struct mlx5_txq *txq, struct
  * a stretch does not cross a multiple of 256 either), the Ethernet
  * segment from a template taking the frame's first two bytes, then the
  * next sixteen. Other frames go through mlx5_tx_generic(). @p cs: the
- * queue has checksum offloads (a separate instance, as DPDK's tx
- * templates).
+ * queue has checksum offloads, @p off: VLAN insertion or TSO (separate
+ * instances, as DPDK's tx templates).
  */
 static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
-						       uint16_t n, bool cs)
+						       uint16_t n, bool cs, bool off)
 {
 	/* Frames of lo1 .. frame_max bytes take the fast path: len - lo1 < span. */
 	const uint32_t lo1 = txq->fast_lo + 1, span = txq->frame_max - txq->fast_lo;
@@ -387,6 +412,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 			uintptr_t data;
 			uint16_t first2;
 
+			if (off && dvp_unlikely(mlx5_tx_mbuf_off(m)))
+				break; /* VLAN or TSO: the general path */
 			/* refcnt and nb_segs both 1: one 32-bit compare. */
 			memcpy(&rs, &m->refcnt, sizeof(rs));
 			if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||

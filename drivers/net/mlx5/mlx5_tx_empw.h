@@ -54,7 +54,7 @@ static __dvp_always_inline void mlx5_empw_title(uint64_t *w, uint32_t ci, uint64
 
 static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq,
 							    struct dvp_mbuf **pkts, uint16_t n,
-							    bool cs)
+							    bool cs, bool off)
 {
 	/* Frames of lo1 .. frame_max bytes go by pointer: len - lo1 < span. */
 	const uint32_t lo1 = txq->empw_lo + 1, span = txq->frame_max - txq->empw_lo;
@@ -101,6 +101,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
 				uint32_t lkey = slkey;
 				uint32_t len = m->data_len, rs;
 
+				if (off && dvp_unlikely(mlx5_tx_mbuf_off(m)))
+					break; /* VLAN or TSO: a SEND of its own */
 				/* refcnt and nb_segs both 1: one 32-bit compare. */
 				memcpy(&rs, &m->refcnt, sizeof(rs));
 				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
@@ -336,7 +338,7 @@ struct mlx5_empw_burst {
 static __dvp_always_inline uint32_t mlx5_empw_inl_fast(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
 						       uint32_t n, const struct dvp_mempool *spool,
 						       uint32_t *wqe_ci, uint8_t **last,
-						       uint32_t *bytes, bool cs)
+						       uint32_t *bytes, bool cs, bool off)
 {
 	const uint32_t room_max = (MLX5_EMPW_INL_MAX_DS - MLX5_EMPW_TITLE_DS) * MLX5_WSEG_SIZE;
 	/* The title's qpn_ds but ds, which takes its last byte (mlx5_empw_inl_close()). */
@@ -369,6 +371,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_fast(struct mlx5_txq *txq, str
 				 mlx5_tx_mbuf_foreign(m)))
 			break;
 		if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
+			break;
+		if (off && dvp_unlikely(mlx5_tx_mbuf_off(m)))
 			break;
 		seg = (len + 4 + MLX5_WSEG_SIZE - 1) & ~(size_t)(MLX5_WSEG_SIZE - 1);
 		room -= (intptr_t)seg;
@@ -438,7 +442,7 @@ static __dvp_always_inline bool mlx5_empw_inl_fast_fits(const struct mlx5_txq *t
 static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 							  struct dvp_mbuf **pkts, uint32_t i,
 							  uint32_t n, struct mlx5_empw_burst *b,
-							  bool cs)
+							  bool cs, bool off)
 {
 	/* Frames of 18 (MLX5_ESEG_MIN_INLINE_SIZE) .. inline_mpw bytes go inline, up to frame_max by pointer. */
 	const uint32_t inl_span = txq->inline_mpw - (MLX5_ESEG_MIN_INLINE_SIZE - 1u);
@@ -471,6 +475,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 			struct dvp_mbuf *m = pkts[i + k];
 			uint32_t lkey = slkey, len = m->data_len, rs;
 
+			if (off && dvp_unlikely(mlx5_tx_mbuf_off(m)))
+				break; /* VLAN or TSO: a SEND WQE of its own */
 			memcpy(&rs, &m->refcnt, sizeof(rs));
 			if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
 					 mlx5_tx_mbuf_foreign(m))) {
@@ -564,7 +570,8 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
  */
 static __dvp_always_inline uint16_t mlx5_empw_inl_rest(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
 						       uint32_t n, uint32_t i, uint32_t wqe_ci,
-						       uint8_t *last, uint32_t bytes, bool cs)
+						       uint8_t *last, uint32_t bytes, bool cs,
+						       bool off)
 {
 	struct mlx5_empw_burst b = { .wqe_ci = wqe_ci,
 				     .head = txq->elts_head,
@@ -583,7 +590,7 @@ static __dvp_always_inline uint16_t mlx5_empw_inl_rest(struct mlx5_txq *txq, str
 		if (txq->inline_mpw >= MLX5_EMPW_FAST_MAX &&
 		    mlx5_empw_inl_fast_fits(txq, b.wqe_ci, n - i))
 			k = mlx5_empw_inl_fast(txq, pkts + i, n - i, spool, &b.wqe_ci, &b.last,
-					       &b.bytes, cs);
+					       &b.bytes, cs, off);
 		if (k != 0) {
 			mlx5_empw_done_add(&b.done, pkts + i, k);
 			b.sent += k;
@@ -591,7 +598,7 @@ static __dvp_always_inline uint16_t mlx5_empw_inl_rest(struct mlx5_txq *txq, str
 			continue;
 		}
 		i = mlx5_empw_inl_general(txq, pkts, i, DVP_MIN(n, i + MLX5_EMPW_FAST_PER_SESSION),
-					  &b, cs);
+					  &b, cs, off);
 		if (i == from)
 			break; /* the queue is full */
 	}
@@ -608,14 +615,21 @@ static __dvp_noinline uint16_t mlx5_empw_inl_rest_plain(struct mlx5_txq *txq,
 							uint32_t i, uint32_t wqe_ci, uint8_t *last,
 							uint32_t bytes)
 {
-	return mlx5_empw_inl_rest(txq, pkts, n, i, wqe_ci, last, bytes, false);
+	return mlx5_empw_inl_rest(txq, pkts, n, i, wqe_ci, last, bytes, false, false);
 }
 
 static __dvp_noinline uint16_t mlx5_empw_inl_rest_cs(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
 						     uint32_t n, uint32_t i, uint32_t wqe_ci,
 						     uint8_t *last, uint32_t bytes)
 {
-	return mlx5_empw_inl_rest(txq, pkts, n, i, wqe_ci, last, bytes, true);
+	return mlx5_empw_inl_rest(txq, pkts, n, i, wqe_ci, last, bytes, true, false);
+}
+
+static __dvp_noinline uint16_t mlx5_empw_inl_rest_off(struct mlx5_txq *txq, struct dvp_mbuf **pkts,
+						      uint32_t n, uint32_t i, uint32_t wqe_ci,
+						      uint8_t *last, uint32_t bytes)
+{
+	return mlx5_empw_inl_rest(txq, pkts, n, i, wqe_ci, last, bytes, true, true);
 }
 
 /*
@@ -635,7 +649,7 @@ static __dvp_noinline uint16_t mlx5_empw_inl_rest_cs(struct mlx5_txq *txq, struc
  */
 static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq *txq,
 								struct dvp_mbuf **pkts, uint16_t n,
-								bool cs)
+								bool cs, bool off)
 {
 	uint32_t wqe_ci, bytes = 0, i = 0;
 	uint8_t *last = NULL;
@@ -656,7 +670,8 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 		const struct dvp_mempool *spool = txq->simple_lkey != 0 ? txq->simple_pool : NULL;
 
 		if (dvp_likely(mlx5_empw_inl_fast_fits(txq, wqe_ci, n))) {
-			i = mlx5_empw_inl_fast(txq, pkts, n, spool, &wqe_ci, &last, &bytes, cs);
+			i = mlx5_empw_inl_fast(txq, pkts, n, spool, &wqe_ci, &last, &bytes, cs,
+					       off);
 			if (dvp_likely(i == n)) {
 				dvp_counter_add(&txq->st.inlined, n);
 				mlx5_tx_burst_end(txq, wqe_ci, txq->elts_head, last, n, bytes, n);
@@ -665,8 +680,9 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_inl_tmpl(struct mlx5_txq 
 			}
 		}
 	}
-	return (cs ? mlx5_empw_inl_rest_cs : mlx5_empw_inl_rest_plain)(txq, pkts, n, i, wqe_ci,
-								       last, bytes);
+	return (off ? mlx5_empw_inl_rest_off :
+		cs  ? mlx5_empw_inl_rest_cs :
+		      mlx5_empw_inl_rest_plain)(txq, pkts, n, i, wqe_ci, last, bytes);
 }
 
 #endif /* MLX5_TX_EMPW_H */

@@ -417,6 +417,10 @@ int mlx5_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 			 !(txq->offloads & DVP_TX_OFFLOAD_MULTI_SEGS);
 	tx_limits(txq);
 	cs_tbl_build(txq);
+	txq->off_flags = ((txq->offloads & DVP_TX_OFFLOAD_VLAN_INSERT) ? DVP_MBUF_F_TX_VLAN : 0) |
+			 ((txq->offloads & DVP_TX_OFFLOAD_TCP_TSO) ? DVP_MBUF_F_TX_TCP_SEG : 0);
+	txq->tso_max = priv->dev->caps.tso_max;
+	txq->vlan_hw = priv->dev->caps.vlan_insert;
 	mlx5_mr_cache_init(&txq->mr, &priv->dev->mr);
 	txq->elts = dvp_calloc_socket("mlx5_txq", n, sizeof(*txq->elts), 0, socket_id);
 	if (txq->elts == NULL) {

@@ -167,6 +167,9 @@ struct sim_mlx5_sink_stats {
 	uint64_t duplicates;
 	uint64_t corrupt; /**< bad IP/UDP checksum, payload or length */
 	uint64_t foreign; /**< not a source frame */
+	uint64_t
+		vlan; /**< of those received, frames that came with an 802.1Q tag (checked without it) */
+	uint64_t vlan_tci; /**< the TCI of the last of them */
 };
 
 __dvp_export int sim_mlx5_source_stats(struct sim_mlx5_dev *dev, unsigned int port,
@@ -223,6 +226,7 @@ enum sim_mlx5_invalid {
 	SIM_MLX5_INV_BAD_OBJECT, /**< an object the device did not create, or used after destroy */
 	SIM_MLX5_INV_EMPW, /**< an eMPW WQE against its rules (inline headers, no packet, opmod) */
 	SIM_MLX5_INV_INLINE, /**< a send WQE without the inline headers the device requires */
+	SIM_MLX5_INV_OFFLOAD, /**< a VLAN insertion the device lacks, an LSO WQE against its rules */
 	SIM_MLX5_INV_MAX
 };
 
@@ -254,6 +258,7 @@ struct sim_mlx5_port_stats {
 	uint64_t tx_completions;
 	uint64_t
 		tx_empw_wqes; /**< enhanced multi-packet send WQEs completed (their packets are in tx_frames) */
+	uint64_t tx_lso_wqes; /**< LSO (TSO) WQEs done (their frames are in tx_frames) */
 	/*
 	 * What the port's queues cost on the host bus (doc/sim.md, "Bus
 	 * counters"): bytes the device reads from and writes to host memory.

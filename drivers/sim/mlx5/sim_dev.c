@@ -92,6 +92,7 @@ static const char *const invalid_names[SIM_MLX5_INV_MAX] = {
 	[SIM_MLX5_INV_BAD_OBJECT] = "bad_object",
 	[SIM_MLX5_INV_EMPW] = "empw",
 	[SIM_MLX5_INV_INLINE] = "inline",
+	[SIM_MLX5_INV_OFFLOAD] = "offload",
 };
 
 const char *sim_mlx5_invalid_name(enum sim_mlx5_invalid kind)

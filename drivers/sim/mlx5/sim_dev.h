@@ -66,6 +66,13 @@ extern int sim_logtype;
  */
 #define SIM_MTU_MAX 9978u
 #define SIM_FRAME_MAX (SIM_MTU_MAX + 18u)
+/*
+ * LSO: log2 of the largest payload an LSO WQE carries (max_lso_cap, the
+ * verbs' tso_caps.max_tso: 256 KiB on every profile, as mlx5 devices
+ * report), and the scratch the engine gathers one into, headers and all.
+ */
+#define SIM_LSO_LOG 18u
+#define SIM_LSO_BUF ((1u << SIM_LSO_LOG) + 1024u)
 #define SIM_MTU_MIN 68u
 #define SIM_FRAME_MIN 60u
 /** Most receive completions in one compressed CQE session (cqe_comp_caps.max_num). */
@@ -215,6 +222,7 @@ struct sim_mlx5_dev {
 	bool thread_started;
 	bool thread_stop; /* atomic */
 	uint8_t *frame; /* scratch: the frame being sent */
+	uint8_t *lso; /* scratch: the message of an LSO WQE (SIM_LSO_BUF bytes) */
 	struct sim_mlx5_dev *reg_next;
 };
 

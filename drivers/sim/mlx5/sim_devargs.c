@@ -46,6 +46,8 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 	{ "ext_stride_num", "on|off: striding RQs of 2^3 strides per WQE and up, else 2^9 "
 			    "(HCA cap ext_stride_num_range; default: off on cx4lx, on on the "
 			    "others)" },
+	{ "vlan_insert", "on|off: VLAN insertion from the send WQE's Ethernet segment (HCA cap "
+			 "wqe_vlan_insert; default: off on cx4lx, on on the others)" },
 	{ "devx", "on|off: DevX contexts and general commands (QUERY_HCA_CAP, "
 		  "QUERY_NIC_VPORT_CONTEXT) answered; off: as a kernel without DevX (default on)" },
 	{ "idle_us", "sleep of the device thread after a spell of idle steps, 0..100000 us "

@@ -39,6 +39,8 @@ static void caps_eth(const struct sim_profile *p, uint8_t *cap)
 {
 	mlx5_prm_set(cap, MLX5_CAP_ETH_CSUM_CAP, 1);
 	mlx5_prm_set(cap, MLX5_CAP_ETH_WQE_INLINE_MODE, p->inline_cap);
+	mlx5_prm_set(cap, MLX5_CAP_ETH_WQE_VLAN_INSERT, p->vlan_insert);
+	mlx5_prm_set(cap, MLX5_CAP_ETH_MAX_LSO_CAP, SIM_LSO_LOG);
 }
 
 /* The command's own failure: its status and syndrome in @p out, EREMOTEIO as the kernel gives. */

@@ -4,7 +4,8 @@
 
 /*
  * SEND WQEs in the send engine, and the gathering every send opcode
- * shares: a SEND's Ethernet segment with its inline headers, then its data
+ * shares: a SEND's Ethernet segment with its inline headers (or the VLAN
+ * tag the device inserts after the MAC addresses), then its data
  * segments, each a pointer (its lkey a MR of the QP's PD, its range inside
  * that MR) or inline data, gathered into one frame; then the frame's
  * length checked and the checksums its Ethernet segment asks for filled.
@@ -46,9 +47,8 @@ uint8_t sim_tx_data_seg(struct sim_qp *qp, const struct mlx5_wqe_data_seg *ds, u
 	return 0;
 }
 
-/* Gather the data segments of a send WQE after its Ethernet segment. @return a syndrome or 0. */
-static uint8_t gather(struct sim_qp *qp, const uint8_t *wqe, uint32_t off, uint32_t end,
-		      uint8_t *frame, uint32_t *len, bool bad_lkey)
+uint8_t sim_tx_gather(struct sim_qp *qp, const uint8_t *wqe, uint32_t off, uint32_t end,
+		      uint8_t *frame, uint32_t *len, uint32_t max, bool bad_lkey)
 {
 	struct sim_mlx5_dev *dev = qp->ctx->dev;
 
@@ -70,14 +70,14 @@ static uint8_t gather(struct sim_qp *qp, const uint8_t *wqe, uint32_t off, uint3
 					    qp->ibv.qp_num, n);
 				return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 			}
-			if (*len + n > SIM_FRAME_MAX)
+			if (*len + n > max)
 				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 			memcpy(frame + *len, wqe + off + 4, n);
 			*len += n;
 			off += seg;
 			continue;
 		}
-		synd = sim_tx_data_seg(qp, &ds, frame + *len, SIM_FRAME_MAX - *len, &n, bad_lkey);
+		synd = sim_tx_data_seg(qp, &ds, frame + *len, max - *len, &n, bad_lkey);
 		if (synd != 0)
 			return synd;
 		*len += n;
@@ -114,10 +114,24 @@ uint8_t sim_tx_send_build(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, ui
 {
 	struct sim_mlx5_dev *dev = qp->ctx->dev;
 	const struct mlx5_wqe_eth_seg *es = (const void *)(wqe + MLX5_WSEG_SIZE);
-	uint32_t inl = be16toh(es->inline_hdr_sz), eds = mlx5_eseg_ds(inl), need;
+	uint32_t inl, eds, need, w3;
 	unsigned int mode;
+	bool vlan;
 	uint8_t synd;
 
+	/* Bytes 12-15: inline_hdr_sz, or the VLAN insertion flag and the tag's TCI. */
+	memcpy(&w3, (const uint8_t *)es + 12, sizeof(w3));
+	w3 = be32toh(w3);
+	vlan = (w3 & MLX5_ETH_WQE_VLAN_INSERT) != 0;
+	if (vlan && !dev->cfg.prof.vlan_insert) {
+		sim_invalid(dev, SIM_MLX5_INV_OFFLOAD,
+			    "SQ %u: a SEND WQE asks for VLAN insertion, which the device does not "
+			    "report (HCA cap wqe_vlan_insert 0, profile %s)",
+			    qp->ibv.qp_num, dev->cfg.prof.name);
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	}
+	inl = vlan ? 0 : be16toh(es->inline_hdr_sz);
+	eds = mlx5_eseg_ds(inl);
 	if (ds < 2 || 1 + eds > ds) {
 		sim_invalid(dev, SIM_MLX5_INV_DS,
 			    "SQ %u: ds %u cannot hold the control and Ethernet segments with %u "
@@ -127,8 +141,10 @@ uint8_t sim_tx_send_build(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, ui
 	}
 	*len = inl;
 	memcpy(dev->frame, es->inline_hdr_start, inl);
-	synd = gather(qp, wqe, (1 + eds) * MLX5_WSEG_SIZE, ds * MLX5_WSEG_SIZE, dev->frame, len,
-		      sim_fault_bad_lkey_take(dev, qp->ibv.qp_num));
+	/* Room for the tag the device inserts. */
+	synd = sim_tx_gather(qp, wqe, (1 + eds) * MLX5_WSEG_SIZE, ds * MLX5_WSEG_SIZE, dev->frame,
+			     len, SIM_FRAME_MAX - (vlan ? 4u : 0u),
+			     sim_fault_bad_lkey_take(dev, qp->ibv.qp_num));
 	if (synd != 0)
 		return synd;
 	mode = sim_profile_inline_mode(&dev->cfg.prof);
@@ -140,6 +156,14 @@ uint8_t sim_tx_send_build(struct sim_qp *qp, const uint8_t *wqe, uint32_t ds, ui
 			    "device requires %u (inline_mode=%s)",
 			    qp->ibv.qp_num, *len, inl, need, sim_profile_inline_name(mode));
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	}
+	if (vlan && *len >= 12) {
+		/* An 802.1Q tag after the MAC addresses. */
+		uint16_t tag[2] = { htobe16(0x8100), htobe16((uint16_t)w3) };
+
+		memmove(dev->frame + 16, dev->frame + 12, *len - 12);
+		memcpy(dev->frame + 12, tag, sizeof(tag));
+		*len += 4;
 	}
 	return sim_tx_frame_finish(qp, es->cs_flags, dev->frame, *len);
 }

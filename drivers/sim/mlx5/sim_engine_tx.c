@@ -7,7 +7,8 @@
  * read WQEs up to the producer index of the SQ's doorbell record, check
  * each one's control segment as the hardware would (index, QPN, ds count),
  * build its frame by its opcode (SEND: sim_engine_send.c, which checks the
- * rest of the WQE and gathers the frame; ENHANCED_MPSW: sim_engine_empw.c),
+ * rest of the WQE and gathers the frame; TSO: sim_engine_lso.c, which cuts
+ * the message into frames; ENHANCED_MPSW: sim_engine_empw.c),
  * put it on the port's cable and write the completion it asks for. All
  * under dev->lock.
  *
@@ -150,7 +151,7 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 		qp->rung = false;
 		return TX_STOP;
 	}
-	if (opcode == MLX5_OPCODE_SEND && sim_cable_holds(port))
+	if ((opcode == MLX5_OPCODE_SEND || opcode == MLX5_OPCODE_TSO) && sim_cable_holds(port))
 		return TX_HOLD;
 	sq_read(qp, qp->sq_ci, wqe, ds * MLX5_WSEG_SIZE);
 	/* Fetched in whole basic blocks, once: an eMPW WQE resumed after a hold is not again. */
@@ -159,6 +160,12 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 	qp->wqe_fetched = true;
 	if (opcode == MLX5_OPCODE_SEND) {
 		synd = sim_tx_send_build(qp, wqe, ds, &len);
+	} else if (opcode == MLX5_OPCODE_TSO) {
+		unsigned int r = sim_tx_lso(qp, wqe, ds, &len); /* its frames are on the cable */
+
+		if (r == SIM_EMPW_HOLD)
+			return TX_HOLD;
+		synd = (uint8_t)r;
 	} else if (opcode == MLX5_OPCODE_ENHANCED_MPSW && dev->cfg.prof.empw) {
 		unsigned int r = sim_tx_empw(qp, wqe, ds, (uint16_t)idx, &len);
 
@@ -169,7 +176,7 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 		sim_invalid(
 			dev, SIM_MLX5_INV_WQE_CTRL,
 			"SQ %u: WQE 0x%04x has opcode 0x%02x; a raw packet SQ takes SEND (0x0a), "
-			"NOP (0x00)%s",
+			"TSO (0x0e), NOP (0x00)%s",
 			qp->ibv.qp_num, idx, opcode,
 			dev->cfg.prof.empw ? " and ENHANCED_MPSW (0x29)" :
 					     " (enhanced multi-packet send is off: empw=off)");

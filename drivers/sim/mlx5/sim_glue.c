@@ -218,6 +218,8 @@ static int sim_query_device_ex(struct ibv_context *context,
 					     IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP |
 					     IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP;
 	attr->max_wq_type_rq = 1 << 16;
+	attr->tso_caps.max_tso = 1u << SIM_LSO_LOG;
+	attr->tso_caps.supported_qpts = 1u << IBV_QPT_RAW_PACKET;
 	return 0;
 }
 
@@ -354,7 +356,8 @@ static const char *const sim_counter_names[] = {
 	"sim_sink_foreign",   "sim_rx_out_of_buffer",  "sim_rx_wire_drops",
 	"sim_rx_dropped",     "sim_rx_oversize",       "sim_bus_cqe_bytes",
 	"sim_bus_wqe_bytes",  "sim_bus_data_rd_bytes", "sim_bus_data_wr_bytes",
-	"sim_bus_doorbells",  "sim_bus_dbrec_updates",
+	"sim_bus_doorbells",  "sim_bus_dbrec_updates", "sim_sink_vlan",
+	"sim_sink_vlan_tci",
 };
 
 #define SIM_COUNTERS_N (sizeof(sim_counter_names) / sizeof(sim_counter_names[0]))
@@ -381,7 +384,8 @@ static unsigned int sim_port_counters(struct ibv_context *context, uint8_t port_
 		sink.foreign,	  ps.rx_out_of_buffer,	ps.rx_wire_drops,
 		ps.rx_dropped,	  ps.rx_oversize,	ps.bus_cqe_bytes,
 		ps.bus_wqe_bytes, ps.bus_data_rd_bytes, ps.bus_data_wr_bytes,
-		ps.bus_doorbells, ps.bus_dbrec_updates,
+		ps.bus_doorbells, ps.bus_dbrec_updates, sink.vlan,
+		sink.vlan_tci,
 	};
 
 	for (i = 0; i < SIM_COUNTERS_N && i < n; i++) {

@@ -54,6 +54,7 @@ static const struct sim_profile profiles[] = {
 		.cqe_comp_formats = COMP_FORMATS,
 		.ext_stride_num = true,
 		.devx = true,
+		.vlan_insert = true,
 	},
 	{
 		.name = "cx6dx",
@@ -66,6 +67,7 @@ static const struct sim_profile profiles[] = {
 		.cqe_comp_formats = COMP_FORMATS,
 		.ext_stride_num = true,
 		.devx = true,
+		.vlan_insert = true,
 	},
 	{
 		.name = "cx7",
@@ -78,6 +80,7 @@ static const struct sim_profile profiles[] = {
 		.cqe_comp_formats = COMP_FORMATS,
 		.ext_stride_num = true,
 		.devx = true,
+		.vlan_insert = true,
 	},
 };
 
@@ -165,5 +168,7 @@ int sim_profile_parse(const struct dvp_devargs *da, struct sim_profile *p)
 					   &p->ext_stride_num);
 	if (ret == 0)
 		ret = dvp_devargs_get_bool(da, "devx", p->devx, &p->devx);
+	if (ret == 0)
+		ret = dvp_devargs_get_bool(da, "vlan_insert", p->vlan_insert, &p->vlan_insert);
 	return ret < 0 ? -EINVAL : 0;
 }

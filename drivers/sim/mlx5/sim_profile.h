@@ -42,6 +42,7 @@ struct sim_profile {
 	uint32_t cqe_comp_formats; /* MLX5DV_CQE_RES_FORMAT_* */
 	bool ext_stride_num; /* HCA cap ext_stride_num_range: 2^3 strides per WQE, not 2^9 */
 	bool devx; /* answers DevX general commands (and DevX contexts open) */
+	bool vlan_insert; /* HCA cap wqe_vlan_insert: the Ethernet segment's VLAN insertion */
 };
 
 /* Fill @p p from the devargs' profile= and single settings. @return 0 or -EINVAL (logged). */

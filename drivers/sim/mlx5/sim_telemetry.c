@@ -55,7 +55,8 @@ static const struct dvp_json_field source_fields[] = { SO(sent), SO(bytes), SO(p
 
 #define SI(m) DVP_JSON_FIELD(struct sim_mlx5_sink_stats, m)
 static const struct dvp_json_field sink_fields[] = {
-	SI(received), SI(bytes), SI(lost), SI(reordered), SI(duplicates), SI(corrupt), SI(foreign),
+	SI(received), SI(bytes),   SI(lost), SI(reordered), SI(duplicates),
+	SI(corrupt),  SI(foreign), SI(vlan), SI(vlan_tci),
 };
 #undef SI
 

@@ -202,6 +202,17 @@ void sim_sink_frame(struct sim_port *port, const uint8_t *f, uint32_t len)
 	struct sim_pkt p;
 	uint32_t flow;
 	uint64_t seq, d;
+	uint8_t untagged[SIM_FRAME_MAX];
+	int tci = -1;
+
+	/* A tag inserted on the way (tx VLAN insertion): checked as the frame without it. */
+	if (len >= GEN_HDR_LEN + GEN_PAYLOAD_HDR + 4 && f[12] == 0x81 && f[13] == 0x00) {
+		tci = f[14] << 8 | f[15];
+		memcpy(untagged, f, 12);
+		memcpy(untagged + 12, f + 16, len - 16);
+		f = untagged;
+		len -= 4;
+	}
 
 	if (len < GEN_HDR_LEN + GEN_PAYLOAD_HDR || dvp_be32_get(f + 42) != GEN_MAGIC) {
 		k->st.foreign++;
@@ -235,6 +246,10 @@ void sim_sink_frame(struct sim_port *port, const uint8_t *f, uint32_t len)
 	sf->unique++;
 	k->st.received++;
 	k->st.bytes += len;
+	if (tci >= 0) {
+		k->st.vlan++;
+		k->st.vlan_tci = (uint64_t)tci;
+	}
 }
 
 /* --- Capture ------------------------------------------------------------------ */
@@ -422,6 +437,7 @@ void sim_traffic_totals(struct sim_port *p, struct sim_mlx5_source_stats *src,
 	sink->duplicates += p->sink.past.duplicates;
 	sink->corrupt += p->sink.past.corrupt;
 	sink->foreign += p->sink.past.foreign;
+	sink->vlan += p->sink.past.vlan;
 	pthread_mutex_unlock(&p->dev->lock);
 }
 
@@ -450,6 +466,7 @@ int sim_mlx5_sink_reset(struct sim_mlx5_dev *dev, unsigned int port)
 	p->sink.past.duplicates += p->sink.st.duplicates;
 	p->sink.past.corrupt += p->sink.st.corrupt;
 	p->sink.past.foreign += p->sink.st.foreign;
+	p->sink.past.vlan += p->sink.st.vlan;
 	memset(&p->sink.st, 0, sizeof(p->sink.st));
 	if (p->sink.flows != NULL)
 		memset(p->sink.flows, 0, (size_t)p->sink.nflows * sizeof(*p->sink.flows));

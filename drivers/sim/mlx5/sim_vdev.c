@@ -103,6 +103,7 @@ static void dev_free(struct sim_mlx5_dev *dev)
 	for (unsigned int i = 0; i < dev->nports; i++)
 		port_fini(&dev->ports[i]);
 	free(dev->frame);
+	free(dev->lso);
 	free(dev->mrs);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev);
@@ -129,8 +130,9 @@ static int dev_create(const struct sim_cfg *cfg, struct sim_mlx5_dev **out)
 	dev->fatal_at = cfg->fatal_at;
 	dev->nports = cfg->ports;
 	dev->frame = malloc(SIM_FRAME_MAX);
+	dev->lso = malloc(SIM_LSO_BUF);
 	dev->mrs = calloc(SIM_MAX_MR, sizeof(*dev->mrs));
-	if (dev->frame == NULL || dev->mrs == NULL) {
+	if (dev->frame == NULL || dev->lso == NULL || dev->mrs == NULL) {
 		dev_free(dev);
 		return dvp_err(ENOMEM);
 	}

@@ -75,7 +75,7 @@ struct sim_qp {
 	struct sim_mem buf_mem, db_mem;
 	struct sim_uar *uar;
 	uint32_t sq_ci; /* 16-bit counter of the next basic block the device reads */
-	uint32_t empw_sent; /* packets of the eMPW WQE at sq_ci already on the wire */
+	uint32_t empw_sent; /* packets (eMPW) or frames (LSO) of the WQE at sq_ci on the wire */
 	bool wqe_fetched; /* the WQE at sq_ci is counted in bus_wqe_bytes (held, resumed) */
 	bool empw_bad_lkey; /* the bad-lkey fault waits for that WQE's first pointer */
 	bool rung; /* a doorbell was seen and WQEs may be waiting */
