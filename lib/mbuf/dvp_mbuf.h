@@ -62,6 +62,10 @@ extern "C" {
 #define DVP_MBUF_F_RX_VLAN (1ULL << 0)
 /** hash.rss holds the RSS hash the device computed. */
 #define DVP_MBUF_F_RX_RSS_HASH (1ULL << 1)
+/** A flow rule with MARK or FLAG matched the frame (dvp_flow.h). */
+#define DVP_MBUF_F_RX_FDIR (1ULL << 2)
+/** ... and hash.fdir.hi holds its MARK id. */
+#define DVP_MBUF_F_RX_FDIR_ID (1ULL << 13)
 /** The VLAN tag was stripped from the packet data into vlan_tci. */
 #define DVP_MBUF_F_RX_VLAN_STRIPPED (1ULL << 6)
 

@@ -53,6 +53,7 @@
 
 #include <dvp_bus.h>
 #include <dvp_rxwait_driver.h>
+#include <dvp_flow.h>
 #include <dvp_port.h>
 #include <dvp_port_fault.h>
 
@@ -62,6 +63,30 @@ extern "C" {
 
 struct dvp_port;
 struct dvp_xstats_out;
+
+/** The bits of struct dvp_flow_rule's items and actions. */
+#define DVP_FLOW_RULE_BIT(t) (1u << (t))
+
+/**
+ * A flow rule as lib/port gives it to a driver (dvp_flow.h), checked and
+ * laid flat: each item present has its bit in @p items and its spec and
+ * mask (zeros where the application gave none: a zero mask matches
+ * anything), each action its bit in @p actions. lib/port has checked the
+ * order of the items, that there is one fate, that MARK and FLAG are not
+ * together nor with DROP, and that the queue exists.
+ */
+struct dvp_flow_rule {
+	uint32_t priority;
+	uint32_t items; /**< DVP_FLOW_RULE_BIT(DVP_FLOW_ITEM_*) */
+	uint32_t actions; /**< DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_*) */
+	struct dvp_flow_item_eth eth, eth_mask;
+	struct dvp_flow_item_vlan vlan, vlan_mask;
+	struct dvp_flow_item_ipv4 ipv4, ipv4_mask;
+	struct dvp_flow_item_ipv6 ipv6, ipv6_mask;
+	struct dvp_flow_item_l4 l4, l4_mask; /**< of UDP or TCP, whichever is in items */
+	uint16_t queue; /**< QUEUE's */
+	uint32_t mark; /**< MARK's id */
+};
 
 /**
  * What a driver implements. Ops marked (required) must be set; for the
@@ -164,6 +189,21 @@ struct dvp_port_ops {
 	 * NULL: -ENOTSUP.
 	 */
 	int (*get_monitor_addr)(void *rxq, struct dvp_power_monitor_cond *pmc);
+	/*
+	 * Flow rules (dvp_flow.h). NULL flow_validate: the driver has none
+	 * (-ENOTSUP). lib/port keeps the rules and calls flow_create for each
+	 * at start (after the start op) and when one is added to a started
+	 * port, flow_destroy for each before the stop op and when one goes:
+	 * a driver's rule lives only on a started port.
+	 */
+	/** Whether the driver takes @p rule; any state. 0, or -errno after one log line. */
+	int (*flow_validate)(struct dvp_port *port, const struct dvp_flow_rule *rule);
+	/** Put @p rule in force; its handle into *@p handle. 0, or -errno after a log line. */
+	int (*flow_create)(struct dvp_port *port, const struct dvp_flow_rule *rule, void **handle);
+	/** Undo flow_create (a failure is logged; the rule is gone for lib/port). */
+	void (*flow_destroy)(struct dvp_port *port, void *handle);
+	/** COUNT's counts of a rule since its flow_create. */
+	int (*flow_query)(struct dvp_port *port, void *handle, uint64_t *hits, uint64_t *bytes);
 	/**
 	 * (required) Mbufs the port holds now: posted to rx rings, received and
 	 * not yet taken, accepted for tx and not yet freed. Must be 0 after

@@ -396,6 +396,11 @@ int dvp_port_start(uint16_t port_id)
 		port->ops->stop(port);
 		ret = -EIO;
 	}
+	if (ret == 0 && port_flow_start(port) < 0) {
+		port->ops->stop(port);
+		pthread_mutex_unlock(&s->qlock);
+		return -dvp_errno;
+	}
 	if (ret == 0) {
 		__atomic_store_n(&port->started, true, __ATOMIC_RELAXED);
 		port_fp_publish(port);
@@ -424,6 +429,7 @@ int dvp_port_stop(uint16_t port_id)
 	s = port_slot_of(port);
 	pthread_mutex_lock(&s->qlock);
 	port_fp_unpublish(port);
+	port_flow_stop(port);
 	ret = port->ops->stop(port);
 	__atomic_store_n(&port->started, false, __ATOMIC_RELAXED);
 	held = port->ops->mbufs_held(port);
@@ -468,6 +474,7 @@ int dvp_port_close(uint16_t port_id)
 	pthread_rwlock_wrlock(&port_close_lock);
 	if (port->started)
 		ret = dvp_port_stop(port_id);
+	port_flow_release(port);
 	port_release_queues(port);
 	if (port->ops->close != NULL) {
 		int r = port->ops->close(port);
@@ -498,6 +505,7 @@ int dvp_port_reset(uint16_t port_id)
 	if (port->started)
 		dvp_port_stop(port_id);
 	pthread_mutex_lock(&port_slot_of(port)->qlock);
+	port_flow_release(port);
 	release_queues_locked(port);
 	port->configured = false;
 	port->nb_rx_queues = 0;

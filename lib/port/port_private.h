@@ -29,6 +29,8 @@ struct port_slot {
 	 * never sees a queue come or go under it.
 	 */
 	pthread_mutex_t qlock;
+	/* Its flow rules, oldest first (port_flow.c). */
+	struct dvp_flow *flows;
 };
 
 static inline struct port_slot *port_slot_of(struct dvp_port *port)
@@ -72,6 +74,15 @@ void port_free(struct dvp_port *port);
  * for writing by dvp_port_close(): a port is never freed under them.
  */
 extern pthread_rwlock_t port_close_lock;
+
+/*
+ * port_flow.c, under qlock: create the driver's rules after the start op
+ * (on an error, those made are undone and the error returned), destroy
+ * them before the stop op; free every rule (close, reset).
+ */
+int port_flow_start(struct dvp_port *port);
+void port_flow_stop(struct dvp_port *port);
+void port_flow_release(struct dvp_port *port);
 
 /* port_telemetry.c: register the ports' telemetry commands. */
 void port_telemetry_register(void);
