@@ -173,6 +173,22 @@ struct mlx5_hrxq {
  */
 #define MLX5_FLOW_PRIOS_PER_SET 3u
 
+/*
+ * Flow priorities of the application's rules (mlx5_flow_rules.c): 0 and 1,
+ * above every set of the port's own steering, which starts after them.
+ * Eight priorities in all, what a kernel of any age gives verbs.
+ */
+#define MLX5_FLOW_USER_PRIOS 2u
+
+/* A hashing QP over one rx queue's WQ: the target of QUEUE rules. */
+struct mlx5_qhrxq {
+	struct ibv_rwq_ind_table *ind;
+	struct ibv_qp *qp;
+	unsigned int refs; /* live rules on it */
+};
+
+struct mlx5_uflow;
+
 /* One set of steering objects: the port's traffic goes through it. */
 struct mlx5_steer {
 	struct ibv_rwq_ind_table *ind;
@@ -202,6 +218,14 @@ struct mlx5_priv {
 	bool steering;
 	struct mlx5_steer steer;
 	struct mlx5_rss rss;
+	/*
+	 * The application's flow rules (lib/port's live ones), oldest first,
+	 * their verbs objects made with the steering and undone with it;
+	 * nb_mark of them MARK or FLAG (then every rx queue's mark is set).
+	 */
+	struct mlx5_uflow *uflows;
+	unsigned int nb_mark;
+	struct mlx5_qhrxq qhrxq[DVP_MAX_QUEUES_PER_PORT];
 	/* The device's out_of_buffer count at the last reset (imissed is past it). */
 	uint64_t oob_base;
 	/* Its count of frames dropped on arrival for their length (ierrors, rx_length_errors). */
@@ -264,6 +288,15 @@ void mlx5_steering_destroy(struct mlx5_priv *priv);
  */
 int mlx5_steering_rebuild(struct mlx5_priv *priv);
 uint64_t mlx5_rss_hf_capa(void);
+
+/* mlx5_flow_rules.c: the flow ops, and the rules' verbs objects (under steer_lock). */
+int mlx5_flow_validate(struct dvp_port *port, const struct dvp_flow_rule *rule);
+int mlx5_flow_create(struct dvp_port *port, const struct dvp_flow_rule *rule, void **handle);
+void mlx5_flow_destroy(struct dvp_port *port, void *handle);
+int mlx5_flow_query(struct dvp_port *port, void *handle, uint64_t *hits, uint64_t *bytes);
+/* Make the verbs objects of every rule (on an error none is left), undo them all. */
+int mlx5_uflows_build(struct mlx5_priv *priv);
+void mlx5_uflows_teardown(struct mlx5_priv *priv);
 
 /* mlx5_rss.c */
 uint32_t mlx5_rss_reta_size(const struct mlx5_dev *dev);

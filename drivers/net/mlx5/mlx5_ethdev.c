@@ -482,5 +482,9 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.mtu_set = mlx5_mtu_set,
 	.mempool_sendable = mlx5_mempool_sendable,
 	.get_monitor_addr = mlx5_rxq_monitor_addr,
+	.flow_validate = mlx5_flow_validate,
+	.flow_create = mlx5_flow_create,
+	.flow_destroy = mlx5_flow_destroy,
+	.flow_query = mlx5_flow_query,
 	.mbufs_held = mlx5_mbufs_held,
 };

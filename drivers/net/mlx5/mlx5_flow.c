@@ -17,7 +17,9 @@
  * IPv6 flow spec, which the simulator lacks).
  *
  * Rules per class: the port's unicast MAC and all multicast (broadcast
- * included), or every frame when promiscuous. Callers hold priv->steer_lock.
+ * included), or every frame when promiscuous, at priorities after the
+ * application's rules (mlx5_flow_rules.c), which are made and undone with
+ * them. Callers hold priv->steer_lock.
  *
  * A key, fields or table cannot be changed in a live QP or table through
  * verbs, so a change builds a second set beside the first, then destroys
@@ -118,7 +120,10 @@ static struct ibv_flow *flow_create(struct mlx5_priv *priv, const struct mlx5_st
 	attr->type = IBV_FLOW_ATTR_NORMAL;
 	attr->port = priv->port_num;
 	/* Specific classes first: L4 rules, then IPv4, then the L2 catch-all. */
-	attr->priority = (uint16_t)(s->prio + (c == MLX5_RSS_L2 ? 2 : c == MLX5_RSS_IPV4 ? 1 : 0));
+	attr->priority = (uint16_t)(MLX5_FLOW_USER_PRIOS + s->prio +
+				    (c == MLX5_RSS_L2	? 2 :
+				     c == MLX5_RSS_IPV4 ? 1 :
+							  0));
 	fb.len = sizeof(*attr);
 	attr->size = (uint16_t)fb.len;
 	if (kind == FLOW_UNICAST) {
@@ -172,6 +177,7 @@ static void steer_destroy(struct mlx5_priv *priv, struct mlx5_steer *s)
 
 void mlx5_steering_destroy(struct mlx5_priv *priv)
 {
+	mlx5_uflows_teardown(priv);
 	steer_destroy(priv, &priv->steer);
 	priv->steering = false;
 }
@@ -274,9 +280,16 @@ int mlx5_steering_create(struct mlx5_priv *priv)
 	if (priv->port->nb_rx_queues == 0 || priv->steering)
 		return 0;
 	ret = steer_build(priv, &priv->steer);
-	if (ret == 0)
-		priv->steering = true;
-	return ret;
+	if (ret < 0)
+		return ret;
+	/* The application's rules too: they lean on the same queues. */
+	ret = mlx5_uflows_build(priv);
+	if (ret < 0) {
+		steer_destroy(priv, &priv->steer);
+		return ret;
+	}
+	priv->steering = true;
+	return 0;
 }
 
 int mlx5_steering_rebuild(struct mlx5_priv *priv)

@@ -12,6 +12,7 @@
 
 #include "mlx5.h"
 #include "mlx5_rx.h"
+#include "mlx5_rx_comp.h"
 
 uint16_t mlx5_rx_burst(void *rxq, struct dvp_mbuf **pkts, uint16_t n)
 {
@@ -34,4 +35,39 @@ void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n)
 		w->lkey = mlx5_mr_lkey(&rxq->mr, m);
 		w->addr = htobe64((uintptr_t)m->buf_addr + rxq->data_off);
 	}
+}
+
+/* A flow tag into @p m: 0 is no rule, 0xffffff FLAG, else a MARK id + 1 (mlx5_flow_rules.c). */
+static inline void mark_one(struct dvp_mbuf *m, uint32_t tag)
+{
+	if (tag == 0)
+		return;
+	if (tag == MLX5_CQE_FLOW_TAG_MASK) {
+		m->ol_flags |= DVP_MBUF_F_RX_FDIR;
+		return;
+	}
+	m->ol_flags |= DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID;
+	m->hash.fdir.hi = tag - 1;
+}
+
+void mlx5_rx_mark(const struct mlx5_cqe64 *cqe, struct dvp_mbuf **out, uint32_t k)
+{
+	for (uint32_t i = 0; i < k; i++)
+		mark_one(out[i], be32toh(cqe[i].sop_drop_qpn) & MLX5_CQE_FLOW_TAG_MASK);
+}
+
+void mlx5_rx_mark_same(struct dvp_mbuf **out, uint32_t k, __be32 sop_drop_qpn)
+{
+	uint32_t tag = be32toh(sop_drop_qpn) & MLX5_CQE_FLOW_TAG_MASK;
+
+	for (uint32_t i = 0; i < k; i++)
+		mark_one(out[i], tag);
+}
+
+uint16_t mlx5_rx_burst_marked(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts, uint16_t n, bool hash)
+{
+	if (rxq->comp_fmt != MLX5_RX_COMP_OFF)
+		return hash ? mlx5_rx_burst_comp_hash(rxq, pkts, n) :
+			      mlx5_rx_burst_comp(rxq, pkts, n);
+	return hash ? mlx5_rx_burst_hash(rxq, pkts, n) : mlx5_rx_burst(rxq, pkts, n);
 }

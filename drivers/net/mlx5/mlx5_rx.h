@@ -109,6 +109,8 @@ struct mlx5_rxq {
 	struct mlx5_rxq_stats st;
 	struct mlx5_rxq_zip zip;
 	uint8_t comp_fmt; /* CQE compression: MLX5_MINI_CQE_HASH or _CSUM; MLX5_RX_COMP_OFF */
+	/* A MARK or FLAG rule lives: deliver the flow tags (atomic, mlx5_flow_rules.c). */
+	bool mark;
 	/* Vector burst: the masked header word of the last CQE, 8 times, and its entry. */
 	uint8_t vec_last[16] __dvp_aligned(16);
 	const struct mlx5_rx_vec_ent *vec_ent;
@@ -168,6 +170,21 @@ uint16_t mlx5_rx_burst_comp_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 /* cq_drain's step over a compressed session at cq_ci (@p cqe): @return its slots; *frames += untaken. */
 uint32_t mlx5_rx_zip_drop(struct mlx5_rxq *rxq, const struct mlx5_cqe64 *cqe, uint32_t *frames);
 __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq);
+/*
+ * The flow tags of @p k CQEs from @p cqe into their mbufs @p out[]
+ * (DVP_MBUF_F_RX_FDIR, with a MARK's id in hash.fdir.hi); for a
+ * compressed session, whose packets all have its title's @p sop_drop_qpn.
+ */
+void mlx5_rx_mark(const struct mlx5_cqe64 *cqe, struct dvp_mbuf **out, uint32_t k);
+void mlx5_rx_mark_same(struct dvp_mbuf **out, uint32_t k, __be32 sop_drop_qpn);
+/* A queue that delivers flow tags, whatever its burst: the scalar one (compressed or not). */
+uint16_t mlx5_rx_burst_marked(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts, uint16_t n, bool hash);
+
+/* Whether the queue delivers flow tags (mlx5_flow_rules.c sets it). */
+static __dvp_always_inline bool mlx5_rx_marking(const struct mlx5_rxq *rxq)
+{
+	return __atomic_load_n(&rxq->mark, __ATOMIC_RELAXED);
+}
 void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n);
 
 /* Shared with the control path (mlx5_rxq.c). */
@@ -307,6 +324,9 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 	if (k < run)
 		*slow = ((op_own >> 4) != MLX5_CQE_INVALID) &
 			!((op_own ^ own) & MLX5_CQE_OWNER_MASK);
+	/* Once per run, not per packet: nothing costs more without MARK rules. */
+	if (dvp_unlikely(mlx5_rx_marking(rxq)) && k != 0)
+		mlx5_rx_mark(cqe - k, out, k);
 	*bytes += sum;
 	return k;
 }

@@ -137,6 +137,8 @@ static __dvp_always_inline uint32_t mlx5_rx_zip_take(struct mlx5_rxq *rxq, uint3
 			sum += len;
 		}
 	}
+	if (dvp_unlikely(mlx5_rx_marking(rxq)))
+		mlx5_rx_mark_same(out, k, mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, t)->sop_drop_qpn);
 	*bytes += sum;
 	mlx5_rx_zip_taken(rxq, ci, rq_ci, k);
 	return k;

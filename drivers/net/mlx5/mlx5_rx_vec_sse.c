@@ -447,6 +447,9 @@ static __dvp_always_inline uint16_t rx_burst_vec(struct mlx5_rxq *rxq, struct dv
 	uint32_t ci = rxq->cq_ci, rq_ci = rxq->rq_ci, bytes = 0, run, k;
 	bool slow = false;
 
+	/* The vector steps do not read flow tags: while MARK rules live, the scalar burst. */
+	if (dvp_unlikely(mlx5_rx_marking(rxq)))
+		return mlx5_rx_burst_marked(rxq, pkts, n, hash);
 	if (!mlx5_rx_burst_begin(rxq))
 		return 0;
 	run = mlx5_rx_stretch(rxq, ci, rq_ci, n);

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dvpmd authors
+ */
+
+/*
+ * The application's flow rules (dvp_flow.h) on mlx5, through the verbs
+ * flow API: one ibv_create_flow per rule, its specs built from lib/port's
+ * flat rule (ETH, with VLAN's tag in it; IPV4; TCP or UDP; ACTION_TAG for
+ * MARK and FLAG; ACTION_DROP), at priorities 0 and 1, before the port's
+ * own steering (mlx5_flow.c).
+ *
+ * QUEUE steers to a hashing QP over an indirection table of that queue's
+ * WQ alone (priv->qhrxq[q], shared by the queue's rules); DROP rules sit
+ * on queue 0's, the action dropping what they match. A rule's verbs
+ * objects are made with the port's steering (at start, after a queue
+ * restart) and undone with it, so they follow the WQs they point at.
+ *
+ * MARK id m travels as flow tag m + 1 (tag 0 is "no rule"), FLAG as the
+ * tag 0xffffff: the receive CQE's sop_drop_qpn[23:0] (mlx5_rx.c). A
+ * compressed session shares its title's flow tag (the device compresses
+ * only CQEs equal in every field the mini-CQE lacks), so the mini-CQE
+ * formats need no change.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dvp_errno.h>
+
+#include "mlx5.h"
+#include "mlx5_rx.h"
+
+/* The flow tag of FLAG, and the largest MARK id (its tag one below FLAG's). */
+#define MLX5_FLOW_TAG_FLAG MLX5_CQE_FLOW_TAG_MASK
+#define MLX5_FLOW_MARK_MAX (MLX5_FLOW_TAG_FLAG - 2u)
+
+struct mlx5_uflow {
+	struct mlx5_uflow *next;
+	struct dvp_flow_rule rule;
+	struct ibv_flow *flow; /* NULL while the steering is down */
+	struct mlx5_qhrxq *h; /* the QP it is on while up */
+};
+
+/* One line naming what is refused and what is valid, then -@p err. */
+#define FLOW_REFUSE(port, err, fmt, ...) (MLX5_PLOG(ERR, port, "flow: " fmt, ##__VA_ARGS__), -(err))
+
+static const uint32_t BIT_MARKS =
+	DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_MARK) | DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_FLAG);
+
+static bool has(uint32_t set, unsigned int t)
+{
+	return (set & DVP_FLOW_RULE_BIT(t)) != 0;
+}
+
+int mlx5_flow_validate(struct dvp_port *port, const struct dvp_flow_rule *r)
+{
+	if (r->priority >= MLX5_FLOW_USER_PRIOS)
+		return FLOW_REFUSE(port, EINVAL, "priority %u; valid are 0..%u", r->priority,
+				   MLX5_FLOW_USER_PRIOS - 1);
+	if (has(r->items, DVP_FLOW_ITEM_IPV6))
+		return FLOW_REFUSE(port, ENOTSUP,
+				   "item IPV6 not supported; valid are ETH, VLAN, IPV4, UDP, TCP");
+	if (has(r->items, DVP_FLOW_ITEM_VLAN) && r->eth_mask.type != 0)
+		return FLOW_REFUSE(port, EINVAL,
+				   "ETH type with VLAN; give the EtherType after the tag as "
+				   "VLAN's inner_type");
+	if (has(r->actions, DVP_FLOW_ACTION_MARK) && r->mark > MLX5_FLOW_MARK_MAX)
+		return FLOW_REFUSE(port, EINVAL, "MARK id 0x%x; valid are 0..0x%x", r->mark,
+				   MLX5_FLOW_MARK_MAX);
+	if (has(r->actions, DVP_FLOW_ACTION_COUNT))
+		return FLOW_REFUSE(port, ENOTSUP,
+				   "action COUNT not supported; valid are QUEUE, DROP, MARK, "
+				   "FLAG");
+	return 0;
+}
+
+/* The attribute and specs of a rule, contiguous as verbs reads them. */
+struct uflow_buf {
+	uint8_t b[sizeof(struct ibv_flow_attr) + sizeof(struct ibv_flow_spec_eth) +
+		  sizeof(struct ibv_flow_spec_ipv4) + sizeof(struct ibv_flow_spec_tcp_udp) +
+		  sizeof(struct ibv_flow_spec_action_tag) +
+		  sizeof(struct ibv_flow_spec_action_drop)];
+	size_t len;
+} __dvp_aligned(8);
+
+static void spec_add(struct uflow_buf *fb, const void *spec, size_t size)
+{
+	struct ibv_flow_attr *attr = (struct ibv_flow_attr *)(void *)fb->b;
+
+	memcpy(fb->b + fb->len, spec, size);
+	fb->len += size;
+	attr->num_of_specs++;
+	attr->size = (uint16_t)fb->len;
+}
+
+static void rule_specs(const struct mlx5_priv *priv, const struct dvp_flow_rule *r,
+		       struct uflow_buf *fb)
+{
+	struct ibv_flow_attr *attr = (struct ibv_flow_attr *)(void *)fb->b;
+	struct ibv_flow_spec_eth eth = { .type = IBV_FLOW_SPEC_ETH, .size = sizeof(eth) };
+
+	memset(fb, 0, sizeof(*fb));
+	attr->type = IBV_FLOW_ATTR_NORMAL;
+	attr->port = priv->port_num;
+	attr->priority = (uint16_t)r->priority;
+	fb->len = sizeof(*attr);
+	attr->size = (uint16_t)fb->len;
+	/* Every rule starts at L2, as the device parses: a zero mask matches any frame. */
+	memcpy(eth.val.dst_mac, r->eth.dst.addr_bytes, 6);
+	memcpy(eth.mask.dst_mac, r->eth_mask.dst.addr_bytes, 6);
+	memcpy(eth.val.src_mac, r->eth.src.addr_bytes, 6);
+	memcpy(eth.mask.src_mac, r->eth_mask.src.addr_bytes, 6);
+	eth.val.ether_type = r->eth.type;
+	eth.mask.ether_type = r->eth_mask.type;
+	if (has(r->items, DVP_FLOW_ITEM_VLAN)) {
+		eth.val.vlan_tag = r->vlan.tci;
+		eth.mask.vlan_tag = r->vlan_mask.tci;
+		eth.val.ether_type = r->vlan.inner_type;
+		eth.mask.ether_type = r->vlan_mask.inner_type;
+	}
+	spec_add(fb, &eth, sizeof(eth));
+	if (has(r->items, DVP_FLOW_ITEM_IPV4)) {
+		struct ibv_flow_spec_ipv4 ip = { .type = IBV_FLOW_SPEC_IPV4, .size = sizeof(ip) };
+
+		ip.val.src_ip = r->ipv4.src;
+		ip.val.dst_ip = r->ipv4.dst;
+		ip.mask.src_ip = r->ipv4_mask.src;
+		ip.mask.dst_ip = r->ipv4_mask.dst;
+		spec_add(fb, &ip, sizeof(ip));
+	}
+	if (has(r->items, DVP_FLOW_ITEM_UDP) || has(r->items, DVP_FLOW_ITEM_TCP)) {
+		struct ibv_flow_spec_tcp_udp l4 = { .size = sizeof(l4) };
+
+		l4.type = has(r->items, DVP_FLOW_ITEM_TCP) ? IBV_FLOW_SPEC_TCP : IBV_FLOW_SPEC_UDP;
+		l4.val.src_port = r->l4.src_port;
+		l4.val.dst_port = r->l4.dst_port;
+		l4.mask.src_port = r->l4_mask.src_port;
+		l4.mask.dst_port = r->l4_mask.dst_port;
+		spec_add(fb, &l4, sizeof(l4));
+	}
+	if (r->actions & BIT_MARKS) {
+		struct ibv_flow_spec_action_tag tag = { .type = IBV_FLOW_SPEC_ACTION_TAG,
+							.size = sizeof(tag) };
+
+		tag.tag_id =
+			has(r->actions, DVP_FLOW_ACTION_FLAG) ? MLX5_FLOW_TAG_FLAG : r->mark + 1u;
+		spec_add(fb, &tag, sizeof(tag));
+	}
+	if (has(r->actions, DVP_FLOW_ACTION_DROP)) {
+		struct ibv_flow_spec_action_drop drop = { .type = IBV_FLOW_SPEC_ACTION_DROP,
+							  .size = sizeof(drop) };
+
+		spec_add(fb, &drop, sizeof(drop));
+	}
+}
+
+static void destroyed(const struct mlx5_priv *priv, const char *what, int ret)
+{
+	if (ret != 0)
+		MLX5_PLOG(WARNING, priv->port, "%s: %s", what, dvp_strerror(ret));
+}
+
+static void qhrxq_put(struct mlx5_priv *priv, struct mlx5_qhrxq *h)
+{
+	const struct mlx5_glue *g = priv->dev->glue;
+
+	if (--h->refs > 0)
+		return;
+	destroyed(priv, "destroy_qp (flow queue)", g->destroy_qp(h->qp));
+	destroyed(priv, "destroy_rwq_ind_table (flow queue)", g->destroy_rwq_ind_table(h->ind));
+	h->qp = NULL;
+	h->ind = NULL;
+}
+
+/* The hashing QP of rx queue @p q alone, made on first use. */
+static struct mlx5_qhrxq *qhrxq_get(struct mlx5_priv *priv, uint16_t q, int *err)
+{
+	struct mlx5_qhrxq *h = &priv->qhrxq[q];
+	const struct mlx5_glue *g = priv->dev->glue;
+	struct ibv_rwq_ind_table_init_attr ia;
+	struct ibv_qp_init_attr_ex qa;
+	struct ibv_wq *wq;
+
+	if (h->refs > 0) {
+		h->refs++;
+		return h;
+	}
+	wq = ((struct mlx5_rxq *)priv->port->rxqs[q])->wq;
+	memset(&ia, 0, sizeof(ia));
+	ia.log_ind_tbl_size = 0;
+	ia.ind_tbl = &wq;
+	errno = 0;
+	h->ind = g->create_rwq_ind_table(priv->dev->ctx, &ia);
+	if (h->ind == NULL) {
+		*err = errno ? errno : EINVAL;
+		MLX5_PLOG(ERR, priv->port, "flow: create_rwq_ind_table (queue %u): %s", q,
+			  dvp_strerror(*err));
+		return NULL;
+	}
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_type = IBV_QPT_RAW_PACKET;
+	qa.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH;
+	qa.pd = priv->dev->pd;
+	qa.rwq_ind_tbl = h->ind;
+	qa.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
+	qa.rx_hash_conf.rx_hash_key_len = MLX5_RSS_HASH_KEY_LEN;
+	qa.rx_hash_conf.rx_hash_key = priv->rss.key;
+	h->qp = g->create_qp_ex(priv->dev->ctx, &qa);
+	if (h->qp == NULL) {
+		*err = errno ? errno : EINVAL;
+		MLX5_PLOG(ERR, priv->port, "flow: create_qp_ex (queue %u): %s", q,
+			  dvp_strerror(*err));
+		destroyed(priv, "destroy_rwq_ind_table (flow queue)",
+			  g->destroy_rwq_ind_table(h->ind));
+		h->ind = NULL;
+		return NULL;
+	}
+	h->refs = 1;
+	return h;
+}
+
+/* The verbs objects of @p f. @return 0 or -errno after a log line. */
+static int uflow_up(struct mlx5_priv *priv, struct mlx5_uflow *f)
+{
+	const struct dvp_flow_rule *r = &f->rule;
+	struct uflow_buf fb;
+	int err;
+
+	f->h = qhrxq_get(priv, has(r->actions, DVP_FLOW_ACTION_QUEUE) ? r->queue : 0, &err);
+	if (f->h == NULL)
+		return -err;
+	rule_specs(priv, r, &fb);
+	errno = 0;
+	f->flow = priv->dev->glue->create_flow(f->h->qp, (struct ibv_flow_attr *)(void *)fb.b);
+	if (f->flow == NULL) {
+		err = errno ? errno : EINVAL;
+		MLX5_PLOG(ERR, priv->port, "flow: create_flow: %s", dvp_strerror(err));
+		qhrxq_put(priv, f->h);
+		f->h = NULL;
+		return -err;
+	}
+	return 0;
+}
+
+static void uflow_down(struct mlx5_priv *priv, struct mlx5_uflow *f)
+{
+	if (f->flow == NULL)
+		return;
+	destroyed(priv, "destroy_flow (rule)", priv->dev->glue->destroy_flow(f->flow));
+	f->flow = NULL;
+	qhrxq_put(priv, f->h);
+	f->h = NULL;
+}
+
+/*
+ * Every rx queue delivers the flow tag while a MARK or FLAG rule lives.
+ * Relaxed is enough: the flag orders nothing else, and a frame the device
+ * tags while the rule is still being made may go unmarked (as a frame
+ * that came just before it), never wrongly marked.
+ */
+static void marks_update(struct mlx5_priv *priv)
+{
+	struct dvp_port *port = priv->port;
+
+	for (uint16_t q = 0; q < port->nb_rx_queues; q++) {
+		struct mlx5_rxq *rxq = port->rxqs[q];
+
+		if (rxq != NULL)
+			__atomic_store_n(&rxq->mark, priv->nb_mark > 0, __ATOMIC_RELAXED);
+	}
+}
+
+int mlx5_uflows_build(struct mlx5_priv *priv)
+{
+	int ret;
+
+	for (struct mlx5_uflow *f = priv->uflows; f != NULL; f = f->next) {
+		ret = uflow_up(priv, f);
+		if (ret < 0) {
+			mlx5_uflows_teardown(priv);
+			return dvp_err(-ret);
+		}
+	}
+	return 0;
+}
+
+void mlx5_uflows_teardown(struct mlx5_priv *priv)
+{
+	/* A queue's QP goes with the last of its rules, whatever the order. */
+	for (struct mlx5_uflow *f = priv->uflows; f != NULL; f = f->next)
+		uflow_down(priv, f);
+}
+
+/*
+ * The scatter and multi-packet rx bursts do not read the flow tag: a MARK
+ * or FLAG rule on such a port is refused rather than silently unmarked.
+ */
+static const char *marks_unsupported(const struct dvp_port *port)
+{
+	for (uint16_t q = 0; q < port->nb_rx_queues; q++) {
+		const struct mlx5_rxq *rxq = port->rxqs[q];
+
+		if (rxq == NULL)
+			continue;
+		if (rxq->mprq != NULL)
+			return "the multi-packet rx queues (mprq_en=1)";
+		if (rxq->sges_log != 0)
+			return "rx scatter";
+	}
+	return NULL;
+}
+
+int mlx5_flow_create(struct dvp_port *port, const struct dvp_flow_rule *rule, void **handle)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	struct mlx5_uflow *f, **tail;
+	const char *why;
+	int ret = 0;
+
+	if ((rule->actions & BIT_MARKS) && (why = marks_unsupported(port)) != NULL)
+		return FLOW_REFUSE(port, ENOTSUP, "MARK and FLAG are not delivered with %s", why);
+	f = calloc(1, sizeof(*f));
+	if (f == NULL)
+		return FLOW_REFUSE(port, ENOMEM, "no memory for a rule");
+	f->rule = *rule;
+	pthread_mutex_lock(&priv->steer_lock);
+	if (rule->actions & BIT_MARKS) {
+		priv->nb_mark++;
+		marks_update(priv);
+	}
+	if (priv->steering)
+		ret = uflow_up(priv, f);
+	if (ret < 0) {
+		if (rule->actions & BIT_MARKS) {
+			priv->nb_mark--;
+			marks_update(priv);
+		}
+		pthread_mutex_unlock(&priv->steer_lock);
+		free(f);
+		return ret;
+	}
+	for (tail = &priv->uflows; *tail != NULL; tail = &(*tail)->next)
+		;
+	*tail = f;
+	pthread_mutex_unlock(&priv->steer_lock);
+	*handle = f;
+	return 0;
+}
+
+void mlx5_flow_destroy(struct dvp_port *port, void *handle)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	struct mlx5_uflow *f = handle, **p;
+
+	pthread_mutex_lock(&priv->steer_lock);
+	for (p = &priv->uflows; *p != NULL && *p != f; p = &(*p)->next)
+		;
+	if (*p == f) {
+		*p = f->next;
+		uflow_down(priv, f);
+		if (f->rule.actions & BIT_MARKS) {
+			priv->nb_mark--;
+			marks_update(priv);
+		}
+		free(f);
+	}
+	pthread_mutex_unlock(&priv->steer_lock);
+}
+
+int mlx5_flow_query(struct dvp_port *port, void *handle, uint64_t *hits, uint64_t *bytes)
+{
+	(void)port, (void)handle;
+	*hits = 0;
+	*bytes = 0;
+	return -ENOTSUP;
+}
