@@ -114,6 +114,7 @@ by_ops = {
     'Power mgmt address monitor': by_op('get_monitor_addr'),
     'Queue restart after an error': by_op('queue_restart'),
     'Device reset': by_op('reset'),
+    'Flow API': by_op('flow_validate'),
     'MTU update': by_op('mtu_set', 'dvp_port_op_mtu_set_nop'),
     'Promiscuous mode': by_op('promiscuous_enable', 'dvp_port_op_promisc_nop'),
     'Unicast MAC filter': by_op('mac_addr_set', 'dvp_port_op_mac_addr_set_nop'),

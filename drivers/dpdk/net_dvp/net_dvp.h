@@ -260,4 +260,8 @@ void net_dvp_events_off(struct rte_eth_dev *eth);
 /* The get_monitor_addr op: what the dvp port's driver says to watch. */
 int net_dvp_get_monitor_addr(void *rxq, struct rte_power_monitor_cond *pmc);
 
+/* net_dvp_flow.c: the ethdev op giving rte_flow's ops over dvp_flow (dvp_flow.h). */
+struct rte_flow_ops;
+int net_dvp_flow_ops_get(struct rte_eth_dev *eth, const struct rte_flow_ops **ops);
+
 #endif /* NET_DVP_H */

@@ -524,6 +524,7 @@ const struct eth_dev_ops net_dvp_ops = {
 	.reta_query = net_dvp_reta_query,
 	.fw_version_get = net_dvp_fw_version_get,
 	.get_monitor_addr = net_dvp_get_monitor_addr,
+	.flow_ops_get = net_dvp_flow_ops_get,
 };
 
 int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port)

@@ -44,6 +44,7 @@ NET_DVP_SAME_FIELD(data_len, data_len);
 NET_DVP_SAME_FIELD(vlan_tci, vlan_tci);
 NET_DVP_SAME_FIELD(hash, hash);
 NET_DVP_SAME_FIELD(hash.rss, hash.rss);
+NET_DVP_SAME_FIELD(hash.fdir.hi, hash.fdir.hi);
 NET_DVP_SAME_FIELD(vlan_tci_outer, vlan_tci_outer);
 NET_DVP_SAME_FIELD(buf_len, buf_len);
 NET_DVP_SAME_FIELD(pool, pool);
@@ -62,6 +63,8 @@ static_assert(sizeof(struct dvp_pktmbuf_pool_private) == sizeof(struct rte_pktmb
 #define NET_DVP_SAME_VALUE(name) static_assert(DVP_##name == RTE_##name, #name " differs")
 NET_DVP_SAME_VALUE(MBUF_F_RX_VLAN);
 NET_DVP_SAME_VALUE(MBUF_F_RX_RSS_HASH);
+NET_DVP_SAME_VALUE(MBUF_F_RX_FDIR);
+NET_DVP_SAME_VALUE(MBUF_F_RX_FDIR_ID);
 NET_DVP_SAME_VALUE(MBUF_F_RX_VLAN_STRIPPED);
 NET_DVP_SAME_VALUE(MBUF_F_RX_IP_CKSUM_MASK);
 NET_DVP_SAME_VALUE(MBUF_F_RX_IP_CKSUM_BAD);

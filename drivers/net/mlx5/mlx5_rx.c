@@ -50,10 +50,13 @@ static inline void mark_one(struct dvp_mbuf *m, uint32_t tag)
 	m->hash.fdir.hi = tag - 1;
 }
 
-void mlx5_rx_mark(const struct mlx5_cqe64 *cqe, struct dvp_mbuf **out, uint32_t k)
+void mlx5_rx_mark(const struct mlx5_rxq *rxq, uint32_t ci, struct dvp_mbuf **out, uint32_t k)
 {
-	for (uint32_t i = 0; i < k; i++)
-		mark_one(out[i], be32toh(cqe[i].sop_drop_qpn) & MLX5_CQE_FLOW_TAG_MASK);
+	for (uint32_t i = 0; i < k; i++) {
+		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, ci + i);
+
+		mark_one(out[i], be32toh(cqe->sop_drop_qpn) & MLX5_CQE_FLOW_TAG_MASK);
+	}
 }
 
 void mlx5_rx_mark_same(struct dvp_mbuf **out, uint32_t k, __be32 sop_drop_qpn)

@@ -171,11 +171,13 @@ uint16_t mlx5_rx_burst_comp_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n);
 uint32_t mlx5_rx_zip_drop(struct mlx5_rxq *rxq, const struct mlx5_cqe64 *cqe, uint32_t *frames);
 __dvp_cold void mlx5_rx_slow(struct mlx5_rxq *rxq);
 /*
- * The flow tags of @p k CQEs from @p cqe into their mbufs @p out[]
- * (DVP_MBUF_F_RX_FDIR, with a MARK's id in hash.fdir.hi); for a
+ * The flow tags of the @p k plain CQEs from @p ci on into their mbufs
+ * @p out[] (DVP_MBUF_F_RX_FDIR, with a MARK's id in hash.fdir.hi); for a
  * compressed session, whose packets all have its title's @p sop_drop_qpn.
+ * Called once per burst (or run), outside the per-packet loops, only
+ * while mlx5_rx_marking(): nothing costs more without MARK rules.
  */
-void mlx5_rx_mark(const struct mlx5_cqe64 *cqe, struct dvp_mbuf **out, uint32_t k);
+void mlx5_rx_mark(const struct mlx5_rxq *rxq, uint32_t ci, struct dvp_mbuf **out, uint32_t k);
 void mlx5_rx_mark_same(struct dvp_mbuf **out, uint32_t k, __be32 sop_drop_qpn);
 /* A queue that delivers flow tags, whatever its burst: the scalar one (compressed or not). */
 uint16_t mlx5_rx_burst_marked(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts, uint16_t n, bool hash);
@@ -324,9 +326,6 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 	if (k < run)
 		*slow = ((op_own >> 4) != MLX5_CQE_INVALID) &
 			!((op_own ^ own) & MLX5_CQE_OWNER_MASK);
-	/* Once per run, not per packet: nothing costs more without MARK rules. */
-	if (dvp_unlikely(mlx5_rx_marking(rxq)) && k != 0)
-		mlx5_rx_mark(cqe - k, out, k);
 	*bytes += sum;
 	return k;
 }
@@ -391,6 +390,8 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_tmpl(struct mlx5_rxq *rxq, str
 	k = mlx5_rx_run(rxq, ci, rq_ci, pkts, run, &bytes, &slow, hash);
 	if (dvp_unlikely(k == run && run < n))
 		k += mlx5_rx_run(rxq, ci + k, rq_ci + k, pkts + k, n - k, &bytes, &slow, hash);
+	if (dvp_unlikely(mlx5_rx_marking(rxq)) && k != 0)
+		mlx5_rx_mark(rxq, ci, pkts, k);
 	mlx5_rx_done(rxq, ci, rq_ci, k, bytes);
 	mlx5_rx_replenish(rxq);
 	if (dvp_unlikely(slow))

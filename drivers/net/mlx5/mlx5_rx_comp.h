@@ -188,6 +188,8 @@ static __dvp_always_inline uint16_t mlx5_rx_comp_loop(struct mlx5_rxq *rxq, stru
 			break;
 		run = mlx5_rx_stretch(rxq, ci, rq_ci, n - k);
 		j = ops->run(rxq, ci, rq_ci, pkts + k, run, &bytes, &slow, hash);
+		if (dvp_unlikely(mlx5_rx_marking(rxq)) && j != 0)
+			mlx5_rx_mark(rxq, ci, pkts + k, j);
 		ci += j;
 		rq_ci += ops->sg ? j << rxq->sges_log : j;
 		k += j;
@@ -240,6 +242,8 @@ static __dvp_always_inline uint16_t mlx5_rx_burst_comp_tmpl(struct mlx5_rxq *rxq
 		return hash ? mlx5_rx_comp_more_hash(rxq, pkts, n, k, bytes, ci + k, rq_ci + k,
 						     slow) :
 			      mlx5_rx_comp_more(rxq, pkts, n, k, bytes, ci + k, rq_ci + k, slow);
+	if (dvp_unlikely(mlx5_rx_marking(rxq)) && k != 0)
+		mlx5_rx_mark(rxq, ci, pkts, k);
 	mlx5_rx_done(rxq, ci, rq_ci, k, bytes);
 	mlx5_rx_replenish(rxq);
 	return (uint16_t)k;
