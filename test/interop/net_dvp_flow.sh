@@ -1,0 +1,87 @@
+#!/bin/bash
+# rte_flow through net_dvp in Debian's dpdk-testpmd (DPDK 22.11), on the
+# simulated HCA: two rx queues a port, the traffic cable's source sending
+# 64 flows (198.18.0.0 + flow -> 198.19.0.1, UDP). testpmd's `flow`
+# commands validate, create, list and destroy a rule steering flow 5 to
+# queue 1 with MARK 42; with `set verbose 1` in rxonly forwarding, every
+# packet testpmd prints with "FDIR matched ID=0x2a" must be on port 0's
+# queue 1, and some must be; a pattern the device cannot match (IPv6) is
+# refused with a reason; after the destroy, no packet is marked.
+#
+# Usage: net_dvp_flow.sh PLUGIN WORKDIR MEM
+#   MEM  huge | no-huge (as net_dvp_testpmd.sh)
+# Exit 0 pass, 1 fail, 77 skipped (the one line printed says why).
+set -u
+plugin=$1
+work=$2
+mem=$3
+count=${DVP_NET_DVP_COUNT:-3000}
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+command -v dpdk-testpmd >/dev/null || skip "dpdk-testpmd not found (Debian package dpdk-dev)"
+[ "$(id -u)" = 0 ] || skip "not root: DPDK's testpmd needs root"
+# shellcheck source=net_dvp_lib.sh
+. "$(dirname "$0")/net_dvp_lib.sh"
+# shellcheck source=net_dvp_testpmd_lib.sh
+. "$(dirname "$0")/net_dvp_testpmd_lib.sh"
+
+dir=$work/net_dvp_flow.$mem
+prefix=ndvpflow$$
+cleanup() {
+	tp_cleanup
+	ndvp_cleanup
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+rm -rf "$dir"
+mkdir -p "$dir" || exit 1
+ndvp_plugin_copy "$plugin" "$work"
+ndvp_mem "$mem" 1024
+ndvp_dpdk_prefix "$prefix"
+fifo=$dir/cmd
+out=$dir/testpmd.log
+
+sim="sim_mlx5,ports=2,cable=traffic,count=$count,rate=2000,flows=64"
+# shellcheck disable=SC2086
+tp_start "$out" "$fifo" -l 0-1 $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
+	-d "$ndvp_plugin" --vdev "net_dvp0,$sim" -- -i --rxq=2 --txq=2 --forward-mode=rxonly
+
+wait_for 1 'testpmd> ' 60 || fail "testpmd did not start"
+rule="ingress pattern eth / ipv4 src is 198.18.0.5 / udp / end actions queue index 1 / mark id 42 / end"
+cmd "flow validate 0 $rule"
+wait_for 1 'Flow rule validated' 20 || fail "flow validate did not pass"
+cmd "flow validate 0 ingress pattern eth / ipv6 / end actions queue index 0 / end"
+wait_for 1 'Caught PMD error type' 20 || fail "an IPv6 pattern was not refused"
+grep -q 'item IPV6 not supported' "$out" || fail "the IPv6 refusal does not say why"
+cmd "flow create 0 $rule"
+wait_for 1 'Flow rule #0 created' 20 || fail "flow create did not pass"
+cmd "flow list 0"
+wait_for 1 'ETH IPV4 UDP => QUEUE MARK' 20 || fail "flow list does not show the rule"
+cmd "set verbose 1"
+cmd "start"
+# Flow 5 is one frame in 64 of port 0's source: wait for a few of them.
+wait_for 5 'FDIR matched ID=0x2a' 60 || fail "no packet arrived marked 42"
+cmd "stop"
+wait_for 1 'Accumulated forward statistics' 20 || fail "testpmd did not stop"
+# A packet's header line reads "port P/queue Q: received N packets":
+# only port 0's queue 1 may carry the mark.
+bad=$(awk '/port [0-9]+\/queue [0-9]+: received/ { pq = $2 }
+	/FDIR matched/ && pq != "0/queue" { n++ } END { print n + 0 }' "$out")
+[ "$bad" = 0 ] || fail "$bad marked packets on a port other than 0"
+wrongq=$(awk '/port [0-9]+\/queue [0-9]+: received/ { q = $3 }
+	/FDIR matched/ && q != "1:" { n++ } END { print n + 0 }' "$out")
+[ "$wrongq" = 0 ] || fail "$wrongq marked packets on a queue other than 1"
+marked=$(grep -c 'FDIR matched ID=0x2a' "$out")
+cmd "flow destroy 0 rule 0"
+wait_for 1 'Flow rule #0 destroyed' 20 || fail "flow destroy did not pass"
+cmd "start"
+sleep 2
+cmd "stop"
+wait_for 2 'Accumulated forward statistics' 20 || fail "testpmd did not stop again"
+[ "$(grep -c 'FDIR matched' "$out")" = "$marked" ] || fail "packets still marked after the destroy"
+tp_quit
+echo "PASS: $marked packets marked 42 on port 0 queue 1; rule validated, created, listed, destroyed"
