@@ -5,8 +5,9 @@
 /*
  * The application's flow rules (dvp_flow.h) on the mlx5 PMD and sim_mlx5:
  * steering a flow to a queue past RSS, dropping, MARK and FLAG seen in the
- * mbufs (plain and compressed CQEs, scalar and vector bursts), rules kept
- * across stop and start, and what the PMD refuses.
+ * mbufs (plain and compressed CQEs, scalar and vector bursts), COUNT read
+ * back (the sim's counters objects), rules kept across stop and start,
+ * and what the PMD refuses.
  */
 
 #include "mlx5_fixture.h"
@@ -219,6 +220,91 @@ static void test_stop_start(void **state)
 	mf_close(&f);
 }
 
+/* COUNT: frames and bytes taken (delivered or dropped), kept across stop and start, reset. */
+static void test_count(void **state)
+{
+	struct dvp_flow_item_ipv4 ip = { .src = htonl(0xc6120003u) };
+	struct dvp_flow_item_ipv4 ipm = { .src = 0xffffffff };
+	struct dvp_flow_item pat[] = { { .type = DVP_FLOW_ITEM_IPV4, .spec = &ip, .mask = &ipm },
+				       { .type = DVP_FLOW_ITEM_END } };
+	struct dvp_flow_action_queue q2 = { 2 };
+	struct dvp_flow_action to_q2[] = { { DVP_FLOW_ACTION_QUEUE, &q2 },
+					   { DVP_FLOW_ACTION_COUNT, NULL },
+					   { DVP_FLOW_ACTION_END, NULL } };
+	struct dvp_flow_action drop[] = { { DVP_FLOW_ACTION_COUNT, NULL },
+					  { DVP_FLOW_ACTION_DROP, NULL },
+					  { DVP_FLOW_ACTION_END, NULL } };
+	struct dvp_flow_query_count qc = { 0 };
+	struct dvp_flow *r, *d;
+	struct mf f;
+
+	(void)state;
+	open_rss(&f);
+	r = dvp_flow_create(f.port[0], &ingress, pat, to_q2);
+	assert_non_null(r);
+	inject(&f, 3, 5, SIM_MLX5_RX_DELIVERED);
+	expect_rx(&f, 2, 5, 0, 0);
+	inject(&f, 4, 2, SIM_MLX5_RX_DELIVERED); /* not the rule's */
+	for (uint16_t q = 0; q < NQ; q++) {
+		struct dvp_mbuf *m[8];
+
+		dvp_pktmbuf_free_bulk(m, dvp_rx_burst(f.port[0], q, m, 8));
+	}
+	assert_int_equal(dvp_flow_query(f.port[0], r, &qc), 0);
+	assert_int_equal(qc.hits, 5);
+	assert_int_equal(qc.bytes, 500);
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_flow_query(f.port[0], r, &qc), 0);
+	assert_int_equal(qc.hits, 5);
+	assert_int_equal(dvp_port_start(f.port[0]), 0);
+	inject(&f, 3, 1, SIM_MLX5_RX_DELIVERED);
+	expect_rx(&f, 2, 1, 0, 0);
+	qc.reset = true;
+	assert_int_equal(dvp_flow_query(f.port[0], r, &qc), 0);
+	assert_int_equal(qc.hits, 6);
+	assert_int_equal(qc.bytes, 600);
+	qc.reset = false;
+	assert_int_equal(dvp_flow_query(f.port[0], r, &qc), 0);
+	assert_int_equal(qc.hits, 0);
+	/* A counted drop: dropped frames count too. */
+	assert_int_equal(dvp_flow_destroy(f.port[0], r), 0);
+	d = dvp_flow_create(f.port[0], &ingress, pat, drop);
+	assert_non_null(d);
+	inject(&f, 3, 4, SIM_MLX5_RX_FLOW_DROP);
+	assert_int_equal(dvp_flow_query(f.port[0], d, &qc), 0);
+	assert_int_equal(qc.hits, 4);
+	assert_int_equal(qc.bytes, 400);
+	mf_close(&f);
+}
+
+/* The sim's counters keep libibverbs' rules. */
+static void test_sim_counters(void **state)
+{
+	struct ibv_counter_attach_attr pk = { .counter_desc = IBV_COUNTER_PACKETS, .index = 0 };
+	struct ibv_counter_attach_attr bad = { .counter_desc = IBV_COUNTER_PACKETS, .index = 99 };
+	struct mlx5_priv *priv;
+	const struct mlx5_glue *g;
+	struct ibv_counters *c;
+	uint64_t v[2] = { 1, 1 };
+	struct mf f;
+
+	(void)state;
+	mf_open(&f, "ports=1,mode=step", 0);
+	priv = mlx5_priv(dvp_port_get(f.port[0]));
+	g = priv->dev->glue;
+	c = g->create_counters(priv->dev->ctx, &(struct ibv_counters_init_attr){ 0 });
+	assert_non_null(c);
+	assert_int_equal(g->attach_counters_point_flow(c, &bad, NULL), EINVAL);
+	assert_int_equal(g->attach_counters_point_flow(c, &pk, (struct ibv_flow *)(void *)c),
+			 EOPNOTSUPP);
+	assert_int_equal(g->attach_counters_point_flow(c, &pk, NULL), 0);
+	assert_int_equal(g->read_counters(c, v, 2, 0), 0);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(v[1], 0);
+	assert_int_equal(g->destroy_counters(c), 0);
+	mf_close(&f);
+}
+
 static void refused(struct mf *f, const struct dvp_flow_attr *attr, const struct dvp_flow_item *pat,
 		    const struct dvp_flow_action *act, int err, const char *what)
 {
@@ -303,7 +389,8 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_queue_mark),	  cmocka_unit_test(test_drop),
-		cmocka_unit_test(test_stop_start),	  cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_stop_start),	  cmocka_unit_test(test_count),
+		cmocka_unit_test(test_sim_counters),	  cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_mark_mprq_refused),
 	};
 

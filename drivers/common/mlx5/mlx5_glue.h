@@ -206,6 +206,20 @@ struct mlx5_glue {
 	 */
 	struct ibv_flow *(*create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *attr);
 	int (*destroy_flow)(struct ibv_flow *flow);
+	/*
+	 * Flow counters: made, given points (IBV_COUNTER_PACKETS / _BYTES at
+	 * an index) by a static attach (flow NULL) before a flow binds them
+	 * through IBV_FLOW_SPEC_ACTION_COUNT, read, destroyed once no flow
+	 * uses them. NULL / a positive errno as libibverbs.
+	 */
+	struct ibv_counters *(*create_counters)(struct ibv_context *context,
+						struct ibv_counters_init_attr *attr);
+	int (*destroy_counters)(struct ibv_counters *counters);
+	int (*attach_counters_point_flow)(struct ibv_counters *counters,
+					  struct ibv_counter_attach_attr *attr,
+					  struct ibv_flow *flow);
+	int (*read_counters)(struct ibv_counters *counters, uint64_t *values, uint32_t n,
+			     uint32_t flags);
 
 	/**
 	 * mlx5dv_set_context_attr: MLX5DV_CTX_ATTR_BUF_ALLOCATORS makes CQ, WQ

@@ -6,7 +6,8 @@
  * The application's flow rules (dvp_flow.h) on mlx5, through the verbs
  * flow API: one ibv_create_flow per rule, its specs built from lib/port's
  * flat rule (ETH, with VLAN's tag in it; IPV4; TCP or UDP; ACTION_TAG for
- * MARK and FLAG; ACTION_DROP), at priorities 0 and 1, before the port's
+ * MARK and FLAG; ACTION_DROP; ACTION_COUNT with a counters object of
+ * packets and bytes), at priorities 0 and 1, before the port's
  * own steering (mlx5_flow.c).
  *
  * QUEUE steers to a hashing QP over an indirection table of that queue's
@@ -40,6 +41,8 @@ struct mlx5_uflow {
 	struct dvp_flow_rule rule;
 	struct ibv_flow *flow; /* NULL while the steering is down */
 	struct mlx5_qhrxq *h; /* the QP it is on while up */
+	struct ibv_counters *ctr; /* COUNT's while up: packets at 0, bytes at 1 */
+	uint64_t base[2]; /* counts of earlier lives (queue restarts) */
 };
 
 /* One line naming what is refused and what is valid, then -@p err. */
@@ -68,19 +71,18 @@ int mlx5_flow_validate(struct dvp_port *port, const struct dvp_flow_rule *r)
 	if (has(r->actions, DVP_FLOW_ACTION_MARK) && r->mark > MLX5_FLOW_MARK_MAX)
 		return FLOW_REFUSE(port, EINVAL, "MARK id 0x%x; valid are 0..0x%x", r->mark,
 				   MLX5_FLOW_MARK_MAX);
-	if (has(r->actions, DVP_FLOW_ACTION_COUNT))
-		return FLOW_REFUSE(port, ENOTSUP,
-				   "action COUNT not supported; valid are QUEUE, DROP, MARK, "
-				   "FLAG");
 	return 0;
 }
+
+static void destroyed(const struct mlx5_priv *priv, const char *what, int ret);
 
 /* The attribute and specs of a rule, contiguous as verbs reads them. */
 struct uflow_buf {
 	uint8_t b[sizeof(struct ibv_flow_attr) + sizeof(struct ibv_flow_spec_eth) +
 		  sizeof(struct ibv_flow_spec_ipv4) + sizeof(struct ibv_flow_spec_tcp_udp) +
 		  sizeof(struct ibv_flow_spec_action_tag) +
-		  sizeof(struct ibv_flow_spec_action_drop)];
+		  sizeof(struct ibv_flow_spec_action_drop) +
+		  sizeof(struct ibv_flow_spec_counter_action)];
 	size_t len;
 } __dvp_aligned(8);
 
@@ -95,7 +97,7 @@ static void spec_add(struct uflow_buf *fb, const void *spec, size_t size)
 }
 
 static void rule_specs(const struct mlx5_priv *priv, const struct dvp_flow_rule *r,
-		       struct uflow_buf *fb)
+		       struct ibv_counters *ctr, struct uflow_buf *fb)
 {
 	struct ibv_flow_attr *attr = (struct ibv_flow_attr *)(void *)fb->b;
 	struct ibv_flow_spec_eth eth = { .type = IBV_FLOW_SPEC_ETH, .size = sizeof(eth) };
@@ -153,6 +155,50 @@ static void rule_specs(const struct mlx5_priv *priv, const struct dvp_flow_rule 
 
 		spec_add(fb, &drop, sizeof(drop));
 	}
+	if (ctr != NULL) {
+		struct ibv_flow_spec_counter_action count = { .type = IBV_FLOW_SPEC_ACTION_COUNT,
+							      .size = sizeof(count),
+							      .counters = ctr };
+
+		spec_add(fb, &count, sizeof(count));
+	}
+}
+
+/* COUNT's counters object: packets at index 0, bytes at 1, attached before the flow binds it. */
+static int counters_make(struct mlx5_priv *priv, struct mlx5_uflow *f)
+{
+	const struct mlx5_glue *g = priv->dev->glue;
+	struct ibv_counters_init_attr ia = { 0 };
+	struct ibv_counter_attach_attr pkts = { .counter_desc = IBV_COUNTER_PACKETS, .index = 0 };
+	struct ibv_counter_attach_attr bytes = { .counter_desc = IBV_COUNTER_BYTES, .index = 1 };
+	int err;
+
+	errno = 0;
+	f->ctr = g->create_counters(priv->dev->ctx, &ia);
+	if (f->ctr == NULL) {
+		err = errno ? errno : ENOTSUP;
+		MLX5_PLOG(ERR, priv->port, "flow: COUNT: create_counters: %s", dvp_strerror(err));
+		return -err;
+	}
+	err = g->attach_counters_point_flow(f->ctr, &pkts, NULL);
+	if (err == 0)
+		err = g->attach_counters_point_flow(f->ctr, &bytes, NULL);
+	if (err != 0) {
+		MLX5_PLOG(ERR, priv->port, "flow: COUNT: attach_counters_point_flow: %s",
+			  dvp_strerror(err));
+		destroyed(priv, "destroy_counters", g->destroy_counters(f->ctr));
+		f->ctr = NULL;
+		return -err;
+	}
+	return 0;
+}
+
+/* The counts of a live rule's counters into @p v (0 where they cannot be read). */
+static void counters_read(struct mlx5_priv *priv, const struct mlx5_uflow *f, uint64_t v[2])
+{
+	v[0] = v[1] = 0;
+	if (f->ctr != NULL && priv->dev->glue->read_counters(f->ctr, v, 2, 0) != 0)
+		v[0] = v[1] = 0;
 }
 
 static void destroyed(const struct mlx5_priv *priv, const char *what, int ret)
@@ -230,12 +276,25 @@ static int uflow_up(struct mlx5_priv *priv, struct mlx5_uflow *f)
 	f->h = qhrxq_get(priv, has(r->actions, DVP_FLOW_ACTION_QUEUE) ? r->queue : 0, &err);
 	if (f->h == NULL)
 		return -err;
-	rule_specs(priv, r, &fb);
+	if (has(r->actions, DVP_FLOW_ACTION_COUNT)) {
+		err = -counters_make(priv, f);
+		if (err != 0) {
+			qhrxq_put(priv, f->h);
+			f->h = NULL;
+			return -err;
+		}
+	}
+	rule_specs(priv, r, f->ctr, &fb);
 	errno = 0;
 	f->flow = priv->dev->glue->create_flow(f->h->qp, (struct ibv_flow_attr *)(void *)fb.b);
 	if (f->flow == NULL) {
 		err = errno ? errno : EINVAL;
 		MLX5_PLOG(ERR, priv->port, "flow: create_flow: %s", dvp_strerror(err));
+		if (f->ctr != NULL) {
+			destroyed(priv, "destroy_counters",
+				  priv->dev->glue->destroy_counters(f->ctr));
+			f->ctr = NULL;
+		}
 		qhrxq_put(priv, f->h);
 		f->h = NULL;
 		return -err;
@@ -245,10 +304,20 @@ static int uflow_up(struct mlx5_priv *priv, struct mlx5_uflow *f)
 
 static void uflow_down(struct mlx5_priv *priv, struct mlx5_uflow *f)
 {
+	uint64_t v[2];
+
 	if (f->flow == NULL)
 		return;
+	/* The counts so far stay with the rule; its next counters start at 0. */
+	counters_read(priv, f, v);
+	f->base[0] += v[0];
+	f->base[1] += v[1];
 	destroyed(priv, "destroy_flow (rule)", priv->dev->glue->destroy_flow(f->flow));
 	f->flow = NULL;
+	if (f->ctr != NULL) {
+		destroyed(priv, "destroy_counters", priv->dev->glue->destroy_counters(f->ctr));
+		f->ctr = NULL;
+	}
 	qhrxq_put(priv, f->h);
 	f->h = NULL;
 }
@@ -370,8 +439,14 @@ void mlx5_flow_destroy(struct dvp_port *port, void *handle)
 
 int mlx5_flow_query(struct dvp_port *port, void *handle, uint64_t *hits, uint64_t *bytes)
 {
-	(void)port, (void)handle;
-	*hits = 0;
-	*bytes = 0;
-	return -ENOTSUP;
+	struct mlx5_priv *priv = mlx5_priv(port);
+	struct mlx5_uflow *f = handle;
+	uint64_t v[2];
+
+	pthread_mutex_lock(&priv->steer_lock);
+	counters_read(priv, f, v);
+	*hits = f->base[0] + v[0];
+	*bytes = f->base[1] + v[1];
+	pthread_mutex_unlock(&priv->steer_lock);
+	return 0;
 }

@@ -171,6 +171,7 @@ int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool
 	struct sim_pkt pkt;
 	struct sim_qp *qp;
 	uint32_t hash;
+	int ret;
 
 	if (port->dev->fatal)
 		return SIM_MLX5_RX_DEVICE_FATAL;
@@ -191,11 +192,17 @@ int sim_rx_frame(struct sim_port *port, const uint8_t *frame, uint32_t len, bool
 	}
 	if (flow->drop) {
 		port->st.rx_dropped++;
+		if (flow->ctr != NULL)
+			sim_counters_hit(flow->ctr, len);
 		return SIM_MLX5_RX_FLOW_DROP;
 	}
 	qp = flow->qp;
 	hash = qp->fields != 0 ? sim_rss_hash(qp, &pkt) : 0;
-	return rx_to_wq(port, qp->ind->wqs[hash & (qp->ind->size - 1)], flow, &pkt, hash, hold_ok);
+	ret = rx_to_wq(port, qp->ind->wqs[hash & (qp->ind->size - 1)], flow, &pkt, hash, hold_ok);
+	/* A frame held back comes again: it counts once, when the flow takes it for good. */
+	if (flow->ctr != NULL && ret != SIM_RX_HOLD)
+		sim_counters_hit(flow->ctr, len);
+	return ret;
 }
 
 int sim_mlx5_inject(struct sim_mlx5_dev *dev, unsigned int port, const void *frame, size_t len)

@@ -94,10 +94,25 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 		case IBV_FLOW_SPEC_ACTION_DROP:
 			f->drop = true;
 			break;
+		case IBV_FLOW_SPEC_ACTION_COUNT: {
+			struct ibv_flow_spec_counter_action s;
+
+			if (!spec_get(&s, sizeof(s), p, h.size))
+				goto short_attr;
+			f->ctr = dvp_container_of(s.counters, struct sim_counters, ibv);
+			if (s.counters == NULL || f->ctr->magic != SIM_MAGIC_COUNTERS ||
+			    f->ctr->npoints == 0) {
+				SIM_LOG(ERR, dev,
+					"create_flow: ACTION_COUNT needs live counters with a point "
+					"attached");
+				return EINVAL;
+			}
+			break;
+		}
 		default:
 			SIM_LOG(ERR, dev,
 				"create_flow: spec type 0x%x not supported; valid are "
-				"ETH, IPV4, TCP, UDP, ACTION_TAG and ACTION_DROP",
+				"ETH, IPV4, TCP, UDP, ACTION_TAG, ACTION_DROP and ACTION_COUNT",
 				(unsigned int)h.type);
 			return EOPNOTSUPP;
 		}
@@ -172,6 +187,8 @@ struct ibv_flow *sim_create_flow(struct ibv_qp *ibv, struct ibv_flow_attr *attr)
 	else
 		TAILQ_INSERT_TAIL(&port->flows, f, next);
 	qp->flows++;
+	if (f->ctr != NULL)
+		f->ctr->flows++;
 	sim_obj_add(qp->ctx);
 	return &f->ibv;
 }
@@ -193,6 +210,8 @@ int sim_destroy_flow(struct ibv_flow *ibv)
 	pthread_mutex_lock(&dev->lock);
 	TAILQ_REMOVE(&dev->ports[f->port].flows, f, next);
 	f->qp->flows--;
+	if (f->ctr != NULL)
+		f->ctr->flows--;
 	sim_obj_drop(f->qp->ctx, &f->magic);
 	free(f);
 	return 0;

@@ -31,6 +31,20 @@ struct sim_match {
 	int l4_proto; /* 0, IPPROTO_TCP or IPPROTO_UDP */
 };
 
+/* Counter values of a counters object (ibv_read_counters indexes). */
+#define SIM_COUNTERS_MAX 8u
+
+struct sim_counters {
+	struct ibv_counters ibv;
+	uint32_t magic;
+	struct sim_ctx *ctx;
+	unsigned int flows; /* bound to this many flows: no attach, no destroy */
+	unsigned int npoints;
+	enum ibv_counter_description desc[SIM_COUNTERS_MAX];
+	uint32_t index[SIM_COUNTERS_MAX];
+	uint64_t values[SIM_COUNTERS_MAX];
+};
+
 struct sim_flow {
 	struct ibv_flow ibv;
 	uint32_t magic;
@@ -42,6 +56,7 @@ struct sim_flow {
 	struct sim_match m;
 	bool has_tag, drop;
 	uint32_t tag;
+	struct sim_counters *ctr; /* ACTION_COUNT's, or NULL */
 	TAILQ_ENTRY(sim_flow) next;
 };
 
@@ -49,6 +64,16 @@ struct sim_flow {
 struct ibv_flow *sim_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *attr);
 int sim_destroy_flow(struct ibv_flow *flow);
 struct sim_flow *sim_flow_match(struct sim_port *port, const struct sim_pkt *pkt);
+
+/* sim_counters.c */
+struct ibv_counters *sim_create_counters(struct ibv_context *ctx,
+					 struct ibv_counters_init_attr *attr);
+int sim_destroy_counters(struct ibv_counters *c);
+int sim_attach_counters_point_flow(struct ibv_counters *c, struct ibv_counter_attach_attr *attr,
+				   struct ibv_flow *flow);
+int sim_read_counters(struct ibv_counters *c, uint64_t *values, uint32_t n, uint32_t flags);
+/* A frame of @p len bytes taken by a flow bound to @p c; dev->lock held. */
+void sim_counters_hit(struct sim_counters *c, uint32_t len);
 
 /* sim_rss.c */
 uint32_t sim_rss_hash(const struct sim_qp *qp, const struct sim_pkt *p);
