@@ -2,11 +2,12 @@
 # rte_flow through net_dvp in Debian's dpdk-testpmd (DPDK 22.11), on the
 # simulated HCA: two rx queues a port, the traffic cable's source sending
 # 64 flows (198.18.0.0 + flow -> 198.19.0.1, UDP). testpmd's `flow`
-# commands validate, create, list and destroy a rule steering flow 5 to
-# queue 1 with MARK 42; with `set verbose 1` in rxonly forwarding, every
+# commands validate, create, list, query and destroy a rule steering flow
+# 5 to queue 1 with MARK 42 and COUNT; with `set verbose 1` in rxonly forwarding, every
 # packet testpmd prints with "FDIR matched ID=0x2a" must be on port 0's
 # queue 1, and some must be; a pattern the device cannot match (IPv6) is
-# refused with a reason; after the destroy, no packet is marked.
+# refused with a reason; `flow query` counts as many frames as testpmd
+# printed marked, 60 bytes each; after the destroy, no packet is marked.
 #
 # Usage: net_dvp_flow.sh PLUGIN WORKDIR MEM
 #   MEM  huge | no-huge (as net_dvp_testpmd.sh)
@@ -51,7 +52,7 @@ tp_start "$out" "$fifo" -l 0-1 $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
 	-d "$ndvp_plugin" --vdev "net_dvp0,$sim" -- -i --rxq=2 --txq=2 --forward-mode=rxonly
 
 wait_for 1 'testpmd> ' 60 || fail "testpmd did not start"
-rule="ingress pattern eth / ipv4 src is 198.18.0.5 / udp / end actions queue index 1 / mark id 42 / end"
+rule="ingress pattern eth / ipv4 src is 198.18.0.5 / udp / end actions queue index 1 / mark id 42 / count / end"
 cmd "flow validate 0 $rule"
 wait_for 1 'Flow rule validated' 20 || fail "flow validate did not pass"
 cmd "flow validate 0 ingress pattern eth / ipv6 / end actions queue index 0 / end"
@@ -60,7 +61,7 @@ grep -q 'item IPV6 not supported' "$out" || fail "the IPv6 refusal does not say 
 cmd "flow create 0 $rule"
 wait_for 1 'Flow rule #0 created' 20 || fail "flow create did not pass"
 cmd "flow list 0"
-wait_for 1 'ETH IPV4 UDP => QUEUE MARK' 20 || fail "flow list does not show the rule"
+wait_for 1 'ETH IPV4 UDP => QUEUE MARK COUNT' 20 || fail "flow list does not show the rule"
 cmd "set verbose 1"
 cmd "start"
 # Flow 5 is one frame in 64 of port 0's source: wait for a few of them.
@@ -76,6 +77,14 @@ wrongq=$(awk '/port [0-9]+\/queue [0-9]+: received/ { q = $3 }
 	/FDIR matched/ && q != "1:" { n++ } END { print n + 0 }' "$out")
 [ "$wrongq" = 0 ] || fail "$wrongq marked packets on a queue other than 1"
 marked=$(grep -c 'FDIR matched ID=0x2a' "$out")
+# COUNT saw every frame of flow 5 testpmd printed marked (and any the
+# source sent since the stop, waiting in the queue), 60 bytes each.
+cmd "flow query 0 0 count"
+wait_for 1 'hits: ' 20 || fail "flow query gave no counts"
+hits=$(sed -n 's/^ *hits: *\([0-9]*\).*/\1/p' "$out" | tail -n 1)
+bytes=$(sed -n 's/^ *bytes: *\([0-9]*\).*/\1/p' "$out" | tail -n 1)
+[ "${hits:-0}" -ge "$marked" ] || fail "flow query: $hits hits, testpmd received $marked marked packets"
+[ "${bytes:-0}" = "$((hits * 60))" ] || fail "flow query: $bytes bytes for $hits frames of 60"
 cmd "flow destroy 0 rule 0"
 wait_for 1 'Flow rule #0 destroyed' 20 || fail "flow destroy did not pass"
 cmd "start"
@@ -84,4 +93,4 @@ cmd "stop"
 wait_for 2 'Accumulated forward statistics' 20 || fail "testpmd did not stop again"
 [ "$(grep -c 'FDIR matched' "$out")" = "$marked" ] || fail "packets still marked after the destroy"
 tp_quit
-echo "PASS: $marked packets marked 42 on port 0 queue 1; rule validated, created, listed, destroyed"
+echo "PASS: $marked packets marked 42 on port 0 queue 1, counted $hits ($bytes bytes); rule validated, created, listed, queried, destroyed"
