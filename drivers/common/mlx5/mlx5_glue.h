@@ -236,6 +236,15 @@ struct mlx5_glue {
 	/* Asynchronous events, read from context->async_fd. */
 	int (*get_async_event)(struct ibv_context *context, struct ibv_async_event *event);
 	void (*ack_async_event)(struct ibv_async_event *event);
+
+	/**
+	 * ibv_query_rt_values_ex with IBV_VALUES_MASK_RAW_CLOCK: the device's
+	 * free-running counter (what CQE timestamps hold, in ticks of
+	 * ibv_device_attr_ex.hca_core_clock kHz) in raw_clock.tv_nsec, as
+	 * libmlx5 gives it. Control path (a system call on hardware).
+	 * @return 0 or a positive errno (EOPNOTSUPP).
+	 */
+	int (*query_rt_values_ex)(struct ibv_context *context, struct ibv_values_ex *values);
 };
 
 /** The table that calls libibverbs and libmlx5. */

@@ -299,4 +299,5 @@ const struct mlx5_glue mlx5_glue_verbs = {
 	.dv_init_obj = mlx5dv_init_obj,
 	.get_async_event = ibv_get_async_event,
 	.ack_async_event = ibv_ack_async_event,
+	.query_rt_values_ex = ibv_query_rt_values_ex,
 };

@@ -69,6 +69,11 @@ extern "C" {
 #define MLX5_CQE_L4_HDR_TYPE_SHIFT 4
 #define MLX5_CQE_L4_HDR_TYPE_MASK 0x7u
 #define MLX5_CQE_IP_FRAG (1u << 7) /**< l4_hdr_type_etc bit 7: IP fragment */
+/**
+ * l4_hdr_type_etc bit 0: the WQ stripped a C-VLAN tag, whose TCI is in
+ * vlan_info (big-endian).
+ */
+#define MLX5_CQE_VLAN_STRIPPED (1u << 0)
 
 enum {
 	MLX5_CQE_L4_HDR_TYPE_NONE = 0,
@@ -266,6 +271,7 @@ static inline unsigned int mlx5_cqe_l4_type(const struct mlx5_cqe64 *cqe)
 _Static_assert(sizeof(struct mlx5_cqe64) == 64, "64-byte CQE");
 _Static_assert(offsetof(struct mlx5_cqe64, hds_ip_ext) == 28, "hds_ip_ext at 28");
 _Static_assert(offsetof(struct mlx5_cqe64, l4_hdr_type_etc) == 29, "l4_hdr_type_etc at 29");
+_Static_assert(offsetof(struct mlx5_cqe64, vlan_info) == 30, "vlan_info at 30");
 _Static_assert(offsetof(struct mlx5_cqe64, srqn_uidx) == 32, "srqn_uidx at 32");
 _Static_assert(offsetof(struct mlx5_cqe64, byte_cnt) == 44, "byte_cnt at 44");
 _Static_assert(offsetof(struct mlx5_cqe64, timestamp) == 48, "timestamp at 48");

@@ -81,6 +81,12 @@ __dvp_export int sim_mlx5_thread_stop(struct sim_mlx5_dev *dev);
 __dvp_export int sim_mlx5_clock_advance(struct sim_mlx5_dev *dev, uint64_t ns);
 /** The device's time in ns (virtual or monotonic). */
 __dvp_export uint64_t sim_mlx5_clock_ns(struct sim_mlx5_dev *dev);
+/**
+ * The device's free-running counter, what CQE timestamps and
+ * query_rt_values_ex give: ticks of hca_core_clock (the profile's kHz)
+ * since its creation, as a ConnectX outside real-time mode.
+ */
+__dvp_export uint64_t sim_mlx5_clock_ticks(struct sim_mlx5_dev *dev);
 
 /* --- Ports and cables (ports are 0-based here; verbs numbers them from 1) */
 

@@ -43,7 +43,7 @@ static bool sess_match(const struct sim_cq *cq, const struct sim_port *port,
 	if (s->n == 0 || s->n >= cq->comp_max || s->wq != wq || s->port != port ||
 	    be16toh(cqe->wqe_counter) != (uint16_t)(s->counter + s->n) ||
 	    cqe->hds_ip_ext != t->hds_ip_ext || cqe->l4_hdr_type_etc != t->l4_hdr_type_etc ||
-	    cqe->sop_drop_qpn != t->sop_drop_qpn)
+	    cqe->vlan_info != t->vlan_info || cqe->sop_drop_qpn != t->sop_drop_qpn)
 		return false;
 	/* The checksum format leaves the hash to the title: all must share it. */
 	return cq->comp_fmt == MLX5_MINI_CQE_HASH || mlx5_cqe_rx_hash(cqe) == mlx5_cqe_rx_hash(t);

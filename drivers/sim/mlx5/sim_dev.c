@@ -274,6 +274,19 @@ uint64_t sim_mlx5_clock_ns(struct sim_mlx5_dev *dev)
 	return dev != NULL ? sim_now(dev) : 0;
 }
 
+uint64_t sim_ticks(struct sim_mlx5_dev *dev)
+{
+	const uint64_t ns = sim_now(dev), khz = dev->cfg.prof.core_clock_khz;
+
+	/* ns * kHz / 10^6, in two parts so that no product overflows. */
+	return ns / 1000000u * khz + ns % 1000000u * khz / 1000000u;
+}
+
+uint64_t sim_mlx5_clock_ticks(struct sim_mlx5_dev *dev)
+{
+	return dev != NULL ? sim_ticks(dev) : 0;
+}
+
 int sim_mlx5_clock_advance(struct sim_mlx5_dev *dev, uint64_t ns)
 {
 	if (dev == NULL)

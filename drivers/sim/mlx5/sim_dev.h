@@ -217,6 +217,8 @@ struct sim_mlx5_dev {
 	uint64_t rng;
 	/* Clock. */
 	uint64_t clock_virt_ns, clock_base_ns;
+	/* A frame less its C-VLAN tag, on its way into a stripping WQ (under lock). */
+	uint8_t strip_buf[SIM_FRAME_MAX];
 	/* Thread. */
 	pthread_t thread;
 	bool thread_started;
@@ -252,6 +254,8 @@ void sim_invalid(struct sim_mlx5_dev *dev, enum sim_mlx5_invalid kind, const cha
 void *sim_refuse(struct sim_mlx5_dev *dev, int err, const char *fmt, ...) __dvp_format_printf(3, 4);
 /* The device's clock: monotonic since its creation, or virtual (clock=virtual). */
 uint64_t sim_now(struct sim_mlx5_dev *dev);
+/* The same instant in ticks of the profile's hca_core_clock (CQE timestamps). */
+uint64_t sim_ticks(struct sim_mlx5_dev *dev);
 
 /* sim_devargs.c */
 extern const struct dvp_devargs_key sim_devargs_keys[];

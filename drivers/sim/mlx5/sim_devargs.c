@@ -50,6 +50,8 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 			 "wqe_vlan_insert; default: off on cx4lx, on on the others)" },
 	{ "devx", "on|off: DevX contexts and general commands (QUERY_HCA_CAP, "
 		  "QUERY_NIC_VPORT_CONTEXT) answered; off: as a kernel without DevX (default on)" },
+	{ "vlan_strip", "on|off: receive WQs may strip the C-VLAN tag into the CQE "
+			"(raw_packet_caps CVLAN_STRIPPING; default on)" },
 	{ "idle_us", "sleep of the device thread after a spell of idle steps, 0..100000 us "
 		     "(default 20)" },
 	{ "clock", "real|virtual: time base of rates, patterns and timed faults; virtual moves "

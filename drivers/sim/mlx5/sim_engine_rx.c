@@ -110,10 +110,34 @@ static void rx_cqe_init(struct mlx5_cqe64 *cqe, struct sim_mlx5_dev *dev,
 {
 	memset(cqe, 0, sizeof(*cqe));
 	cqe->sop_drop_qpn = htobe32(flow->has_tag ? flow->tag : 0);
-	cqe->timestamp = htobe64(sim_now(dev));
+	/* The free-running counter in hca_core_clock ticks, as a ConnectX's. */
+	cqe->timestamp = htobe64(sim_ticks(dev));
 	hash = htobe32(hash);
 	memcpy((uint8_t *)cqe + MLX5_CQE_RX_HASH_RES_OFF, &hash, sizeof(hash));
 	cqe_offloads(cqe, pkt);
+}
+
+/*
+ * A WQ that strips C-VLAN tags (IBV_WQ_FLAGS_CVLAN_STRIPPING): a frame
+ * whose outer tag is 802.1Q (TPID 0x8100) goes to memory without those
+ * four bytes, the TCI into the CQE's vlan_info and the CVLAN-stripped bit
+ * (bit 0 of l4_hdr_type_etc), where rdma-core's and DPDK's mlx5 read
+ * them. @return the frame to deliver: @p pkt, or @p out over @p buf.
+ */
+static const struct sim_pkt *rx_vlan_strip(const struct sim_wq *wq, const struct sim_pkt *pkt,
+					   struct mlx5_cqe64 *cqe, uint8_t *buf,
+					   struct sim_pkt *out)
+{
+	const uint8_t *f = pkt->data;
+
+	if (!wq->cvlan_strip || pkt->len < 18 || f[12] != 0x81 || f[13] != 0x00)
+		return pkt;
+	memcpy(buf, f, 12);
+	memcpy(buf + 12, f + 16, pkt->len - 16);
+	sim_pkt_parse(buf, pkt->len - 4, out);
+	memcpy(&cqe->vlan_info, f + 14, sizeof(cqe->vlan_info)); /* big-endian as on the wire */
+	cqe->l4_hdr_type_etc |= MLX5_CQE_VLAN_STRIPPED;
+	return out;
 }
 
 static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_flow *flow,
@@ -121,6 +145,7 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 {
 	struct sim_mlx5_dev *dev = port->dev;
 	struct mlx5_cqe64 cqe;
+	struct sim_pkt stripped;
 	uint16_t counter;
 	uint8_t synd;
 	int ret;
@@ -129,10 +154,11 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 		port->st.rx_dropped++;
 		return SIM_MLX5_RX_QUEUE_DOWN;
 	}
-	if (wq->log_stride_num != 0) {
-		rx_cqe_init(&cqe, dev, flow, pkt, hash);
+	/* The header types and verdicts are the tagged frame's: the same after the strip. */
+	rx_cqe_init(&cqe, dev, flow, pkt, hash);
+	pkt = rx_vlan_strip(wq, pkt, &cqe, dev->strip_buf, &stripped);
+	if (wq->log_stride_num != 0)
 		return sim_rx_to_mprq(port, wq, &cqe, pkt, hold_ok);
-	}
 	ret = sim_wq_room(port, wq, hold_ok);
 	if (ret != SIM_MLX5_RX_DELIVERED)
 		return ret;
@@ -150,7 +176,6 @@ static int rx_to_wq(struct sim_port *port, struct sim_wq *wq, const struct sim_f
 		sim_wq_flush(port, wq);
 		return SIM_MLX5_RX_ERROR_CQE;
 	}
-	rx_cqe_init(&cqe, dev, flow, pkt, hash);
 	cqe.byte_cnt = htobe32(pkt->len);
 	cqe.wqe_counter = htobe16(counter);
 	sim_cq_write_rx(wq->cq, port, wq, &cqe, pkt);

@@ -203,7 +203,7 @@ static enum tx_result tx_one(struct sim_qp *qp, uint32_t avail, uint32_t *bbs)
 		cqe.wqe_counter = htobe16((uint16_t)idx);
 		cqe.sop_drop_qpn = htobe32((uint32_t)opcode << MLX5_CQE_WQE_OPCODE_SHIFT | qpn);
 		cqe.byte_cnt = htobe32(len);
-		cqe.timestamp = htobe64(sim_now(dev));
+		cqe.timestamp = htobe64(sim_ticks(dev));
 		sim_cq_write(qp->cq, port, &cqe, MLX5_CQE_REQ,
 			     ctrl.fm_ce_se & MLX5_WQE_CTRL_SOLICITED);
 		port->st.tx_completions++;

@@ -220,6 +220,30 @@ static int sim_query_device_ex(struct ibv_context *context,
 	attr->max_wq_type_rq = 1 << 16;
 	attr->tso_caps.max_tso = 1u << SIM_LSO_LOG;
 	attr->tso_caps.supported_qpts = 1u << IBV_QPT_RAW_PACKET;
+	/* The clock of CQE timestamps: free-running, 64 bits of it (ConnectX-4 and later). */
+	attr->hca_core_clock = ctx->dev->cfg.prof.core_clock_khz;
+	attr->completion_timestamp_mask = UINT64_MAX;
+	if (ctx->dev->cfg.prof.cvlan_strip)
+		attr->raw_packet_caps = IBV_RAW_PACKET_CAP_CVLAN_STRIPPING;
+	return 0;
+}
+
+static int sim_query_rt_values_ex(struct ibv_context *context, struct ibv_values_ex *values)
+{
+	struct sim_ctx *ctx = sim_ctx_of(context, __func__);
+
+	if (ctx == NULL || values == NULL)
+		return EINVAL;
+	if (values->comp_mask & ~(uint32_t)IBV_VALUES_MASK_RAW_CLOCK) {
+		SIM_LOG(ERR, ctx->dev,
+			"query_rt_values_ex: comp_mask 0x%x; the only value is "
+			"IBV_VALUES_MASK_RAW_CLOCK",
+			values->comp_mask);
+		return EOPNOTSUPP;
+	}
+	/* As libmlx5: the counter's ticks in tv_nsec, not a time. */
+	values->raw_clock.tv_sec = 0;
+	values->raw_clock.tv_nsec = (long)sim_ticks(ctx->dev);
 	return 0;
 }
 
@@ -666,6 +690,7 @@ const struct mlx5_glue sim_glue_ops = {
 	.dv_init_obj = sim_dv_init_obj,
 	.get_async_event = sim_get_async_event,
 	.ack_async_event = sim_ack_async_event,
+	.query_rt_values_ex = sim_query_rt_values_ex,
 };
 
 const struct mlx5_glue *sim_mlx5_glue(void)

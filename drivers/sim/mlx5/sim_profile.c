@@ -29,6 +29,13 @@
 #define MPRQ_LOG_NUM_MIN_EXT 3u /* with ext_stride_num_range */
 #define MPRQ_LOG_NUM_MAX 16u
 
+/*
+ * The device clock CQE timestamps count (hca_core_clock): 156.25 MHz, what
+ * ConnectX-4 Lx and later report in free-running mode; the sim's choice
+ * for every profile (doc/sim.md "Profiles").
+ */
+#define CORE_CLOCK_KHZ 156250u
+
 #define COMP_FORMATS (MLX5DV_CQE_RES_FORMAT_HASH | MLX5DV_CQE_RES_FORMAT_CSUM)
 
 static const struct sim_profile profiles[] = {
@@ -42,6 +49,8 @@ static const struct sim_profile profiles[] = {
 		.cqe_comp_max = SIM_CQE_COMP_MAX,
 		.cqe_comp_formats = COMP_FORMATS,
 		.devx = true,
+		.cvlan_strip = true,
+		.core_clock_khz = CORE_CLOCK_KHZ,
 	},
 	{
 		.name = "cx5",
@@ -55,6 +64,8 @@ static const struct sim_profile profiles[] = {
 		.ext_stride_num = true,
 		.devx = true,
 		.vlan_insert = true,
+		.cvlan_strip = true,
+		.core_clock_khz = CORE_CLOCK_KHZ,
 	},
 	{
 		.name = "cx6dx",
@@ -68,6 +79,8 @@ static const struct sim_profile profiles[] = {
 		.ext_stride_num = true,
 		.devx = true,
 		.vlan_insert = true,
+		.cvlan_strip = true,
+		.core_clock_khz = CORE_CLOCK_KHZ,
 	},
 	{
 		.name = "cx7",
@@ -81,6 +94,8 @@ static const struct sim_profile profiles[] = {
 		.ext_stride_num = true,
 		.devx = true,
 		.vlan_insert = true,
+		.cvlan_strip = true,
+		.core_clock_khz = CORE_CLOCK_KHZ,
 	},
 };
 
@@ -170,5 +185,7 @@ int sim_profile_parse(const struct dvp_devargs *da, struct sim_profile *p)
 		ret = dvp_devargs_get_bool(da, "devx", p->devx, &p->devx);
 	if (ret == 0)
 		ret = dvp_devargs_get_bool(da, "vlan_insert", p->vlan_insert, &p->vlan_insert);
+	if (ret == 0)
+		ret = dvp_devargs_get_bool(da, "vlan_strip", p->cvlan_strip, &p->cvlan_strip);
 	return ret < 0 ? -EINVAL : 0;
 }

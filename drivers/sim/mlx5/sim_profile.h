@@ -43,6 +43,10 @@ struct sim_profile {
 	bool ext_stride_num; /* HCA cap ext_stride_num_range: 2^3 strides per WQE, not 2^9 */
 	bool devx; /* answers DevX general commands (and DevX contexts open) */
 	bool vlan_insert; /* HCA cap wqe_vlan_insert: the Ethernet segment's VLAN insertion */
+	/* Receive WQs strip the C-VLAN tag (IBV_RAW_PACKET_CAP_CVLAN_STRIPPING). */
+	bool cvlan_strip;
+	/* hca_core_clock: the free-running counter CQE timestamps read, in kHz. */
+	uint32_t core_clock_khz;
 };
 
 /* Fill @p p from the devargs' profile= and single settings. @return 0 or -EINVAL (logged). */

@@ -50,6 +50,7 @@ static struct ibv_wq *wq_create(struct ibv_context *context, struct ibv_wq_init_
 	struct sim_cq *cq;
 	struct sim_wq *wq;
 	uint32_t stride, cnt;
+	bool strip;
 
 	if (ctx == NULL || attr == NULL) {
 		errno = EINVAL;
@@ -64,11 +65,18 @@ static struct ibv_wq *wq_create(struct ibv_context *context, struct ibv_wq_init_
 		return sim_refuse(dev, EINVAL,
 				  "create_wq: max_wr %u, max_sge %u; valid are 1..%u and 1..%u",
 				  attr->max_wr, attr->max_sge, SIM_MAX_WQE, SIM_MAX_SGE);
-	if ((attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) && attr->create_flags != 0)
+	if ((attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) &&
+	    (attr->create_flags & ~(uint32_t)IBV_WQ_FLAGS_CVLAN_STRIPPING) != 0)
 		return sim_refuse(dev, EOPNOTSUPP,
-				  "create_wq: create_flags 0x%x not supported (no VLAN stripping, "
-				  "FCS scatter or padding)",
+				  "create_wq: create_flags 0x%x not supported (VLAN stripping "
+				  "alone, no FCS scatter or padding)",
 				  attr->create_flags);
+	strip = (attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) &&
+		(attr->create_flags & IBV_WQ_FLAGS_CVLAN_STRIPPING);
+	if (strip && !dev->cfg.prof.cvlan_strip)
+		return sim_refuse(dev, EOPNOTSUPP,
+				  "create_wq: IBV_WQ_FLAGS_CVLAN_STRIPPING on a device whose "
+				  "raw_packet_caps lack CVLAN_STRIPPING (vlan_strip=off)");
 	pd = sim_pd_of(attr->pd, __func__);
 	cq = sim_cq_of(attr->cq, __func__);
 	if (pd == NULL || cq == NULL || !sim_obj_same_ctx(ctx, pd->ctx, cq->ctx, __func__)) {
@@ -88,6 +96,7 @@ static struct ibv_wq *wq_create(struct ibv_context *context, struct ibv_wq_init_
 	wq->stride = stride;
 	wq->wqe_cnt = cnt;
 	wq->max_sge = mprq != NULL ? 1 : stride / (uint32_t)sizeof(struct mlx5_wqe_data_seg);
+	wq->cvlan_strip = strip;
 	if (mprq != NULL) {
 		wq->log_stride_sz = mprq->single_stride_log_num_of_bytes;
 		wq->log_stride_num = mprq->single_wqe_log_num_of_strides;
@@ -187,6 +196,33 @@ static const char *wq_state_name(enum ibv_wq_state s)
 	return (unsigned int)s < DVP_DIM(names) ? names[s] : "UNKNOWN";
 }
 
+/* ibv_modify_wq's IBV_WQ_ATTR_FLAGS: VLAN stripping on or off, as the device can. */
+static int wq_flags_modify(struct sim_wq *wq, uint32_t flags, uint32_t mask)
+{
+	struct sim_mlx5_dev *dev = wq->ctx->dev;
+
+	if (mask & ~(uint32_t)IBV_WQ_FLAGS_CVLAN_STRIPPING) {
+		SIM_LOG(ERR, dev,
+			"modify_wq: flags_mask 0x%x; the only flag that changes is "
+			"IBV_WQ_FLAGS_CVLAN_STRIPPING",
+			mask);
+		return EOPNOTSUPP;
+	}
+	if ((mask & flags & IBV_WQ_FLAGS_CVLAN_STRIPPING) && !dev->cfg.prof.cvlan_strip) {
+		sim_refuse(dev, EOPNOTSUPP,
+			   "modify_wq: IBV_WQ_FLAGS_CVLAN_STRIPPING on a device whose "
+			   "raw_packet_caps lack CVLAN_STRIPPING (vlan_strip=off)");
+		return EOPNOTSUPP;
+	}
+	if (mask & IBV_WQ_FLAGS_CVLAN_STRIPPING) {
+		/* Under the lock: the receive engine reads it per frame. */
+		pthread_mutex_lock(&dev->lock);
+		wq->cvlan_strip = (flags & IBV_WQ_FLAGS_CVLAN_STRIPPING) != 0;
+		pthread_mutex_unlock(&dev->lock);
+	}
+	return 0;
+}
+
 int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
 {
 	struct sim_wq *wq = sim_wq_of(ibv, __func__);
@@ -197,10 +233,17 @@ int sim_modify_wq(struct ibv_wq *ibv, struct ibv_wq_attr *attr)
 	if (wq == NULL || attr == NULL)
 		return EINVAL;
 	dev = wq->ctx->dev;
-	if (attr->attr_mask & ~(uint32_t)(IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_CURR_STATE)) {
-		SIM_LOG(ERR, dev, "modify_wq: only the state can change (attr_mask 0x%x)",
+	if (attr->attr_mask &
+	    ~(uint32_t)(IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_CURR_STATE | IBV_WQ_ATTR_FLAGS)) {
+		SIM_LOG(ERR, dev, "modify_wq: only the state and flags can change (attr_mask 0x%x)",
 			attr->attr_mask);
 		return EOPNOTSUPP;
+	}
+	if (attr->attr_mask & IBV_WQ_ATTR_FLAGS) {
+		int ret = wq_flags_modify(wq, attr->flags, attr->flags_mask);
+
+		if (ret != 0)
+			return ret;
 	}
 	if (!(attr->attr_mask & IBV_WQ_ATTR_STATE))
 		return 0;

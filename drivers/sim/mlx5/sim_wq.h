@@ -45,6 +45,8 @@ struct sim_wq {
 	uint32_t async_got; /* acks: ibv.events_completed */
 	/* Striding RQ (sim_mprq.c): log2 stride bytes and strides per WQE, 0 for a plain RQ. */
 	uint32_t log_stride_sz, log_stride_num;
+	/* IBV_WQ_FLAGS_CVLAN_STRIPPING: a C-VLAN tag leaves the frame for the CQE's vlan_info. */
+	bool cvlan_strip;
 	uint32_t strd_ci; /* next free stride of the WQE at ci */
 	bool wqe_fetched; /* the WQE at ci is read (counted in bus_wqe_bytes) */
 	uint8_t *wqe_addr; /* its buffer, checked against the MRs when fetched */
