@@ -69,6 +69,13 @@ extern "C" {
 /** The VLAN tag was stripped from the packet data into vlan_tci. */
 #define DVP_MBUF_F_RX_VLAN_STRIPPED (1ULL << 6)
 
+/**
+ * The timestamp slot (dvp_mbuf_rx_timestamp_slot()) holds the device clock
+ * when the packet arrived. Natively this bit, which DPDK leaves free; in a
+ * DPDK application, the flag DPDK's rx timestamp dynflag registration gave.
+ */
+#define DVP_MBUF_F_RX_TIMESTAMP (1ULL << 17)
+
 /** Rx IP (L3) checksum state: two bits, four values. */
 #define DVP_MBUF_F_RX_IP_CKSUM_MASK ((1ULL << 4) | (1ULL << 7))
 #define DVP_MBUF_F_RX_IP_CKSUM_UNKNOWN 0 /**< the device says nothing */
@@ -239,7 +246,9 @@ struct dvp_mbuf {
 	uint16_t reserved16;
 	uint32_t reserved32;
 	uint64_t udata64; /**< free for the application */
-	uint32_t dynfield1[10]; /**< free for libraries and drivers (one owner each) */
+	/** Device clock ticks at arrival, valid with DVP_MBUF_F_RX_TIMESTAMP (dvp_port_read_clock()) */
+	uint64_t timestamp;
+	uint32_t dynfield1[8]; /**< free for libraries and drivers (one owner each) */
 } __dvp_cache_aligned;
 
 _Static_assert(sizeof(struct dvp_mbuf) == 2 * 64, "struct dvp_mbuf is two 64-byte lines");
@@ -300,6 +309,22 @@ static inline unsigned int dvp_pktmbuf_pool_in_use(const struct dvp_mempool *mp)
 {
 	return dvp_mempool_in_use_count(mp);
 }
+
+/**
+ * Where a driver puts an rx timestamp (DVP_RX_OFFLOAD_TIMESTAMP): the byte
+ * offset of a uint64_t in the mbuf into *@p offset and the ol_flags bit
+ * that says it is valid into *@p flag. Natively the timestamp field and
+ * DVP_MBUF_F_RX_TIMESTAMP; in a DPDK application, DPDK's rx timestamp
+ * dynfield and dynflag, once the host has given them with
+ * dvp_mbuf_rx_timestamp_set().
+ * @return 0, or -ENOTSUP (hosted, none given yet).
+ */
+int dvp_mbuf_rx_timestamp_slot(int *offset, uint64_t *flag);
+
+#ifdef DVP_HOST_DPDK
+/** The host's rx timestamp dynfield offset and dynflag bit (net_dvp registers them). */
+void dvp_mbuf_rx_timestamp_set(int offset, uint64_t flag);
+#endif
 
 /**
  * Check an mbuf's header for consistency (@p is_header: it is a packet's

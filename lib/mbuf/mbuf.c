@@ -166,3 +166,31 @@ void dvp_pktmbuf_dump(FILE *f, const struct dvp_mbuf *m, unsigned int dump_len)
 		dump_len -= len;
 	}
 }
+
+#ifdef DVP_HOST_DPDK
+/* Set once by the host before its ports' queues are set up; read at queue setup. */
+static int rx_ts_offset = -1;
+static uint64_t rx_ts_flag;
+
+void dvp_mbuf_rx_timestamp_set(int offset, uint64_t flag)
+{
+	rx_ts_flag = flag;
+	rx_ts_offset = offset;
+}
+
+int dvp_mbuf_rx_timestamp_slot(int *offset, uint64_t *flag)
+{
+	if (rx_ts_offset < 0)
+		return dvp_err(ENOTSUP);
+	*offset = rx_ts_offset;
+	*flag = rx_ts_flag;
+	return 0;
+}
+#else
+int dvp_mbuf_rx_timestamp_slot(int *offset, uint64_t *flag)
+{
+	*offset = (int)offsetof(struct dvp_mbuf, timestamp);
+	*flag = DVP_MBUF_F_RX_TIMESTAMP;
+	return 0;
+}
+#endif

@@ -675,6 +675,31 @@ struct dvp_power_monitor_cond {
  */
 int dvp_get_monitor_addr(uint16_t port_id, uint16_t queue_id, struct dvp_power_monitor_cond *pmc);
 
+/* ------------------------------------------------------------------------
+ * Rx offloads at run time, the device clock
+ */
+
+/**
+ * Turn VLAN stripping (DVP_RX_OFFLOAD_VLAN_STRIP) on or off on rx queue
+ * @p queue_id of a configured port, started or not, as DPDK's
+ * rte_eth_dev_set_vlan_strip_on_queue: packets received after it come
+ * with the tag stripped (DVP_MBUF_F_RX_VLAN | DVP_MBUF_F_RX_VLAN_STRIPPED,
+ * vlan_tci) or as they were.
+ * @return 0; -EINVAL (bad id, a queue not set up), -ENOTSUP (the driver or
+ *   the queue cannot: one log line says why), or the driver's error.
+ */
+int dvp_port_rxq_vlan_strip_set(uint16_t port_id, uint16_t queue_id, bool on);
+
+/**
+ * The device's clock now, in the units of the rx timestamps it gives
+ * (DVP_RX_OFFLOAD_TIMESTAMP), as rte_eth_read_clock: on mlx5 the
+ * free-running counter, ticks of the device's core clock. Two reads a
+ * known time apart give its frequency. Control path (a system call on
+ * hardware).
+ * @return 0; -EINVAL, -ENOTSUP (the driver has no clock), or the driver's error.
+ */
+int dvp_port_read_clock(uint16_t port_id, uint64_t *clock);
+
 #ifdef __cplusplus
 }
 #endif

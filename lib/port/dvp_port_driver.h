@@ -205,6 +205,14 @@ struct dvp_port_ops {
 	/** COUNT's counts of a rule since its flow_create. */
 	int (*flow_query)(struct dvp_port *port, void *handle, uint64_t *hits, uint64_t *bytes);
 	/**
+	 * VLAN stripping on rx queue @p q (port->rxqs[q]) on or off, while
+	 * lcores may burst on it. NULL: -ENOTSUP. @return 0 or a negative
+	 * errno (logged by the driver).
+	 */
+	int (*rxq_vlan_strip_set)(struct dvp_port *port, uint16_t q, bool on);
+	/** The device clock (dvp_port_read_clock()). NULL: -ENOTSUP. */
+	int (*read_clock)(struct dvp_port *port, uint64_t *clock);
+	/**
 	 * (required) Mbufs the port holds now: posted to rx rings, received and
 	 * not yet taken, accepted for tx and not yet freed. Must be 0 after
 	 * stop (contract 5). Not called concurrently with bursts.

@@ -337,5 +337,7 @@ void mlx5_async_destroy(struct mlx5_dev *dev);
 extern const struct dvp_rxwait_queue_ops mlx5_rxq_intr_ops;
 /* The get_monitor_addr op: the next CQE's op_own byte. */
 int mlx5_rxq_monitor_addr(void *rxq, struct dvp_power_monitor_cond *pmc);
+/* VLAN stripping of rx queue @p q at run time: the WQ's flag (mlx5_rxq.c). */
+int mlx5_rxq_vlan_strip_set(struct dvp_port *port, uint16_t q, bool on);
 
 #endif /* MLX5_H */

@@ -33,6 +33,11 @@ static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
 	info->default_txq_size = MLX5_TXQ_DESC_DEFAULT;
 	info->rx_offload_capa =
 		DVP_RX_OFFLOAD_CHECKSUM | DVP_RX_OFFLOAD_RSS_HASH | DVP_RX_OFFLOAD_SCATTER;
+	/* The WQ strips C-VLAN tags where the device says so; timestamps where it has a clock. */
+	if (priv->dev->attr.raw_packet_caps & IBV_RAW_PACKET_CAP_CVLAN_STRIPPING)
+		info->rx_offload_capa |= DVP_RX_OFFLOAD_VLAN_STRIP;
+	if (priv->dev->attr.hca_core_clock != 0 && priv->dev->glue->query_rt_values_ex != NULL)
+		info->rx_offload_capa |= DVP_RX_OFFLOAD_TIMESTAMP;
 	/* VLAN insertion everywhere: by the driver where the device has none (as DPDK). */
 	info->tx_offload_capa = DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM |
 				DVP_TX_OFFLOAD_TCP_CKSUM | DVP_TX_OFFLOAD_MULTI_SEGS |
@@ -51,6 +56,27 @@ static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
 	/* Memory the device has not registered: dropped natively, a stop where a host may copy. */
 	info->dev_capa = DVP_PORT_DEV_CAPA_MEM_REG |
 			 (MLX5_TX_FOREIGN_HI != 0 ? DVP_PORT_DEV_CAPA_TX_STOPS : 0);
+	return 0;
+}
+
+/*
+ * The free-running counter CQE timestamps hold (ticks of hca_core_clock),
+ * as DPDK's mlx5_read_clock reads it: libmlx5 gives it in tv_nsec.
+ */
+static int mlx5_read_clock(struct dvp_port *port, uint64_t *clock)
+{
+	struct mlx5_dev *dev = mlx5_priv(port)->dev;
+	struct ibv_values_ex v = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+	int ret;
+
+	if (dev->glue->query_rt_values_ex == NULL || dev->attr.hca_core_clock == 0)
+		return dvp_err(ENOTSUP);
+	ret = dev->glue->query_rt_values_ex(dev->ctx, &v);
+	if (ret != 0) {
+		MLX5_PLOG(ERR, port, "read clock: query_rt_values_ex: %s", dvp_strerror(ret));
+		return dvp_err(ret);
+	}
+	*clock = (uint64_t)v.raw_clock.tv_nsec;
 	return 0;
 }
 
@@ -486,5 +512,7 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.flow_create = mlx5_flow_create,
 	.flow_destroy = mlx5_flow_destroy,
 	.flow_query = mlx5_flow_query,
+	.rxq_vlan_strip_set = mlx5_rxq_vlan_strip_set,
+	.read_clock = mlx5_read_clock,
 	.mbufs_held = mlx5_mbufs_held,
 };

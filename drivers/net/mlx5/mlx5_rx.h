@@ -20,6 +20,7 @@
 
 #include <endian.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <infiniband/mlx5dv.h>
 
@@ -111,6 +112,14 @@ struct mlx5_rxq {
 	uint8_t comp_fmt; /* CQE compression: MLX5_MINI_CQE_HASH or _CSUM; MLX5_RX_COMP_OFF */
 	/* A MARK or FLAG rule lives: deliver the flow tags (atomic, mlx5_flow_rules.c). */
 	bool mark;
+	/*
+	 * MLX5_RXQ_OFL_*: CQE fields the bursts copy into the mbufs in a pass
+	 * of their own (mlx5_rx_ofl_run()), tested once a run: 0 costs a
+	 * queue without them nothing per packet. Written by the control path
+	 * while bursts run (VLAN stripping at run time): a byte, read once a
+	 * run, either value is a consistent queue.
+	 */
+	uint8_t ofl;
 	/* Vector burst: the masked header word of the last CQE, 8 times, and its entry. */
 	uint8_t vec_last[16] __dvp_aligned(16);
 	const struct mlx5_rx_vec_ent *vec_ent;
@@ -141,6 +150,8 @@ struct mlx5_rxq {
 	uint32_t arm_sn; /* events received on this CQ: the arm doorbell's sn */
 	bool started;
 	bool hash; /* the RSS hash goes into the mbufs */
+	int ts_off; /* with MLX5_RXQ_OFL_TS: the timestamp's offset in an mbuf ... */
+	uint64_t ts_flag; /* ... and its ol_flags bit (dvp_mbuf_rx_timestamp_slot()) */
 	int socket;
 	uint64_t offloads;
 	struct dvp_mbuf **tmp; /* wqe_n entries, for recovery */
@@ -151,6 +162,10 @@ struct mlx5_rxq {
 	 */
 	struct mlx5_rx_vec_ent vec_tbl[512] __dvp_cache_aligned;
 };
+
+/* mlx5_rxq.ofl: the WQ strips C-VLAN tags; rx timestamps go into the mbufs. */
+#define MLX5_RXQ_OFL_VLAN 0x1u
+#define MLX5_RXQ_OFL_TS 0x2u
 
 /* The most data segments an rx WQE takes (rx scatter): DPDK's limit too. */
 #define MLX5_RX_SGE_MAX 32u
@@ -187,6 +202,9 @@ static __dvp_always_inline bool mlx5_rx_marking(const struct mlx5_rxq *rxq)
 {
 	return __atomic_load_n(&rxq->mark, __ATOMIC_RELAXED);
 }
+/* The MLX5_RXQ_OFL_* fields of the @p k mbufs @p out from the CQEs at @p ci on, one each. */
+void mlx5_rx_ofl_run(const struct mlx5_rxq *rxq, uint32_t ci, struct dvp_mbuf *const *out,
+		     uint32_t k);
 void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n);
 
 /* Shared with the control path (mlx5_rxq.c). */
@@ -228,6 +246,26 @@ static __dvp_always_inline void mlx5_rx_mbuf_fill(struct dvp_mbuf *m, const stru
 	m->data_len = (uint16_t)len;
 	if (hash)
 		m->hash.rss = mlx5_cqe_rx_hash(cqe);
+}
+
+/*
+ * The queue's MLX5_RXQ_OFL_* fields of @p m from its CQE: a stripped tag's
+ * TCI (vlan_info, with the CVLAN-stripped bit) and the timestamp (the
+ * device's free-running counter) into the mbuf's slot for it.
+ */
+static __dvp_always_inline void mlx5_rx_ofl_one(const struct mlx5_rxq *rxq, struct dvp_mbuf *m,
+						const struct mlx5_cqe64 *cqe)
+{
+	if ((rxq->ofl & MLX5_RXQ_OFL_VLAN) && (cqe->l4_hdr_type_etc & MLX5_CQE_VLAN_STRIPPED)) {
+		m->ol_flags |= DVP_MBUF_F_RX_VLAN | DVP_MBUF_F_RX_VLAN_STRIPPED;
+		m->vlan_tci = be16toh(cqe->vlan_info);
+	}
+	if (rxq->ofl & MLX5_RXQ_OFL_TS) {
+		const uint64_t ts = be64toh(cqe->timestamp);
+
+		memcpy((uint8_t *)m + rxq->ts_off, &ts, sizeof(ts));
+		m->ol_flags |= rxq->ts_flag;
+	}
 }
 
 /*
@@ -327,6 +365,9 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 		*slow = ((op_own >> 4) != MLX5_CQE_INVALID) &
 			!((op_own ^ own) & MLX5_CQE_OWNER_MASK);
 	*bytes += sum;
+	/* Once a run, not a packet: a queue without these pays a load and a branch. */
+	if (dvp_unlikely(rxq->ofl != 0) && k > 0)
+		mlx5_rx_ofl_run(rxq, ci, out, k);
 	return k;
 }
 

@@ -383,7 +383,7 @@ struct mprq_pos {
  */
 static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const struct mlx5_cqe64 *cqe,
 					  uint32_t cnt, struct dvp_mbuf **pkts, struct mprq_pos *p,
-					  bool hash)
+					  bool hash, bool ofl)
 {
 	const struct mlx5_mprq *mq = rxq->mprq;
 	const uint8_t *const bufs = mq->bufs;
@@ -406,6 +406,8 @@ static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const stru
 
 			src = p->wqe + ((size_t)be16toh(cqe->wqe_counter) << log_strd);
 			mlx5_rx_mbuf_fill(m, cqe, len, rearm, tflags, tptype, hash);
+			if (ofl)
+				mlx5_rx_ofl_one(rxq, m, cqe);
 			dst = (uint8_t *)m->buf_addr + data_off;
 			if (dvp_likely(len <= copy_max)) {
 				copy_small(dst, src, len);
@@ -473,9 +475,20 @@ static __dvp_always_inline uint16_t mprq_burst(struct mlx5_rxq *rxq, struct dvp_
 	p.wq_ci = mq->wq_ci;
 	p.wqe = mq->bufs + ((size_t)(p.wq_ci & rxq->wqe_mask) << mq->log_wqe_sz);
 	run = DVP_MIN(c, cqe_cnt - (ci & (cqe_cnt - 1)));
-	mprq_cqes(rxq, mlx5_cqe_slot(cqes, cqe_cnt, ci), run, pkts, &p, hash);
-	if (dvp_unlikely(run < c))
-		mprq_cqes(rxq, cqes, c - run, pkts, &p, hash);
+	/*
+	 * Fillers keep CQEs and mbufs from pairing one to one after the loop:
+	 * a queue with MLX5_RXQ_OFL_* takes a copy of the loop that does them,
+	 * chosen here once a burst.
+	 */
+	if (dvp_unlikely(rxq->ofl != 0)) {
+		mprq_cqes(rxq, mlx5_cqe_slot(cqes, cqe_cnt, ci), run, pkts, &p, hash, true);
+		if (run < c)
+			mprq_cqes(rxq, cqes, c - run, pkts, &p, hash, true);
+	} else {
+		mprq_cqes(rxq, mlx5_cqe_slot(cqes, cqe_cnt, ci), run, pkts, &p, hash, false);
+		if (dvp_unlikely(run < c))
+			mprq_cqes(rxq, cqes, c - run, pkts, &p, hash, false);
+	}
 	if (dvp_unlikely(p.k < got))
 		dvp_mempool_put_bulk(rxq->mp, (void *const *)&pkts[p.k], got - p.k);
 	if (c > 0) {

@@ -154,7 +154,16 @@ static int objs_create(struct mlx5_rxq *rxq)
 	/* The rings of this queue's objects on its node (mlx5_probe.c's allocator). */
 	rxq->priv->dev->alloc_socket = rxq->socket;
 	errno = 0;
-	if (rxq->priv->dev->cqe_comp != 0 && rxq->mprq == NULL) {
+	if (rxq->priv->dev->cqe_comp != 0 && rxq->mprq == NULL && rxq->ofl != 0)
+		/*
+		 * A mini-CQE has no timestamp, and CQEs compress only with the
+		 * title's vlan_info: as DPDK's mlx5 with rx timestamps, such a
+		 * queue's CQ does not compress, so that every packet has its CQE.
+		 */
+		MLX5_PLOG(INFO, rxq->port,
+			  "rx queue %u: CQE compression off (VLAN stripping or rx timestamps)",
+			  rxq->owner.queue_id);
+	if (rxq->priv->dev->cqe_comp != 0 && rxq->mprq == NULL && rxq->ofl == 0) {
 		/*
 		 * Compressed sessions of the format chosen at probe (mlx5_rx_comp.c);
 		 * not on a multi-packet RQ, whose burst takes only full CQEs.
@@ -188,6 +197,10 @@ static int objs_create(struct mlx5_rxq *rxq)
 	wa.max_sge = 1u << rxq->sges_log;
 	wa.pd = rxq->priv->dev->pd;
 	wa.cq = rxq->cq;
+	if (rxq->ofl & MLX5_RXQ_OFL_VLAN) {
+		wa.comp_mask |= IBV_WQ_INIT_ATTR_FLAGS;
+		wa.create_flags = IBV_WQ_FLAGS_CVLAN_STRIPPING;
+	}
 	rxq->wq = rxq->mprq != NULL ? mlx5_mprq_wq_create(rxq, &wa) : g->create_wq(ctx, &wa);
 	if (rxq->wq == NULL) {
 		ret = errno ? errno : ENOMEM;
@@ -349,6 +362,26 @@ int mlx5_rxq_restart(struct mlx5_rxq *rxq)
 	return ret;
 }
 
+/* The CQE fields the queue's offloads copy into the mbufs (mlx5_rx_ofl_run()). */
+static int rxq_ofl_init(struct mlx5_rxq *rxq)
+{
+	rxq->ofl = 0;
+	if (rxq->offloads & DVP_RX_OFFLOAD_VLAN_STRIP)
+		rxq->ofl |= MLX5_RXQ_OFL_VLAN;
+	if (rxq->offloads & DVP_RX_OFFLOAD_TIMESTAMP) {
+		if (dvp_mbuf_rx_timestamp_slot(&rxq->ts_off, &rxq->ts_flag) < 0 ||
+		    rxq->ts_off < 0 || (size_t)rxq->ts_off + 8 > sizeof(struct dvp_mbuf)) {
+			MLX5_PLOG(ERR, rxq->port,
+				  "rx queue %u: rx timestamps: the host gave no mbuf field for "
+				  "them",
+				  rxq->owner.queue_id);
+			return dvp_err(ENOTSUP);
+		}
+		rxq->ofl |= MLX5_RXQ_OFL_TS;
+	}
+	return 0;
+}
+
 int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
 		   const struct dvp_rxq_conf *conf, struct dvp_mempool *mp)
 {
@@ -421,6 +454,11 @@ int mlx5_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int sock
 	rxq->data_off = data_off;
 	rxq->buf_len = room - data_off;
 	rxq->offloads = offloads;
+	ret = rxq_ofl_init(rxq);
+	if (ret < 0) {
+		dvp_free(rxq);
+		return ret;
+	}
 	rxq->mbuf_rearm = rearm_template(data_off, port->port_id);
 	mlx5_mr_cache_init(&rxq->mr, &priv->dev->mr);
 	/* With several queues whatever rss_hf is: it may change while the port runs. */
@@ -579,4 +617,52 @@ void mlx5_rxq_release(struct dvp_port *port, uint16_t q)
 	dvp_free(rxq->elts);
 	dvp_free(rxq);
 	port->rxqs[q] = NULL;
+}
+
+int mlx5_rxq_vlan_strip_set(struct dvp_port *port, uint16_t q, bool on)
+{
+	struct mlx5_rxq *rxq = port->rxqs[q];
+	struct ibv_wq_attr a;
+	int ret;
+
+	if (!(mlx5_priv(port)->dev->attr.raw_packet_caps & IBV_RAW_PACKET_CAP_CVLAN_STRIPPING)) {
+		MLX5_PLOG(ERR, port,
+			  "rx queue %u: vlan strip: the device cannot strip VLAN tags "
+			  "(no CVLAN_STRIPPING in raw_packet_caps)",
+			  q);
+		return dvp_err(ENOTSUP);
+	}
+	if (on && rxq->comp_fmt != MLX5_RX_COMP_OFF) {
+		MLX5_PLOG(ERR, port,
+			  "rx queue %u: vlan strip: its CQ compresses, and mini-CQEs carry no "
+			  "VLAN tag: set DVP_RX_OFFLOAD_VLAN_STRIP before the queue's setup, or "
+			  "rxq_cqe_comp_en=0",
+			  q);
+		return dvp_err(ENOTSUP);
+	}
+	memset(&a, 0, sizeof(a));
+	a.attr_mask = IBV_WQ_ATTR_FLAGS;
+	a.flags = on ? IBV_WQ_FLAGS_CVLAN_STRIPPING : 0;
+	a.flags_mask = IBV_WQ_FLAGS_CVLAN_STRIPPING;
+	ret = rxq->priv->dev->glue->modify_wq(rxq->wq, &a);
+	if (ret != 0) {
+		MLX5_PLOG(ERR, port, "rx queue %u: vlan strip %s: modify_wq: %s", q,
+			  on ? "on" : "off", dvp_strerror(ret));
+		return dvp_err(ret);
+	}
+	/*
+	 * The burst reads ofl once a run: a run either side of this store
+	 * sees a consistent queue (frames the device stripped before the
+	 * change and taken after it keep their tag in vlan_tci, unflagged).
+	 */
+	if (on) {
+		rxq->offloads |= DVP_RX_OFFLOAD_VLAN_STRIP;
+		__atomic_store_n(&rxq->ofl, (uint8_t)(rxq->ofl | MLX5_RXQ_OFL_VLAN),
+				 __ATOMIC_RELAXED);
+	} else {
+		rxq->offloads &= ~DVP_RX_OFFLOAD_VLAN_STRIP;
+		__atomic_store_n(&rxq->ofl, (uint8_t)(rxq->ofl & ~MLX5_RXQ_OFL_VLAN),
+				 __ATOMIC_RELAXED);
+	}
+	return 0;
 }
