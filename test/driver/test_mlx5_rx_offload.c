@@ -325,7 +325,10 @@ static void test_strip_at_run_time(void **state)
 	dvp_log_capture_free(&cap);
 	ro_close(&r);
 
-	/* A queue whose CQ compresses cannot start stripping: its minis carry no tag. */
+	/*
+	 * A queue whose CQ compresses cannot start stripping while it runs
+	 * (its minis carry no tag); stopped, its CQ is built anew without.
+	 */
 	ro_open(&r, "rx_vec_en=0,rxq_cqe_comp_en=1", "", false);
 	ro_start(&r, 0);
 	dvp_log_capture_begin(&cap);
@@ -334,6 +337,12 @@ static void test_strip_at_run_time(void **state)
 	assert_contains(cap.buf, "its CQ compresses");
 	dvp_log_capture_free(&cap);
 	ro_traffic(&r, &paths[2], false, false);
+	assert_int_equal(dvp_port_stop(r.f.port[0]), 0);
+	assert_int_equal(dvp_port_rxq_vlan_strip_set(r.f.port[0], 0, true), 0);
+	assert_int_equal(dvp_port_start(r.f.port[0]), 0);
+	ro_traffic(&r, &paths[2], true, false);
+	assert_int_equal(((const struct mlx5_rxq *)dvp_port_get(r.f.port[0])->rxqs[0])->comp_fmt,
+			 MLX5_RX_COMP_OFF);
 	ro_close(&r);
 }
 

@@ -619,6 +619,32 @@ void mlx5_rxq_release(struct dvp_port *port, uint16_t q)
 	port->rxqs[q] = NULL;
 }
 
+/*
+ * A stopped queue whose CQ compresses takes VLAN stripping with a CQ and
+ * WQ built anew (objs_create() leaves compression off for it), the port's
+ * steering around them as mlx5_rxq_restart() does; no mbuf is posted.
+ */
+static int strip_rebuild(struct mlx5_rxq *rxq)
+{
+	struct mlx5_priv *priv = rxq->priv;
+	uint8_t ofl = rxq->ofl;
+	bool steering;
+	int ret;
+
+	pthread_mutex_lock(&priv->steer_lock);
+	steering = priv->steering;
+	if (steering)
+		mlx5_steering_destroy(priv);
+	objs_destroy(rxq);
+	rxq->ofl = ofl | MLX5_RXQ_OFL_VLAN;
+	rxq->offloads |= DVP_RX_OFFLOAD_VLAN_STRIP;
+	ret = objs_create(rxq);
+	if (ret == 0 && steering)
+		ret = mlx5_steering_create(priv);
+	pthread_mutex_unlock(&priv->steer_lock);
+	return ret;
+}
+
 int mlx5_rxq_vlan_strip_set(struct dvp_port *port, uint16_t q, bool on)
 {
 	struct mlx5_rxq *rxq = port->rxqs[q];
@@ -632,14 +658,16 @@ int mlx5_rxq_vlan_strip_set(struct dvp_port *port, uint16_t q, bool on)
 			  q);
 		return dvp_err(ENOTSUP);
 	}
-	if (on && rxq->comp_fmt != MLX5_RX_COMP_OFF) {
+	if (on && rxq->comp_fmt != MLX5_RX_COMP_OFF && rxq->started) {
 		MLX5_PLOG(ERR, port,
 			  "rx queue %u: vlan strip: its CQ compresses, and mini-CQEs carry no "
-			  "VLAN tag: set DVP_RX_OFFLOAD_VLAN_STRIP before the queue's setup, or "
-			  "rxq_cqe_comp_en=0",
+			  "VLAN tag: stop the port first, set DVP_RX_OFFLOAD_VLAN_STRIP before "
+			  "the queue's setup, or give rxq_cqe_comp_en=0",
 			  q);
 		return dvp_err(ENOTSUP);
 	}
+	if (on && rxq->comp_fmt != MLX5_RX_COMP_OFF)
+		return strip_rebuild(rxq);
 	memset(&a, 0, sizeof(a));
 	a.attr_mask = IBV_WQ_ATTR_FLAGS;
 	a.flags = on ? IBV_WQ_FLAGS_CVLAN_STRIPPING : 0;
