@@ -264,4 +264,14 @@ int net_dvp_get_monitor_addr(void *rxq, struct rte_power_monitor_cond *pmc);
 struct rte_flow_ops;
 int net_dvp_flow_ops_get(struct rte_eth_dev *eth, const struct rte_flow_ops **ops);
 
+/*
+ * net_dvp_offload.c: VLAN stripping and rx timestamps. Before rx queue
+ * @p qid's setup with @p offloads (its own): DPDK's timestamp dynfield
+ * registered and given to dvpmd when the queue or the port asks for them.
+ */
+int net_dvp_rx_timestamp_prepare(struct rte_eth_dev *eth, uint16_t qid, uint64_t offloads);
+int net_dvp_vlan_offload_set(struct rte_eth_dev *eth, int mask);
+void net_dvp_vlan_strip_queue_set(struct rte_eth_dev *eth, uint16_t q, int on);
+int net_dvp_read_clock(struct rte_eth_dev *eth, uint64_t *clock);
+
 #endif /* NET_DVP_H */

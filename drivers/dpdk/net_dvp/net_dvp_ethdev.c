@@ -270,6 +270,9 @@ static int rxq_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc, un
 			p->eth_port, qid, mp->name);
 		return -EINVAL;
 	}
+	ret = net_dvp_rx_timestamp_prepare(eth, qid, dconf.offloads);
+	if (ret < 0)
+		return ret;
 	if (eth->data->rx_queues[qid] != NULL)
 		net_dvp_rxq_release(eth, qid);
 	rxq = rte_zmalloc_socket("net_dvp_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, (int)socket);
@@ -525,6 +528,9 @@ const struct eth_dev_ops net_dvp_ops = {
 	.fw_version_get = net_dvp_fw_version_get,
 	.get_monitor_addr = net_dvp_get_monitor_addr,
 	.flow_ops_get = net_dvp_flow_ops_get,
+	.vlan_offload_set = net_dvp_vlan_offload_set,
+	.vlan_strip_queue_set = net_dvp_vlan_strip_queue_set,
+	.read_clock = net_dvp_read_clock,
 };
 
 int net_dvp_port_create(struct net_dvp_dev *dev, uint16_t dvp_port)
