@@ -68,6 +68,8 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 		  "(default 0)" },
 	{ "pattern", "source bursts: pattern=[on:10ms,off:90ms] (default always on)" },
 	{ "count", "frames each source sends before it stops, 0 for no limit (default 0)" },
+	{ "vlan", "0..0xffff: source frames carry an 802.1Q tag of this TCI (PCP, DEI, VID) "
+		  "after the MACs, 4 bytes more than sizes= (default untagged)" },
 	{ "gen", "on|off: start the sources at creation (default on with cable=traffic)" },
 	{ "drop", "percentage of frames lost on each port's receive wire, 0..100 (default 0)" },
 	{ "corrupt", "percentage of received frames with one byte flipped, 0..100 (default 0)" },
@@ -321,6 +323,11 @@ static int parse_source(const char *name, const struct dvp_devargs *da, struct s
 		ret = dvp_devargs_get_u64(da, "rate", 0, 1000000000ull, 0, &cfg->src.rate_pps);
 	if (ret == 0)
 		ret = dvp_devargs_get_u64(da, "count", 0, UINT64_MAX, 0, &cfg->src.count);
+	if (ret == 0 && dvp_devargs_get(da, "vlan") != NULL) {
+		ret = dvp_devargs_get_u64(da, "vlan", 0, 0xffff, 0, &x);
+		cfg->src.vlan = true;
+		cfg->src.vlan_tci = (uint16_t)x;
+	}
 	v = dvp_devargs_get(da, "pattern");
 	if (ret == 0 && v != NULL) {
 		ret = parse_pair(name, "pattern", v, "on", "off", &cfg->src.on_ns,

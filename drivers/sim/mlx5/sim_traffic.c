@@ -124,6 +124,13 @@ static void source_build(struct sim_port *port)
 
 	sim_mlx5_frame_build(s->frame, len, (uint32_t)(s->next % c->flows), s->next / c->flows,
 			     port->mac);
+	if (c->vlan) {
+		/* The buffer holds SIM_FRAME_MAX: a frame of MTU + 14 and a tag fit. */
+		memmove(s->frame + 16, s->frame + 12, len - 12);
+		dvp_be16_put(s->frame + 12, 0x8100);
+		dvp_be16_put(s->frame + 14, c->vlan_tci);
+		len += 4;
+	}
 	s->frame_len = len;
 	s->pending = true;
 }
