@@ -515,6 +515,76 @@ static void test_thread_mode_starts_and_stops(void **state)
 	assert_int_equal(sim_mlx5_destroy(dev), 0);
 }
 
+/*
+ * C-VLAN stripping as the device reports and takes it: the cap in
+ * raw_packet_caps, the WQ flag at creation and by modify_wq; a device
+ * without the cap (vlan_strip=off) refusing both. The clock of CQE
+ * timestamps: hca_core_clock, and query_rt_values_ex in its ticks.
+ */
+static void test_vlan_strip_and_clock(void **state)
+{
+	struct ibv_device_attr_ex ax;
+	struct ibv_wq_init_attr wa;
+	struct ibv_values_ex v;
+	struct ibv_wq_attr mod;
+	struct ibv_wq *wq;
+	struct sc_cq cq;
+	struct sc s;
+
+	(void)state;
+	sc_open(&s, "mode=step,clock=virtual");
+	assert_int_equal(s.g->query_device_ex(s.ctx, NULL, &ax), 0);
+	assert_true(ax.raw_packet_caps & IBV_RAW_PACKET_CAP_CVLAN_STRIPPING);
+	assert_int_equal(ax.hca_core_clock, 156250);
+	assert_int_equal(sim_mlx5_clock_advance(s.sim, 2000000), 0);
+	memset(&v, 0, sizeof(v));
+	v.comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
+	assert_int_equal(s.g->query_rt_values_ex(s.ctx, &v), 0);
+	assert_int_equal(v.raw_clock.tv_nsec, 312500); /* 2 ms at 156.25 MHz */
+	assert_int_equal(sim_mlx5_clock_ticks(s.sim), 312500);
+	v.comp_mask = IBV_VALUES_MASK_RAW_CLOCK << 1;
+	assert_int_equal(s.g->query_rt_values_ex(s.ctx, &v), EOPNOTSUPP);
+	sc_cq_init(&s, &cq, 16, false);
+	memset(&wa, 0, sizeof(wa));
+	wa.wq_type = IBV_WQT_RQ;
+	wa.max_wr = 16;
+	wa.max_sge = 1;
+	wa.pd = s.pd;
+	wa.cq = cq.cq;
+	wa.comp_mask = IBV_WQ_INIT_ATTR_FLAGS;
+	wa.create_flags = IBV_WQ_FLAGS_CVLAN_STRIPPING;
+	wq = s.g->create_wq(s.ctx, &wa);
+	assert_non_null(wq);
+	memset(&mod, 0, sizeof(mod));
+	mod.attr_mask = IBV_WQ_ATTR_FLAGS;
+	mod.flags_mask = IBV_WQ_FLAGS_CVLAN_STRIPPING;
+	assert_int_equal(s.g->modify_wq(wq, &mod), 0); /* off */
+	mod.flags = IBV_WQ_FLAGS_CVLAN_STRIPPING;
+	assert_int_equal(s.g->modify_wq(wq, &mod), 0); /* on again */
+	mod.flags_mask = IBV_WQ_FLAGS_SCATTER_FCS;
+	assert_int_equal(s.g->modify_wq(wq, &mod), EOPNOTSUPP);
+	assert_int_equal(s.g->destroy_wq(wq), 0);
+	sc_cq_fini(&s, &cq);
+	sc_close(&s);
+
+	sc_open(&s, "mode=step,vlan_strip=off");
+	assert_int_equal(s.g->query_device_ex(s.ctx, NULL, &ax), 0);
+	assert_false(ax.raw_packet_caps & IBV_RAW_PACKET_CAP_CVLAN_STRIPPING);
+	sc_cq_init(&s, &cq, 16, false);
+	wa.pd = s.pd;
+	wa.cq = cq.cq;
+	assert_null(s.g->create_wq(s.ctx, &wa));
+	assert_int_equal(errno, EOPNOTSUPP);
+	wa.comp_mask = 0;
+	wq = s.g->create_wq(s.ctx, &wa);
+	assert_non_null(wq);
+	mod.flags_mask = IBV_WQ_FLAGS_CVLAN_STRIPPING;
+	assert_int_equal(s.g->modify_wq(wq, &mod), EOPNOTSUPP);
+	assert_int_equal(s.g->destroy_wq(wq), 0);
+	sc_cq_fini(&s, &cq);
+	sc_close(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_cq_and_channel_errors),
 		cmocka_unit_test(test_mr_pd_errors),
 		cmocka_unit_test(test_wq_qp_errors),
+		cmocka_unit_test(test_vlan_strip_and_clock),
 		cmocka_unit_test(test_buf_allocators),
 		cmocka_unit_test(test_destroy_busy_device),
 		cmocka_unit_test(test_thread_mode_starts_and_stops),
