@@ -59,8 +59,10 @@ static void ro_open(struct ro *r, const char *pmd_args, const char *sim_args, bo
 
 	snprintf(cpu, sizeof(cpu), "%d", dvp_test_first_cpu());
 	snprintf(allow, sizeof(allow), "sim_mlx5_%u,%s", sim_index, pmd_args);
-	snprintf(vdev, sizeof(vdev), "sim_mlx5,ports=1,mode=step,clock=virtual%s%s",
-		 sim_args[0] != '\0' ? "," : "", sim_args);
+	/* The program's device argument too (a profile), as mf_open() gives it. */
+	snprintf(vdev, sizeof(vdev), "sim_mlx5,ports=1,mode=step,clock=virtual%s%s%s%s",
+		 sim_args[0] != '\0' ? "," : "", sim_args, mf_sim_extra != NULL ? "," : "",
+		 mf_sim_extra != NULL ? mf_sim_extra : "");
 	assert_true(dvp_test_eal_init("--no-huge", "-m", "256", "-l", cpu, "-a", allow, "--vdev",
 				      vdev) > 0);
 	snprintf(name, sizeof(name), "sim_mlx5_%u", sim_index++);
@@ -84,7 +86,8 @@ static void ro_start(struct ro *r, uint64_t offloads)
 	memset(&c, 0, sizeof(c));
 	c.rxmode.offloads = offloads;
 	assert_int_equal(dvp_port_configure(r->f.port[0], 1, 1, &c), 0);
-	assert_int_equal(dvp_rxq_setup(r->f.port[0], 0, 256, DVP_SOCKET_ANY, NULL, r->f.mp), 0);
+	/* 2^10: a multi-packet RQ of 2^9 strides a WQE (ConnectX-4 Lx) wants more than 2^9. */
+	assert_int_equal(dvp_rxq_setup(r->f.port[0], 0, 1024, DVP_SOCKET_ANY, NULL, r->f.mp), 0);
 	assert_int_equal(dvp_txq_setup(r->f.port[0], 0, 256, DVP_SOCKET_ANY, NULL), 0);
 	assert_int_equal(dvp_port_start(r->f.port[0]), 0);
 }
