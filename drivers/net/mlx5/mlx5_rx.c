@@ -26,11 +26,11 @@ uint16_t mlx5_rx_burst_hash(void *rxq, struct dvp_mbuf **pkts, uint16_t n)
 }
 
 /* Out of line: only queues with MLX5_RXQ_OFL_* come here, once a run. */
-void mlx5_rx_ofl_run(const struct mlx5_rxq *rxq, uint32_t ci, struct dvp_mbuf *const *out,
-		     uint32_t k)
+void mlx5_rx_ofl_run(const struct mlx5_rxq *rxq, uint8_t ofl, uint32_t ci,
+		     struct dvp_mbuf *const *out, uint32_t k)
 {
 	for (uint32_t j = 0; j < k; j++)
-		mlx5_rx_ofl_one(rxq, out[j], mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, ci + j));
+		mlx5_rx_ofl_one(rxq, ofl, out[j], mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, ci + j));
 }
 
 /* Data segments of a pool of several MRs: each buffer's own lkey. */

@@ -203,8 +203,14 @@ static __dvp_always_inline bool mlx5_rx_marking(const struct mlx5_rxq *rxq)
 	return __atomic_load_n(&rxq->mark, __ATOMIC_RELAXED);
 }
 /* The MLX5_RXQ_OFL_* fields of the @p k mbufs @p out from the CQEs at @p ci on, one each. */
-void mlx5_rx_ofl_run(const struct mlx5_rxq *rxq, uint32_t ci, struct dvp_mbuf *const *out,
-		     uint32_t k);
+void mlx5_rx_ofl_run(const struct mlx5_rxq *rxq, uint8_t ofl, uint32_t ci,
+		     struct dvp_mbuf *const *out, uint32_t k);
+
+/* The queue's MLX5_RXQ_OFL_*: relaxed, a byte the control path may change between runs. */
+static __dvp_always_inline uint8_t mlx5_rx_ofl(const struct mlx5_rxq *rxq)
+{
+	return __atomic_load_n(&rxq->ofl, __ATOMIC_RELAXED);
+}
 void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n);
 
 /* Shared with the control path (mlx5_rxq.c). */
@@ -253,14 +259,14 @@ static __dvp_always_inline void mlx5_rx_mbuf_fill(struct dvp_mbuf *m, const stru
  * TCI (vlan_info, with the CVLAN-stripped bit) and the timestamp (the
  * device's free-running counter) into the mbuf's slot for it.
  */
-static __dvp_always_inline void mlx5_rx_ofl_one(const struct mlx5_rxq *rxq, struct dvp_mbuf *m,
-						const struct mlx5_cqe64 *cqe)
+static __dvp_always_inline void mlx5_rx_ofl_one(const struct mlx5_rxq *rxq, uint8_t ofl,
+						struct dvp_mbuf *m, const struct mlx5_cqe64 *cqe)
 {
-	if ((rxq->ofl & MLX5_RXQ_OFL_VLAN) && (cqe->l4_hdr_type_etc & MLX5_CQE_VLAN_STRIPPED)) {
+	if ((ofl & MLX5_RXQ_OFL_VLAN) && (cqe->l4_hdr_type_etc & MLX5_CQE_VLAN_STRIPPED)) {
 		m->ol_flags |= DVP_MBUF_F_RX_VLAN | DVP_MBUF_F_RX_VLAN_STRIPPED;
 		m->vlan_tci = be16toh(cqe->vlan_info);
 	}
-	if (rxq->ofl & MLX5_RXQ_OFL_TS) {
+	if (ofl & MLX5_RXQ_OFL_TS) {
 		const uint64_t ts = be64toh(cqe->timestamp);
 
 		memcpy((uint8_t *)m + rxq->ts_off, &ts, sizeof(ts));
@@ -333,7 +339,7 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 	const uint64_t *const tflags = rxq->cqe_flags;
 	const uint32_t *const tptype = rxq->cqe_ptype;
 	uint32_t k, sum = 0;
-	uint8_t op_own = 0;
+	uint8_t op_own = 0, ofl;
 
 	for (k = 0; k < run; k++, cqe++) {
 		struct dvp_mbuf *m;
@@ -366,8 +372,9 @@ static __dvp_always_inline uint32_t mlx5_rx_run(const struct mlx5_rxq *rxq, uint
 			!((op_own ^ own) & MLX5_CQE_OWNER_MASK);
 	*bytes += sum;
 	/* Once a run, not a packet: a queue without these pays a load and a branch. */
-	if (dvp_unlikely(rxq->ofl != 0) && k > 0)
-		mlx5_rx_ofl_run(rxq, ci, out, k);
+	ofl = mlx5_rx_ofl(rxq);
+	if (dvp_unlikely(ofl != 0) && k > 0)
+		mlx5_rx_ofl_run(rxq, ofl, ci, out, k);
 	return k;
 }
 

@@ -383,7 +383,7 @@ struct mprq_pos {
  */
 static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const struct mlx5_cqe64 *cqe,
 					  uint32_t cnt, struct dvp_mbuf **pkts, struct mprq_pos *p,
-					  bool hash, bool ofl)
+					  bool hash, uint8_t ofl)
 {
 	const struct mlx5_mprq *mq = rxq->mprq;
 	const uint8_t *const bufs = mq->bufs;
@@ -406,8 +406,8 @@ static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const stru
 
 			src = p->wqe + ((size_t)be16toh(cqe->wqe_counter) << log_strd);
 			mlx5_rx_mbuf_fill(m, cqe, len, rearm, tflags, tptype, hash);
-			if (ofl)
-				mlx5_rx_ofl_one(rxq, m, cqe);
+			if (ofl != 0)
+				mlx5_rx_ofl_one(rxq, ofl, m, cqe);
 			dst = (uint8_t *)m->buf_addr + data_off;
 			if (dvp_likely(len <= copy_max)) {
 				copy_small(dst, src, len);
@@ -445,7 +445,7 @@ static __dvp_always_inline uint16_t mprq_burst(struct mlx5_rxq *rxq, struct dvp_
 	const uint32_t cqe_cnt = rxq->cqe_cnt, ci = rxq->cq_ci;
 	struct mprq_pos p = { .k = 0 };
 	uint32_t c, run, got;
-	uint8_t op_own = 0;
+	uint8_t op_own = 0, ofl;
 	bool slow = false;
 
 	if (!mlx5_rx_burst_begin(rxq))
@@ -480,14 +480,15 @@ static __dvp_always_inline uint16_t mprq_burst(struct mlx5_rxq *rxq, struct dvp_
 	 * a queue with MLX5_RXQ_OFL_* takes a copy of the loop that does them,
 	 * chosen here once a burst.
 	 */
-	if (dvp_unlikely(rxq->ofl != 0)) {
-		mprq_cqes(rxq, mlx5_cqe_slot(cqes, cqe_cnt, ci), run, pkts, &p, hash, true);
+	ofl = mlx5_rx_ofl(rxq);
+	if (dvp_unlikely(ofl != 0)) {
+		mprq_cqes(rxq, mlx5_cqe_slot(cqes, cqe_cnt, ci), run, pkts, &p, hash, ofl);
 		if (run < c)
-			mprq_cqes(rxq, cqes, c - run, pkts, &p, hash, true);
+			mprq_cqes(rxq, cqes, c - run, pkts, &p, hash, ofl);
 	} else {
-		mprq_cqes(rxq, mlx5_cqe_slot(cqes, cqe_cnt, ci), run, pkts, &p, hash, false);
+		mprq_cqes(rxq, mlx5_cqe_slot(cqes, cqe_cnt, ci), run, pkts, &p, hash, 0);
 		if (dvp_unlikely(run < c))
-			mprq_cqes(rxq, cqes, c - run, pkts, &p, hash, false);
+			mprq_cqes(rxq, cqes, c - run, pkts, &p, hash, 0);
 	}
 	if (dvp_unlikely(p.k < got))
 		dvp_mempool_put_bulk(rxq->mp, (void *const *)&pkts[p.k], got - p.k);

@@ -90,8 +90,8 @@ static uint32_t sg_run(struct mlx5_rxq *rxq, uint32_t ci, uint32_t rq_ci, struct
 		*slow = ((op_own >> 4) != MLX5_CQE_INVALID) &
 			!((op_own ^ own) & MLX5_CQE_OWNER_MASK);
 	*bytes += sum;
-	if (dvp_unlikely(rxq->ofl != 0) && k > 0)
-		mlx5_rx_ofl_run(rxq, ci, out, k);
+	if (dvp_unlikely(mlx5_rx_ofl(rxq) != 0) && k > 0)
+		mlx5_rx_ofl_run(rxq, mlx5_rx_ofl(rxq), ci, out, k);
 	return k;
 }
 

@@ -267,8 +267,8 @@ static __dvp_always_inline uint32_t rx_vec_run(struct mlx5_rxq *rxq, uint32_t ci
 	/* Lane 1: the pkt_len of every mbuf. */
 	*bytes += (uint32_t)_mm_extract_epi32(v.sum, 1);
 	/* The steps' CQEs; mlx5_rx_run() does the tail's. */
-	if (dvp_unlikely(rxq->ofl != 0) && k > 0)
-		mlx5_rx_ofl_run(rxq, ci, out, k);
+	if (dvp_unlikely(mlx5_rx_ofl(rxq) != 0) && k > 0)
+		mlx5_rx_ofl_run(rxq, mlx5_rx_ofl(rxq), ci, out, k);
 	if (k < run && tail_apart)
 		k += (hash ? rx_vec_tail_hash : rx_vec_tail)(rxq, ci + k, rq_ci + k, out + k,
 							     run - k, bytes, slow);
