@@ -15,8 +15,8 @@
  * count (NULL: every field of the item); a NULL spec matches any frame of
  * that protocol. Multi-byte fields are in network order, as on the wire.
  *
- * Actions, ended by DVP_FLOW_ACTION_END: exactly one fate (QUEUE or DROP),
- * and at most one of MARK or FLAG (not with DROP), at most one COUNT.
+ * Actions, ended by DVP_FLOW_ACTION_END: exactly one fate (QUEUE, RSS or
+ * DROP), and at most one of MARK or FLAG (not with DROP), at most one COUNT.
  *
  * lib/port keeps a port's rules: created on a stopped port they take effect
  * at start, and they survive stop and start (the driver's objects are made
@@ -105,11 +105,26 @@ enum dvp_flow_action_type {
 	DVP_FLOW_ACTION_MARK,
 	DVP_FLOW_ACTION_FLAG, /**< no conf: DVP_MBUF_F_RX_FDIR without an id */
 	DVP_FLOW_ACTION_COUNT, /**< no conf: hits and bytes, read by dvp_flow_query() */
+	/** struct dvp_flow_action_rss: spread over rx queues by a hash */
+	DVP_FLOW_ACTION_RSS,
 	DVP_FLOW_ACTION_MAX,
 };
 
 struct dvp_flow_action_queue {
 	uint16_t index;
+};
+
+/**
+ * RSS's conf: what a matched frame's hash covers and the queues it picks
+ * from. A driver may take only some sets of queues (mlx5: all of the
+ * port's, in order) and refuses the others with ENOTSUP.
+ */
+struct dvp_flow_action_rss {
+	uint64_t types; /**< DVP_RSS_*; 0: the port's (dvp_rss_conf's rss_hf) */
+	const uint8_t *key; /**< NULL (with key_len 0): the port's key */
+	uint32_t key_len;
+	uint16_t queue_num; /**< 1 or more */
+	const uint16_t *queue; /**< rx queue indexes, each once */
 };
 
 struct dvp_flow_action_mark {

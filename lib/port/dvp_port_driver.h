@@ -86,6 +86,10 @@ struct dvp_flow_rule {
 	struct dvp_flow_item_l4 l4, l4_mask; /**< of UDP or TCP, whichever is in items */
 	uint16_t queue; /**< QUEUE's */
 	uint32_t mark; /**< MARK's id */
+	uint64_t rss_types; /**< RSS's DVP_RSS_*; 0: the port's */
+	uint16_t rss_queue_num; /**< RSS's number of queues */
+	/** RSS's queues are 0..rss_queue_num - 1 in that order (key: the port's) */
+	bool rss_in_order;
 };
 
 /**

@@ -35,7 +35,7 @@ static const char *const action_names[DVP_FLOW_ACTION_MAX] = {
 	[DVP_FLOW_ACTION_END] = "END",	   [DVP_FLOW_ACTION_VOID] = "VOID",
 	[DVP_FLOW_ACTION_QUEUE] = "QUEUE", [DVP_FLOW_ACTION_DROP] = "DROP",
 	[DVP_FLOW_ACTION_MARK] = "MARK",   [DVP_FLOW_ACTION_FLAG] = "FLAG",
-	[DVP_FLOW_ACTION_COUNT] = "COUNT",
+	[DVP_FLOW_ACTION_COUNT] = "COUNT", [DVP_FLOW_ACTION_RSS] = "RSS",
 };
 
 /* An item's layer: items must come in increasing layers, one per layer. */
@@ -125,11 +125,45 @@ static int parse_pattern(const struct dvp_port *port, const struct dvp_flow_item
 	}
 }
 
+static int parse_rss(const struct dvp_port *port, unsigned int i,
+		     const struct dvp_flow_action_rss *rss, struct dvp_flow_rule *r)
+{
+	uint8_t seen[DVP_MAX_QUEUES_PER_PORT] = { 0 };
+
+	if (rss->key != NULL || rss->key_len != 0)
+		return port_refuse(port->port_id, ENOTSUP,
+				   "flow: action %u: RSS with a key of its own (%u bytes); give "
+				   "none (NULL, 0): the port's key is used",
+				   i, rss->key_len);
+	if (rss->queue_num == 0 || rss->queue == NULL)
+		return port_refuse(port->port_id, EINVAL,
+				   "flow: action %u: RSS without queues; give 1..%u of them", i,
+				   port->nb_rx_queues);
+	r->rss_in_order = true;
+	for (unsigned int k = 0; k < rss->queue_num; k++) {
+		uint16_t q = rss->queue[k];
+
+		if (q >= port->nb_rx_queues || seen[q])
+			return port_refuse(port->port_id, EINVAL,
+					   "flow: action %u: RSS queue %u %s; the port has %u rx "
+					   "queues, each listed once",
+					   i, q, q >= port->nb_rx_queues ? "unknown" : "twice",
+					   port->nb_rx_queues);
+		seen[q] = 1;
+		if (q != k)
+			r->rss_in_order = false;
+	}
+	r->rss_types = rss->types;
+	r->rss_queue_num = rss->queue_num;
+	return 0;
+}
+
 static int parse_actions(const struct dvp_port *port, const struct dvp_flow_action *actions,
 			 struct dvp_flow_rule *r)
 {
-	const uint32_t fate =
-		DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_QUEUE) | DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_DROP);
+	const uint32_t fate = DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_QUEUE) |
+			      DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_DROP) |
+			      DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_RSS);
 	const uint32_t tag =
 		DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_MARK) | DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_FLAG);
 	unsigned int i;
@@ -143,8 +177,8 @@ static int parse_actions(const struct dvp_port *port, const struct dvp_flow_acti
 		if ((unsigned int)a->type >= DVP_FLOW_ACTION_MAX)
 			return port_refuse(
 				port->port_id, EINVAL,
-				"flow: action %u: type %d unknown; valid are QUEUE, DROP, "
-				"MARK, FLAG, COUNT, VOID, END",
+				"flow: action %u: type %d unknown; valid are QUEUE, RSS, "
+				"DROP, MARK, FLAG, COUNT, VOID, END",
 				i, (int)a->type);
 		if (a->type == DVP_FLOW_ACTION_VOID)
 			continue;
@@ -152,9 +186,10 @@ static int parse_actions(const struct dvp_port *port, const struct dvp_flow_acti
 		    ((bit & tag) && (r->actions & tag)))
 			return port_refuse(port->port_id, EINVAL,
 					   "flow: action %u: a second %s; a rule takes one fate "
-					   "(QUEUE or DROP), one of MARK or FLAG, one COUNT",
+					   "(QUEUE, RSS or DROP), one of MARK or FLAG, one COUNT",
 					   i, action_names[a->type]);
-		if ((a->type == DVP_FLOW_ACTION_QUEUE || a->type == DVP_FLOW_ACTION_MARK) &&
+		if ((a->type == DVP_FLOW_ACTION_QUEUE || a->type == DVP_FLOW_ACTION_MARK ||
+		     a->type == DVP_FLOW_ACTION_RSS) &&
 		    a->conf == NULL)
 			return port_refuse(port->port_id, EINVAL,
 					   "flow: action %u: %s without its conf", i,
@@ -167,13 +202,20 @@ static int parse_actions(const struct dvp_port *port, const struct dvp_flow_acti
 						   "queues (configure it first)",
 						   i, r->queue, port->nb_rx_queues);
 		}
+		if (a->type == DVP_FLOW_ACTION_RSS) {
+			int ret = parse_rss(port, i, a->conf, r);
+
+			if (ret != 0)
+				return ret;
+		}
 		if (a->type == DVP_FLOW_ACTION_MARK)
 			r->mark = ((const struct dvp_flow_action_mark *)a->conf)->id;
 		r->actions |= bit;
 	}
 	if (!(r->actions & fate))
 		return port_refuse(port->port_id, EINVAL,
-				   "flow: no fate among the %u actions; give QUEUE or DROP", i);
+				   "flow: no fate among the %u actions; give QUEUE, RSS or DROP",
+				   i);
 	if ((r->actions & tag) && (r->actions & DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_DROP)))
 		return port_refuse(port->port_id, EINVAL,
 				   "flow: MARK or FLAG with DROP: nothing is received to carry it");

@@ -305,6 +305,68 @@ static void test_sim_counters(void **state)
 	mf_close(&f);
 }
 
+/* MARK + RSS over all queues (as OVS's partial offload asks): frames spread, each marked. */
+static void test_rss_mark(void **state)
+{
+	static const uint16_t all[NQ] = { 0, 1, 2, 3 };
+	struct dvp_flow_item_ipv4 ip = { .src = htonl(0xc6120000u) };
+	struct dvp_flow_item_ipv4 ipm = { .src = htonl(0xffff0000u) };
+	struct dvp_flow_item_l4 udp = { .dst_port = htons(9) };
+	struct dvp_flow_item_l4 udpm = { .dst_port = 0xffff };
+	struct dvp_flow_action_rss rss = { .types = DVP_RSS_IP | DVP_RSS_UDP,
+					   .queue_num = NQ,
+					   .queue = all };
+	struct dvp_flow_action_mark ma = { 0x77 };
+	struct dvp_flow_item pat[] = { { .type = DVP_FLOW_ITEM_ETH },
+				       { .type = DVP_FLOW_ITEM_IPV4, .spec = &ip, .mask = &ipm },
+				       { .type = DVP_FLOW_ITEM_UDP, .spec = &udp, .mask = &udpm },
+				       { .type = DVP_FLOW_ITEM_END } };
+	struct dvp_flow_action act[] = { { DVP_FLOW_ACTION_MARK, &ma },
+					 { DVP_FLOW_ACTION_RSS, &rss },
+					 { DVP_FLOW_ACTION_END, NULL } };
+	unsigned int per_q[NQ] = { 0 }, total = 0, used = 0;
+	struct dvp_mbuf *m[32];
+	struct mf f;
+
+	(void)state;
+	open_rss(&f);
+	assert_non_null(dvp_flow_create(f.port[0], &ingress, pat, act));
+	for (uint32_t flow = 0; flow < 32; flow++)
+		inject(&f, flow, 1, SIM_MLX5_RX_DELIVERED);
+	for (uint16_t q = 0; q < NQ; q++) {
+		uint16_t n = dvp_rx_burst(f.port[0], q, m, 32);
+
+		for (uint16_t i = 0; i < n; i++) {
+			assert_int_equal(m[i]->ol_flags & DVP_MBUF_F_RX_FDIR_ID,
+					 DVP_MBUF_F_RX_FDIR_ID);
+			assert_int_equal(m[i]->hash.fdir.hi, 0x77);
+		}
+		dvp_pktmbuf_free_bulk(m, n);
+		per_q[q] = n;
+		total += n;
+		used += n > 0;
+	}
+	print_message("rss+mark: 32 flows over queues %u %u %u %u\n", per_q[0], per_q[1], per_q[2],
+		      per_q[3]);
+	assert_int_equal(total, 32);
+	assert_true(used >= 2);
+	/* Rules survive stop and start: the rule's own hashing QP is made again. */
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_port_start(f.port[0]), 0);
+	inject(&f, 3, 1, SIM_MLX5_RX_DELIVERED);
+	total = 0;
+	for (uint16_t q = 0; q < NQ; q++) {
+		uint16_t n = dvp_rx_burst(f.port[0], q, m, 32);
+
+		for (uint16_t i = 0; i < n; i++)
+			assert_int_equal(m[i]->hash.fdir.hi, 0x77);
+		dvp_pktmbuf_free_bulk(m, n);
+		total += n;
+	}
+	assert_int_equal(total, 1);
+	mf_close(&f);
+}
+
 static void refused(struct mf *f, const struct dvp_flow_attr *attr, const struct dvp_flow_item *pat,
 		    const struct dvp_flow_action *act, int err, const char *what)
 {
@@ -336,6 +398,15 @@ static void test_refused(void **state)
 					      { DVP_FLOW_ACTION_MARK, &big },
 					      { DVP_FLOW_ACTION_END, NULL } };
 	struct dvp_flow_attr prio2 = { .ingress = 1, .priority = 2 };
+	static const uint16_t shuffled[NQ] = { 1, 0, 2, 3 }, inorder[NQ] = { 0, 1, 2, 3 };
+	struct dvp_flow_action_rss rs = { .queue_num = NQ, .queue = shuffled };
+	struct dvp_flow_action_rss r6 = { .types = DVP_RSS_IPV6,
+					  .queue_num = NQ,
+					  .queue = inorder };
+	struct dvp_flow_action rss_shuffled[] = { { DVP_FLOW_ACTION_RSS, &rs },
+						  { DVP_FLOW_ACTION_END, NULL } };
+	struct dvp_flow_action rss_v6[] = { { DVP_FLOW_ACTION_RSS, &r6 },
+					    { DVP_FLOW_ACTION_END, NULL } };
 	struct mf f;
 
 	(void)state;
@@ -344,6 +415,8 @@ static void test_refused(void **state)
 	refused(&f, &ingress, ip6, to_q0, ENOTSUP, "item IPV6 not supported");
 	refused(&f, &ingress, eth_vlan, to_q0, EINVAL, "VLAN's inner_type");
 	refused(&f, &ingress, any, mark_big, EINVAL, "MARK id 0xfffffe; valid are 0..0xfffffd");
+	refused(&f, &ingress, any, rss_shuffled, ENOTSUP, "not all in order");
+	refused(&f, &ingress, any, rss_v6, ENOTSUP, "without an IPv4 type");
 	assert_int_equal(dvp_flow_count(f.port[0]), 0);
 	mf_close(&f);
 }
@@ -388,10 +461,10 @@ static void test_mark_mprq_refused(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_queue_mark),	  cmocka_unit_test(test_drop),
-		cmocka_unit_test(test_stop_start),	  cmocka_unit_test(test_count),
-		cmocka_unit_test(test_sim_counters),	  cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_mark_mprq_refused),
+		cmocka_unit_test(test_queue_mark), cmocka_unit_test(test_rss_mark),
+		cmocka_unit_test(test_drop),	   cmocka_unit_test(test_stop_start),
+		cmocka_unit_test(test_count),	   cmocka_unit_test(test_sim_counters),
+		cmocka_unit_test(test_refused),	   cmocka_unit_test(test_mark_mprq_refused),
 	};
 
 	mf_args(argc, argv);

@@ -222,15 +222,43 @@ static void test_bad_input(void **state)
 	struct dvp_flow_action no_conf[] = { { DVP_FLOW_ACTION_QUEUE, NULL },
 					     { DVP_FLOW_ACTION_END, NULL } };
 	struct dvp_flow_attr egress = { .egress = 1 };
+	static const uint16_t q10[] = { 1, 0 }, q00[] = { 0, 0 }, q02[] = { 0, 2 };
+	static const uint8_t key[40];
+	struct dvp_flow_action_rss r10 = { .types = DVP_RSS_IP, .queue_num = 2, .queue = q10 };
+	struct dvp_flow_action_rss r00 = { .queue_num = 2, .queue = q00 };
+	struct dvp_flow_action_rss r02 = { .queue_num = 2, .queue = q02 };
+	struct dvp_flow_action_rss rnone = { .queue_num = 0, .queue = q10 };
+	struct dvp_flow_action_rss rkey = {
+		.key = key, .key_len = 40, .queue_num = 2, .queue = q10
+	};
+	struct dvp_flow_action rss_twice[] = { { DVP_FLOW_ACTION_RSS, &r00 },
+					       { DVP_FLOW_ACTION_END, NULL } };
+	struct dvp_flow_action rss_unknown[] = { { DVP_FLOW_ACTION_RSS, &r02 },
+						 { DVP_FLOW_ACTION_END, NULL } };
+	struct dvp_flow_action rss_none[] = { { DVP_FLOW_ACTION_RSS, &rnone },
+					      { DVP_FLOW_ACTION_END, NULL } };
+	struct dvp_flow_action rss_key[] = { { DVP_FLOW_ACTION_RSS, &rkey },
+					     { DVP_FLOW_ACTION_END, NULL } };
+	struct dvp_flow_action rss_queue[] = { { DVP_FLOW_ACTION_RSS, &r10 },
+					       { DVP_FLOW_ACTION_QUEUE, &q1 },
+					       { DVP_FLOW_ACTION_END, NULL } };
+	struct dvp_flow_action rss_noconf[] = { { DVP_FLOW_ACTION_RSS, NULL },
+						{ DVP_FLOW_ACTION_END, NULL } };
 
 	(void)state;
+	refused(&ingress, eth_ip, rss_twice, EINVAL, "RSS queue 0 twice");
+	refused(&ingress, eth_ip, rss_unknown, EINVAL, "RSS queue 2 unknown; the port has 2");
+	refused(&ingress, eth_ip, rss_none, EINVAL, "RSS without queues");
+	refused(&ingress, eth_ip, rss_key, ENOTSUP, "RSS with a key of its own (40 bytes)");
+	refused(&ingress, eth_ip, rss_queue, EINVAL, "action 1: a second QUEUE");
+	refused(&ingress, eth_ip, rss_noconf, EINVAL, "RSS without its conf");
 	refused(&egress, eth_ip, to_q1, EINVAL, "only ingress");
 	refused(NULL, eth_ip, to_q1, EINVAL, "attributes missing");
 	refused(&ingress, ip_eth, to_q1, EINVAL, "pattern item 1: ETH after");
 	refused(&ingress, bad_type, to_q1, EINVAL, "pattern item 0: type 99 unknown");
 	refused(&ingress, NULL, to_q1, EINVAL, "no pattern");
 	refused(&ingress, eth_ip, to_q9, EINVAL, "QUEUE 9; the port has 2 rx queues");
-	refused(&ingress, eth_ip, no_fate, EINVAL, "give QUEUE or DROP");
+	refused(&ingress, eth_ip, no_fate, EINVAL, "give QUEUE, RSS or DROP");
 	refused(&ingress, eth_ip, two_fates, EINVAL, "action 1: a second DROP");
 	refused(&ingress, eth_ip, drop_mark, EINVAL, "MARK or FLAG with DROP");
 	refused(&ingress, eth_ip, mark_flag, EINVAL, "action 2: a second FLAG");
@@ -279,6 +307,35 @@ static void test_rule_laid_flat(void **state)
 	assert_int_equal(fk.last.l4_mask.dst_port, 0xffff);
 	assert_int_equal(fk.last.l4_mask.src_port, 0xffff);
 	assert_int_equal(fk.last.eth_mask.type, 0);
+}
+
+/* MARK + RSS (OVS's partial offload): types and queues reach the driver. */
+static void test_rss_laid_flat(void **state)
+{
+	static const uint16_t q01[] = { 0, 1 }, q10[] = { 1, 0 };
+	struct dvp_flow_action_mark m = { 5 };
+	struct dvp_flow_action_rss rss = { .types = DVP_RSS_IP | DVP_RSS_UDP | DVP_RSS_TCP,
+					   .queue_num = 2,
+					   .queue = q01 };
+	struct dvp_flow_item pat[] = { { .type = DVP_FLOW_ITEM_ETH },
+				       { .type = DVP_FLOW_ITEM_END } };
+	struct dvp_flow_action act[] = { { DVP_FLOW_ACTION_MARK, &m },
+					 { DVP_FLOW_ACTION_RSS, &rss },
+					 { DVP_FLOW_ACTION_END, NULL } };
+
+	(void)state;
+	assert_int_equal(dvp_flow_validate(fp, &ingress, pat, act), 0);
+	assert_int_equal(fk.last.actions, DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_MARK) |
+						  DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_RSS));
+	assert_int_equal(fk.last.rss_types, DVP_RSS_IP | DVP_RSS_UDP | DVP_RSS_TCP);
+	assert_int_equal(fk.last.rss_queue_num, 2);
+	assert_true(fk.last.rss_in_order);
+	assert_int_equal(fk.last.mark, 5);
+	rss.queue = q10;
+	rss.types = 0;
+	assert_int_equal(dvp_flow_validate(fp, &ingress, pat, act), 0);
+	assert_false(fk.last.rss_in_order);
+	assert_int_equal(fk.last.rss_types, 0);
 }
 
 /* Made at start, undone at stop, counts carried on; destroy and flush. */
@@ -365,9 +422,8 @@ static void test_enotsup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_rule_laid_flat),
-		cmocka_unit_test(test_stop_start),
+		cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_rule_laid_flat),
+		cmocka_unit_test(test_rss_laid_flat), cmocka_unit_test(test_stop_start),
 		cmocka_unit_test(test_enotsup),
 	};
 

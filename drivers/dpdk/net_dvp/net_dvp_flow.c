@@ -38,6 +38,7 @@ struct flow_conv {
 	struct dvp_flow_item_l4 l4[2];
 	struct dvp_flow_action_queue queue;
 	struct dvp_flow_action_mark mark;
+	struct dvp_flow_action_rss rss; /* its queue list: the caller's */
 };
 
 static int refuse(struct rte_flow_error *error, int err, enum rte_flow_error_type type,
@@ -214,10 +215,31 @@ static int action_conv(const struct rte_flow_action *a, struct flow_conv *c,
 	case RTE_FLOW_ACTION_TYPE_COUNT:
 		out->type = DVP_FLOW_ACTION_COUNT;
 		return 0;
+	case RTE_FLOW_ACTION_TYPE_RSS: {
+		const struct rte_flow_action_rss *r = a->conf;
+
+		if (r == NULL)
+			break;
+		if (r->level > 1 || (r->func != RTE_ETH_HASH_FUNCTION_DEFAULT &&
+				     r->func != RTE_ETH_HASH_FUNCTION_TOEPLITZ))
+			return refuse(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+				      "net_dvp: RSS level or func not supported; valid are level "
+				      "0 or 1 (outer) and func DEFAULT or TOEPLITZ");
+		/* dvp's DVP_RSS_* bits are ethdev's RTE_ETH_RSS_* bits. */
+		c->rss = (struct dvp_flow_action_rss){ .types = r->types,
+						       .key = r->key,
+						       .key_len = r->key_len,
+						       .queue_num = (uint16_t)r->queue_num,
+						       .queue = r->queue };
+		if (r->queue_num > UINT16_MAX)
+			c->rss.queue_num = 0;
+		*out = (struct dvp_flow_action){ DVP_FLOW_ACTION_RSS, &c->rss };
+		return 0;
+	}
 	default:
 		return refuse(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-			      "net_dvp: action not supported; valid are QUEUE, DROP, MARK, FLAG, "
-			      "COUNT, VOID");
+			      "net_dvp: action not supported; valid are QUEUE, RSS, DROP, MARK, "
+			      "FLAG, COUNT, VOID");
 	}
 	return refuse(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 		      "net_dvp: action without its conf");

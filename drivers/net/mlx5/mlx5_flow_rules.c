@@ -11,7 +11,10 @@
  * own steering (mlx5_flow.c).
  *
  * QUEUE steers to a hashing QP over an indirection table of that queue's
- * WQ alone (priv->qhrxq[q], shared by the queue's rules); DROP rules sit
+ * WQ alone (priv->qhrxq[q], shared by the queue's rules); RSS (over all
+ * of the port's queues, in order) to a hashing QP of the rule's own over
+ * them all, hashing IPv4 addresses and the rule's UDP or TCP ports as its
+ * types say (other frames take the table's first queue); DROP rules sit
  * on queue 0's, the action dropping what they match. A rule's verbs
  * objects are made with the port's steering (at start, after a queue
  * restart) and undone with it, so they follow the WQs they point at.
@@ -56,6 +59,8 @@ static bool has(uint32_t set, unsigned int t)
 	return (set & DVP_FLOW_RULE_BIT(t)) != 0;
 }
 
+static uint64_t rss_fields(const struct mlx5_priv *priv, const struct dvp_flow_rule *r);
+
 int mlx5_flow_validate(struct dvp_port *port, const struct dvp_flow_rule *r)
 {
 	if (r->priority >= MLX5_FLOW_USER_PRIOS)
@@ -68,6 +73,18 @@ int mlx5_flow_validate(struct dvp_port *port, const struct dvp_flow_rule *r)
 		return FLOW_REFUSE(port, EINVAL,
 				   "ETH type with VLAN; give the EtherType after the tag as "
 				   "VLAN's inner_type");
+	if (has(r->actions, DVP_FLOW_ACTION_RSS) &&
+	    (!r->rss_in_order || r->rss_queue_num != port->nb_rx_queues))
+		return FLOW_REFUSE(port, ENOTSUP,
+				   "RSS over %u queues not all in order; mlx5 takes RSS over all "
+				   "of the port's %u rx queues, 0 to %u in order",
+				   r->rss_queue_num, port->nb_rx_queues, port->nb_rx_queues - 1);
+	if (has(r->actions, DVP_FLOW_ACTION_RSS) &&
+	    rss_fields((const struct mlx5_priv *)port->priv, r) == 0)
+		return FLOW_REFUSE(port, ENOTSUP,
+				   "RSS types 0x%llx without an IPv4 type; mlx5 rules hash IPv4 "
+				   "addresses (and the rule's UDP or TCP ports)",
+				   (unsigned long long)r->rss_types);
 	if (has(r->actions, DVP_FLOW_ACTION_MARK) && r->mark > MLX5_FLOW_MARK_MAX)
 		return FLOW_REFUSE(port, EINVAL, "MARK id 0x%x; valid are 0..0x%x", r->mark,
 				   MLX5_FLOW_MARK_MAX);
@@ -217,32 +234,33 @@ static void qhrxq_put(struct mlx5_priv *priv, struct mlx5_qhrxq *h)
 	destroyed(priv, "destroy_rwq_ind_table (flow queue)", g->destroy_rwq_ind_table(h->ind));
 	h->qp = NULL;
 	h->ind = NULL;
+	/* An RSS rule's own (outside priv->qhrxq) goes with its rule. */
+	if (h < priv->qhrxq || h >= priv->qhrxq + DVP_MAX_QUEUES_PER_PORT)
+		free(h);
 }
 
-/* The hashing QP of rx queue @p q alone, made on first use. */
-static struct mlx5_qhrxq *qhrxq_get(struct mlx5_priv *priv, uint16_t q, int *err)
+/*
+ * A hashing QP over an indirection table of @p wqs (1 << @p log_n of
+ * them) hashing @p fields with the port's key, into @p h with one ref.
+ */
+static int hrxq_make(struct mlx5_priv *priv, struct ibv_wq **wqs, uint32_t log_n, uint64_t fields,
+		     struct mlx5_qhrxq *h, const char *what)
 {
-	struct mlx5_qhrxq *h = &priv->qhrxq[q];
 	const struct mlx5_glue *g = priv->dev->glue;
 	struct ibv_rwq_ind_table_init_attr ia;
 	struct ibv_qp_init_attr_ex qa;
-	struct ibv_wq *wq;
+	int err;
 
-	if (h->refs > 0) {
-		h->refs++;
-		return h;
-	}
-	wq = ((struct mlx5_rxq *)priv->port->rxqs[q])->wq;
 	memset(&ia, 0, sizeof(ia));
-	ia.log_ind_tbl_size = 0;
-	ia.ind_tbl = &wq;
+	ia.log_ind_tbl_size = log_n;
+	ia.ind_tbl = wqs;
 	errno = 0;
 	h->ind = g->create_rwq_ind_table(priv->dev->ctx, &ia);
 	if (h->ind == NULL) {
-		*err = errno ? errno : EINVAL;
-		MLX5_PLOG(ERR, priv->port, "flow: create_rwq_ind_table (queue %u): %s", q,
-			  dvp_strerror(*err));
-		return NULL;
+		err = errno ? errno : EINVAL;
+		MLX5_PLOG(ERR, priv->port, "flow: create_rwq_ind_table (%s): %s", what,
+			  dvp_strerror(err));
+		return err;
 	}
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_type = IBV_QPT_RAW_PACKET;
@@ -252,17 +270,83 @@ static struct mlx5_qhrxq *qhrxq_get(struct mlx5_priv *priv, uint16_t q, int *err
 	qa.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
 	qa.rx_hash_conf.rx_hash_key_len = MLX5_RSS_HASH_KEY_LEN;
 	qa.rx_hash_conf.rx_hash_key = priv->rss.key;
+	qa.rx_hash_conf.rx_hash_fields_mask = fields;
 	h->qp = g->create_qp_ex(priv->dev->ctx, &qa);
 	if (h->qp == NULL) {
-		*err = errno ? errno : EINVAL;
-		MLX5_PLOG(ERR, priv->port, "flow: create_qp_ex (queue %u): %s", q,
-			  dvp_strerror(*err));
+		err = errno ? errno : EINVAL;
+		MLX5_PLOG(ERR, priv->port, "flow: create_qp_ex (%s): %s", what, dvp_strerror(err));
 		destroyed(priv, "destroy_rwq_ind_table (flow queue)",
 			  g->destroy_rwq_ind_table(h->ind));
 		h->ind = NULL;
-		return NULL;
+		return err;
 	}
 	h->refs = 1;
+	return 0;
+}
+
+/* The hashing QP of rx queue @p q alone, made on first use. */
+static struct mlx5_qhrxq *qhrxq_get(struct mlx5_priv *priv, uint16_t q, int *err)
+{
+	struct mlx5_qhrxq *h = &priv->qhrxq[q];
+	struct ibv_wq *wq;
+
+	if (h->refs > 0) {
+		h->refs++;
+		return h;
+	}
+	wq = ((struct mlx5_rxq *)priv->port->rxqs[q])->wq;
+	*err = hrxq_make(priv, &wq, 0, 0, h, "queue");
+	return *err == 0 ? h : NULL;
+}
+
+/*
+ * The hash fields of an RSS rule: IPv4 addresses when its types (or the
+ * port's) have an IPv4 type, and the ports of the rule's UDP or TCP item
+ * when they have that one's. 0: nothing mlx5 rules can hash.
+ */
+static uint64_t rss_fields(const struct mlx5_priv *priv, const struct dvp_flow_rule *r)
+{
+	const uint64_t v4 = DVP_RSS_IPV4 | DVP_RSS_FRAG_IPV4 | DVP_RSS_NONFRAG_IPV4_TCP |
+			    DVP_RSS_NONFRAG_IPV4_UDP | DVP_RSS_NONFRAG_IPV4_OTHER;
+	uint64_t t = r->rss_types != 0 ? r->rss_types : priv->rss.hf;
+	uint64_t f = 0;
+
+	if (!(t & v4))
+		return 0;
+	f = IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4;
+	if (has(r->items, DVP_FLOW_ITEM_TCP) && (t & DVP_RSS_NONFRAG_IPV4_TCP))
+		f |= IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP;
+	if (has(r->items, DVP_FLOW_ITEM_UDP) && (t & DVP_RSS_NONFRAG_IPV4_UDP))
+		f |= IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP;
+	return f;
+}
+
+/*
+ * An RSS rule's own hashing QP: its queues (all of the port's, in order)
+ * repeated over a table of the next power of two.
+ */
+static struct mlx5_qhrxq *rss_hrxq_make(struct mlx5_priv *priv, const struct dvp_flow_rule *r,
+					int *err)
+{
+	struct ibv_wq *wqs[DVP_MAX_QUEUES_PER_PORT];
+	struct mlx5_qhrxq *h;
+	uint32_t log_n = 0;
+
+	while ((1u << log_n) < r->rss_queue_num)
+		log_n++;
+	for (uint32_t i = 0; i < (1u << log_n); i++)
+		wqs[i] = ((struct mlx5_rxq *)priv->port->rxqs[i % r->rss_queue_num])->wq;
+	h = calloc(1, sizeof(*h));
+	if (h == NULL) {
+		*err = ENOMEM;
+		MLX5_PLOG(ERR, priv->port, "flow: RSS rule: out of memory");
+		return NULL;
+	}
+	*err = hrxq_make(priv, wqs, log_n, rss_fields(priv, r), h, "RSS");
+	if (*err != 0) {
+		free(h);
+		return NULL;
+	}
 	return h;
 }
 
@@ -273,7 +357,10 @@ static int uflow_up(struct mlx5_priv *priv, struct mlx5_uflow *f)
 	struct uflow_buf fb;
 	int err;
 
-	f->h = qhrxq_get(priv, has(r->actions, DVP_FLOW_ACTION_QUEUE) ? r->queue : 0, &err);
+	if (has(r->actions, DVP_FLOW_ACTION_RSS))
+		f->h = rss_hrxq_make(priv, r, &err);
+	else
+		f->h = qhrxq_get(priv, has(r->actions, DVP_FLOW_ACTION_QUEUE) ? r->queue : 0, &err);
 	if (f->h == NULL)
 		return -err;
 	if (has(r->actions, DVP_FLOW_ACTION_COUNT)) {
