@@ -12,7 +12,10 @@
 # Usage: net_dvp_ovs.sh PLUGIN WORKDIR
 # Environment: DVP_NET_DVP_COUNT (frames per source, 10000),
 #   DVP_OVS_VSWITCHD (the DPDK build of ovs-vswitchd,
-#   /usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk).
+#   /usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk),
+#   DVP_OVS_HW_OFFLOAD=1: other_config:hw-offload=true, and the flows must
+#   be offloaded (OVS's partial offload: rte_flow rules of MARK + RSS on
+#   the net_dvp ports, `dpctl/dump-flows -m` showing them offloaded).
 # Exit 0 pass, 1 fail, 77 skipped (the one line printed says why).
 #
 # Everything is private: ovsdb-server and ovs-vswitchd are started here on
@@ -42,6 +45,7 @@ set -u
 plugin=$1
 work=$2/net_dvp_ovs
 count=${DVP_NET_DVP_COUNT:-10000}
+offload=${DVP_OVS_HW_OFFLOAD:-0}
 vswitchd=${DVP_OVS_VSWITCHD:-/usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk}
 schema=/usr/share/openvswitch/vswitch.ovsschema
 
@@ -117,8 +121,12 @@ vsctl --no-wait init || fail "ovsdb-server did not come up ($(tail -n 3 "$work/o
 # in their rx rings.
 vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true other_config:pmd-cpu-mask=0x2 \
 	"other_config:dpdk-extra=-d $ndvp_plugin --no-pci --file-prefix $prefix" || fail "ovs-vsctl set other_config"
+if [ "$offload" = 1 ]; then
+	vsctl --no-wait set Open_vSwitch . other_config:hw-offload=true || fail "ovs-vsctl set hw-offload"
+fi
 unshare --net -- "$vswitchd" "unix:$work/db.sock" --unixctl="$work/ovs-vswitchd.ctl" \
-	--log-file="$log" --no-chdir -vconsole:off >"$work/ovs-vswitchd.out" 2>&1 &
+	--log-file="$log" --no-chdir -vconsole:off -vnetdev_offload_dpdk:file:dbg \
+	-vdpif_netdev:file:dbg >"$work/ovs-vswitchd.out" 2>&1 &
 vs_pid=$!
 vsctl wait-until Open_vSwitch . dpdk_initialized=true >/dev/null 2>&1 ||
 	fail "ovs-vswitchd did not initialize DPDK ($(tail -n 3 "$work/ovs-vswitchd.out"))"
@@ -257,6 +265,15 @@ f1=$(flow_pkts 1)
 f2=$(flow_pkts 2)
 echo "flows: in_port=p0 -> p1 $f1 packets, in_port=p1 -> p0 $f2 packets"
 [ "$f1/$f2" = "$count/$count" ] || bad="$bad the flows counted $f1 and $f2 packets, not $count each;"
+if [ "$offload" = 1 ]; then
+	ovs-appctl -t "$work/ovs-vswitchd.ctl" dpctl/dump-flows -m >"$work/dump-flows" 2>&1
+	echo "---- dpctl/dump-flows -m:"
+	cat "$work/dump-flows"
+	echo "---- ovs-vswitchd's rte_flow lines:"
+	grep -E 'netdev_offload_dpdk|rte_flow|offload' "$log" | tail -n 20
+	n=$(grep -c 'offloaded:partial' "$work/dump-flows")
+	[ "$n" -ge 2 ] || bad="$bad $n of the 2 datapath flows offloaded (offloaded:partial);"
+fi
 [ -z "$bad" ] || fail "${bad# }"
 
 # A clean exit: OVS closes the ports, net_dvp gets every buffer back.
