@@ -18,31 +18,12 @@ work=$2
 mem=$3
 count=${DVP_NET_DVP_COUNT:-3000}
 
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-command -v dpdk-testpmd >/dev/null || skip "dpdk-testpmd not found (Debian package dpdk-dev)"
-[ "$(id -u)" = 0 ] || skip "not root: DPDK's testpmd needs root"
 # shellcheck source=net_dvp_lib.sh
 . "$(dirname "$0")/net_dvp_lib.sh"
 # shellcheck source=net_dvp_testpmd_lib.sh
 . "$(dirname "$0")/net_dvp_testpmd_lib.sh"
 
-dir=$work/net_dvp_flow.$mem
-prefix=ndvpflow$$
-cleanup() {
-	tp_cleanup
-	ndvp_cleanup
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-rm -rf "$dir"
-mkdir -p "$dir" || exit 1
-ndvp_plugin_copy "$plugin" "$work"
-ndvp_mem "$mem" 1024
-ndvp_dpdk_prefix "$prefix"
+tp_case net_dvp_flow ndvpflow
 fifo=$dir/cmd
 out=$dir/testpmd.log
 

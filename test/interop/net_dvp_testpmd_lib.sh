@@ -15,6 +15,11 @@
 #                         lines of each stream, with several queues, are no port's)
 # tp_quit       stop, quit, wait (30 s at most); fails on a hang or a bad status
 # tp_cleanup    from the caller's EXIT trap: ends a testpmd still running
+# tp_case NAME PREFIX
+#   The start of a case script (with $plugin, $work and $mem set): skip
+#   (77) without dpdk-testpmd or root; $dir = WORKDIR/NAME.MEM made afresh,
+#   $prefix = PREFIX<pid>, testpmd and the plugin's copy cleaned up at exit,
+#   the plugin copied, memory and DPDK's prefix set up (net_dvp_lib.sh).
 
 tp_pid=
 tp_out=
@@ -110,4 +115,24 @@ tp_cleanup() {
 		kill -KILL "$tp_pid" 2>/dev/null
 	fi
 	tp_pid=
+}
+
+tp_case() {
+	if ! command -v dpdk-testpmd >/dev/null; then
+		echo "SKIP: dpdk-testpmd not found (Debian package dpdk-dev)"
+		exit 77
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		echo "SKIP: not root: DPDK's testpmd needs root"
+		exit 77
+	fi
+	dir=$work/$1.$mem
+	prefix=$2$$
+	trap 'tp_cleanup; ndvp_cleanup' EXIT
+	trap 'exit 130' INT TERM
+	rm -rf "$dir"
+	mkdir -p "$dir" || exit 1
+	ndvp_plugin_copy "$plugin" "$work"
+	ndvp_mem "$mem" 1024
+	ndvp_dpdk_prefix "$prefix"
 }
