@@ -3,8 +3,14 @@
  */
 
 #include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "bench_common.h"
 
@@ -48,4 +54,62 @@ int64_t bench_process_run_ns(void)
 	}
 	closedir(d);
 	return sum;
+}
+
+/* The id of raw_syscalls:sys_enter, from whichever tracefs is mounted. */
+static long sys_enter_id(void)
+{
+	static const char *const paths[] = {
+		"/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",
+		"/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id",
+	};
+	unsigned int i;
+	long id = -1;
+	FILE *f;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]) && id < 0; i++) {
+		f = fopen(paths[i], "r");
+		if (f == NULL)
+			continue;
+		if (fscanf(f, "%ld", &id) != 1)
+			id = -1;
+		fclose(f);
+	}
+	return id;
+}
+
+int bench_syscalls_open(char *why, size_t len)
+{
+	struct perf_event_attr attr;
+	long id = sys_enter_id();
+	int fd;
+
+	/* perf(1) mounts tracefs the same way when it is missing. */
+	if (id < 0 && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0)
+		id = sys_enter_id();
+	if (id < 0) {
+		snprintf(
+			why, len,
+			"no tracefs with raw_syscalls (mount -t tracefs nodev /sys/kernel/tracing as root)");
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = (uint64_t)id;
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		snprintf(why, len,
+			 "perf_event_open(raw_syscalls:sys_enter): %s (root or CAP_PERFMON)",
+			 strerror(errno));
+	return fd;
+}
+
+int64_t bench_syscalls_read(int fd)
+{
+	uint64_t v;
+
+	if (fd < 0 || read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return -1;
+	return (int64_t)v;
 }

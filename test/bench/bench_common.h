@@ -5,12 +5,14 @@
 /*
  * What the benchmarks share: sorting latency samples for percentiles and
  * reading how long a thread or the process really ran (the idle-CPU
- * figures), from the scheduler's own accounting rather than wall time.
+ * figures), from the scheduler's own accounting rather than wall time, and
+ * counting the system calls a thread makes (the wake-up figures).
  */
 
 #ifndef BENCH_COMMON_H
 #define BENCH_COMMON_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* qsort comparator for uint32_t samples, ascending. */
@@ -22,5 +24,18 @@ int64_t bench_task_run_ns(int tid);
 
 /* Nanoseconds every thread of this process has run, or -1. */
 int64_t bench_process_run_ns(void);
+
+/*
+ * A counter of the system calls the calling thread makes from now on: the
+ * raw_syscalls:sys_enter tracepoint through perf_event_open(2), exact and
+ * unaffected by load. Needs tracefs (mounted at /sys/kernel/tracing if no
+ * tracefs is, which takes root) and the right to count tracepoints.
+ * @return the counter's fd, or -1 with a line in @p why saying what is
+ * missing.
+ */
+int bench_syscalls_open(char *why, size_t len);
+
+/* The system calls counted so far, or -1; the fd is closed by close(2). */
+int64_t bench_syscalls_read(int fd);
 
 #endif /* BENCH_COMMON_H */

@@ -34,8 +34,15 @@
  *
  * Output:
  *   WAKEUP <case> samples=<n> p50_ns=<> p99_ns=<> max_ns=<> [...]
+ *          syscalls_consumer=<per sample> syscalls_producer=<per sample>
  *   VS-DPDK wakeup_interrupt_<p50|p99> dvp=<ns> dpdk=<ns> ratio=<dvp/dpdk>
+ *           dvp_syscalls=<per wake-up> dpdk_syscalls=<per wake-up>
  *   IDLE-CPU <loop> lcore_pct=<> lcore_ticks=<> process_pct=<> seconds=5 target_pct=1
+ *
+ * The system calls are counted exactly, per thread (bench_syscalls_open()),
+ * over each case's samples: on both sides, consumer and producer together,
+ * per wake-up. dvpmd's consumer reads a one-shot queue's eventfd at the
+ * next arm, after the frame is taken: counted, though off the timed path.
  *
  * DVP_BENCH_SAMPLES=N changes the sample count (100000 by default),
  * DVP_BENCH_IDLE_S=S the idle measurement (5 s).
@@ -87,6 +94,7 @@ static struct {
 	struct dvp_mempool *pool;
 	struct dvp_rxwait_set *set;
 	uint32_t *lat; /* this round's slice of the case's samples */
+	int64_t producer_syscalls; /* this round's, or -1; read after the join */
 } b;
 
 /* What a case gathers over its rounds. */
@@ -94,6 +102,7 @@ struct case_acc {
 	uint32_t *lat;
 	unsigned int n;
 	uint64_t slept; /* interrupt: wake-ups after a sleep */
+	int64_t sys_consumer, sys_producer; /* system calls over n samples, -1 if not counted */
 	struct dvp_rxwait_governor_stats gs; /* adaptive */
 };
 
@@ -116,8 +125,12 @@ static int producer(void *arg)
 	uint64_t rnd = 0x9e3779b97f4a7c15ull, gap, t0;
 	struct dvp_mbuf *m;
 	unsigned int i;
+	char why[160];
+	int sfd = bench_syscalls_open(why, sizeof(why));
+	int64_t s0 = bench_syscalls_read(sfd);
 
 	(void)arg;
+	b.producer_syscalls = -1;
 	for (i = 0; i < b.samples; i++) {
 		while (atomic_load_explicit(&b.done, memory_order_acquire) != i)
 			dvp_pause();
@@ -141,6 +154,11 @@ static int producer(void *arg)
 		}
 		atomic_store_explicit(&b.sent, i + 1, memory_order_release);
 	}
+	/* The read that returns s1 counts itself. */
+	if (s0 >= 0)
+		b.producer_syscalls = bench_syscalls_read(sfd) - s0 - 1;
+	if (sfd >= 0)
+		close(sfd);
 	return 0;
 }
 
@@ -245,7 +263,9 @@ static int run(enum mode mode, uint64_t gap_min_ns, uint64_t gap_max_ns, struct 
 	struct rte_epoll_event rev = { .epdata.event = EPOLLIN };
 #endif
 	uint64_t w0 = 0, w1 = 0;
-	int epfd = -1, ret = 0, prod;
+	int64_t s0, s1 = -1;
+	int epfd = -1, ret = 0, prod, sfd;
+	char why[160];
 
 	b.mode = mode;
 	b.gap_min = (uint64_t)((double)gap_min_ns / ns_per_cycle);
@@ -278,6 +298,10 @@ static int run(enum mode mode, uint64_t gap_min_ns, uint64_t gap_max_ns, struct 
 			return -1;
 	}
 	dvp_xstats_get_by_name(b.port, "rx_q0_intr_wakeups", &w0);
+	sfd = bench_syscalls_open(why, sizeof(why));
+	if (sfd < 0 && acc->n == 0 && mode == M_EPOLL_RAW)
+		printf("bench_intr: system calls not counted: %s\n", why);
+	s0 = bench_syscalls_read(sfd);
 	if (dvp_eal_remote_launch(producer, NULL, 1) != 0)
 		return -1;
 	if (mode == M_EPOLL_RAW)
@@ -288,6 +312,11 @@ static int run(enum mode mode, uint64_t gap_min_ns, uint64_t gap_max_ns, struct 
 #endif
 	else
 		ret = consume_port(gov);
+	/* The read that returns s1 counts itself. */
+	if (s0 >= 0)
+		s1 = bench_syscalls_read(sfd) - 1;
+	if (sfd >= 0)
+		close(sfd);
 	prod = dvp_eal_wait_lcore(1);
 	if (epfd >= 0)
 		close(epfd);
@@ -307,15 +336,33 @@ static int run(enum mode mode, uint64_t gap_min_ns, uint64_t gap_max_ns, struct 
 		acc->gs.pauses += gs.pauses;
 		dvp_rxwait_governor_free(gov);
 	}
+	if (acc->n == 0)
+		acc->sys_consumer = acc->sys_producer = 0;
+	if (s0 < 0 || s1 < 0 || acc->sys_consumer < 0)
+		acc->sys_consumer = -1;
+	else
+		acc->sys_consumer += s1 - s0;
+	if (b.producer_syscalls < 0 || acc->sys_producer < 0)
+		acc->sys_producer = -1;
+	else
+		acc->sys_producer += b.producer_syscalls;
 	acc->n += b.samples;
 	return 0;
+}
+
+/* System calls per sample of a case, both threads, or -1 if not counted. */
+static double syscalls_per_sample(const struct case_acc *acc)
+{
+	if (acc->n == 0 || acc->sys_consumer < 0 || acc->sys_producer < 0)
+		return -1;
+	return (double)(acc->sys_consumer + acc->sys_producer) / acc->n;
 }
 
 /* Percentiles over every sample of a case, printed. */
 static void report(enum mode mode, struct case_acc *acc, struct figures *f)
 {
 	double ns_per_cycle = 1e9 / (double)dvp_get_tsc_hz();
-	char extra[128] = "";
+	char extra[128] = "", sys[96] = " syscalls=not-counted";
 
 	qsort(acc->lat, acc->n, sizeof(acc->lat[0]), bench_cmp_u32);
 	f->p50 = acc->lat[acc->n / 2] * ns_per_cycle;
@@ -328,8 +375,11 @@ static void report(enum mode mode, struct case_acc *acc, struct figures *f)
 			 " woken_from_sleep=%" PRIu64 " found_while_arming=%" PRIu64
 			 " pauses=%" PRIu64,
 			 acc->gs.wakeups, acc->gs.sleeps_avoided, acc->gs.pauses);
-	printf("WAKEUP %s samples=%u p50_ns=%.0f p99_ns=%.0f max_ns=%.0f%s\n", mode_names[mode],
-	       acc->n, f->p50, f->p99, f->max, extra);
+	if (acc->sys_consumer >= 0 && acc->sys_producer >= 0)
+		snprintf(sys, sizeof(sys), " syscalls_consumer=%.2f syscalls_producer=%.2f",
+			 (double)acc->sys_consumer / acc->n, (double)acc->sys_producer / acc->n);
+	printf("WAKEUP %s samples=%u p50_ns=%.0f p99_ns=%.0f max_ns=%.0f%s%s\n", mode_names[mode],
+	       acc->n, f->p50, f->p99, f->max, extra, sys);
 	fflush(stdout);
 }
 
@@ -486,12 +536,18 @@ int main(int argc, char **argv)
 		if (acc[m].n > 0)
 			report((enum mode)m, &acc[m], &f[m]);
 	if (have_dpdk) {
-		printf("VS-DPDK wakeup_interrupt_p50 dvp=%.0f dpdk=%.0f ratio=%.2f\n",
+		double sd = syscalls_per_sample(&acc[M_INTERRUPT]);
+		double sp = syscalls_per_sample(&acc[M_EPOLL_DPDK]);
+		char sys[64] = " syscalls=not-counted";
+
+		if (sd >= 0 && sp >= 0)
+			snprintf(sys, sizeof(sys), " dvp_syscalls=%.2f dpdk_syscalls=%.2f", sd, sp);
+		printf("VS-DPDK wakeup_interrupt_p50 dvp=%.0f dpdk=%.0f ratio=%.2f%s\n",
 		       f[M_INTERRUPT].p50, f[M_EPOLL_DPDK].p50,
-		       f[M_INTERRUPT].p50 / f[M_EPOLL_DPDK].p50);
-		printf("VS-DPDK wakeup_interrupt_p99 dvp=%.0f dpdk=%.0f ratio=%.2f\n",
+		       f[M_INTERRUPT].p50 / f[M_EPOLL_DPDK].p50, sys);
+		printf("VS-DPDK wakeup_interrupt_p99 dvp=%.0f dpdk=%.0f ratio=%.2f%s\n",
 		       f[M_INTERRUPT].p99, f[M_EPOLL_DPDK].p99,
-		       f[M_INTERRUPT].p99 / f[M_EPOLL_DPDK].p99);
+		       f[M_INTERRUPT].p99 / f[M_EPOLL_DPDK].p99, sys);
 	} else {
 		printf("VS-DPDK wakeup_interrupt: DPDK not built in; against the raw epoll floor: p50 ratio=%.2f\n",
 		       f[M_INTERRUPT].p50 / f[M_EPOLL_RAW].p50);
