@@ -21,7 +21,8 @@
  * lib/port keeps a port's rules: created on a stopped port they take effect
  * at start, and they survive stop and start (the driver's objects are made
  * again at each start; the counts of COUNT carry on). A rule goes by
- * dvp_flow_destroy(), dvp_flow_flush(), or the port's close or reset.
+ * dvp_flow_destroy(), dvp_flow_flush(), or the port's close or reset. In
+ * isolated mode (dvp_flow_isolate()) the rules are all a port receives.
  *
  * Errors: a negative errno with dvp_errno set and one log line naming the
  * item or action at fault and what is valid; ENOTSUP from a driver without
@@ -173,6 +174,19 @@ int dvp_flow_flush(uint16_t port_id);
  * read with @p out->reset. @return 0, -EINVAL, -ENOTSUP (no COUNT action).
  */
 int dvp_flow_query(uint16_t port_id, struct dvp_flow *flow, struct dvp_flow_query_count *out);
+
+/**
+ * Isolated mode (as rte_flow_isolate()). With @p on, @p port_id receives
+ * only what its flow rules take: the port's own steering (its MAC address
+ * and multicast, or every frame when promiscuous, spread by its RSS) is
+ * not installed, so a frame no rule takes is not received (on hardware the
+ * kernel's netdev gets it; the sim counts it in rx_no_flow). Set on a
+ * stopped port (EBUSY while started); it holds from the next start, across
+ * stop and start, until changed or the port is reset. A driver without
+ * flow rules refuses on with ENOTSUP; off is accepted by every driver.
+ * @return 0 or a negative errno (after a log line).
+ */
+int dvp_flow_isolate(uint16_t port_id, bool on);
 
 /**
  * The number of rules of @p port_id. @return it, or -EINVAL.

@@ -209,6 +209,13 @@ struct dvp_port_ops {
 	/** COUNT's counts of a rule since its flow_create. */
 	int (*flow_query)(struct dvp_port *port, void *handle, uint64_t *hits, uint64_t *bytes);
 	/**
+	 * Whether the driver can isolate the port (dvp_flow_isolate()): asked
+	 * on a stopped port before lib/port sets port->flow_isolated, which the
+	 * driver reads at start. NULL: it cannot (on refused with -ENOTSUP).
+	 * 0, or -errno after a log line.
+	 */
+	int (*flow_isolate)(struct dvp_port *port, bool on);
+	/**
 	 * VLAN stripping on rx queue @p q (port->rxqs[q]) on or off, while
 	 * lcores may burst on it. NULL: -ENOTSUP. @return 0 or a negative
 	 * errno (logged by the driver).
@@ -274,6 +281,7 @@ struct dvp_port {
 	bool configured;
 	bool started;
 	bool promiscuous;
+	bool flow_isolated; /**< only flow rules steer to the rx queues (dvp_flow_isolate()) */
 	bool removed; /**< a removal was reported */
 	struct dvp_link link; /**< access with dvp_port_link_set / _get_nowait */
 

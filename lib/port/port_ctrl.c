@@ -508,6 +508,7 @@ int dvp_port_reset(uint16_t port_id)
 	port_flow_release(port);
 	release_queues_locked(port);
 	port->configured = false;
+	port->flow_isolated = false;
 	port->nb_rx_queues = 0;
 	port->nb_tx_queues = 0;
 	__atomic_store_n(&port->event_flags, 0, __ATOMIC_RELAXED);

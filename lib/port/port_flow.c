@@ -445,6 +445,36 @@ void port_flow_stop(struct dvp_port *port)
 		flow_unlive(port, f);
 }
 
+int dvp_flow_isolate(uint16_t port_id, bool on)
+{
+	struct dvp_port *port = port_get_checked(port_id, "flow isolate");
+	int ret = 0;
+
+	if (port == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&port_slot_of(port)->qlock);
+	if (on == port->flow_isolated) {
+		/* Already so: nothing to ask of the driver. */
+	} else if (port->started) {
+		ret = port_refuse(port_id, EBUSY,
+				  "flow isolate: the port is started; stop it, set isolated mode "
+				  "%s, start it",
+				  on ? "on" : "off");
+	} else if (on && port->ops->flow_isolate == NULL) {
+		ret = port_refuse(port_id, ENOTSUP, "flow isolate: %s cannot isolate a port",
+				  port->driver_name);
+	} else if (port->ops->flow_isolate != NULL &&
+		   (ret = port->ops->flow_isolate(port, on)) < 0) {
+		ret = dvp_err(-ret);
+	} else {
+		port->flow_isolated = on;
+		PORT_LOG(INFO, "port %u: isolated mode %s from its next start", port_id,
+			 on ? "on" : "off");
+	}
+	pthread_mutex_unlock(&port_slot_of(port)->qlock);
+	return ret;
+}
+
 void port_flow_release(struct dvp_port *port)
 {
 	struct port_slot *s = port_slot_of(port);

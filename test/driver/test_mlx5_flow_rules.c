@@ -7,7 +7,7 @@
  * steering a flow to a queue past RSS, dropping, MARK and FLAG seen in the
  * mbufs (plain and compressed CQEs, scalar and vector bursts), COUNT read
  * back (the sim's counters objects), rules kept across stop and start,
- * and what the PMD refuses.
+ * isolated mode, and what the PMD refuses.
  */
 
 #include "mlx5_fixture.h"
@@ -189,22 +189,28 @@ static void test_drop(void **state)
 	mf_close(&f);
 }
 
+/* A port set up with RSS over NQ queues, not started. */
+static void open_stopped(struct mf *f)
+{
+	struct dvp_port_conf conf;
+
+	memset(&conf, 0, sizeof(conf));
+	conf.rss_conf.rss_hf = DVP_RSS_IP | DVP_RSS_NONFRAG_IPV4_UDP;
+	mf_open(f, "ports=1,mode=step", 1024);
+	assert_int_equal(dvp_port_configure(f->port[0], NQ, 1, &conf), 0);
+	for (uint16_t q = 0; q < NQ; q++)
+		assert_int_equal(dvp_rxq_setup(f->port[0], q, 128, DVP_SOCKET_ANY, NULL, f->mp), 0);
+	assert_int_equal(dvp_txq_setup(f->port[0], 0, 128, DVP_SOCKET_ANY, NULL), 0);
+}
+
 /* Rules made on a stopped port act at start, and survive stop and start. */
 static void test_stop_start(void **state)
 {
-	struct dvp_port_conf conf;
 	struct dvp_flow *r;
-	uint16_t q;
 	struct mf f;
 
 	(void)state;
-	memset(&conf, 0, sizeof(conf));
-	conf.rss_conf.rss_hf = DVP_RSS_IP | DVP_RSS_NONFRAG_IPV4_UDP;
-	mf_open(&f, "ports=1,mode=step", 1024);
-	assert_int_equal(dvp_port_configure(f.port[0], NQ, 1, &conf), 0);
-	for (q = 0; q < NQ; q++)
-		assert_int_equal(dvp_rxq_setup(f.port[0], q, 128, DVP_SOCKET_ANY, NULL, f.mp), 0);
-	assert_int_equal(dvp_txq_setup(f.port[0], 0, 128, DVP_SOCKET_ANY, NULL), 0);
+	open_stopped(&f);
 	r = rule_udp_src(&f, 9, 2, 0x777, false);
 	assert_non_null(r);
 	assert_int_equal(dvp_port_start(f.port[0]), 0);
@@ -217,6 +223,54 @@ static void test_stop_start(void **state)
 		expect_rx(&f, 2, 3, DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID, 0x777);
 	}
 	assert_int_equal(dvp_flow_count(f.port[0]), 1);
+	mf_close(&f);
+}
+
+/* The frames port 0 of the sim found no rule for. */
+static uint64_t no_flow(struct mf *f)
+{
+	struct sim_mlx5_port_stats ps;
+
+	assert_int_equal(sim_mlx5_port_stats(f->sim, 0, &ps), 0);
+	return ps.rx_no_flow;
+}
+
+/*
+ * Isolated: the rules are all that steer (flow 9 to queue 2); every other
+ * frame meets no rule in the device, promiscuous or not, and reaches no
+ * queue. It holds across stop and start; off brings RSS back.
+ */
+static void test_isolate(void **state)
+{
+	const uint64_t fdir_id = DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID;
+	uint64_t n0;
+	struct mf f;
+
+	(void)state;
+	open_stopped(&f);
+	assert_int_equal(dvp_flow_isolate(f.port[0], true), 0);
+	assert_non_null(rule_udp_src(&f, 9, 2, 0x777, false));
+	assert_int_equal(dvp_port_start(f.port[0]), 0);
+	inject(&f, 9, 2, SIM_MLX5_RX_DELIVERED);
+	expect_rx(&f, 2, 2, fdir_id, 0x777);
+	n0 = no_flow(&f);
+	inject(&f, 5, 3, SIM_MLX5_RX_NO_FLOW);
+	assert_int_equal(no_flow(&f) - n0, 3);
+	expect_rx(&f, 2, 0, 0, 0);
+	assert_int_equal(dvp_promiscuous_enable(f.port[0]), 0);
+	inject(&f, 5, 1, SIM_MLX5_RX_NO_FLOW);
+	assert_int_equal(dvp_flow_isolate(f.port[0], false), -EBUSY);
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_port_start(f.port[0]), 0);
+	inject(&f, 5, 1, SIM_MLX5_RX_NO_FLOW);
+	inject(&f, 9, 1, SIM_MLX5_RX_DELIVERED);
+	expect_rx(&f, 2, 1, fdir_id, 0x777);
+	assert_int_equal(dvp_port_stop(f.port[0]), 0);
+	assert_int_equal(dvp_flow_isolate(f.port[0], false), 0);
+	assert_int_equal(dvp_port_start(f.port[0]), 0);
+	(void)rss_queue(&f, 5);
+	inject(&f, 9, 1, SIM_MLX5_RX_DELIVERED);
+	expect_rx(&f, 2, 1, fdir_id, 0x777);
 	mf_close(&f);
 }
 
@@ -465,6 +519,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_drop),	   cmocka_unit_test(test_stop_start),
 		cmocka_unit_test(test_count),	   cmocka_unit_test(test_sim_counters),
 		cmocka_unit_test(test_refused),	   cmocka_unit_test(test_mark_mprq_refused),
+		cmocka_unit_test(test_isolate),
 	};
 
 	mf_args(argc, argv);

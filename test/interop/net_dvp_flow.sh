@@ -8,6 +8,10 @@
 # queue 1, and some must be; a pattern the device cannot match (IPv6) is
 # refused with a reason; `flow query` counts as many frames as testpmd
 # printed marked, 60 bytes each; after the destroy, no packet is marked.
+# Then a second session, its source sending for 10 s: `flow isolate 0 1`
+# is refused on the started port with a reason, taken on the stopped one,
+# and with the rule again port 0 receives flow 5 alone, every packet
+# marked, while port 1 still gets every flow.
 #
 # Usage: net_dvp_flow.sh PLUGIN WORKDIR MEM
 #   MEM  huge | no-huge (as net_dvp_testpmd.sh)
@@ -74,4 +78,33 @@ cmd "stop"
 wait_for 2 'Accumulated forward statistics' 20 || fail "testpmd did not stop again"
 [ "$(grep -c 'FDIR matched' "$out")" = "$marked" ] || fail "packets still marked after the destroy"
 tp_quit
-echo "PASS: $marked packets marked 42 on port 0 queue 1, counted $hits ($bytes bytes); rule validated, created, listed, queried, destroyed"
+
+out=$dir/testpmd-isolate.log
+# shellcheck disable=SC2086
+tp_start "$out" "$fifo" -l 0-1 $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
+	-d "$ndvp_plugin" --vdev "net_dvp0,${sim/count=$count/count=20000}" -- -i --rxq=2 --txq=2 \
+	--forward-mode=rxonly
+wait_for 1 'testpmd> ' 60 || fail "testpmd did not start again"
+cmd "set verbose 1"
+cmd "flow isolate 0 1"
+wait_for 1 'Caught PMD error type' 20 || fail "flow isolate on a started port was not refused"
+grep -q 'the port is started; stop it' "$out" || fail "the refusal of isolate does not say why"
+cmd "port stop 0"
+cmd "flow isolate 0 1"
+wait_for 1 'port 0 is now restricted' 20 || fail "flow isolate 0 1 did not take"
+cmd "flow create 0 $rule"
+wait_for 1 'Flow rule #0 created' 20 || fail "flow create in isolated mode did not pass"
+cmd "port start 0"
+cmd "start"
+wait_for 5 'FDIR matched ID=0x2a' 60 || fail "no marked packet in isolated mode"
+cmd "stop"
+wait_for 1 'Accumulated forward statistics' 20 || fail "testpmd did not stop in isolated mode"
+# From the isolate on: port 0's packets all marked, and port 1 still receiving.
+set -- $(awk '/port 0 is now restricted/ { on = 1 }
+	on && /port [0-9]+\/queue [0-9]+: received/ { p = $2 }
+	on && / src=/ { if (p == "0/queue") { n0++; if ($0 !~ /FDIR matched/) u++ } else n1++ }
+	END { print n0 + 0, u + 0, n1 + 0 }' "$out")
+[ "$1" -gt 0 ] && [ "$2" = 0 ] || fail "isolated port 0 received $1 packets, $2 of them not the rule's"
+[ "$3" -gt 0 ] || fail "port 1 (not isolated) received nothing meanwhile"
+tp_quit
+echo "PASS: $marked packets marked 42 on port 0 queue 1, counted $hits ($bytes bytes); rule validated, created, listed, queried, destroyed; isolated: $1 packets on port 0, all the rule's, $3 on port 1"

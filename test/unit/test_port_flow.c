@@ -6,7 +6,8 @@
  * lib/port's flow rules (port_flow.c) over a fake driver that records its
  * flow ops: the checks of patterns and actions, the rule handed to the
  * driver, rules surviving stop and start, counts carried across lives,
- * and ENOTSUP from net_ring, which has no flow rules.
+ * isolated mode set on a stopped port only, and ENOTSUP from net_ring,
+ * which has no flow rules.
  */
 
 #include <arpa/inet.h>
@@ -24,6 +25,7 @@ static struct {
 	struct dvp_flow_rule last;
 	uint64_t hits; /* what every live rule has counted */
 	int refuse; /* flow_validate's answer */
+	int isolate_calls, isolate_refuse; /* flow_isolate's, and its answer */
 	int q[2];
 } fk;
 
@@ -134,6 +136,13 @@ static int fk_flow_query(struct dvp_port *port, void *handle, uint64_t *hits, ui
 	return 0;
 }
 
+static int fk_flow_isolate(struct dvp_port *port, bool on)
+{
+	(void)port, (void)on;
+	fk.isolate_calls++;
+	return fk.isolate_refuse;
+}
+
 static const struct dvp_port_ops fk_ops = {
 	.info_get = fk_info_get,
 	.configure = fk_ok,
@@ -149,6 +158,7 @@ static const struct dvp_port_ops fk_ops = {
 	.flow_create = fk_flow_create,
 	.flow_destroy = fk_flow_destroy,
 	.flow_query = fk_flow_query,
+	.flow_isolate = fk_flow_isolate,
 };
 
 static uint16_t fp, rp;
@@ -401,6 +411,44 @@ static void test_stop_start(void **state)
 	assert_int_equal(fk.live, 0);
 }
 
+/*
+ * Isolated mode: set on a stopped port, the driver asked once a change;
+ * EBUSY on a started one (but the mode it has is no change); a driver's
+ * refusal keeps the mode; kept across stop and start; reset ends it.
+ */
+static void test_isolate(void **state)
+{
+	struct dvp_log_capture cap;
+
+	(void)state;
+	fk.isolate_calls = 0;
+	assert_false(dvp_port_get(fp)->flow_isolated);
+	assert_int_equal(dvp_flow_isolate(fp, true), 0);
+	assert_true(dvp_port_get(fp)->flow_isolated);
+	assert_int_equal(fk.isolate_calls, 1);
+	assert_int_equal(dvp_flow_isolate(fp, true), 0);
+	assert_int_equal(fk.isolate_calls, 1);
+	assert_int_equal(dvp_port_start(fp), 0);
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_flow_isolate(fp, false), -EBUSY);
+	assert_int_equal(dvp_errno, EBUSY);
+	assert_contains(dvp_log_capture_end(&cap), "the port is started; stop it");
+	dvp_log_capture_free(&cap);
+	assert_int_equal(dvp_flow_isolate(fp, true), 0);
+	assert_int_equal(dvp_port_stop(fp), 0);
+	assert_int_equal(dvp_port_start(fp), 0);
+	assert_true(dvp_port_get(fp)->flow_isolated);
+	assert_int_equal(dvp_port_stop(fp), 0);
+	fk.isolate_refuse = -EIO;
+	assert_int_equal(dvp_flow_isolate(fp, false), -EIO);
+	assert_true(dvp_port_get(fp)->flow_isolated);
+	fk.isolate_refuse = 0;
+	assert_int_equal(dvp_flow_isolate(fp, false), 0);
+	assert_false(dvp_port_get(fp)->flow_isolated);
+	assert_int_equal(fk.isolate_calls, 3);
+	assert_int_equal(dvp_flow_isolate(UINT16_MAX, true), -EINVAL);
+}
+
 /* net_ring has no flow rules: ENOTSUP and one line saying so. */
 static void test_enotsup(void **state)
 {
@@ -417,14 +465,21 @@ static void test_enotsup(void **state)
 	assert_int_equal(dvp_flow_flush(rp), -ENOTSUP);
 	assert_contains(dvp_log_capture_end(&cap), "net_ring has no flow rules");
 	dvp_log_capture_free(&cap);
+	/* Isolation too; leaving it off is fine anywhere. */
+	assert_int_equal(dvp_port_stop(rp), 0);
+	dvp_log_capture_begin(&cap);
+	assert_int_equal(dvp_flow_isolate(rp, true), -ENOTSUP);
+	assert_contains(dvp_log_capture_end(&cap), "net_ring cannot isolate a port");
+	dvp_log_capture_free(&cap);
+	assert_int_equal(dvp_flow_isolate(rp, false), 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_rule_laid_flat),
-		cmocka_unit_test(test_rss_laid_flat), cmocka_unit_test(test_stop_start),
-		cmocka_unit_test(test_enotsup),
+		cmocka_unit_test(test_rss_laid_flat), cmocka_unit_test(test_isolate),
+		cmocka_unit_test(test_stop_start),    cmocka_unit_test(test_enotsup),
 	};
 
 	return cmocka_run_group_tests(tests, setup, tp_teardown);

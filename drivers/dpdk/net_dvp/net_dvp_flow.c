@@ -288,7 +288,7 @@ static uint16_t dvp_port_of(struct rte_eth_dev *eth)
 static int dvp_refused(struct rte_flow_error *error, int err)
 {
 	return refuse(error, err, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-		      "net_dvp: rule refused by dvpmd; its log line says why");
+		      "net_dvp: refused by dvpmd; its log line says why");
 }
 
 static int net_dvp_flow_validate(struct rte_eth_dev *eth, const struct rte_flow_attr *attr,
@@ -363,11 +363,9 @@ static int net_dvp_flow_query(struct rte_eth_dev *eth, struct rte_flow *flow,
 
 static int net_dvp_flow_isolate(struct rte_eth_dev *eth, int set, struct rte_flow_error *error)
 {
-	(void)eth;
-	if (!set)
-		return 0;
-	return refuse(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-		      "net_dvp: isolated mode is not supported");
+	int ret = dvp_flow_isolate(dvp_port_of(eth), set != 0);
+
+	return ret < 0 ? dvp_refused(error, -ret) : 0;
 }
 
 static const struct rte_flow_ops net_dvp_flow_ops = {

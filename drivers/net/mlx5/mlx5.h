@@ -288,6 +288,7 @@ void mlx5_steering_destroy(struct mlx5_priv *priv);
  */
 int mlx5_steering_rebuild(struct mlx5_priv *priv);
 uint64_t mlx5_rss_hf_capa(void);
+int mlx5_flow_isolate(struct dvp_port *port, bool on);
 
 /* mlx5_flow_rules.c: the flow ops, and the rules' verbs objects (under steer_lock). */
 int mlx5_flow_validate(struct dvp_port *port, const struct dvp_flow_rule *rule);

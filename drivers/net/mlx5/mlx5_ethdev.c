@@ -512,6 +512,7 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.flow_create = mlx5_flow_create,
 	.flow_destroy = mlx5_flow_destroy,
 	.flow_query = mlx5_flow_query,
+	.flow_isolate = mlx5_flow_isolate,
 	.rxq_vlan_strip_set = mlx5_rxq_vlan_strip_set,
 	.read_clock = mlx5_read_clock,
 	.mbufs_held = mlx5_mbufs_held,

@@ -19,7 +19,10 @@
  * Rules per class: the port's unicast MAC and all multicast (broadcast
  * included), or every frame when promiscuous, at priorities after the
  * application's rules (mlx5_flow_rules.c), which are made and undone with
- * them. Callers hold priv->steer_lock.
+ * them. An isolated port (dvp_flow_isolate()) has none of these: the
+ * application's rules are all that steer to its queues, as with DPDK's
+ * mlx5, and on hardware what they leave goes to the kernel's netdev.
+ * Callers hold priv->steer_lock.
  *
  * A key, fields or table cannot be changed in a live QP or table through
  * verbs, so a change builds a second set beside the first, then destroys
@@ -220,6 +223,8 @@ static int steer_build(struct mlx5_priv *priv, struct mlx5_steer *s)
 	uint64_t hf = port->nb_rx_queues > 1 ? priv->rss.hf : 0;
 	int ret;
 
+	if (port->flow_isolated)
+		return 0;
 	errno = 0;
 	ret = ind_table_create(priv, s);
 	if (ret < 0)
@@ -271,6 +276,14 @@ static int steer_build(struct mlx5_priv *priv, struct mlx5_steer *s)
 err:
 	steer_destroy(priv, s);
 	return dvp_err(-ret);
+}
+
+/* Isolation is the port's steering left out at the next start: nothing to refuse or do now. */
+int mlx5_flow_isolate(struct dvp_port *port, bool on)
+{
+	(void)port;
+	(void)on;
+	return 0;
 }
 
 int mlx5_steering_create(struct mlx5_priv *priv)
