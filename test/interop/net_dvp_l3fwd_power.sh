@@ -23,11 +23,14 @@
 #      by an rx interrupt of each port ("lcore N is waked up from rx
 #      interrupt on port P queue 0"); net_dvp's xstats count the arms and
 #      the events;
-#  (b) once the sources are done, over an idle stretch of about 5 s, the
-#      process used under 2% of a core (utime + stime of /proc/PID/stat),
-#      and so did its threads other than the sim's device thread, in
-#      utime + stime and in run time (/proc/PID/task/*/schedstat, ns); no
-#      rx interrupt woke the lcore in that stretch;
+#  (b) once the sources are done, over an idle stretch of about 5 s,
+#      l3fwd-power's threads (all but the sim's device thread) used under
+#      2% of a core, in utime + stime (/proc/PID/task/*/stat) and in run
+#      time (/proc/PID/task/*/schedstat, ns); no rx interrupt woke the
+#      lcore in that stretch. The whole process's share is printed, not
+#      held to it: the device thread stands for the adapter, which costs a
+#      real host no CPU, and its periodic wake-ups cost more on a loaded
+#      machine;
 #  (c) every frame was forwarded: each source sent COUNT and each sink
 #      received COUNT intact (lost, reordered, duplicates, corrupt, foreign,
 #      out-of-buffer, wire drops 0); the ports received and sent COUNT with
@@ -287,8 +290,7 @@ for p in 0 1; do
 	[ "$(val rx_q0_intr_events $p)" -ge 1 ] || bad="$bad port $p: net_dvp counted no rx interrupt event;"
 done
 [ "$wake_idle" = 0 ] || bad="$bad $wake_idle rx interrupt wake-ups with no traffic (idle stretch);"
-# (b) under 2% of a core while idle.
-awk -v c="$cpu_all" 'BEGIN { exit !(c < 2) }' || bad="$bad the process used $cpu_all% of a core while idle (sim thread $cpu_sim%);"
+# (b) under 2% of a core while idle, l3fwd-power's own threads.
 awk -v c="$cpu_app" 'BEGIN { exit !(c < 2) }' || bad="$bad l3fwd-power's threads used $cpu_app% of a core while idle;"
 awk -v c="$ns_app" 'BEGIN { exit !(c < 2) }' || bad="$bad l3fwd-power's threads ran $ns_app% of the idle stretch (schedstat);"
 # (c) every frame forwarded, nothing dropped anywhere.
@@ -314,5 +316,5 @@ done
 echo "lcore $lcore: $sleeps sleeps on the rx interrupt logged, woken by port 0 $w0 times, port 1 $w1 times, $wake_idle while idle"
 echo "idle ${idle_s} s: process ${cpu_all}% of a core (l3fwd-power's threads ${cpu_app}%, sim device thread ${cpu_sim}%) in utime+stime at CLK_TCK $hz; run time (schedstat) ${ns_all}% (l3fwd-power's threads ${ns_app}%)"
 [ -z "$bad" ] || fail "${bad# }"
-echo "PASS: l3fwd-power --interrupt-only over net_dvp ($mem): 2 x $count frames forwarded, 0 lost; slept on rx interrupts ($sleeps sleeps, $((w0 + w1)) wake-ups); idle ${cpu_all}% of a core over ${idle_s} s"
+echo "PASS: l3fwd-power --interrupt-only over net_dvp ($mem): 2 x $count frames forwarded, 0 lost; slept on rx interrupts ($sleeps sleeps, $((w0 + w1)) wake-ups); idle ${cpu_app}% of a core over ${idle_s} s (the process with the sim device thread ${cpu_all}%)"
 exit 0
