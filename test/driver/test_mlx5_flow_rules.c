@@ -69,6 +69,22 @@ static void expect_rx(struct mf *f, uint16_t q, unsigned int n, uint64_t flags, 
 	dvp_pktmbuf_free_bulk(m, got);
 }
 
+/* expect_rx() for a port of one rx queue. */
+static void expect_rx1(struct mf *f, unsigned int n, uint64_t flags, uint32_t id)
+{
+	struct dvp_mbuf *m[32];
+	uint16_t got = dvp_rx_burst(f->port[0], 0, m, 32);
+
+	assert_int_equal(got, n);
+	for (uint16_t i = 0; i < got; i++) {
+		assert_int_equal(m[i]->ol_flags & (DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID),
+				 flags);
+		if (flags & DVP_MBUF_F_RX_FDIR_ID)
+			assert_int_equal(m[i]->hash.fdir.hi, id);
+	}
+	dvp_pktmbuf_free_bulk(m, got);
+}
+
 static void open_rss(struct mf *f)
 {
 	struct dvp_port_conf conf;
@@ -475,8 +491,8 @@ static void test_refused(void **state)
 	mf_close(&f);
 }
 
-/* A multi-packet RQ does not deliver flow tags: MARK refused, QUEUE taken. */
-static void test_mark_mprq_refused(void **state)
+/* A multi-packet RQ delivers the marks: the tag is read per packet in its loop. */
+static void test_mark_mprq(void **state)
 {
 	struct dvp_devargs da;
 	struct mlx5_cfg cfg;
@@ -505,9 +521,12 @@ static void test_mark_mprq_refused(void **state)
 						    { DVP_FLOW_ACTION_MARK, &m },
 						    { DVP_FLOW_ACTION_END, NULL } };
 
-		refused(&f, &ingress, any, marked, ENOTSUP, "multi-packet rx queues");
-		marked[1].type = DVP_FLOW_ACTION_END;
 		assert_non_null(dvp_flow_create(f.port[0], &ingress, any, marked));
+		inject(&f, 5, 8, SIM_MLX5_RX_DELIVERED);
+		expect_rx1(&f, 8, DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID, 1);
+		assert_int_equal(dvp_flow_flush(f.port[0]), 0);
+		inject(&f, 5, 2, SIM_MLX5_RX_DELIVERED);
+		expect_rx1(&f, 2, 0, 0);
 	}
 	mf_close(&f);
 }
@@ -518,7 +537,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_queue_mark), cmocka_unit_test(test_rss_mark),
 		cmocka_unit_test(test_drop),	   cmocka_unit_test(test_stop_start),
 		cmocka_unit_test(test_count),	   cmocka_unit_test(test_sim_counters),
-		cmocka_unit_test(test_refused),	   cmocka_unit_test(test_mark_mprq_refused),
+		cmocka_unit_test(test_refused),	   cmocka_unit_test(test_mark_mprq),
 		cmocka_unit_test(test_isolate),
 	};
 

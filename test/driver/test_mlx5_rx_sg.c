@@ -9,11 +9,13 @@
  * queue whose mbufs are shorter than a frame is refused at setup unless it
  * scatters; with rx scatter a frame longer than one mbuf arrives as a chain,
  * every byte in place, on every rx path: plain CQEs, compressed ones, a
- * multi-packet RQ, and with the vector burst asked for.
+ * multi-packet RQ, and with the vector burst asked for; a MARK rule's id
+ * on each chain's head on those paths.
  */
 
 #include "mlx5_fixture.h"
 
+#include <dvp_flow.h>
 #include <dvp_port_driver.h>
 
 #include "mlx5_rx.h"
@@ -81,6 +83,24 @@ static void source(struct mf *f, const uint16_t *sizes, unsigned int nsizes, uin
 	mf_source(f, 0, count, 1, sizes, nsizes);
 }
 
+/* The MARK id every frame gets in the marked cases; UINT32_MAX: no rule. */
+static uint32_t sg_mark = UINT32_MAX;
+
+/* A rule taking every frame to queue 0 with MARK @p id. */
+static void mark_all(struct mf *f, uint32_t id)
+{
+	static const struct dvp_flow_attr ingress = { .ingress = 1 };
+	struct dvp_flow_action_mark m = { id };
+	struct dvp_flow_action_queue q0 = { 0 };
+	struct dvp_flow_item any[] = { { .type = DVP_FLOW_ITEM_ETH },
+				       { .type = DVP_FLOW_ITEM_END } };
+	struct dvp_flow_action act[] = { { DVP_FLOW_ACTION_QUEUE, &q0 },
+					 { DVP_FLOW_ACTION_MARK, &m },
+					 { DVP_FLOW_ACTION_END, NULL } };
+
+	assert_non_null(dvp_flow_create(f->port[0], &ingress, any, act));
+}
+
 /* Compare chain @p m with frame @p seq of @p len bytes (its segments and bytes); free it. */
 static void check_chain(struct mf *f, struct dvp_mbuf *m, uint64_t seq, uint32_t len)
 {
@@ -100,15 +120,23 @@ static void check_chain(struct mf *f, struct dvp_mbuf *m, uint64_t seq, uint32_t
 	}
 	assert_int_equal(off, len);
 	assert_int_equal(segs, m->nb_segs);
+	if (sg_mark != UINT32_MAX) {
+		assert_int_equal(m->ol_flags & (DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID),
+				 DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID);
+		assert_int_equal(m->hash.fdir.hi, sg_mark);
+	} else {
+		assert_int_equal(m->ol_flags & DVP_MBUF_F_RX_FDIR, 0);
+	}
 	dvp_pktmbuf_free(m);
 }
 
 /*
  * Rx scatter on the rx path @p pmd_args picks: MTU 9000 on 2 KB mbufs,
  * frames of 60 to 9014 bytes; each arrives as a chain, in order, intact,
- * nothing lost and nothing left at close.
+ * nothing lost and nothing left at close. With @p mark, a rule marks every
+ * frame and each chain's head carries it.
  */
-static void scatter_path(const char *pmd_args)
+static void scatter_path(const char *pmd_args, bool mark)
 {
 	static const uint16_t sizes[] = { 60, 1514, 2048, 2049, 4000, 9014 };
 	const unsigned int n = 600;
@@ -119,6 +147,9 @@ static void scatter_path(const char *pmd_args)
 
 	sg_open(&f, pmd_args, 9000);
 	assert_int_equal(sg_setup(&f, 9000, DVP_RX_OFFLOAD_SCATTER), 0);
+	sg_mark = mark ? 0x5a5 : UINT32_MAX;
+	if (mark)
+		mark_all(&f, sg_mark);
 	assert_int_equal(dvp_port_start(f.port[0]), 0);
 	source(&f, sizes, DVP_DIM(sizes), n);
 	for (int i = 0; i < 100000 && got < n; i++) {
@@ -134,32 +165,52 @@ static void scatter_path(const char *pmd_args)
 	assert_int_equal(st.ipackets, n);
 	assert_int_equal(st.ierrors, 0);
 	assert_int_equal(st.rx_nombuf, 0);
+	sg_mark = UINT32_MAX;
 	sg_close(&f);
 }
 
 static void test_scatter_compressed(void **state)
 {
 	(void)state;
-	scatter_path("rxq_cqe_comp_en=1");
+	scatter_path("rxq_cqe_comp_en=1", false);
 }
 
 static void test_scatter_plain_cqes(void **state)
 {
 	(void)state;
-	scatter_path("rxq_cqe_comp_en=0");
+	scatter_path("rxq_cqe_comp_en=0", false);
 }
 
 /* The vector burst asked for (the default): a scattering port takes the scatter one. */
 static void test_scatter_vector_asked(void **state)
 {
 	(void)state;
-	scatter_path("rx_vec_en=1,rxq_cqe_comp_en=0");
+	scatter_path("rx_vec_en=1,rxq_cqe_comp_en=0", false);
 }
 
 static void test_scatter_mprq(void **state)
 {
 	(void)state;
-	scatter_path("mprq_en=1,rxqs_min_mprq=1");
+	scatter_path("mprq_en=1,rxqs_min_mprq=1", false);
+}
+
+/* The marked cases: compressed sessions, plain CQEs, a multi-packet RQ. */
+static void test_scatter_marked_compressed(void **state)
+{
+	(void)state;
+	scatter_path("rxq_cqe_comp_en=1", true);
+}
+
+static void test_scatter_marked_plain_cqes(void **state)
+{
+	(void)state;
+	scatter_path("rxq_cqe_comp_en=0", true);
+}
+
+static void test_scatter_marked_mprq(void **state)
+{
+	(void)state;
+	scatter_path("mprq_en=1,rxqs_min_mprq=1", true);
 }
 
 /*
@@ -284,6 +335,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_scatter_plain_cqes),
 		cmocka_unit_test(test_scatter_vector_asked),
 		cmocka_unit_test(test_scatter_mprq),
+		cmocka_unit_test(test_scatter_marked_compressed),
+		cmocka_unit_test(test_scatter_marked_plain_cqes),
+		cmocka_unit_test(test_scatter_marked_mprq),
 		cmocka_unit_test(test_mtu_drops_longer_frames),
 		cmocka_unit_test(test_short_mbufs_refused),
 		cmocka_unit_test(test_mtu_set),

@@ -448,34 +448,12 @@ void mlx5_uflows_teardown(struct mlx5_priv *priv)
 		uflow_down(priv, f);
 }
 
-/*
- * The scatter and multi-packet rx bursts do not read the flow tag: a MARK
- * or FLAG rule on such a port is refused rather than silently unmarked.
- */
-static const char *marks_unsupported(const struct dvp_port *port)
-{
-	for (uint16_t q = 0; q < port->nb_rx_queues; q++) {
-		const struct mlx5_rxq *rxq = port->rxqs[q];
-
-		if (rxq == NULL)
-			continue;
-		if (rxq->mprq != NULL)
-			return "the multi-packet rx queues (mprq_en=1)";
-		if (rxq->sges_log != 0)
-			return "rx scatter";
-	}
-	return NULL;
-}
-
 int mlx5_flow_create(struct dvp_port *port, const struct dvp_flow_rule *rule, void **handle)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
 	struct mlx5_uflow *f, **tail;
-	const char *why;
 	int ret = 0;
 
-	if ((rule->actions & BIT_MARKS) && (why = marks_unsupported(port)) != NULL)
-		return FLOW_REFUSE(port, ENOTSUP, "MARK and FLAG are not delivered with %s", why);
 	f = calloc(1, sizeof(*f));
 	if (f == NULL)
 		return FLOW_REFUSE(port, ENOMEM, "no memory for a rule");

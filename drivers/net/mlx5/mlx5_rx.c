@@ -45,25 +45,12 @@ void mlx5_rx_replenish_multi(struct mlx5_rxq *rxq, uint32_t idx, uint32_t n)
 	}
 }
 
-/* A flow tag into @p m: 0 is no rule, 0xffffff FLAG, else a MARK id + 1 (mlx5_flow_rules.c). */
-static inline void mark_one(struct dvp_mbuf *m, uint32_t tag)
-{
-	if (tag == 0)
-		return;
-	if (tag == MLX5_CQE_FLOW_TAG_MASK) {
-		m->ol_flags |= DVP_MBUF_F_RX_FDIR;
-		return;
-	}
-	m->ol_flags |= DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID;
-	m->hash.fdir.hi = tag - 1;
-}
-
 void mlx5_rx_mark(const struct mlx5_rxq *rxq, uint32_t ci, struct dvp_mbuf **out, uint32_t k)
 {
 	for (uint32_t i = 0; i < k; i++) {
 		const struct mlx5_cqe64 *cqe = mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, ci + i);
 
-		mark_one(out[i], be32toh(cqe->sop_drop_qpn) & MLX5_CQE_FLOW_TAG_MASK);
+		mlx5_rx_mark_one(out[i], be32toh(cqe->sop_drop_qpn) & MLX5_CQE_FLOW_TAG_MASK);
 	}
 }
 
@@ -72,7 +59,7 @@ void mlx5_rx_mark_same(struct dvp_mbuf **out, uint32_t k, __be32 sop_drop_qpn)
 	uint32_t tag = be32toh(sop_drop_qpn) & MLX5_CQE_FLOW_TAG_MASK;
 
 	for (uint32_t i = 0; i < k; i++)
-		mark_one(out[i], tag);
+		mlx5_rx_mark_one(out[i], tag);
 }
 
 uint16_t mlx5_rx_burst_marked(struct mlx5_rxq *rxq, struct dvp_mbuf **pkts, uint16_t n, bool hash)

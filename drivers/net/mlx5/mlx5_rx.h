@@ -254,6 +254,19 @@ static __dvp_always_inline void mlx5_rx_mbuf_fill(struct dvp_mbuf *m, const stru
 		m->hash.rss = mlx5_cqe_rx_hash(cqe);
 }
 
+/* A flow tag into @p m: 0 is no rule, 0xffffff FLAG, else a MARK id + 1 (mlx5_flow_rules.c). */
+static __dvp_always_inline void mlx5_rx_mark_one(struct dvp_mbuf *m, uint32_t tag)
+{
+	if (tag == 0)
+		return;
+	if (tag == MLX5_CQE_FLOW_TAG_MASK) {
+		m->ol_flags |= DVP_MBUF_F_RX_FDIR;
+		return;
+	}
+	m->ol_flags |= DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID;
+	m->hash.fdir.hi = tag - 1;
+}
+
 /*
  * The queue's MLX5_RXQ_OFL_* fields of @p m from its CQE: a stripped tag's
  * TCI (vlan_info, with the CVLAN-stripped bit) and the timestamp (the

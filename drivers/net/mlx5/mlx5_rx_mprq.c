@@ -381,6 +381,15 @@ struct mprq_pos {
  * its stride into the mbuf pkts[p->k]. The queue's constants are read
  * into locals once, as the copies write through uint8_t.
  */
+/*
+ * mprq_cqes()'s own offload bit beside the queue's MLX5_RXQ_OFL_*: the flow
+ * tag of a MARK or FLAG rule, per packet in the loop, since fillers keep
+ * CQEs and mbufs from pairing after it (mlx5_rx_mark() cannot be used).
+ */
+#define MPRQ_OFL_MARK 0x80u
+_Static_assert(!(MPRQ_OFL_MARK & (MLX5_RXQ_OFL_VLAN | MLX5_RXQ_OFL_TS)),
+	       "MPRQ_OFL_MARK is a queue offload bit");
+
 static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const struct mlx5_cqe64 *cqe,
 					  uint32_t cnt, struct dvp_mbuf **pkts, struct mprq_pos *p,
 					  bool hash, uint8_t ofl)
@@ -406,8 +415,12 @@ static __dvp_always_inline void mprq_cqes(const struct mlx5_rxq *rxq, const stru
 
 			src = p->wqe + ((size_t)be16toh(cqe->wqe_counter) << log_strd);
 			mlx5_rx_mbuf_fill(m, cqe, len, rearm, tflags, tptype, hash);
-			if (ofl != 0)
+			if (ofl != 0) {
 				mlx5_rx_ofl_one(rxq, ofl, m, cqe);
+				if (ofl & MPRQ_OFL_MARK)
+					mlx5_rx_mark_one(m, be32toh(cqe->sop_drop_qpn) &
+								    MLX5_CQE_FLOW_TAG_MASK);
+			}
 			dst = (uint8_t *)m->buf_addr + data_off;
 			if (dvp_likely(len <= copy_max)) {
 				copy_small(dst, src, len);
@@ -480,7 +493,7 @@ static __dvp_always_inline uint16_t mprq_burst(struct mlx5_rxq *rxq, struct dvp_
 	 * a queue with MLX5_RXQ_OFL_* takes a copy of the loop that does them,
 	 * chosen here once a burst.
 	 */
-	ofl = mlx5_rx_ofl(rxq);
+	ofl = mlx5_rx_ofl(rxq) | (mlx5_rx_marking(rxq) ? MPRQ_OFL_MARK : 0);
 	if (dvp_unlikely(ofl != 0)) {
 		mprq_cqes(rxq, mlx5_cqe_slot(cqes, cqe_cnt, ci), run, pkts, &p, hash, ofl);
 		if (run < c)

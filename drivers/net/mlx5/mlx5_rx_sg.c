@@ -13,7 +13,8 @@
  * replenish posts whole WQEs again.
  *
  * Compressed sessions and plain CQEs go through mlx5_rx_comp_loop(), so the
- * burst serves a queue whose CQ compresses and one whose CQ does not. The
+ * burst serves a queue whose CQ compresses and one whose CQ does not; the
+ * loop marks a run's heads, sg_take() a session's (flow rules' MARK). The
  * vector burst takes no such queue (as DPDK's mlx5 turns it off for
  * scattered queues); a multi-packet RQ chains its copies itself
  * (mlx5_rx_mprq.c).
@@ -119,6 +120,9 @@ static uint32_t sg_take(struct mlx5_rxq *rxq, uint32_t *ci, uint32_t *rq_ci, str
 		out[i] = m;
 		sum += len;
 	}
+	/* A session shares its title's flow tag, as in mlx5_rx_zip_take(). */
+	if (dvp_unlikely(mlx5_rx_marking(rxq)))
+		mlx5_rx_mark_same(out, k, mlx5_cqe_slot(rxq->cqes, rxq->cqe_cnt, t)->sop_drop_qpn);
 	*bytes += sum;
 	/* mlx5_rx_zip_taken() moves the ring by packets: here each is 2^shift segments. */
 	wqes = *rq_ci;
