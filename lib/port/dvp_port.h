@@ -91,15 +91,20 @@ extern "C" {
 #define DVP_RSS_NONFRAG_IPV6_UDP (1ULL << 11)
 #define DVP_RSS_NONFRAG_IPV6_OTHER (1ULL << 13)
 #define DVP_RSS_L2_PAYLOAD (1ULL << 14)
+/** IPv6 with its extension headers (the home address, the routing header's destination) */
+#define DVP_RSS_IPV6_EX (1ULL << 15)
+#define DVP_RSS_IPV6_TCP_EX (1ULL << 16)
+#define DVP_RSS_IPV6_UDP_EX (1ULL << 17)
 #define DVP_RSS_L4_DST_ONLY (1ULL << 60)
 #define DVP_RSS_L4_SRC_ONLY (1ULL << 61)
 #define DVP_RSS_L3_DST_ONLY (1ULL << 62)
 #define DVP_RSS_L3_SRC_ONLY (1ULL << 63)
+/* The sets of DPDK's RTE_ETH_RSS_IP, _TCP and _UDP, with the same bits. */
 #define DVP_RSS_IP                                                                      \
 	(DVP_RSS_IPV4 | DVP_RSS_FRAG_IPV4 | DVP_RSS_NONFRAG_IPV4_OTHER | DVP_RSS_IPV6 | \
-	 DVP_RSS_FRAG_IPV6 | DVP_RSS_NONFRAG_IPV6_OTHER)
-#define DVP_RSS_TCP (DVP_RSS_NONFRAG_IPV4_TCP | DVP_RSS_NONFRAG_IPV6_TCP)
-#define DVP_RSS_UDP (DVP_RSS_NONFRAG_IPV4_UDP | DVP_RSS_NONFRAG_IPV6_UDP)
+	 DVP_RSS_FRAG_IPV6 | DVP_RSS_NONFRAG_IPV6_OTHER | DVP_RSS_IPV6_EX)
+#define DVP_RSS_TCP (DVP_RSS_NONFRAG_IPV4_TCP | DVP_RSS_NONFRAG_IPV6_TCP | DVP_RSS_IPV6_TCP_EX)
+#define DVP_RSS_UDP (DVP_RSS_NONFRAG_IPV4_UDP | DVP_RSS_NONFRAG_IPV6_UDP | DVP_RSS_IPV6_UDP_EX)
 
 /** Interrupt capabilities (struct dvp_port_info::intr_capa). */
 #define DVP_PORT_INTR_RXQ (1u << 0) /**< rx queue interrupts */

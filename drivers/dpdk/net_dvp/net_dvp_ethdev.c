@@ -468,6 +468,28 @@ static int net_dvp_rss_conf_get(struct rte_eth_dev *eth, struct rte_eth_rss_conf
 	return 0;
 }
 
+/* RSS fields cross as they are: dvp's bits are ethdev's. */
+_Static_assert(DVP_RSS_IP == RTE_ETH_RSS_IP && DVP_RSS_TCP == RTE_ETH_RSS_TCP &&
+		       DVP_RSS_UDP == RTE_ETH_RSS_UDP && DVP_RSS_IPV4 == RTE_ETH_RSS_IPV4 &&
+		       DVP_RSS_FRAG_IPV4 == RTE_ETH_RSS_FRAG_IPV4 &&
+		       DVP_RSS_NONFRAG_IPV4_TCP == RTE_ETH_RSS_NONFRAG_IPV4_TCP &&
+		       DVP_RSS_NONFRAG_IPV4_UDP == RTE_ETH_RSS_NONFRAG_IPV4_UDP &&
+		       DVP_RSS_NONFRAG_IPV4_OTHER == RTE_ETH_RSS_NONFRAG_IPV4_OTHER &&
+		       DVP_RSS_IPV6 == RTE_ETH_RSS_IPV6 &&
+		       DVP_RSS_FRAG_IPV6 == RTE_ETH_RSS_FRAG_IPV6 &&
+		       DVP_RSS_NONFRAG_IPV6_TCP == RTE_ETH_RSS_NONFRAG_IPV6_TCP &&
+		       DVP_RSS_NONFRAG_IPV6_UDP == RTE_ETH_RSS_NONFRAG_IPV6_UDP &&
+		       DVP_RSS_NONFRAG_IPV6_OTHER == RTE_ETH_RSS_NONFRAG_IPV6_OTHER &&
+		       DVP_RSS_L2_PAYLOAD == RTE_ETH_RSS_L2_PAYLOAD &&
+		       DVP_RSS_IPV6_EX == RTE_ETH_RSS_IPV6_EX &&
+		       DVP_RSS_IPV6_TCP_EX == RTE_ETH_RSS_IPV6_TCP_EX &&
+		       DVP_RSS_IPV6_UDP_EX == RTE_ETH_RSS_IPV6_UDP_EX &&
+		       DVP_RSS_L3_SRC_ONLY == RTE_ETH_RSS_L3_SRC_ONLY &&
+		       DVP_RSS_L3_DST_ONLY == RTE_ETH_RSS_L3_DST_ONLY &&
+		       DVP_RSS_L4_SRC_ONLY == RTE_ETH_RSS_L4_SRC_ONLY &&
+		       DVP_RSS_L4_DST_ONLY == RTE_ETH_RSS_L4_DST_ONLY,
+	       "a DVP_RSS_* bit is not the RTE_ETH_RSS_* bit of its name");
+
 /* ethdev has checked the fields against flow_type_rss_offloads, lib/port checks all again. */
 static int net_dvp_rss_update(struct rte_eth_dev *eth, struct rte_eth_rss_conf *conf)
 {

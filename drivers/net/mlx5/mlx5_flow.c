@@ -45,7 +45,12 @@
 #define RSS_V4                                                           \
 	(DVP_RSS_IPV4 | DVP_RSS_FRAG_IPV4 | DVP_RSS_NONFRAG_IPV4_OTHER | \
 	 DVP_RSS_NONFRAG_IPV4_TCP | DVP_RSS_NONFRAG_IPV4_UDP)
-#define RSS_V6 (DVP_RSS_IPV6 | DVP_RSS_FRAG_IPV6 | DVP_RSS_NONFRAG_IPV6_OTHER)
+/*
+ * A ConnectX hashes IPv6 addresses as the IPv6 header gives them, so the
+ * _EX type (addresses from extension headers) is IPv6's, as DPDK's mlx5
+ * takes it: DPDK's RTE_ETH_RSS_IP holds it.
+ */
+#define RSS_V6 (DVP_RSS_IPV6 | DVP_RSS_FRAG_IPV6 | DVP_RSS_NONFRAG_IPV6_OTHER | DVP_RSS_IPV6_EX)
 
 uint64_t mlx5_rss_hf_capa(void)
 {
