@@ -292,7 +292,7 @@ struct dvp_flow *dvp_flow_create(uint16_t port_id, const struct dvp_flow_attr *a
 {
 	struct dvp_port *port = port_get_checked(port_id, "flow create");
 	struct port_slot *s;
-	struct dvp_flow *f, **tail;
+	struct dvp_flow *f;
 	int ret;
 
 	if (port == NULL)
@@ -312,9 +312,10 @@ struct dvp_flow *dvp_flow_create(uint16_t port_id, const struct dvp_flow_attr *a
 	if (port->started)
 		ret = flow_live(port, f);
 	if (ret == 0) {
-		for (tail = &s->flows; *tail != NULL; tail = &(*tail)->next)
-			;
-		*tail = f;
+		if (s->flows_tail == NULL)
+			s->flows_tail = &s->flows;
+		*s->flows_tail = f;
+		s->flows_tail = &f->next;
 	}
 	pthread_mutex_unlock(&s->qlock);
 	if (ret < 0) {
@@ -351,6 +352,8 @@ int dvp_flow_destroy(uint16_t port_id, struct dvp_flow *flow)
 	p = flow_find(port, flow, "flow destroy");
 	if (p != NULL) {
 		*p = flow->next;
+		if (s->flows_tail == &flow->next)
+			s->flows_tail = p;
 		flow_unlive(port, flow);
 		free(flow);
 	}
@@ -486,4 +489,5 @@ void port_flow_release(struct dvp_port *port)
 		flow_unlive(port, f);
 		free(f);
 	}
+	s->flows_tail = &s->flows;
 }

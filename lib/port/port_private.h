@@ -29,8 +29,12 @@ struct port_slot {
 	 * never sees a queue come or go under it.
 	 */
 	pthread_mutex_t qlock;
-	/* Its flow rules, oldest first (port_flow.c). */
+	/*
+	 * Its flow rules, oldest first (port_flow.c), and the link a new one
+	 * goes into (NULL: &flows), so that adding one does not walk them.
+	 */
 	struct dvp_flow *flows;
+	struct dvp_flow **flows_tail;
 };
 
 static inline struct port_slot *port_slot_of(struct dvp_port *port)
