@@ -45,7 +45,23 @@ static void inject(struct mf *f, uint32_t flow, unsigned int n, int expect)
 		assert_int_equal(res[i], expect);
 }
 
-/* Take @p n frames from queue @p q, each marked as @p flags / @p id say; nothing from the others. */
+/* Take @p n frames from queue @p q, each marked as @p flags / @p id say. */
+static void expect_rx1(struct mf *f, uint16_t q, unsigned int n, uint64_t flags, uint32_t id)
+{
+	struct dvp_mbuf *m[32];
+	uint16_t got = dvp_rx_burst(f->port[0], q, m, 32);
+
+	assert_int_equal(got, n);
+	for (uint16_t i = 0; i < got; i++) {
+		assert_int_equal(m[i]->ol_flags & (DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID),
+				 flags);
+		if (flags & DVP_MBUF_F_RX_FDIR_ID)
+			assert_int_equal(m[i]->hash.fdir.hi, id);
+	}
+	dvp_pktmbuf_free_bulk(m, got);
+}
+
+/* expect_rx1() on queue @p q, and nothing from the others. */
 static void expect_rx(struct mf *f, uint16_t q, unsigned int n, uint64_t flags, uint32_t id)
 {
 	struct dvp_mbuf *m[32];
@@ -58,31 +74,7 @@ static void expect_rx(struct mf *f, uint16_t q, unsigned int n, uint64_t flags, 
 		dvp_pktmbuf_free_bulk(m, got);
 		assert_int_equal(got, 0);
 	}
-	got = dvp_rx_burst(f->port[0], q, m, 32);
-	assert_int_equal(got, n);
-	for (uint16_t i = 0; i < got; i++) {
-		assert_int_equal(m[i]->ol_flags & (DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID),
-				 flags);
-		if (flags & DVP_MBUF_F_RX_FDIR_ID)
-			assert_int_equal(m[i]->hash.fdir.hi, id);
-	}
-	dvp_pktmbuf_free_bulk(m, got);
-}
-
-/* expect_rx() for a port of one rx queue. */
-static void expect_rx1(struct mf *f, unsigned int n, uint64_t flags, uint32_t id)
-{
-	struct dvp_mbuf *m[32];
-	uint16_t got = dvp_rx_burst(f->port[0], 0, m, 32);
-
-	assert_int_equal(got, n);
-	for (uint16_t i = 0; i < got; i++) {
-		assert_int_equal(m[i]->ol_flags & (DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID),
-				 flags);
-		if (flags & DVP_MBUF_F_RX_FDIR_ID)
-			assert_int_equal(m[i]->hash.fdir.hi, id);
-	}
-	dvp_pktmbuf_free_bulk(m, got);
+	expect_rx1(f, q, n, flags, id);
 }
 
 static void open_rss(struct mf *f)
@@ -523,10 +515,10 @@ static void test_mark_mprq(void **state)
 
 		assert_non_null(dvp_flow_create(f.port[0], &ingress, any, marked));
 		inject(&f, 5, 8, SIM_MLX5_RX_DELIVERED);
-		expect_rx1(&f, 8, DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID, 1);
+		expect_rx1(&f, 0, 8, DVP_MBUF_F_RX_FDIR | DVP_MBUF_F_RX_FDIR_ID, 1);
 		assert_int_equal(dvp_flow_flush(f.port[0]), 0);
 		inject(&f, 5, 2, SIM_MLX5_RX_DELIVERED);
-		expect_rx1(&f, 2, 0, 0);
+		expect_rx1(&f, 0, 2, 0, 0);
 	}
 	mf_close(&f);
 }
