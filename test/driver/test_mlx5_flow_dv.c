@@ -17,6 +17,8 @@
 
 #include <dvp_flow.h>
 
+#include "mlx5_rx.h"
+
 #define NQ 4
 #define LEN 100
 
@@ -204,6 +206,51 @@ static void test_not_fragment_count(void **state)
 	mf_close(&f);
 }
 
+/* A queue restart (a bad lkey on the rule's queue) makes the rule again, its counts kept. */
+static void test_queue_restart(void **state)
+{
+	struct dvp_flow_action_queue q3 = { 3 };
+	struct dvp_flow_action_mark mk = { 0x99 };
+	struct dvp_flow_action act[] = { { DVP_FLOW_ACTION_QUEUE, &q3 },
+					 { DVP_FLOW_ACTION_MARK, &mk },
+					 { DVP_FLOW_ACTION_COUNT, NULL },
+					 { DVP_FLOW_ACTION_END, NULL } };
+	struct dvp_flow_query_count qc = { 0 };
+	struct mlx5_rxq *rxq;
+	struct dvp_mbuf *m[32];
+	uint64_t restarts = 0;
+	struct dvp_flow *r;
+	struct mf f;
+
+	(void)state;
+	open_ports(&f, "ports=1,mode=step");
+	r = rule(&f, 0, 5, true, act);
+	assert_non_null(r);
+	inject(&f, 0, 5, 2, PLAIN, SIM_MLX5_RX_DELIVERED);
+	expect_rx(&f, 0, 3, 2, fdir_id, 0x99);
+	rxq = dvp_port_get(f.port[0])->rxqs[3];
+	assert_int_equal(sim_mlx5_fault_bad_lkey(f.sim, rxq->wq->wq_num, 1), 0);
+	{
+		uint8_t b[LEN + 4];
+		size_t len = frame(&f, 0, b, 5, 9, PLAIN);
+
+		(void)sim_mlx5_inject(f.sim, 0, b, len); /* meets the bad WQE */
+	}
+	for (int i = 0; i < 100 && restarts == 0; i++) {
+		dvp_pktmbuf_free_bulk(m, dvp_rx_burst(f.port[0], 3, m, 32));
+		assert_int_equal(dvp_xstats_get_by_name(f.port[0], "rx_q3_restarts", &restarts), 0);
+	}
+	assert_int_equal(restarts, 1);
+	assert_int_equal(matchers(&f, 0), 1);
+	inject(&f, 0, 5, 3, PLAIN, SIM_MLX5_RX_DELIVERED);
+	expect_rx(&f, 0, 3, 3, fdir_id, 0x99);
+	inject(&f, 0, 5, 1, TAGGED, SIM_MLX5_RX_DELIVERED);
+	expect_rx(&f, 0, -1, 1, 0, 0);
+	assert_int_equal(dvp_flow_query(f.port[0], r, &qc), 0);
+	assert_int_equal(qc.hits, 6);
+	mf_close(&f);
+}
+
 /* DROP of untagged frames, on the second port of a device: its first port is untouched. */
 static void test_drop_second_port(void **state)
 {
@@ -362,9 +409,9 @@ static void test_sim_refusals(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_untagged_mark),	 cmocka_unit_test(test_not_fragment_count),
-		cmocka_unit_test(test_drop_second_port), cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_sim_refusals),
+		cmocka_unit_test(test_untagged_mark), cmocka_unit_test(test_not_fragment_count),
+		cmocka_unit_test(test_queue_restart), cmocka_unit_test(test_drop_second_port),
+		cmocka_unit_test(test_refused),	      cmocka_unit_test(test_sim_refusals),
 	};
 
 	mf_args(argc, argv);
