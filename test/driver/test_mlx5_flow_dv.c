@@ -368,6 +368,9 @@ static void test_sim_refusals(void **state)
 	ma.match_criteria_enable = 0;
 	assert_null(g->dv_create_flow_matcher(ctx, &ma));
 	assert_int_equal(errno, EINVAL);
+	ma.match_criteria_enable = 0x81; /* bit 7: the reserved part */
+	assert_null(g->dv_create_flow_matcher(ctx, &ma));
+	assert_int_equal(errno, EINVAL);
 	ma.match_criteria_enable = 1;
 	/* A field the sim does not model (TTL), and the inner headers. */
 	mlx5_fte_set(mask.b, MLX5_FTE_TTL_HOPLIMIT, 0xff);

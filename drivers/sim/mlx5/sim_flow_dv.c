@@ -119,6 +119,12 @@ struct mlx5dv_flow_matcher *sim_dv_create_flow_matcher(struct ibv_context *ibv,
 		errno = EINVAL;
 		return NULL;
 	}
+	/* Bit 7 would be the reserved last part. */
+	if (attr->match_criteria_enable >> (MLX5_FTE_MISC5 + 1) != 0)
+		return sim_refuse(dev, EINVAL,
+				  "dv_create_flow_matcher: match_criteria_enable 0x%x; valid "
+				  "bits are 0..%u",
+				  attr->match_criteria_enable, MLX5_FTE_MISC5);
 	mask = (const uint8_t *)attr->match_mask->match_buf;
 	for (unsigned int part = 0; part * MLX5_FTE_PART_SIZE < attr->match_mask->match_sz;
 	     part++) {
@@ -143,11 +149,6 @@ struct mlx5dv_flow_matcher *sim_dv_create_flow_matcher(struct ibv_context *ibv,
 					  "and misc source_port",
 					  part, at, p[at]);
 	}
-	if (attr->match_criteria_enable >> MLX5_FTE_PARTS != 0)
-		return sim_refuse(dev, EINVAL,
-				  "dv_create_flow_matcher: match_criteria_enable 0x%x; valid "
-				  "bits are 0..%u",
-				  attr->match_criteria_enable, MLX5_FTE_PARTS - 2);
 	if (attr->match_mask->match_sz > MLX5_FTE_PART_SIZE &&
 	    mlx5_fte_get(mask, MLX5_FTE_MISC_SOURCE_PORT) != 0) {
 		if (mlx5_fte_get(mask, MLX5_FTE_MISC_SOURCE_PORT) != 0xffff)
