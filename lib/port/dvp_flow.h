@@ -14,6 +14,8 @@
  * any IPv4 frame). An item's spec gives the values, its mask the bits that
  * count (NULL: every field of the item); a NULL spec matches any frame of
  * that protocol. Multi-byte fields are in network order, as on the wire.
+ * A NULL mask leaves out ETH's has_vlan and IPV4's fragment_offset, as
+ * DPDK's default masks do.
  *
  * Actions, ended by DVP_FLOW_ACTION_END: exactly one fate (QUEUE, RSS or
  * DROP), and at most one of MARK or FLAG (not with DROP), at most one COUNT.
@@ -66,6 +68,11 @@ struct dvp_flow_item_eth {
 	struct dvp_ether_addr dst;
 	struct dvp_ether_addr src;
 	uint16_t type; /**< EtherType (the one after a VLAN tag), network order */
+	/**
+	 * Bit 0: the frame has a VLAN tag (1) or none (0), as DPDK's
+	 * has_vlan; under a mask of 1 only (a NULL mask leaves it out).
+	 */
+	uint8_t has_vlan;
 };
 
 struct dvp_flow_item_vlan {
@@ -76,6 +83,12 @@ struct dvp_flow_item_vlan {
 struct dvp_flow_item_ipv4 {
 	uint32_t src; /**< network order */
 	uint32_t dst;
+	/**
+	 * The header's flags and fragment offset, network order; a NULL mask
+	 * leaves it out. Drivers take what their device parses (mlx5: spec 0
+	 * under mask 0x3fff, "not a fragment").
+	 */
+	uint16_t fragment_offset;
 };
 
 struct dvp_flow_item_ipv6 {

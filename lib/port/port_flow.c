@@ -115,10 +115,16 @@ static int parse_pattern(const struct dvp_port *port, const struct dvp_flow_item
 					item_names[it->type]);
 			continue;
 		}
-		if (it->mask != NULL)
+		if (it->mask != NULL) {
 			memcpy(mask, it->mask, size);
-		else
+		} else {
 			memset(mask, 0xff, size);
+			/* As DPDK's default masks: what a device may not match stays out. */
+			if (it->type == DVP_FLOW_ITEM_ETH)
+				r->eth_mask.has_vlan = 0;
+			if (it->type == DVP_FLOW_ITEM_IPV4)
+				r->ipv4_mask.fragment_offset = 0;
+		}
 		for (size_t b = 0; b < size; b++)
 			((uint8_t *)spec)[b] =
 				((const uint8_t *)it->spec)[b] & ((uint8_t *)mask)[b];

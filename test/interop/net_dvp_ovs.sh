@@ -285,4 +285,6 @@ rc=$?
 vs_pid=
 [ $rc = 0 ] || fail "ovs-vswitchd exited with status $rc"
 grep -q "still held by the application" "$log" && fail "net_dvp buffers still held at close"
-echo "PASS: OVS-DPDK $("$vswitchd" --version 2>/dev/null | awk 'NR == 1 { print $NF }') (hugepages, IOVA ${iova:-?}) forwarded 2 x $count frames between two net_dvp ports by OpenFlow flows; OVS's interface counters agree with the sim's sources and sinks"
+offloaded=
+[ "$offload" = 1 ] && offloaded=" (hw-offload: both datapath flows offloaded:partial)"
+echo "PASS: OVS-DPDK $("$vswitchd" --version 2>/dev/null | awk 'NR == 1 { print $NF }') (hugepages, IOVA ${iova:-?}) forwarded 2 x $count frames between two net_dvp ports by OpenFlow flows$offloaded; OVS's interface counters agree with the sim's sources and sinks"

@@ -319,6 +319,42 @@ static void test_rule_laid_flat(void **state)
 	assert_int_equal(fk.last.eth_mask.type, 0);
 }
 
+/*
+ * ETH has_vlan and IPV4 fragment_offset: out of a NULL (default) mask, as
+ * DPDK's default masks; under a given mask they reach the driver.
+ */
+static void test_vlan_frag_masks(void **state)
+{
+	struct dvp_flow_item_eth eth = { .type = htons(0x0800), .has_vlan = 1 };
+	struct dvp_flow_item_eth ethm = { .has_vlan = 1 };
+	struct dvp_flow_item_ipv4 ip = { .src = htonl(0x0a000001),
+					 .fragment_offset = htons(0x2000) };
+	struct dvp_flow_item_ipv4 ipm = { .fragment_offset = htons(0x3fff) };
+	struct dvp_flow_action_queue q1 = { 1 };
+	struct dvp_flow_item pat[] = { { .type = DVP_FLOW_ITEM_ETH, .spec = &eth },
+				       { .type = DVP_FLOW_ITEM_IPV4, .spec = &ip },
+				       { .type = DVP_FLOW_ITEM_END } };
+	struct dvp_flow_action act[] = { { DVP_FLOW_ACTION_QUEUE, &q1 },
+					 { DVP_FLOW_ACTION_END, NULL } };
+
+	(void)state;
+	assert_int_equal(dvp_flow_validate(fp, &ingress, pat, act), 0);
+	assert_int_equal(fk.last.eth_mask.has_vlan, 0);
+	assert_int_equal(fk.last.eth.has_vlan, 0);
+	assert_int_equal(fk.last.eth_mask.type, 0xffff);
+	assert_int_equal(fk.last.ipv4_mask.fragment_offset, 0);
+	assert_int_equal(fk.last.ipv4.fragment_offset, 0);
+	assert_int_equal(fk.last.ipv4_mask.src, 0xffffffff);
+	pat[0].mask = &ethm;
+	pat[1].mask = &ipm;
+	assert_int_equal(dvp_flow_validate(fp, &ingress, pat, act), 0);
+	assert_int_equal(fk.last.eth_mask.has_vlan, 1);
+	assert_int_equal(fk.last.eth.has_vlan, 1);
+	assert_int_equal(fk.last.ipv4_mask.fragment_offset, htons(0x3fff));
+	assert_int_equal(fk.last.ipv4.fragment_offset, htons(0x2000));
+	assert_int_equal(fk.last.ipv4_mask.src, 0);
+}
+
 /* MARK + RSS (OVS's partial offload): types and queues reach the driver. */
 static void test_rss_laid_flat(void **state)
 {
@@ -477,9 +513,10 @@ static void test_enotsup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_rule_laid_flat),
-		cmocka_unit_test(test_rss_laid_flat), cmocka_unit_test(test_isolate),
-		cmocka_unit_test(test_stop_start),    cmocka_unit_test(test_enotsup),
+		cmocka_unit_test(test_bad_input),	cmocka_unit_test(test_rule_laid_flat),
+		cmocka_unit_test(test_vlan_frag_masks), cmocka_unit_test(test_rss_laid_flat),
+		cmocka_unit_test(test_isolate),		cmocka_unit_test(test_stop_start),
+		cmocka_unit_test(test_enotsup),
 	};
 
 	return cmocka_run_group_tests(tests, setup, tp_teardown);

@@ -221,6 +221,26 @@ struct mlx5_glue {
 	int (*read_counters)(struct ibv_counters *counters, uint64_t *values, uint32_t n,
 			     uint32_t flags);
 
+	/*
+	 * mlx5dv steering (what verbs flow specs cannot say, such as "no
+	 * VLAN tag" or "not a fragment"): a matcher of one priority and one
+	 * mask (an fte_match_param of match_sz bytes, mlx5_fte.h, and the
+	 * match_criteria_enable bits of the parts it uses), then flows on it,
+	 * each a value under that mask and its actions (DEST_IBV_QP to a
+	 * hashing QP, or DROP; TAG; IBV_COUNTER with counters attached as for
+	 * IBV_FLOW_SPEC_ACTION_COUNT). A flow goes by destroy_flow, a matcher
+	 * once it has no flows. NULL with errno / a positive errno as libmlx5:
+	 * EINVAL for a mask outside match_criteria_enable or a value outside
+	 * its matcher's mask, EOPNOTSUPP for criteria the device cannot match.
+	 */
+	struct mlx5dv_flow_matcher *(*dv_create_flow_matcher)(
+		struct ibv_context *context, struct mlx5dv_flow_matcher_attr *attr);
+	int (*dv_destroy_flow_matcher)(struct mlx5dv_flow_matcher *matcher);
+	struct ibv_flow *(*dv_create_flow)(struct mlx5dv_flow_matcher *matcher,
+					   struct mlx5dv_flow_match_parameters *match_value,
+					   size_t num_actions,
+					   struct mlx5dv_flow_action_attr actions_attr[]);
+
 	/**
 	 * mlx5dv_set_context_attr: MLX5DV_CTX_ATTR_BUF_ALLOCATORS makes CQ, WQ
 	 * and SQ buffers and doorbell records of later objects come from the

@@ -7,10 +7,11 @@
  * (dvp_flow.h), which lib/port checks and the driver takes. A DPDK item
  * without a mask takes DPDK's default mask (rte_flow_item_*_mask), as
  * DPDK's drivers read it; a field dvp_flow cannot match (IPv4's protocol,
- * TCP's flags ...) is refused with the item named. MARK and FLAG need
- * nothing here: the driver writes DPDK's RTE_MBUF_F_RX_FDIR(_ID) and
- * hash.fdir.hi into the mbufs itself (the values are the same,
- * net_dvp_rxtx.c checks them).
+ * TCP's flags ...) is refused with the item named. ETH's has_vlan and
+ * IPv4's fragment_offset go through: the driver says which values it can
+ * match. MARK and FLAG need nothing here: the driver writes DPDK's
+ * RTE_MBUF_F_RX_FDIR(_ID) and hash.fdir.hi into the mbufs itself (the
+ * values are the same, net_dvp_rxtx.c checks them).
  */
 
 #include <errno.h>
@@ -76,15 +77,14 @@ static int item_conv(const struct rte_flow_item *it, struct flow_conv *c, struct
 		out->type = DVP_FLOW_ITEM_ETH;
 		if (s == NULL)
 			return 0;
-		if (m->has_vlan)
-			return refuse(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK, it,
-				      "net_dvp: ETH has_vlan cannot be matched; give a VLAN item");
 		memcpy(&c->eth[0].dst, &s->dst, 6);
 		memcpy(&c->eth[0].src, &s->src, 6);
 		c->eth[0].type = s->type;
 		memcpy(&c->eth[1].dst, &m->dst, 6);
 		memcpy(&c->eth[1].src, &m->src, 6);
 		c->eth[1].type = m->type;
+		c->eth[0].has_vlan = (uint8_t)s->has_vlan;
+		c->eth[1].has_vlan = (uint8_t)m->has_vlan;
 		out->spec = &c->eth[0];
 		out->mask = &c->eth[1];
 		return 0;
@@ -113,11 +113,15 @@ static int item_conv(const struct rte_flow_item *it, struct flow_conv *c, struct
 		rest = m->hdr;
 		rest.src_addr = 0;
 		rest.dst_addr = 0;
+		rest.fragment_offset = 0;
 		if (!zero(&rest, sizeof(rest)))
 			return refuse(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK, it,
-				      "net_dvp: IPV4 matches src and dst addresses only");
-		c->ipv4[0] = (struct dvp_flow_item_ipv4){ s->hdr.src_addr, s->hdr.dst_addr };
-		c->ipv4[1] = (struct dvp_flow_item_ipv4){ m->hdr.src_addr, m->hdr.dst_addr };
+				      "net_dvp: IPV4 matches src and dst addresses and "
+				      "fragment_offset only");
+		c->ipv4[0] = (struct dvp_flow_item_ipv4){ s->hdr.src_addr, s->hdr.dst_addr,
+							  s->hdr.fragment_offset };
+		c->ipv4[1] = (struct dvp_flow_item_ipv4){ m->hdr.src_addr, m->hdr.dst_addr,
+							  m->hdr.fragment_offset };
 		out->spec = &c->ipv4[0];
 		out->mask = &c->ipv4[1];
 		return 0;

@@ -36,6 +36,7 @@
 #include <dvp_log.h>
 #include <dvp_port_driver.h>
 
+#include "mlx5_fte.h"
 #include "mlx5_glue.h"
 #include "mlx5_mr.h"
 #include "mlx5_prm.h"
@@ -188,6 +189,7 @@ struct mlx5_qhrxq {
 };
 
 struct mlx5_uflow;
+struct mlx5_dv_matcher;
 
 /* One set of steering objects: the port's traffic goes through it. */
 struct mlx5_steer {
@@ -225,6 +227,7 @@ struct mlx5_priv {
 	 */
 	struct mlx5_uflow *uflows;
 	unsigned int nb_mark;
+	struct mlx5_dv_matcher *dv_matchers; /* of the live rules that need mlx5dv */
 	struct mlx5_qhrxq qhrxq[DVP_MAX_QUEUES_PER_PORT];
 	/* The device's out_of_buffer count at the last reset (imissed is past it). */
 	uint64_t oob_base;
@@ -298,6 +301,40 @@ int mlx5_flow_query(struct dvp_port *port, void *handle, uint64_t *hits, uint64_
 /* Make the verbs objects of every rule (on an error none is left), undo them all. */
 int mlx5_uflows_build(struct mlx5_priv *priv);
 void mlx5_uflows_teardown(struct mlx5_priv *priv);
+/* One line naming what is refused and what is valid, then -@p err. */
+#define FLOW_REFUSE(port, err, fmt, ...) (MLX5_PLOG(ERR, port, "flow: " fmt, ##__VA_ARGS__), -(err))
+
+/* mlx5_flow_dv.c: rules through mlx5dv flow matchers (under steer_lock). */
+/* The fte_match_param parts the PMD writes: the outer headers, and misc for source_port. */
+#define MLX5_DV_MATCH_SIZE (2u * MLX5_FTE_PART_SIZE)
+/* A matcher of one priority and mask, shared by the live rules with both (priv->dv_matchers). */
+struct mlx5_dv_matcher {
+	struct mlx5_dv_matcher *next;
+	struct mlx5dv_flow_matcher *m;
+	unsigned int refs;
+	uint16_t priority;
+	uint8_t criteria; /* match_criteria_enable */
+	uint8_t mask[MLX5_DV_MATCH_SIZE];
+};
+/* Whether @p r says what verbs specs cannot (ETH has_vlan, IPV4 fragment_offset). */
+bool mlx5_flow_dv_needed(const struct dvp_flow_rule *r);
+/* 0, or -errno after a log line for such a rule the device or mlx5dv cannot take. */
+int mlx5_flow_dv_validate(struct dvp_port *port, const struct dvp_flow_rule *r);
+/* A rule's actions: to @p qp (NULL: DROP), the flow tag, COUNT's counters (or NULL). */
+struct mlx5_flow_dv_actions {
+	struct ibv_qp *qp;
+	bool has_tag;
+	uint32_t tag;
+	struct ibv_counters *ctr;
+};
+/*
+ * The flow of @p r with @p act, on a shared matcher (*@p matcher, to put
+ * back after destroy_flow). NULL with *@p err set after a log line.
+ */
+struct ibv_flow *mlx5_flow_dv_create(struct mlx5_priv *priv, const struct dvp_flow_rule *r,
+				     const struct mlx5_flow_dv_actions *act,
+				     struct mlx5_dv_matcher **matcher, int *err);
+void mlx5_flow_dv_matcher_put(struct mlx5_priv *priv, struct mlx5_dv_matcher *m);
 
 /* mlx5_rss.c */
 uint32_t mlx5_rss_reta_size(const struct mlx5_dev *dev);

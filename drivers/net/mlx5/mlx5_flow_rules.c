@@ -24,6 +24,12 @@
  * compressed session shares its title's flow tag (the device compresses
  * only CQEs equal in every field the mini-CQE lacks), so the mini-CQE
  * formats need no change.
+ *
+ * A rule that says what verbs specs cannot (ETH has_vlan, IPV4
+ * fragment_offset) goes through mlx5dv's flow matcher instead
+ * (mlx5_flow_dv.c), to the same QPs with the same tag and counters. The
+ * others stay on verbs specs: they need no matcher per mask, run on any
+ * rdma-core, and keep the meaning the existing rules were tested with.
  */
 
 #include <errno.h>
@@ -45,11 +51,9 @@ struct mlx5_uflow {
 	struct ibv_flow *flow; /* NULL while the steering is down */
 	struct mlx5_qhrxq *h; /* the QP it is on while up */
 	struct ibv_counters *ctr; /* COUNT's while up: packets at 0, bytes at 1 */
+	struct mlx5_dv_matcher *matcher; /* the mlx5dv matcher it is on while up, or NULL */
 	uint64_t base[2]; /* counts of earlier lives (queue restarts) */
 };
-
-/* One line naming what is refused and what is valid, then -@p err. */
-#define FLOW_REFUSE(port, err, fmt, ...) (MLX5_PLOG(ERR, port, "flow: " fmt, ##__VA_ARGS__), -(err))
 
 static const uint32_t BIT_MARKS =
 	DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_MARK) | DVP_FLOW_RULE_BIT(DVP_FLOW_ACTION_FLAG);
@@ -88,7 +92,7 @@ int mlx5_flow_validate(struct dvp_port *port, const struct dvp_flow_rule *r)
 	if (has(r->actions, DVP_FLOW_ACTION_MARK) && r->mark > MLX5_FLOW_MARK_MAX)
 		return FLOW_REFUSE(port, EINVAL, "MARK id 0x%x; valid are 0..0x%x", r->mark,
 				   MLX5_FLOW_MARK_MAX);
-	return 0;
+	return mlx5_flow_dv_validate(port, r);
 }
 
 static void destroyed(const struct mlx5_priv *priv, const char *what, int ret);
@@ -371,12 +375,27 @@ static int uflow_up(struct mlx5_priv *priv, struct mlx5_uflow *f)
 			return -err;
 		}
 	}
-	rule_specs(priv, r, f->ctr, &fb);
-	errno = 0;
-	f->flow = priv->dev->glue->create_flow(f->h->qp, (struct ibv_flow_attr *)(void *)fb.b);
+	if (mlx5_flow_dv_needed(r)) {
+		struct mlx5_flow_dv_actions act = {
+			.qp = has(r->actions, DVP_FLOW_ACTION_DROP) ? NULL : f->h->qp,
+			.has_tag = (r->actions & BIT_MARKS) != 0,
+			.tag = has(r->actions, DVP_FLOW_ACTION_FLAG) ? MLX5_FLOW_TAG_FLAG :
+								       r->mark + 1u,
+			.ctr = f->ctr,
+		};
+
+		f->flow = mlx5_flow_dv_create(priv, r, &act, &f->matcher, &err);
+	} else {
+		rule_specs(priv, r, f->ctr, &fb);
+		errno = 0;
+		f->flow = priv->dev->glue->create_flow(f->h->qp,
+						       (struct ibv_flow_attr *)(void *)fb.b);
+		if (f->flow == NULL) {
+			err = errno ? errno : EINVAL;
+			MLX5_PLOG(ERR, priv->port, "flow: create_flow: %s", dvp_strerror(err));
+		}
+	}
 	if (f->flow == NULL) {
-		err = errno ? errno : EINVAL;
-		MLX5_PLOG(ERR, priv->port, "flow: create_flow: %s", dvp_strerror(err));
 		if (f->ctr != NULL) {
 			destroyed(priv, "destroy_counters",
 				  priv->dev->glue->destroy_counters(f->ctr));
@@ -401,6 +420,8 @@ static void uflow_down(struct mlx5_priv *priv, struct mlx5_uflow *f)
 	f->base[1] += v[1];
 	destroyed(priv, "destroy_flow (rule)", priv->dev->glue->destroy_flow(f->flow));
 	f->flow = NULL;
+	mlx5_flow_dv_matcher_put(priv, f->matcher);
+	f->matcher = NULL;
 	if (f->ctr != NULL) {
 		destroyed(priv, "destroy_counters", priv->dev->glue->destroy_counters(f->ctr));
 		f->ctr = NULL;

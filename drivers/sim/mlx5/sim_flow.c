@@ -8,6 +8,12 @@
  * default before the promiscuous default, then age; a received frame goes
  * to the first rule that matches it, or is counted as taken by none (on a
  * real port it would go to the kernel).
+ *
+ * Verbs specs and mlx5dv flows (sim_flow_dv.c) share one filter form: the
+ * outer headers of fte_match_param (struct sim_match), as the kernel turns
+ * verbs specs into it too. An ETH spec is the MACs, the EtherType after
+ * the tag and the tag's TCI (0 on an untagged frame); IPV4 adds
+ * ip_version 4, TCP or UDP ip_protocol and that protocol's ports.
  */
 
 #include <errno.h>
@@ -50,6 +56,34 @@ static bool spec_get(void *s, size_t len, const uint8_t *p, uint16_t size)
 	return true;
 }
 
+/* A verbs ETH spec's value or mask into fte outer-header form. */
+static void eth_to_fte(uint8_t *fte, const struct ibv_flow_eth_filter *e)
+{
+	const uint8_t *d = e->dst_mac, *s = e->src_mac;
+
+	mlx5_fte_set(fte, MLX5_FTE_DMAC_47_16,
+		     (uint32_t)d[0] << 24 | d[1] << 16 | d[2] << 8 | d[3]);
+	mlx5_fte_set(fte, MLX5_FTE_DMAC_15_0, (uint32_t)d[4] << 8 | d[5]);
+	mlx5_fte_set(fte, MLX5_FTE_SMAC_47_16,
+		     (uint32_t)s[0] << 24 | s[1] << 16 | s[2] << 8 | s[3]);
+	mlx5_fte_set(fte, MLX5_FTE_SMAC_15_0, (uint32_t)s[4] << 8 | s[5]);
+	mlx5_fte_set(fte, MLX5_FTE_ETHERTYPE, ntohs(e->ether_type));
+	/* The TCI's PCP, DEI and VID are first_prio, first_cfi and first_vid in a row. */
+	mlx5_fte_set(fte, MLX5_FTE_O(MLX5_FTE_FIRST_PRIO.off, 16), ntohs(e->vlan_tag));
+}
+
+struct sim_counters *sim_flow_counters(struct sim_mlx5_dev *dev, struct ibv_counters *c,
+				       const char *fn)
+{
+	struct sim_counters *ctr = dvp_container_of(c, struct sim_counters, ibv);
+
+	if (c == NULL || ctr->magic != SIM_MAGIC_COUNTERS || ctr->npoints == 0) {
+		SIM_LOG(ERR, dev, "%s needs live counters with a point attached", fn);
+		return NULL;
+	}
+	return ctr;
+}
+
 static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *attr,
 		       struct sim_flow *f)
 {
@@ -66,17 +100,48 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 		if (h.size < sizeof(h) || h.size > left)
 			goto short_attr;
 		switch ((int)h.type) {
-		case IBV_FLOW_SPEC_ETH:
-			ok = spec_get(&f->m.eth, sizeof(f->m.eth), p, h.size);
+		case IBV_FLOW_SPEC_ETH: {
+			struct ibv_flow_spec_eth s;
+
+			if (!spec_get(&s, sizeof(s), p, h.size))
+				goto short_attr;
+			eth_to_fte(f->m.val, &s.val);
+			eth_to_fte(f->m.mask, &s.mask);
 			break;
-		case IBV_FLOW_SPEC_IPV4:
-			ok = spec_get(&f->m.ipv4, sizeof(f->m.ipv4), p, h.size);
+		}
+		case IBV_FLOW_SPEC_IPV4: {
+			struct ibv_flow_spec_ipv4 s;
+
+			if (!spec_get(&s, sizeof(s), p, h.size))
+				goto short_attr;
+			mlx5_fte_set(f->m.val, MLX5_FTE_IP_VERSION, 4);
+			mlx5_fte_set(f->m.mask, MLX5_FTE_IP_VERSION, 0xf);
+			mlx5_fte_set(f->m.val, MLX5_FTE_SRC_IPV4, ntohl(s.val.src_ip));
+			mlx5_fte_set(f->m.mask, MLX5_FTE_SRC_IPV4, ntohl(s.mask.src_ip));
+			mlx5_fte_set(f->m.val, MLX5_FTE_DST_IPV4, ntohl(s.val.dst_ip));
+			mlx5_fte_set(f->m.mask, MLX5_FTE_DST_IPV4, ntohl(s.mask.dst_ip));
 			break;
+		}
 		case IBV_FLOW_SPEC_TCP:
-		case IBV_FLOW_SPEC_UDP:
-			ok = spec_get(&f->m.l4, sizeof(f->m.l4), p, h.size);
-			f->m.l4_proto = h.type == IBV_FLOW_SPEC_TCP ? IPPROTO_TCP : IPPROTO_UDP;
+		case IBV_FLOW_SPEC_UDP: {
+			struct ibv_flow_spec_tcp_udp s;
+			bool tcp = h.type == IBV_FLOW_SPEC_TCP;
+
+			if (!spec_get(&s, sizeof(s), p, h.size))
+				goto short_attr;
+			mlx5_fte_set(f->m.val, MLX5_FTE_IP_PROTOCOL,
+				     tcp ? IPPROTO_TCP : IPPROTO_UDP);
+			mlx5_fte_set(f->m.mask, MLX5_FTE_IP_PROTOCOL, 0xff);
+			mlx5_fte_set(f->m.val, tcp ? MLX5_FTE_TCP_SPORT : MLX5_FTE_UDP_SPORT,
+				     ntohs(s.val.src_port));
+			mlx5_fte_set(f->m.mask, tcp ? MLX5_FTE_TCP_SPORT : MLX5_FTE_UDP_SPORT,
+				     ntohs(s.mask.src_port));
+			mlx5_fte_set(f->m.val, tcp ? MLX5_FTE_TCP_DPORT : MLX5_FTE_UDP_DPORT,
+				     ntohs(s.val.dst_port));
+			mlx5_fte_set(f->m.mask, tcp ? MLX5_FTE_TCP_DPORT : MLX5_FTE_UDP_DPORT,
+				     ntohs(s.mask.dst_port));
 			break;
+		}
 		case IBV_FLOW_SPEC_ACTION_TAG: {
 			struct ibv_flow_spec_action_tag s;
 
@@ -99,14 +164,9 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 
 			if (!spec_get(&s, sizeof(s), p, h.size))
 				goto short_attr;
-			f->ctr = dvp_container_of(s.counters, struct sim_counters, ibv);
-			if (s.counters == NULL || f->ctr->magic != SIM_MAGIC_COUNTERS ||
-			    f->ctr->npoints == 0) {
-				SIM_LOG(ERR, dev,
-					"create_flow: ACTION_COUNT needs live counters with a point "
-					"attached");
+			f->ctr = sim_flow_counters(dev, s.counters, "create_flow: ACTION_COUNT");
+			if (f->ctr == NULL)
 				return EINVAL;
-			}
 			break;
 		}
 		default:
@@ -132,8 +192,7 @@ struct ibv_flow *sim_create_flow(struct ibv_qp *ibv, struct ibv_flow_attr *attr)
 {
 	struct sim_qp *qp = sim_qp_of(ibv, __func__);
 	struct sim_mlx5_dev *dev;
-	struct sim_flow *f, *it;
-	struct sim_port *port;
+	struct sim_flow *f;
 	int ret;
 
 	if (qp == NULL || attr == NULL) {
@@ -167,16 +226,25 @@ struct ibv_flow *sim_create_flow(struct ibv_qp *ibv, struct ibv_flow_attr *attr)
 		return NULL;
 	}
 	f->magic = SIM_MAGIC_FLOW;
+	f->ctx = qp->ctx;
 	f->qp = qp;
 	f->port = attr->port - 1u;
 	f->priority = attr->priority;
 	f->type = attr->type;
 	f->ibv.context = ibv->context;
-	port = &dev->ports[f->port];
 	if (sim_dev_lock_alive(dev) != 0) {
 		free(f);
 		return NULL;
 	}
+	sim_flow_insert(dev, f);
+	return &f->ibv;
+}
+
+void sim_flow_insert(struct sim_mlx5_dev *dev, struct sim_flow *f)
+{
+	struct sim_port *port = &dev->ports[f->port];
+	struct sim_flow *it;
+
 	f->seq = dev->flow_seq++;
 	f->ibv.handle = (uint32_t)f->seq;
 	TAILQ_FOREACH(it, &port->flows, next)
@@ -186,11 +254,13 @@ struct ibv_flow *sim_create_flow(struct ibv_qp *ibv, struct ibv_flow_attr *attr)
 		TAILQ_INSERT_BEFORE(it, f, next);
 	else
 		TAILQ_INSERT_TAIL(&port->flows, f, next);
-	qp->flows++;
+	if (f->qp != NULL)
+		f->qp->flows++;
+	if (f->matcher != NULL)
+		f->matcher->flows++;
 	if (f->ctr != NULL)
 		f->ctr->flows++;
-	sim_obj_add(qp->ctx);
-	return &f->ibv;
+	sim_obj_add(f->ctx);
 }
 
 int sim_destroy_flow(struct ibv_flow *ibv)
@@ -206,74 +276,83 @@ int sim_destroy_flow(struct ibv_flow *ibv)
 			     (void *)ibv);
 		return EINVAL;
 	}
-	dev = f->qp->ctx->dev;
+	dev = f->ctx->dev;
 	pthread_mutex_lock(&dev->lock);
 	TAILQ_REMOVE(&dev->ports[f->port].flows, f, next);
-	f->qp->flows--;
+	if (f->qp != NULL)
+		f->qp->flows--;
+	if (f->matcher != NULL)
+		f->matcher->flows--;
 	if (f->ctr != NULL)
 		f->ctr->flows--;
-	sim_obj_drop(f->qp->ctx, &f->magic);
+	sim_obj_drop(f->ctx, &f->magic);
 	free(f);
 	return 0;
 }
 
-static bool masked_eq(const uint8_t *a, const uint8_t *b, const uint8_t *mask, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if ((a[i] ^ b[i]) & mask[i])
-			return false;
-	return true;
-}
-
-static bool match_normal(const struct sim_match *m, const struct sim_pkt *pkt)
+/*
+ * The fields a rule may match, read from @p pkt into fte outer-header form:
+ * what the device's parser gives steering. A field the frame lacks reads
+ * 0 (the TCI of an untagged frame, the ports of a fragment).
+ */
+static void flow_headers(const struct sim_pkt *pkt, uint8_t *h)
 {
 	const uint8_t *d = pkt->data;
+	uint16_t etype = (uint16_t)(d[12] << 8 | d[13]);
 
-	if (m->eth.size != 0) {
-		uint16_t etype = 0, tci = 0;
+	memset(h, 0, MLX5_FTE_PART_SIZE);
+	/* The MACs sit in a row in both: destination then source. */
+	memcpy(h + MLX5_FTE_DMAC_47_16.off / 8, d, 6);
+	memcpy(h + MLX5_FTE_SMAC_47_16.off / 8, d + 6, 6);
+	if ((etype == 0x8100 || etype == 0x88a8) && pkt->len >= 18) {
+		mlx5_fte_set(h, etype == 0x8100 ? MLX5_FTE_CVLAN_TAG : MLX5_FTE_SVLAN_TAG, 1);
+		mlx5_fte_set(h, MLX5_FTE_O(MLX5_FTE_FIRST_PRIO.off, 16),
+			     (uint32_t)(d[14] << 8 | d[15]));
+	}
+	/* The EtherType after up to two tags, as sim_pkt_parse() reads it. */
+	for (uint32_t off = 12, tags = 0;
+	     tags < 2 && (etype == 0x8100 || etype == 0x88a8) && pkt->len >= off + 6; tags++) {
+		off += 4;
+		etype = (uint16_t)(d[off] << 8 | d[off + 1]);
+	}
+	mlx5_fte_set(h, MLX5_FTE_ETHERTYPE, etype);
+	if (pkt->l3 != 0) {
+		const uint8_t *ip = d + pkt->l3_off;
 
-		if (pkt->len < 14 || !masked_eq(d, m->eth.val.dst_mac, m->eth.mask.dst_mac, 6) ||
-		    !masked_eq(d + 6, m->eth.val.src_mac, m->eth.mask.src_mac, 6))
-			return false;
-		memcpy(&etype, d + 12, 2);
-		if (etype == htons(0x8100) && pkt->len >= 18) {
-			memcpy(&tci, d + 14, 2);
-			memcpy(&etype, d + 16, 2);
+		mlx5_fte_set(h, MLX5_FTE_IP_VERSION, pkt->l3);
+		mlx5_fte_set(h, MLX5_FTE_FRAG, pkt->frag);
+		mlx5_fte_set(h, MLX5_FTE_IP_PROTOCOL, pkt->l3 == 4 ? ip[9] : ip[6]);
+		if (pkt->l3 == 4) {
+			memcpy(h + MLX5_FTE_SRC_IPV4.off / 8, ip + 12, 4);
+			memcpy(h + MLX5_FTE_DST_IPV4.off / 8, ip + 16, 4);
 		}
-		if (((etype ^ m->eth.val.ether_type) & m->eth.mask.ether_type) ||
-		    ((tci ^ m->eth.val.vlan_tag) & m->eth.mask.vlan_tag))
-			return false;
 	}
-	if (m->ipv4.size != 0) {
-		uint32_t src, dst;
+	if (pkt->l4_proto != 0) {
+		const uint8_t *l4 = d + pkt->l4_off;
+		bool tcp = pkt->l4_proto == IPPROTO_TCP;
 
-		if (pkt->l3 != 4)
-			return false;
-		memcpy(&src, d + pkt->l3_off + 12, 4);
-		memcpy(&dst, d + pkt->l3_off + 16, 4);
-		if (((src ^ m->ipv4.val.src_ip) & m->ipv4.mask.src_ip) ||
-		    ((dst ^ m->ipv4.val.dst_ip) & m->ipv4.mask.dst_ip))
-			return false;
+		mlx5_fte_set(h, tcp ? MLX5_FTE_TCP_SPORT : MLX5_FTE_UDP_SPORT,
+			     (uint32_t)(l4[0] << 8 | l4[1]));
+		mlx5_fte_set(h, tcp ? MLX5_FTE_TCP_DPORT : MLX5_FTE_UDP_DPORT,
+			     (uint32_t)(l4[2] << 8 | l4[3]));
 	}
-	if (m->l4_proto != 0) {
-		uint16_t sport, dport;
+}
 
-		if (pkt->l4_proto != m->l4_proto)
+static bool match_normal(const struct sim_match *m, const uint8_t *h)
+{
+	for (unsigned int i = 0; i < MLX5_FTE_PART_SIZE; i++)
+		if ((h[i] ^ m->val[i]) & m->mask[i])
 			return false;
-		memcpy(&sport, d + pkt->l4_off, 2);
-		memcpy(&dport, d + pkt->l4_off + 2, 2);
-		if (((sport ^ m->l4.val.src_port) & m->l4.mask.src_port) ||
-		    ((dport ^ m->l4.val.dst_port) & m->l4.mask.dst_port))
-			return false;
-	}
 	return true;
 }
 
 /* dev->lock held. */
 struct sim_flow *sim_flow_match(struct sim_port *port, const struct sim_pkt *pkt)
 {
+	uint8_t h[MLX5_FTE_PART_SIZE];
 	struct sim_flow *f;
 
+	flow_headers(pkt, h);
 	TAILQ_FOREACH(f, &port->flows, next) {
 		switch (f->type) {
 		case IBV_FLOW_ATTR_ALL_DEFAULT:
@@ -283,7 +362,7 @@ struct sim_flow *sim_flow_match(struct sim_port *port, const struct sim_pkt *pkt
 				return f;
 			break;
 		default:
-			if (match_normal(&f->m, pkt))
+			if (match_normal(&f->m, h))
 				return f;
 		}
 	}

@@ -18,17 +18,31 @@
 
 #include <infiniband/verbs.h>
 
+#include "mlx5_fte.h"
+
 #include "sim_dev.h"
 
 struct sim_pkt;
 struct sim_qp;
 
-/* A rule's filters, kept as their specs came; a spec not given has size 0. */
+/*
+ * A rule's filter, verbs specs and mlx5dv matchers alike: a value and a
+ * mask in the layout of fte_match_param's outer headers (mlx5_fte.h),
+ * compared with the same fields read from a frame (sim_flow_headers()).
+ */
 struct sim_match {
-	struct ibv_flow_spec_eth eth;
-	struct ibv_flow_spec_ipv4 ipv4;
-	struct ibv_flow_spec_tcp_udp l4;
-	int l4_proto; /* 0, IPPROTO_TCP or IPPROTO_UDP */
+	uint8_t val[MLX5_FTE_PART_SIZE];
+	uint8_t mask[MLX5_FTE_PART_SIZE];
+};
+
+/* An mlx5dv flow matcher: the priority and mask its flows share. */
+struct sim_matcher {
+	uint32_t magic;
+	struct sim_ctx *ctx;
+	uint16_t priority;
+	unsigned int port; /* 0-based: misc source_port's, or the device's one port */
+	unsigned int flows; /* no destroy while it has flows */
+	uint8_t mask[MLX5_FTE_MATCH_PARAM_SIZE];
 };
 
 /* Counter values of a counters object (ibv_read_counters indexes). */
@@ -48,7 +62,9 @@ struct sim_counters {
 struct sim_flow {
 	struct ibv_flow ibv;
 	uint32_t magic;
-	struct sim_qp *qp;
+	struct sim_ctx *ctx;
+	struct sim_qp *qp; /* NULL for an mlx5dv DROP flow */
+	struct sim_matcher *matcher; /* an mlx5dv flow's, or NULL */
 	unsigned int port;
 	uint16_t priority;
 	int type; /* enum ibv_flow_attr_type */
@@ -64,6 +80,19 @@ struct sim_flow {
 struct ibv_flow *sim_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *attr);
 int sim_destroy_flow(struct ibv_flow *flow);
 struct sim_flow *sim_flow_match(struct sim_port *port, const struct sim_pkt *pkt);
+/* Put @p f (filled but for its seq and handle) on its port's list, then drop dev->lock. */
+void sim_flow_insert(struct sim_mlx5_dev *dev, struct sim_flow *f);
+/* @p c as live counters with a point attached, or NULL after a log line naming @p fn. */
+struct sim_counters *sim_flow_counters(struct sim_mlx5_dev *dev, struct ibv_counters *c,
+				       const char *fn);
+
+/* sim_flow_dv.c */
+struct mlx5dv_flow_matcher *sim_dv_create_flow_matcher(struct ibv_context *ctx,
+						       struct mlx5dv_flow_matcher_attr *attr);
+int sim_dv_destroy_flow_matcher(struct mlx5dv_flow_matcher *matcher);
+struct ibv_flow *sim_dv_create_flow(struct mlx5dv_flow_matcher *matcher,
+				    struct mlx5dv_flow_match_parameters *value, size_t num_actions,
+				    struct mlx5dv_flow_action_attr actions[]);
 
 /* sim_counters.c */
 struct ibv_counters *sim_create_counters(struct ibv_context *ctx,
