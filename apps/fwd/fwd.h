@@ -223,6 +223,8 @@ void fwd_teardown(struct fwd_run *run);
 
 /* fwd_engine.c */
 int fwd_lcore_main(void *arg);
+/* One io-mode poll pass over the lcore's streams. @return packets received. */
+uint32_t fwd_io_pass(struct fwd_lcore *lc);
 /* Build the frame templates of a stream that generates (txonly, flowgen, --tx-first). */
 void fwd_stream_templates(struct fwd_stream *fs, const struct fwd_config *cfg);
 /* Fill @p n fresh mbufs with the stream's next frames. */

@@ -240,6 +240,17 @@ static __dvp_always_inline uint32_t rx_pass(struct fwd_lcore *lc, enum fwd_mode 
 	return got;
 }
 
+/*
+ * One io-mode pass of poll mode without --record-core-cycles, out of line:
+ * the same rx_pass() that loop_poll() inlines, for test/bench/bench_fwd_e2e.c
+ * to time between steps of a simulated device (doc/perf.md). dvp-fwd's own
+ * loop does not call it.
+ */
+uint32_t fwd_io_pass(struct fwd_lcore *lc)
+{
+	return rx_pass(lc, FWD_MODE_IO, false, false);
+}
+
 /* Poll mode is specialised on @p cyc, so that without the option no TSC is read. */
 static __dvp_always_inline int loop_poll(struct fwd_lcore *lc, enum fwd_mode mode, bool cyc)
 {

@@ -29,6 +29,8 @@ VS-DPDK memif_fwd dvp_mpps=12.3 dpdk_mpps=11.0 ratio=1.118
 NET_DVP_FWD case=native packets=100000 bursts=3200 pkts_per_burst=31.2 polls=9000 empty_poll_ir=20 rx_ir_per_pkt=30.1 tx_ir_per_pkt=37.2 ir_per_pkt=67.3
 NET_DVP_FWD case=hosted packets=100000 bursts=3200 pkts_per_burst=31.2 polls=9000 empty_poll_ir=20 rx_ir_per_pkt=30.1 tx_ir_per_pkt=41.2 ir_per_pkt=71.3
 VS-NATIVE net_dvp_fwd ratio=1.059
+FWD_E2E case=native function=fwd_lcore_main empty_poll_ir=224.000
+VS-NATIVE fwd_e2e ratio=1.062 hosted=74.5 native=70.1
 VS-PERFTEST bw_poll dvp=400 perftest=380 ratio=1.053
 PERF rx_burst instr_per_pkt=37.9 cycles_per_pkt=25.9 bus_bytes_per_pkt=80.0
 PERF fwd_e2e_native instr_per_pkt=90.1 cycles_per_pkt=21.0 target_cycles=18 pkts=100000
@@ -42,6 +44,7 @@ row "| RATIO geomean |  |  | DPDK |  | 0.726 | <= 0.70 | **no** |"
 row "| VS-DPDK wakeup_interrupt_p50 | ns | 6236 | DPDK | 5946 | 1.05 | <= 0.95 | **no** |"
 row "| VS-DPDK memif_fwd | Mpps | 12.3 | DPDK | 11.0 | 1.118 | >= 1.10 | yes |"
 row "| VS-NATIVE net_dvp_fwd | instructions | 71.3 | native dvpmd | 67.3 | 1.059 | <= 1.03 | **no** |"
+row "| VS-NATIVE fwd_e2e | instructions | 74.5 | native dvpmd | 70.1 | 1.062 | <= 1.03 | **no** |"
 row "| VS-PERFTEST bw_poll | MiB/s | 400 | perftest | 380 | 1.053 | >= 1.00 | yes |"
 row "| fwd_e2e_native | instr_per_pkt 90.1, cycles_per_pkt 21.0, pkts 100000 | target_cycles 18 |"
 printf '%s\n' "$out" | grep -q "interrupt_vs_epoll_raw" && fail "a line of figures only became a row"

@@ -32,10 +32,24 @@
 # branch on the CQE it stopped at for this reason; doc/perf.md says how
 # to check it with per-line counts).
 #
-# DVP_BENCH_COUNT frames per source (default 50000). Prints one line per
-# case and, last:
+# The same run also gives the whole io forwarding function's instructions
+# per packet, end to end (the bursts, the mbufs' way back to the pool, the
+# application's loop and counters): the function that calls both bursts,
+# inclusive, its empty polls taken off in the same way with the cost of
+# one from the quiet dump. For dvp-fwd that is fwd_lcore_main (its poll
+# loop inlined, the loop's own instructions counted); for testpmd
+# pkt_burst_io_forward, one call per stream and poll (Debian's binary is
+# stripped: callgrind names it by its address), testpmd's loop around it
+# not counted. No cycles: the device runs on its own thread, and a TSC
+# count cannot leave its work out (bench_fwd_e2e steps the device instead).
+#
+# DVP_BENCH_COUNT frames per source (default 50000). Prints a
+# NET_DVP_FWD and a FWD_E2E line per case and, last:
 #   VS-NATIVE net_dvp_fwd ratio=<hosted / native instructions per packet>
-# The target is at most 1.10.
+#   PERF fwd_e2e_hosted instr_per_pkt=<n>
+#   PERF fwd_e2e_native_thread instr_per_pkt=<n>
+#   VS-NATIVE fwd_e2e ratio=<hosted / native> hosted=<n> native=<n>
+# The target of net_dvp_fwd is at most 1.10.
 set -u
 fwd=$1
 plugin=$2
@@ -68,13 +82,21 @@ fail() {
 	exit 1
 }
 
-# cg_sum FILE PATTERN...: "calls inclusive_ir" of the functions matching
-# a pattern, as called from functions that match none (callgrind format).
-cg_sum() {
+# cg MODE FILE PATTERN... (callgrind format; patterns as fnmatch):
+#   sum      "calls inclusive_ir" of the functions matching a pattern, as
+#            called from functions that match none;
+#   callers  the functions that call one matching a pattern and match none
+#            themselves, one a line;
+#   fn       "calls inclusive_ir" of the functions matching a pattern, the
+#            inclusive cost taken as their own instructions plus those of
+#            their calls to functions that match none: right for a function
+#            still running at the dump (dvp-fwd's lcore loop), whose call
+#            line is written only when it returns.
+cg() {
 	python3 - "$@" <<'EOF'
 import fnmatch, re, sys
-path, pats = sys.argv[1], sys.argv[2:]
-names, calls, incl = {}, 0, 0
+mode, path, pats = sys.argv[1], sys.argv[2], sys.argv[3:]
+names, calls, incl, callers = {}, 0, 0, set()
 def name(tok):
     m = re.match(r'\((\d+)\)(?:\s+(.*))?', tok)
     if not m:
@@ -85,21 +107,39 @@ def name(tok):
 def ours(f):
     return any(fnmatch.fnmatch(f, p) for p in pats)
 fn = cfn = None
-charge = False
+call = False
 for line in open(path):
     if line.startswith('fn='):
         fn, cfn = name(line[3:].strip()), None
     elif line.startswith('cfn='):
         cfn = name(line[4:].strip())
     elif line.startswith('calls='):
-        charge = ours(cfn) and not ours(fn)
-        if charge:
+        call = True
+        if ours(cfn) and not ours(fn):
             calls += int(line[6:].split()[0])
-    elif charge and line[:1] in '0123456789+-*':
-        incl += int(line.split()[1])
-        charge = False
-print(calls, incl)
+            callers.add(fn)
+    elif line[:1] in '0123456789+-*':
+        parts = line.split()
+        ir = int(parts[1]) if len(parts) > 1 else 0
+        if call:
+            if mode == 'sum' and ours(cfn) and not ours(fn):
+                incl += ir
+            elif mode == 'fn' and ours(fn) and not ours(cfn):
+                incl += ir
+        elif mode == 'fn' and ours(fn):
+            incl += ir
+        call = False
+if mode == 'callers':
+    if callers:
+        print('\n'.join(sorted(callers)))
+else:
+    print(calls, incl)
 EOF
+}
+
+# cg_sum FILE PATTERN...: cg sum.
+cg_sum() {
+	cg sum "$@"
 }
 
 # run KIND: the case under callgrind, dumped every $step s until the
@@ -159,23 +199,48 @@ run() {
 		tx_ir=$((tx_ir + i))
 	done
 	read -r q i < <(cg_sum "$out.$quiet" "${rx[@]}")
+	# The forwarding function: the one that calls the tx burst, which must
+	# call the rx burst too (io forwarding; port start calls rx too).
+	local f g fwd_ir=0 fq
+	f=$(for p in $(seq "$quiet") ""; do cg callers "$out${p:+.$p}" "${tx[@]}"; done | sort -u)
+	g=$(for p in $(seq "$quiet") ""; do cg callers "$out${p:+.$p}" "${rx[@]}"; done | sort -u)
+	[ -n "$f" ] && [ "$(echo "$f" | wc -l)" = 1 ] && echo "$g" | grep -qxF "$f" ||
+		fail "$kind: not one function calls both bursts (tx from: $f; rx from: $g)"
+	for p in $(seq "$quiet") ""; do
+		read -r c x < <(cg fn "$out${p:+.$p}" "$f")
+		fwd_ir=$((fwd_ir + x))
+	done
+	read -r c fq < <(cg fn "$out.$quiet" "$f")
 	if [ "$kind" = native ]; then
 		packets=$(awk '/^lcore/ { getline; print $3; exit }' "$log")
 	else
 		packets=$(sed -n 's/^ *RX-packets: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 	fi
 	[ "$packets" = $((2 * count)) ] || fail "$kind forwarded ${packets:-?} packets, not $((2 * count)) (log $log)"
-	echo "$packets $calls $bursts $rx_ir $tx_ir $(awk -v i="$i" -v q="$q" 'BEGIN { printf "%.3f", i / q }')"
+	echo "$packets $calls $bursts $rx_ir $tx_ir $(awk -v i="$i" -v q="$q" 'BEGIN { printf "%.3f", i / q }')" \
+		"$fwd_ir $(awk -v i="$fq" -v q="$q" 'BEGIN { printf "%.3f", i / q }') $f"
 }
 
 for kind in native hosted; do
 	set -- $(run $kind) || exit 1
-	[ $# = 6 ] || exit 1
+	[ $# = 9 ] || exit 1
 	awk -v k=$kind -v p="$1" -v r="$2" -v b="$3" -v rx="$4" -v tx="$5" -v e="$6" 'BEGIN {
 		w = rx + tx - (r - b) * e
 		printf "NET_DVP_FWD case=%s packets=%d bursts=%d pkts_per_burst=%.1f polls=%d empty_poll_ir=%s rx_ir_per_pkt=%.1f tx_ir_per_pkt=%.1f ir_per_pkt=%.1f\n",
 			k, p, b, p / b, r, e, (rx - (r - b) * e) / p, tx / p, w / p
 	}'
 	eval "${kind}_ir=$(awk -v p="$1" -v r="$2" -v b="$3" -v rx="$4" -v tx="$5" -v e="$6" 'BEGIN { printf "%.3f", (rx + tx - (r - b) * e) / p }')"
+	# The forwarding function whole, its empty polls taken off the same way.
+	eval "${kind}_fwd_ir=$(awk -v p="$1" -v r="$2" -v b="$3" -v f="$7" -v e="$8" 'BEGIN { printf "%.3f", (f - (r - b) * e) / p }')"
+	echo "FWD_E2E case=$kind function=$9 empty_poll_ir=$8"
 done
 awk -v h="$hosted_ir" -v n="$native_ir" 'BEGIN { printf "VS-NATIVE net_dvp_fwd ratio=%.3f\n", h / n }'
+# End to end: the io forwarding function's inclusive instructions per
+# forwarded packet (testpmd's pkt_burst_io_forward, stripped in Debian's
+# binary so named by its address; dvp-fwd's fwd_lcore_main, where the poll
+# loop is inlined). No cycles: with the device on its own thread they
+# cannot leave the device's work out (bench_fwd_e2e steps it instead).
+awk -v h="$hosted_fwd_ir" 'BEGIN { printf "PERF fwd_e2e_hosted instr_per_pkt=%.1f\n", h }'
+awk -v n="$native_fwd_ir" 'BEGIN { printf "PERF fwd_e2e_native_thread instr_per_pkt=%.1f\n", n }'
+awk -v h="$hosted_fwd_ir" -v n="$native_fwd_ir" 'BEGIN { printf "VS-NATIVE fwd_e2e ratio=%.3f hosted=%.1f native=%.1f\n", h / n, h, n }'
+echo "(no cycles for fwd_e2e_hosted: the device runs on its own thread and its work cannot be left out of a TSC count; bench_fwd_e2e gives native cycles with the device stepped)"
