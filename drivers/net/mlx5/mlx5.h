@@ -226,6 +226,7 @@ struct mlx5_priv {
 	 * nb_mark of them MARK or FLAG (then every rx queue's mark is set).
 	 */
 	struct mlx5_uflow *uflows;
+	struct mlx5_uflow **uflows_tail; /* the link a new rule goes into; NULL: &uflows */
 	unsigned int nb_mark;
 	struct mlx5_dv_matcher *dv_matchers; /* of the live rules that need mlx5dv */
 	struct mlx5_qhrxq qhrxq[DVP_MAX_QUEUES_PER_PORT];

@@ -472,7 +472,7 @@ void mlx5_uflows_teardown(struct mlx5_priv *priv)
 int mlx5_flow_create(struct dvp_port *port, const struct dvp_flow_rule *rule, void **handle)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
-	struct mlx5_uflow *f, **tail;
+	struct mlx5_uflow *f;
 	int ret = 0;
 
 	f = calloc(1, sizeof(*f));
@@ -495,9 +495,10 @@ int mlx5_flow_create(struct dvp_port *port, const struct dvp_flow_rule *rule, vo
 		free(f);
 		return ret;
 	}
-	for (tail = &priv->uflows; *tail != NULL; tail = &(*tail)->next)
-		;
-	*tail = f;
+	if (priv->uflows_tail == NULL)
+		priv->uflows_tail = &priv->uflows;
+	*priv->uflows_tail = f;
+	priv->uflows_tail = &f->next;
 	pthread_mutex_unlock(&priv->steer_lock);
 	*handle = f;
 	return 0;
@@ -513,6 +514,8 @@ void mlx5_flow_destroy(struct dvp_port *port, void *handle)
 		;
 	if (*p == f) {
 		*p = f->next;
+		if (priv->uflows_tail == &f->next)
+			priv->uflows_tail = p;
 		uflow_down(priv, f);
 		if (f->rule.actions & BIT_MARKS) {
 			priv->nb_mark--;

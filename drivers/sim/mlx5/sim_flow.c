@@ -247,13 +247,18 @@ void sim_flow_insert(struct sim_mlx5_dev *dev, struct sim_flow *f)
 
 	f->seq = dev->flow_seq++;
 	f->ibv.handle = (uint32_t)f->seq;
-	TAILQ_FOREACH(it, &port->flows, next)
-		if (flow_before(f, it))
-			break;
+	/*
+	 * The newest of its priority and kind goes after all of them: found
+	 * from the end, past the few rules of later priorities (the port's
+	 * own), so that a table of many rules takes one without walking it.
+	 */
+	for (it = TAILQ_LAST(&port->flows, sim_flow_list); it != NULL && flow_before(f, it);
+	     it = TAILQ_PREV(it, sim_flow_list, next))
+		;
 	if (it != NULL)
-		TAILQ_INSERT_BEFORE(it, f, next);
+		TAILQ_INSERT_AFTER(&port->flows, it, f, next);
 	else
-		TAILQ_INSERT_TAIL(&port->flows, f, next);
+		TAILQ_INSERT_HEAD(&port->flows, f, next);
 	if (f->qp != NULL)
 		f->qp->flows++;
 	if (f->matcher != NULL)
