@@ -49,7 +49,7 @@
 #   PERF fwd_e2e_hosted instr_per_pkt=<n>
 #   PERF fwd_e2e_native_thread instr_per_pkt=<n>
 #   VS-NATIVE fwd_e2e ratio=<hosted / native> hosted=<n> native=<n>
-# The target of net_dvp_fwd is at most 1.10.
+# The goal of net_dvp_fwd is at most 1.03 (doc/perf.md).
 set -u
 fwd=$1
 plugin=$2
