@@ -269,4 +269,32 @@ static __dvp_always_inline int dvp_mempool_get(struct dvp_mempool *mp, void **ob
 	return dvp_mempool_get_bulk(mp, obj_p, 1);
 }
 
+/*
+ * dvp_mempool.h's zero-copy get on DPDK's cache (DPDK 22.11 has none of
+ * its own): @p n objects taken off the top of the calling lcore's cache,
+ * refilled first as dvp_mempool_get_bulk() does, and read where they lie.
+ * NULL, nothing taken, with no cache, @p n not below the cache's size or
+ * the ring short: the caller then gets them the copying way, which leaves
+ * a short ring to DPDK's get.
+ */
+static __dvp_always_inline void **dvp_mempool_cache_zc_get_bulk(struct dvp_mempool *mp,
+								unsigned int n)
+{
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, rte_lcore_id());
+	unsigned int len;
+
+	if (dvp_unlikely(c == NULL || n >= c->size))
+		return NULL;
+	len = c->len;
+	if (dvp_unlikely(len < n)) {
+		unsigned int req = c->size + n - len;
+
+		if (__dvp_mempool_backend_get(mp, &c->objs[len], req) < 0)
+			return NULL;
+		len += req;
+	}
+	c->len = len - n;
+	return &c->objs[len - n];
+}
+
 #endif /* DVP_MEMPOOL_HOST_H */

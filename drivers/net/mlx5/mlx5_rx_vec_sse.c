@@ -369,7 +369,6 @@ static uint32_t rx_vec_zip_take(struct mlx5_rxq *rxq, uint32_t *ci, uint32_t *rq
  */
 static __dvp_always_inline void rx_vec_replenish(struct mlx5_rxq *rxq)
 {
-#ifndef DVP_HOST_DPDK
 	const uint32_t pi = rxq->rq_pi, n = rxq->wqe_n - (pi - rxq->rq_ci);
 	const uint32_t idx = pi & rxq->wqe_mask;
 	void **objs;
@@ -407,7 +406,6 @@ static __dvp_always_inline void rx_vec_replenish(struct mlx5_rxq *rxq)
 		mlx5_rq_db(rxq->rq_db, pi + n);
 		return;
 	}
-#endif
 	mlx5_rx_replenish(rxq);
 }
 
