@@ -24,6 +24,9 @@
 #include <string.h>
 
 #include <infiniband/mlx5dv.h>
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
 
 #include <dvp_common.h>
 #include <dvp_counter.h>
@@ -193,8 +196,9 @@ void mlx5_tx_free_elts(struct mlx5_txq *txq, uint32_t upto);
  * stops before it, as before one from memory of no MR or a chain the queue
  * was not set up for: the burst returns the count sent so far and leaves
  * the mbuf to net_dvp, which copies it (doc/dpdk.md). The flags are in
- * ol_flags' top byte, on the line the loops read: one byte test. Native
- * dvpmd has no such mbufs: the mask is 0 and the test compiles away.
+ * ol_flags' top byte, on the line the loops read, tested with refcnt and
+ * nb_segs (mlx5_tx_mbuf_plain()). Native dvpmd has no such mbufs: the mask
+ * is 0 and the test compiles away.
  */
 #ifdef DVP_HOST_DPDK
 #define MLX5_TX_FOREIGN_HI ((DVP_MBUF_F_INDIRECT | DVP_MBUF_F_EXTERNAL) >> 56)
@@ -209,6 +213,57 @@ static __dvp_always_inline bool mlx5_tx_mbuf_foreign(const struct dvp_mbuf *m)
 {
 	return (((const uint8_t *)&m->ol_flags)[7] & MLX5_TX_FOREIGN_HI) != 0;
 }
+
+/*
+ * Whether @p m is one segment held once, and (DPDK-hosted build) neither
+ * indirect nor external: the tx loops' common case. Natively refcnt and
+ * nb_segs are one 32-bit compare. Hosted, the flags' byte is 8 bytes
+ * further: one PTEST of the aligned 16 bytes from data_off (an mbuf is
+ * cache-aligned) against a mask of the bits that must be clear takes all
+ * three, where two compares would. It asks refcnt and nb_segs to be at
+ * most 1, which for an mbuf being sent is exactly 1: 0 is not a valid
+ * count of either (DPDK's rules as dvpmd's).
+ */
+#if MLX5_TX_FOREIGN_HI && defined(__SSE4_1__)
+_Static_assert(offsetof(struct dvp_mbuf, refcnt) == offsetof(struct dvp_mbuf, data_off) + 2 &&
+		       offsetof(struct dvp_mbuf, nb_segs) ==
+			       offsetof(struct dvp_mbuf, data_off) + 4 &&
+		       offsetof(struct dvp_mbuf, ol_flags) ==
+			       offsetof(struct dvp_mbuf, data_off) + 8 &&
+		       offsetof(struct dvp_mbuf, data_off) % 16 == 0,
+	       "data_off, refcnt, nb_segs and ol_flags are not in one aligned 16-byte span");
+
+static __dvp_always_inline bool mlx5_tx_mbuf_plain(const struct dvp_mbuf *m)
+{
+	/* Per 16-bit lane: data_off, refcnt, nb_segs, port, then ol_flags' four. */
+	const __m128i above_one = _mm_setr_epi16(0, -2, -2, 0, 0, 0, 0, MLX5_TX_FOREIGN_HI << 8);
+
+	return _mm_testz_si128(above_one,
+			       _mm_load_si128((const __m128i *)(const void *)&m->data_off));
+}
+
+/* The same, for a loop that has read refcnt and nb_segs as @p rs already. */
+static __dvp_always_inline bool mlx5_tx_mbuf_plain_rs(const struct dvp_mbuf *m, uint32_t rs)
+{
+	(void)rs;
+	return mlx5_tx_mbuf_plain(m);
+}
+#else
+/* Natively the flag test is constant false: left out, the loops compile as before it came. */
+static __dvp_always_inline bool mlx5_tx_mbuf_plain_rs(const struct dvp_mbuf *m, uint32_t rs)
+{
+	return rs == 0x10001u && (MLX5_TX_FOREIGN_HI == 0 || !mlx5_tx_mbuf_foreign(m));
+}
+
+static __dvp_always_inline bool mlx5_tx_mbuf_plain(const struct dvp_mbuf *m)
+{
+	uint32_t rs;
+
+	/* refcnt and nb_segs both 1: one 32-bit compare. */
+	memcpy(&rs, &m->refcnt, sizeof(rs));
+	return mlx5_tx_mbuf_plain_rs(m, rs);
+}
+#endif
 
 /*
  * The start of a burst: false when a fault asked for a restart (done
@@ -407,17 +462,14 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_tmpl(struct mlx5_txq *txq, str
 		pend = p + run;
 		for (; p != pend; p++, e++, w += 8) {
 			struct dvp_mbuf *m = *p;
-			uint32_t len = m->data_len, lkey = slkey, rs, bc;
+			uint32_t len = m->data_len, lkey = slkey, bc;
 			mlx5_u64x2 hdr;
 			uintptr_t data;
 			uint16_t first2;
 
 			if (off && dvp_unlikely(mlx5_tx_mbuf_off(m)))
 				break; /* VLAN or TSO: the general path */
-			/* refcnt and nb_segs both 1: one 32-bit compare. */
-			memcpy(&rs, &m->refcnt, sizeof(rs));
-			if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
-					 mlx5_tx_mbuf_foreign(m))) {
+			if (dvp_unlikely(!mlx5_tx_mbuf_plain(m) || m->pool != spool)) {
 				if (m->nb_segs != 1)
 					break; /* several segments: the general path */
 				lkey = mlx5_tx_not_simple(

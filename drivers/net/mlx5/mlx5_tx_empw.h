@@ -99,14 +99,11 @@ static __dvp_always_inline uint16_t mlx5_tx_burst_empw_tmpl(struct mlx5_txq *txq
 			for (j = 0; j != run; j++, d++) {
 				struct dvp_mbuf *m = p[j];
 				uint32_t lkey = slkey;
-				uint32_t len = m->data_len, rs;
+				uint32_t len = m->data_len;
 
 				if (off && dvp_unlikely(mlx5_tx_mbuf_off(m)))
 					break; /* VLAN or TSO: a SEND of its own */
-				/* refcnt and nb_segs both 1: one 32-bit compare. */
-				memcpy(&rs, &m->refcnt, sizeof(rs));
-				if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
-						 mlx5_tx_mbuf_foreign(m))) {
+				if (dvp_unlikely(!mlx5_tx_mbuf_plain(m) || m->pool != spool)) {
 					if (m->nb_segs != 1)
 						break; /* several segments: a SEND of its own */
 					lkey = mlx5_tx_not_simple(txq, m, head + k + j);
@@ -365,10 +362,9 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_fast(struct mlx5_txq *txq, str
 		const uint8_t *src;
 
 		memcpy(&rs, &m->refcnt, sizeof(rs));
-		if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
+		if (dvp_unlikely(!mlx5_tx_mbuf_plain_rs(m, rs) || m->pool != spool ||
 				 len - MLX5_EMPW_FAST_MIN >
-					 MLX5_EMPW_FAST_MAX - MLX5_EMPW_FAST_MIN ||
-				 mlx5_tx_mbuf_foreign(m)))
+					 MLX5_EMPW_FAST_MAX - MLX5_EMPW_FAST_MIN))
 			break;
 		if (cs && dvp_unlikely(txq->cs_tbl[(m->ol_flags >> 52) & 7] != ecs))
 			break;
@@ -478,8 +474,7 @@ static __dvp_always_inline uint32_t mlx5_empw_inl_general(struct mlx5_txq *txq,
 			if (off && dvp_unlikely(mlx5_tx_mbuf_off(m)))
 				break; /* VLAN or TSO: a SEND WQE of its own */
 			memcpy(&rs, &m->refcnt, sizeof(rs));
-			if (dvp_unlikely(rs != 0x10001u || m->pool != spool ||
-					 mlx5_tx_mbuf_foreign(m))) {
+			if (dvp_unlikely(!mlx5_tx_mbuf_plain_rs(m, rs) || m->pool != spool)) {
 				if (m->nb_segs != 1)
 					break;
 				lkey = mlx5_tx_not_simple(txq, m, head + ne);
