@@ -15,6 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The first CPU the calling thread may run on (0 when none can be read). */
+int bench_first_cpu(void);
+
 /* qsort comparator for uint32_t samples, ascending. */
 int bench_cmp_u32(const void *a, const void *c);
 

@@ -50,6 +50,8 @@
 #include <dvp_port.h>
 #include <dvp_sim_mlx5.h>
 
+#include "bench_common.h"
+
 #include "fwd.h"
 
 #define BURST 32
@@ -66,18 +68,6 @@ struct bench {
 	struct fwd_stream *streams[2];
 	struct fwd_lcore lc;
 };
-
-static int first_cpu(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 0;
-	for (int i = 0; i < CPU_SETSIZE; i++)
-		if (CPU_ISSET(i, &set))
-			return i;
-	return 0;
-}
 
 static void die(const char *what)
 {
@@ -216,7 +206,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	frames = DVP_ALIGN_CEIL(frames, BURST);
-	snprintf(cpu, sizeof(cpu), "%d", first_cpu());
+	snprintf(cpu, sizeof(cpu), "%d", bench_first_cpu());
 	if (dvp_eal_init(6, eal) < 0)
 		die("dvp_eal_init");
 	setup(&b);

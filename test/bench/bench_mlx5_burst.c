@@ -55,21 +55,11 @@
 #include <dvp_port.h>
 #include <dvp_sim_mlx5.h>
 
+#include "bench_common.h"
+
 #define BURST 32
 #define RING 1024
 #define VDEV_NAME "sim_mlx5_0"
-
-static int first_cpu(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 0;
-	for (int i = 0; i < CPU_SETSIZE; i++)
-		if (CPU_ISSET(i, &set))
-			return i;
-	return 0;
-}
 
 static void die(const char *what)
 {
@@ -260,7 +250,7 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	snprintf(cpu, sizeof(cpu), "%d", first_cpu());
+	snprintf(cpu, sizeof(cpu), "%d", bench_first_cpu());
 	/* The device of --vdev takes the PMD's devargs of -a: the rx path's, or txinl's. */
 	if (mprq)
 		snprintf(allow, sizeof(allow), VDEV_NAME ",mprq_en=1,rxqs_min_mprq=1");
