@@ -5,7 +5,7 @@
 /*
  * IPv6 in the application's flow rules on the mlx5 PMD and sim_mlx5: ETH /
  * IPV6 (addresses under masks) / UDP or TCP steered to a queue and marked,
- * flagged, counted and dropped; an RSS rule hashing IPv6 addresses and the
+ * flagged, counted and dropped, also under a VLAN item; an RSS rule hashing IPv6 addresses and the
  * rule's ports (each frame on the queue of its Toeplitz hash); IPv4 frames
  * of the same ports and IPv6 frames of another protocol left to the port's
  * RSS. Then what the sim refuses as the kernel does (an IPV6 spec's
@@ -198,6 +198,44 @@ static void test_flag_count_drop(void **state)
 	mf_close(&f);
 }
 
+/* ETH / VLAN (VID 10) / IPV6 / UDP: tagged IPv6 frames of that VID alone, marked. */
+static void test_vlan(void **state)
+{
+	struct dvp_flow_item_vlan vlan = { .tci = htons(10) }, vlanm = { .tci = htons(0x0fff) };
+	struct dvp_flow_item pat[] = {
+		{ .type = DVP_FLOW_ITEM_ETH },
+		{ .type = DVP_FLOW_ITEM_VLAN, .spec = &vlan, .mask = &vlanm },
+		{ .type = DVP_FLOW_ITEM_IPV6 },
+		{ .type = DVP_FLOW_ITEM_UDP },
+		{ .type = DVP_FLOW_ITEM_END }
+	};
+	struct dvp_flow_action_queue q3 = { 3 };
+	struct dvp_flow_action_mark ma = { 0x10 };
+	struct dvp_flow_action act[] = { { DVP_FLOW_ACTION_QUEUE, &q3 },
+					 { DVP_FLOW_ACTION_MARK, &ma },
+					 { DVP_FLOW_ACTION_END, NULL } };
+	uint8_t frame[104], mac[6];
+	unsigned int per_q[NQ];
+	struct mf f;
+
+	(void)state;
+	open_rss(&f);
+	assert_int_equal(sim_mlx5_mac_get(f.sim, 0, mac), 0);
+	assert_non_null(dvp_flow_create(f.port[0], &ingress, pat, act));
+	for (uint8_t vid = 10; vid <= 11; vid++) {
+		mf_frame6(frame, 100, 5, IPPROTO_UDP, mac);
+		memmove(frame + 16, frame + 12, 100 - 12);
+		frame[12] = 0x81, frame[13] = 0x00, frame[14] = 0x00, frame[15] = vid;
+		assert_int_equal(sim_mlx5_inject(f.sim, 0, frame, 104), SIM_MLX5_RX_DELIVERED);
+		assert_int_equal(take(&f, per_q, vid == 10 ? FDIR_ID : 0, 0x10), 1);
+		if (vid == 10)
+			assert_int_equal(per_q[3], 1);
+	}
+	inject6(&f, 5, IPPROTO_UDP, 1, SIM_MLX5_RX_DELIVERED); /* untagged */
+	assert_int_equal(take(&f, NULL, 0, 0), 1);
+	mf_close(&f);
+}
+
 /*
  * The Toeplitz input of IPv6 frame @p p: the addresses, and the ports when
  * @p ports. Its hash under @p key picks entry hash % NQ of the rule's table.
@@ -378,9 +416,8 @@ static void test_refused(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_queue_mark),
-		cmocka_unit_test(test_flag_count_drop),
-		cmocka_unit_test(test_rss),
+		cmocka_unit_test(test_queue_mark), cmocka_unit_test(test_flag_count_drop),
+		cmocka_unit_test(test_vlan),	   cmocka_unit_test(test_rss),
 		cmocka_unit_test(test_refused),
 	};
 
