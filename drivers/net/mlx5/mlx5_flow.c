@@ -12,8 +12,9 @@
  * kernel refuses TCP and UDP ports in one mask, or IPv4 and IPv6), so RSS
  * is split into classes as DPDK does: IPv4/TCP, IPv4/UDP, IPv6/TCP and
  * IPv6/UDP rules, then IPv4 and IPv6 rules, then the catch-all L2 rule,
- * each at a lower priority than the one before and to a QP hashing the
- * fields of its class. A class is made when the port's types ask for it:
+ * each group at a lower priority than the one before (an IPv4 and an IPv6
+ * rule never match one frame) and each rule to a QP hashing the fields of
+ * its class. A class is made when the port's types ask for it:
  * an L4 class for its NONFRAG type (IPv6's _EX types count as its own,
  * as DPDK's mlx5 takes them), an L3 class for any type of its IP version,
  * so that the frames of a protocol the types leave out still spread by
