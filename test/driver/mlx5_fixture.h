@@ -232,6 +232,38 @@ static inline struct dvp_mbuf *mf_frame(struct mf *f, uint32_t len, uint32_t flo
 	return head;
 }
 
+/*
+ * An IPv6 frame of @p len bytes (74..2048) to @p dst: 2001:db8::<flow> ->
+ * 2001:db8:1::1, next header @p proto; UDP (17) and TCP (6) carry ports
+ * 0xc000 | flow -> 9, anything else no L4 header the sim reads.
+ */
+static inline void mf_frame6(uint8_t *b, uint32_t len, uint32_t flow, uint8_t proto,
+			     const uint8_t dst[6])
+{
+	static const uint8_t src_mac[6] = { 0x02, 0x53, 0x47, 0x45, 0x4e, 0x06 };
+
+	assert_true(len >= 74 && len <= 2048);
+	memset(b, 0, len);
+	memcpy(b, dst, 6);
+	memcpy(b + 6, src_mac, 6);
+	b[12] = 0x86, b[13] = 0xdd;
+	b[14] = 0x60;
+	b[18] = (uint8_t)((len - 54) >> 8), b[19] = (uint8_t)(len - 54);
+	b[20] = proto;
+	b[21] = 64;
+	b[22] = 0x20, b[23] = 0x01, b[24] = 0x0d, b[25] = 0xb8; /* 2001:db8:: */
+	b[34] = (uint8_t)(flow >> 24), b[35] = (uint8_t)(flow >> 16);
+	b[36] = (uint8_t)(flow >> 8), b[37] = (uint8_t)flow;
+	b[38] = 0x20, b[39] = 0x01, b[40] = 0x0d, b[41] = 0xb8, b[43] = 0x01; /* 2001:db8:1:: */
+	b[53] = 1;
+	b[54] = (uint8_t)(0xc0 | ((flow >> 8) & 0x3f)), b[55] = (uint8_t)flow;
+	b[57] = 9;
+	if (proto == 17)
+		b[58] = b[18], b[59] = b[19];
+	else if (proto == 6)
+		b[66] = 0x50; /* data offset: 5 words */
+}
+
 /* Send all @p n packets on (port, queue), stepping the device while the ring is full. */
 static inline void mf_tx_all(struct mf *f, uint16_t port, uint16_t q, struct dvp_mbuf **pkts,
 			     uint16_t n)

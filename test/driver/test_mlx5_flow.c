@@ -124,8 +124,8 @@ static void test_rss_refused(void **state)
 	(void)state;
 	mf_open(&f, "ports=1,mode=step", 0);
 	memset(&conf, 0, sizeof(conf));
-	/* IPv6 ports are not hashed (see doc/mlx5.md): refused by lib/port from info. */
-	conf.rss_conf.rss_hf = DVP_RSS_NONFRAG_IPV6_TCP;
+	/* L2 payload is not hashed (see doc/mlx5.md): refused by lib/port from info. */
+	conf.rss_conf.rss_hf = DVP_RSS_L2_PAYLOAD;
 	assert_int_equal(dvp_port_configure(f.port[0], 4, 1, &conf), -EINVAL);
 	mf_close(&f);
 }

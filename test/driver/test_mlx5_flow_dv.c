@@ -5,10 +5,10 @@
 /*
  * Flow rules through mlx5dv flow matchers (mlx5_flow_dv.c) on the sim: ETH
  * has_vlan 0 (untagged only) and IPV4 fragment_offset 0 under 0x3fff (not
- * a fragment), which verbs specs cannot say; MARK, DROP and COUNT on them;
- * shared matchers; rules kept across stop and start and on the second port
- * of a device; what the PMD refuses; and the sim's own refusals of
- * matchers and flows that the kernel refuses, through the glue.
+ * a fragment), which verbs specs cannot say, with IPV4 or IPV6; MARK, DROP
+ * and COUNT on them; shared matchers; rules kept across stop and start and
+ * on the second port of a device; what the PMD refuses; and the sim's own
+ * refusals of matchers and flows that the kernel refuses, through the glue.
  */
 
 #include "mlx5_fixture.h"
@@ -160,6 +160,72 @@ static void test_untagged_mark(void **state)
 	inject(&f, 0, 5, 2, PLAIN, SIM_MLX5_RX_DELIVERED);
 	expect_rx(&f, 0, -1, 2, 0, 0);
 	assert_int_equal(dvp_flow_destroy(f.port[0], r2), 0);
+	assert_int_equal(matchers(&f, 0), 0);
+	mf_close(&f);
+}
+
+/* IPv6 frame 2001:db8::<flow> -> 2001:db8:1::1 UDP into @p port, tagged (VID 10) or not. */
+static void inject6(struct mf *f, uint32_t flow, bool tagged, unsigned int n, int expect)
+{
+	struct dvp_ether_addr mac;
+	uint8_t b[LEN + 4];
+
+	assert_int_equal(dvp_macaddr_get(f->port[0], &mac), 0);
+	mf_frame6(b, LEN, flow, 17, mac.addr_bytes);
+	if (tagged) {
+		memmove(b + 16, b + 12, LEN - 12);
+		b[12] = 0x81, b[13] = 0x00, b[14] = 0x00, b[15] = 10;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		assert_int_equal(sim_mlx5_inject(f->sim, 0, b, LEN + (tagged ? 4 : 0)), expect);
+}
+
+/*
+ * ETH has_vlan 0 / IPV6 src / UDP through a matcher (ip_version 6 and the
+ * address in src_ipv4_src_ipv6): untagged IPv6 frames of that source are
+ * steered, marked and counted; tagged ones, other sources and IPv4 frames
+ * go by RSS.
+ */
+static void test_ipv6_untagged(void **state)
+{
+	struct dvp_flow_item_eth eth = { .has_vlan = 0 }, ethm = { .has_vlan = 1 };
+	struct dvp_flow_item_ipv6 ip = { .src = { 0x20, 0x01, 0x0d, 0xb8, [15] = 5 } };
+	struct dvp_flow_item_ipv6 ipm;
+	struct dvp_flow_item pat[] = { { .type = DVP_FLOW_ITEM_ETH, .spec = &eth, .mask = &ethm },
+				       { .type = DVP_FLOW_ITEM_IPV6, .spec = &ip, .mask = &ipm },
+				       { .type = DVP_FLOW_ITEM_UDP },
+				       { .type = DVP_FLOW_ITEM_END } };
+	struct dvp_flow_action_queue q3 = { 3 };
+	struct dvp_flow_action_mark mk = { 0x66 };
+	struct dvp_flow_action act[] = { { DVP_FLOW_ACTION_QUEUE, &q3 },
+					 { DVP_FLOW_ACTION_MARK, &mk },
+					 { DVP_FLOW_ACTION_COUNT, NULL },
+					 { DVP_FLOW_ACTION_END, NULL } };
+	struct dvp_flow_query_count qc = { 0 };
+	struct dvp_flow *r;
+	struct mf f;
+
+	(void)state;
+	memset(&ipm, 0, sizeof(ipm));
+	memset(ipm.src, 0xff, sizeof(ipm.src));
+	open_ports(&f, "ports=1,mode=step");
+	assert_true(mlx5_flow_dv_needed(
+		&(struct dvp_flow_rule){ .items = DVP_FLOW_RULE_BIT(DVP_FLOW_ITEM_ETH) |
+						  DVP_FLOW_RULE_BIT(DVP_FLOW_ITEM_IPV6),
+					 .eth_mask = ethm }));
+	r = dvp_flow_create(f.port[0], &ingress, pat, act);
+	assert_non_null(r);
+	assert_int_equal(matchers(&f, 0), 1);
+	inject6(&f, 5, false, 4, SIM_MLX5_RX_DELIVERED);
+	expect_rx(&f, 0, 3, 4, fdir_id, 0x66);
+	inject6(&f, 5, true, 2, SIM_MLX5_RX_DELIVERED);
+	inject6(&f, 6, false, 1, SIM_MLX5_RX_DELIVERED);
+	inject(&f, 0, 5, 1, PLAIN, SIM_MLX5_RX_DELIVERED);
+	expect_rx(&f, 0, -1, 4, 0, 0);
+	assert_int_equal(dvp_flow_query(f.port[0], r, &qc), 0);
+	assert_int_equal(qc.hits, 4);
+	assert_int_equal(qc.bytes, 4 * LEN);
+	assert_int_equal(dvp_flow_destroy(f.port[0], r), 0);
 	assert_int_equal(matchers(&f, 0), 0);
 	mf_close(&f);
 }
@@ -415,6 +481,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_untagged_mark), cmocka_unit_test(test_not_fragment_count),
 		cmocka_unit_test(test_queue_restart), cmocka_unit_test(test_drop_second_port),
 		cmocka_unit_test(test_refused),	      cmocka_unit_test(test_sim_refusals),
+		cmocka_unit_test(test_ipv6_untagged),
 	};
 
 	mf_args(argc, argv);

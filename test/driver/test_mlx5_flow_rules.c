@@ -447,7 +447,7 @@ static void test_refused(void **state)
 	struct dvp_flow_item_eth eth = { .type = htons(0x0800) };
 	struct dvp_flow_action_mark big = { 0xfffffe };
 	struct dvp_flow_action_queue q0 = { 0 };
-	struct dvp_flow_item ip6[] = { { .type = DVP_FLOW_ITEM_IPV6 },
+	struct dvp_flow_item ip4[] = { { .type = DVP_FLOW_ITEM_IPV4 },
 				       { .type = DVP_FLOW_ITEM_END } };
 	struct dvp_flow_item any[] = { { .type = DVP_FLOW_ITEM_ETH },
 				       { .type = DVP_FLOW_ITEM_END } };
@@ -474,11 +474,10 @@ static void test_refused(void **state)
 	(void)state;
 	open_rss(&f);
 	refused(&f, &prio2, any, to_q0, EINVAL, "priority 2; valid are 0..1");
-	refused(&f, &ingress, ip6, to_q0, ENOTSUP, "item IPV6 not supported");
 	refused(&f, &ingress, eth_vlan, to_q0, EINVAL, "VLAN's inner_type");
 	refused(&f, &ingress, any, mark_big, EINVAL, "MARK id 0xfffffe; valid are 0..0xfffffd");
 	refused(&f, &ingress, any, rss_shuffled, ENOTSUP, "not all in order");
-	refused(&f, &ingress, any, rss_v6, ENOTSUP, "without an IPv4 type");
+	refused(&f, &ingress, ip4, rss_v6, ENOTSUP, "without a type of the rule's IP version");
 	assert_int_equal(dvp_flow_count(f.port[0]), 0);
 	mf_close(&f);
 }

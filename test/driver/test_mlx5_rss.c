@@ -12,7 +12,8 @@
  * is lost, and every frame the source made after a change follows it. The
  * queues keep their buffers through a change; RSS turned on and off while
  * running; a change on a stopped port taken at start; configure resets the
- * table; arguments out of the device's info refused.
+ * table; arguments out of the device's info refused; IPv6 TCP, UDP and
+ * other frames hashed by their classes' fields.
  */
 
 #include "mlx5_fixture.h"
@@ -303,7 +304,7 @@ static void test_stopped_and_configure(void **state)
 static void test_refused(void **state)
 {
 	struct dvp_rss_reta_entry64 reta[RETA / 64];
-	struct dvp_port_rss_conf conf = { .rss_hf = DVP_RSS_NONFRAG_IPV6_TCP };
+	struct dvp_port_rss_conf conf = { .rss_hf = DVP_RSS_L2_PAYLOAD };
 	struct dvp_port_info info;
 	struct mf f;
 
@@ -318,6 +319,106 @@ static void test_refused(void **state)
 	assert_int_equal(dvp_port_rss_reta_update(f.port[0], reta, 128), -EINVAL);
 	reta[0].reta[0] = NQ;
 	assert_int_equal(dvp_port_rss_reta_update(f.port[0], reta, RETA), -EINVAL);
+	mf_close(&f);
+}
+
+/*
+ * The hash of frame @p p (IPv4 or IPv6) under @p key and @p hf, as the
+ * port's classes give it: the addresses of its IP version when @p hf has a
+ * type of that version, and its ports when @p hf has its protocol's type
+ * of that version (IPv6's _EX types as IPv6's); 0 when nothing is hashed.
+ */
+static uint32_t class_hash(const uint8_t *key, uint64_t hf, const uint8_t *p)
+{
+	const uint64_t tcp6 = DVP_RSS_NONFRAG_IPV6_TCP | DVP_RSS_IPV6_TCP_EX;
+	const uint64_t udp6 = DVP_RSS_NONFRAG_IPV6_UDP | DVP_RSS_IPV6_UDP_EX;
+	const uint64_t v4 = DVP_RSS_IPV4 | DVP_RSS_FRAG_IPV4 | DVP_RSS_NONFRAG_IPV4_OTHER |
+			    DVP_RSS_NONFRAG_IPV4_TCP | DVP_RSS_NONFRAG_IPV4_UDP;
+	const uint64_t v6 = DVP_RSS_IPV6 | DVP_RSS_FRAG_IPV6 | DVP_RSS_NONFRAG_IPV6_OTHER |
+			    DVP_RSS_IPV6_EX | tcp6 | udp6;
+	bool ip6 = p[12] == 0x86 && p[13] == 0xdd;
+	uint8_t proto = ip6 ? p[20] : p[23];
+	size_t l3 = ip6 ? 22 : 26, alen = ip6 ? 16 : 4, l4 = ip6 ? 54 : 34;
+	uint64_t l4t = proto == 6  ? (ip6 ? tcp6 : DVP_RSS_NONFRAG_IPV4_TCP) :
+		       proto == 17 ? (ip6 ? udp6 : DVP_RSS_NONFRAG_IPV4_UDP) :
+				     0;
+	uint8_t in[36];
+	size_t n = 0;
+
+	if (!(hf & (ip6 ? v6 : v4)))
+		return 0;
+	if (!(hf & DVP_RSS_L3_DST_ONLY))
+		memcpy(in + n, p + l3, alen), n += alen;
+	if (!(hf & DVP_RSS_L3_SRC_ONLY))
+		memcpy(in + n, p + l3 + alen, alen), n += alen;
+	if (hf & l4t) {
+		if (!(hf & DVP_RSS_L4_DST_ONLY))
+			memcpy(in + n, p + l4, 2), n += 2;
+		if (!(hf & DVP_RSS_L4_SRC_ONLY))
+			memcpy(in + n, p + l4 + 2, 2), n += 2;
+	}
+	return sim_mlx5_toeplitz(key, 40, in, n);
+}
+
+/*
+ * IPv6 in the port's RSS: TCP and UDP over both IP versions asked for
+ * together (DPDK's RTE_ETH_RSS_IP | TCP | UDP, _EX types included) are
+ * taken at configure; then, under each set of types, every frame (IPv4
+ * UDP and TCP, IPv6 UDP, TCP and ICMPv6) lands on the queue of the hash
+ * class_hash() gives it, and carries that hash.
+ */
+static void test_ipv6_classes(void **state)
+{
+	static const uint64_t hfs[] = {
+		DVP_RSS_IP | DVP_RSS_TCP | DVP_RSS_UDP,
+		DVP_RSS_IPV6 | DVP_RSS_NONFRAG_IPV6_TCP | DVP_RSS_L3_SRC_ONLY | DVP_RSS_L4_DST_ONLY,
+		DVP_RSS_IPV4 | DVP_RSS_IPV6_UDP_EX,
+		DVP_RSS_NONFRAG_IPV6_UDP | DVP_RSS_L4_SRC_ONLY,
+	};
+	static const uint8_t protos[] = { 17, 6, 58 };
+	unsigned int used, n;
+	uint8_t frame[100], mac[6];
+	struct dvp_mbuf *m[4];
+	struct mf f;
+
+	(void)state;
+	rss_open(&f, "mode=step", hfs[0], 0);
+	assert_int_equal(sim_mlx5_mac_get(f.sim, 0, mac), 0);
+	for (unsigned int h = 0; h < DVP_DIM(hfs); h++) {
+		if (h > 0)
+			hash_update(f.port[0], NULL, hfs[h]);
+		used = n = 0;
+		for (uint32_t flow = 0; flow < 24; flow++) {
+			for (unsigned int k = 0; k < 5; k++) {
+				uint16_t got = 0, q;
+				uint32_t want;
+
+				if (k < 2) {
+					assert_int_equal(
+						sim_mlx5_frame_build(frame, 100, flow, 0, mac),
+						100);
+					frame[23] = protos[k];
+				} else {
+					mf_frame6(frame, 100, flow * 7919u, protos[k - 2], mac);
+				}
+				want = class_hash(ms_key, hfs[h], frame);
+				assert_int_equal(sim_mlx5_inject(f.sim, 0, frame, 100),
+						 SIM_MLX5_RX_DELIVERED);
+				for (q = 0; q < NQ && got == 0; q++)
+					got = dvp_rx_burst(f.port[0], q, m, 4);
+				assert_int_equal(got, 1);
+				assert_true(m[0]->ol_flags & DVP_MBUF_F_RX_RSS_HASH);
+				assert_int_equal(m[0]->hash.rss, want);
+				assert_int_equal(q - 1, (want % RETA) % NQ);
+				used |= 1u << (q - 1);
+				n++;
+				dvp_pktmbuf_free_bulk(m, got);
+			}
+		}
+		print_message("types 0x%llx: %u frames over queues 0x%x\n",
+			      (unsigned long long)hfs[h], n, used);
+		assert_int_equal(used, (1u << NQ) - 1);
+	}
 	mf_close(&f);
 }
 
@@ -401,8 +502,8 @@ static void test_changes_while_thread_runs(void **state)
 
 /*
  * The sim's glue with frames injected before and after every steering call
- * the PMD makes: a UDP/IPv4 frame, an IPv4 frame of another protocol and a
- * non-IP one, one for each class of rule. The PMD holds its steering lock,
+ * the PMD makes: a UDP/IPv4 frame, an IPv4 frame of another protocol, a
+ * non-IP one and a UDP/IPv6 one, one for each kind of class of rule. The PMD holds its steering lock,
  * not the device's, so the injection is what a wire would do at that
  * moment of the change.
  */
@@ -417,7 +518,8 @@ static struct {
 
 static void probe_frames(void)
 {
-	uint8_t frames[3][64];
+	uint8_t frames[4][80];
+	static const size_t lens[4] = { 64, 64, 64, 80 };
 
 	assert_int_equal(sim_mlx5_frame_build(frames[0], 64, (uint32_t)(probe.seq % FLOWS),
 					      probe.seq / FLOWS, probe.mac),
@@ -428,8 +530,9 @@ static void probe_frames(void)
 	memcpy(frames[2], frames[0], 64);
 	frames[2][12] = 0x08; /* ARP */
 	frames[2][13] = 0x06;
-	for (int i = 0; i < 3; i++) {
-		int r = sim_mlx5_inject(probe.f->sim, 0, frames[i], 64);
+	mf_frame6(frames[3], 80, (uint32_t)probe.seq, 17, probe.mac); /* IPv6/UDP */
+	for (int i = 0; i < 4; i++) {
+		int r = sim_mlx5_inject(probe.f->sim, 0, frames[i], lens[i]);
 
 		if (r == SIM_MLX5_RX_DELIVERED)
 			probe.delivered++;
@@ -499,7 +602,11 @@ static unsigned int probe_drain(struct mf *f)
  */
 static void test_no_frame_without_rule(void **state)
 {
-	static const uint64_t hfs[] = { DVP_RSS_IPV4 | DVP_RSS_NONFRAG_IPV4_UDP, 0, DVP_RSS_IPV4,
+	static const uint64_t hfs[] = { DVP_RSS_IPV4 | DVP_RSS_NONFRAG_IPV4_UDP,
+					0,
+					DVP_RSS_IPV4,
+					DVP_RSS_IP | DVP_RSS_TCP | DVP_RSS_UDP,
+					DVP_RSS_IPV6 | DVP_RSS_NONFRAG_IPV6_UDP,
 					DVP_RSS_IPV4 | DVP_RSS_NONFRAG_IPV4_UDP };
 	struct mlx5_priv *priv;
 	unsigned int got = 0;
@@ -539,7 +646,7 @@ static void test_no_frame_without_rule(void **state)
 	priv->dev->glue = probe.real;
 	print_message("%u steering calls, %u frames around them: %u received, %u met no rule, "
 		      "%u other\n",
-		      probe.calls / 2, probe.calls * 3, probe.delivered, probe.no_rule,
+		      probe.calls / 2, probe.calls * 4, probe.delivered, probe.no_rule,
 		      probe.other);
 	assert_true(probe.calls > 100);
 	assert_int_equal(probe.no_rule, 0);
@@ -556,6 +663,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rss_turned_on),
 		cmocka_unit_test(test_stopped_and_configure),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_ipv6_classes),
 		cmocka_unit_test(test_changes_while_thread_runs),
 		cmocka_unit_test(test_no_frame_without_rule),
 	};

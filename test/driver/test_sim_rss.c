@@ -161,7 +161,7 @@ static void test_rss_end_to_end(void **state)
 			      IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP;
 	const uint64_t tcp6 = IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6 |
 			      IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP;
-	struct fix *f = fix_open(tcp4 | tcp6, ms_key, 16);
+	struct fix *f = fix_open(tcp4, ms_key, 16);
 	uint32_t hash;
 	int q;
 
@@ -171,6 +171,9 @@ static void test_rss_end_to_end(void **state)
 		assert_int_equal(hash, v4[i].with_tcp);
 		assert_int_equal(q, (int)(v4[i].with_tcp & 3));
 	}
+	/* A hashing QP hashes one IP version (the kernel refuses both): one for IPv6. */
+	fix_close(f);
+	f = fix_open(tcp6, ms_key, 16);
 	for (unsigned int i = 0; i < DVP_DIM(v6); i++) {
 		q = land(f, vec_frame(f, &v6[i], AF_INET6), &hash);
 		assert_int_equal(hash, v6[i].with_tcp);

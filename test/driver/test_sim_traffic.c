@@ -4,7 +4,7 @@
 
 /*
  * sim_mlx5's traffic source and sink with a consumer that echoes what it
- * receives: a clean run, loss on the wire and its accounting, reordering,
+ * receives: a clean run (IPv4 and IPv6), loss on the wire and its accounting, reordering,
  * duplicates, corruption and foreign frames at the sink, corruption seen
  * in the receive CQE's checksum verdicts, and the source's rate and burst
  * pattern on the virtual clock.
@@ -102,6 +102,31 @@ static void test_clean_run(void **state)
 	assert_int_equal(snk.duplicates, 0);
 	assert_int_equal(snk.corrupt, 0);
 	assert_int_equal(snk.foreign, 0);
+	assert_int_equal(f->bad_flags, 0);
+	fix_close(f);
+}
+
+/* ip=6: IPv6/UDP frames, through the port and back, all at the sink intact, checksums verified. */
+static void test_clean_run_ipv6(void **state)
+{
+	struct fix *f = fix_open("mode=step,cable=traffic,flows=4,count=2000,ip=6,"
+				 "sizes=[78,128,1514]");
+	struct sim_mlx5_source_stats src;
+	struct sim_mlx5_sink_stats snk;
+	uint8_t b[128], mac[6] = { 2 };
+
+	(void)state;
+	assert_int_equal(sim_mlx5_frame_build6(b, SIM_MLX5_FRAME6_MIN - 1, 0, 0, mac), -EINVAL);
+	assert_int_equal(sim_mlx5_frame_build6(b, 128, 3, 0, mac), 128);
+	assert_int_equal(b[12] << 8 | b[13], 0x86dd);
+	assert_int_equal(b[37], 3); /* 2001:db8::3 */
+	run_to_end(f);
+	assert_int_equal(sim_mlx5_source_stats(f->x.s.sim, 0, &src), 0);
+	assert_int_equal(sim_mlx5_sink_stats(f->x.s.sim, 0, &snk), 0);
+	assert_int_equal(src.sent, 2000);
+	assert_int_equal(snk.received, 2000);
+	assert_int_equal(snk.bytes, src.bytes);
+	assert_int_equal(snk.lost + snk.corrupt + snk.foreign, 0);
 	assert_int_equal(f->bad_flags, 0);
 	fix_close(f);
 }
@@ -258,6 +283,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_run),
+		cmocka_unit_test(test_clean_run_ipv6),
 		cmocka_unit_test(test_loss_accounting),
 		cmocka_unit_test(test_sink_accounting),
 		cmocka_unit_test(test_corruption),

@@ -36,10 +36,13 @@
 # rss: io forwarding on two rx queues a port, each source sending 64 flows;
 #   while testpmd forwards, `port config all rss none` (every frame to
 #   table entry 0: queue 0 alone takes frames), `port config 0 rss reta
-#   (0,1)` (queue 1 alone), `port config all rss ip` (both again), a new
-#   key (`show port 0 rss-hash key` gives it back): after each, over the
-#   next 3000 frames of port 0's source, its queues' counts (rx_q0_packets,
-#   rx_q1_packets) follow the new rules; then the io checks.
+#   (0,1)` (queue 1 alone), `port config all rss ip` (both again), `port
+#   config all rss udp` (UDP over IPv4 and IPv6, _EX included, taken whole:
+#   testpmd reports no type dropped, `show port 0 rss-hash` lists ipv6-udp;
+#   both queues), a new key (`show port 0 rss-hash key` gives it back):
+#   after each, over the next 3000 frames of port 0's source, its queues'
+#   counts (rx_q0_packets, rx_q1_packets) follow the new rules; then the io
+#   checks.
 # offload: macswap forwarding with `tx_vlan set 1 100` (the ports stopped
 #   for it, and started again) and `tso set 800 0` accepted: every frame
 #   port 1's sink receives came with the tag, TCI 100, and is intact once
@@ -259,6 +262,15 @@ if [ "$case_" = rss ]; then
 	rss_expect "port config all rss none" 1
 	rss_expect "port config 0 rss reta (0,1)" 0
 	rss_expect "port config all rss ip" none
+	# UDP over both IP versions: the types are the device's, none dropped.
+	rss_expect "port config all rss udp" none
+	grep -q 'modified RSS hash function based on hardware support' "$out" &&
+		fail "testpmd dropped RSS types the device lacks: $(grep -m1 'modified RSS hash function' "$out")"
+	cmd "show port 0 rss-hash"
+	wait_for 1 '^RSS functions:' 20 || fail "show port 0 rss-hash gave no functions"
+	sleep 0.5
+	grep -A1 '^RSS functions:' "$out" | grep -q 'ipv6-udp' ||
+		fail "port 0 does not hash UDP over IPv6: $(grep -A1 '^RSS functions:' "$out" | tail -n 1)"
 	key=3b1e5f0c7a2d9e44b6c01f8a275d3e9c41b0a6f2d8c35e7190ab4cf2e6d1087a5c3f9b2e41d07c68
 	rss_expect "port config 0 rss-hash-key ipv4 $key" none
 	cmd "show port 0 rss-hash key"

@@ -42,7 +42,7 @@ enum mlx5_fte_part {
 	MLX5_FTE_PARTS = 8, /**< the last is reserved */
 };
 
-/** A field: bit offset from the start of fte_match_param, width in bits (1..32). */
+/** A field: bit offset from the start of fte_match_param, width in bits (1..32, or 128). */
 struct mlx5_fte_field {
 	uint16_t off;
 	uint8_t width;
@@ -72,7 +72,13 @@ struct mlx5_fte_field {
 #define MLX5_FTE_TTL_HOPLIMIT MLX5_FTE_O(0xd8, 8)
 #define MLX5_FTE_UDP_SPORT MLX5_FTE_O(0xe0, 16)
 #define MLX5_FTE_UDP_DPORT MLX5_FTE_O(0xf0, 16)
-/* src_ipv4_src_ipv6 at 0x100 and dst_ipv4_dst_ipv6 at 0x180, 128 bits each: IPv4 in the last 32. */
+/*
+ * src_ipv4_src_ipv6 at 0x100 and dst_ipv4_dst_ipv6 at 0x180, 128 bits each:
+ * an IPv6 address fills one, IPv4's sits in its last 32 bits. The IPv6
+ * fields are wider than mlx5_fte_set() takes: use mlx5_fte_set_bytes().
+ */
+#define MLX5_FTE_SRC_IPV6 MLX5_FTE_O(0x100, 128)
+#define MLX5_FTE_DST_IPV6 MLX5_FTE_O(0x180, 128)
 #define MLX5_FTE_SRC_IPV4 MLX5_FTE_O(0x160, 32)
 #define MLX5_FTE_DST_IPV4 MLX5_FTE_O(0x1e0, 32)
 
@@ -91,6 +97,17 @@ static inline void mlx5_fte_set(uint8_t *buf, struct mlx5_fte_field f, uint32_t 
 		else
 			buf[bit >> 3] &= (uint8_t)~m;
 	}
+}
+
+/**
+ * Write the bytes @p v (network order, f.width / 8 of them) into field @p f
+ * of @p buf: for byte-aligned fields of whole bytes, such as the IPv6
+ * addresses.
+ */
+static inline void mlx5_fte_set_bytes(uint8_t *buf, struct mlx5_fte_field f, const uint8_t *v)
+{
+	for (unsigned int i = 0; i < f.width / 8u; i++)
+		buf[f.off / 8u + i] = v[i];
 }
 
 /** Field @p f of @p buf. */

@@ -150,12 +150,15 @@ struct mlx5_dev {
 /* Device counters (glue port_counters) a port shows among its xstats, at most. */
 #define MLX5_DEV_COUNTERS_MAX 32
 
-/* Traffic classes of RSS: one hashing QP and its flow rules each. */
+/* Traffic classes of RSS, most specific first: one hashing QP and its flow rules each. */
 enum mlx5_rss_class {
 	MLX5_RSS_IPV4_TCP,
 	MLX5_RSS_IPV4_UDP,
+	MLX5_RSS_IPV6_TCP,
+	MLX5_RSS_IPV6_UDP,
 	MLX5_RSS_IPV4,
-	MLX5_RSS_L2, /* everything else (IPv6 hashed on its addresses) */
+	MLX5_RSS_IPV6,
+	MLX5_RSS_L2, /* everything else, not hashed */
 	MLX5_RSS_CLASSES,
 };
 
@@ -169,7 +172,7 @@ struct mlx5_hrxq {
 
 /*
  * Flow priorities of a steering set: its classes take prio + 0 (L4),
- * + 1 (IPv4), + 2 (L2). A rebuild makes the new set at the other base
+ * + 1 (IPv4, IPv6), + 2 (L2). A rebuild makes the new set at the other base
  * before it destroys the old one, so every frame meets a rule throughout.
  */
 #define MLX5_FLOW_PRIOS_PER_SET 3u

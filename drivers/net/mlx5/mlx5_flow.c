@@ -10,11 +10,16 @@
  *
  * A ConnectX hashing QP takes one L3 and at most one L4 protocol (the
  * kernel refuses TCP and UDP ports in one mask, or IPv4 and IPv6), so RSS
- * is split into classes as DPDK does: IPv4/TCP, IPv4/UDP and IPv4 rules at
- * a higher priority than the catch-all L2 rule, each to a QP hashing the
- * fields of its class. The L2 class hashes IPv6 addresses, so IPv6 traffic
- * spreads too (by addresses; an IPv6 rule per L4 protocol would need the
- * IPv6 flow spec, which the simulator lacks).
+ * is split into classes as DPDK does: IPv4/TCP, IPv4/UDP, IPv6/TCP and
+ * IPv6/UDP rules, then IPv4 and IPv6 rules, then the catch-all L2 rule,
+ * each group at a lower priority than the one before (an IPv4 and an IPv6
+ * rule never match one frame) and each rule to a QP hashing the fields of
+ * its class. A class is made when the port's types ask for it:
+ * an L4 class for its NONFRAG type (IPv6's _EX types count as its own,
+ * as DPDK's mlx5 takes them), an L3 class for any type of its IP version,
+ * so that the frames of a protocol the types leave out still spread by
+ * their addresses. The L2 class hashes nothing: its frames take the
+ * indirection table's first entry.
  *
  * Rules per class: the port's unicast MAC and all multicast (broadcast
  * included), or every frame when promiscuous, at priorities after the
@@ -50,7 +55,11 @@
  * _EX type (addresses from extension headers) is IPv6's, as DPDK's mlx5
  * takes it: DPDK's RTE_ETH_RSS_IP holds it.
  */
-#define RSS_V6 (DVP_RSS_IPV6 | DVP_RSS_FRAG_IPV6 | DVP_RSS_NONFRAG_IPV6_OTHER | DVP_RSS_IPV6_EX)
+#define RSS_V6_TCP (DVP_RSS_NONFRAG_IPV6_TCP | DVP_RSS_IPV6_TCP_EX)
+#define RSS_V6_UDP (DVP_RSS_NONFRAG_IPV6_UDP | DVP_RSS_IPV6_UDP_EX)
+#define RSS_V6                                                                             \
+	(DVP_RSS_IPV6 | DVP_RSS_FRAG_IPV6 | DVP_RSS_NONFRAG_IPV6_OTHER | DVP_RSS_IPV6_EX | \
+	 RSS_V6_TCP | RSS_V6_UDP)
 
 uint64_t mlx5_rss_hf_capa(void)
 {
@@ -84,12 +93,21 @@ static bool class_fields(enum mlx5_rss_class c, uint64_t hf, uint64_t *fields)
 	case MLX5_RSS_IPV4_UDP:
 		*fields = v4 | udp;
 		return (hf & DVP_RSS_NONFRAG_IPV4_UDP) != 0;
+	case MLX5_RSS_IPV6_TCP:
+		*fields = v6 | tcp;
+		return (hf & RSS_V6_TCP) != 0;
+	case MLX5_RSS_IPV6_UDP:
+		*fields = v6 | udp;
+		return (hf & RSS_V6_UDP) != 0;
 	case MLX5_RSS_IPV4:
 		*fields = v4;
 		return (hf & RSS_V4) != 0;
+	case MLX5_RSS_IPV6:
+		*fields = v6;
+		return (hf & RSS_V6) != 0;
 	case MLX5_RSS_L2:
 	default:
-		*fields = (hf & RSS_V6) ? v6 : 0;
+		*fields = 0;
 		return true;
 	}
 }
@@ -97,7 +115,7 @@ static bool class_fields(enum mlx5_rss_class c, uint64_t hf, uint64_t *fields)
 /* A flow rule: the attribute and its specs, contiguous as verbs reads them. */
 struct flow_buf {
 	uint8_t b[sizeof(struct ibv_flow_attr) + sizeof(struct ibv_flow_spec_eth) +
-		  sizeof(struct ibv_flow_spec_ipv4) + sizeof(struct ibv_flow_spec_tcp_udp)];
+		  sizeof(struct ibv_flow_spec_ipv6) + sizeof(struct ibv_flow_spec_tcp_udp)];
 	size_t len;
 } __dvp_aligned(8);
 
@@ -119,6 +137,10 @@ static struct ibv_flow *flow_create(struct mlx5_priv *priv, const struct mlx5_st
 	static const uint8_t mc[6] = { 0x01, 0, 0, 0, 0, 0 };
 	struct ibv_flow_spec_eth eth = { .type = IBV_FLOW_SPEC_ETH, .size = sizeof(eth) };
 	struct ibv_flow_spec_ipv4 ip = { .type = IBV_FLOW_SPEC_IPV4, .size = sizeof(ip) };
+	struct ibv_flow_spec_ipv6 ip6 = { .type = IBV_FLOW_SPEC_IPV6, .size = sizeof(ip6) };
+	bool v6 = c == MLX5_RSS_IPV6_TCP || c == MLX5_RSS_IPV6_UDP || c == MLX5_RSS_IPV6;
+	bool tcp = c == MLX5_RSS_IPV4_TCP || c == MLX5_RSS_IPV6_TCP;
+	bool udp = c == MLX5_RSS_IPV4_UDP || c == MLX5_RSS_IPV6_UDP;
 	struct ibv_flow_spec_tcp_udp l4 = { .size = sizeof(l4) };
 	struct ibv_flow_attr *attr;
 	struct flow_buf fb;
@@ -127,11 +149,11 @@ static struct ibv_flow *flow_create(struct mlx5_priv *priv, const struct mlx5_st
 	attr = (struct ibv_flow_attr *)(void *)fb.b;
 	attr->type = IBV_FLOW_ATTR_NORMAL;
 	attr->port = priv->port_num;
-	/* Specific classes first: L4 rules, then IPv4, then the L2 catch-all. */
+	/* Specific classes first: L4 rules, then IPv4 and IPv6, then the L2 catch-all. */
 	attr->priority = (uint16_t)(MLX5_FLOW_USER_PRIOS + s->prio +
-				    (c == MLX5_RSS_L2	? 2 :
-				     c == MLX5_RSS_IPV4 ? 1 :
-							  0));
+				    (c == MLX5_RSS_L2			      ? 2 :
+				     c == MLX5_RSS_IPV4 || c == MLX5_RSS_IPV6 ? 1 :
+										0));
 	fb.len = sizeof(*attr);
 	attr->size = (uint16_t)fb.len;
 	if (kind == FLOW_UNICAST) {
@@ -142,10 +164,13 @@ static struct ibv_flow *flow_create(struct mlx5_priv *priv, const struct mlx5_st
 		memcpy(eth.mask.dst_mac, mc, 6);
 	}
 	flow_add(&fb, &eth, sizeof(eth));
-	if (c != MLX5_RSS_L2)
+	/* An IP spec of zero masks: that IP version (ip_version), any address. */
+	if (v6)
+		flow_add(&fb, &ip6, sizeof(ip6));
+	else if (c != MLX5_RSS_L2)
 		flow_add(&fb, &ip, sizeof(ip));
-	if (c == MLX5_RSS_IPV4_TCP || c == MLX5_RSS_IPV4_UDP) {
-		l4.type = c == MLX5_RSS_IPV4_TCP ? IBV_FLOW_SPEC_TCP : IBV_FLOW_SPEC_UDP;
+	if (tcp || udp) {
+		l4.type = tcp ? IBV_FLOW_SPEC_TCP : IBV_FLOW_SPEC_UDP;
 		flow_add(&fb, &l4, sizeof(l4));
 	}
 	return priv->dev->glue->create_flow(qp, attr);

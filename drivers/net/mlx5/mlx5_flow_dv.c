@@ -9,7 +9,9 @@
  * "not a fragment"). The rule's match becomes an fte_match_param
  * (mlx5_fte.h) value and mask: the MACs, the EtherType (VLAN's inner_type
  * with a VLAN item), the tag's TCI as first_prio/cfi/vid with cvlan_tag 1,
- * ip_version 4 and the addresses, ip_protocol and the ports of UDP or TCP.
+ * ip_version 4 or 6 and the addresses (IPv6's filling src_ipv4_src_ipv6 and
+ * dst_ipv4_dst_ipv6, IPv4's their last 32 bits), ip_protocol and the ports
+ * of UDP or TCP.
  * On a device of several ports (the sim's) the misc part's source_port
  * says which port; on hardware each port is a device of its own and the
  * outer headers are all there is.
@@ -86,6 +88,7 @@ static void fte_side(const struct mlx5_priv *priv, const struct dvp_flow_rule *r
 	const struct dvp_flow_item_eth *eth = mask ? &r->eth_mask : &r->eth;
 	const struct dvp_flow_item_vlan *vlan = mask ? &r->vlan_mask : &r->vlan;
 	const struct dvp_flow_item_ipv4 *ip = mask ? &r->ipv4_mask : &r->ipv4;
+	const struct dvp_flow_item_ipv6 *ip6 = mask ? &r->ipv6_mask : &r->ipv6;
 	const struct dvp_flow_item_l4 *l4 = mask ? &r->l4_mask : &r->l4;
 	bool tcp = has(r->items, DVP_FLOW_ITEM_TCP);
 
@@ -111,6 +114,11 @@ static void fte_side(const struct mlx5_priv *priv, const struct dvp_flow_rule *r
 		/* Validated: 0 under 0x3fff, "not a fragment". */
 		if (r->ipv4_mask.fragment_offset != 0)
 			mlx5_fte_set(b, MLX5_FTE_FRAG, mask ? 1 : 0);
+	}
+	if (has(r->items, DVP_FLOW_ITEM_IPV6)) {
+		mlx5_fte_set(b, MLX5_FTE_IP_VERSION, mask ? 0xf : 6);
+		mlx5_fte_set_bytes(b, MLX5_FTE_SRC_IPV6, ip6->src);
+		mlx5_fte_set_bytes(b, MLX5_FTE_DST_IPV6, ip6->dst);
 	}
 	if (tcp || has(r->items, DVP_FLOW_ITEM_UDP)) {
 		mlx5_fte_set(b, MLX5_FTE_IP_PROTOCOL, mask ? 0xff : tcp ? 6 : 17);

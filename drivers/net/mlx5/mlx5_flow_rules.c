@@ -5,7 +5,7 @@
 /*
  * The application's flow rules (dvp_flow.h) on mlx5, through the verbs
  * flow API: one ibv_create_flow per rule, its specs built from lib/port's
- * flat rule (ETH, with VLAN's tag in it; IPV4; TCP or UDP; ACTION_TAG for
+ * flat rule (ETH, with VLAN's tag in it; IPV4 or IPV6; TCP or UDP; ACTION_TAG for
  * MARK and FLAG; ACTION_DROP; ACTION_COUNT with a counters object of
  * packets and bytes), at priorities 0 and 1, before the port's
  * own steering (mlx5_flow.c).
@@ -13,8 +13,9 @@
  * QUEUE steers to a hashing QP over an indirection table of that queue's
  * WQ alone (priv->qhrxq[q], shared by the queue's rules); RSS (over all
  * of the port's queues, in order) to a hashing QP of the rule's own over
- * them all, hashing IPv4 addresses and the rule's UDP or TCP ports as its
- * types say (other frames take the table's first queue); DROP rules sit
+ * them all, hashing the addresses of one IP version and the rule's UDP or
+ * TCP ports as its types say (rss_fields(); other frames take the table's
+ * first queue); DROP rules sit
  * on queue 0's, the action dropping what they match. A rule's verbs
  * objects are made with the port's steering (at start, after a queue
  * restart) and undone with it, so they follow the WQs they point at.
@@ -70,9 +71,6 @@ int mlx5_flow_validate(struct dvp_port *port, const struct dvp_flow_rule *r)
 	if (r->priority >= MLX5_FLOW_USER_PRIOS)
 		return FLOW_REFUSE(port, EINVAL, "priority %u; valid are 0..%u", r->priority,
 				   MLX5_FLOW_USER_PRIOS - 1);
-	if (has(r->items, DVP_FLOW_ITEM_IPV6))
-		return FLOW_REFUSE(port, ENOTSUP,
-				   "item IPV6 not supported; valid are ETH, VLAN, IPV4, UDP, TCP");
 	if (has(r->items, DVP_FLOW_ITEM_VLAN) && r->eth_mask.type != 0)
 		return FLOW_REFUSE(port, EINVAL,
 				   "ETH type with VLAN; give the EtherType after the tag as "
@@ -86,8 +84,10 @@ int mlx5_flow_validate(struct dvp_port *port, const struct dvp_flow_rule *r)
 	if (has(r->actions, DVP_FLOW_ACTION_RSS) &&
 	    rss_fields((const struct mlx5_priv *)port->priv, r) == 0)
 		return FLOW_REFUSE(port, ENOTSUP,
-				   "RSS types 0x%llx without an IPv4 type; mlx5 rules hash IPv4 "
-				   "addresses (and the rule's UDP or TCP ports)",
+				   "RSS types 0x%llx without a type of the rule's IP version; "
+				   "mlx5 rules hash IPv4 or IPv6 addresses (IPv4's when the "
+				   "pattern has neither item and the types both) and the rule's "
+				   "UDP or TCP ports",
 				   (unsigned long long)r->rss_types);
 	if (has(r->actions, DVP_FLOW_ACTION_MARK) && r->mark > MLX5_FLOW_MARK_MAX)
 		return FLOW_REFUSE(port, EINVAL, "MARK id 0x%x; valid are 0..0x%x", r->mark,
@@ -100,7 +100,7 @@ static void destroyed(const struct mlx5_priv *priv, const char *what, int ret);
 /* The attribute and specs of a rule, contiguous as verbs reads them. */
 struct uflow_buf {
 	uint8_t b[sizeof(struct ibv_flow_attr) + sizeof(struct ibv_flow_spec_eth) +
-		  sizeof(struct ibv_flow_spec_ipv4) + sizeof(struct ibv_flow_spec_tcp_udp) +
+		  sizeof(struct ibv_flow_spec_ipv6) + sizeof(struct ibv_flow_spec_tcp_udp) +
 		  sizeof(struct ibv_flow_spec_action_tag) +
 		  sizeof(struct ibv_flow_spec_action_drop) +
 		  sizeof(struct ibv_flow_spec_counter_action)];
@@ -150,6 +150,16 @@ static void rule_specs(const struct mlx5_priv *priv, const struct dvp_flow_rule 
 		ip.val.dst_ip = r->ipv4.dst;
 		ip.mask.src_ip = r->ipv4_mask.src;
 		ip.mask.dst_ip = r->ipv4_mask.dst;
+		spec_add(fb, &ip, sizeof(ip));
+	}
+	if (has(r->items, DVP_FLOW_ITEM_IPV6)) {
+		struct ibv_flow_spec_ipv6 ip = { .type = IBV_FLOW_SPEC_IPV6, .size = sizeof(ip) };
+
+		/* The item has the addresses alone: flow label, class and next header stay 0. */
+		memcpy(ip.val.src_ip, r->ipv6.src, 16);
+		memcpy(ip.mask.src_ip, r->ipv6_mask.src, 16);
+		memcpy(ip.val.dst_ip, r->ipv6.dst, 16);
+		memcpy(ip.mask.dst_ip, r->ipv6_mask.dst, 16);
 		spec_add(fb, &ip, sizeof(ip));
 	}
 	if (has(r->items, DVP_FLOW_ITEM_UDP) || has(r->items, DVP_FLOW_ITEM_TCP)) {
@@ -304,23 +314,33 @@ static struct mlx5_qhrxq *qhrxq_get(struct mlx5_priv *priv, uint16_t q, int *err
 }
 
 /*
- * The hash fields of an RSS rule: IPv4 addresses when its types (or the
- * port's) have an IPv4 type, and the ports of the rule's UDP or TCP item
- * when they have that one's. 0: nothing mlx5 rules can hash.
+ * The hash fields of an RSS rule. A hashing QP hashes one IP version: the
+ * rule's IPV4 or IPV6 item's, or without either IPv4 when its types (or
+ * the port's) have an IPv4 type, else IPv6. The addresses of that version
+ * when the types have one of its types, and the ports of the rule's UDP
+ * or TCP item when they have that protocol's of that version (IPv6's _EX
+ * types as its own, as DPDK's mlx5). 0: nothing mlx5 rules can hash.
  */
 static uint64_t rss_fields(const struct mlx5_priv *priv, const struct dvp_flow_rule *r)
 {
 	const uint64_t v4 = DVP_RSS_IPV4 | DVP_RSS_FRAG_IPV4 | DVP_RSS_NONFRAG_IPV4_TCP |
 			    DVP_RSS_NONFRAG_IPV4_UDP | DVP_RSS_NONFRAG_IPV4_OTHER;
+	const uint64_t v6_tcp = DVP_RSS_NONFRAG_IPV6_TCP | DVP_RSS_IPV6_TCP_EX;
+	const uint64_t v6_udp = DVP_RSS_NONFRAG_IPV6_UDP | DVP_RSS_IPV6_UDP_EX;
+	const uint64_t v6 = DVP_RSS_IPV6 | DVP_RSS_FRAG_IPV6 | DVP_RSS_NONFRAG_IPV6_OTHER |
+			    DVP_RSS_IPV6_EX | v6_tcp | v6_udp;
 	uint64_t t = r->rss_types != 0 ? r->rss_types : priv->rss.hf;
-	uint64_t f = 0;
+	bool ip6 = has(r->items, DVP_FLOW_ITEM_IPV6) ||
+		   (!has(r->items, DVP_FLOW_ITEM_IPV4) && !(t & v4));
+	uint64_t f;
 
-	if (!(t & v4))
+	if (!(t & (ip6 ? v6 : v4)))
 		return 0;
-	f = IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4;
-	if (has(r->items, DVP_FLOW_ITEM_TCP) && (t & DVP_RSS_NONFRAG_IPV4_TCP))
+	f = ip6 ? IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6 :
+		  IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4;
+	if (has(r->items, DVP_FLOW_ITEM_TCP) && (t & (ip6 ? v6_tcp : DVP_RSS_NONFRAG_IPV4_TCP)))
 		f |= IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP;
-	if (has(r->items, DVP_FLOW_ITEM_UDP) && (t & DVP_RSS_NONFRAG_IPV4_UDP))
+	if (has(r->items, DVP_FLOW_ITEM_UDP) && (t & (ip6 ? v6_udp : DVP_RSS_NONFRAG_IPV4_UDP)))
 		f |= IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP;
 	return f;
 }

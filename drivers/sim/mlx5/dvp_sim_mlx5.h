@@ -152,6 +152,11 @@ struct sim_mlx5_source_conf {
 	uint64_t count; /**< frames to send, then stop; 0: unlimited */
 	bool vlan; /**< frames carry an 802.1Q tag of vlan_tci after the MACs (4 bytes more) */
 	uint16_t vlan_tci;
+	/**
+	 * IPv6/UDP frames (sim_mlx5_frame_build6()) instead of IPv4/UDP: every
+	 * size at least SIM_MLX5_FRAME6_MIN.
+	 */
+	bool ipv6;
 };
 
 /** Set a port's source (it restarts at sequence 0). Does not start it. */
@@ -192,6 +197,18 @@ __dvp_export int sim_mlx5_sink_reset(struct sim_mlx5_dev *dev, unsigned int port
  */
 __dvp_export int sim_mlx5_frame_build(void *buf, size_t len, uint32_t flow, uint64_t seq,
 				      const uint8_t dst_mac[6]);
+
+/** The shortest IPv6 source frame: Ethernet, IPv6, UDP and the payload's header. */
+#define SIM_MLX5_FRAME6_MIN 78u
+
+/**
+ * Build IPv6 source frame @p seq of @p flow into @p buf: 2001:db8::<flow>
+ * -> 2001:db8:1::1, UDP 0xc000 | flow -> 9 with a valid checksum, the
+ * payload as sim_mlx5_frame_build()'s (after the 62 bytes of headers).
+ * @return its length, or a negative errno when @p len is out of range.
+ */
+__dvp_export int sim_mlx5_frame_build6(void *buf, size_t len, uint32_t flow, uint64_t seq,
+				       const uint8_t dst_mac[6]);
 
 /* --- Faults --------------------------------------------------------------- */
 

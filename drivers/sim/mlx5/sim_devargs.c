@@ -68,6 +68,8 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 		  "(default 0)" },
 	{ "pattern", "source bursts: pattern=[on:10ms,off:90ms] (default always on)" },
 	{ "count", "frames each source sends before it stops, 0 for no limit (default 0)" },
+	{ "ip", "4|6: source frames are UDP over IPv4 (198.18.0.0 + flow -> 198.19.0.1) or over "
+		"IPv6 (2001:db8::flow -> 2001:db8:1::1, sizes from 78, default 78) (default 4)" },
 	{ "vlan", "0..0xffff: source frames carry an 802.1Q tag of this TCI (PCP, DEI, VID) "
 		  "after the MACs, 4 bytes more than sizes= (default untagged)" },
 	{ "gen", "on|off: start the sources at creation (default on with cable=traffic)" },
@@ -313,9 +315,26 @@ static int parse_source(const char *name, const struct dvp_devargs *da, struct s
 	uint64_t x = 0;
 	int ret = 0;
 
+	if (dvp_devargs_get(da, "ip") != NULL) {
+		ret = dvp_devargs_get_u64(da, "ip", 4, 6, 4, &x);
+		if (ret == 0 && x == 5) {
+			CFG_ERR(name, "devargs ip: 5; valid are 4 and 6");
+			ret = -EINVAL;
+		}
+		cfg->src.ipv6 = x == 6;
+		if (cfg->src.ipv6)
+			cfg->src.sizes[0] = SIM_MLX5_FRAME6_MIN;
+	}
 	v = dvp_devargs_get(da, "sizes");
-	if (v != NULL)
+	if (ret == 0 && v != NULL)
 		ret = parse_sizes(name, v, cfg->mtu, &cfg->src);
+	for (unsigned int i = 0; ret == 0 && cfg->src.ipv6 && i < cfg->src.nsizes; i++) {
+		if (cfg->src.sizes[i] < SIM_MLX5_FRAME6_MIN) {
+			CFG_ERR(name, "devargs sizes: %u with ip=6; IPv6 frames take %u..mtu+14",
+				cfg->src.sizes[i], SIM_MLX5_FRAME6_MIN);
+			ret = -EINVAL;
+		}
+	}
 	if (ret == 0)
 		ret = dvp_devargs_get_u64(da, "flows", 1, SIM_MAX_FLOWS_PER_SOURCE, 1, &x);
 	cfg->src.flows = (uint32_t)x;

@@ -13,7 +13,13 @@
  * outer headers of fte_match_param (struct sim_match), as the kernel turns
  * verbs specs into it too. An ETH spec is the MACs, the EtherType after
  * the tag and the tag's TCI (0 on an untagged frame); IPV4 adds
- * ip_version 4, TCP or UDP ip_protocol and that protocol's ports.
+ * ip_version 4 and the addresses; IPV6 ip_version 6, the addresses,
+ * traffic_class as ip_dscp and ip_ecn and next_hdr as ip_protocol; TCP or
+ * UDP ip_protocol and that protocol's ports. As the kernel's parser: a
+ * spec's ip_protocol must agree with one an earlier spec gave (EINVAL),
+ * and IPV6 hop_limit under a nonzero mask is refused (EOPNOTSUPP). IPV6
+ * flow_label, which the kernel matches in the misc part, is refused too
+ * (EOPNOTSUPP): the sim models the outer headers only.
  */
 
 #include <errno.h>
@@ -72,6 +78,63 @@ static void eth_to_fte(uint8_t *fte, const struct ibv_flow_eth_filter *e)
 	mlx5_fte_set(fte, MLX5_FTE_O(MLX5_FTE_FIRST_PRIO.off, 16), ntohs(e->vlan_tag));
 }
 
+/*
+ * ip_protocol @p val under @p mask (0: none asked), as the kernel sets it:
+ * a second spec may only repeat what the first gave. 0 or EINVAL.
+ */
+static int proto_set(struct sim_mlx5_dev *dev, struct sim_flow *f, uint8_t mask, uint8_t val,
+		     const char *spec)
+{
+	uint32_t had = mlx5_fte_get(f->m.mask, MLX5_FTE_IP_PROTOCOL);
+
+	if (mask == 0)
+		return 0;
+	if (had == 0) {
+		mlx5_fte_set(f->m.mask, MLX5_FTE_IP_PROTOCOL, mask);
+		mlx5_fte_set(f->m.val, MLX5_FTE_IP_PROTOCOL, val);
+		return 0;
+	}
+	if (had == mask && mlx5_fte_get(f->m.val, MLX5_FTE_IP_PROTOCOL) == val)
+		return 0;
+	SIM_LOG(ERR, dev,
+		"create_flow: %s asks IP protocol %u under 0x%x after an earlier spec's %u under "
+		"0x%x; give one protocol",
+		spec, val, mask, mlx5_fte_get(f->m.val, MLX5_FTE_IP_PROTOCOL), had);
+	return EINVAL;
+}
+
+/* A verbs IPV6 spec into @p f's filter; 0 or a positive errno after a log line. */
+static int ipv6_to_fte(struct sim_mlx5_dev *dev, struct sim_flow *f,
+		       const struct ibv_flow_spec_ipv6 *s)
+{
+	if (s->mask.hop_limit != 0) {
+		SIM_LOG(ERR, dev,
+			"create_flow: IPV6 hop_limit under mask 0x%x not supported; valid are "
+			"src_ip, dst_ip, flow_label, next_hdr and traffic_class",
+			s->mask.hop_limit);
+		return EOPNOTSUPP;
+	}
+	if (s->mask.flow_label != 0) {
+		SIM_LOG(ERR, dev,
+			"create_flow: IPV6 flow_label under mask 0x%x: the device matches it in "
+			"the misc parameters, which the sim does not model; give mask 0",
+			ntohl(s->mask.flow_label));
+		return EOPNOTSUPP;
+	}
+	mlx5_fte_set(f->m.val, MLX5_FTE_IP_VERSION, 6);
+	mlx5_fte_set(f->m.mask, MLX5_FTE_IP_VERSION, 0xf);
+	mlx5_fte_set_bytes(f->m.val, MLX5_FTE_SRC_IPV6, s->val.src_ip);
+	mlx5_fte_set_bytes(f->m.mask, MLX5_FTE_SRC_IPV6, s->mask.src_ip);
+	mlx5_fte_set_bytes(f->m.val, MLX5_FTE_DST_IPV6, s->val.dst_ip);
+	mlx5_fte_set_bytes(f->m.mask, MLX5_FTE_DST_IPV6, s->mask.dst_ip);
+	/* The traffic class is the DSCP (its top 6 bits) and the ECN (its low 2). */
+	mlx5_fte_set(f->m.val, MLX5_FTE_IP_DSCP, s->val.traffic_class >> 2);
+	mlx5_fte_set(f->m.mask, MLX5_FTE_IP_DSCP, s->mask.traffic_class >> 2);
+	mlx5_fte_set(f->m.val, MLX5_FTE_IP_ECN, s->val.traffic_class & 3u);
+	mlx5_fte_set(f->m.mask, MLX5_FTE_IP_ECN, s->mask.traffic_class & 3u);
+	return proto_set(dev, f, s->mask.next_hdr, s->val.next_hdr, "IPV6 next_hdr");
+}
+
 struct sim_counters *sim_flow_counters(struct sim_mlx5_dev *dev, struct ibv_counters *c,
 				       const char *fn)
 {
@@ -122,6 +185,17 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 			mlx5_fte_set(f->m.mask, MLX5_FTE_DST_IPV4, ntohl(s.mask.dst_ip));
 			break;
 		}
+		case IBV_FLOW_SPEC_IPV6: {
+			struct ibv_flow_spec_ipv6 s;
+			int ret;
+
+			if (!spec_get(&s, sizeof(s), p, h.size))
+				goto short_attr;
+			ret = ipv6_to_fte(dev, f, &s);
+			if (ret != 0)
+				return ret;
+			break;
+		}
 		case IBV_FLOW_SPEC_TCP:
 		case IBV_FLOW_SPEC_UDP: {
 			struct ibv_flow_spec_tcp_udp s;
@@ -129,9 +203,9 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 
 			if (!spec_get(&s, sizeof(s), p, h.size))
 				goto short_attr;
-			mlx5_fte_set(f->m.val, MLX5_FTE_IP_PROTOCOL,
-				     tcp ? IPPROTO_TCP : IPPROTO_UDP);
-			mlx5_fte_set(f->m.mask, MLX5_FTE_IP_PROTOCOL, 0xff);
+			if (proto_set(dev, f, 0xff, tcp ? IPPROTO_TCP : IPPROTO_UDP,
+				      tcp ? "TCP" : "UDP") != 0)
+				return EINVAL;
 			mlx5_fte_set(f->m.val, tcp ? MLX5_FTE_TCP_SPORT : MLX5_FTE_UDP_SPORT,
 				     ntohs(s.val.src_port));
 			mlx5_fte_set(f->m.mask, tcp ? MLX5_FTE_TCP_SPORT : MLX5_FTE_UDP_SPORT,
@@ -171,8 +245,8 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 		}
 		default:
 			SIM_LOG(ERR, dev,
-				"create_flow: spec type 0x%x not supported; valid are "
-				"ETH, IPV4, TCP, UDP, ACTION_TAG, ACTION_DROP and ACTION_COUNT",
+				"create_flow: spec type 0x%x not supported; valid are ETH, "
+				"IPV4, IPV6, TCP, UDP, ACTION_TAG, ACTION_DROP and ACTION_COUNT",
 				(unsigned int)h.type);
 			return EOPNOTSUPP;
 		}
@@ -298,7 +372,9 @@ int sim_destroy_flow(struct ibv_flow *ibv)
 /*
  * The fields a rule may match, read from @p pkt into fte outer-header form:
  * what the device's parser gives steering. A field the frame lacks reads
- * 0 (the TCI of an untagged frame, the ports of a fragment).
+ * 0 (the TCI of an untagged frame, the ports of a fragment). IPv6's
+ * ip_protocol is the header's next header, and its ports are read when
+ * that is TCP or UDP right after the 40-byte header (sim_pkt_parse()).
  */
 static void flow_headers(const struct sim_pkt *pkt, uint8_t *h)
 {
@@ -323,6 +399,7 @@ static void flow_headers(const struct sim_pkt *pkt, uint8_t *h)
 	mlx5_fte_set(h, MLX5_FTE_ETHERTYPE, etype);
 	if (pkt->l3 != 0) {
 		const uint8_t *ip = d + pkt->l3_off;
+		uint8_t tos;
 
 		mlx5_fte_set(h, MLX5_FTE_IP_VERSION, pkt->l3);
 		mlx5_fte_set(h, MLX5_FTE_FRAG, pkt->frag);
@@ -330,7 +407,14 @@ static void flow_headers(const struct sim_pkt *pkt, uint8_t *h)
 		if (pkt->l3 == 4) {
 			memcpy(h + MLX5_FTE_SRC_IPV4.off / 8, ip + 12, 4);
 			memcpy(h + MLX5_FTE_DST_IPV4.off / 8, ip + 16, 4);
+			tos = ip[1];
+		} else {
+			mlx5_fte_set_bytes(h, MLX5_FTE_SRC_IPV6, ip + 8);
+			mlx5_fte_set_bytes(h, MLX5_FTE_DST_IPV6, ip + 24);
+			tos = (uint8_t)(ip[0] << 4 | ip[1] >> 4);
 		}
+		mlx5_fte_set(h, MLX5_FTE_IP_DSCP, tos >> 2);
+		mlx5_fte_set(h, MLX5_FTE_IP_ECN, tos & 3u);
 	}
 	if (pkt->l4_proto != 0) {
 		const uint8_t *l4 = d + pkt->l4_off;

@@ -20,7 +20,7 @@
  *    (EOPNOTSUPP): any part but the outer headers and misc's source_port,
  *    and in the outer headers anything but the MACs, EtherType, the first
  *    tag's PCP/DEI/VID, cvlan_tag, frag, ip_version, ip_protocol, the TCP
- *    and UDP ports and the IPv4 addresses.
+ *    and UDP ports, ip_dscp, ip_ecn and the IPv4 and IPv6 addresses.
  * A matcher has no port: on a device of one port its flows take that
  * port's frames; on the sim's devices of several ports (on hardware each
  * port is a device of its own) the matcher must match misc source_port,
@@ -47,12 +47,17 @@ static void modelled_init(void)
 		MLX5_FTE_FIRST_CFI,	   MLX5_FTE_FIRST_VID, MLX5_FTE_IP_PROTOCOL,
 		MLX5_FTE_CVLAN_TAG,	   MLX5_FTE_FRAG,      MLX5_FTE_IP_VERSION,
 		MLX5_FTE_TCP_SPORT,	   MLX5_FTE_TCP_DPORT, MLX5_FTE_UDP_SPORT,
-		MLX5_FTE_UDP_DPORT,	   MLX5_FTE_SRC_IPV4,  MLX5_FTE_DST_IPV4,
+		MLX5_FTE_UDP_DPORT,	   MLX5_FTE_IP_DSCP,   MLX5_FTE_IP_ECN,
 		MLX5_FTE_MISC_SOURCE_PORT,
 	};
+	static const uint8_t ones[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		mlx5_fte_set(modelled, f[i], 0xffffffffu);
+	/* The address fields whole: IPv6's 128 bits hold IPv4's 32. */
+	mlx5_fte_set_bytes(modelled, MLX5_FTE_SRC_IPV6, ones);
+	mlx5_fte_set_bytes(modelled, MLX5_FTE_DST_IPV6, ones);
 }
 
 static pthread_once_t modelled_once = PTHREAD_ONCE_INIT;
@@ -145,8 +150,8 @@ struct mlx5dv_flow_matcher *sim_dv_create_flow_matcher(struct ibv_context *ibv,
 					  "dv_create_flow_matcher: part %u byte %d of the mask "
 					  "(0x%02x) is a criterion the sim does not match; valid "
 					  "are the outer MACs, EtherType, first tag, cvlan_tag, "
-					  "frag, ip_version, ip_protocol, L4 ports, IPv4 addresses "
-					  "and misc source_port",
+					  "frag, ip_version, ip_protocol, ip_dscp, ip_ecn, L4 "
+					  "ports, IPv4/IPv6 addresses and misc source_port",
 					  part, at, p[at]);
 	}
 	if (attr->match_mask->match_sz > MLX5_FTE_PART_SIZE &&

@@ -65,6 +65,23 @@ static int check_hash_qp(struct sim_mlx5_dev *dev, const struct ibv_qp_init_attr
 			(uint64_t)h->rx_hash_fields_mask, fields);
 		return EOPNOTSUPP;
 	}
+	/* A TIR's field selector names one L3 and one L4 protocol, as the kernel checks. */
+	if ((h->rx_hash_fields_mask & (IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4)) &&
+	    (h->rx_hash_fields_mask & (IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6))) {
+		SIM_LOG(ERR, dev,
+			"create_qp_ex: hash fields 0x%" PRIx64 " name IPv4 and IPv6 addresses; "
+			"a hashing QP hashes one L3 protocol",
+			(uint64_t)h->rx_hash_fields_mask);
+		return EINVAL;
+	}
+	if ((h->rx_hash_fields_mask & (IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP)) &&
+	    (h->rx_hash_fields_mask & (IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP))) {
+		SIM_LOG(ERR, dev,
+			"create_qp_ex: hash fields 0x%" PRIx64 " name TCP and UDP ports; a "
+			"hashing QP hashes one L4 protocol",
+			(uint64_t)h->rx_hash_fields_mask);
+		return EINVAL;
+	}
 	if (attr->cap.max_send_wr || attr->cap.max_recv_wr) {
 		SIM_LOG(ERR, dev, "create_qp_ex: a hashing QP has no work requests of its own");
 		return EINVAL;

@@ -7,9 +7,11 @@
  * (cable=traffic), and the capture of sent frames.
  *
  * Source frames are Ethernet/IPv4/UDP with valid checksums, from
- * 198.18.0.0 + flow to 198.19.0.1 (the RFC 2544 benchmark range), and a
- * payload of a magic, the flow, its sequence number within the flow and a
- * pattern derived from them. The sink checks all of it and counts per flow:
+ * 198.18.0.0 + flow to 198.19.0.1 (the RFC 2544 benchmark range), or with
+ * ip=6 Ethernet/IPv6/UDP from 2001:db8::<flow> to 2001:db8:1::1 (the
+ * documentation prefix), and a payload of a magic, the flow, its sequence
+ * number within the flow and a pattern derived from them (by the byte's
+ * place in the frame). The sink checks all of it and counts per flow:
  * gaps as loss (taken back when a late frame fills them), late frames as
  * reordered, repeats as duplicates, any damage as corruption.
  */
@@ -28,12 +30,24 @@
 
 #define GEN_MAGIC 0x44565053u /* "DVPS" */
 #define GEN_HDR_LEN 42u /* Ethernet + IPv4 + UDP */
+#define GEN_HDR6_LEN 62u /* Ethernet + IPv6 + UDP */
 #define GEN_PAYLOAD_HDR 16u /* magic, flow, sequence */
 #define SOURCE_BURST 64
 
 static uint8_t pattern_byte(uint32_t flow, uint64_t seq, uint32_t i)
 {
 	return (uint8_t)(seq * 31u + flow * 7u + i);
+}
+
+/* The payload of source frame @p seq of @p flow, after @p hdr bytes of headers. */
+static void payload_put(uint8_t *f, uint32_t hdr, size_t len, uint32_t flow, uint64_t seq)
+{
+	dvp_be32_put(f + hdr, GEN_MAGIC);
+	dvp_be32_put(f + hdr + 4, flow);
+	dvp_be32_put(f + hdr + 8, (uint32_t)(seq >> 32));
+	dvp_be32_put(f + hdr + 12, (uint32_t)seq);
+	for (uint32_t i = hdr + GEN_PAYLOAD_HDR; i < len; i++)
+		f[i] = pattern_byte(flow, seq, i);
 }
 
 int sim_mlx5_frame_build(void *buf, size_t len, uint32_t flow, uint64_t seq,
@@ -61,14 +75,42 @@ int sim_mlx5_frame_build(void *buf, size_t len, uint32_t flow, uint64_t seq,
 	dvp_be16_put(f + 34, (uint16_t)(0xc000u | (flow & 0x3fffu)));
 	dvp_be16_put(f + 36, 9); /* discard */
 	dvp_be16_put(f + 38, (uint16_t)(len - 34));
-	dvp_be32_put(f + 42, GEN_MAGIC);
-	dvp_be32_put(f + 46, flow);
-	dvp_be32_put(f + 50, (uint32_t)(seq >> 32));
-	dvp_be32_put(f + 54, (uint32_t)seq);
-	for (uint32_t i = GEN_HDR_LEN + GEN_PAYLOAD_HDR; i < len; i++)
-		f[i] = pattern_byte(flow, seq, i);
+	payload_put(f, GEN_HDR_LEN, len, flow, seq);
 	sim_pkt_parse(f, (uint32_t)len, &p);
 	sim_pkt_fill_ipv4_csum(f, &p);
+	sim_pkt_fill_l4_csum(f, &p);
+	return (int)len;
+}
+
+int sim_mlx5_frame_build6(void *buf, size_t len, uint32_t flow, uint64_t seq,
+			  const uint8_t dst_mac[6])
+{
+	static const uint8_t src_mac[6] = { 0x02, 0x53, 0x47, 0x45, 0x4e, 0x00 };
+	static const uint8_t net[4] = { 0x20, 0x01, 0x0d, 0xb8 }; /* 2001:db8::/32 */
+	uint8_t *f = buf;
+	struct sim_pkt p;
+
+	if (buf == NULL || dst_mac == NULL || len < SIM_MLX5_FRAME6_MIN || len > SIM_FRAME_MAX ||
+	    flow >= SIM_MAX_FLOWS_PER_SOURCE)
+		return dvp_err(EINVAL);
+	memset(f, 0, GEN_HDR6_LEN);
+	memcpy(f, dst_mac, 6);
+	memcpy(f + 6, src_mac, 6);
+	dvp_be16_put(f + 12, 0x86dd);
+	f[14] = 0x60;
+	dvp_be16_put(f + 18, (uint16_t)(len - 54));
+	f[20] = 17; /* UDP */
+	f[21] = 64;
+	memcpy(f + 22, net, 4);
+	dvp_be32_put(f + 34, flow);
+	memcpy(f + 38, net, 4);
+	f[43] = 1; /* 2001:db8:1:: */
+	f[53] = 1;
+	dvp_be16_put(f + 54, (uint16_t)(0xc000u | (flow & 0x3fffu)));
+	dvp_be16_put(f + 56, 9);
+	dvp_be16_put(f + 58, (uint16_t)(len - 54));
+	payload_put(f, GEN_HDR6_LEN, len, flow, seq);
+	sim_pkt_parse(f, (uint32_t)len, &p);
 	sim_pkt_fill_l4_csum(f, &p);
 	return (int)len;
 }
@@ -122,8 +164,8 @@ static void source_build(struct sim_port *port)
 	const struct sim_mlx5_source_conf *c = &s->conf;
 	uint32_t len = c->sizes[s->next % c->nsizes];
 
-	sim_mlx5_frame_build(s->frame, len, (uint32_t)(s->next % c->flows), s->next / c->flows,
-			     port->mac);
+	(c->ipv6 ? sim_mlx5_frame_build6 : sim_mlx5_frame_build)(
+		s->frame, len, (uint32_t)(s->next % c->flows), s->next / c->flows, port->mac);
 	if (c->vlan) {
 		/* The buffer holds SIM_FRAME_MAX: a frame of MTU + 14 and a tag fit. */
 		memmove(s->frame + 16, s->frame + 12, len - 12);
@@ -190,13 +232,13 @@ static struct sim_sink_flow *sink_flow(struct sim_sink *k, uint32_t flow)
 	return &k->flows[flow];
 }
 
-static bool frame_intact(const uint8_t *f, uint32_t len, const struct sim_pkt *p, uint32_t flow,
-			 uint64_t seq)
+static bool frame_intact(const uint8_t *f, uint32_t len, const struct sim_pkt *p, uint32_t hdr,
+			 uint32_t flow, uint64_t seq)
 {
-	if (p->l3 != 4 || p->l4_proto != 17 || p->l3_end != len || p->l4_off != 34 ||
-	    !sim_pkt_ipv4_csum_ok(p) || !sim_pkt_l4_csum_ok(p))
+	if (p->l4_proto != 17 || p->l3_end != len || p->l4_off + 8 != hdr ||
+	    (p->l3 == 4 ? !sim_pkt_ipv4_csum_ok(p) : p->l3 != 6) || !sim_pkt_l4_csum_ok(p))
 		return false;
-	for (uint32_t i = GEN_HDR_LEN + GEN_PAYLOAD_HDR; i < len; i++)
+	for (uint32_t i = hdr + GEN_PAYLOAD_HDR; i < len; i++)
 		if (f[i] != pattern_byte(flow, seq, i))
 			return false;
 	return true;
@@ -210,6 +252,7 @@ void sim_sink_frame(struct sim_port *port, const uint8_t *f, uint32_t len)
 	uint32_t flow;
 	uint64_t seq, d;
 	uint8_t untagged[SIM_FRAME_MAX];
+	uint32_t hdr;
 	int tci = -1;
 
 	/* A tag inserted on the way (tx VLAN insertion): checked as the frame without it. */
@@ -221,14 +264,15 @@ void sim_sink_frame(struct sim_port *port, const uint8_t *f, uint32_t len)
 		len -= 4;
 	}
 
-	if (len < GEN_HDR_LEN + GEN_PAYLOAD_HDR || dvp_be32_get(f + 42) != GEN_MAGIC) {
+	hdr = len >= 14 && f[12] == 0x86 && f[13] == 0xdd ? GEN_HDR6_LEN : GEN_HDR_LEN;
+	if (len < hdr + GEN_PAYLOAD_HDR || dvp_be32_get(f + hdr) != GEN_MAGIC) {
 		k->st.foreign++;
 		return;
 	}
-	flow = dvp_be32_get(f + 46);
-	seq = (uint64_t)dvp_be32_get(f + 50) << 32 | dvp_be32_get(f + 54);
+	flow = dvp_be32_get(f + hdr + 4);
+	seq = (uint64_t)dvp_be32_get(f + hdr + 8) << 32 | dvp_be32_get(f + hdr + 12);
 	sim_pkt_parse(f, len, &p);
-	if (flow >= SIM_MAX_FLOWS_PER_SOURCE || !frame_intact(f, len, &p, flow, seq) ||
+	if (flow >= SIM_MAX_FLOWS_PER_SOURCE || !frame_intact(f, len, &p, hdr, flow, seq) ||
 	    (sf = sink_flow(k, flow)) == NULL) {
 		k->st.corrupt++;
 		return;
@@ -368,9 +412,12 @@ int sim_mlx5_source_set(struct sim_mlx5_dev *dev, unsigned int port,
 		 * the port's MTU (then dropped on arrival, and counted), up to
 		 * what the wire carries.
 		 */
-		if (conf->sizes[i] < SIM_FRAME_MIN || conf->sizes[i] > SIM_MTU_MAX + 14u) {
-			SIM_LOG(ERR, dev, "source_set: frame size %u; valid is %u..%u",
-				conf->sizes[i], SIM_FRAME_MIN, SIM_MTU_MAX + 14u);
+		uint32_t min = conf->ipv6 ? SIM_MLX5_FRAME6_MIN : SIM_FRAME_MIN;
+
+		if (conf->sizes[i] < min || conf->sizes[i] > SIM_MTU_MAX + 14u) {
+			SIM_LOG(ERR, dev, "source_set: frame size %u; valid is %u..%u%s",
+				conf->sizes[i], min, SIM_MTU_MAX + 14u,
+				conf->ipv6 ? " for IPv6 frames" : "");
 			return dvp_err(EINVAL);
 		}
 	}
