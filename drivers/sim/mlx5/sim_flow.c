@@ -12,7 +12,8 @@
  * Verbs specs and mlx5dv flows (sim_flow_dv.c) share one filter form: the
  * outer headers of fte_match_param (struct sim_match), as the kernel turns
  * verbs specs into it too. An ETH spec is the MACs, the EtherType after
- * the tag and the tag's TCI (0 on an untagged frame); IPV4 adds
+ * the tag and the tag's TCI, and with a TCI mask the tag's presence (an
+ * untagged frame matches no rule on its tag); IPV4 adds
  * ip_version 4, TCP or UDP ip_protocol and that protocol's ports.
  */
 
@@ -107,6 +108,15 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 				goto short_attr;
 			eth_to_fte(f->m.val, &s.val);
 			eth_to_fte(f->m.mask, &s.mask);
+			/*
+			 * As the kernel turns it into fte: a spec on the tag
+			 * matches frames with an 802.1Q tag only, so VLAN 0
+			 * (or priority bits) never match an untagged frame.
+			 */
+			if (s.mask.vlan_tag != 0) {
+				mlx5_fte_set(f->m.val, MLX5_FTE_CVLAN_TAG, 1);
+				mlx5_fte_set(f->m.mask, MLX5_FTE_CVLAN_TAG, 1);
+			}
 			break;
 		}
 		case IBV_FLOW_SPEC_IPV4: {
