@@ -701,14 +701,16 @@ int dvp_port_rxq_vlan_strip_set(uint16_t port_id, uint16_t queue_id, bool on);
 
 /**
  * Add VLAN @p vlan_id (0..4095) to the port's VLAN filter table (@p on)
- * or take it out, as DPDK's rte_eth_dev_vlan_filter. The port must have
- * DVP_RX_OFFLOAD_VLAN_FILTER on (dvp_port_configure() or
- * dvp_port_vlan_filter_offload_set()); it may be started or not. lib/port
+ * or take it out, as DPDK's rte_eth_dev_vlan_filter. A configured port
+ * must have DVP_RX_OFFLOAD_VLAN_FILTER on (dvp_port_configure() or
+ * dvp_port_vlan_filter_offload_set()); it may be started or not; one not
+ * configured yet takes the table for the configure to come. lib/port
  * keeps the table (4096 bits, as DPDK's ethdev), so it lasts across stop
  * and start (the driver applies it again at each start) and until the
  * port is closed. What the filter lets through is the driver's (DPDK's
  * drivers differ too): doc/features.md and the driver's page say.
- * @return 0; -EINVAL (bad port or VLAN id), -ENOSYS (the offload is off),
+ * @return 0; -EINVAL (bad port or VLAN id), -ENOSYS (configured with the
+ *   offload off),
  *   -ENOTSUP (the driver has no VLAN filter), or the driver's error (the
  *   table is then as it was). One log line on each error.
  */

@@ -67,7 +67,8 @@ int dvp_port_vlan_filter(uint16_t port_id, uint16_t vlan_id, bool on)
 	if (port->ops->vlan_filter_set == NULL)
 		return port_refuse(port_id, ENOTSUP, "VLAN filter: %s filters no VLANs",
 				   port->driver_name);
-	if (!(port->conf.rxmode.offloads & DVP_RX_OFFLOAD_VLAN_FILTER))
+	/* Before configure the table may be filled for it (as testpmd does through ethdev). */
+	if (port->configured && !(port->conf.rxmode.offloads & DVP_RX_OFFLOAD_VLAN_FILTER))
 		return port_refuse(port_id, ENOSYS,
 				   "VLAN filter: DVP_RX_OFFLOAD_VLAN_FILTER is off; configure the "
 				   "port with it or turn it on (dvp_port_vlan_filter_offload_set)");

@@ -69,7 +69,8 @@ int net_dvp_vlan_offload_set(struct rte_eth_dev *eth, int mask)
 	net_dvp_ctrl_lock();
 	if (mask & RTE_ETH_VLAN_STRIP_MASK)
 		ret = strip_all(eth);
-	if (ret == 0 && (mask & RTE_ETH_VLAN_FILTER_MASK))
+	/* Before configure, dev_conf holds it for configure to pass on (testpmd's order). */
+	if (ret == 0 && (mask & RTE_ETH_VLAN_FILTER_MASK) && eth->data->dev_configured)
 		ret = dvp_port_vlan_filter_offload_set(p->dvp_port,
 						       (eth->data->dev_conf.rxmode.offloads &
 							RTE_ETH_RX_OFFLOAD_VLAN_FILTER) != 0);
