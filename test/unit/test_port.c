@@ -1006,6 +1006,29 @@ static void test_vlan_filter(void **state)
 	assert_int_equal(dvp_port_vlan_filter(c1, 300, false), -ENOSYS);
 	port->ops = vf_ring_ops;
 	memset(port->vlan_filter, 0, sizeof(port->vlan_filter));
+
+	/* A port not configured yet takes the table; the offload waits for configure. */
+	{
+		struct dvp_port *p8;
+		uint16_t id8;
+
+		assert_int_equal(dvp_vdev_create("net_ring8"), 0);
+		id8 = tp_port("net_ring8");
+		p8 = dvp_port_get(id8);
+		p8->ops = &vf_ops;
+		assert_int_equal(dvp_port_vlan_filter(id8, 100, true), 0);
+		assert_int_equal(dvp_port_vlan_filter_get(id8, 100), 1);
+		dvp_log_capture_begin(&cap);
+		assert_int_equal(dvp_port_vlan_filter_offload_set(id8, true), -EINVAL);
+		dvp_log_capture_end(&cap);
+		assert_contains(cap.buf, "VLAN filter offload: the port is not configured");
+		dvp_log_capture_free(&cap);
+		tp_port_setup(id8, 1, &conf);
+		assert_int_equal(dvp_port_vlan_filter_get(id8, 100), 1);
+		assert_int_equal(dvp_port_vlan_filter(id8, 100, false), 0);
+		p8->ops = vf_ring_ops;
+		assert_int_equal(dvp_dev_remove("net_ring8"), 0);
+	}
 }
 
 /* What lib/port gives drivers for rxq_setup: the interrupt conf asked. */
