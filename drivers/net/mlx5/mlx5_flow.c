@@ -21,9 +21,10 @@
  * application's rules (mlx5_flow_rules.c), which are made and undone with
  * them. With the VLAN filter the unicast and multicast rules are made once
  * per VLAN id of the table, each matching the ETH spec's VLAN id
- * (mlx5_vlan.c says which ids). An isolated port (dvp_flow_isolate()) has none of these: the
- * application's rules are all that steer to its queues, as with DPDK's
- * mlx5, and on hardware what they leave goes to the kernel's netdev.
+ * (mlx5_vlan.c says which ids). An isolated port (dvp_flow_isolate()) has
+ * none of these: the application's rules are all that steer to its queues,
+ * as with DPDK's mlx5, and on hardware what they leave goes to the
+ * kernel's netdev.
  * Callers hold priv->steer_lock.
  *
  * A key, fields or table cannot be changed in a live QP or table through
