@@ -12,8 +12,7 @@
  * Verbs specs and mlx5dv flows (sim_flow_dv.c) share one filter form: the
  * outer headers of fte_match_param (struct sim_match), as the kernel turns
  * verbs specs into it too. An ETH spec is the MACs, the EtherType after
- * the tag and the tag's TCI, and with a TCI mask the tag's presence (an
- * untagged frame matches no rule on its tag); IPV4 adds
+ * the tag and the tag's TCI (0 on an untagged frame); IPV4 adds
  * ip_version 4, TCP or UDP ip_protocol and that protocol's ports.
  */
 
