@@ -7,10 +7,10 @@
  * (vlan_offload_set, vlan_strip_queue_set: testpmd's `vlan set strip`),
  * the VLAN filter (vlan_offload_set, vlan_filter_set: testpmd's `vlan set
  * filter` and `rx_vlan add|rm`; dvpmd's lib/port keeps its own table as
- * ethdev keeps DPDK's) and rx timestamps (DPDK's timestamp dynfield and dynflag, registered
- * when a queue asks for them and given to dvpmd's mbuf layer, and
- * read_clock). The offload bits are DPDK's in dvpmd, so the rest passes
- * through configure and queue setup as it is.
+ * ethdev keeps DPDK's) and rx timestamps (DPDK's timestamp dynfield and
+ * dynflag, registered when a queue asks for them and given to dvpmd's mbuf
+ * layer, and read_clock). The offload bits are DPDK's in dvpmd, so the
+ * rest passes through configure and queue setup as it is.
  */
 
 #include <errno.h>
