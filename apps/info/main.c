@@ -36,6 +36,7 @@ static const struct info_flag rx_offloads[] = {
 	{ DVP_RX_OFFLOAD_IPV4_CKSUM, "ipv4_cksum" },
 	{ DVP_RX_OFFLOAD_UDP_CKSUM, "udp_cksum" },
 	{ DVP_RX_OFFLOAD_TCP_CKSUM, "tcp_cksum" },
+	{ DVP_RX_OFFLOAD_VLAN_FILTER, "vlan_filter" }, /* a port offload, none of a queue */
 	{ DVP_RX_OFFLOAD_SCATTER, "scatter" },
 	{ DVP_RX_OFFLOAD_TIMESTAMP, "timestamp" },
 	{ DVP_RX_OFFLOAD_KEEP_CRC, "keep_crc" },

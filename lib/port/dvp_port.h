@@ -55,6 +55,8 @@ extern "C" {
 #define DVP_XSTATS_NAMESIZE 64
 /** Longest RSS key. */
 #define DVP_RSS_KEY_MAX_LEN 64
+/** VLAN ids: 0..DVP_VLAN_ID_MAX (12 bits). */
+#define DVP_VLAN_ID_MAX 4095
 
 /* ------------------------------------------------------------------------
  * Offloads and RSS fields (DPDK's bit values, so habits and masks carry over)
@@ -64,6 +66,8 @@ extern "C" {
 #define DVP_RX_OFFLOAD_IPV4_CKSUM (1ULL << 1)
 #define DVP_RX_OFFLOAD_UDP_CKSUM (1ULL << 2)
 #define DVP_RX_OFFLOAD_TCP_CKSUM (1ULL << 3)
+/** Receive only the VLANs in the port's table (dvp_port_vlan_filter()). */
+#define DVP_RX_OFFLOAD_VLAN_FILTER (1ULL << 9)
 #define DVP_RX_OFFLOAD_SCATTER (1ULL << 13)
 #define DVP_RX_OFFLOAD_TIMESTAMP (1ULL << 14)
 #define DVP_RX_OFFLOAD_KEEP_CRC (1ULL << 16)
@@ -694,6 +698,39 @@ int dvp_get_monitor_addr(uint16_t port_id, uint16_t queue_id, struct dvp_power_m
  *   the queue cannot: one log line says why), or the driver's error.
  */
 int dvp_port_rxq_vlan_strip_set(uint16_t port_id, uint16_t queue_id, bool on);
+
+/**
+ * Add VLAN @p vlan_id (0..4095) to the port's VLAN filter table (@p on)
+ * or take it out, as DPDK's rte_eth_dev_vlan_filter. A configured port
+ * must have DVP_RX_OFFLOAD_VLAN_FILTER on (dvp_port_configure() or
+ * dvp_port_vlan_filter_offload_set()); it may be started or not; one not
+ * configured yet takes the table for the configure to come. lib/port
+ * keeps the table (4096 bits, as DPDK's ethdev), so it lasts across stop
+ * and start (the driver applies it again at each start) and until the
+ * port is closed. What the filter lets through is the driver's (DPDK's
+ * drivers differ too): doc/features.md and the driver's page say.
+ * @return 0; -EINVAL (bad port or VLAN id), -ENOSYS (configured with the
+ *   offload off),
+ *   -ENOTSUP (the driver has no VLAN filter), or the driver's error (the
+ *   table is then as it was). One log line on each error.
+ */
+int dvp_port_vlan_filter(uint16_t port_id, uint16_t vlan_id, bool on);
+
+/**
+ * Turn DVP_RX_OFFLOAD_VLAN_FILTER on or off on a configured port, started
+ * or not, as DPDK's rte_eth_dev_set_vlan_offload with
+ * RTE_ETH_VLAN_FILTER_OFFLOAD: the port's offloads record it and the
+ * driver applies it (with the table kept) at once on a started port.
+ * @return 0; -EINVAL (bad port, not configured), -ENOTSUP (the driver
+ *   lacks the offload), or the driver's error (nothing changed).
+ */
+int dvp_port_vlan_filter_offload_set(uint16_t port_id, bool on);
+
+/**
+ * Whether VLAN @p vlan_id is in the port's VLAN filter table.
+ * @return 1, 0, or -EINVAL (bad port or VLAN id).
+ */
+int dvp_port_vlan_filter_get(uint16_t port_id, uint16_t vlan_id);
 
 /**
  * The device's clock now, in the units of the rx timestamps it gives

@@ -221,6 +221,22 @@ struct dvp_port_ops {
 	 * errno (logged by the driver).
 	 */
 	int (*rxq_vlan_strip_set)(struct dvp_port *port, uint16_t q, bool on);
+	/**
+	 * VLAN @p vlan_id has just been added to port->vlan_filter (@p on) or
+	 * taken out: apply the table, on a started port at once. Called only
+	 * while DVP_RX_OFFLOAD_VLAN_FILTER is on in port->conf.rxmode.offloads.
+	 * On an error lib/port puts the bit back. NULL: -ENOTSUP.
+	 * @return 0 or a negative errno (logged by the driver).
+	 */
+	int (*vlan_filter_set)(struct dvp_port *port, uint16_t vlan_id, bool on);
+	/**
+	 * DVP_RX_OFFLOAD_VLAN_FILTER has just been set in (or cleared from)
+	 * port->conf.rxmode.offloads of a configured port: apply it, on a
+	 * started port at once. On an error lib/port puts the offloads back.
+	 * NULL: the driver applies it at its next start only.
+	 * @return 0 or a negative errno (logged by the driver).
+	 */
+	int (*vlan_filter_offload_set)(struct dvp_port *port, bool on);
 	/** The device clock (dvp_port_read_clock()). NULL: -ENOTSUP. */
 	int (*read_clock)(struct dvp_port *port, uint64_t *clock);
 	/**
@@ -283,6 +299,11 @@ struct dvp_port {
 	bool promiscuous;
 	bool flow_isolated; /**< only flow rules steer to the rx queues (dvp_flow_isolate()) */
 	bool removed; /**< a removal was reported */
+	/**
+	 * The VLAN filter table (dvp_port_vlan_filter()): bit v % 64 of word
+	 * v / 64 for VLAN id v. Kept until close.
+	 */
+	uint64_t vlan_filter[(DVP_VLAN_ID_MAX + 1) / 64];
 	struct dvp_link link; /**< access with dvp_port_link_set / _get_nowait */
 
 	/* lib/port's only. */
@@ -337,6 +358,15 @@ int dvp_port_vdev_remove(struct dvp_device *dev);
 int dvp_port_op_promisc_nop(struct dvp_port *port);
 int dvp_port_op_mac_addr_set_nop(struct dvp_port *port, const struct dvp_ether_addr *mac);
 int dvp_port_op_mtu_set_nop(struct dvp_port *port, uint16_t mtu);
+
+/** Whether VLAN @p vlan_id (0..DVP_VLAN_ID_MAX) is in port->vlan_filter. */
+static inline bool dvp_port_vlan_filter_has(const struct dvp_port *port, uint16_t vlan_id)
+{
+	return (port->vlan_filter[vlan_id / 64] >> (vlan_id % 64)) & 1;
+}
+
+/** VLAN ids in port->vlan_filter. */
+unsigned int dvp_port_vlan_filter_count(const struct dvp_port *port);
 
 /**
  * The interrupt conf rxq_setup gives dvp_rxwait_queue_init() for rx queue

@@ -89,6 +89,7 @@ checked = {
     'L3 checksum offload': any_of('ipv4_cksum'),
     'L4 checksum offload': any_of('udp_cksum', 'tcp_cksum'),
     'VLAN offload': any_of('vlan_strip', 'vlan_insert'),
+    'VLAN filter': lambda p: 'vlan_filter' in p['rx_offloads'],
     'TSO': lambda p: 'tcp_tso' in p['tx_offloads'],
     'Timestamp offload': lambda p: 'timestamp' in p['rx_offloads'],
     'CRC offload': lambda p: 'keep_crc' in p['rx_offloads'],

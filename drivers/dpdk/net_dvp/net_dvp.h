@@ -271,6 +271,7 @@ int net_dvp_flow_ops_get(struct rte_eth_dev *eth, const struct rte_flow_ops **op
  */
 int net_dvp_rx_timestamp_prepare(struct rte_eth_dev *eth, uint16_t qid, uint64_t offloads);
 int net_dvp_vlan_offload_set(struct rte_eth_dev *eth, int mask);
+int net_dvp_vlan_filter_set(struct rte_eth_dev *eth, uint16_t vlan_id, int on);
 void net_dvp_vlan_strip_queue_set(struct rte_eth_dev *eth, uint16_t q, int on);
 int net_dvp_read_clock(struct rte_eth_dev *eth, uint64_t *clock);
 

@@ -122,7 +122,8 @@ static int net_dvp_infos_get(struct rte_eth_dev *eth, struct rte_eth_dev_info *i
 	info->default_rxportconf.ring_size = di.default_rxq_size;
 	info->default_txportconf.ring_size = di.default_txq_size;
 	info->rx_offload_capa = di.rx_offload_capa;
-	info->rx_queue_offload_capa = di.rx_offload_capa;
+	/* The VLAN filter is the port's, as in DPDK's drivers. */
+	info->rx_queue_offload_capa = di.rx_offload_capa & ~RTE_ETH_RX_OFFLOAD_VLAN_FILTER;
 	/* Multi-segment sends the device cannot take are copied into one buffer when they fit. */
 	info->tx_offload_capa = di.tx_offload_capa | RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	info->flow_type_rss_offloads = di.rss_hf_capa;
@@ -551,6 +552,7 @@ const struct eth_dev_ops net_dvp_ops = {
 	.get_monitor_addr = net_dvp_get_monitor_addr,
 	.flow_ops_get = net_dvp_flow_ops_get,
 	.vlan_offload_set = net_dvp_vlan_offload_set,
+	.vlan_filter_set = net_dvp_vlan_filter_set,
 	.vlan_strip_queue_set = net_dvp_vlan_strip_queue_set,
 	.read_clock = net_dvp_read_clock,
 };

@@ -4,11 +4,13 @@
 
 /*
  * Rx offloads DPDK changes or reads through their own ops: VLAN stripping
- * (vlan_offload_set, vlan_strip_queue_set: testpmd's `vlan set strip`)
- * and rx timestamps (DPDK's timestamp dynfield and dynflag, registered
- * when a queue asks for them and given to dvpmd's mbuf layer, and
- * read_clock). The offload bits are DPDK's in dvpmd, so the rest passes
- * through configure and queue setup as it is.
+ * (vlan_offload_set, vlan_strip_queue_set: testpmd's `vlan set strip`),
+ * the VLAN filter (vlan_offload_set, vlan_filter_set: testpmd's `vlan set
+ * filter` and `rx_vlan add|rm`; dvpmd's lib/port keeps its own table as
+ * ethdev keeps DPDK's) and rx timestamps (DPDK's timestamp dynfield and
+ * dynflag, registered when a queue asks for them and given to dvpmd's mbuf
+ * layer, and read_clock). The offload bits are DPDK's in dvpmd, so the
+ * rest passes through configure and queue setup as it is.
  */
 
 #include <errno.h>
@@ -19,6 +21,7 @@
 
 static_assert(DVP_RX_OFFLOAD_VLAN_STRIP == RTE_ETH_RX_OFFLOAD_VLAN_STRIP, "VLAN_STRIP differs");
 static_assert(DVP_RX_OFFLOAD_TIMESTAMP == RTE_ETH_RX_OFFLOAD_TIMESTAMP, "TIMESTAMP differs");
+static_assert(DVP_RX_OFFLOAD_VLAN_FILTER == RTE_ETH_RX_OFFLOAD_VLAN_FILTER, "VLAN_FILTER differs");
 
 int net_dvp_rx_timestamp_prepare(struct rte_eth_dev *eth, uint16_t qid, uint64_t offloads)
 {
@@ -45,19 +48,44 @@ static int strip_set(struct rte_eth_dev *eth, uint16_t q, bool on)
 	return dvp_port_rxq_vlan_strip_set(p->dvp_port, q, on);
 }
 
-/* ethdev has put the new setting into dev_conf.rxmode.offloads already. */
-int net_dvp_vlan_offload_set(struct rte_eth_dev *eth, int mask)
+static int strip_all(struct rte_eth_dev *eth)
 {
 	bool on = (eth->data->dev_conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0;
 	int ret = 0;
 
-	if (!(mask & RTE_ETH_VLAN_STRIP_MASK))
-		return 0;
-	net_dvp_ctrl_lock();
 	/* Queues not set up yet take it from the port's offloads at their setup. */
 	for (uint16_t q = 0; q < eth->data->nb_rx_queues && ret == 0; q++)
 		if (eth->data->rx_queues[q] != NULL)
 			ret = strip_set(eth, q, on);
+	return ret;
+}
+
+/* ethdev has put the new setting into dev_conf.rxmode.offloads already. */
+int net_dvp_vlan_offload_set(struct rte_eth_dev *eth, int mask)
+{
+	struct net_dvp_port *p = eth->data->dev_private;
+	int ret = 0;
+
+	net_dvp_ctrl_lock();
+	if (mask & RTE_ETH_VLAN_STRIP_MASK)
+		ret = strip_all(eth);
+	/* Before configure, dev_conf holds it for configure to pass on (testpmd's order). */
+	if (ret == 0 && (mask & RTE_ETH_VLAN_FILTER_MASK) && eth->data->dev_configured)
+		ret = dvp_port_vlan_filter_offload_set(p->dvp_port,
+						       (eth->data->dev_conf.rxmode.offloads &
+							RTE_ETH_RX_OFFLOAD_VLAN_FILTER) != 0);
+	net_dvp_ctrl_unlock();
+	return ret < 0 ? ret : 0;
+}
+
+/* ethdev has checked the id and that the filter is on; it keeps its table after success. */
+int net_dvp_vlan_filter_set(struct rte_eth_dev *eth, uint16_t vlan_id, int on)
+{
+	struct net_dvp_port *p = eth->data->dev_private;
+	int ret;
+
+	net_dvp_ctrl_lock();
+	ret = dvp_port_vlan_filter(p->dvp_port, vlan_id, on != 0);
 	net_dvp_ctrl_unlock();
 	return ret < 0 ? ret : 0;
 }

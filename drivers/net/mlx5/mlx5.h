@@ -162,12 +162,16 @@ enum mlx5_rss_class {
 	MLX5_RSS_CLASSES,
 };
 
-/* Flow rules per class: the unicast MAC and multicast, or all (promiscuous). */
+/*
+ * Flow rules per class: the unicast MAC and multicast, or all
+ * (promiscuous); with the VLAN filter, that many per VLAN id (mlx5_vlan.c).
+ */
 #define MLX5_FLOWS_PER_CLASS 2
 
 struct mlx5_hrxq {
 	struct ibv_qp *qp;
-	struct ibv_flow *flows[MLX5_FLOWS_PER_CLASS];
+	struct ibv_flow **flows; /* nb_flows of them, allocated with the class */
+	unsigned int nb_flows;
 };
 
 /*
@@ -381,5 +385,21 @@ extern const struct dvp_rxwait_queue_ops mlx5_rxq_intr_ops;
 int mlx5_rxq_monitor_addr(void *rxq, struct dvp_power_monitor_cond *pmc);
 /* VLAN stripping of rx queue @p q at run time: the WQ's flag (mlx5_rxq.c). */
 int mlx5_rxq_vlan_strip_set(struct dvp_port *port, uint16_t q, bool on);
+
+/*
+ * mlx5_vlan.c: the VLAN filter. At most MLX5_VLAN_FILTER_MAX VLAN ids (as
+ * DPDK's mlx5), each a flow rule per class and kind: the device's flow
+ * tables stay far from full even while a rebuild holds two sets.
+ */
+#define MLX5_VLAN_FILTER_MAX 128
+int mlx5_vlan_filter_set(struct dvp_port *port, uint16_t vlan_id, bool on);
+int mlx5_vlan_filter_offload_set(struct dvp_port *port, bool on);
+/*
+ * The VLAN ids the port's steering matches, into @p ids (room for
+ * MLX5_VLAN_FILTER_MAX), lowest first: those of port->vlan_filter when
+ * the filter is on and holds any, the port not promiscuous. 0: the
+ * steering matches no VLAN (every frame of the port's addresses).
+ */
+unsigned int mlx5_vlan_steer_ids(const struct dvp_port *port, uint16_t *ids);
 
 #endif /* MLX5_H */

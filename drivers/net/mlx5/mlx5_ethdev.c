@@ -38,6 +38,8 @@ static int mlx5_info_get(struct dvp_port *port, struct dvp_port_info *info)
 		info->rx_offload_capa |= DVP_RX_OFFLOAD_VLAN_STRIP;
 	if (priv->dev->attr.hca_core_clock != 0 && priv->dev->glue->query_rt_values_ex != NULL)
 		info->rx_offload_capa |= DVP_RX_OFFLOAD_TIMESTAMP;
+	/* Flow rules matching the VLAN id: every device the PMD drives has them. */
+	info->rx_offload_capa |= DVP_RX_OFFLOAD_VLAN_FILTER;
 	/* VLAN insertion everywhere: by the driver where the device has none (as DPDK). */
 	info->tx_offload_capa = DVP_TX_OFFLOAD_IPV4_CKSUM | DVP_TX_OFFLOAD_UDP_CKSUM |
 				DVP_TX_OFFLOAD_TCP_CKSUM | DVP_TX_OFFLOAD_MULTI_SEGS |
@@ -514,6 +516,8 @@ const struct dvp_port_ops mlx5_port_ops = {
 	.flow_query = mlx5_flow_query,
 	.flow_isolate = mlx5_flow_isolate,
 	.rxq_vlan_strip_set = mlx5_rxq_vlan_strip_set,
+	.vlan_filter_set = mlx5_vlan_filter_set,
+	.vlan_filter_offload_set = mlx5_vlan_filter_offload_set,
 	.read_clock = mlx5_read_clock,
 	.mbufs_held = mlx5_mbufs_held,
 };

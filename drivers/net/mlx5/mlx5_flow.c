@@ -24,9 +24,12 @@
  * Rules per class: the port's unicast MAC and all multicast (broadcast
  * included), or every frame when promiscuous, at priorities after the
  * application's rules (mlx5_flow_rules.c), which are made and undone with
- * them. An isolated port (dvp_flow_isolate()) has none of these: the
- * application's rules are all that steer to its queues, as with DPDK's
- * mlx5, and on hardware what they leave goes to the kernel's netdev.
+ * them. With the VLAN filter the unicast and multicast rules are made once
+ * per VLAN id of the table, each matching the ETH spec's VLAN id
+ * (mlx5_vlan.c says which ids). An isolated port (dvp_flow_isolate()) has
+ * none of these: the application's rules are all that steer to its queues,
+ * as with DPDK's mlx5, and on hardware what they leave goes to the
+ * kernel's netdev.
  * Callers hold priv->steer_lock.
  *
  * A key, fields or table cannot be changed in a live QP or table through
@@ -39,7 +42,9 @@
  * from the old set to the new once, and no frame meets no rule meanwhile.
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <dvp_errno.h>
@@ -131,8 +136,10 @@ static void flow_add(struct flow_buf *fb, const void *spec, size_t size)
 
 enum flow_kind { FLOW_UNICAST, FLOW_MULTICAST, FLOW_ALL };
 
+/* @p vlan: the VLAN id the rule matches, or -1 for none. */
 static struct ibv_flow *flow_create(struct mlx5_priv *priv, const struct mlx5_steer *s,
-				    enum mlx5_rss_class c, struct ibv_qp *qp, enum flow_kind kind)
+				    enum mlx5_rss_class c, struct ibv_qp *qp, enum flow_kind kind,
+				    int vlan)
 {
 	static const uint8_t mc[6] = { 0x01, 0, 0, 0, 0, 0 };
 	struct ibv_flow_spec_eth eth = { .type = IBV_FLOW_SPEC_ETH, .size = sizeof(eth) };
@@ -163,6 +170,11 @@ static struct ibv_flow *flow_create(struct mlx5_priv *priv, const struct mlx5_st
 		memcpy(eth.val.dst_mac, mc, 6);
 		memcpy(eth.mask.dst_mac, mc, 6);
 	}
+	if (vlan >= 0) {
+		/* The VID only: a tagged frame of any priority (the device wants a tag). */
+		eth.val.vlan_tag = htons((uint16_t)vlan);
+		eth.mask.vlan_tag = htons(0x0fff);
+	}
 	flow_add(&fb, &eth, sizeof(eth));
 	/* An IP spec of zero masks: that IP version (ip_version), any address. */
 	if (v6)
@@ -191,12 +203,14 @@ static void steer_destroy(struct mlx5_priv *priv, struct mlx5_steer *s)
 	for (int c = MLX5_RSS_CLASSES - 1; c >= 0; c--) {
 		struct mlx5_hrxq *h = &s->hrxq[c];
 
-		for (int f = MLX5_FLOWS_PER_CLASS - 1; f >= 0; f--) {
+		for (int f = (int)h->nb_flows - 1; f >= 0; f--) {
 			if (h->flows[f] == NULL)
 				continue;
 			destroyed(priv, "destroy_flow", g->destroy_flow(h->flows[f]));
-			h->flows[f] = NULL;
 		}
+		free(h->flows);
+		h->flows = NULL;
+		h->nb_flows = 0;
 		if (h->qp != NULL) {
 			destroyed(priv, "destroy_qp (RSS)", g->destroy_qp(h->qp));
 			h->qp = NULL;
@@ -246,11 +260,58 @@ static int ind_table_create(struct mlx5_priv *priv, struct mlx5_steer *s)
 	return 0;
 }
 
+static const char *kind_name(enum flow_kind kind)
+{
+	return kind == FLOW_ALL ? "all" : kind == FLOW_UNICAST ? "unicast" : "multicast";
+}
+
+/*
+ * The rules of class @p c into h->flows: unicast and multicast (or all,
+ * promiscuous), once per VLAN id of @p vlans when there are @p nb_vlans.
+ */
+static int class_flows(struct mlx5_priv *priv, struct mlx5_steer *s, enum mlx5_rss_class c,
+		       struct mlx5_hrxq *h, const uint16_t *vlans, unsigned int nb_vlans)
+{
+	struct dvp_port *port = priv->port;
+	unsigned int kinds = port->promiscuous ? 1 : MLX5_FLOWS_PER_CLASS;
+
+	h->nb_flows = kinds * (nb_vlans > 0 ? nb_vlans : 1);
+	h->flows = calloc(h->nb_flows, sizeof(*h->flows));
+	if (h->flows == NULL) {
+		h->nb_flows = 0;
+		MLX5_PLOG(ERR, port, "no memory for the %u flow rules of RSS class %d",
+			  kinds * (nb_vlans > 0 ? nb_vlans : 1), c);
+		return -ENOMEM;
+	}
+	for (unsigned int f = 0; f < h->nb_flows; f++) {
+		enum flow_kind kind = port->promiscuous ? FLOW_ALL :
+				      f % kinds == 0	? FLOW_UNICAST :
+							  FLOW_MULTICAST;
+		int vlan = nb_vlans > 0 ? vlans[f / kinds] : -1;
+
+		h->flows[f] = flow_create(priv, s, c, h->qp, kind, vlan);
+		if (h->flows[f] == NULL) {
+			int ret = -(errno ? errno : EINVAL);
+
+			if (vlan >= 0)
+				MLX5_PLOG(ERR, port, "create_flow (class %d, %s, VLAN %d): %s", c,
+					  kind_name(kind), vlan, dvp_strerror(-ret));
+			else
+				MLX5_PLOG(ERR, port, "create_flow (class %d, %s): %s", c,
+					  kind_name(kind), dvp_strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /* Build the objects of @p s (its prio set) from priv->rss; on an error none is left. */
 static int steer_build(struct mlx5_priv *priv, struct mlx5_steer *s)
 {
 	struct dvp_port *port = priv->port;
 	uint64_t hf = port->nb_rx_queues > 1 ? priv->rss.hf : 0;
+	uint16_t vlans[MLX5_VLAN_FILTER_MAX];
+	unsigned int nb_vlans = mlx5_vlan_steer_ids(port, vlans);
 	int ret;
 
 	if (port->flow_isolated)
@@ -283,24 +344,9 @@ static int steer_build(struct mlx5_priv *priv, struct mlx5_steer *s)
 				  (unsigned long long)fields, dvp_strerror(-ret));
 			goto err;
 		}
-		for (int f = 0; f < MLX5_FLOWS_PER_CLASS; f++) {
-			enum flow_kind kind = port->promiscuous ? FLOW_ALL :
-					      f == 0		? FLOW_UNICAST :
-								  FLOW_MULTICAST;
-
-			if (port->promiscuous && f > 0)
-				break;
-			h->flows[f] = flow_create(priv, s, (enum mlx5_rss_class)c, h->qp, kind);
-			if (h->flows[f] == NULL) {
-				ret = -(errno ? errno : EINVAL);
-				MLX5_PLOG(ERR, port, "create_flow (class %d, %s): %s", c,
-					  kind == FLOW_ALL     ? "all" :
-					  kind == FLOW_UNICAST ? "unicast" :
-								 "multicast",
-					  dvp_strerror(-ret));
-				goto err;
-			}
-		}
+		ret = class_flows(priv, s, (enum mlx5_rss_class)c, h, vlans, nb_vlans);
+		if (ret < 0)
+			goto err;
 	}
 	return 0;
 err:

@@ -150,6 +150,9 @@ struct sim_mlx5_source_conf {
 	uint64_t rate_pps; /**< 0: as fast as the port takes them */
 	uint64_t on_ns, off_ns; /**< burst pattern; off_ns 0: always on */
 	uint64_t count; /**< frames to send, then stop; 0: unlimited */
+	/** With vlan and nvlan_tcis > 0: frame k carries vlan_tcis[k % nvlan_tcis], not vlan_tci. */
+	uint16_t vlan_tcis[SIM_MLX5_MAX_SIZES];
+	unsigned int nvlan_tcis;
 	bool vlan; /**< frames carry an 802.1Q tag of vlan_tci after the MACs (4 bytes more) */
 	uint16_t vlan_tci;
 	/**

@@ -71,7 +71,8 @@ const struct dvp_devargs_key sim_devargs_keys[] = {
 	{ "ip", "4|6: source frames are UDP over IPv4 (198.18.0.0 + flow -> 198.19.0.1) or over "
 		"IPv6 (2001:db8::flow -> 2001:db8:1::1, sizes from 78, default 78) (default 4)" },
 	{ "vlan", "0..0xffff: source frames carry an 802.1Q tag of this TCI (PCP, DEI, VID) "
-		  "after the MACs, 4 bytes more than sizes= (default untagged)" },
+		  "after the MACs, 4 bytes more than sizes=; several are cycled: "
+		  "vlan=[0x64,0xc8] (default untagged)" },
 	{ "gen", "on|off: start the sources at creation (default on with cable=traffic)" },
 	{ "drop", "percentage of frames lost on each port's receive wire, 0..100 (default 0)" },
 	{ "corrupt", "percentage of received frames with one byte flipped, 0..100 (default 0)" },
@@ -237,6 +238,35 @@ static int parse_sizes(const char *name, const char *v, uint32_t mtu,
 	return 0;
 }
 
+/* vlan=[a,b,...]: TCIs the source's frames carry in turn. */
+static int parse_vlans(const char *name, const char *v, struct sim_mlx5_source_conf *src)
+{
+	char buf[256], *save = NULL, *tok;
+	unsigned int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t x = 0;
+
+		if (dvp_parse_u64(tok, 0, 0xffff, &x) < 0) {
+			CFG_ERR(name, "devargs vlan: '%s' is not a TCI 0..0xffff", tok);
+			return -EINVAL;
+		}
+		if (n == SIM_MLX5_MAX_SIZES) {
+			CFG_ERR(name, "devargs vlan: more than %u TCIs", SIM_MLX5_MAX_SIZES);
+			return -EINVAL;
+		}
+		src->vlan_tcis[n++] = (uint16_t)x;
+	}
+	if (n == 0) {
+		CFG_ERR(name, "devargs vlan: no TCI given (e.g. vlan=[0x64,0xc8])");
+		return -EINVAL;
+	}
+	src->vlan_tci = src->vlan_tcis[0];
+	src->nvlan_tcis = n;
+	return 0;
+}
+
 static int parse_run(const char *name, const struct dvp_devargs *da, struct sim_cfg *cfg)
 {
 	static const char *const modes[] = { "step", "thread", NULL };
@@ -342,7 +372,11 @@ static int parse_source(const char *name, const struct dvp_devargs *da, struct s
 		ret = dvp_devargs_get_u64(da, "rate", 0, 1000000000ull, 0, &cfg->src.rate_pps);
 	if (ret == 0)
 		ret = dvp_devargs_get_u64(da, "count", 0, UINT64_MAX, 0, &cfg->src.count);
-	if (ret == 0 && dvp_devargs_get(da, "vlan") != NULL) {
+	v = dvp_devargs_get(da, "vlan");
+	if (ret == 0 && v != NULL && strchr(v, ',') != NULL) {
+		ret = parse_vlans(name, v, &cfg->src);
+		cfg->src.vlan = true;
+	} else if (ret == 0 && v != NULL) {
 		ret = dvp_devargs_get_u64(da, "vlan", 0, 0xffff, 0, &x);
 		cfg->src.vlan = true;
 		cfg->src.vlan_tci = (uint16_t)x;

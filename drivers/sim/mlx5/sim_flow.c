@@ -170,6 +170,15 @@ static int parse_specs(struct sim_mlx5_dev *dev, const struct ibv_flow_attr *att
 				goto short_attr;
 			eth_to_fte(f->m.val, &s.val);
 			eth_to_fte(f->m.mask, &s.mask);
+			/*
+			 * As the kernel turns it into fte: a spec on the tag
+			 * matches frames with an 802.1Q tag only, so VLAN 0
+			 * (or priority bits) never match an untagged frame.
+			 */
+			if (s.mask.vlan_tag != 0) {
+				mlx5_fte_set(f->m.val, MLX5_FTE_CVLAN_TAG, 1);
+				mlx5_fte_set(f->m.mask, MLX5_FTE_CVLAN_TAG, 1);
+			}
 			break;
 		}
 		case IBV_FLOW_SPEC_IPV4: {

@@ -170,7 +170,9 @@ static void source_build(struct sim_port *port)
 		/* The buffer holds SIM_FRAME_MAX: a frame of MTU + 14 and a tag fit. */
 		memmove(s->frame + 16, s->frame + 12, len - 12);
 		dvp_be16_put(s->frame + 12, 0x8100);
-		dvp_be16_put(s->frame + 14, c->vlan_tci);
+		dvp_be16_put(s->frame + 14, c->nvlan_tcis > 0 ?
+						    c->vlan_tcis[s->next % c->nvlan_tcis] :
+						    c->vlan_tci);
 		len += 4;
 	}
 	s->frame_len = len;
