@@ -298,6 +298,12 @@ void mlx5_steering_destroy(struct mlx5_priv *priv);
  * alone: start builds it.
  */
 int mlx5_steering_rebuild(struct mlx5_priv *priv);
+/*
+ * Rebuild a started port's steering, under its lock, from what it is to
+ * steer now (MAC, promiscuous mode, VLAN table and filter); a stopped
+ * port's is built at start.
+ */
+int mlx5_steering_refresh(struct dvp_port *port);
 uint64_t mlx5_rss_hf_capa(void);
 int mlx5_flow_isolate(struct dvp_port *port, bool on);
 

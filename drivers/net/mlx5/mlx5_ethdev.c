@@ -292,8 +292,7 @@ static int mlx5_link_update_op(struct dvp_port *port, bool wait)
 	return mlx5_link_update(port, wait, DVP_PORT_CAUSE_NONE);
 }
 
-/* Rebuild the flow rules of a started port after promiscuous mode or the MAC changed. */
-static int steering_refresh(struct dvp_port *port)
+int mlx5_steering_refresh(struct dvp_port *port)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
 	int ret = 0;
@@ -313,7 +312,7 @@ static int promiscuous_apply(struct dvp_port *port, bool on)
 
 	/* lib/port records the mode after the op; the flows read it now. */
 	port->promiscuous = on;
-	ret = steering_refresh(port);
+	ret = mlx5_steering_refresh(port);
 	port->promiscuous = was;
 	return ret;
 }
@@ -335,7 +334,7 @@ static int mlx5_mac_addr_set(struct dvp_port *port, const struct dvp_ether_addr 
 
 	/* The device keeps its address; the unicast rule steers the new one. */
 	port->mac = *mac;
-	ret = steering_refresh(port);
+	ret = mlx5_steering_refresh(port);
 	port->mac = was;
 	return ret;
 }

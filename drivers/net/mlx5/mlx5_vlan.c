@@ -39,20 +39,6 @@ unsigned int mlx5_vlan_steer_ids(const struct dvp_port *port, uint16_t *ids)
 	return n;
 }
 
-/* Rebuild the steering of a started port from the table and offloads as they are now. */
-static int vlan_apply(struct dvp_port *port)
-{
-	struct mlx5_priv *priv = mlx5_priv(port);
-	int ret;
-
-	if (!port->started)
-		return 0;
-	pthread_mutex_lock(&priv->steer_lock);
-	ret = mlx5_steering_rebuild(priv);
-	pthread_mutex_unlock(&priv->steer_lock);
-	return ret;
-}
-
 int mlx5_vlan_filter_set(struct dvp_port *port, uint16_t vlan_id, bool on)
 {
 	unsigned int n = dvp_port_vlan_filter_count(port);
@@ -66,11 +52,11 @@ int mlx5_vlan_filter_set(struct dvp_port *port, uint16_t vlan_id, bool on)
 			vlan_id, n, MLX5_VLAN_FILTER_MAX);
 		return dvp_err(ENOSPC);
 	}
-	return vlan_apply(port);
+	return mlx5_steering_refresh(port);
 }
 
 int mlx5_vlan_filter_offload_set(struct dvp_port *port, bool on)
 {
 	(void)on;
-	return vlan_apply(port);
+	return mlx5_steering_refresh(port);
 }
