@@ -7,7 +7,7 @@
  * receives: a clean run (IPv4 and IPv6), loss on the wire and its accounting, reordering,
  * duplicates, corruption and foreign frames at the sink, corruption seen
  * in the receive CQE's checksum verdicts, and the source's rate and burst
- * pattern on the virtual clock.
+ * pattern on the virtual clock, its schedule starting when its partner is there.
  */
 
 #include "dvp_test.h"
@@ -240,6 +240,40 @@ static void test_rate_and_pattern(void **state)
 	fix_close(f);
 }
 
+/*
+ * A second without a link is not sent as a burst when it comes back: the
+ * source's schedule starts over with its partner, as a generator's does.
+ */
+static void test_schedule_starts_with_the_partner(void **state)
+{
+	struct fix *f = fix_open("mode=step,cable=traffic,clock=virtual,rate=1000");
+	struct sim_mlx5_source_stats src;
+	uint64_t before;
+
+	(void)state;
+	sim_mlx5_step(f->x.s.sim);
+	echo(f);
+	assert_int_equal(sim_mlx5_source_stats(f->x.s.sim, 0, &src), 0);
+	before = src.sent;
+	assert_int_equal(sim_mlx5_link_set(f->x.s.sim, 0, false), 0);
+	sim_mlx5_step(f->x.s.sim);
+	assert_int_equal(sim_mlx5_clock_advance(f->x.s.sim, 1000000000), 0);
+	sim_mlx5_step(f->x.s.sim);
+	assert_int_equal(sim_mlx5_source_stats(f->x.s.sim, 0, &src), 0);
+	assert_int_equal(src.sent, before);
+	assert_int_equal(sim_mlx5_link_set(f->x.s.sim, 0, true), 0);
+	/* 1000/s from the link's return: a frame each ms, the first at once. */
+	for (int ms = 0; ms < 10; ms++) {
+		sim_mlx5_step(f->x.s.sim);
+		echo(f);
+		assert_int_equal(sim_mlx5_clock_advance(f->x.s.sim, 1000000), 0);
+	}
+	assert_int_equal(sim_mlx5_source_stats(f->x.s.sim, 0, &src), 0);
+	assert_int_equal(src.sent, before + 10);
+	assert_int_equal(f->echoed, before + 10);
+	fix_close(f);
+}
+
 static void test_source_api(void **state)
 {
 	struct fix *f = fix_open("mode=step,cable=traffic,gen=off");
@@ -288,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_sink_accounting),
 		cmocka_unit_test(test_corruption),
 		cmocka_unit_test(test_rate_and_pattern),
+		cmocka_unit_test(test_schedule_starts_with_the_partner),
 		cmocka_unit_test(test_source_api),
 		cmocka_unit_test(test_source_waits_for_a_flow),
 	};

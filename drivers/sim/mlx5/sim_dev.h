@@ -109,7 +109,13 @@ struct sim_source {
 	struct sim_mlx5_source_conf conf;
 	bool running;
 	uint64_t next; /* frames built so far: frame k is flow k % flows, number k / flows */
-	uint64_t start_ns; /* of the current run */
+	/*
+	 * Set once the partner (a link up, a flow rule) is there: the rate's
+	 * and the pattern's schedule count from then, so the time spent waiting
+	 * for it is never sent afterwards as one burst.
+	 */
+	bool scheduled;
+	uint64_t start_ns; /* of the current schedule */
 	uint64_t phase_start, phase_sent; /* the current on-phase and what it sent */
 	uint8_t *frame; /* the frame on the wire, kept while flow control holds it */
 	uint32_t frame_len;

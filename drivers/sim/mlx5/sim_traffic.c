@@ -191,9 +191,19 @@ int sim_source_poll(struct sim_port *port, uint64_t now)
 		s->st.done = true;
 		return 0;
 	}
-	/* As a generator waits for its link partner: nothing until the port receives. */
-	if (TAILQ_EMPTY(&port->flows) || !port->link_up)
+	/*
+	 * As a generator waits for its link partner: nothing until the port
+	 * receives, and the schedule starts over when it does.
+	 */
+	if (TAILQ_EMPTY(&port->flows) || !port->link_up) {
+		s->scheduled = false;
 		return 0;
+	}
+	if (!s->scheduled) {
+		s->start_ns = s->phase_start = now;
+		s->phase_sent = 0;
+		s->scheduled = true;
+	}
 	allowed = DVP_MIN(source_allowance(s, now), (uint64_t)SOURCE_BURST);
 	while ((uint64_t)n < allowed && (s->conf.count == 0 || s->st.sent < s->conf.count)) {
 		if (!s->pending) {
@@ -432,8 +442,7 @@ int sim_mlx5_source_set(struct sim_mlx5_dev *dev, unsigned int port,
 	p->source.conf = *conf;
 	p->source.next = 0;
 	p->source.pending = false;
-	p->source.phase_sent = 0;
-	p->source.start_ns = p->source.phase_start = sim_now(dev);
+	p->source.scheduled = false;
 	pthread_mutex_unlock(&dev->lock);
 	return 0;
 }
@@ -445,10 +454,8 @@ static int source_run(struct sim_mlx5_dev *dev, unsigned int port, bool run, con
 	if (p == NULL)
 		return -dvp_errno;
 	pthread_mutex_lock(&dev->lock);
-	if (run && !p->source.running) {
-		p->source.start_ns = p->source.phase_start = sim_now(dev);
-		p->source.phase_sent = 0;
-	}
+	if (run && !p->source.running)
+		p->source.scheduled = false;
 	p->source.running = run;
 	pthread_mutex_unlock(&dev->lock);
 	return 0;
