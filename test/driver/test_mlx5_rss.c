@@ -17,6 +17,7 @@
  */
 
 #include "mlx5_fixture.h"
+#include "mlx5_steer_probe.h"
 
 #include <time.h>
 
@@ -501,98 +502,27 @@ static void test_changes_while_thread_runs(void **state)
 }
 
 /*
- * The sim's glue with frames injected before and after every steering call
- * the PMD makes: a UDP/IPv4 frame, an IPv4 frame of another protocol, a
- * non-IP one and a UDP/IPv6 one, one for each kind of class of rule. The PMD holds its steering lock,
- * not the device's, so the injection is what a wire would do at that
- * moment of the change.
+ * Around every steering call: a UDP/IPv4 frame, an IPv4 frame of another
+ * protocol, a non-IP one and a UDP/IPv6 one, one for each kind of class of
+ * rule.
  */
-static struct {
-	const struct mlx5_glue *real;
-	struct mlx5_glue glue;
-	struct mf *f;
-	uint8_t mac[6];
-	uint64_t seq;
-	unsigned int calls, delivered, no_rule, other;
-} probe;
-
-static void probe_frames(void)
+static void rss_probe_frames(struct steer_probe *sp)
 {
 	uint8_t frames[4][80];
 	static const size_t lens[4] = { 64, 64, 64, 80 };
 
-	assert_int_equal(sim_mlx5_frame_build(frames[0], 64, (uint32_t)(probe.seq % FLOWS),
-					      probe.seq / FLOWS, probe.mac),
+	assert_int_equal(sim_mlx5_frame_build(frames[0], 64, (uint32_t)(sp->seq % FLOWS),
+					      sp->seq / FLOWS, sp->mac),
 			 64);
-	probe.seq++;
+	sp->seq++;
 	memcpy(frames[1], frames[0], 64);
 	frames[1][23] = 47; /* GRE */
 	memcpy(frames[2], frames[0], 64);
 	frames[2][12] = 0x08; /* ARP */
 	frames[2][13] = 0x06;
-	mf_frame6(frames[3], 80, (uint32_t)probe.seq, 17, probe.mac); /* IPv6/UDP */
-	for (int i = 0; i < 4; i++) {
-		int r = sim_mlx5_inject(probe.f->sim, 0, frames[i], lens[i]);
-
-		if (r == SIM_MLX5_RX_DELIVERED)
-			probe.delivered++;
-		else if (r == SIM_MLX5_RX_NO_FLOW)
-			probe.no_rule++;
-		else
-			probe.other++;
-	}
-	probe.calls++;
-}
-
-#define PROBE_WRAP(ret_t, name, arg_t)     \
-	static ret_t probe_##name(arg_t a) \
-	{                                  \
-		ret_t r;                   \
-                                           \
-		probe_frames();            \
-		r = probe.real->name(a);   \
-		probe_frames();            \
-		return r;                  \
-	}
-PROBE_WRAP(int, destroy_flow, struct ibv_flow *)
-PROBE_WRAP(int, destroy_qp, struct ibv_qp *)
-PROBE_WRAP(int, destroy_rwq_ind_table, struct ibv_rwq_ind_table *)
-
-static struct ibv_flow *probe_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *attr)
-{
-	struct ibv_flow *r;
-
-	probe_frames();
-	r = probe.real->create_flow(qp, attr);
-	probe_frames();
-	return r;
-}
-
-static struct ibv_qp *probe_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a)
-{
-	struct ibv_qp *r;
-
-	probe_frames();
-	r = probe.real->create_qp_ex(ctx, a);
-	probe_frames();
-	return r;
-}
-
-/* Take what the probes delivered (the queues keep room for the next change). */
-static unsigned int probe_drain(struct mf *f)
-{
-	struct dvp_mbuf *pkts[32];
-	unsigned int got = 0;
-
-	for (uint16_t q = 0; q < NQ; q++) {
-		uint16_t n;
-
-		while ((n = dvp_rx_burst(f->port[0], q, pkts, 32)) > 0) {
-			got += n;
-			dvp_pktmbuf_free_bulk(pkts, n);
-		}
-	}
-	return got;
+	mf_frame6(frames[3], 80, (uint32_t)sp->seq, 17, sp->mac); /* IPv6/UDP */
+	for (int i = 0; i < 4; i++)
+		steer_probe_inject(sp, frames[i], lens[i]);
 }
 
 /*
@@ -608,7 +538,7 @@ static void test_no_frame_without_rule(void **state)
 					DVP_RSS_IP | DVP_RSS_TCP | DVP_RSS_UDP,
 					DVP_RSS_IPV6 | DVP_RSS_NONFRAG_IPV6_UDP,
 					DVP_RSS_IPV4 | DVP_RSS_NONFRAG_IPV4_UDP };
-	struct mlx5_priv *priv;
+	struct steer_probe probe;
 	unsigned int got = 0;
 	uint8_t key[40];
 	struct model m;
@@ -618,40 +548,22 @@ static void test_no_frame_without_rule(void **state)
 	memcpy(key, ms_key, sizeof(key));
 	rss_open(&f, "mode=step", DVP_RSS_IPV4 | DVP_RSS_NONFRAG_IPV4_UDP, 0);
 	model_init(&m, NULL, 0);
-	priv = mlx5_priv(dvp_port_get(f.port[0]));
-	memset(&probe, 0, sizeof(probe));
-	probe.f = &f;
-	assert_int_equal(sim_mlx5_mac_get(f.sim, 0, probe.mac), 0);
-	probe.real = priv->dev->glue;
-	probe.glue = *probe.real;
-	probe.glue.destroy_flow = probe_destroy_flow;
-	probe.glue.destroy_qp = probe_destroy_qp;
-	probe.glue.destroy_rwq_ind_table = probe_destroy_rwq_ind_table;
-	probe.glue.create_flow = probe_create_flow;
-	probe.glue.create_qp_ex = probe_create_qp_ex;
-	priv->dev->glue = &probe.glue;
+	steer_probe_install(&probe, &f, f.port[0], rss_probe_frames);
 	for (unsigned int i = 0; i < DVP_DIM(hfs); i++) {
 		key[i] ^= 0x5a;
 		hash_update(f.port[0], key, hfs[i]);
-		got += probe_drain(&f);
+		got += steer_probe_drain(f.port[0], NQ);
 		for (unsigned int e = 0; e < RETA; e++)
 			m.reta[e] = (uint16_t)((e + i + 1) % NQ);
 		reta_write(f.port[0], &m);
-		got += probe_drain(&f);
+		got += steer_probe_drain(f.port[0], NQ);
 	}
 	assert_int_equal(dvp_promiscuous_enable(f.port[0]), 0);
-	got += probe_drain(&f);
+	got += steer_probe_drain(f.port[0], NQ);
 	assert_int_equal(dvp_promiscuous_disable(f.port[0]), 0);
-	got += probe_drain(&f);
-	priv->dev->glue = probe.real;
-	print_message("%u steering calls, %u frames around them: %u received, %u met no rule, "
-		      "%u other\n",
-		      probe.calls / 2, probe.calls * 4, probe.delivered, probe.no_rule,
-		      probe.other);
-	assert_true(probe.calls > 100);
-	assert_int_equal(probe.no_rule, 0);
-	assert_int_equal(probe.other, 0);
-	assert_int_equal(got, probe.delivered);
+	got += steer_probe_drain(f.port[0], NQ);
+	steer_probe_remove(&probe);
+	steer_probe_check(&probe, got);
 	mf_close(&f);
 }
 

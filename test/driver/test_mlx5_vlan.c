@@ -14,6 +14,7 @@
  */
 
 #include "mlx5_fixture.h"
+#include "mlx5_steer_probe.h"
 
 #include <time.h>
 
@@ -295,46 +296,20 @@ static void test_changes_lose_nothing(void **state)
 }
 
 /*
- * Frames of VLAN 100 injected before and after every steering call the
- * PMD makes while other VLANs come and go, promiscuous mode and the filter
- * go off and on: a UDP/IPv4 frame, an IPv4 frame of another protocol and a
- * non-IP one (a rule class each), to the port's MAC and broadcast. Each
- * meets a rule and is received, none is handed to no queue.
+ * Around every steering call: frames of VLAN 100, a UDP/IPv4 frame, an
+ * IPv4 frame of another protocol and a non-IP one (a rule class each), to
+ * the port's MAC and broadcast; then the lcore takes what arrived, so the
+ * queues keep room (bursts take no steering lock).
  */
-static struct {
-	const struct mlx5_glue *real;
-	struct mlx5_glue glue;
-	struct mf *f;
-	uint8_t mac[6];
-	uint64_t seq;
-	unsigned int calls, delivered, no_rule, other, got;
-} probe;
-
-static unsigned int probe_drain(struct mf *f)
-{
-	struct dvp_mbuf *m[32];
-	unsigned int got = 0;
-
-	for (uint16_t q = 0; q < 4; q++) {
-		uint16_t n;
-
-		while ((n = dvp_rx_burst(f->port[0], q, m, 32)) > 0) {
-			got += n;
-			dvp_pktmbuf_free_bulk(m, n);
-		}
-	}
-	return got;
-}
-
-static void probe_frames(void)
+static void vlan_probe_frames(struct steer_probe *sp)
 {
 	uint8_t frames[3][68];
 
 	for (int d = 0; d < 2; d++) {
-		assert_int_equal(sim_mlx5_frame_build(frames[0], 64, (uint32_t)(probe.seq % 16),
-						      probe.seq / 16, d == 0 ? probe.mac : bcast),
+		assert_int_equal(sim_mlx5_frame_build(frames[0], 64, (uint32_t)(sp->seq % 16),
+						      sp->seq / 16, d == 0 ? sp->mac : bcast),
 				 64);
-		probe.seq++;
+		sp->seq++;
 		memmove(frames[0] + 16, frames[0] + 12, 64 - 12);
 		dvp_be16_put(frames[0] + 12, 0x8100);
 		dvp_be16_put(frames[0] + 14, 100);
@@ -342,48 +317,20 @@ static void probe_frames(void)
 		frames[1][27] = 47; /* GRE */
 		memcpy(frames[2], frames[0], 68);
 		dvp_be16_put(frames[2] + 16, 0x0806); /* ARP */
-		for (int i = 0; i < 3; i++) {
-			int r = sim_mlx5_inject(probe.f->sim, 0, frames[i], 68);
-
-			if (r == SIM_MLX5_RX_DELIVERED)
-				probe.delivered++;
-			else if (r == SIM_MLX5_RX_NO_FLOW)
-				probe.no_rule++;
-			else
-				probe.other++;
-		}
+		for (int i = 0; i < 3; i++)
+			steer_probe_inject(sp, frames[i], 68);
 	}
-	probe.calls++;
-	/* The queues keep room: the lcore takes what arrived (bursts take no steering lock). */
-	probe.got += probe_drain(probe.f);
+	sp->got += steer_probe_drain(sp->f->port[0], 4);
 }
 
-#define PROBE_WRAP(ret_t, name, arg_t)     \
-	static ret_t probe_##name(arg_t a) \
-	{                                  \
-		ret_t r;                   \
-                                           \
-		probe_frames();            \
-		r = probe.real->name(a);   \
-		probe_frames();            \
-		return r;                  \
-	}
-PROBE_WRAP(int, destroy_flow, struct ibv_flow *)
-PROBE_WRAP(int, destroy_qp, struct ibv_qp *)
-
-static struct ibv_flow *probe_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *attr)
-{
-	struct ibv_flow *r;
-
-	probe_frames();
-	r = probe.real->create_flow(qp, attr);
-	probe_frames();
-	return r;
-}
-
+/*
+ * Frames arriving at every step while other VLANs come and go, promiscuous
+ * mode and the filter go off and on: each meets a rule and is received,
+ * none is handed to no queue.
+ */
 static void test_no_frame_without_rule(void **state)
 {
-	struct mlx5_priv *priv;
+	struct steer_probe probe;
 	unsigned int got = 0;
 	uint16_t p;
 	struct mf f;
@@ -393,41 +340,25 @@ static void test_no_frame_without_rule(void **state)
 	start_filtered(&f, 4);
 	p = f.port[0];
 	assert_int_equal(dvp_port_vlan_filter(p, 100, true), 0);
-	priv = mlx5_priv(dvp_port_get(p));
-	memset(&probe, 0, sizeof(probe));
-	probe.f = &f;
-	assert_int_equal(sim_mlx5_mac_get(f.sim, 0, probe.mac), 0);
-	probe.real = priv->dev->glue;
-	probe.glue = *probe.real;
-	probe.glue.destroy_flow = probe_destroy_flow;
-	probe.glue.destroy_qp = probe_destroy_qp;
-	probe.glue.create_flow = probe_create_flow;
-	priv->dev->glue = &probe.glue;
+	steer_probe_install(&probe, &f, p, vlan_probe_frames);
 	for (uint16_t v = 200; v < 204; v++) {
 		assert_int_equal(dvp_port_vlan_filter(p, v, true), 0);
-		got += probe_drain(&f);
+		got += steer_probe_drain(p, 4);
 		if (v % 2 == 1) {
 			assert_int_equal(dvp_port_vlan_filter(p, v, false), 0);
-			got += probe_drain(&f);
+			got += steer_probe_drain(p, 4);
 		}
 	}
 	assert_int_equal(dvp_promiscuous_enable(p), 0);
-	got += probe_drain(&f);
+	got += steer_probe_drain(p, 4);
 	assert_int_equal(dvp_promiscuous_disable(p), 0);
-	got += probe_drain(&f);
+	got += steer_probe_drain(p, 4);
 	assert_int_equal(dvp_port_vlan_filter_offload_set(p, false), 0);
-	got += probe_drain(&f);
+	got += steer_probe_drain(p, 4);
 	assert_int_equal(dvp_port_vlan_filter_offload_set(p, true), 0);
-	got += probe_drain(&f);
-	priv->dev->glue = probe.real;
-	print_message("%u steering calls, %u frames around them: %u received, %u met no rule, "
-		      "%u other\n",
-		      probe.calls / 2, probe.calls * 6, probe.delivered, probe.no_rule,
-		      probe.other);
-	assert_true(probe.calls > 100);
-	assert_int_equal(probe.no_rule, 0);
-	assert_int_equal(probe.other, 0);
-	assert_int_equal(got + probe.got, probe.delivered);
+	got += steer_probe_drain(p, 4);
+	steer_probe_remove(&probe);
+	steer_probe_check(&probe, got);
 	mf_close(&f);
 }
 
