@@ -36,6 +36,28 @@ fifo=$dir/cmd
 out=$dir/testpmd.log
 
 sim="sim_mlx5,ports=2,cable=traffic,count=$count,rate=2000,flows=64"
+
+# @1 log: the marked packets (ID @2) on port 0's queue 1 alone, some of
+# them, and `flow query` of rule 0 counting them at @3 bytes each (and any
+# the source sent since the stop, waiting in the queue). A packet's header
+# line in the log reads "port P/queue Q: received N packets".
+marks_check() {
+	local log=$1 id=$2 size=$3 bad wrongq
+	bad=$(awk '/port [0-9]+\/queue [0-9]+: received/ { pq = $2 }
+		/FDIR matched/ && pq != "0/queue" { n++ } END { print n + 0 }' "$log")
+	[ "$bad" = 0 ] || fail "$bad marked packets on a port other than 0 ($log)"
+	wrongq=$(awk '/port [0-9]+\/queue [0-9]+: received/ { q = $3 }
+		/FDIR matched/ && q != "1:" { n++ } END { print n + 0 }' "$log")
+	[ "$wrongq" = 0 ] || fail "$wrongq marked packets on a queue other than 1 ($log)"
+	marked=$(grep -c "FDIR matched ID=$id" "$log")
+	cmd "flow query 0 0 count"
+	wait_for 1 'hits: ' 20 || fail "flow query gave no counts ($log)"
+	hits=$(sed -n 's/^ *hits: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+	bytes=$(sed -n 's/^ *bytes: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+	[ "${hits:-0}" -ge "$marked" ] || fail "flow query: $hits hits, testpmd received $marked marked packets ($log)"
+	[ "${bytes:-0}" = "$((hits * size))" ] || fail "flow query: $bytes bytes for $hits frames of $size ($log)"
+}
+
 # shellcheck disable=SC2086
 tp_start "$out" "$fifo" -l 0-1 $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
 	-d "$ndvp_plugin" --vdev "net_dvp0,$sim" -- -i --rxq=2 --txq=2 --forward-mode=rxonly
@@ -57,23 +79,7 @@ cmd "start"
 wait_for 5 'FDIR matched ID=0x2a' 60 || fail "no packet arrived marked 42"
 cmd "stop"
 wait_for 1 'Accumulated forward statistics' 20 || fail "testpmd did not stop"
-# A packet's header line reads "port P/queue Q: received N packets":
-# only port 0's queue 1 may carry the mark.
-bad=$(awk '/port [0-9]+\/queue [0-9]+: received/ { pq = $2 }
-	/FDIR matched/ && pq != "0/queue" { n++ } END { print n + 0 }' "$out")
-[ "$bad" = 0 ] || fail "$bad marked packets on a port other than 0"
-wrongq=$(awk '/port [0-9]+\/queue [0-9]+: received/ { q = $3 }
-	/FDIR matched/ && q != "1:" { n++ } END { print n + 0 }' "$out")
-[ "$wrongq" = 0 ] || fail "$wrongq marked packets on a queue other than 1"
-marked=$(grep -c 'FDIR matched ID=0x2a' "$out")
-# COUNT saw every frame of flow 5 testpmd printed marked (and any the
-# source sent since the stop, waiting in the queue), 60 bytes each.
-cmd "flow query 0 0 count"
-wait_for 1 'hits: ' 20 || fail "flow query gave no counts"
-hits=$(sed -n 's/^ *hits: *\([0-9]*\).*/\1/p' "$out" | tail -n 1)
-bytes=$(sed -n 's/^ *bytes: *\([0-9]*\).*/\1/p' "$out" | tail -n 1)
-[ "${hits:-0}" -ge "$marked" ] || fail "flow query: $hits hits, testpmd received $marked marked packets"
-[ "${bytes:-0}" = "$((hits * 60))" ] || fail "flow query: $bytes bytes for $hits frames of 60"
+marks_check "$out" 0x2a 60
 cmd "flow destroy 0 rule 0"
 wait_for 1 'Flow rule #0 destroyed' 20 || fail "flow destroy did not pass"
 cmd "start"
@@ -83,25 +89,6 @@ wait_for 2 'Accumulated forward statistics' 20 || fail "testpmd did not stop aga
 [ "$(grep -c 'FDIR matched' "$out")" = "$marked" ] || fail "packets still marked after the destroy"
 tp_quit
 marked4=$marked hits4=$hits bytes4=$bytes
-
-# @1 log: the marked packets (ID @2) on port 0's queue 1 alone, some of
-# them, and `flow query` of rule 0 counting them at @3 bytes each.
-marks_check() {
-	local log=$1 id=$2 size=$3 bad wrongq
-	bad=$(awk '/port [0-9]+\/queue [0-9]+: received/ { pq = $2 }
-		/FDIR matched/ && pq != "0/queue" { n++ } END { print n + 0 }' "$log")
-	[ "$bad" = 0 ] || fail "$bad marked packets on a port other than 0 ($log)"
-	wrongq=$(awk '/port [0-9]+\/queue [0-9]+: received/ { q = $3 }
-		/FDIR matched/ && q != "1:" { n++ } END { print n + 0 }' "$log")
-	[ "$wrongq" = 0 ] || fail "$wrongq marked packets on a queue other than 1 ($log)"
-	marked=$(grep -c "FDIR matched ID=$id" "$log")
-	cmd "flow query 0 0 count"
-	wait_for 1 'hits: ' 20 || fail "flow query gave no counts ($log)"
-	hits=$(sed -n 's/^ *hits: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-	bytes=$(sed -n 's/^ *bytes: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-	[ "${hits:-0}" -ge "$marked" ] || fail "flow query: $hits hits, testpmd received $marked marked packets ($log)"
-	[ "${bytes:-0}" = "$((hits * size))" ] || fail "flow query: $bytes bytes for $hits frames of $size ($log)"
-}
 
 out=$dir/testpmd-ipv6.log
 # shellcheck disable=SC2086
