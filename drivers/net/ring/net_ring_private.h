@@ -40,19 +40,14 @@ extern int ring_logtype;
 struct ring_port;
 
 struct ring_inbox {
+	/*
+	 * Read by the consumer at every rx burst and by the producers at every
+	 * tx burst, written only at creation: a line of their own, which both
+	 * cores keep, apart from the handshake the producers write below.
+	 */
 	struct dvp_ring *ring;
 	int efd; /* non-blocking eventfd: the consumer's wake-up */
-	/*
-	 * The consumer armed and has not been woken yet. Set by the consumer,
-	 * taken (exchanged to 0) by the one producer that writes the event.
-	 */
-	uint32_t armed;
-	/* Frames are accepted: the consumer port is started (or the consumer is the application). */
-	uint32_t open;
-	/* Producers between their check of open and the end of their enqueue. */
-	uint32_t producers;
-	uint64_t events_written; /* atomic */
-	uint64_t events_base; /* its baseline (dvp_port_counters.h), set by the consumer's reset */
+	uint64_t events_base; /* events_written's baseline (dvp_port_counters.h), set by a reset */
 
 	/* Control path, under ring_lock. */
 	struct ring_port *consumer; /* the port whose rx queue reads it, or NULL */
@@ -61,6 +56,17 @@ struct ring_inbox {
 	struct ring_inbox *next; /* the driver's list, to find an inbox by ring */
 	void (*arm_hook)(void *arg); /* tests: runs right after arming */
 	void *arm_hook_arg;
+
+	/*
+	 * The consumer armed and has not been woken yet. Set by the consumer,
+	 * taken (exchanged to 0) by the one producer that writes the event.
+	 */
+	uint32_t armed __dvp_cache_aligned;
+	/* Frames are accepted: the consumer port is started (or the consumer is the application). */
+	uint32_t open;
+	/* Producers between their check of open and the end of their enqueue. */
+	uint32_t producers;
+	uint64_t events_written; /* atomic */
 };
 
 /* A queue's counters (dvp_port_counters.h): one writer, the lcore. */
