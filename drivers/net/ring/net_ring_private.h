@@ -41,9 +41,12 @@ struct ring_port;
 
 struct ring_inbox {
 	/*
-	 * Read by the consumer at every rx burst and by the producers at every
-	 * tx burst, written only at creation: a line of their own, which both
-	 * cores keep, apart from the handshake the producers write below.
+	 * ring and efd are read by the consumer at every rx burst and by the
+	 * producers at every tx burst, and written only at creation. They
+	 * share their line with fields that change only on the control path
+	 * (a reset, a port's start or stop), so both cores keep it; the
+	 * handshake the producers write at every burst is on a line of its own
+	 * below.
 	 */
 	struct dvp_ring *ring;
 	int efd; /* non-blocking eventfd: the consumer's wake-up */
