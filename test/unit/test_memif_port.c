@@ -344,6 +344,47 @@ static void test_chained(void **state)
 	assert_int_equal(dvp_dev_remove("net_memif_c1"), 0);
 }
 
+/*
+ * bsize=16384: each frame in one buffer, whatever its length. Lengths
+ * around the inline copy's steps (16, 32, 64, 128 bytes) and an mbuf's
+ * data room (2048), sent in 2048-byte segments: the bursts' one-segment
+ * path for the short ones; a single buffer larger than an mbuf (a jumbo
+ * frame) arrives as a chain.
+ */
+static void test_one_buffer_any_length(void **state)
+{
+	uint32_t lens[] = { 1, 16, 17, 33, 64, 65, 128, 129, 2047, 2048, 2049, 9000 };
+	struct dvp_mbuf *pkts[16], *m;
+	uint16_t s, c, n, i, dir;
+
+	(void)state;
+	assert_int_equal(vdev("net_memif_s2,role=server,socket=%s-big", sock), 0);
+	assert_int_equal(vdev("net_memif_c2,role=client,socket=%s-big,bsize=16384,rsize=5", sock),
+			 0);
+	s = tp_port("net_memif_s2");
+	c = tp_port("net_memif_c2");
+	pair_up(s, c, 1, 1, NULL);
+	for (dir = 0; dir < 2; dir++) {
+		uint16_t from = dir ? s : c, to = dir ? c : s;
+
+		for (i = 0; i < DVP_DIM(lens); i++) {
+			m = tp_pattern_frame(tp_pool, lens[i], (uint8_t)(5 * i + dir), 2048);
+			assert_int_equal(dvp_tx_burst(from, 0, &m, 1), 1);
+		}
+		n = dvp_rx_burst(to, 0, pkts, 16);
+		assert_int_equal(n, DVP_DIM(lens));
+		for (i = 0; i < n; i++) {
+			tp_check_pattern(pkts[i], lens[i], (uint8_t)(5 * i + dir));
+			assert_int_equal(pkts[i]->nb_segs, (lens[i] + 2047) / 2048);
+		}
+		dvp_pktmbuf_free_bulk(pkts, n);
+	}
+	pair_down(s, c);
+	assert_int_equal(dvp_dev_remove("net_memif_s2"), 0);
+	assert_int_equal(dvp_dev_remove("net_memif_c2"), 0);
+	tp_assert_pool_full();
+}
+
 /* The client asks for one ring each way; the server's second queue stays idle. */
 static void test_fewer_rings_than_queues(void **state)
 {
@@ -1011,6 +1052,7 @@ int main(void)
 		cmocka_unit_test(test_ring_full_server),
 		cmocka_unit_test(test_stop_with_frames_on_ring),
 		cmocka_unit_test(test_chained),
+		cmocka_unit_test(test_one_buffer_any_length),
 		cmocka_unit_test(test_fewer_rings_than_queues),
 		cmocka_unit_test(test_reconnect),
 		cmocka_unit_test(test_bad_secret),

@@ -17,6 +17,7 @@
 
 #include <dvp_common.h>
 #include <dvp_fd.h>
+#include <dvp_memcpy.h>
 
 #include "memif_log.h"
 #include "memif_rxtx.h"
@@ -50,7 +51,7 @@ static __dvp_always_inline int rx_copy(struct memif_queue *q, struct dvp_mbuf *h
 			continue;
 		}
 		c = DVP_MIN(room, len);
-		memcpy(dvp_pktmbuf_mtod_offset(t, uint8_t *, t->data_len), src, c);
+		dvp_memcpy(dvp_pktmbuf_mtod_offset(t, uint8_t *, t->data_len), src, c);
 		t->data_len = (uint16_t)(t->data_len + c);
 		head->pkt_len += c;
 		src += c;
@@ -128,11 +129,97 @@ static __dvp_always_inline int rx_one(struct memif_queue *q, uint16_t cur, uint1
 	return RX_OK;
 }
 
+/*
+ * Fresh mbufs for a burst's packets, taken from the pool at once: one
+ * mempool get per burst instead of one per packet. What the burst leaves
+ * goes back at its end.
+ */
+#define MEMIF_RX_STASH 32
+
+struct rx_stash {
+	uint16_t next;
+	uint16_t count;
+	struct dvp_mbuf *m[MEMIF_RX_STASH];
+};
+
+static __dvp_always_inline void rx_stash_fill(struct memif_queue *q, struct rx_stash *st,
+					      uint16_t want)
+{
+	want = DVP_MIN(want, (uint16_t)MEMIF_RX_STASH);
+	st->next = 0;
+	/* All or none: with the pool nearly dry, each packet asks for itself. */
+	st->count = dvp_pktmbuf_alloc_bulk(q->mp, st->m, want) == 0 ? want : 0;
+}
+
+static __dvp_always_inline struct dvp_mbuf *rx_stash_take(struct memif_queue *q,
+							  struct rx_stash *st)
+{
+	if (dvp_likely(st->next < st->count))
+		return st->m[st->next++];
+	return dvp_pktmbuf_alloc(q->mp);
+}
+
+static __dvp_always_inline void rx_stash_return(struct rx_stash *st)
+{
+	if (dvp_unlikely(st->next < st->count))
+		dvp_pktmbuf_free_bulk(&st->m[st->next], (unsigned int)(st->count - st->next));
+}
+
+/*
+ * The common case of rx_one(): the packet at slot @cur is one descriptor,
+ * inside the peer's memory, that fits in one mbuf. @return the packet, or
+ * NULL for rx_one() to take the slot (after reading it again), so that the
+ * chains, the bad descriptors and a pool run dry are counted in one place.
+ */
+static __dvp_always_inline struct dvp_mbuf *rx_one_seg(struct memif_queue *q, uint16_t cur,
+						       bool client, struct rx_stash *st)
+{
+	const struct memif_desc *d = &q->ring->desc[cur & q->mask];
+	uint16_t flags = __atomic_load_n(&d->flags, __ATOMIC_RELAXED);
+	uint32_t len = __atomic_load_n(&d->length, __ATOMIC_RELAXED);
+	struct dvp_mbuf *m, *tail;
+	const uint8_t *src;
+
+	if (dvp_unlikely((flags & MEMIF_DESC_FLAG_NEXT) || len > MEMIF_MAX_PKT_LEN))
+		return NULL;
+	if (client) {
+		if (dvp_unlikely(len > q->bsize))
+			return NULL;
+		src = q->bufs + (size_t)(cur & q->mask) * q->bsize;
+	} else {
+		uint16_t region = __atomic_load_n(&d->region, __ATOMIC_RELAXED);
+		uint32_t off = __atomic_load_n(&d->offset, __ATOMIC_RELAXED);
+
+		if (dvp_unlikely(region >= q->nregions ||
+				 (uint64_t)off + len > q->regions[region].size))
+			return NULL;
+		src = (const uint8_t *)q->regions[region].addr + off;
+	}
+	m = rx_stash_take(q, st);
+	if (dvp_unlikely(m == NULL))
+		return NULL;
+	m->port = q->port_id;
+	if (dvp_likely(len <= (uint32_t)m->buf_len - m->data_off)) {
+		dvp_memcpy(dvp_pktmbuf_mtod(m, uint8_t *), src, len);
+		m->data_len = (uint16_t)len;
+		m->pkt_len = len;
+		return m;
+	}
+	/* One buffer larger than a segment (a jumbo frame): a chain of mbufs. */
+	tail = m;
+	if (dvp_unlikely(rx_copy(q, m, &tail, src, len) != RX_OK)) {
+		dvp_pktmbuf_free(m);
+		return NULL;
+	}
+	return m;
+}
+
 static __dvp_always_inline uint16_t rx_burst(struct memif_queue *q, struct dvp_mbuf **pkts,
 					     uint16_t nb_pkts, bool client)
 {
 	struct memif_ring *r;
 	uint16_t cur, peer, avail, used, n = 0;
+	struct rx_stash stash;
 	uint64_t bytes = 0;
 	struct dvp_mbuf *m;
 	int ret;
@@ -153,7 +240,18 @@ static __dvp_always_inline uint16_t rx_burst(struct memif_queue *q, struct dvp_m
 		memif_peer_violation(q, client ? MEMIF_VIOL_TAIL : MEMIF_VIOL_HEAD, peer, cur);
 		goto out;
 	}
+	if (avail == 0)
+		goto out;
+	rx_stash_fill(q, &stash, DVP_MIN(nb_pkts, avail));
 	while (n < nb_pkts && avail != 0) {
+		m = rx_one_seg(q, cur, client, &stash);
+		if (dvp_likely(m != NULL)) {
+			cur++;
+			avail--;
+			bytes += m->pkt_len;
+			pkts[n++] = m;
+			continue;
+		}
 		ret = rx_one(q, cur, avail, client, &m, &used);
 		if (dvp_unlikely(ret != RX_OK)) {
 			if (ret == RX_NOMBUF)
@@ -167,6 +265,7 @@ static __dvp_always_inline uint16_t rx_burst(struct memif_queue *q, struct dvp_m
 			pkts[n++] = m;
 		}
 	}
+	rx_stash_return(&stash);
 	if (n != 0) {
 		dvp_counter_add(&q->st.packets, n);
 		dvp_counter_add(&q->st.bytes, bytes);
@@ -270,7 +369,7 @@ uint16_t memif_tx_client(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 					dlen = 0;
 				}
 				c = DVP_MIN(room, len);
-				memcpy(dst + dlen, src, c);
+				dvp_memcpy(dst + dlen, src, c);
 				dlen += c;
 				room -= c;
 				src += c;
@@ -295,19 +394,30 @@ out:
 	return n;
 }
 
+/*
+ * The client's memory as a server's tx burst sees it, read into locals
+ * once: the copies write through byte pointers, which the compiler must
+ * assume could alias the queue's fields.
+ */
+struct tx_view {
+	struct memif_desc *desc;
+	const struct memif_region *regions;
+	uint16_t nregions;
+	uint16_t mask;
+};
+
 /* Room of the client's posted buffer at @slot, or -1 for one outside its memory. */
-static __dvp_always_inline int64_t tx_room(const struct memif_queue *q, uint16_t slot,
-					   uint8_t **dst)
+static __dvp_always_inline int64_t tx_room(const struct tx_view *v, uint16_t slot, uint8_t **dst)
 {
-	const struct memif_desc *d = &q->ring->desc[slot & q->mask];
+	const struct memif_desc *d = &v->desc[slot & v->mask];
 	uint16_t region = __atomic_load_n(&d->region, __ATOMIC_RELAXED);
 	uint32_t off = __atomic_load_n(&d->offset, __ATOMIC_RELAXED);
 	uint32_t room = __atomic_load_n(&d->length, __ATOMIC_RELAXED);
 
-	if (dvp_unlikely(region >= q->nregions || room == 0 ||
-			 (uint64_t)off + room > q->regions[region].size))
+	if (dvp_unlikely(region >= v->nregions || room == 0 ||
+			 (uint64_t)off + room > v->regions[region].size))
 		return -1;
-	*dst = (uint8_t *)q->regions[region].addr + off;
+	*dst = (uint8_t *)v->regions[region].addr + off;
 	return room;
 }
 
@@ -317,10 +427,12 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 	struct memif_ring *r;
 	uint16_t slot, n_free, n = 0;
 	uint64_t bytes = 0;
+	struct tx_view v;
 
 	if (!q_enter(q))
 		return 0;
 	r = q->ring;
+	v = (struct tx_view){ r->desc, q->regions, q->nregions, q->mask };
 	slot = q->last;
 	/* Acquire pairs with the client's release of head: its posted descriptors are visible. */
 	n_free = (uint16_t)(__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) - slot);
@@ -337,11 +449,27 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 		uint8_t *dst = NULL;
 		uint32_t dlen = 0;
 
+		/* One segment into the one posted buffer it fits: one pass. */
+		if (dvp_likely(m->next == NULL && n_free != 0)) {
+			room = tx_room(&v, slot, &dst);
+			if (dvp_likely(room >= (int64_t)m->data_len)) {
+				struct memif_desc *d = &v.desc[slot & v.mask];
+
+				dvp_memcpy(dst, dvp_pktmbuf_mtod(m, const uint8_t *), m->data_len);
+				d->length = m->data_len;
+				d->flags = 0;
+				slot++;
+				n_free--;
+				bytes += m->data_len;
+				n++;
+				continue;
+			}
+		}
 		/* First pass: enough posted buffers for the whole packet? */
 		do {
 			if (k == n_free)
 				goto no_room;
-			room = tx_room(q, (uint16_t)(slot + k), &dst);
+			room = tx_room(&v, (uint16_t)(slot + k), &dst);
 			if (room < 0) {
 				memif_peer_violation(q, MEMIF_VIOL_DESC, (uint16_t)(slot + k),
 						     slot);
@@ -353,7 +481,7 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 
 		/* Second pass: copy, each room read and checked again. */
 		k = 0;
-		room = tx_room(q, slot, &dst);
+		room = tx_room(&v, slot, &dst);
 		for (seg = m; seg != NULL; seg = seg->next) {
 			const uint8_t *src = dvp_pktmbuf_mtod(seg, const uint8_t *);
 			uint32_t len = seg->data_len;
@@ -362,14 +490,14 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 				uint32_t c;
 
 				if (room <= (int64_t)dlen) {
-					struct memif_desc *d = &r->desc[(slot + k) & q->mask];
+					struct memif_desc *d = &v.desc[(slot + k) & v.mask];
 
 					d->length = dlen;
 					d->flags = MEMIF_DESC_FLAG_NEXT;
 					k++;
 					if (k == n_free)
 						goto no_room; /* the client shrank a buffer meanwhile */
-					room = tx_room(q, (uint16_t)(slot + k), &dst);
+					room = tx_room(&v, (uint16_t)(slot + k), &dst);
 					if (room < 0) {
 						memif_peer_violation(q, MEMIF_VIOL_DESC,
 								     (uint16_t)(slot + k), slot);
@@ -378,14 +506,14 @@ uint16_t memif_tx_server(void *txq, struct dvp_mbuf **pkts, uint16_t nb_pkts)
 					dlen = 0;
 				}
 				c = (uint32_t)DVP_MIN((uint64_t)(room - dlen), (uint64_t)len);
-				memcpy(dst + dlen, src, c);
+				dvp_memcpy(dst + dlen, src, c);
 				dlen += c;
 				src += c;
 				len -= c;
 			}
 		}
-		r->desc[(slot + k) & q->mask].length = dlen;
-		r->desc[(slot + k) & q->mask].flags = 0;
+		v.desc[(slot + k) & v.mask].length = dlen;
+		v.desc[(slot + k) & v.mask].flags = 0;
 		k++;
 		slot = (uint16_t)(slot + k);
 		n_free = (uint16_t)(n_free - k);
