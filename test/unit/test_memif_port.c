@@ -308,12 +308,42 @@ static void test_stop_with_frames_on_ring(void **state)
 	tp_assert_pool_full();
 }
 
+/*
+ * Frames of @lens from client @c to server @s and back, each sent in
+ * @seg-byte segments: every one arrives intact, and in @rx_seg-byte
+ * segments when @rx_seg is not 0 (an mbuf's data room).
+ */
+static void exchange_frames(uint16_t s, uint16_t c, const uint32_t *lens, uint16_t count,
+			    uint16_t seg, uint32_t rx_seg)
+{
+	struct dvp_mbuf *pkts[16], *m;
+	uint16_t n, i, dir;
+
+	assert_true(count <= DVP_DIM(pkts));
+	for (dir = 0; dir < 2; dir++) {
+		uint16_t from = dir ? s : c, to = dir ? c : s;
+
+		for (i = 0; i < count; i++) {
+			m = tp_pattern_frame(tp_pool, lens[i], (uint8_t)(7 * i + dir), seg);
+			assert_int_equal(dvp_tx_burst(from, 0, &m, 1), 1);
+		}
+		n = dvp_rx_burst(to, 0, pkts, DVP_DIM(pkts));
+		assert_int_equal(n, count);
+		for (i = 0; i < n; i++) {
+			tp_check_pattern(pkts[i], lens[i], (uint8_t)(7 * i + dir));
+			if (rx_seg != 0)
+				assert_int_equal(pkts[i]->nb_segs, (lens[i] + rx_seg - 1) / rx_seg);
+		}
+		dvp_pktmbuf_free_bulk(pkts, n);
+	}
+}
+
 /* bsize=64: frames of many buffers both ways, mbuf chains in and out. */
 static void test_chained(void **state)
 {
 	uint32_t lens[] = { 1, 63, 64, 65, 1000, 9000 };
-	struct dvp_mbuf *pkts[16], *m;
-	uint16_t s, c, n, i, dir;
+	struct dvp_mbuf *m;
+	uint16_t s, c;
 
 	(void)state;
 	assert_int_equal(vdev("net_memif_s1,role=server,socket=%s-ch", sock), 0);
@@ -321,20 +351,8 @@ static void test_chained(void **state)
 	s = tp_port("net_memif_s1");
 	c = tp_port("net_memif_c1");
 	pair_up(s, c, 1, 1, NULL);
-	for (dir = 0; dir < 2; dir++) {
-		uint16_t from = dir ? s : c, to = dir ? c : s;
-
-		for (i = 0; i < DVP_DIM(lens); i++) {
-			/* Sent as a chain of 100-byte segments. */
-			m = tp_pattern_frame(tp_pool, lens[i], (uint8_t)(7 * i + dir), 100);
-			assert_int_equal(dvp_tx_burst(from, 0, &m, 1), 1);
-		}
-		n = dvp_rx_burst(to, 0, pkts, 16);
-		assert_int_equal(n, DVP_DIM(lens));
-		for (i = 0; i < n; i++)
-			tp_check_pattern(pkts[i], lens[i], (uint8_t)(7 * i + dir));
-		dvp_pktmbuf_free_bulk(pkts, n);
-	}
+	/* Sent as chains of 100-byte segments. */
+	exchange_frames(s, c, lens, DVP_DIM(lens), 100, 0);
 	/* A frame bigger than the ring's buffers: refused, kept by the caller. */
 	m = tp_pattern_frame(tp_pool, 64 * 512 + 1, 0, 2048);
 	assert_int_equal(dvp_tx_burst(c, 0, &m, 1), 0);
@@ -354,8 +372,7 @@ static void test_chained(void **state)
 static void test_one_buffer_any_length(void **state)
 {
 	uint32_t lens[] = { 1, 16, 17, 33, 64, 65, 128, 129, 2047, 2048, 2049, 9000 };
-	struct dvp_mbuf *pkts[16], *m;
-	uint16_t s, c, n, i, dir;
+	uint16_t s, c;
 
 	(void)state;
 	assert_int_equal(vdev("net_memif_s2,role=server,socket=%s-big", sock), 0);
@@ -364,21 +381,7 @@ static void test_one_buffer_any_length(void **state)
 	s = tp_port("net_memif_s2");
 	c = tp_port("net_memif_c2");
 	pair_up(s, c, 1, 1, NULL);
-	for (dir = 0; dir < 2; dir++) {
-		uint16_t from = dir ? s : c, to = dir ? c : s;
-
-		for (i = 0; i < DVP_DIM(lens); i++) {
-			m = tp_pattern_frame(tp_pool, lens[i], (uint8_t)(5 * i + dir), 2048);
-			assert_int_equal(dvp_tx_burst(from, 0, &m, 1), 1);
-		}
-		n = dvp_rx_burst(to, 0, pkts, 16);
-		assert_int_equal(n, DVP_DIM(lens));
-		for (i = 0; i < n; i++) {
-			tp_check_pattern(pkts[i], lens[i], (uint8_t)(5 * i + dir));
-			assert_int_equal(pkts[i]->nb_segs, (lens[i] + 2047) / 2048);
-		}
-		dvp_pktmbuf_free_bulk(pkts, n);
-	}
+	exchange_frames(s, c, lens, DVP_DIM(lens), 2048, 2048);
 	pair_down(s, c);
 	assert_int_equal(dvp_dev_remove("net_memif_s2"), 0);
 	assert_int_equal(dvp_dev_remove("net_memif_c2"), 0);
