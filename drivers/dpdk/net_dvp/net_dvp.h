@@ -59,6 +59,14 @@ struct net_dvp_rxq {
 struct net_dvp_txq {
 	dvp_tx_burst_fn burst; /* as for net_dvp_rxq */
 	void *dvp_q;
+	/*
+	 * The running burst's array and count, for its slow path: kept here
+	 * and read again after the dvp queue's burst returns, so that the
+	 * fast path keeps only the queue in a register across that call
+	 * (see net_dvp_tx_burst()).
+	 */
+	struct rte_mbuf **burst_pkts;
+	uint16_t burst_nb;
 	uint16_t dvp_port;
 	uint16_t queue_id;
 	/* the pool of the last direct mbuf: the fast path's one comparison */

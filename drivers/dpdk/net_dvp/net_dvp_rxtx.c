@@ -295,15 +295,24 @@ static __rte_noinline uint16_t net_dvp_tx_stopped(struct net_dvp_txq *txq, struc
  * A dvp queue that stops before an mbuf it cannot send as it is (mlx5:
  * drivers/net/mlx5/mlx5_tx.h) takes the whole array; only a short count
  * needs a look, at the mbuf it stopped at.
+ *
+ * The array and the count go through the queue rather than through
+ * callee-saved registers: kept in registers across the call, they cost
+ * five pushes, five pops and their moves a burst (21 instructions in all,
+ * two thirds of an instruction a packet at bursts of 32); this way two
+ * stores and a load, and one register saved.
  */
 uint16_t net_dvp_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct net_dvp_txq *txq = q;
-	uint16_t sent = txq->burst(txq->dvp_q, (struct dvp_mbuf **)pkts, nb_pkts);
+	uint16_t sent;
 
-	if (likely(sent == nb_pkts))
+	txq->burst_pkts = pkts;
+	txq->burst_nb = nb_pkts;
+	sent = txq->burst(txq->dvp_q, (struct dvp_mbuf **)pkts, nb_pkts);
+	if (likely(sent == txq->burst_nb))
 		return sent;
-	return net_dvp_tx_stopped(txq, pkts, nb_pkts, sent);
+	return net_dvp_tx_stopped(txq, txq->burst_pkts, txq->burst_nb, sent);
 }
 
 /*
