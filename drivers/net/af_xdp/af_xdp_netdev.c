@@ -178,7 +178,9 @@ int af_xdp_netdev_promisc_set(const struct af_xdp_netdev *nd, bool on)
 int af_xdp_netdev_link_get(const struct af_xdp_netdev *nd, struct dvp_link *link)
 {
 	struct ethtool_cmd ecmd = { .cmd = ETHTOOL_GSET };
+	struct ethtool_value carrier = { .cmd = ETHTOOL_GLINK };
 	struct ifreq ifr = { 0 };
+	bool up;
 	uint32_t speed;
 	int ret;
 
@@ -186,9 +188,18 @@ int af_xdp_netdev_link_get(const struct af_xdp_netdev *nd, struct dvp_link *link
 	ret = nd_ioctl(nd, SIOCGIFFLAGS, &ifr);
 	if (ret < 0)
 		return dvp_err(-ret);
-	link->link_status = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING) ?
-				    DVP_LINK_UP :
-				    DVP_LINK_DOWN;
+	/*
+	 * The carrier, as ethtool's "Link detected": frames flow when it is
+	 * on. IFF_RUNNING is the operstate, which the kernel's link watch
+	 * derives from it later and can leave behind: a veth whose carrier
+	 * came on as it was set up has been seen DOWN for good with frames
+	 * flowing. IFF_RUNNING only for a driver without ETHTOOL_GLINK.
+	 */
+	if (nd_ethtool(nd, &carrier) == 0)
+		up = (ifr.ifr_flags & IFF_UP) && carrier.data != 0;
+	else
+		up = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
+	link->link_status = up ? DVP_LINK_UP : DVP_LINK_DOWN;
 	link->link_duplex = DVP_LINK_FULL_DUPLEX;
 	link->link_autoneg = DVP_LINK_FIXED;
 	link->link_speed = DVP_LINK_SPEED_UNKNOWN;

@@ -232,6 +232,7 @@ static int mlx5_close(struct dvp_port *port)
 
 	if (priv->dev->async != NULL)
 		ib_async_del_port(priv->dev->async, port->port_id);
+	pthread_mutex_destroy(&priv->link_lock);
 	pthread_mutex_destroy(&priv->steer_lock);
 	mlx5_dev_port_closed(priv->dev, port);
 	return 0;
@@ -255,35 +256,43 @@ int mlx5_link_update(struct dvp_port *port, bool wait, enum dvp_port_event_cause
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
 	const struct mlx5_glue *g = priv->dev->glue;
+	struct mlx5_glue_port_net net;
 	struct dvp_link link;
 	unsigned int waited = 0;
 	int ret;
 
-	for (;;) {
+	/* Wait only for a port on its way up (INIT, ARMED), as a NIC training its link. */
+	while (wait && waited < 9000) {
 		struct ibv_port_attr pa;
 
-		ret = g->get_port_net(priv->dev->ctx, priv->port_num, &priv->net);
-		if (ret != 0) {
-			MLX5_PLOG(ERR, port, "cannot read the link state: %s", dvp_strerror(ret));
-			return dvp_err(ret);
-		}
-		if (priv->net.link_up || !wait || waited >= 9000)
-			break;
-		/* Wait only for a port on its way up (INIT, ARMED), as a NIC training its link. */
-		if (g->query_port(priv->dev->ctx, priv->port_num, &pa) != 0 ||
+		if (g->get_port_net(priv->dev->ctx, priv->port_num, &net) != 0 || net.link_up ||
+		    g->query_port(priv->dev->ctx, priv->port_num, &pa) != 0 ||
 		    (pa.state != IBV_PORT_INIT && pa.state != IBV_PORT_ARMED))
 			break;
 		sleep_ms(100);
 		waited += 100;
 	}
+	/*
+	 * The interrupt thread (port events) and the control thread both
+	 * report the link: read and set under one lock, so that an older
+	 * reading never lands after a newer one.
+	 */
+	pthread_mutex_lock(&priv->link_lock);
+	ret = g->get_port_net(priv->dev->ctx, priv->port_num, &net);
+	if (ret != 0) {
+		pthread_mutex_unlock(&priv->link_lock);
+		MLX5_PLOG(ERR, port, "cannot read the link state: %s", dvp_strerror(ret));
+		return dvp_err(ret);
+	}
 	memset(&link, 0, sizeof(link));
-	link.link_status = priv->net.link_up ? DVP_LINK_UP : DVP_LINK_DOWN;
+	link.link_status = net.link_up ? DVP_LINK_UP : DVP_LINK_DOWN;
 	link.link_duplex = DVP_LINK_FULL_DUPLEX;
 	link.link_autoneg = DVP_LINK_AUTONEG;
-	link.link_speed = !priv->net.link_up	    ? DVP_LINK_SPEED_NONE :
-			  priv->net.speed_mbps != 0 ? priv->net.speed_mbps :
-						      DVP_LINK_SPEED_UNKNOWN;
+	link.link_speed = !net.link_up	      ? DVP_LINK_SPEED_NONE :
+			  net.speed_mbps != 0 ? net.speed_mbps :
+						DVP_LINK_SPEED_UNKNOWN;
 	dvp_port_link_set(port, &link, cause);
+	pthread_mutex_unlock(&priv->link_lock);
 	return 0;
 }
 

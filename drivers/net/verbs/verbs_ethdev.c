@@ -78,6 +78,7 @@ void verbs_link_report(struct verbs_port *vp, enum dvp_port_event_cause cause)
 				 .link_autoneg = DVP_LINK_AUTONEG };
 	struct ibv_port_attr pa;
 	bool up, usable;
+	int changed;
 	uint16_t q;
 
 	pthread_mutex_lock(&vp->lock);
@@ -88,7 +89,10 @@ void verbs_link_report(struct verbs_port *vp, enum dvp_port_event_cause cause)
 	for (q = 0; up && q < vp->port->nb_tx_queues; q++)
 		up = __atomic_load_n(&((struct verbs_txq *)vp->port->txqs[q])->state,
 				     __ATOMIC_RELAXED) == VERBS_Q_LIVE;
-	pthread_mutex_unlock(&vp->lock);
+	/*
+	 * Still under the lock: the interrupt thread and the control thread
+	 * both report the link, and an older reading must not land last.
+	 */
 	if (ibv_query_port(vp->dev->ctx, vp->ib_port, &pa) != 0)
 		pa.state = IBV_PORT_DOWN;
 	usable = pa.state == IBV_PORT_ACTIVE && verbs_netdev_running(vp->netdev);
@@ -99,7 +103,9 @@ void verbs_link_report(struct verbs_port *vp, enum dvp_port_event_cause cause)
 	up = up && usable;
 	link.link_status = up ? DVP_LINK_UP : DVP_LINK_DOWN;
 	link.link_speed = up ? port_speed(&pa) : DVP_LINK_SPEED_NONE;
-	if (dvp_port_link_set(vp->port, &link, cause))
+	changed = dvp_port_link_set(vp->port, &link, cause);
+	pthread_mutex_unlock(&vp->lock);
+	if (changed)
 		VERBS_LOG(INFO, "%s: link %s", vp->name, up ? "up" : "down");
 }
 

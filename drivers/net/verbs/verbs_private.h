@@ -85,7 +85,11 @@ struct verbs_port {
 	struct verbs_cfg cfg;
 	char name[DVP_DEV_NAME_MAX_LEN];
 
-	pthread_mutex_t lock; /* the connections and started, against the interrupt thread */
+	/*
+	 * Against the interrupt thread: the connections, started, and the
+	 * link from reading it to setting it (verbs_link_report()).
+	 */
+	pthread_mutex_t lock;
 	struct rdma_event_channel *cm_ch;
 	struct rdma_cm_id *listen_id;
 	int timer_fd;
