@@ -169,7 +169,7 @@ struct fwd_port {
 	void *sim_dev;
 	uint64_t queue_errors; /* QUEUE_ERROR events (atomic: interrupt thread) */
 	uint64_t link_changes; /* atomic */
-	int link_shown; /* the link state last printed: 1 up, 0 down, -1 not yet */
+	int link_shown; /* the link state last printed: 1 up, 0 down, -1 not yet (atomic) */
 };
 
 /* The whole run (main.c owns it). */
@@ -219,6 +219,8 @@ int fwd_ports_start(struct fwd_run *run);
 int fwd_tx_first(struct fwd_run *run);
 int fwd_ports_stop(struct fwd_run *run);
 void fwd_events_off(struct fwd_run *run);
+/* Once running: say a link that changed while the configuration was printed. */
+void fwd_links_catch_up(struct fwd_run *run);
 void fwd_teardown(struct fwd_run *run);
 
 /* fwd_engine.c */

@@ -284,13 +284,43 @@ int fwd_ports_init(struct fwd_run *run)
 	return 0;
 }
 
+/*
+ * Say @p link of @p fp when it is not what was last said. The interrupt
+ * thread (events) and the main thread (fwd_links_catch_up()) both call it:
+ * the exchange says each change once, whoever sees it first.
+ */
+static void link_say(struct fwd_run *run, struct fwd_port *fp, const struct dvp_link *link)
+{
+	char ls[64];
+
+	if (__atomic_exchange_n(&fp->link_shown, (int)link->link_status, __ATOMIC_RELAXED) ==
+	    (int)link->link_status)
+		return;
+	dvp_link_to_str(ls, sizeof(ls), link);
+	fprintf(run->note, FWD_PROG ": port %u (%s): %s\n", fp->port_id, fp->name, ls);
+}
+
+void fwd_links_catch_up(struct fwd_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nb_ports; i++) {
+		struct fwd_port *fp = &run->ports[i];
+		struct dvp_link link;
+
+		/* Only a link the configuration lines showed (not in JSON). */
+		if (__atomic_load_n(&fp->link_shown, __ATOMIC_RELAXED) >= 0 &&
+		    dvp_link_get_nowait(fp->port_id, &link) == 0)
+			link_say(run, fp, &link);
+	}
+}
+
 /* Events arrive on the EAL interrupt thread: count them and say so. */
 static void port_event_cb(uint16_t port_id, enum dvp_port_event event,
 			  const struct dvp_port_event_info *info, void *arg)
 {
 	struct fwd_run *run = arg;
 	struct fwd_port *fp = fwd_port_of(run, port_id);
-	char link[64];
 
 	if (fp == NULL)
 		return;
@@ -300,15 +330,12 @@ static void port_event_cb(uint16_t port_id, enum dvp_port_event event,
 		__atomic_fetch_add(&fp->link_changes, 1, __ATOMIC_RELAXED);
 		/*
 		 * The configuration lines show each link; say only what
-		 * changes after them. Acquire pairs with the release once
-		 * they are printed (link_shown is then ours alone).
+		 * changes after them (acquire: pairs with the release once they
+		 * are printed). A change before then that they missed is said
+		 * by fwd_links_catch_up().
 		 */
-		if (!__atomic_load_n(&run->running, __ATOMIC_ACQUIRE) ||
-		    fp->link_shown == (int)info->link.link_status)
-			break;
-		fp->link_shown = info->link.link_status;
-		dvp_link_to_str(link, sizeof(link), &info->link);
-		fprintf(run->note, FWD_PROG ": port %u (%s): %s\n", port_id, fp->name, link);
+		if (__atomic_load_n(&run->running, __ATOMIC_ACQUIRE))
+			link_say(run, fp, &info->link);
 		break;
 	case DVP_PORT_EVENT_QUEUE_ERROR:
 		__atomic_fetch_add(&fp->queue_errors, 1, __ATOMIC_RELAXED);

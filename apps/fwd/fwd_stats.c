@@ -254,7 +254,7 @@ void fwd_print_config(struct fwd_run *run)
 		dvp_ether_format_addr(mac, sizeof(mac), &fp->mac);
 		if (dvp_link_get_nowait(fp->port_id, &link) == 0) {
 			dvp_link_to_str(ls, sizeof(ls), &link);
-			fp->link_shown = link.link_status;
+			__atomic_store_n(&fp->link_shown, (int)link.link_status, __ATOMIC_RELAXED);
 		}
 		fprintf(run->out,
 			"  port %u: %s (%s, node %d) %s%s, %s; %u rxq x %u, %u txq x %u; -> port %u; "

@@ -243,6 +243,7 @@ int main(int argc, char **argv)
 	fwd_print_config(&run);
 	/* Release: see port_event_cb(). */
 	__atomic_store_n(&run.running, true, __ATOMIC_RELEASE);
+	fwd_links_catch_up(&run);
 	fwd_stats_init(&run);
 	fwd_sim_start(&run);
 	start = now_s();
