@@ -109,6 +109,13 @@ struct dvp_ring_prod_headtail {
 struct dvp_ring_cons_headtail {
 	_Atomic uint32_t head; /**< next slot to reserve */
 	uint32_t single; /**< single consumer by default */
+	/**
+	 * prod.tail as a single consumer last read it, kept while entries it
+	 * promises are left: the consumer reads prod.tail again only when they
+	 * run short. Not beside the tail, which the producer reads: the line
+	 * of a head a single consumer seldom writes.
+	 */
+	_Atomic uint32_t avail;
 	/** Slots up to here are released. Not beside head: see struct dvp_ring. */
 	_Atomic uint32_t tail __dvp_aligned(2 * DVP_CACHE_LINE_SIZE);
 };
@@ -311,10 +318,56 @@ __dvp_ring_move_prod_head(struct dvp_ring *r, bool single, unsigned int n,
 }
 
 /*
- * Reserve up to @n entries for consumers, as __dvp_ring_move_prod_head. A
- * single consumer's position is cons.tail; it stores cons.head only when it
- * crosses a multiple of the ring size, which keeps the head less than a
- * ring size behind for __dvp_ring_position().
+ * Reserve up to @n entries for a single consumer, its position cons.tail.
+ * It reads prod.tail only when the entries its last reading promised run
+ * short: with the ring well filled, the producer's stores to prod.tail then
+ * find the line still theirs, not shared with a consumer polling it (the
+ * counterpart of the producer's limit). The reading is kept only when it
+ * promises more than this call takes, so a consumer that empties the ring
+ * each time stores nothing more.
+ */
+static __dvp_always_inline unsigned int
+__dvp_ring_sc_move_head(struct dvp_ring *r, unsigned int n, enum dvp_ring_queue_behavior behavior,
+			uint32_t *old_head, uint32_t *new_head)
+{
+	uint32_t pos, avail, entries;
+
+	/* Relaxed, all three: as in __dvp_ring_sp_move_head(). */
+	pos = atomic_load_explicit(&r->cons.tail, memory_order_relaxed);
+	*old_head = pos;
+	entries = atomic_load_explicit(&r->cons.avail, memory_order_relaxed) - pos;
+	/*
+	 * Above the capacity: a reading older than the position (multi-thread
+	 * calls moved it on), so it promises nothing.
+	 */
+	if (dvp_unlikely(n > entries || entries > r->capacity)) {
+		/*
+		 * Acquire: pairs with the producers' release store of prod.tail,
+		 * so the objects they copied into the slots are visible.
+		 */
+		avail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
+		entries = avail - pos;
+		if (dvp_unlikely(n > entries)) {
+			n = behavior == DVP_RING_QUEUE_FIXED ? 0 : entries;
+			if (n == 0)
+				return 0;
+		}
+		if (avail != pos + n)
+			atomic_store_explicit(&r->cons.avail, avail, memory_order_relaxed);
+	}
+	*new_head = pos + n;
+	/*
+	 * Relaxed: read only by consumers, after a handover. Stored only when
+	 * it crosses a multiple of the ring size, which keeps it less than a
+	 * ring size behind for __dvp_ring_position().
+	 */
+	if (dvp_unlikely((pos ^ *new_head) > r->mask))
+		atomic_store_explicit(&r->cons.head, *new_head, memory_order_relaxed);
+	return n;
+}
+
+/*
+ * Reserve up to @n entries for consumers, as __dvp_ring_move_prod_head.
  */
 static __dvp_always_inline unsigned int
 __dvp_ring_move_cons_head(struct dvp_ring *r, bool single, unsigned int n,
@@ -325,25 +378,21 @@ __dvp_ring_move_cons_head(struct dvp_ring *r, bool single, unsigned int n,
 	uint32_t head, entries;
 	bool ok;
 
-	/*
-	 * Single: relaxed, as in __dvp_ring_sp_move_head(). Multi: acquire,
-	 * pairs with the release CAS of the consumer that set this head,
-	 * which read prod.tail before; so our loads of cons.tail and prod.tail
-	 * below are not older than its (read-read coherence), and neither the
-	 * position nor the entries wrap.
-	 */
 	if (single)
-		head = atomic_load_explicit(&r->cons.tail, memory_order_relaxed);
-	else
-		head = atomic_load_explicit(&r->cons.head, memory_order_acquire);
+		return __dvp_ring_sc_move_head(r, n, behavior, old_head, new_head);
+	/*
+	 * Acquire: pairs with the release CAS of the consumer that set this
+	 * head, which read prod.tail before; so our loads of cons.tail and
+	 * prod.tail below are not older than its (read-read coherence), and
+	 * neither the position nor the entries wrap.
+	 */
+	head = atomic_load_explicit(&r->cons.head, memory_order_acquire);
 	do {
 		n = max;
 		/* Relaxed: as the producers' load of prod.tail. */
-		*old_head = single ? head :
-				     __dvp_ring_position(head,
-							 atomic_load_explicit(&r->cons.tail,
-									      memory_order_relaxed),
-							 r->capacity);
+		*old_head = __dvp_ring_position(
+			head, atomic_load_explicit(&r->cons.tail, memory_order_relaxed),
+			r->capacity);
 		/*
 		 * Acquire: pairs with the producers' release store of prod.tail,
 		 * so the objects they copied into the slots are visible.
@@ -355,18 +404,10 @@ __dvp_ring_move_cons_head(struct dvp_ring *r, bool single, unsigned int n,
 				return 0;
 		}
 		*new_head = *old_head + n;
-		if (single) {
-			/* Relaxed: read only by consumers, after a handover. */
-			if (dvp_unlikely((*old_head ^ *new_head) > r->mask))
-				atomic_store_explicit(&r->cons.head, *new_head,
-						      memory_order_relaxed);
-			ok = true;
-		} else {
-			/* Release/acquire: as the producers' CAS. */
-			ok = atomic_compare_exchange_weak_explicit(&r->cons.head, &head, *new_head,
-								   memory_order_release,
-								   memory_order_acquire);
-		}
+		/* Release/acquire: as the producers' CAS. */
+		ok = atomic_compare_exchange_weak_explicit(&r->cons.head, &head, *new_head,
+							   memory_order_release,
+							   memory_order_acquire);
 	} while (dvp_unlikely(!ok));
 	return n;
 }

@@ -148,6 +148,7 @@ void dvp_ring_test_set_counters(struct dvp_ring *r, uint32_t start)
 			      memory_order_relaxed);
 	atomic_store_explicit(&r->prod.tail, start, memory_order_relaxed);
 	atomic_store_explicit(&r->cons.head, start, memory_order_relaxed);
+	atomic_store_explicit(&r->cons.avail, start, memory_order_relaxed);
 	atomic_store_explicit(&r->cons.tail, start, memory_order_relaxed);
 }
 
