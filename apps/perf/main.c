@@ -112,8 +112,9 @@ static void usage(FILE *f)
 		"\n"
 		"Output (client): LAT ... p50_us= p90_us= p99_us= p999_us= max_us=, or\n"
 		"BW ... mb_s= (MB = 2^20 bytes, as perftest) mpps=; INTR ... sleeps= wakeups=\n"
-		"spurious= arms= (intr, adaptive); IDLE ... cpu_pct=. The server: PERF-SERVER\n"
-		"test= received= errors=, then INTR-SERVER as INTR.\n"
+		"spurious= arms= (intr, adaptive); IDLE ... cpu_pct= and, in intr and adaptive,\n"
+		"the idle phase's sleeps=. The server: PERF-SERVER test= received= errors=, then\n"
+		"INTR-SERVER as INTR.\n"
 		"Exit status: 0, 1 on a failure (lost frames, silent peer), 2 on bad arguments.\n",
 		FRAME_MIN, PERF_BURST_MAX);
 }

@@ -296,11 +296,25 @@ static double cpu_seconds(void)
 	       ru.ru_stime.tv_usec / 1e6;
 }
 
+/* The rx queue's interrupt counter NAME (sleeps, wakeups...), 0 when the port has none. */
+static uint64_t intr_counter(struct perf_end *e, const char *name)
+{
+	char xname[64];
+	uint64_t v = 0;
+
+	snprintf(xname, sizeof(xname), "rx_q0_intr_%s", name);
+	if (dvp_xstats_get_by_name(e->port, xname, &v) < 0)
+		v = 0;
+	return v;
+}
+
 void run_idle(struct perf_end *e)
 {
 	struct dvp_mbuf *pkts[PERF_BURST_MAX];
 	uint64_t t0 = perf_now_ns(), end = perf_deadline_in_ms((uint64_t)(opt.idle_s * 1000));
+	uint64_t sleeps0 = intr_counter(e, "sleeps");
 	double c0 = cpu_seconds(), wall;
+	char sleeps[40] = "";
 	int n;
 
 	while (!perf_stopping() && !perf_past(end)) {
@@ -311,8 +325,11 @@ void run_idle(struct perf_end *e)
 			break;
 	}
 	wall = (double)(perf_now_ns() - t0) / 1e9;
-	printf("IDLE rx_mode=%s seconds=%.2f cpu_pct=%.2f\n", perf_mode_names[opt.mode], wall,
-	       100.0 * (cpu_seconds() - c0) / wall);
+	if (opt.mode != MODE_POLL)
+		snprintf(sleeps, sizeof(sleeps), " sleeps=%" PRIu64,
+			 intr_counter(e, "sleeps") - sleeps0);
+	printf("IDLE rx_mode=%s seconds=%.2f cpu_pct=%.2f%s\n", perf_mode_names[opt.mode], wall,
+	       100.0 * (cpu_seconds() - c0) / wall, sleeps);
 }
 
 void check_tx_errors(struct perf_end *e)
