@@ -404,6 +404,27 @@ int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link,
 		      enum dvp_port_event_cause cause);
 
 /**
+ * Read the device's link state for dvp_port_link_report(): fill @p link
+ * (zeroed before the call) and, if the reading says more than the caller
+ * knew, @p cause (given the caller's). @return 0, or a negative errno to
+ * record nothing. Must not report the link itself.
+ */
+typedef int (*dvp_port_link_read_t)(struct dvp_port *port, struct dvp_link *link,
+				    enum dvp_port_event_cause *cause, void *arg);
+
+/**
+ * Read the link with @p read and record it as dvp_port_link_set() does,
+ * both under the port's link lock: when the interrupt thread (a device
+ * event) and a control thread (dvp_link_get()) report at once, the reading
+ * recorded last is the one made last, so a stale state never stays.
+ * Any thread, cold path; @p read may sleep briefly (a netlink or verbs
+ * query) but takes no lock a caller of dvp_port_link_set() may hold.
+ * @return 1 when the link changed, 0 when not, or the negative errno of @p read.
+ */
+int dvp_port_link_report(struct dvp_port *port, dvp_port_link_read_t read, void *arg,
+			 enum dvp_port_event_cause cause);
+
+/**
  * Queue @p info for delivery to the callbacks registered for it, on the EAL
  * interrupt thread. Any thread; never blocks on a callback.
  * @return 0 or -ENOMEM (after a log line).

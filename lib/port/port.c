@@ -205,6 +205,7 @@ struct dvp_port *dvp_port_allocate(const char *name, const char *driver_name,
 	if (port->priv != NULL)
 		memset(port->priv, 0, priv_size);
 	pthread_mutex_init(&s->qlock, NULL);
+	pthread_mutex_init(&s->link_lock, NULL);
 	port->port_id = id;
 	port->state = DVP_PORT_PROBING;
 	snprintf(port->name, sizeof(port->name), "%s", name);
@@ -251,6 +252,7 @@ void port_free(struct dvp_port *port)
 	nb_slots--;
 	pthread_mutex_unlock(&registry_lock);
 	pthread_mutex_destroy(&s->qlock);
+	pthread_mutex_destroy(&s->link_lock);
 	free(port->priv);
 	free(s);
 }

@@ -10,8 +10,8 @@
  * (itself too), stop or close ports. An unregister from another thread
  * waits until the callback is not running, so its argument can be freed.
  *
- * Also here: the link state, and what drivers report (link changes, queue
- * errors, removal), each with its cause: a driver handling a device event
+ * Also here: what drivers report (queue errors, removal; link changes in
+ * port_link.c), each with its cause: a driver handling a device event
  * reports it here, and the application hears of it from here.
  */
 
@@ -264,78 +264,6 @@ int dvp_port_event_unregister(uint16_t port_id, enum dvp_port_event event, dvp_p
 	}
 	pthread_mutex_unlock(&ev.lock);
 	return n > 0 ? 0 : dvp_err(ENOENT);
-}
-
-/* ------------------------------------------------------------------------
- * Link
- */
-
-int dvp_port_link_set(struct dvp_port *port, const struct dvp_link *link,
-		      enum dvp_port_event_cause cause)
-{
-	struct dvp_port_event_info info = { .event = DVP_PORT_EVENT_LINK_STATUS_CHANGE,
-					    .cause = cause };
-	struct dvp_link old, now = *link;
-
-	now.reserved = 0;
-	now.reserved2 = 0;
-	/* Eight bytes, exchanged whole: readers never see half a state. */
-	__atomic_exchange(&port->link, &now, &old, __ATOMIC_RELAXED);
-	if (memcmp(&old, &now, sizeof(now)) == 0)
-		return 0;
-	if (__atomic_load_n(&port->event_flags, __ATOMIC_RELAXED) & DVP_PORT_INTR_LSC) {
-		info.link = now;
-		dvp_port_event_raise(port->port_id, &info);
-	}
-	return 1;
-}
-
-int dvp_link_get_nowait(uint16_t port_id, struct dvp_link *link)
-{
-	struct dvp_port *port =
-		port_get_checked_out(port_id, "link get", link, "nowhere to put it");
-
-	if (port == NULL)
-		return -EINVAL;
-	__atomic_load(&port->link, link, __ATOMIC_RELAXED);
-	return 0;
-}
-
-int dvp_link_get(uint16_t port_id, struct dvp_link *link)
-{
-	struct dvp_port *port = port_get_checked(port_id, "link get");
-	int ret;
-
-	if (port == NULL)
-		return -EINVAL;
-	if (port->ops->link_update != NULL) {
-		ret = port->ops->link_update(port, true);
-		if (ret < 0) {
-			PORT_LOG(ERR, "link get: port %u: %s failed: %s", port_id,
-				 port->driver_name, dvp_strerror(-ret));
-			return dvp_err(-ret);
-		}
-	}
-	return dvp_link_get_nowait(port_id, link);
-}
-
-int dvp_link_to_str(char *buf, size_t len, const struct dvp_link *link)
-{
-	int n;
-
-	if (buf == NULL || len == 0 || link == NULL)
-		return dvp_err(EINVAL);
-	if (!link->link_status)
-		n = snprintf(buf, len, "Link down");
-	else if (link->link_speed == DVP_LINK_SPEED_UNKNOWN)
-		n = snprintf(buf, len, "Link up at unknown speed %s %s",
-			     link->link_duplex ? "FDX" : "HDX",
-			     link->link_autoneg ? "Autoneg" : "Fixed");
-	else
-		n = snprintf(buf, len, "Link up at %u Mbps %s %s", link->link_speed,
-			     link->link_duplex ? "FDX" : "HDX",
-			     link->link_autoneg ? "Autoneg" : "Fixed");
-	return n;
 }
 
 /* ------------------------------------------------------------------------

@@ -30,6 +30,14 @@ struct port_slot {
 	 */
 	pthread_mutex_t qlock;
 	/*
+	 * Held from reading the device's link to recording it (and around a
+	 * plain dvp_port_link_set()): the interrupt thread and a control
+	 * thread both report the link, and an older reading must not land
+	 * after a newer one. Innermost: nothing is locked under it but the
+	 * event queue's lock.
+	 */
+	pthread_mutex_t link_lock;
+	/*
 	 * Its flow rules, oldest first (port_flow.c), and the link a new one
 	 * goes into (NULL: &flows), so that adding one does not walk them.
 	 */

@@ -13,6 +13,7 @@
  */
 
 #include "test_port_helpers.h"
+#include "test_port_mock.h"
 
 #include <dvp_port_driver.h>
 
@@ -26,7 +27,6 @@ struct mock {
 	uint16_t reta[MOCK_RETA];
 	unsigned int calls; /* RSS ops called */
 	int fail; /* the next RSS op returns this */
-	int dummy_q;
 };
 
 static uint16_t lo, mp; /* net_ring0; the mock port */
@@ -56,75 +56,6 @@ static int mock_configure(struct dvp_port *port)
 	for (unsigned int i = 0; i < MOCK_RETA; i++)
 		m->reta[i] = (uint16_t)(i % DVP_MAX(port->nb_rx_queues, 1));
 	m->hf = port->conf.rss_conf.rss_hf;
-	return 0;
-}
-
-static int mock_rxq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
-			  const struct dvp_rxq_conf *conf, struct dvp_mempool *pool)
-{
-	(void)nb_desc;
-	(void)socket_id;
-	(void)conf;
-	(void)pool;
-	port->rxqs[q] = &mock_of(port)->dummy_q;
-	return 0;
-}
-
-static int mock_txq_setup(struct dvp_port *port, uint16_t q, uint16_t nb_desc, int socket_id,
-			  const struct dvp_txq_conf *conf)
-{
-	(void)nb_desc;
-	(void)socket_id;
-	(void)conf;
-	port->txqs[q] = &mock_of(port)->dummy_q;
-	return 0;
-}
-
-static void mock_q_release(struct dvp_port *port, uint16_t q)
-{
-	(void)port;
-	(void)q;
-}
-
-static uint16_t mock_rx_burst(void *q, struct dvp_mbuf **pkts, uint16_t n)
-{
-	(void)q;
-	(void)pkts;
-	(void)n;
-	return 0;
-}
-
-static uint16_t mock_tx_burst(void *q, struct dvp_mbuf **pkts, uint16_t n)
-{
-	(void)q;
-	(void)pkts;
-	(void)n;
-	return 0;
-}
-
-static int mock_start(struct dvp_port *port)
-{
-	port->rx_pkt_burst = mock_rx_burst;
-	port->tx_pkt_burst = mock_tx_burst;
-	return 0;
-}
-
-static int mock_stop(struct dvp_port *port)
-{
-	(void)port;
-	return 0;
-}
-
-static int mock_stats(struct dvp_port *port, struct dvp_port_stats *st)
-{
-	(void)port;
-	(void)st;
-	return 0;
-}
-
-static unsigned int mock_held(struct dvp_port *port)
-{
-	(void)port;
 	return 0;
 }
 
@@ -191,14 +122,7 @@ static int mock_reta_query(struct dvp_port *port, struct dvp_rss_reta_entry64 *r
 static const struct dvp_port_ops mock_ops = {
 	.info_get = mock_info,
 	.configure = mock_configure,
-	.rxq_setup = mock_rxq_setup,
-	.rxq_release = mock_q_release,
-	.txq_setup = mock_txq_setup,
-	.txq_release = mock_q_release,
-	.start = mock_start,
-	.stop = mock_stop,
-	.stats_get = mock_stats,
-	.mbufs_held = mock_held,
+	TP_MOCK_INERT_OPS,
 	.rss_hash_update = mock_hash_update,
 	.rss_hash_conf_get = mock_conf_get,
 	.reta_update = mock_reta_update,

@@ -53,21 +53,25 @@ static const struct dvp_devargs_key af_xdp_keys[] = {
  * Link and netdev events
  */
 
+/* A netdev that cannot be read is down; the reading is the cause (netlink says no more). */
+static int link_read(struct dvp_port *port, struct dvp_link *link, enum dvp_port_event_cause *cause,
+		     void *arg)
+{
+	struct af_xdp_port *xp = arg;
+
+	(void)port;
+	if (af_xdp_netdev_link_get(&xp->nd, link) < 0) {
+		memset(link, 0, sizeof(*link));
+		link->link_status = DVP_LINK_DOWN;
+	}
+	*cause = link->link_status == DVP_LINK_UP ? DVP_PORT_CAUSE_LINK_UP :
+						    DVP_PORT_CAUSE_LINK_DOWN;
+	return 0;
+}
+
 static void link_report(struct af_xdp_port *xp)
 {
-	struct dvp_link link;
-	int changed;
-
-	pthread_mutex_lock(&xp->link_lock);
-	if (af_xdp_netdev_link_get(&xp->nd, &link) < 0) {
-		memset(&link, 0, sizeof(link));
-		link.link_status = DVP_LINK_DOWN;
-	}
-	changed = dvp_port_link_set(xp->port, &link,
-				    link.link_status == DVP_LINK_UP ? DVP_PORT_CAUSE_LINK_UP :
-								      DVP_PORT_CAUSE_LINK_DOWN);
-	pthread_mutex_unlock(&xp->link_lock);
-	if (changed > 0)
+	if (dvp_port_link_report(xp->port, link_read, xp, DVP_PORT_CAUSE_NONE) > 0)
 		__atomic_fetch_add(&xp->link_events, 1, __ATOMIC_RELAXED);
 }
 
@@ -90,16 +94,12 @@ static void netdev_event(void *arg, enum af_xdp_netdev_event ev)
 	struct af_xdp_port *xp = arg;
 	struct dvp_port *port = xp->port;
 	struct dvp_link down = { .link_status = DVP_LINK_DOWN };
-	int changed;
 
 	dvp_port_ctrl_lock(port);
 	if (ev == AF_XDP_NETDEV_GONE) {
 		AF_XDP_LOG(ERR, "%s: netdev %s (ifindex %d) is gone from this network namespace",
 			   port->name, xp->nd.name, xp->nd.ifindex);
-		pthread_mutex_lock(&xp->link_lock);
-		changed = dvp_port_link_set(port, &down, DVP_PORT_CAUSE_LINK_DOWN);
-		pthread_mutex_unlock(&xp->link_lock);
-		if (changed > 0)
+		if (dvp_port_link_set(port, &down, DVP_PORT_CAUSE_LINK_DOWN) > 0)
 			__atomic_fetch_add(&xp->link_events, 1, __ATOMIC_RELAXED);
 		dvp_port_removal_report(port, DVP_PORT_CAUSE_NONE);
 	} else {
@@ -334,7 +334,6 @@ static int af_xdp_close(struct dvp_port *port)
 	struct af_xdp_port *xp = port->priv;
 
 	af_xdp_netdev_watch_stop(&xp->nd);
-	pthread_mutex_destroy(&xp->link_lock);
 	pthread_mutex_destroy(&xp->xdp_lock);
 	return 0;
 }
@@ -487,7 +486,6 @@ static int af_xdp_probe(struct dvp_device *dev)
 	xp->conf = conf;
 	xp->xsks_map_fd = -1;
 	pthread_mutex_init(&xp->xdp_lock, NULL);
-	pthread_mutex_init(&xp->link_lock, NULL);
 	ret = af_xdp_netdev_mac_get(&xp->nd, &port->mac);
 	if (ret < 0)
 		goto fail;
@@ -509,7 +507,6 @@ static int af_xdp_probe(struct dvp_device *dev)
 		   conf.prog[0] != '\0' ? ", xdp_prog " : "", conf.prog);
 	return 0;
 fail:
-	pthread_mutex_destroy(&xp->link_lock);
 	pthread_mutex_destroy(&xp->xdp_lock);
 	dvp_port_release(port);
 	return ret;

@@ -66,13 +66,6 @@ struct af_xdp_port {
 	bool pool_umem; /* the queues' UMEM is their pool's */
 	/* Serialises the XDP counters' carry at stop with readers (telemetry). */
 	pthread_mutex_t xdp_lock;
-	/*
-	 * Held from reading the netdev's link to setting the port's: the
-	 * interrupt thread (netlink) and the control thread (start, link get)
-	 * both report it, and a read overtaken by a newer one must not land
-	 * last and leave the port stuck on a state the netdev has left.
-	 */
-	pthread_mutex_t link_lock;
 	/* Port counters (atomic: the interrupt thread and the control thread). */
 	uint64_t link_events;
 	uint64_t link_events_base;

@@ -220,8 +220,6 @@ struct mlx5_priv {
 	uint8_t port_num; /* 1-based */
 	/* As probed (MAC, MTU limits), the MTU then as set; the link is port->link. */
 	struct mlx5_glue_port_net net;
-	/* Held from reading the device's link to setting the port's (mlx5_link_update()). */
-	pthread_mutex_t link_lock;
 	/*
 	 * Steering, created at start, rebuilt by a queue restart and by RSS
 	 * changes, and the RSS it is built from: under the lock.

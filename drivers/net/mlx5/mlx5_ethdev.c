@@ -232,7 +232,6 @@ static int mlx5_close(struct dvp_port *port)
 
 	if (priv->dev->async != NULL)
 		ib_async_del_port(priv->dev->async, port->port_id);
-	pthread_mutex_destroy(&priv->link_lock);
 	pthread_mutex_destroy(&priv->steer_lock);
 	mlx5_dev_port_closed(priv->dev, port);
 	return 0;
@@ -252,12 +251,33 @@ void mlx5_queue_destroyed(struct dvp_port *port, bool tx, uint16_t q, const char
 			  dvp_strerror(ret));
 }
 
+/* The link as the device's netdev reports it (dvp_port_link_read_t). */
+static int mlx5_link_read(struct dvp_port *port, struct dvp_link *link,
+			  enum dvp_port_event_cause *cause, void *arg)
+{
+	struct mlx5_priv *priv = mlx5_priv(port);
+	struct mlx5_glue_port_net net;
+	int ret;
+
+	(void)cause;
+	(void)arg;
+	ret = priv->dev->glue->get_port_net(priv->dev->ctx, priv->port_num, &net);
+	if (ret != 0)
+		return -ret;
+	link->link_status = net.link_up ? DVP_LINK_UP : DVP_LINK_DOWN;
+	link->link_duplex = DVP_LINK_FULL_DUPLEX;
+	link->link_autoneg = DVP_LINK_AUTONEG;
+	link->link_speed = !net.link_up	       ? DVP_LINK_SPEED_NONE :
+			   net.speed_mbps != 0 ? net.speed_mbps :
+						 DVP_LINK_SPEED_UNKNOWN;
+	return 0;
+}
+
 int mlx5_link_update(struct dvp_port *port, bool wait, enum dvp_port_event_cause cause)
 {
 	struct mlx5_priv *priv = mlx5_priv(port);
 	const struct mlx5_glue *g = priv->dev->glue;
 	struct mlx5_glue_port_net net;
-	struct dvp_link link;
 	unsigned int waited = 0;
 	int ret;
 
@@ -273,26 +293,15 @@ int mlx5_link_update(struct dvp_port *port, bool wait, enum dvp_port_event_cause
 		waited += 100;
 	}
 	/*
-	 * The interrupt thread (port events) and the control thread both
-	 * report the link: read and set under one lock, so that an older
-	 * reading never lands after a newer one.
+	 * Read again under the port's link lock: the interrupt thread (port
+	 * events) reports too, and the wait's last reading may be older
+	 * than its.
 	 */
-	pthread_mutex_lock(&priv->link_lock);
-	ret = g->get_port_net(priv->dev->ctx, priv->port_num, &net);
-	if (ret != 0) {
-		pthread_mutex_unlock(&priv->link_lock);
-		MLX5_PLOG(ERR, port, "cannot read the link state: %s", dvp_strerror(ret));
-		return dvp_err(ret);
+	ret = dvp_port_link_report(port, mlx5_link_read, NULL, cause);
+	if (ret < 0) {
+		MLX5_PLOG(ERR, port, "cannot read the link state: %s", dvp_strerror(-ret));
+		return dvp_err(-ret);
 	}
-	memset(&link, 0, sizeof(link));
-	link.link_status = net.link_up ? DVP_LINK_UP : DVP_LINK_DOWN;
-	link.link_duplex = DVP_LINK_FULL_DUPLEX;
-	link.link_autoneg = DVP_LINK_AUTONEG;
-	link.link_speed = !net.link_up	      ? DVP_LINK_SPEED_NONE :
-			  net.speed_mbps != 0 ? net.speed_mbps :
-						DVP_LINK_SPEED_UNKNOWN;
-	dvp_port_link_set(port, &link, cause);
-	pthread_mutex_unlock(&priv->link_lock);
 	return 0;
 }
 

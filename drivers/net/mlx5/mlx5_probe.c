@@ -222,13 +222,11 @@ static int port_create(struct mlx5_dev *mdev, uint8_t port_num, bool several)
 	priv->port = port;
 	priv->port_num = port_num;
 	pthread_mutex_init(&priv->steer_lock, NULL);
-	pthread_mutex_init(&priv->link_lock, NULL);
 	mlx5_rss_configure(priv);
 	ret = mdev->glue->get_port_net(mdev->ctx, port_num, &priv->net);
 	if (ret != 0) {
 		MLX5_LOG(ERR, "%s: port %u: cannot read its MAC and MTU: %s", mdev->name, port_num,
 			 dvp_strerror(ret));
-		pthread_mutex_destroy(&priv->link_lock);
 		pthread_mutex_destroy(&priv->steer_lock);
 		dvp_port_release(port);
 		return dvp_err(ret);
@@ -328,7 +326,6 @@ static int mlx5_probe(struct dvp_device *dev)
 err_ports:
 	for (i = 0; i < DVP_IB_MAX_PORTS; i++) {
 		if (mdev->ports[i] != NULL) {
-			pthread_mutex_destroy(&mlx5_priv(mdev->ports[i])->link_lock);
 			pthread_mutex_destroy(&mlx5_priv(mdev->ports[i])->steer_lock);
 			dvp_port_release(mdev->ports[i]);
 		}

@@ -71,13 +71,37 @@ static uint32_t port_speed(const struct ibv_port_attr *pa)
 	return lane_mbps[s] * lanes[w];
 }
 
+struct link_reading {
+	struct verbs_port *vp;
+	bool queues_up; /* started, and every queue connected */
+	bool usable; /* the device port ACTIVE and its netdev running */
+};
+
+static int link_read(struct dvp_port *port, struct dvp_link *link, enum dvp_port_event_cause *cause,
+		     void *arg)
+{
+	struct link_reading *r = arg;
+	struct ibv_port_attr pa;
+	bool up;
+
+	(void)port;
+	(void)cause;
+	if (ibv_query_port(r->vp->dev->ctx, r->vp->ib_port, &pa) != 0)
+		pa.state = IBV_PORT_DOWN;
+	r->usable = pa.state == IBV_PORT_ACTIVE && verbs_netdev_running(r->vp->netdev);
+	up = r->queues_up && r->usable;
+	link->link_status = up ? DVP_LINK_UP : DVP_LINK_DOWN;
+	link->link_speed = up ? port_speed(&pa) : DVP_LINK_SPEED_NONE;
+	link->link_duplex = DVP_LINK_FULL_DUPLEX;
+	link->link_autoneg = DVP_LINK_AUTONEG;
+	return 0;
+}
+
 /* Up when started, every queue connected, the device port ACTIVE and its netdev running. */
 void verbs_link_report(struct verbs_port *vp, enum dvp_port_event_cause cause)
 {
-	struct dvp_link link = { .link_duplex = DVP_LINK_FULL_DUPLEX,
-				 .link_autoneg = DVP_LINK_AUTONEG };
-	struct ibv_port_attr pa;
-	bool up, usable;
+	struct link_reading r = { .vp = vp };
+	bool up;
 	int changed;
 	uint16_t q;
 
@@ -89,24 +113,15 @@ void verbs_link_report(struct verbs_port *vp, enum dvp_port_event_cause cause)
 	for (q = 0; up && q < vp->port->nb_tx_queues; q++)
 		up = __atomic_load_n(&((struct verbs_txq *)vp->port->txqs[q])->state,
 				     __ATOMIC_RELAXED) == VERBS_Q_LIVE;
-	/*
-	 * Still under the lock: the interrupt thread and the control thread
-	 * both report the link, and an older reading must not land last.
-	 */
-	if (ibv_query_port(vp->dev->ctx, vp->ib_port, &pa) != 0)
-		pa.state = IBV_PORT_DOWN;
-	usable = pa.state == IBV_PORT_ACTIVE && verbs_netdev_running(vp->netdev);
+	r.queues_up = up;
+	changed = dvp_port_link_report(vp->port, link_read, &r, cause);
 	/* The port came back: connections and disconnections held back can go now. */
-	if (usable && !__atomic_exchange_n(&vp->cm_usable, true, __ATOMIC_RELAXED) &&
+	if (r.usable && !__atomic_exchange_n(&vp->cm_usable, true, __ATOMIC_RELAXED) &&
 	    vp->wake_fd >= 0)
 		(void)eventfd_write(vp->wake_fd, 1);
-	up = up && usable;
-	link.link_status = up ? DVP_LINK_UP : DVP_LINK_DOWN;
-	link.link_speed = up ? port_speed(&pa) : DVP_LINK_SPEED_NONE;
-	changed = dvp_port_link_set(vp->port, &link, cause);
 	pthread_mutex_unlock(&vp->lock);
-	if (changed)
-		VERBS_LOG(INFO, "%s: link %s", vp->name, up ? "up" : "down");
+	if (changed > 0)
+		VERBS_LOG(INFO, "%s: link %s", vp->name, up && r.usable ? "up" : "down");
 }
 
 static int verbs_link_update_op(struct dvp_port *port, bool wait)
