@@ -100,8 +100,7 @@ struct dvp_rxwait_queue_ops {
  * the event in the fd and returns at once; the read (and its EAGAIN) is
  * made just before the queue is armed again, after the lcore has answered
  * what woke it. Without this flag the event is read on waking, because the
- * source keeps signalling until consume masks it (a memif ring, net_ring's
- * armed flag).
+ * source keeps signalling until consume masks it (a memif ring).
  */
 #define DVP_RXWAIT_QUEUE_F_ONESHOT (1u << 1)
 

@@ -215,8 +215,15 @@ static bool ring_intr_has_work(void *ctx)
 	return !dvp_ring_empty(rxq->in->ring) || dvp_queue_fault_pending(&rxq->fault);
 }
 
-/* No flags: no solicited events, and the event is read on waking (dvp_rxwait_driver.h). */
+/*
+ * One-shot, as a CQ: the producer that finds the queue armed takes the arm
+ * (an exchange) and writes the eventfd once, and nothing writes it again
+ * until the next arm. So a wake-up with frames behind it leaves the event
+ * in the fd and the next arm reads it, after the lcore has taken the
+ * frames: one system call off the wake-up's path. No solicited events.
+ */
 const struct dvp_rxwait_queue_ops ring_intr_ops = {
+	.flags = DVP_RXWAIT_QUEUE_F_ONESHOT,
 	.arm = ring_intr_arm,
 	.consume = ring_intr_consume,
 	.ack = ring_intr_ack,
