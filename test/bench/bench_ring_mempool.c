@@ -19,11 +19,14 @@
  * DVP_BENCH_SCALE=N divides the loop counts (for valgrind). Output, one line
  * per case and a final geometric mean:
  *   RATIO <case> ours=<cycles> dpdk=<cycles> ratio=<ours/dpdk> spread_ours=<%> spread_dpdk=<%>
- *   RATIO <case> ours=<cycles> dpdk=<cycles> too-noisy spread_ours=<%> spread_dpdk=<%>
+ *         spread_ratio=<%>
+ *   RATIO <case> ours=<cycles> dpdk=<cycles> too-noisy spread_ours=<%> ...
  *   RATIO geomean=<value> cases=<n> too_noisy=<n>
- * A case where either side's spread exceeds SPREAD_MAX (20 %) says so
- * instead of a ratio, and stays out of the geometric mean: its trials
- * measured the host (two vCPUs the hypervisor moves), not the ring.
+ * spread_ratio is the spread of the trials' own ratios (each of ours over
+ * the DPDK trial run right after it). A case where any of the three
+ * spreads exceeds SPREAD_MAX (20 %) says so instead of a ratio, and stays
+ * out of the geometric mean: its trials measured the host (two vCPUs the
+ * hypervisor moves), not the ring.
  *
  * Both EALs run with --no-huge on lcores 0-1: ours is initialised first,
  * then DPDK's; each one's worker thread on CPU 1 sleeps unless launched, and
@@ -263,18 +266,33 @@ static double spread(const double *v, unsigned int n, double med)
 static double log_sum;
 static unsigned int ncases, nnoisy;
 
+/*
+ * @p ours[t] and @p dpdk[t] ran back to back: their ratio sees the same
+ * host. Each side steady is not enough: two vCPUs the hypervisor moves
+ * between trials can make every trial of one side fast and every trial
+ * of the other slow in one run and the reverse in the next, so the
+ * trials' ratios must agree too.
+ */
 static void report(const char *name, double *ours, double *dpdk, unsigned int n)
 {
-	double mo = median(ours, n), md = median(dpdk, n);
-	double so = spread(ours, n, mo), sd = spread(dpdk, n, md);
+	double r[64], mo, md, mr, so, sd, sr;
+	unsigned int t;
 
-	if (so > SPREAD_MAX || sd > SPREAD_MAX) {
-		printf("RATIO %s ours=%.2f dpdk=%.2f too-noisy spread_ours=%.0f%% spread_dpdk=%.0f%%\n",
-		       name, mo, md, 100 * so, 100 * sd);
+	for (t = 0; t < n; t++)
+		r[t] = ours[t] / dpdk[t];
+	mo = median(ours, n);
+	md = median(dpdk, n);
+	mr = median(r, n);
+	so = spread(ours, n, mo);
+	sd = spread(dpdk, n, md);
+	sr = spread(r, n, mr);
+	if (so > SPREAD_MAX || sd > SPREAD_MAX || sr > SPREAD_MAX) {
+		printf("RATIO %s ours=%.2f dpdk=%.2f too-noisy spread_ours=%.0f%% spread_dpdk=%.0f%% spread_ratio=%.0f%%\n",
+		       name, mo, md, 100 * so, 100 * sd, 100 * sr);
 		nnoisy++;
 	} else {
-		printf("RATIO %s ours=%.2f dpdk=%.2f ratio=%.3f spread_ours=%.0f%% spread_dpdk=%.0f%%\n",
-		       name, mo, md, mo / md, 100 * so, 100 * sd);
+		printf("RATIO %s ours=%.2f dpdk=%.2f ratio=%.3f spread_ours=%.0f%% spread_dpdk=%.0f%% spread_ratio=%.0f%%\n",
+		       name, mo, md, mo / md, 100 * so, 100 * sd, 100 * sr);
 		log_sum += log(mo / md);
 		ncases++;
 	}
