@@ -4,9 +4,9 @@
 #
 # usertools/dvp-perf-summary on a bench log made here: every kind of result
 # line becomes its row with the right figures, ratio and verdict (met, not
-# met, too noisy), lines of figures only are left out, --update replaces
-# doc/perf.md's block and nothing else, and each bad input gives its exit
-# status and a line.
+# met, too noisy, sink bound), lines of figures only are left out, --update
+# replaces doc/perf.md's block and nothing else, and each bad input gives
+# its exit status and a line.
 set -u
 summary=$1
 src=$2
@@ -26,6 +26,7 @@ RATIO geomean=0.726 cases=17 too_noisy=1
 VS-DPDK wakeup_interrupt_p50 dvp=6236 dpdk=5946 ratio=1.05 dvp_syscalls=3.00 dpdk_syscalls=3.00
 RATIO interrupt_vs_epoll_raw_p50=1.07 adaptive_vs_poll_p50=17.30
 VS-DPDK memif_fwd dvp_mpps=12.3 dpdk_mpps=11.0 ratio=1.118
+VS-DPDK testpmd_memif dvp_mpps=2.08 dpdk_mpps=2.10 sink-bound cpus=2
 NET_DVP_FWD case=native packets=100000 bursts=3200 pkts_per_burst=31.2 polls=9000 empty_poll_ir=20 rx_ir_per_pkt=30.1 tx_ir_per_pkt=37.2 ir_per_pkt=67.3
 NET_DVP_FWD case=hosted packets=100000 bursts=3200 pkts_per_burst=31.2 polls=9000 empty_poll_ir=20 rx_ir_per_pkt=30.1 tx_ir_per_pkt=41.2 ir_per_pkt=71.3
 VS-NATIVE net_dvp_fwd ratio=1.059
@@ -43,6 +44,7 @@ row "| RATIO ring2_spsc_b1 | cycles | 116 | DPDK | 40.4 |  | <= 1.00 | too noisy
 row "| RATIO geomean |  |  | DPDK |  | 0.726 | <= 0.70 | **no** |"
 row "| VS-DPDK wakeup_interrupt_p50 | ns | 6236 | DPDK | 5946 | 1.05 | <= 0.95 | **no** |"
 row "| VS-DPDK memif_fwd | Mpps | 12.3 | DPDK | 11.0 | 1.118 | >= 1.10 | yes |"
+row "| VS-DPDK testpmd_memif | Mpps | 2.08 | DPDK | 2.10 |  | >= 1.10 | sink bound |"
 row "| VS-NATIVE net_dvp_fwd | instructions | 71.3 | native dvpmd | 67.3 | 1.059 | <= 1.03 | **no** |"
 row "| VS-NATIVE fwd_e2e | instructions | 74.5 | native dvpmd | 70.1 | 1.062 | <= 1.03 | **no** |"
 row "| VS-PERFTEST bw_poll | MiB/s | 400 | perftest | 380 | 1.053 | >= 1.00 | yes |"
