@@ -84,6 +84,35 @@ static inline int tp_memif_pair_init(char *sock, size_t len, const char *tag, co
 	return 0;
 }
 
+/*
+ * Group setup of lib/port's tests on net_ring: an EAL on lcores 0-1, the
+ * pool, and three ports: @p lo (net_ring0, 4 queues) looped back, @p c1
+ * and @p c2 (net_ring1, net_ring2, 2 queues) cabled to each other.
+ */
+static inline int tp_ring_trio_init(uint16_t *lo, uint16_t *c1, uint16_t *c2)
+{
+	if (dvp_test_eal_init("--no-huge", "-m", "32", "-l", "0-1", "--vdev", "net_ring0,queues=4",
+			      "--vdev", "net_ring1,queues=2", "--vdev",
+			      "net_ring2,queues=2,peer=net_ring1") < 0)
+		return -1;
+	tp_pool_create();
+	*lo = tp_port("net_ring0");
+	*c1 = tp_port("net_ring1");
+	*c2 = tp_port("net_ring2");
+	return 0;
+}
+
+/* Per-test setup: every port stopped, whatever the test before left. */
+static inline int tp_stop_all(void **state)
+{
+	uint16_t p;
+
+	(void)state;
+	DVP_PORT_FOREACH(p)
+		dvp_port_stop(p);
+	return 0;
+}
+
 /* Configure @p port with @p nq queues each way and @p conf (NULL: defaults), set them up. */
 static inline void tp_port_setup(uint16_t port, uint16_t nq, const struct dvp_port_conf *conf)
 {
