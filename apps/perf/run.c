@@ -297,15 +297,21 @@ static double cpu_seconds(void)
 }
 
 /* The rx queue's interrupt counter NAME (sleeps, wakeups...), 0 when the port has none. */
-static uint64_t intr_counter(struct perf_end *e, const char *name)
+/* Rx queue 0's interrupt counter @name (lib/rxwait's xstat): 0 or a negative errno. */
+static int intr_counter_get(struct perf_end *e, const char *name, uint64_t *v)
 {
 	char xname[64];
-	uint64_t v = 0;
 
 	snprintf(xname, sizeof(xname), "rx_q0_intr_%s", name);
-	if (dvp_xstats_get_by_name(e->port, xname, &v) < 0)
-		v = 0;
-	return v;
+	return dvp_xstats_get_by_name(e->port, xname, v);
+}
+
+/* The same, 0 where the port has no such counter. */
+static uint64_t intr_counter(struct perf_end *e, const char *name)
+{
+	uint64_t v;
+
+	return intr_counter_get(e, name, &v) == 0 ? v : 0;
 }
 
 void run_idle(struct perf_end *e)
@@ -346,7 +352,7 @@ void check_tx_errors(struct perf_end *e)
 void print_intr_stats(struct perf_end *e, const char *tag)
 {
 	static const char *const names[] = { "sleeps", "wakeups", "spurious", "arms" };
-	char name[64], line[256];
+	char line[256];
 	uint64_t v;
 	unsigned int i;
 	int n;
@@ -356,8 +362,7 @@ void print_intr_stats(struct perf_end *e, const char *tag)
 	/* One printf: with --role pair the other end prints from another thread. */
 	n = snprintf(line, sizeof(line), "%s rx_mode=%s", tag, perf_mode_names[opt.mode]);
 	for (i = 0; i < DVP_DIM(names); i++) {
-		snprintf(name, sizeof(name), "rx_q0_intr_%s", names[i]);
-		if (dvp_xstats_get_by_name(e->port, name, &v) == 0)
+		if (intr_counter_get(e, names[i], &v) == 0)
 			n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%" PRIu64, names[i],
 				      v);
 	}
