@@ -71,6 +71,7 @@ plugin=${2:?usage: net_dvp_l3fwd_power.sh WORKDIR PLUGIN MEM}
 mem=${3:?usage: net_dvp_l3fwd_power.sh WORKDIR PLUGIN MEM}
 count=${DVP_L3FWD_COUNT:-3000}
 lcore=${DVP_L3FWD_LCORE:-0}
+# shellcheck disable=SC2034 # l3fwd_power_lib.sh reads it
 example=${DVP_L3FWD_EXAMPLE:-/usr/share/dpdk/examples/l3fwd-power}
 sim_extra=${DVP_L3FWD_SIM_EXTRA:-}
 idle_us=${DVP_L3FWD_IDLE_US:-5000}
@@ -84,31 +85,10 @@ skip() {
 	echo "SKIP: $*"
 	exit 77
 }
-[ -f "$example/main.c" ] && [ -f "$example/Makefile" ] ||
-	skip "DPDK's example $example not found (Debian package dpdk-doc: apt-get install dpdk-doc)"
 [ "$(id -u)" = 0 ] || skip "not root: DPDK's l3fwd-power needs root"
-command -v make >/dev/null && command -v cc >/dev/null || skip "no make or cc to build l3fwd-power"
-pkg-config --exists libdpdk 2>/dev/null || skip "pkg-config finds no libdpdk (Debian package libdpdk-dev)"
-py=$(command -v python3) || skip "no python3 to read DPDK's telemetry socket"
-
-mkdir -p "$work" || exit 1
-work=$(cd "$work" && pwd -P)
-
-# The example, copied (only what changed, so that make rebuilds only then)
-# and built with its own Makefile against the installed DPDK.
-src=$work/l3fwd-power
-mkdir -p "$src"
-for f in "$example"/*; do
-	[ -f "$f" ] || continue
-	cmp -s "$f" "$src/${f##*/}" || cp -p "$f" "$src/" || exit 1
-done
-if ! make -C "$src" PKGCONF=pkg-config >"$work/build.log" 2>&1; then
-	echo "FAIL: l3fwd-power did not build (make -C $src):"
-	tail -n 30 "$work/build.log"
-	exit 1
-fi
-app=$src/build/l3fwd-power
-[ -x "$app" ] || { echo "FAIL: make left no $app"; exit 1; }
+# shellcheck source=l3fwd_power_lib.sh
+. "$(dirname "$0")/l3fwd_power_lib.sh"
+l3fwdp_build
 
 # shellcheck source=net_dvp_lib.sh
 . "$(dirname "$0")/net_dvp_lib.sh"
@@ -116,8 +96,9 @@ prefix=l3fwdp$$
 sock=/var/run/dpdk/$prefix/dpdk_telemetry.v2
 log=$work/l3fwd-power.$mem.log
 stats=$work/stats.$mem.txt
+tele_err=$work/tele.$mem.err
 pid=
-rm -f "$stats" "$stats.new" "$work/stats.final.$mem.txt" "$work/tele.$mem.err"
+rm -f "$stats" "$stats.new" "$work/stats.final.$mem.txt" "$tele_err"
 
 cleanup() {
 	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
@@ -143,51 +124,6 @@ fail() {
 	exit 1
 }
 
-# Telemetry: each command's numbers as "PORT NAME VALUE" lines
-# (/ethdev/xstats,P and the scalars of /ethdev/stats,P, these as stats_NAME).
-tele_py='
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-s.settimeout(10)
-s.connect(sys.argv[1])
-s.recv(16384)
-for cmd in sys.argv[2:]:
-    s.send(cmd.encode())
-    reply = json.loads(s.recv(1 << 20).decode())
-    name, port = cmd.split(",")
-    what = name.rsplit("/", 1)[1]
-    body = reply.get(name)
-    if not isinstance(body, dict):
-        sys.exit("telemetry: no answer to " + cmd)
-    for k, v in body.items():
-        if isinstance(v, int):
-            print(port, k if what == "xstats" else "stats_" + k, v)
-'
-tele_all() {
-	"$py" -c "$tele_py" "$sock" /ethdev/xstats,0 /ethdev/xstats,1 /ethdev/stats,0 /ethdev/stats,1 \
-		>"$stats.new" 2>"$work/tele.$mem.err" && mv "$stats.new" "$stats"
-}
-# The value of @1 of port @2 in the last telemetry answer (-1: none).
-val() {
-	awk -v p="$2" -v n="$1" '$1 == p && $2 == n { v = $3 } END { print v == "" ? -1 : v }' "$stats"
-}
-# utime + stime (clock ticks) of the process and of its threads but the
-# sim's, then the same threads' run time in ns (schedstat, 0 if absent).
-cpu_ticks() {
-	local t all=0 app=0 v ns all_ns=0 app_ns=0
-	all=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) || return 1
-	for t in /proc/$pid/task/*; do
-		v=$(awk '{ print $14 + $15 }' "$t/stat" 2>/dev/null) || continue
-		ns=$(awk '{ print $1 }' "$t/schedstat" 2>/dev/null) || ns=0
-		all_ns=$((all_ns + ns))
-		case $(cat "$t/comm" 2>/dev/null) in
-		dvp-sim*) ;;
-		*) app=$((app + v)) app_ns=$((app_ns + ns)) ;;
-		esac
-	done
-	echo "$all $app $all_ns $app_ns"
-}
-
 sim="sim_mlx5,ports=2,cable=traffic,sizes=[60,512,1514],rate=20000"
 sim="$sim,pattern=[on:10ms,off:190ms],count=$count,idle_us=$idle_us$sim_extra"
 : >"$log"
@@ -200,17 +136,7 @@ stdbuf -oL "$app" -l "$lcore" $ndvp_eal_mem --no-pci --file-prefix "$prefix" \
 pid=$!
 echo "l3fwd-power (pid $pid) on net_dvp0,$sim; log $log"
 
-# Up and in its interrupt loop (EAL and port start may be slow on a loaded machine).
-for _ in $(seq 1200); do
-	grep -q "entering main interrupt loop on lcore $lcore" "$log" && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-grep -q "PMD can not provide needed ptypes" "$log" &&
-	fail "l3fwd-power found no IPv4 ptype in net_dvp's rte_eth_dev_get_supported_ptypes() answer"
-kill -0 "$pid" 2>/dev/null || fail "l3fwd-power exited during start-up"
-grep -q "entering main interrupt loop on lcore $lcore" "$log" || fail "l3fwd-power did not reach its interrupt loop in 120 s"
-grep -q "Selected operation mode: interrupt-only" "$log" || fail "l3fwd-power is not in interrupt-only mode"
+l3fwdp_wait_loop
 grep -q "net_dvp0: sim_mlx5 gives 2 port" "$log" || fail "net_dvp did not make two ports"
 
 # The sources run their bursts: wait until both are done and both sinks
@@ -239,56 +165,24 @@ for _ in $(seq 1200); do
 	fi
 	snap=$now
 done
-[ -s "$stats" ] || fail "no answer on DPDK's telemetry socket $sock: $(cat "$work/tele.$mem.err")"
+[ -s "$stats" ] || fail "no answer on DPDK's telemetry socket $sock: $(cat "$tele_err")"
 # Sources done but sinks short: go on, the checks below say what was lost.
 [ $done_ = 1 ] || { [ "$(val sim_source_sent 0)" = "$count" ] && [ "$(val sim_source_sent 1)" = "$count" ]; } ||
 	fail "the sources stalled: they sent $(val sim_source_sent 0)/$(val sim_source_sent 1) of $count each, sinks received $(val sim_sink_received 0)/$(val sim_sink_received 1)"
 
-# The idle stretch: nothing arrives any more. Let the lcore go back to
-# sleep, then measure about 5 s. No telemetry call inside it.
-sleep 1
-wake_before=$(grep -c 'is waked up from rx interrupt' "$log")
-hz=$(getconf CLK_TCK)
-t0=$(date +%s%N)
-c0=$(cpu_ticks) || fail "l3fwd-power is gone"
-sleep 5
-c1=$(cpu_ticks) || fail "l3fwd-power exited during the idle stretch"
-t1=$(date +%s%N)
-wake_idle=$(($(grep -c 'is waked up from rx interrupt' "$log") - wake_before))
-read -r all0 app0 all0_ns app0_ns <<<"$c0"
-read -r all1 app1 all1_ns app1_ns <<<"$c1"
-# Percent of one core, to 0.01: of clock ticks, of nanoseconds.
-pct() { awk -v t="$1" -v hz="$hz" -v ns="$((t1 - t0))" 'BEGIN { printf "%.2f", t / hz / (ns / 1e9) * 100 }'; }
-pct_ns() { awk -v t="$1" -v ns="$((t1 - t0))" 'BEGIN { printf "%.2f", t / ns * 100 }'; }
-idle_s=$(awk -v ns="$((t1 - t0))" 'BEGIN { printf "%.2f", ns / 1e9 }')
-cpu_all=$(pct $((all1 - all0)))
-cpu_app=$(pct $((app1 - app0)))
-cpu_sim=$(pct $((all1 - all0 - (app1 - app0))))
-ns_all=$(pct_ns $((all1_ns - all0_ns)))
-ns_app=$(pct_ns $((app1_ns - app0_ns)))
+# The idle stretch: nothing arrives any more. The sim's device thread
+# stands for the adapter: its share is printed apart.
+l3fwdp_idle_stretch 'dvp-sim*'
+cpu_sim=$(awk -v a="$cpu_all" -v b="$cpu_app" 'BEGIN { printf "%.2f", a - b }')
 
 # The counters, once more after the idle stretch, then SIGINT.
-tele_all || fail "no answer on DPDK's telemetry socket after the idle stretch: $(cat "$work/tele.$mem.err")"
+tele_all || fail "no answer on DPDK's telemetry socket after the idle stretch: $(cat "$tele_err")"
 cp "$stats" "$work/stats.final.$mem.txt"
-kill -INT "$pid"
-for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "l3fwd-power did not exit within 30 s of SIGINT"
-wait "$pid"
-rc=$?
-pid=
+l3fwdp_stop
 
 bad=
 # (a) asleep on the rx interrupt, and woken by it, on both ports.
-sleeps=$(grep -c "lcore $lcore sleeps until interrupt triggers" "$log")
-w0=$(grep -c "lcore $lcore is waked up from rx interrupt on port 0 queue 0" "$log")
-w1=$(grep -c "lcore $lcore is waked up from rx interrupt on port 1 queue 0" "$log")
-[ "$sleeps" -ge 1 ] || bad="$bad l3fwd-power never logged its lcore going to sleep on the rx interrupt;"
-[ "$w0" -ge 1 ] || bad="$bad no rx interrupt of port 0 woke the lcore;"
-[ "$w1" -ge 1 ] || bad="$bad no rx interrupt of port 1 woke the lcore;"
-for p in 0 1; do
-	[ "$(val rx_q0_intr_arms $p)" -ge 1 ] || bad="$bad port $p: net_dvp counted no rx interrupt arm;"
-	[ "$(val rx_q0_intr_events $p)" -ge 1 ] || bad="$bad port $p: net_dvp counted no rx interrupt event;"
-done
+l3fwdp_check_sleeps
 [ "$wake_idle" = 0 ] || bad="$bad $wake_idle rx interrupt wake-ups with no traffic (idle stretch);"
 # (b) under 2% of a core while idle, l3fwd-power's own threads.
 awk -v c="$cpu_app" 'BEGIN { exit !(c < 2) }' || bad="$bad l3fwd-power's threads used $cpu_app% of a core while idle;"

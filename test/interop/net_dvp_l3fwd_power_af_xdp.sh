@@ -48,6 +48,7 @@ plugin=${2:?usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER MEM}
 peer=${3:?usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER MEM}
 mem=${4:?usage: net_dvp_l3fwd_power_af_xdp.sh WORKDIR PLUGIN AF_XDP_PEER MEM}
 count=${DVP_L3FWD_COUNT:-3000}
+# shellcheck disable=SC2034 # l3fwd_power_lib.sh reads it
 example=${DVP_L3FWD_EXAMPLE:-/usr/share/dpdk/examples/l3fwd-power}
 lcore=0
 
@@ -55,32 +56,12 @@ skip() {
 	echo "SKIP: $*"
 	exit 77
 }
-[ -f "$example/main.c" ] && [ -f "$example/Makefile" ] ||
-	skip "DPDK's example $example not found (Debian package dpdk-doc)"
 [ "$(id -u)" = 0 ] || skip "not root: l3fwd-power, namespaces and XDP programs need root"
-command -v make >/dev/null && command -v cc >/dev/null || skip "no make or cc to build l3fwd-power"
-pkg-config --exists libdpdk 2>/dev/null || skip "pkg-config finds no libdpdk (libdpdk-dev)"
 command -v ip >/dev/null || skip "no ip command (iproute2)"
-py=$(command -v python3) || skip "no python3 to read DPDK's telemetry socket"
 "$peer" --check-xdp || skip "this kernel has no AF_XDP sockets (CONFIG_XDP_SOCKETS)"
-
-mkdir -p "$work" || exit 1
-work=$(cd "$work" && pwd -P)
-
-# The example, copied (only what changed) and built with its own Makefile.
-src=$work/l3fwd-power
-mkdir -p "$src"
-for f in "$example"/*; do
-	[ -f "$f" ] || continue
-	cmp -s "$f" "$src/${f##*/}" || cp -p "$f" "$src/" || exit 1
-done
-if ! make -C "$src" PKGCONF=pkg-config >"$work/build.log" 2>&1; then
-	echo "FAIL: l3fwd-power did not build (make -C $src):"
-	tail -n 30 "$work/build.log"
-	exit 1
-fi
-app=$src/build/l3fwd-power
-[ -x "$app" ] || { echo "FAIL: make left no $app"; exit 1; }
+# shellcheck source=l3fwd_power_lib.sh
+. "$(dirname "$0")/l3fwd_power_lib.sh"
+l3fwdp_build
 
 # shellcheck source=net_dvp_lib.sh
 . "$(dirname "$0")/net_dvp_lib.sh"
@@ -91,6 +72,7 @@ A=${S}a B=${S}b C=${S}c E=${S}e
 sock=/var/run/dpdk/$S/dpdk_telemetry.v2
 log=$work/l3fwd-power-af_xdp.$mem.log
 stats=$work/stats-af_xdp.$mem.txt
+tele_err=$work/tele-af_xdp.$mem.err
 pid= p1= p2=
 
 cleanup() {
@@ -146,41 +128,6 @@ ip -n "$NS_D" addr add 198.19.0.1/24 dev "$E"
 ip -n "$NS_D" route add 1.1.1.0/24 dev "$E"
 ip -n "$NS_D" neigh add 1.1.1.1 lladdr 02:00:00:00:00:02 dev "$E" nud permanent
 
-tele_py='
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-s.settimeout(10)
-s.connect(sys.argv[1])
-s.recv(16384)
-for cmd in sys.argv[2:]:
-    s.send(cmd.encode())
-    reply = json.loads(s.recv(1 << 20).decode())
-    name, port = cmd.split(",")
-    what = name.rsplit("/", 1)[1]
-    body = reply.get(name)
-    if not isinstance(body, dict):
-        sys.exit("telemetry: no answer to " + cmd)
-    for k, v in body.items():
-        if isinstance(v, int):
-            print(port, k if what == "xstats" else "stats_" + k, v)
-'
-tele_all() {
-	"$py" -c "$tele_py" "$sock" /ethdev/xstats,0 /ethdev/xstats,1 /ethdev/stats,0 /ethdev/stats,1 \
-		>"$stats.new" 2>"$work/tele.err" && mv "$stats.new" "$stats"
-}
-val() {
-	awk -v p="$2" -v n="$1" '$1 == p && $2 == n { v = $3 } END { print v == "" ? -1 : v }' "$stats"
-}
-cpu_ticks() {
-	local t app=0 app_ns=0 v ns
-	for t in /proc/$pid/task/*; do
-		v=$(awk '{ print $14 + $15 }' "$t/stat" 2>/dev/null) || continue
-		ns=$(awk '{ print $1 }' "$t/schedstat" 2>/dev/null) || ns=0
-		app=$((app + v)) app_ns=$((app_ns + ns))
-	done
-	echo "$app $app_ns"
-}
-
 : >"$log"
 rm -f "$stats"
 ip netns exec "$NS_F" stdbuf -oL "$app" -l "$lcore" $ndvp_eal_mem --no-pci --file-prefix "$S" \
@@ -190,15 +137,7 @@ ip netns exec "$NS_F" stdbuf -oL "$app" -l "$lcore" $ndvp_eal_mem --no-pci --fil
 	</dev/null >"$log" 2>&1 &
 pid=$!
 echo "l3fwd-power (pid $pid) on net_af_xdp through net_dvp ($mem); log $log"
-for _ in $(seq 1200); do
-	grep -q "entering main interrupt loop on lcore $lcore" "$log" && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 "$pid" 2>/dev/null || fail "l3fwd-power exited during start-up"
-grep -q "entering main interrupt loop on lcore $lcore" "$log" ||
-	fail "l3fwd-power did not reach its interrupt loop in 120 s"
-grep -q "Selected operation mode: interrupt-only" "$log" || fail "l3fwd-power is not in interrupt-only mode"
+l3fwdp_wait_loop
 
 # Both ways at once, each in bursts.
 "$peer" --tx "$NS_S:$A" --rx "$NS_D:$E" --udp 198.18.0.1,2.1.1.1 --flows 8 --count "$count" \
@@ -213,7 +152,7 @@ wait "$p2"
 r2=$?
 p1= p2=
 # The ports' counters now, so that a loss says where it happened.
-tele_all || fail "no answer on DPDK's telemetry socket: $(cat "$work/tele.err")"
+tele_all || fail "no answer on DPDK's telemetry socket: $(cat "$tele_err")"
 if [ $r1 != 0 ] || [ $r2 != 0 ]; then
 	echo "---- the ports' counters that are not zero:"
 	awk '$3 != 0' "$stats"
@@ -222,38 +161,14 @@ if [ $r1 != 0 ] || [ $r2 != 0 ]; then
 fi
 
 # The idle stretch.
-sleep 1
-wake_before=$(grep -c 'is waked up from rx interrupt' "$log")
-hz=$(getconf CLK_TCK)
-t0=$(date +%s%N)
-c0=$(cpu_ticks) || fail "l3fwd-power is gone"
-sleep 5
-c1=$(cpu_ticks) || fail "l3fwd-power exited during the idle stretch"
-t1=$(date +%s%N)
-wake_idle=$(($(grep -c 'is waked up from rx interrupt' "$log") - wake_before))
-read -r app0 app0_ns <<<"$c0"
-read -r app1 app1_ns <<<"$c1"
-cpu=$(awk -v t=$((app1 - app0)) -v hz="$hz" -v ns=$((t1 - t0)) 'BEGIN { printf "%.2f", t / hz / (ns / 1e9) * 100 }')
-cpu_ns=$(awk -v t=$((app1_ns - app0_ns)) -v ns=$((t1 - t0)) 'BEGIN { printf "%.2f", t / ns * 100 }')
+l3fwdp_idle_stretch
 
-tele_all || fail "no answer on DPDK's telemetry socket: $(cat "$work/tele.err")"
-kill -INT "$pid"
-for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "l3fwd-power did not exit within 30 s of SIGINT"
-wait "$pid"
-rc=$?
-pid=
+tele_all || fail "no answer on DPDK's telemetry socket: $(cat "$tele_err")"
+l3fwdp_stop
 
 bad=
-sleeps=$(grep -c "lcore $lcore sleeps until interrupt triggers" "$log")
-w0=$(grep -c "lcore $lcore is waked up from rx interrupt on port 0 queue 0" "$log")
-w1=$(grep -c "lcore $lcore is waked up from rx interrupt on port 1 queue 0" "$log")
-[ "$sleeps" -ge 1 ] || bad="$bad l3fwd-power never logged its lcore going to sleep;"
-[ "$w0" -ge 1 ] || bad="$bad no rx interrupt of port 0 woke the lcore;"
-[ "$w1" -ge 1 ] || bad="$bad no rx interrupt of port 1 woke the lcore;"
+l3fwdp_check_sleeps
 for p in 0 1; do
-	[ "$(val rx_q0_intr_arms $p)" -ge 1 ] || bad="$bad port $p: no rx interrupt arm counted;"
-	[ "$(val rx_q0_intr_events $p)" -ge 1 ] || bad="$bad port $p: no rx interrupt event counted;"
 	for x in stats_imissed stats_ierrors stats_oerrors stats_rx_nombuf; do
 		v=$(val $x $p)
 		[ "$v" = 0 ] || bad="$bad port $p $x=$v;"
@@ -264,14 +179,14 @@ for p in 0 1; do
 	done
 done
 [ "$wake_idle" = 0 ] || bad="$bad $wake_idle rx interrupt wake-ups with no traffic;"
-awk -v c="$cpu" 'BEGIN { exit !(c < 2) }' || bad="$bad l3fwd-power used $cpu% of a core while idle;"
-awk -v c="$cpu_ns" 'BEGIN { exit !(c < 2) }' || bad="$bad l3fwd-power ran $cpu_ns% of the idle stretch (schedstat);"
+awk -v c="$cpu_app" 'BEGIN { exit !(c < 2) }' || bad="$bad l3fwd-power used $cpu_app% of a core while idle;"
+awk -v c="$ns_app" 'BEGIN { exit !(c < 2) }' || bad="$bad l3fwd-power ran $ns_app% of the idle stretch (schedstat);"
 [ $rc = 0 ] || bad="$bad l3fwd-power exited with status $rc;"
 grep -q "still held by the application" "$log" && bad="$bad net_dvp buffers still held at close;"
 
 echo "0 -> 1: $(cat "$work/peer-af_xdp-01.out")"
 echo "1 -> 0: $(cat "$work/peer-af_xdp-10.out")"
-echo "lcore $lcore: $sleeps sleeps logged, woken by port 0 $w0 times, port 1 $w1 times, $wake_idle while idle; idle ${cpu}% of a core (schedstat ${cpu_ns}%)"
+echo "lcore $lcore: $sleeps sleeps logged, woken by port 0 $w0 times, port 1 $w1 times, $wake_idle while idle; idle ${cpu_app}% of a core (schedstat ${ns_app}%)"
 [ -z "$bad" ] || fail "${bad# }"
 umem=$(grep -o '[a-z]* UMEM' "$log" | sort -u | tr '\n' ' ')
 echo "PASS: l3fwd-power --interrupt-only on net_af_xdp through net_dvp ($mem; ${umem% }): 2 x $count datagrams forwarded, 0 lost; slept on AF_XDP rx interrupts"
