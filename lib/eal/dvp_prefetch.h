@@ -4,7 +4,7 @@
 
 /**
  * @file
- * Asking for cache lines before a burst needs them.
+ * Asking for cache lines before a burst writes them.
  *
  * A burst that writes into memory another core used last (a memif peer's
  * buffers) misses on each store: the line must be fetched for ownership
@@ -24,16 +24,10 @@
 extern "C" {
 #endif
 
-/** Bring the line at @p p into every cache level, to be read. */
-static inline void dvp_prefetch0(const volatile void *p)
-{
-	__builtin_prefetch((const void *)p, 0, 3);
-}
-
 /** Bring the line at @p p into every cache level, owned, to be written. */
-static inline void dvp_prefetch0_write(volatile void *p)
+static inline void dvp_prefetch0_write(const void *p)
 {
-	__builtin_prefetch((void *)p, 1, 3);
+	__builtin_prefetch(p, 1, 3);
 }
 
 #ifdef __cplusplus

@@ -452,9 +452,11 @@ static __dvp_always_inline void tx_server_prefetch(const struct tx_view *v, uint
 		const struct memif_desc *d = &v->desc[(uint16_t)(slot + k) & v->mask];
 		uint16_t region = __atomic_load_n(&d->region, __ATOMIC_RELAXED);
 
+		/* As an integer: an offset past the region is no pointer to form. */
 		if (dvp_likely(region < v->nregions))
-			dvp_prefetch0_write((uint8_t *)v->regions[region].addr +
-					    __atomic_load_n(&d->offset, __ATOMIC_RELAXED));
+			dvp_prefetch0_write(
+				(const void *)((uintptr_t)v->regions[region].addr +
+					       __atomic_load_n(&d->offset, __ATOMIC_RELAXED)));
 	}
 }
 
