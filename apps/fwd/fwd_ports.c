@@ -534,6 +534,14 @@ int fwd_ports_start(struct fwd_run *run)
 
 /* How long --tx-first waits for the links: testpmd's wait for them at start. */
 #define FWD_LINK_WAIT_S 9
+/*
+ * A link can be up before the peer has room: a memif server is up once its
+ * client's CONNECT is in, and the client posts its rx buffers when CONNECTED
+ * reaches it, or (DPDK's) at its first rx burst, once its application starts
+ * forwarding. --tx-first keeps offering what a tx queue did not take, every
+ * millisecond, for as long again as it waits for the links.
+ */
+#define FWD_FIRST_BURST_WAIT_MS (FWD_LINK_WAIT_S * 1000)
 
 /* 1: up, 0: down, -1: the driver cannot say (a line, once per port, says so). */
 static int tx_link_up(struct fwd_run *run, uint16_t port_id, bool *said)
@@ -594,12 +602,43 @@ static unsigned int wait_tx_links(struct fwd_run *run, bool *down)
 	}
 }
 
+/*
+ * Offer @pkts (a whole burst) to @fs's tx queue until it has taken them all
+ * or the streams together have waited FWD_FIRST_BURST_WAIT_MS (@waited_ms),
+ * with a line when it has to wait. @return frames taken.
+ */
+static uint16_t first_burst_send(struct fwd_run *run, struct fwd_stream *fs, struct dvp_mbuf **pkts,
+				 unsigned int *waited_ms)
+{
+	const struct timespec ms = { 0, 1000 * 1000 };
+	uint16_t sent = 0;
+	bool announced = false;
+
+	for (;;) {
+		sent += dvp_tx_burst(fs->tx_port, fs->tx_queue, pkts + sent,
+				     (uint16_t)(fs->burst - sent));
+		if (sent == fs->burst || *waited_ms >= FWD_FIRST_BURST_WAIT_MS ||
+		    stop_signal_pending())
+			return sent;
+		if (!announced) {
+			fprintf(run->note,
+				FWD_PROG ": --tx-first: port %u (%s) tx queue %u took %u of %u "
+					 "frames: waiting up to %d s for room\n",
+				fs->tx_port, fwd_port_of(run, fs->tx_port)->name, fs->tx_queue,
+				sent, fs->burst, FWD_LINK_WAIT_S);
+			announced = true;
+		}
+		nanosleep(&ms, NULL);
+		++*waited_ms;
+	}
+}
+
 /* --tx-first: one burst on every stream, from the main lcore before the workers start. */
 int fwd_tx_first(struct fwd_run *run)
 {
 	struct dvp_mbuf *pkts[FWD_MAX_BURST];
 	bool down[DVP_MAX_PORTS] = { false }, said[DVP_MAX_PORTS] = { false };
-	unsigned int i;
+	unsigned int i, waited_ms = 0;
 
 	if (wait_tx_links(run, down) != 0 && stop_signal_pending())
 		return 0;
@@ -623,11 +662,11 @@ int fwd_tx_first(struct fwd_run *run)
 			return -ENOMEM;
 		}
 		fwd_build_frames(fs, pkts, fs->burst);
-		sent = dvp_tx_burst(fs->tx_port, fs->tx_queue, pkts, fs->burst);
+		sent = first_burst_send(run, fs, pkts, &waited_ms);
 		if (sent < fs->burst) {
 			fprintf(run->note,
 				FWD_PROG ": --tx-first: port %u (%s) tx queue %u took %u of the "
-					 "first burst's %u frames\n",
+					 "first burst's %u frames; the rest are freed\n",
 				fs->tx_port, fwd_port_of(run, fs->tx_port)->name, fs->tx_queue,
 				sent, fs->burst);
 			dvp_pktmbuf_free_bulk(pkts + sent, fs->burst - sent);

@@ -444,6 +444,8 @@ case_memif_tx_first() {
 	srv_pid=
 	srv_log=$(cat "$srv_out")
 	rm -f "$srv_out"
+	# A failure shows the server's lines under the client's.
+	err=$(printf '%s\n---- the server:\n%s' "$err" "$srv_log")
 	[ "$rc" = 0 ] || fail "client of a --tx-first server: exit $rc"
 	json_check 'summary["ports"][0]["rx_packets"] > 0'
 	printf '%s\n' "$srv_log" | grep -q "waiting up to 9 s for the link of 1 port to come up" ||

@@ -264,6 +264,30 @@ testpmd-client-restart-our-server-waits)
 	ourside_wait || fail "our server did not receive $count packets from the second client"
 	[ "$(result_field rx connects)" = 2 ] || fail "expected two connections"
 	;;
+our-fwd-server-tx-first-testpmd-client-io)
+	# dvp-fwd's --tx-first on a server: the link is up once testpmd's
+	# CONNECT is in, but DPDK's client posts its rx buffers at its first rx
+	# burst, after its link check: the burst waits for room, then circles.
+	fwd=${DVP_BUILD_ROOT:?}/apps/dvp-fwd
+	"$fwd" -l 0-1 --file-prefix dvp$$ $our_mem \
+		--vdev "net_memif0,role=server,socket=$sock,socket-abstract=no" \
+		-- --tx-first --duration 2 --stats-period 0 --json \
+		>"$work/fwd.json" 2>>"$work/peer.log" &
+	peer_pid=$!
+	wait_log "waiting up to 9 s for the link" "$work/peer.log" || fail "dvp-fwd did not start"
+	testpmd client io ""
+	ourside_wait || fail "dvp-fwd failed"
+	testpmd_stop
+	cat "$work/fwd.json" >>"$work/peer.log"
+	grep -q "first burst's" "$work/peer.log" && fail "the first burst was not taken whole"
+	python3 - "$work/fwd.json" <<'PY' || fail "the first burst did not circle"
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+p = s["ports"][0]
+print(f"RESULT fwd rx_packets={p['rx_packets']} tx_packets={p['tx_packets']} in_use={s['pool']['in_use']}")
+sys.exit(0 if s["result"] == "pass" and p["rx_packets"] > 32 and s["pool"]["in_use"] == 0 else 1)
+PY
+	;;
 bad-secret-our-client)
 	# No link will come up: testpmd need not wait 9 s for one.
 	testpmd server rxonly ",secret=right" "" --disable-link-check
