@@ -438,7 +438,9 @@ case_memif_tx_first() {
 	"$fwd" --no-huge $LCORES --file-prefix fs$$ --vdev net_memif0,role=server,socket=$memif_sock \
 		-- --tx-first --duration 2 --stats-period 0 --json >"$srv_out" 2>&1 &
 	srv_pid=$!
-	sleep 0.5
+	# Its socket listens before it says so: our client connects at once.
+	wait_file "$srv_out" "waiting up to 9 s for the link" ||
+		{ out=$(cat "$srv_out"); fail "the --tx-first server did not say it waits"; }
 	memif_client --duration 1 --stats-period 0 --json
 	wait $srv_pid && srv_rc=0 || srv_rc=$?
 	srv_pid=
@@ -449,7 +451,7 @@ case_memif_tx_first() {
 	[ "$rc" = 0 ] || fail "client of a --tx-first server: exit $rc"
 	json_check 'summary["ports"][0]["rx_packets"] > 0'
 	printf '%s\n' "$srv_log" | grep -q "waiting up to 9 s for the link of 1 port to come up" ||
-		{ out=$srv_log; fail "the server's --tx-first did not say it waits"; }
+		{ out=$srv_log; fail "the server's --tx-first line is not whole"; }
 	# Nobody to connect to: a line after the wait, nothing sent.
 	memif_client --tx-first --duration 0.2 --stats-period 0 --json
 	printf '%s\n' "$err" | grep -q "port 0 (net_memif0): link still down after 9 s: no first burst sent on it" ||
