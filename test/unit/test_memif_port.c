@@ -6,11 +6,9 @@
  * drivers/net/memif as a port, both ends in this process (a server port
  * and a client port on one abstract socket): devargs, traffic both ways
  * with contents checked, chained descriptors, fewer rings than queues,
- * stop and reconnect with every mbuf back, stats and xstats, and interrupt
- * mode by lib/rxwait's rules -- a producer thread waking a sleeping
- * consumer, a packet already there when arming, a spurious event, a
- * waiter armed while the link was down, a waiter asleep on a ring its
- * peer replaces by reconnecting.
+ * stop and reconnect with every mbuf back, stats and xstats, a peer that
+ * breaks the ring. Interrupt mode is test_memif_intr.c's, the control
+ * sockets test_memif_socket.c's.
  *
  * Results are counts and contents; waits for a connection are bounded
  * (a hung peer fails the test, a slow machine only makes it slower).
@@ -19,19 +17,12 @@
 #include "test_port_helpers.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <dvp_interrupts.h>
-#include <dvp_rxwait.h>
 #include <dvp_net_memif.h>
 #include <dvp_port_driver.h>
 
@@ -56,22 +47,6 @@ static int setup(void **state)
 {
 	(void)state;
 	return tp_memif_pair_init(sock, sizeof(sock), "port", ",id=3", ",id=3,rsize=8", &srv, &cli);
-}
-
-/* Server first (a client refused by a stopped server only retries later). */
-static void pair_up(uint16_t s, uint16_t c, uint16_t nq_s, uint16_t nq_c,
-		    const struct dvp_port_conf *conf)
-{
-	tp_port_up(s, nq_s, conf);
-	tp_port_up(c, nq_c, conf);
-	TP_WAIT_FOR(tp_link_is_up(s) && tp_link_is_up(c));
-}
-
-static void pair_down(uint16_t s, uint16_t c)
-{
-	assert_int_equal(dvp_port_stop(c), 0);
-	assert_int_equal(dvp_port_stop(s), 0);
-	tp_assert_pool_full();
 }
 
 /* ------------------------------------------------------------------------
@@ -145,7 +120,7 @@ static void test_traffic_both_ways(void **state)
 	uint16_t q, n, i;
 
 	(void)state;
-	pair_up(srv, cli, 2, 2, NULL);
+	tp_memif_pair_up(srv, cli, 2, 2, NULL);
 	assert_int_equal(tp_xstat(cli, "connects"), 1);
 	assert_int_equal(tp_xstat(srv, "connects"), 1);
 	assert_int_equal(dvp_xstats_reset(srv), 0);
@@ -185,7 +160,7 @@ static void test_traffic_both_ways(void **state)
 	assert_int_equal(st_s.ierrors + st_c.ierrors + st_s.rx_nombuf, 0);
 	/* Polling receivers mask their rings: no eventfd write was made. */
 	assert_int_equal(tp_xstat(srv, "tx_q0_intr_kicks") + tp_xstat(cli, "tx_q0_intr_kicks"), 0);
-	pair_down(srv, cli);
+	tp_memif_pair_down(srv, cli);
 }
 
 /* A full ring refuses the rest (the caller keeps it); the peer's reads make room. */
@@ -195,7 +170,7 @@ static void test_ring_full(void **state)
 	struct dvp_mbuf *m;
 
 	(void)state;
-	pair_up(srv, cli, 1, 1, NULL);
+	tp_memif_pair_up(srv, cli, 1, 1, NULL);
 	for (;;) {
 		m = tp_frame((uint8_t)sent);
 		if (dvp_tx_burst(cli, 0, &m, 1) == 0) {
@@ -211,7 +186,7 @@ static void test_ring_full(void **state)
 	assert_int_equal(dvp_net_memif_tx_pending(cli, 0), 0);
 	tp_send(cli, 0, 5);
 	tp_recv_n(srv, 0, 5);
-	pair_down(srv, cli);
+	tp_memif_pair_down(srv, cli);
 }
 
 /*
@@ -225,7 +200,7 @@ static void test_ring_full_server(void **state)
 	unsigned int i;
 
 	(void)state;
-	pair_up(srv, cli, 1, 1, NULL);
+	tp_memif_pair_up(srv, cli, 1, 1, NULL);
 	/* Two short of full, then a burst of 4 that sends 2. */
 	tp_send(srv, 0, 254); /* rsize=8: the client posted 256 buffers */
 	for (i = 0; i < 4; i++)
@@ -241,7 +216,7 @@ static void test_ring_full_server(void **state)
 	assert_int_equal(dvp_tx_burst(srv, 0, &m, 1), 1);
 	tp_recv_n(cli, 0, 1);
 	assert_int_equal(tp_xstat(srv, "tx_q0_ring_full"), 2);
-	pair_down(srv, cli);
+	tp_memif_pair_down(srv, cli);
 }
 
 struct reader {
@@ -280,7 +255,7 @@ static void test_stop_with_frames_on_ring(void **state)
 	pthread_t t;
 
 	(void)state;
-	pair_up(srv, cli, 1, 1, NULL);
+	tp_memif_pair_up(srv, cli, 1, 1, NULL);
 	assert_int_equal(dvp_xstats_reset(cli), 0);
 	assert_int_equal(dvp_stats_reset(cli), 0);
 	rd.port = srv;
@@ -350,14 +325,14 @@ static void test_chained(void **state)
 	assert_int_equal(vdev("net_memif_c1,role=client,socket=%s-ch,bsize=64,rsize=9", sock), 0);
 	s = tp_port("net_memif_s1");
 	c = tp_port("net_memif_c1");
-	pair_up(s, c, 1, 1, NULL);
+	tp_memif_pair_up(s, c, 1, 1, NULL);
 	/* Sent as chains of 100-byte segments. */
 	exchange_frames(s, c, lens, DVP_DIM(lens), 100, 0);
 	/* A frame bigger than the ring's buffers: refused, kept by the caller. */
 	m = tp_pattern_frame(tp_pool, 64 * 512 + 1, 0, 2048);
 	assert_int_equal(dvp_tx_burst(c, 0, &m, 1), 0);
 	dvp_pktmbuf_free(m);
-	pair_down(s, c);
+	tp_memif_pair_down(s, c);
 	assert_int_equal(dvp_dev_remove("net_memif_s1"), 0);
 	assert_int_equal(dvp_dev_remove("net_memif_c1"), 0);
 }
@@ -380,9 +355,9 @@ static void test_one_buffer_any_length(void **state)
 			 0);
 	s = tp_port("net_memif_s2");
 	c = tp_port("net_memif_c2");
-	pair_up(s, c, 1, 1, NULL);
+	tp_memif_pair_up(s, c, 1, 1, NULL);
 	exchange_frames(s, c, lens, DVP_DIM(lens), 2048, 2048);
-	pair_down(s, c);
+	tp_memif_pair_down(s, c);
 	assert_int_equal(dvp_dev_remove("net_memif_s2"), 0);
 	assert_int_equal(dvp_dev_remove("net_memif_c2"), 0);
 	tp_assert_pool_full();
@@ -394,7 +369,7 @@ static void test_fewer_rings_than_queues(void **state)
 	struct dvp_mbuf *m;
 
 	(void)state;
-	pair_up(srv, cli, 2, 1, NULL);
+	tp_memif_pair_up(srv, cli, 2, 1, NULL);
 	tp_send(cli, 0, 3);
 	tp_recv_n(srv, 0, 3);
 	assert_int_equal(tp_recv_all(srv, 1), 0);
@@ -403,7 +378,7 @@ static void test_fewer_rings_than_queues(void **state)
 	dvp_pktmbuf_free(m);
 	tp_send(srv, 0, 2);
 	tp_recv_n(cli, 0, 2);
-	pair_down(srv, cli);
+	tp_memif_pair_down(srv, cli);
 }
 
 static unsigned int link_events;
@@ -428,7 +403,7 @@ static void test_reconnect(void **state)
 	assert_int_equal(
 		dvp_port_event_register(cli, DVP_PORT_EVENT_LINK_STATUS_CHANGE, on_lsc, NULL), 0);
 	__atomic_store_n(&link_events, 0, __ATOMIC_RELAXED);
-	pair_up(srv, cli, 1, 1, &conf);
+	tp_memif_pair_up(srv, cli, 1, 1, &conf);
 	TP_WAIT_FOR(__atomic_load_n(&link_events, __ATOMIC_RELAXED) == 1);
 	assert_int_equal(dvp_xstats_reset(cli), 0);
 	tp_send(cli, 0, 10);
@@ -449,7 +424,7 @@ static void test_reconnect(void **state)
 	tp_recv_n(srv, 0, 7);
 	tp_send(srv, 0, 4);
 	tp_recv_n(cli, 0, 4);
-	pair_down(srv, cli);
+	tp_memif_pair_down(srv, cli);
 	assert_int_equal(
 		dvp_port_event_unregister(cli, DVP_PORT_EVENT_LINK_STATUS_CHANGE, on_lsc, NULL), 0);
 }
@@ -521,7 +496,7 @@ static void test_peer_breaks_ring(void **state)
 	int hold;
 
 	(void)state;
-	pair_up(srv, cli, 1, 1, NULL);
+	tp_memif_pair_up(srv, cli, 1, 1, NULL);
 	assert_int_equal(dvp_xstats_reset(srv), 0);
 	assert_int_equal(dvp_xstats_reset(cli), 0);
 	tp_send(cli, 0, 2);
@@ -565,484 +540,7 @@ static void test_peer_breaks_ring(void **state)
 	tp_recv_n(srv, 0, 5);
 	tp_send(srv, 0, 3);
 	tp_recv_n(cli, 0, 3);
-	pair_down(srv, cli);
-}
-
-/* ------------------------------------------------------------------------
- * Control sockets: what is at socket=, peers that never answer
- */
-
-/* A file-system path for this test's socket named @tag. */
-static void sock_path(char *buf, size_t len, const char *tag)
-{
-	snprintf(buf, len, "/tmp/dvp-test-memif-%s-%d", tag, (int)getpid());
-}
-
-/* A SOCK_SEQPACKET socket bound at @path, listening with @backlog (or only bound: -1). */
-static int raw_listener(const char *path, int backlog)
-{
-	struct sockaddr_un un = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-
-	assert_true(fd >= 0);
-	snprintf(un.sun_path, sizeof(un.sun_path), "%s", path);
-	assert_int_equal(bind(fd, (struct sockaddr *)&un, sizeof(un)), 0);
-	if (backlog >= 0)
-		assert_int_equal(listen(fd, backlog), 0);
-	return fd;
-}
-
-static bool is_socket(const char *path)
-{
-	struct stat st;
-
-	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode);
-}
-
-/*
- * A server replaces only a stale socket at socket=: a regular file and a
- * live socket are refused with a line saying what is there, and left as
- * they were; a stale socket (bound, its owner gone) is replaced, and our
- * own socket file goes when the port goes.
- */
-static void test_server_socket_taken(void **state)
-{
-	char path[96], args[192], buf[16] = "";
-	struct dvp_log_capture cap;
-	int fd, live;
-
-	(void)state;
-	sock_path(path, sizeof(path), "taken");
-	snprintf(args, sizeof(args), "net_memif_s5,role=server,socket-abstract=no,socket=%s", path);
-
-	/* A regular file. */
-	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "keep me", 7), 7);
-	close(fd);
-	dvp_log_capture_begin(&cap);
-	assert_int_equal(dvp_vdev_create(args), -EADDRINUSE);
-	dvp_log_capture_end(&cap);
-	assert_contains(cap.buf, "it is a regular file, not a socket; only a stale socket is "
-				 "replaced");
-	dvp_log_capture_free(&cap);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	assert_true(fd >= 0);
-	assert_int_equal(read(fd, buf, sizeof(buf)), 7);
-	close(fd);
-	assert_string_equal(buf, "keep me");
-	assert_int_equal(unlink(path), 0);
-
-	/* A live socket: still there and still listening afterwards. */
-	live = raw_listener(path, 4);
-	dvp_log_capture_begin(&cap);
-	assert_int_equal(dvp_vdev_create(args), -EADDRINUSE);
-	dvp_log_capture_end(&cap);
-	assert_contains(cap.buf, "a live socket is there (a server accepts on it)");
-	dvp_log_capture_free(&cap);
-	assert_true(is_socket(path));
-	close(live);
-
-	/* Now stale: the listener is gone, its file is not. */
-	assert_true(is_socket(path));
-	dvp_log_capture_begin(&cap);
-	assert_int_equal(dvp_vdev_create(args), 0);
-	dvp_log_capture_end(&cap);
-	assert_contains(cap.buf, "replaced the stale socket");
-	dvp_log_capture_free(&cap);
-	assert_true(is_socket(path));
-	assert_int_equal(dvp_dev_remove("net_memif_s5"), 0);
-	assert_false(is_socket(path));
-}
-
-struct starter {
-	uint16_t port;
-	int ret;
-	bool done;
-};
-
-static void *start_main(void *arg)
-{
-	struct starter *st = arg;
-
-	st->ret = dvp_port_start(st->port);
-	__atomic_store_n(&st->done, true, __ATOMIC_RELEASE);
-	return NULL;
-}
-
-/*
- * A server that never accepts, its backlog full: starting the client port
- * returns at once (the connect is non-blocking: EAGAIN, retried later), and
- * so does stopping it.
- */
-static void test_client_connect_never_blocks(void **state)
-{
-	struct starter st = { .ret = -1 };
-	char path[96], args[192];
-	struct dvp_log_capture cap;
-	int lfd, fds[64], n = 0;
-	struct sockaddr_un un = { .sun_family = AF_UNIX };
-	pthread_t t;
-	uint16_t c;
-
-	(void)state;
-	sock_path(path, sizeof(path), "busy");
-	lfd = raw_listener(path, 0);
-	snprintf(un.sun_path, sizeof(un.sun_path), "%s", path);
-	/* Fill its backlog: a blocking connect would now wait for an accept. */
-	for (n = 0; n < 64; n++) {
-		fds[n] = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		assert_true(fds[n] >= 0);
-		if (connect(fds[n], (struct sockaddr *)&un, sizeof(un)) < 0) {
-			assert_int_equal(errno, EAGAIN);
-			close(fds[n]);
-			break;
-		}
-	}
-	assert_true(n < 64);
-	snprintf(args, sizeof(args), "net_memif_c5,role=client,socket-abstract=no,socket=%s", path);
-	assert_int_equal(dvp_vdev_create(args), 0);
-	c = tp_port("net_memif_c5");
-	tp_port_setup(c, 1, NULL);
-	st.port = c;
-	dvp_log_capture_begin(&cap);
-	assert_int_equal(pthread_create(&t, NULL, start_main, &st), 0);
-	TP_WAIT_FOR(__atomic_load_n(&st.done, __ATOMIC_ACQUIRE));
-	assert_int_equal(pthread_join(t, NULL), 0);
-	assert_int_equal(st.ret, 0);
-	assert_false(tp_link_is_up(c));
-	assert_int_equal(dvp_port_stop(c), 0);
-	dvp_log_capture_end(&cap);
-	assert_contains(cap.buf, "its backlog is full): retrying");
-	dvp_log_capture_free(&cap);
-	assert_int_equal(dvp_dev_remove("net_memif_c5"), 0);
-	while (n-- > 0)
-		close(fds[n]);
-	close(lfd);
-	unlink(path);
-}
-
-/*
- * Silent peers: a server that never answers the client's connect (the
- * connection waits in its backlog, no HELLO comes), and a client that
- * connects to our server and says nothing. Each side gives up after
- * handshake-timeout with the reason; the client retries.
- */
-static void test_handshake_timeout(void **state)
-{
-	char path[96], args[224], name[96];
-	uint8_t msg[256];
-	struct dvp_log_capture cap;
-	struct sockaddr_un un = { .sun_family = AF_UNIX };
-	struct pollfd pfd;
-	int lfd, fd;
-	ssize_t r;
-	uint16_t c;
-
-	(void)state;
-	/* Our client, a server that never accepts. */
-	sock_path(path, sizeof(path), "silent");
-	lfd = raw_listener(path, 8);
-	snprintf(args, sizeof(args),
-		 "net_memif_c6,role=client,socket-abstract=no,socket=%s,handshake-timeout=100",
-		 path);
-	assert_int_equal(dvp_vdev_create(args), 0);
-	c = tp_port("net_memif_c6");
-	dvp_log_capture_begin(&cap);
-	tp_port_up(c, 1, NULL);
-	TP_WAIT_FOR(tp_xstat(c, "handshakes_refused") >= 2);
-	assert_int_equal(dvp_port_stop(c), 0);
-	dvp_log_capture_end(&cap);
-	assert_contains(cap.buf,
-			"net_memif_c6: connection refused: Handshake timed out after 100 ms");
-	dvp_log_capture_free(&cap);
-	assert_true(tp_xstat(c, "connect_attempts") >= 2);
-	assert_int_equal(dvp_dev_remove("net_memif_c6"), 0);
-	close(lfd);
-	unlink(path);
-
-	/* Our server, a client that says nothing after HELLO. */
-	snprintf(name, sizeof(name), "%s-silent", sock);
-	snprintf(args, sizeof(args), "net_memif_s6,role=server,socket=%s,handshake-timeout=100",
-		 name);
-	assert_int_equal(dvp_vdev_create(args), 0);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	assert_true(fd >= 0);
-	memcpy(un.sun_path + 1, name, strlen(name));
-	dvp_log_capture_begin(&cap);
-	assert_int_equal(
-		connect(fd, (struct sockaddr *)&un,
-			(socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name))),
-		0);
-	assert_int_equal(recv(fd, msg, sizeof(msg), 0), 128); /* HELLO */
-	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
-	assert_int_equal(poll(&pfd, 1, 10000), 1);
-	r = recv(fd, msg, sizeof(msg), 0);
-	assert_int_equal(r, 128); /* DISCONNECT with the reason */
-	assert_int_equal(msg[0], 8);
-	assert_int_equal(poll(&pfd, 1, 10000), 1);
-	assert_int_equal(recv(fd, msg, sizeof(msg), 0), 0); /* then closed */
-	dvp_log_capture_end(&cap);
-	assert_contains(cap.buf, "a client said nothing for 100 ms: closing its channel");
-	dvp_log_capture_free(&cap);
-	close(fd);
-	assert_int_equal(dvp_dev_remove("net_memif_s6"), 0);
-}
-
-/* ------------------------------------------------------------------------
- * Interrupt mode
- */
-
-struct sender {
-	uint16_t port;
-	unsigned int n;
-	unsigned int delay_us;
-	uint16_t start_port; /* UINT16_MAX: none; else start it first */
-};
-
-static void *sender_main(void *arg)
-{
-	struct sender *sd = arg;
-	struct dvp_mbuf *m;
-	unsigned int i;
-
-	if (sd->start_port != UINT16_MAX) {
-		assert_int_equal(dvp_port_start(sd->start_port), 0);
-		while (!tp_link_is_up(sd->port))
-			usleep(100);
-	}
-	for (i = 0; i < sd->n; i++) {
-		usleep(sd->delay_us);
-		m = tp_frame((uint8_t)i);
-		while (dvp_tx_burst(sd->port, 0, &m, 1) == 0)
-			usleep(10);
-	}
-	return NULL;
-}
-
-/* Wait on @set until @n packets came on (@port, 0); each wait returns the queue. */
-static void wait_and_recv(struct dvp_rxwait_set *set, uint16_t port, unsigned int n)
-{
-	struct dvp_rx_wait_event ev[1];
-	unsigned int got = 0;
-	int waits = 0;
-
-	while (got < n) {
-		unsigned int k = tp_recv_all(port, 0);
-
-		got += k;
-		if (got >= n)
-			break;
-		if (k == 0) {
-			int r = dvp_rx_wait(set, ev, 1, 10000);
-
-			assert_true(r >= 0);
-			if (r == 0)
-				fail_msg("no wake-up in 10 s after %u of %u packets", got, n);
-			assert_int_equal(ev[0].port_id, port);
-			waits++;
-		}
-	}
-	assert_int_equal(got, n);
-	assert_true(waits > 0);
-}
-
-/* Each role's rx queue sleeps and is woken by a producer in another thread. */
-static void test_intr_wakeups(void **state)
-{
-	struct dvp_port_conf conf = { 0 };
-	struct sender sd = { .n = 20, .delay_us = 2000, .start_port = UINT16_MAX };
-	struct dvp_rxwait_set *set;
-	uint16_t role, rx, tx;
-	pthread_t t;
-
-	(void)state;
-	conf.intr_conf.rxq = 1;
-	pair_up(srv, cli, 1, 1, &conf);
-	for (role = 0; role < 2; role++) {
-		rx = role == 0 ? cli : srv;
-		tx = role == 0 ? srv : cli;
-		set = dvp_rxwait_set_create(4);
-		assert_non_null(set);
-		assert_int_equal(dvp_rx_intr_ctl(rx, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
-		assert_int_equal(dvp_xstats_reset(rx), 0);
-		assert_int_equal(dvp_xstats_reset(tx), 0);
-		/* Polling: the producer does not write the eventfd. */
-		tp_send(tx, 0, 3);
-		tp_recv_n(rx, 0, 3);
-		assert_int_equal(tp_xstat(tx, "tx_q0_intr_kicks"), 0);
-		sd.port = tx;
-		assert_int_equal(pthread_create(&t, NULL, sender_main, &sd), 0);
-		wait_and_recv(set, rx, sd.n);
-		assert_int_equal(pthread_join(t, NULL), 0);
-		/* It slept, and a producer that saw the unmasked ring woke it. */
-		assert_true(tp_qintr(rx, 0, "sleeps") >= 1);
-		assert_true(tp_qintr(rx, 0, "wakeups") >= 1);
-		assert_true(tp_xstat(tx, "tx_q0_intr_kicks") >= 1);
-		assert_int_equal(dvp_rx_intr_ctl(rx, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
-		assert_int_equal(dvp_rxwait_set_free(set), 0);
-	}
-	pair_down(srv, cli);
-}
-
-/* A packet already in the ring when arming: the final poll finds it, no sleep. */
-static void test_intr_packet_before_arm(void **state)
-{
-	struct dvp_port_conf conf = { 0 };
-	struct dvp_rx_wait_event ev[1];
-	struct dvp_rxwait_set *set;
-
-	(void)state;
-	conf.intr_conf.rxq = 1;
-	pair_up(srv, cli, 1, 1, &conf);
-	set = dvp_rxwait_set_create(1);
-	assert_non_null(set);
-	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
-	assert_int_equal(dvp_xstats_reset(cli), 0);
-	tp_send(srv, 0, 1);
-	assert_int_equal(dvp_rx_wait(set, ev, 1, 10000), 1);
-	assert_int_equal(tp_qintr(cli, 0, "sleeps"), 0);
-	tp_recv_n(cli, 0, 1);
-	assert_int_equal(dvp_rxwait_set_free(set), 0);
-	pair_down(srv, cli);
-}
-
-/*
- * Armed, a packet comes and kicks, the lcore takes it by polling before it
- * reads the event: the next wait finds an event with nothing behind it,
- * counts it spurious, re-arms and sleeps on until its timeout.
- */
-static void test_intr_spurious(void **state)
-{
-	struct dvp_port_conf conf = { 0 };
-	struct dvp_rx_wait_event ev[1];
-	struct dvp_rxwait_set *set;
-
-	(void)state;
-	conf.intr_conf.rxq = 1;
-	pair_up(srv, cli, 1, 1, &conf);
-	set = dvp_rxwait_set_create(1);
-	assert_non_null(set);
-	assert_int_equal(dvp_rx_intr_ctl(srv, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
-	assert_int_equal(dvp_xstats_reset(srv), 0);
-	assert_int_equal(dvp_xstats_reset(cli), 0);
-	assert_int_equal(dvp_rx_intr_enable(srv, 0), 0);
-	tp_send(cli, 0, 1);
-	assert_int_equal(tp_xstat(cli, "tx_q0_intr_kicks"), 1);
-	tp_recv_n(srv, 0, 1);
-	assert_int_equal(dvp_rx_wait(set, ev, 1, 20), 0);
-	assert_int_equal(tp_qintr(srv, 0, "spurious"), 1);
-	assert_int_equal(tp_qintr(srv, 0, "wakeups"), 0);
-	assert_int_equal(dvp_rxwait_set_free(set), 0);
-	pair_down(srv, cli);
-}
-
-/*
- * The client's rx queue is armed while the link is down (nothing to
- * unmask); the server then starts and sends. Connecting kicks the waiter,
- * which arms the new ring, so the packet wakes it: one wait, no timeout.
- */
-static void test_intr_armed_while_down(void **state)
-{
-	struct dvp_port_conf conf = { 0 };
-	struct sender sd = { .port = 0, .n = 1, .delay_us = 0 };
-	struct dvp_rx_wait_event ev[1];
-	struct dvp_rxwait_set *set;
-	pthread_t t;
-
-	(void)state;
-	conf.intr_conf.rxq = 1;
-	tp_port_setup(srv, 1, &conf);
-	tp_port_up(cli, 1, &conf);
-	set = dvp_rxwait_set_create(1);
-	assert_non_null(set);
-	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
-	assert_false(tp_link_is_up(cli));
-	sd.port = srv;
-	sd.start_port = srv;
-	assert_int_equal(pthread_create(&t, NULL, sender_main, &sd), 0);
-	/* Without the kick at connect this wait would sleep its whole 10 s and return 0. */
-	assert_int_equal(dvp_rx_wait(set, ev, 1, 10000), 1);
-	assert_int_equal(pthread_join(t, NULL), 0);
-	tp_recv_n(cli, 0, 1);
-	assert_true(tp_qintr(cli, 0, "sleeps") >= 1);
-	assert_int_equal(dvp_rxwait_set_free(set), 0);
-	pair_down(srv, cli);
-}
-
-/* Stops the peer, waits for the link to go down, starts it again and sends @n. */
-struct flapper {
-	uint16_t peer; /* the port that goes away and comes back */
-	uint16_t rx; /* the port whose lcore sleeps */
-	unsigned int n;
-};
-
-static void *flapper_main(void *arg)
-{
-	struct flapper *f = arg;
-	struct dvp_mbuf *m;
-	unsigned int i;
-
-	usleep(20000); /* the waiter is asleep on the armed ring by now, or soon */
-	assert_int_equal(dvp_port_stop(f->peer), 0);
-	while (tp_link_is_up(f->rx))
-		usleep(100);
-	assert_int_equal(dvp_port_start(f->peer), 0);
-	while (!tp_link_is_up(f->peer) || !tp_link_is_up(f->rx))
-		usleep(100);
-	for (i = 0; i < f->n; i++) {
-		m = tp_frame((uint8_t)i);
-		while (dvp_tx_burst(f->peer, 0, &m, 1) == 0)
-			usleep(10);
-	}
-	return NULL;
-}
-
-/*
- * Each role's rx queue is armed and asleep when its peer leaves; the peer
- * comes back on a new ring and sends. The new ring is masked at connect
- * and what lib/rxwait remembers arming was the old one: only the queue's
- * kick at connect makes the sleeping lcore wake, poll and arm the new ring.
- * Without it this wait sleeps its whole 10 s and returns 0.
- */
-static void test_intr_reconnect_while_asleep(void **state)
-{
-	struct dvp_port_conf conf = { 0 };
-	struct dvp_rx_wait_event ev[1];
-	struct dvp_rxwait_set *set;
-	struct flapper f = { .n = 3 };
-	unsigned int got;
-	uint16_t role;
-	pthread_t t;
-	int r;
-
-	(void)state;
-	conf.intr_conf.rxq = 1;
-	pair_up(srv, cli, 1, 1, &conf);
-	for (role = 0; role < 2; role++) {
-		f.rx = role == 0 ? cli : srv;
-		f.peer = role == 0 ? srv : cli;
-		set = dvp_rxwait_set_create(1);
-		assert_non_null(set);
-		assert_int_equal(dvp_rx_intr_ctl(f.rx, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
-		/* Armed on this connection's ring, with nothing in it. */
-		assert_int_equal(dvp_rx_wait(set, ev, 1, 0), 0);
-		assert_int_equal(pthread_create(&t, NULL, flapper_main, &f), 0);
-		got = 0;
-		while (got < f.n) {
-			r = dvp_rx_wait(set, ev, 1, 10000);
-			assert_true(r >= 0);
-			if (r == 0)
-				fail_msg("role %u: no wake-up in 10 s after a reconnect (%u of %u)",
-					 role, got, f.n);
-			got += tp_recv_all(f.rx, 0);
-		}
-		assert_int_equal(pthread_join(t, NULL), 0);
-		assert_int_equal(got, f.n);
-		assert_int_equal(dvp_rx_intr_ctl(f.rx, 0, set, DVP_RX_INTR_CTL_DEL, NULL), 0);
-		assert_int_equal(dvp_rxwait_set_free(set), 0);
-	}
-	pair_down(srv, cli);
+	tp_memif_pair_down(srv, cli);
 }
 
 int main(void)
@@ -1060,14 +558,6 @@ int main(void)
 		cmocka_unit_test(test_reconnect),
 		cmocka_unit_test(test_bad_secret),
 		cmocka_unit_test(test_peer_breaks_ring),
-		cmocka_unit_test(test_intr_wakeups),
-		cmocka_unit_test(test_intr_packet_before_arm),
-		cmocka_unit_test(test_intr_spurious),
-		cmocka_unit_test(test_intr_armed_while_down),
-		cmocka_unit_test(test_intr_reconnect_while_asleep),
-		cmocka_unit_test(test_server_socket_taken),
-		cmocka_unit_test(test_handshake_timeout),
-		cmocka_unit_test(test_client_connect_never_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, tp_teardown);

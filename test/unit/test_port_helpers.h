@@ -3,8 +3,9 @@
  */
 
 /*
- * What the port, interrupt and net_ring tests share: a pool, bringing a
- * net_ring port up, sending and receiving frames, reading one xstat.
+ * What the port, interrupt, net_ring and memif tests share: a pool,
+ * bringing a port (or a memif pair) up, sending and receiving frames,
+ * reading one xstat.
  */
 
 #ifndef TEST_PORT_HELPERS_H
@@ -285,6 +286,26 @@ static inline bool tp_link_is_up(uint16_t port)
 	struct dvp_link l;
 
 	return dvp_link_get_nowait(port, &l) == 0 && l.link_status == DVP_LINK_UP;
+}
+
+/*
+ * Start memif server @s, then client @c (a client refused by a stopped
+ * server only retries later), and wait for both links.
+ */
+static inline void tp_memif_pair_up(uint16_t s, uint16_t c, uint16_t nq_s, uint16_t nq_c,
+				    const struct dvp_port_conf *conf)
+{
+	tp_port_up(s, nq_s, conf);
+	tp_port_up(c, nq_c, conf);
+	TP_WAIT_FOR(tp_link_is_up(s) && tp_link_is_up(c));
+}
+
+/* Stop the pair, client first; every mbuf back. */
+static inline void tp_memif_pair_down(uint16_t s, uint16_t c)
+{
+	assert_int_equal(dvp_port_stop(c), 0);
+	assert_int_equal(dvp_port_stop(s), 0);
+	tp_assert_pool_full();
 }
 
 #define tp_qintr(port, q, field) tp_xstat(port, "rx_q%u_intr_%s", (unsigned int)(q), field)
