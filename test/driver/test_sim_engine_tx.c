@@ -4,12 +4,12 @@
 
 /*
  * sim_mlx5's send engine, over a loop cable from port 0 to port 1: WQEs
- * gathered and delivered, checksum offload, VLAN insertion, LSO WQEs and
- * their rules, completions asked for or not,
- * error CQEs and the SQ's recovery through RESET, flow control on a full
+ * gathered and delivered, checksum offload, VLAN insertion, completions
+ * asked for or not, error CQEs and the SQ's recovery through RESET, flow control on a full
  * cable, link down, and the invalid uses a send queue can suffer (doorbell
  * before record, WQE past the producer index, malformed SEND and eMPW WQEs
- * from one table, ring overrun, doorbell of a destroyed SQ).
+ * from one table, ring overrun, doorbell of a destroyed SQ). LSO WQEs are
+ * test_sim_engine_lso.c's.
  */
 
 #include "dvp_test.h"
@@ -395,124 +395,6 @@ static void test_tx_error_flush_modes(void **state)
 }
 
 /*
- * An LSO WQE written by hand: the control segment (opcode TSO), the
- * Ethernet segment with @p mss and the first @p inl bytes of @p msg
- * inline, the rest of it as one inline data segment. @return its index.
- */
-static uint32_t lso_wqe(struct fix *f, const uint8_t *msg, uint32_t len, uint32_t inl, uint16_t mss,
-			bool vlan_flag)
-{
-	uint8_t wqe[MLX5_WQE_MAX_DS * MLX5_WSEG_SIZE] __dvp_aligned(16);
-	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
-	struct mlx5_wqe_eth_seg *es = (void *)(wqe + MLX5_WSEG_SIZE);
-	uint32_t idx = f->l.tx.pi, eds = mlx5_eseg_ds(inl), rest = len - inl, bc, ds, bbs;
-
-	memset(wqe, 0, sizeof(wqe));
-	es->mss = htobe16(mss);
-	es->cs_flags = MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM;
-	es->inline_hdr_sz = htobe16((uint16_t)inl);
-	memcpy(es->inline_hdr_start, msg, inl);
-	if (vlan_flag) {
-		uint32_t w = htobe32(MLX5_ETH_WQE_VLAN_INSERT | 7);
-
-		memcpy(&es->inline_hdr_sz, &w, sizeof(w));
-	}
-	bc = htobe32(rest | MLX5_INLINE_SEG);
-	memcpy(wqe + (1 + eds) * MLX5_WSEG_SIZE, &bc, sizeof(bc));
-	memcpy(wqe + (1 + eds) * MLX5_WSEG_SIZE + 4, msg + inl, rest);
-	ds = 1 + eds + (4 + rest + MLX5_WSEG_SIZE - 1) / MLX5_WSEG_SIZE;
-	ctrl->opmod_idx_opcode = htobe32((idx & 0xffff) << 8 | MLX5_OPCODE_TSO);
-	ctrl->qpn_ds = htobe32(f->l.tx.sqn << 8 | ds);
-	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-	bbs = mlx5_wqe_ds_to_bbs(ds);
-	for (uint32_t b = 0; b < bbs; b++)
-		memcpy(sc_tx_wqe_at(&f->l.tx, idx + b), wqe + b * MLX5_SEND_WQE_BB,
-		       MLX5_SEND_WQE_BB);
-	f->l.tx.last_wqe = sc_tx_wqe_at(&f->l.tx, idx);
-	f->l.tx.pi += bbs;
-	return idx;
-}
-
-/* An IPv4/TCP message: Ethernet, IPv4, TCP (seq 100, PSH|ACK), @p payload bytes. */
-static uint32_t lso_msg(uint8_t *m, uint32_t payload)
-{
-	memset(m, 0, 54 + payload);
-	memcpy(m, dst, 6);
-	m[12] = 0x08;
-	m[14] = 0x45;
-	m[20] = 0x40; /* DF */
-	m[22] = 64;
-	m[23] = 6; /* TCP */
-	m[29] = 1;
-	m[33] = 2;
-	m[37] = 80;
-	m[41] = 100; /* seq */
-	m[46] = 0x50; /* doff 5 */
-	m[47] = 0x18; /* PSH, ACK */
-	for (uint32_t i = 0; i < payload; i++)
-		m[54 + i] = (uint8_t)i;
-	return 54 + payload;
-}
-
-/*
- * LSO: a message cut into frames of mss payload bytes, FIN/PSH on the last
- * alone, sequence numbers and IPv4 ids counting up; the rules (an mss,
- * every header inline, no VLAN insertion flag) answered with a local
- * length error, nothing sent.
- */
-static void test_tx_lso(void **state)
-{
-	static const struct {
-		const char *what;
-		uint32_t inl;
-		uint16_t mss;
-		bool vlan_flag;
-	} bad[] = {
-		{ "mss 0", 54, 0, false },
-		{ "the TCP header not inline", 34, 40, false },
-		{ "VLAN insertion asked", 54, 40, true },
-		{ "frames above the MTU", 54, 1500, false },
-	};
-	struct fix *f = fix_open("mode=step,ports=2,cable=loop", 64, 64);
-	uint8_t msg[256];
-	uint32_t len = lso_msg(msg, 100), idx;
-	struct mlx5_cqe64 *cqe;
-
-	(void)state;
-	idx = lso_wqe(f, msg, len, 54, 40, false);
-	sc_tx_ring(&f->l.tx);
-	sim_fix_run(&f->l);
-	cqe = sim_fix_tx_cqe(&f->l);
-	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
-	assert_int_equal(be16toh(cqe->wqe_counter), idx & 0xffff);
-	for (uint32_t i = 0; i < 3; i++) {
-		uint32_t n = i < 2 ? 40 : 20;
-
-		assert_int_equal(sim_mlx5_capture_pop(f->l.s.sim, 0, f->got, sizeof(f->got)),
-				 54 + n);
-		assert_memory_equal(f->got, msg, 16); /* MACs, type, version, tos */
-		assert_int_equal(f->got[16] << 8 | f->got[17], 40 + n); /* IPv4 length */
-		assert_int_equal(f->got[19], i); /* IPv4 id */
-		assert_int_equal(f->got[41], 100 + 40 * i); /* TCP seq */
-		assert_int_equal(f->got[47], i < 2 ? 0x10 : 0x18); /* PSH on the last */
-		assert_memory_equal(f->got + 54, msg + 54 + 40 * i, n);
-		sc_cq_consume(&f->l.rx[0].cq, 1);
-	}
-	fix_close(f, true);
-	for (size_t c = 0; c < DVP_DIM(bad); c++) {
-		print_message("LSO with %s\n", bad[c].what);
-		f = fix_open("mode=step,ports=2,cable=loop", 64, 64);
-		idx = lso_wqe(f, msg, len, bad[c].inl, bad[c].mss, bad[c].vlan_flag);
-		sc_tx_ring(&f->l.tx);
-		sim_fix_run(&f->l);
-		sim_fix_tx_error(&f->l, idx, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
-		assert_int_equal(sim_fix_invalid(&f->l, SIM_MLX5_INV_OFFLOAD), 1);
-		assert_int_equal(sim_mlx5_capture_pop(f->l.s.sim, 0, f->got, sizeof(f->got)), 0);
-		fix_close(f, false);
-	}
-}
-
-/*
  * VLAN insertion from a SEND's Ethernet segment: the tag after the MAC
  * addresses where the device has it; an error CQE (invalid use
  * "offload") where it has not.
@@ -755,37 +637,6 @@ static void test_tx_flow_control(void **state)
 	fix_close(f, true);
 }
 
-/* An LSO WQE of 300 frames on a full cable: held between two frames, resumed, none lost. */
-static void test_tx_lso_flow_control(void **state)
-{
-	struct fix *f = fix_open("mode=step,ports=2,cable=loop", 512, 4);
-	struct sim_mlx5_port_stats st;
-	uint8_t msg[54 + 600];
-	uint32_t got = 0;
-
-	(void)state;
-	lso_wqe(f, msg, lso_msg(msg, 600), 54, 2, false);
-	sc_tx_ring(&f->l.tx);
-	sim_fix_run(&f->l);
-	/* 4 received, 256 wait on the cable, the WQE waits with 40 frames to go. */
-	assert_int_equal(sc_cq_drain(&f->l.rx[0].cq), 4);
-	assert_null(sc_cq_peek(&f->l.tx.cq));
-	for (int round = 0; round < 10 && got < 296; round++) {
-		sc_rxq_post(&f->l.s, &f->l.rx[0], 64);
-		sim_fix_run(&f->l);
-		got += sc_cq_drain(&f->l.rx[0].cq);
-	}
-	assert_int_equal(got, 296);
-	assert_int_equal(sc_cq_drain(&f->l.tx.cq), 1);
-	assert_int_equal(sim_mlx5_port_stats(f->l.s.sim, 1, &st), 0);
-	assert_int_equal(st.rx_frames, 300);
-	assert_int_equal(st.rx_wire_drops, 0);
-	assert_int_equal(sim_mlx5_port_stats(f->l.s.sim, 0, &st), 0);
-	assert_int_equal(st.tx_frames, 300);
-	assert_int_equal(st.tx_lso_wqes, 1);
-	fix_close(f, true);
-}
-
 static void test_tx_without_flow_control(void **state)
 {
 	struct fix *f = fix_open("mode=step,ports=2,cable=loop,pause=off", 512, 4);
@@ -832,7 +683,6 @@ int main(void)
 		cmocka_unit_test(test_tx_error_length),
 		cmocka_unit_test(test_tx_error_flush_modes),
 		cmocka_unit_test(test_tx_inline_mode),
-		cmocka_unit_test(test_tx_lso),
 		cmocka_unit_test(test_tx_vlan_insert),
 		cmocka_unit_test(test_tx_invalid_db_order),
 		cmocka_unit_test(test_tx_invalid_wqe_past_pi),
@@ -840,7 +690,6 @@ int main(void)
 		cmocka_unit_test(test_tx_invalid_ring_overrun),
 		cmocka_unit_test(test_tx_destroyed_sq_doorbell),
 		cmocka_unit_test(test_tx_flow_control),
-		cmocka_unit_test(test_tx_lso_flow_control),
 		cmocka_unit_test(test_tx_without_flow_control),
 		cmocka_unit_test(test_tx_link_down),
 	};
