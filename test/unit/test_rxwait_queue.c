@@ -3,10 +3,10 @@
  */
 
 /*
- * lib/rxwait's rx-queue protocol against a mock driver: the queue-ops table
- * of dvp_rxwait_driver.h implemented over an eventfd that models a CQ (an
- * arm makes the next completion raise one event, and nothing more until the
- * next arm). Every hook call goes into a trace, so each test states the
+ * lib/rxwait's rx-queue protocol against a mock driver: what init refuses,
+ * and the queue-ops table of dvp_rxwait_driver.h implemented over an
+ * eventfd that models a CQ (an arm makes the next completion raise one
+ * event, and nothing more until the next arm). Every hook call goes into a trace, so each test states the
  * order lib/rxwait must keep: the arm comes before the final poll, one event
  * per arm, acks go in batches and are flushed before the CQ goes, a kick
  * forgets an arm. The same rules run through real drivers in test_rxwait.c
@@ -20,6 +20,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <dvp_errno.h>
 #include <dvp_rxwait_driver.h>
 
 /* What the mock's hooks were called with, in order. */
@@ -454,9 +455,59 @@ static void test_governor_arms_through_ops(void **state)
 	mock_close(&q);
 }
 
+/* Init refuses what a wait could not work with, naming the queue; fini is idempotent. */
+static void test_queue_init_checks(void **state)
+{
+	const struct dvp_rxwait_queue_ops ops = mock_ops_level;
+	struct dvp_rxwait_queue_ops no_work = mock_ops_level;
+	struct dvp_rxwait_queue_conf conf = { .port_id = 7, .queue_id = 3 };
+	struct dvp_log_capture cap;
+	struct dvp_rxwait_queue iq;
+	struct mock_q q = { 0 };
+	int blocking, nb;
+
+	(void)state;
+	no_work.has_work = NULL;
+	blocking = eventfd(0, EFD_CLOEXEC);
+	nb = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	assert_true(blocking >= 0 && nb >= 0);
+	q.fd = nb; /* the mock reads it at fini */
+
+	dvp_log_capture_begin(&cap);
+	conf.fd = blocking;
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), -EINVAL);
+	conf.fd = -1;
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), -EINVAL);
+	conf.fd = nb;
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &no_work, &q, &conf), -EINVAL);
+	conf.solicited = true;
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), -ENOTSUP);
+	assert_int_equal(dvp_errno, ENOTSUP);
+	dvp_log_capture_end(&cap);
+	assert_contains(cap.buf, "port 7 rx queue 3: event fd");
+	assert_contains(cap.buf, "is blocking");
+	assert_contains(cap.buf, "is not an open file descriptor");
+	assert_contains(cap.buf, "no has_work hook");
+	assert_contains(cap.buf, "solicited");
+	dvp_log_capture_free(&cap);
+
+	conf.solicited = false;
+	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), 0);
+	assert_true(dvp_rxwait_queue_active(&iq));
+	assert_int_equal(dvp_rxwait_queue_fini(&iq), 0);
+	assert_false(dvp_rxwait_queue_active(&iq));
+	/* Twice is fine, so is a zeroed one. */
+	assert_int_equal(dvp_rxwait_queue_fini(&iq), 0);
+	memset(&iq, 0, sizeof(iq));
+	assert_int_equal(dvp_rxwait_queue_fini(&iq), 0);
+	close(blocking);
+	close(nb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_queue_init_checks),
 		cmocka_unit_test(test_arm_before_final_poll),
 		cmocka_unit_test(test_one_event_per_arm),
 		cmocka_unit_test(test_wake_oneshot_event_read_at_next_arm),
