@@ -120,20 +120,33 @@ static void test_intr_wakeups(void **state)
 	tp_memif_pair_down(srv, cli);
 }
 
-/* A packet already in the ring when arming: the final poll finds it, no sleep. */
-static void test_intr_packet_before_arm(void **state)
+/*
+ * The pair up with rx interrupts, @rx's queue 0 alone in a new wait set,
+ * both ports' counters zeroed.
+ */
+static struct dvp_rxwait_set *intr_pair_up(uint16_t rx)
 {
 	struct dvp_port_conf conf = { 0 };
-	struct dvp_rx_wait_event ev[1];
 	struct dvp_rxwait_set *set;
 
-	(void)state;
 	conf.intr_conf.rxq = 1;
 	tp_memif_pair_up(srv, cli, 1, 1, &conf);
 	set = dvp_rxwait_set_create(1);
 	assert_non_null(set);
-	assert_int_equal(dvp_rx_intr_ctl(cli, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
+	assert_int_equal(dvp_rx_intr_ctl(rx, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
+	assert_int_equal(dvp_xstats_reset(srv), 0);
 	assert_int_equal(dvp_xstats_reset(cli), 0);
+	return set;
+}
+
+/* A packet already in the ring when arming: the final poll finds it, no sleep. */
+static void test_intr_packet_before_arm(void **state)
+{
+	struct dvp_rx_wait_event ev[1];
+	struct dvp_rxwait_set *set;
+
+	(void)state;
+	set = intr_pair_up(cli);
 	tp_send(srv, 0, 1);
 	assert_int_equal(dvp_rx_wait(set, ev, 1, 10000), 1);
 	assert_int_equal(tp_qintr(cli, 0, "sleeps"), 0);
@@ -149,18 +162,11 @@ static void test_intr_packet_before_arm(void **state)
  */
 static void test_intr_spurious(void **state)
 {
-	struct dvp_port_conf conf = { 0 };
 	struct dvp_rx_wait_event ev[1];
 	struct dvp_rxwait_set *set;
 
 	(void)state;
-	conf.intr_conf.rxq = 1;
-	tp_memif_pair_up(srv, cli, 1, 1, &conf);
-	set = dvp_rxwait_set_create(1);
-	assert_non_null(set);
-	assert_int_equal(dvp_rx_intr_ctl(srv, 0, set, DVP_RX_INTR_CTL_ADD, NULL), 0);
-	assert_int_equal(dvp_xstats_reset(srv), 0);
-	assert_int_equal(dvp_xstats_reset(cli), 0);
+	set = intr_pair_up(srv);
 	assert_int_equal(dvp_rx_intr_enable(srv, 0), 0);
 	tp_send(cli, 0, 1);
 	assert_int_equal(tp_xstat(cli, "tx_q0_intr_kicks"), 1);

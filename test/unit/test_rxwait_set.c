@@ -38,6 +38,30 @@ static bool fake_has_work(void *ctx)
 	return false;
 }
 
+/* A non-blocking eventfd: a queue's event source. */
+static int new_eventfd(void)
+{
+	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/* Queue @iq (@ops on @ctx, events on @fd) initialised and alone in a new set. */
+static struct dvp_rxwait_set *set_of_one(struct dvp_rxwait_queue *iq,
+					 const struct dvp_rxwait_queue_ops *ops, void *ctx,
+					 struct dvp_rxwait_queue_conf *conf, int fd)
+{
+	struct dvp_rxwait_set *set;
+
+	conf->fd = fd;
+	assert_int_equal(dvp_rxwait_queue_init(iq, ops, ctx, conf), 0);
+	set = dvp_rxwait_set_create(1);
+	assert_non_null(set);
+	assert_int_equal(dvp_rxwait_set_add(set, iq, ctx), 0);
+	return set;
+}
+
 /* A queue woken by two fds (net_verbs: its channel and its kick eventfd). */
 struct two_fd_queue {
 	int fd[2];
@@ -229,13 +253,8 @@ static void test_oneshot_event_read_at_next_arm(void **state)
 	struct dvp_rxwait_queue iq;
 
 	(void)state;
-	q.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	assert_true(q.fd >= 0);
-	conf.fd = q.fd;
-	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), 0);
-	set = dvp_rxwait_set_create(1);
-	assert_non_null(set);
-	assert_int_equal(dvp_rxwait_set_add(set, &iq, &q), 0);
+	q.fd = new_eventfd();
+	set = set_of_one(&iq, &ops, &q, &conf, q.fd);
 
 	/* Armed, polled, and nothing: the wait times out. */
 	assert_int_equal(dvp_rx_wait(set, ready, 2, 0), 0);
@@ -406,13 +425,8 @@ static void test_queue_kick(void **state)
 	pthread_t t;
 
 	(void)state;
-	q.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	assert_true(q.fd >= 0);
-	conf.fd = q.fd;
-	assert_int_equal(dvp_rxwait_queue_init(&iq, &ops, &q, &conf), 0);
-	set = dvp_rxwait_set_create(1);
-	assert_non_null(set);
-	assert_int_equal(dvp_rxwait_set_add(set, &iq, &q), 0);
+	q.fd = new_eventfd();
+	set = set_of_one(&iq, &ops, &q, &conf, q.fd);
 
 	/* Armed once; the wait that follows does not arm again. */
 	assert_int_equal(dvp_rx_wait(set, ready, 1, 0), 0);
