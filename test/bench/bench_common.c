@@ -34,6 +34,24 @@ int bench_cmp_u32(const void *a, const void *c)
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_double(const void *a, const void *c)
+{
+	double x = *(const double *)a, y = *(const double *)c;
+
+	return x < y ? -1 : x > y;
+}
+
+double bench_median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double bench_spread(const double *v, unsigned int n, double med)
+{
+	return med > 0 ? (v[(3 * n) / 4] - v[n / 4]) / med : 0;
+}
+
 int64_t bench_task_run_ns(int tid)
 {
 	char path[64];

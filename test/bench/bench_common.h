@@ -3,7 +3,8 @@
  */
 
 /*
- * What the benchmarks share: sorting latency samples for percentiles and
+ * What the benchmarks share: sorting latency samples for percentiles, the
+ * median and spread of a bench's trials, and
  * reading how long a thread or the process really ran (the idle-CPU
  * figures), from the scheduler's own accounting rather than wall time, and
  * counting the system calls a thread makes (the wake-up figures).
@@ -20,6 +21,21 @@ int bench_first_cpu(void);
 
 /* qsort comparator for uint32_t samples, ascending. */
 int bench_cmp_u32(const void *a, const void *c);
+
+/*
+ * A comparison of trials is trusted only when they agree: a side's trials,
+ * or the trials' ratios, whose spread exceeds this say "too-noisy".
+ */
+#define BENCH_SPREAD_MAX 0.20
+
+/* The median of the @n trials @v (sorted here, ascending). */
+double bench_median(double *v, unsigned int n);
+
+/*
+ * How far the trials stray: the interquartile range of @v (sorted by
+ * bench_median()) over its median @med.
+ */
+double bench_spread(const double *v, unsigned int n, double med);
 
 /* Nanoseconds thread @tid of this process has run
  * (/proc/self/task/<tid>/schedstat), or -1. */

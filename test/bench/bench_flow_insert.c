@@ -37,6 +37,8 @@
 #include <dvp_mbuf.h>
 #include <dvp_port.h>
 
+#include "bench_common.h"
+
 #define NQ 4
 /* The port of the first sim device, named after it. */
 #define VDEV "sim_mlx5_0"
@@ -47,21 +49,12 @@ static void die(const char *what)
 	exit(1);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The median of @p v (sorted here) and its spread, the IQR over the median in %. */
 static double median(double *v, unsigned int n, double *spread_pct)
 {
-	double med;
+	double med = bench_median(v, n);
 
-	qsort(v, n, sizeof(v[0]), cmp_double);
-	med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	*spread_pct = med > 0 ? 100.0 * (v[(3 * n) / 4] - v[n / 4]) / med : 0;
+	*spread_pct = 100.0 * bench_spread(v, n, med);
 	return med;
 }
 

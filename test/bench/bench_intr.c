@@ -23,7 +23,11 @@
  *
  * The machine is shared and noisy, so the cases take turns: TRIALS rounds
  * (5) of every case, each round a fifth of the samples, and the figures are
- * over all of a case's samples: noise spreads over the cases alike.
+ * over all of a case's samples: noise spreads over the cases alike. Each
+ * round's percentiles are kept too: a VS-DPDK line whose rounds disagree
+ * (a side's, or the rounds' ratios, spread beyond BENCH_SPREAD_MAX: the
+ * interquartile range over the median) says too-noisy instead of a ratio,
+ * as the ring benches do.
  *
  * Idle CPU: a worker lcore runs the interrupt-mode loop (dvp_rx_wait() with
  * a 100 ms timeout, as an application checking a stop flag) and then the
@@ -35,7 +39,8 @@
  * Output:
  *   WAKEUP <case> samples=<n> p50_ns=<> p99_ns=<> max_ns=<> [...]
  *          syscalls_consumer=<per sample> syscalls_producer=<per sample>
- *   VS-DPDK wakeup_interrupt_<p50|p99> dvp=<ns> dpdk=<ns> ratio=<dvp/dpdk>
+ *   VS-DPDK wakeup_interrupt_<p50|p99> dvp=<ns> dpdk=<ns> ratio=<dvp/dpdk>|too-noisy
+ *           spread_dvp=<%> spread_dpdk=<%> spread_ratio=<%>
  *           dvp_syscalls=<per wake-up> dpdk_syscalls=<per wake-up>
  *   IDLE-CPU <loop> lcore_pct=<> lcore_ticks=<> process_pct=<> seconds=5 target_pct=1
  *
@@ -358,6 +363,51 @@ static double syscalls_per_sample(const struct case_acc *acc)
 	return (double)(acc->sys_consumer + acc->sys_producer) / acc->n;
 }
 
+/* Percentile @pct of each round's samples of @acc (@per_round each), in cycles. */
+static int round_percentiles(const struct case_acc *acc, unsigned int per_round, unsigned int pct,
+			     double *out)
+{
+	uint32_t *tmp = malloc(per_round * sizeof(*tmp));
+	unsigned int t;
+
+	if (tmp == NULL)
+		return -1;
+	for (t = 0; t < TRIALS; t++) {
+		memcpy(tmp, acc->lat + (size_t)t * per_round, per_round * sizeof(*tmp));
+		qsort(tmp, per_round, sizeof(*tmp), bench_cmp_u32);
+		out[t] = tmp[(size_t)per_round * pct / 100];
+	}
+	free(tmp);
+	return 0;
+}
+
+/*
+ * One VS-DPDK line: the percentile over all samples of each side, and
+ * whether the rounds agree. The rounds ran back to back, so each round's
+ * ratio saw one host; a side whose rounds, or ratios that, spread beyond
+ * BENCH_SPREAD_MAX say too-noisy instead of a ratio.
+ */
+static void vs_dpdk(const char *name, double dvp_ns, double dpdk_ns, double *dvp_r, double *dpdk_r,
+		    const char *sys)
+{
+	double r[TRIALS], mr, so, sd, sr;
+	unsigned int t;
+
+	for (t = 0; t < TRIALS; t++)
+		r[t] = dvp_r[t] / dpdk_r[t];
+	so = bench_spread(dvp_r, TRIALS, bench_median(dvp_r, TRIALS));
+	sd = bench_spread(dpdk_r, TRIALS, bench_median(dpdk_r, TRIALS));
+	mr = bench_median(r, TRIALS);
+	sr = bench_spread(r, TRIALS, mr);
+	printf("VS-DPDK %s dvp=%.0f dpdk=%.0f ", name, dvp_ns, dpdk_ns);
+	if (so > BENCH_SPREAD_MAX || sd > BENCH_SPREAD_MAX || sr > BENCH_SPREAD_MAX)
+		printf("too-noisy");
+	else
+		printf("ratio=%.2f", dvp_ns / dpdk_ns);
+	printf(" spread_dvp=%.0f%% spread_dpdk=%.0f%% spread_ratio=%.0f%%%s\n", 100 * so, 100 * sd,
+	       100 * sr, sys);
+}
+
 /* Percentiles over every sample of a case, printed. */
 static void report(enum mode mode, struct case_acc *acc, struct figures *f)
 {
@@ -474,6 +524,7 @@ int main(int argc, char **argv)
 	struct dvp_port_conf conf = { 0 };
 	struct figures f[M_COUNT] = { 0 };
 	struct case_acc acc[M_COUNT] = { 0 };
+	double rounds[2][2][TRIALS]; /* [p50, p99][dvp, dpdk][round], cycles */
 	unsigned int idle_s = 5, total, m, t;
 	const char *s;
 	int ret = 1;
@@ -532,6 +583,12 @@ int main(int argc, char **argv)
 		    run(M_POLL, 0, 20000, &acc[M_POLL]) < 0)
 			goto out;
 	}
+	/* Each round's percentiles first: report() sorts a case's samples whole. */
+	if (have_dpdk && (round_percentiles(&acc[M_INTERRUPT], b.samples, 50, rounds[0][0]) < 0 ||
+			  round_percentiles(&acc[M_EPOLL_DPDK], b.samples, 50, rounds[0][1]) < 0 ||
+			  round_percentiles(&acc[M_INTERRUPT], b.samples, 99, rounds[1][0]) < 0 ||
+			  round_percentiles(&acc[M_EPOLL_DPDK], b.samples, 99, rounds[1][1]) < 0))
+		goto out;
 	for (m = 0; m < M_COUNT; m++)
 		if (acc[m].n > 0)
 			report((enum mode)m, &acc[m], &f[m]);
@@ -542,12 +599,10 @@ int main(int argc, char **argv)
 
 		if (sd >= 0 && sp >= 0)
 			snprintf(sys, sizeof(sys), " dvp_syscalls=%.2f dpdk_syscalls=%.2f", sd, sp);
-		printf("VS-DPDK wakeup_interrupt_p50 dvp=%.0f dpdk=%.0f ratio=%.2f%s\n",
-		       f[M_INTERRUPT].p50, f[M_EPOLL_DPDK].p50,
-		       f[M_INTERRUPT].p50 / f[M_EPOLL_DPDK].p50, sys);
-		printf("VS-DPDK wakeup_interrupt_p99 dvp=%.0f dpdk=%.0f ratio=%.2f%s\n",
-		       f[M_INTERRUPT].p99, f[M_EPOLL_DPDK].p99,
-		       f[M_INTERRUPT].p99 / f[M_EPOLL_DPDK].p99, sys);
+		vs_dpdk("wakeup_interrupt_p50", f[M_INTERRUPT].p50, f[M_EPOLL_DPDK].p50,
+			rounds[0][0], rounds[0][1], sys);
+		vs_dpdk("wakeup_interrupt_p99", f[M_INTERRUPT].p99, f[M_EPOLL_DPDK].p99,
+			rounds[1][0], rounds[1][1], sys);
 	} else {
 		printf("VS-DPDK wakeup_interrupt: DPDK not built in; against the raw epoll floor: p50 ratio=%.2f\n",
 		       f[M_INTERRUPT].p50 / f[M_EPOLL_RAW].p50);

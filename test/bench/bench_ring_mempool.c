@@ -24,7 +24,7 @@
  *   RATIO geomean=<value> cases=<n> too_noisy=<n>
  * spread_ratio is the spread of the trials' own ratios (each of ours over
  * the DPDK trial run right after it). A case where any of the three
- * spreads exceeds SPREAD_MAX (20 %) says so instead of a ratio, and stays
+ * spreads exceeds BENCH_SPREAD_MAX (20 %) says so instead of a ratio, and stays
  * out of the geometric mean: its trials measured the host (two vCPUs the
  * hypervisor moves), not the ring.
  *
@@ -55,6 +55,8 @@
 #include <dvp_lcore.h>
 #include <dvp_mempool.h>
 #include <dvp_ring.h>
+
+#include "bench_common.h"
 
 /*
  * The tables a loop hands to a library and gets back are "used" through
@@ -242,27 +244,6 @@ DEQ_LOOP(rte_mc_loop, struct rte_ring, rte_ring_mc_dequeue_bulk)
  * Measuring and reporting
  */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* The middle half of sorted @p v over its median: how far a trial strays. */
-static double spread(const double *v, unsigned int n, double med)
-{
-	return (v[(3 * n) / 4] - v[n / 4]) / med;
-}
-
-#define SPREAD_MAX 0.20
-
 static double log_sum;
 static unsigned int ncases, nnoisy;
 
@@ -280,13 +261,13 @@ static void report(const char *name, double *ours, double *dpdk, unsigned int n)
 
 	for (t = 0; t < n; t++)
 		r[t] = ours[t] / dpdk[t];
-	mo = median(ours, n);
-	md = median(dpdk, n);
-	mr = median(r, n);
-	so = spread(ours, n, mo);
-	sd = spread(dpdk, n, md);
-	sr = spread(r, n, mr);
-	if (so > SPREAD_MAX || sd > SPREAD_MAX || sr > SPREAD_MAX) {
+	mo = bench_median(ours, n);
+	md = bench_median(dpdk, n);
+	mr = bench_median(r, n);
+	so = bench_spread(ours, n, mo);
+	sd = bench_spread(dpdk, n, md);
+	sr = bench_spread(r, n, mr);
+	if (so > BENCH_SPREAD_MAX || sd > BENCH_SPREAD_MAX || sr > BENCH_SPREAD_MAX) {
 		printf("RATIO %s ours=%.2f dpdk=%.2f too-noisy spread_ours=%.0f%% spread_dpdk=%.0f%% spread_ratio=%.0f%%\n",
 		       name, mo, md, 100 * so, 100 * sd, 100 * sr);
 		nnoisy++;
