@@ -288,6 +288,37 @@ print(f"RESULT fwd rx_packets={p['rx_packets']} tx_packets={p['tx_packets']} in_
 sys.exit(0 if s["result"] == "pass" and p["rx_packets"] > 32 and s["pool"]["in_use"] == 0 else 1)
 PY
 	;;
+our-fwd-server-tx-first-testpmd-client-txonly)
+	# A client that never posts rx buffers (testpmd's txonly makes no rx
+	# burst): dvp-fwd's first burst waits its 9 s for room and is freed
+	# with a line; what testpmd sends then is received, waits in the tx
+	# retry for room that never comes, and is dropped at the stop, counted.
+	# Every mbuf is back in the pool at the end.
+	fwd=${DVP_BUILD_ROOT:?}/apps/dvp-fwd
+	"$fwd" -l 0-1 --file-prefix dvp$$ $our_mem \
+		--vdev "net_memif0,role=server,socket=$sock,socket-abstract=no" \
+		-- --tx-first --duration 1 --stats-period 0 --json \
+		>"$work/fwd.json" 2>>"$work/peer.log" &
+	peer_pid=$!
+	wait_log "waiting up to 9 s for the link" "$work/peer.log" || fail "dvp-fwd did not start"
+	testpmd client txonly ""
+	wait_log "waiting up to 9 s for room" "$work/peer.log" || fail "dvp-fwd did not wait for room"
+	ourside_wait || fail "dvp-fwd failed"
+	testpmd_stop
+	cat "$work/fwd.json" >>"$work/peer.log"
+	grep -q "took 0 of the first burst's 32 frames; the rest are freed" "$work/peer.log" ||
+		fail "no line for the freed first burst"
+	python3 - "$work/fwd.json" <<'PY' || fail "dvp-fwd's summary is not what a full peer ring gives"
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+p = s["ports"][0]
+dropped = sum(l["fwd_dropped"] + l["stop_dropped"] for l in s["lcores"])
+print(f"RESULT fwd rx_packets={p['rx_packets']} tx_packets={p['tx_packets']} dropped={dropped} "
+      f"lost={s['lost']} in_use={s['pool']['in_use']}")
+sys.exit(0 if p["rx_packets"] > 0 and p["tx_packets"] == 0 and dropped == p["rx_packets"]
+         and s["lost"] == 0 and s["pool"]["in_use"] == 0 else 1)
+PY
+	;;
 bad-secret-our-client)
 	# No link will come up: testpmd need not wait 9 s for one.
 	testpmd server rxonly ",secret=right" "" --disable-link-check
