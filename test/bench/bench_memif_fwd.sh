@@ -3,11 +3,25 @@
 #
 # Usage: bench_memif_fwd.sh DVP_FWD [BENCH_MEMIF_INTR [NET_DVP_PLUGIN]]
 #
-# Pipeline, over two memif links (sockets in a temporary directory):
+# Pipeline, over two memif links (sockets in a temporary directory), with
+# three CPUs or more (the open topology):
 #
 #   A: dpdk-testpmd txonly, client --link 1--> M: the middle box, server on
 #   both links, io forwarding port 0 -> 1 --link 2--> C: dpdk-testpmd rxonly,
 #   client
+#
+# With two CPUs (the loop topology; DVP_BENCH_TOPOLOGY=open|loop forces
+# one), one dpdk-testpmd E is both ends, on CPU 0:
+#
+#   E port 0 --link 1--> M --link 2--> E port 1, and back the other way
+#
+# E io-forwards between its links, as M does, so the frames circle; it
+# starts them with --tx-first in bursts of 128 (and forwards in bursts of
+# 128, so that E, not M, is the one with room to spare). Its links are
+# zero-copy clients (rsize=12), so E's side copies nothing and M's copies
+# are the copies of the loop; E's cost per frame is still about M's, so the
+# loop's rate is set by both: a faster M makes it faster, not by all of its
+# lead. The sink figure is E's received frames per second over both links.
 #
 # With NET_DVP_PLUGIN (librte_net_dvp.so), a third middle box: dpdk-testpmd
 # again, over dvpmd's memif through net_dvp (--vdev net_dvp0,net_memif0,...),
@@ -21,19 +35,27 @@
 # --tx-retry 0). The cases alternate, ROUNDS times each (DVP_BENCH_ROUNDS,
 # default 3), each measured for DVP_BENCH_SECONDS (8) after 2 s of warm-up.
 #
-# Pinning: M's forwarding lcore alone on CPU 1, A's on CPU 0, C's on CPU 2
-# when there is one; the three main lcores on CPU 0 (they sleep between
-# stats lines). With two CPUs, A's and C's forwarding lcores share CPU 0 and
-# take turns in scheduler ticks: while A runs, M fills link 2 and drops the
-# rest, and C then drains one ring in its turn. The sink's rate is then C's
-# ring per two ticks (16384 descriptors, rsize=14, the largest DPDK allows,
-# per 8 ms at HZ=250: 2.05 Mpps) whatever the middle box, and a middle that
-# drops later (a slower one) leaves more in link 1 for C's turn: the
-# pipeline line then compares nothing, and says so (sink-bound, no ratio).
+# Pinning: M's forwarding lcore alone on CPU 1, A's (or E's) on CPU 0, C's
+# on CPU 2; the main lcores on CPU 0 (they sleep between stats lines). The
+# open topology forced on two CPUs puts A's and C's forwarding lcores on
+# CPU 0, where they take turns in scheduler ticks: while A runs, M fills
+# link 2 and drops the rest, and C then drains one ring in its turn. The
+# sink's rate is then C's ring per two ticks (16384 descriptors, rsize=14,
+# the largest DPDK allows, per 8 ms at HZ=250: 2.05 Mpps) whatever the
+# middle box, and a middle that drops later (a slower one) leaves more in
+# link 1 for C's turn: that pipeline line compares nothing, and says so
+# (sink-bound, no ratio). The loop has no turns: one process, one lcore.
+#
+# E, DPDK's zero-copy client, may die on SIGSEGV when a DPDK middle box
+# leaves first (DPDK 22.11's, with either end; our memif server's leaving
+# does not do it); M must leave first, while its links are up, for its
+# counters, and E's figures are its periodic lines: the bench says how E
+# ended and goes on.
 #
 # Two figures per case:
-#   sink_mpps   C's received packets per second over the window: what went
-#               through the pipeline (testpmd's Rx-pps lines, averaged);
+#   sink_mpps   C's (or E's, both links) received packets per second over
+#               the window: what went through the pipeline (testpmd's
+#               Rx-pps lines, averaged);
 #   busy_mpps   M's packets received per second of busy time: TSC cycles of
 #               its bursts that brought packets (--record-core-cycles, the
 #               same option and count in testpmd and dvp-fwd), so the middle
@@ -58,8 +80,9 @@
 # Output:
 #   MEMIF_FWD middle=dpdk|dvp round=N sink_mpps=.. busy_mpps=.. cycles_per_pkt=..
 #             middle_rx=.. middle_tx=.. middle_drop=..
-#   VS-DPDK memif_fwd dvp_mpps=<x> dpdk_mpps=<y> ratio=<x/y>        (sink, medians)
-#     or, with two CPUs, ... sink-bound cpus=2 in place of the ratio
+#   VS-DPDK memif_fwd dvp_mpps=<x> dpdk_mpps=<y> ratio=<x/y> topology=open|loop
+#     (sink, medians) or, open on two CPUs, ... sink-bound cpus=2 in place
+#     of the ratio
 #   VS-DPDK memif_fwd_busy dvp_mpps=<x> dpdk_mpps=<y> ratio=<x/y>   (busy, medians)
 #   then bench_memif_intr's MEMIF intr line, when given.
 # Exit 77 (skipped) without dpdk-testpmd or root.
@@ -69,6 +92,7 @@ intr_bench=${2:-}
 plugin=${3:-}
 rounds=${DVP_BENCH_ROUNDS:-3}
 middle=${DVP_BENCH_MIDDLE:-copy}
+topology=${DVP_BENCH_TOPOLOGY:-}
 secs=${DVP_BENCH_SECONDS:-8}
 warm=2
 
@@ -132,15 +156,17 @@ testpmd() {
 	shift 4
 	dpdk-testpmd --lcores "$lcores" --no-pci --file-prefix="$prefix" "$@" \
 		-- --forward-mode="$fwd" --record-core-cycles --stats-period 1 --no-lsc-interrupt \
-		--total-num-mbufs=${tp_mbufs:-16384} </dev/null >"$work/$name.log" 2>&1 &
+		--total-num-mbufs=${tp_mbufs:-16384} ${tp_app:-} </dev/null >"$work/$name.log" 2>&1 &
 	pids="$pids $!"
 	eval "${name}_pid=$!"
 }
 
+# stop PID: SIGINT, and its exit status in $stopped_rc.
 stop() {
 	local pid=$1
 	kill -INT "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
+	stopped_rc=$?
 	pids=$(echo "$pids" | sed "s/ $pid\b//")
 }
 
@@ -165,6 +191,15 @@ fail() {
 cpus=$(nproc)
 sink_cpu=0
 [ "$cpus" -ge 3 ] && sink_cpu=2
+if [ -z "$topology" ]; then
+	topology=open
+	[ "$cpus" -lt 3 ] && [ "$middle" = copy ] && topology=loop
+fi
+case $topology/$middle in
+open/* | loop/copy) ;;
+loop/*) fail "DVP_BENCH_TOPOLOGY=loop needs the copy-mode middle (its ends are the zero-copy clients)" ;;
+*) fail "DVP_BENCH_TOPOLOGY=$topology: expected open or loop" ;;
+esac
 
 # The sink C, then the source A: clients of the middle's servers, or servers.
 start_ends() {
@@ -174,6 +209,18 @@ start_ends() {
 	testpmd A "${base}a" 0@0,1@0 txonly $tp_mem \
 		--vdev="net_memif0,role=$peer_role,socket=$work/l1.sock,socket-abstract=no$peer_x"
 	wait_log "Port 0:" "$work/A.log" || fail "testpmd txonly did not start"
+}
+
+# The loop's one end, E: both links, zero-copy clients, frames started by
+# --tx-first and forwarded back into the loop.
+start_loop_end() {
+	local x=",rsize=12,zero-copy=yes"
+
+	tp_mbufs=32768 tp_app="--tx-first --burst=128" testpmd E "${base}a" 0@0,1@0 io $tp_mem \
+		--single-file-segments \
+		--vdev="net_memif0,role=client,socket=$work/l1.sock,socket-abstract=no$x" \
+		--vdev="net_memif1,role=client,socket=$work/l2.sock,socket-abstract=no$x"
+	wait_log "Port 1:" "$work/E.log" || fail "testpmd (the loop's end) did not start"
 }
 
 # Run one case: the middle box $1 (dpdk or dvp), round $2.
@@ -213,20 +260,34 @@ run_case() {
 		pids="$pids $M_pid"
 		wait_log "lcore 1 (CPU" "$work/M.log" || fail "dvp-fwd did not start"
 	fi
-	[ "$middle" = zero-copy ] || start_ends
+	local sink_log=$work/C.log links=1
+	if [ "$topology" = loop ]; then
+		start_loop_end
+		sink_log=$work/E.log
+		links=2
+	elif [ "$middle" != zero-copy ]; then
+		start_ends
+	fi
 	sleep $warm
-	n1=$(grep -ac "Rx-pps" "$work/C.log")
+	n1=$(grep -ac "Rx-pps" "$sink_log")
 	sleep "$secs"
-	n2=$(grep -ac "Rx-pps" "$work/C.log")
+	n2=$(grep -ac "Rx-pps" "$sink_log")
 	# The middle stops first, while both links are up: DPDK's memif counts
 	# only while connected, and testpmd's totals come from those counters.
 	stop "$M_pid"
-	stop "$A_pid"
-	stop "$C_pid"
+	if [ "$topology" = loop ]; then
+		stop "$E_pid"
+		[ "$stopped_rc" -le 128 ] ||
+			echo "bench_memif_fwd: $mid round $round: testpmd (the loop's end) ended on signal $((stopped_rc - 128)) after its middle box left (its figures were read before)"
+	else
+		stop "$A_pid"
+		stop "$C_pid"
+	fi
 	clean_prefixes
 
-	sink=$(grep -a "Rx-pps" "$work/C.log" | awk -v a="$n1" -v b="$n2" \
-		'NR > a && NR <= b {s += $2; n++} END {if (n) printf "%.4f", s / n / 1e6}')
+	# Each Rx-pps line is one link's: a period's figure is the sum over the links.
+	sink=$(grep -a "Rx-pps" "$sink_log" | awk -v a="$n1" -v b="$n2" -v l="$links" \
+		'NR > a && NR <= b {s += $2; n++} END {if (n) printf "%.4f", s * l / n / 1e6}')
 	read -r cyc tot pkts mhz < <(sed -n 's/.*CPU cycles\/packet=\([0-9.]*\) (total cycles=\([0-9]*\) \/ total io packets=\([0-9]*\)) at \([0-9]*\) MHz.*/\1 \2 \3 \4/p' "$work/M.log" | tail -1)
 	if [ "$mid" != dvp ]; then
 		read -r tx drop < <(awk '/Accumulated forward statistics/ {p = 1}
@@ -253,7 +314,12 @@ median() {
 		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-echo "bench_memif_fwd: $rounds rounds of each middle box, ${secs} s windows, memory: $mem, middle: $middle, sink on CPU $sink_cpu of $cpus"
+if [ "$topology" = loop ]; then
+	ends="one testpmd as both ends, on CPU 0 of $cpus"
+else
+	ends="sink on CPU $sink_cpu of $cpus"
+fi
+echo "bench_memif_fwd: $rounds rounds of each middle box, ${secs} s windows, memory: $mem, middle: $middle, topology: $topology, $ends"
 middles="dpdk dvp"
 [ -n "$plugin" ] && [ "$middle" = copy ] && middles="$middles net_dvp"
 for r in $(seq 1 "$rounds"); do
@@ -267,10 +333,10 @@ bd=$(median $busy_dvp)
 bp=$(median $busy_dpdk)
 # Dividing two sink rates: a ratio, or why there is none.
 sink_ratio() {
-	if [ "$sink_cpu" = 0 ]; then
+	if [ "$topology" = open ] && [ "$sink_cpu" = 0 ]; then
 		echo "sink-bound cpus=$cpus"
 	else
-		awk -v x="$1" -v y="$2" 'BEGIN {printf "ratio=%.3f", x / y}'
+		awk -v x="$1" -v y="$2" -v t="$topology" 'BEGIN {printf "ratio=%.3f topology=%s", x / y, t}'
 	fi
 }
 echo "VS-DPDK memif_fwd dvp_mpps=$sd dpdk_mpps=$sp $(sink_ratio "$sd" "$sp")"
