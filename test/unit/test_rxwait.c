@@ -10,8 +10,8 @@
  * counted and batched, and flushed when a queue is released even with
  * events pending; kick wakes a waiter; a queue leaves a set while its
  * waiter sleeps; 64 queues in one set; and every wrong use is an error.
- * The set over hand-made queues (two fds, one-shot sources, its clock, a
- * driver's kick) is test_rxwait_set.c's.
+ * The set over hand-made queues (two fds, its clock, a driver's kick) is
+ * test_rxwait_set.c's.
  */
 
 #include "test_port_helpers.h"

@@ -5,8 +5,7 @@
 /*
  * lib/rxwait's wait set over queues made by hand (no port, no EAL): a
  * queue woken by two fds is watched through both and returned once; a
- * one-shot source's event is left for the next arm when work is behind it,
- * read at once when not, and read by fini when left; a timed wait's
+ * timed wait's
  * deadline is on the set's clock; a kick from another thread wakes a
  * waiter asleep on a queue whose arm was lost. The queue protocol alone is
  * test_rxwait_queue.c's, the rules through net_ring test_rxwait.c's.
@@ -15,9 +14,7 @@
 #include "dvp_test.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
-#include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <time.h>
@@ -168,142 +165,6 @@ static void test_extra_fds(void **state)
 	close(blocking);
 	close(q.fd[0]);
 	close(q.fd[1]);
-}
-
-/* A CQ-like source: one event per arm, and a trace of the hooks' order. */
-struct oneshot_queue {
-	int fd;
-	bool armed;
-	int work;
-	int hide; /* polls that see no work: the completion comes while asleep */
-	char trace[32];
-};
-
-static void oneshot_trace(struct oneshot_queue *q, char c)
-{
-	size_t n = strlen(q->trace);
-
-	if (n + 1 < sizeof(q->trace))
-		q->trace[n] = c;
-}
-
-static int oneshot_arm(void *ctx, bool solicited)
-{
-	struct oneshot_queue *q = ctx;
-
-	(void)solicited;
-	q->armed = true;
-	oneshot_trace(q, 'a');
-	return 0;
-}
-
-static int oneshot_consume(void *ctx)
-{
-	struct oneshot_queue *q = ctx;
-	eventfd_t v;
-
-	oneshot_trace(q, 'c');
-	return eventfd_read(q->fd, &v) == 0 ? (int)v : 0;
-}
-
-static bool oneshot_has_work(void *ctx)
-{
-	struct oneshot_queue *q = ctx;
-
-	oneshot_trace(q, 'w');
-	if (q->hide > 0) {
-		q->hide--;
-		return false;
-	}
-	return q->work > 0;
-}
-
-static bool fd_readable(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	return poll(&pfd, 1, 0) == 1;
-}
-
-/* A completion on an armed queue: the source disarms and signals once. */
-static void oneshot_complete(struct oneshot_queue *q)
-{
-	q->work++;
-	if (q->armed) {
-		q->armed = false;
-		assert_int_equal(eventfd_write(q->fd, 1), 0);
-	}
-}
-
-/*
- * DVP_RXWAIT_QUEUE_F_ONESHOT: a wait woken with work behind the event
- * returns before reading it (no "c": the event is still in the fd); the next
- * arm reads it first ("c" before "a"), so it is counted and acked all the
- * same. An event with nothing behind it is read at once and is spurious.
- */
-static void test_oneshot_event_read_at_next_arm(void **state)
-{
-	const struct dvp_rxwait_queue_ops ops = { oneshot_arm, oneshot_consume, NULL,
-						  oneshot_has_work, DVP_RXWAIT_QUEUE_F_ONESHOT };
-	struct dvp_rxwait_queue_conf conf = { .port_id = 3, .queue_id = 1, .ack_batch = 1 };
-	struct oneshot_queue q = { .fd = -1 };
-	struct dvp_rxwait_queue_stats st;
-	struct dvp_rx_wait_event ready[2];
-	struct dvp_rxwait_set *set;
-	struct dvp_rxwait_queue iq;
-
-	(void)state;
-	q.fd = new_eventfd();
-	set = set_of_one(&iq, &ops, &q, &conf, q.fd);
-
-	/* Armed, polled, and nothing: the wait times out. */
-	assert_int_equal(dvp_rx_wait(set, ready, 2, 0), 0);
-	assert_string_equal(q.trace, "aw");
-	oneshot_complete(&q);
-	q.hide = 1;
-	memset(q.trace, 0, sizeof(q.trace));
-	assert_int_equal(dvp_rx_wait(set, ready, 2, 5000), 1);
-	assert_int_equal(ready[0].queue_id, 1);
-	assert_string_equal(q.trace, "ww"); /* the final poll, the poll on waking */
-	assert_true(fd_readable(q.fd)); /* the event is still in the fd */
-	dvp_rxwait_queue_stats_get(&iq, &st);
-	assert_int_equal(st.wakeups, 1);
-	assert_int_equal(st.events, 0);
-
-	/* The lcore took the work; the next wait reads the event, then arms. */
-	q.work = 0;
-	memset(q.trace, 0, sizeof(q.trace));
-	assert_int_equal(dvp_rx_wait(set, ready, 2, 0), 0);
-	assert_string_equal(q.trace, "caw");
-	assert_false(fd_readable(q.fd));
-	dvp_rxwait_queue_stats_get(&iq, &st);
-	assert_int_equal(st.events, 1);
-	assert_int_equal(st.acks, 1);
-	assert_int_equal(st.arms, 2);
-
-	/* An event whose work is gone: read at once, spurious, armed again. */
-	oneshot_complete(&q);
-	q.work = 0;
-	memset(q.trace, 0, sizeof(q.trace));
-	assert_int_equal(dvp_rx_wait(set, ready, 2, 20), 0);
-	/* The final poll, the poll on waking, the read (then the arm, unless
-	 * the 20 ms were up). */
-	assert_int_equal(strncmp(q.trace, "wwc", 3), 0);
-	dvp_rxwait_queue_stats_get(&iq, &st);
-	assert_int_equal(st.spurious, 1);
-	assert_int_equal(st.events, 2);
-
-	/* Left unread at release: fini reads and acks it. */
-	assert_int_equal(dvp_rx_wait(set, ready, 2, 0), 0);
-	oneshot_complete(&q);
-	q.hide = 1;
-	assert_int_equal(dvp_rx_wait(set, ready, 2, 5000), 1);
-	assert_int_equal(dvp_rxwait_queue_fini(&iq), 1);
-	dvp_rxwait_queue_stats_get(&iq, &st);
-	assert_int_equal(st.events, 3);
-	assert_int_equal(st.acks, 3);
-	assert_int_equal(dvp_rxwait_set_free(set), 0);
-	close(q.fd);
 }
 
 /* A clock that jumps 10 s at every reading. */
@@ -470,7 +331,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_extra_fds),
 		cmocka_unit_test(test_timeout_on_set_clock),
-		cmocka_unit_test(test_oneshot_event_read_at_next_arm),
 		cmocka_unit_test(test_queue_kick),
 	};
 
