@@ -151,6 +151,28 @@ check_testpmd_got_ours() {
 	echo "testpmd received $got of $sent"
 }
 
+# fwd_tx_first_server SECONDS TESTPMD_FWD [LINE]: dvp-fwd --tx-first as the
+# server for SECONDS of forwarding, JSON to fwd.json; a testpmd client in
+# TESTPMD_FWD mode once dvp-fwd waits for it; LINE waited for from dvp-fwd
+# after that; both stopped, the JSON appended to our side's log.
+fwd_tx_first_server() {
+	local secs=$1 tp_fwd=$2 line=${3:-}
+
+	"${DVP_BUILD_ROOT:?}/apps/dvp-fwd" -l 0-1 --file-prefix dvp$$ $our_mem \
+		--vdev "net_memif0,role=server,socket=$sock,socket-abstract=no" \
+		-- --tx-first --duration "$secs" --stats-period 0 --json \
+		>"$work/fwd.json" 2>>"$work/peer.log" &
+	peer_pid=$!
+	wait_log "waiting up to 9 s for the link" "$work/peer.log" || fail "dvp-fwd did not start"
+	testpmd client "$tp_fwd" ""
+	if [ -n "$line" ]; then
+		wait_log "$line" "$work/peer.log" || fail "dvp-fwd did not say: $line"
+	fi
+	ourside_wait || fail "dvp-fwd failed"
+	testpmd_stop
+	cat "$work/fwd.json" >>"$work/peer.log"
+}
+
 case $case_ in
 testpmd-server-txonly-our-client-rx)
 	testpmd server txonly ""
@@ -268,17 +290,7 @@ our-fwd-server-tx-first-testpmd-client-io)
 	# dvp-fwd's --tx-first on a server: the link is up once testpmd's
 	# CONNECT is in, but DPDK's client posts its rx buffers at its first rx
 	# burst, after its link check: the burst waits for room, then circles.
-	fwd=${DVP_BUILD_ROOT:?}/apps/dvp-fwd
-	"$fwd" -l 0-1 --file-prefix dvp$$ $our_mem \
-		--vdev "net_memif0,role=server,socket=$sock,socket-abstract=no" \
-		-- --tx-first --duration 2 --stats-period 0 --json \
-		>"$work/fwd.json" 2>>"$work/peer.log" &
-	peer_pid=$!
-	wait_log "waiting up to 9 s for the link" "$work/peer.log" || fail "dvp-fwd did not start"
-	testpmd client io ""
-	ourside_wait || fail "dvp-fwd failed"
-	testpmd_stop
-	cat "$work/fwd.json" >>"$work/peer.log"
+	fwd_tx_first_server 2 io
 	grep -q "first burst's" "$work/peer.log" && fail "the first burst was not taken whole"
 	python3 - "$work/fwd.json" <<'PY' || fail "the first burst did not circle"
 import json, sys
@@ -294,18 +306,7 @@ our-fwd-server-tx-first-testpmd-client-txonly)
 	# with a line; what testpmd sends then is received, waits in the tx
 	# retry for room that never comes, and is dropped at the stop, counted.
 	# Every mbuf is back in the pool at the end.
-	fwd=${DVP_BUILD_ROOT:?}/apps/dvp-fwd
-	"$fwd" -l 0-1 --file-prefix dvp$$ $our_mem \
-		--vdev "net_memif0,role=server,socket=$sock,socket-abstract=no" \
-		-- --tx-first --duration 1 --stats-period 0 --json \
-		>"$work/fwd.json" 2>>"$work/peer.log" &
-	peer_pid=$!
-	wait_log "waiting up to 9 s for the link" "$work/peer.log" || fail "dvp-fwd did not start"
-	testpmd client txonly ""
-	wait_log "waiting up to 9 s for room" "$work/peer.log" || fail "dvp-fwd did not wait for room"
-	ourside_wait || fail "dvp-fwd failed"
-	testpmd_stop
-	cat "$work/fwd.json" >>"$work/peer.log"
+	fwd_tx_first_server 1 txonly "waiting up to 9 s for room"
 	grep -q "took 0 of the first burst's 32 frames; the rest are freed" "$work/peer.log" ||
 		fail "no line for the freed first burst"
 	python3 - "$work/fwd.json" <<'PY' || fail "dvp-fwd's summary is not what a full peer ring gives"
