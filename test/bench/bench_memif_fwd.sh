@@ -16,8 +16,9 @@
 #   E port 0 --link 1--> M --link 2--> E port 1, and back the other way
 #
 # E io-forwards between its links, as M does, so the frames circle; it
-# starts them with --tx-first in bursts of 128 (and forwards in bursts of
-# 128, so that E, not M, is the one with room to spare). Its links are
+# starts them with --tx-first, 128 a link (testpmd's --burst, which its
+# forwarding takes too: more frames in flight, fewer bursts a frame for
+# E; M keeps its bursts of 32). Its links are
 # zero-copy clients (rsize=12), so E's side copies nothing and M's copies
 # are the copies of the loop; E's cost per frame is still about M's, so the
 # loop's rate is set by both: a faster M makes it faster, not by all of its
@@ -46,9 +47,10 @@
 # link 1 for C's turn: that pipeline line compares nothing, and says so
 # (sink-bound, no ratio). The loop has no turns: one process, one lcore.
 #
-# E, DPDK's zero-copy client, may die on SIGSEGV when a DPDK middle box
-# leaves first (DPDK 22.11's, with either end; our memif server's leaving
-# does not do it); M must leave first, while its links are up, for its
+# E, DPDK 22.11's zero-copy client, may die on SIGSEGV when its server
+# leaves first and that server is DPDK's testpmd (seen in most rounds; not
+# when it is dvp-fwd or testpmd over net_dvp); M must leave first, while
+# its links are up, for its
 # counters, and E's figures are its periodic lines: the bench says how E
 # ended and goes on.
 #
