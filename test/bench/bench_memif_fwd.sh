@@ -48,9 +48,8 @@
 # (sink-bound, no ratio). The loop has no turns: one process, one lcore.
 #
 # E, DPDK 22.11's zero-copy client, may die on SIGSEGV when its server
-# leaves first and that server is DPDK's testpmd (seen in most rounds; not
-# when it is dvp-fwd or testpmd over net_dvp); M must leave first, while
-# its links are up, for its
+# leaves first (seen with a testpmd server in most rounds, with dvp-fwd's
+# in a few); M must leave first, while its links are up, for its
 # counters, and E's figures are its periodic lines: the bench says how E
 # ended and goes on.
 #
